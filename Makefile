@@ -1,0 +1,54 @@
+# Two commands on a fresh machine: `make lab` and `make test` (see README.md).
+# Both create .venv when missing and install the locked dependencies; a stamp file makes the
+# set-up a no-op when requirements.lock and pyproject.toml have not changed.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# JupyterLab refuses to run as root without --allow-root; add it only then. Auth stays on.
+ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
+# Extra options for `make lab`, e.g. LAB_OPTS="--no-browser --port=8890".
+LAB_OPTS ?=
+
+.PHONY: setup lab test lint pytest browser-check bench lock clean
+
+setup: $(STAMP)
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
+		|| { echo "The workbench needs Python >= 3.11; $(PYTHON) is $$($(PYTHON) -V 2>&1)." >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): requirements.lock pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $(STAMP)
+
+lab: setup
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG) $(LAB_OPTS)
+
+test: setup lint pytest browser-check
+
+lint: setup
+	$(BIN)/ruff check .
+
+pytest: setup
+	$(BIN)/python -m pytest
+
+browser-check: setup
+	$(BIN)/python tools/browser_check.py
+
+bench: setup
+	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
+
+# Re-resolve the newest versions allowed by pyproject.toml into requirements.lock.
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --disable-pip-version-check ".[dev]" hatchling editables
+	{ echo "# Exact versions for reproducible notebook outputs. Regenerate with: make lock"; \
+	  .lock-venv/bin/python -m pip freeze --exclude workbench; } > requirements.lock
+	rm -rf .lock-venv
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache notebooks/.browser-check

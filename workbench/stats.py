@@ -1,0 +1,48 @@
+"""Intervals for estimates from simulation: every estimate carries its sample size and a 95%
+interval (Wilson for proportions, Student t for means)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from scipy import stats as _scipy_stats
+
+
+def _check_confidence(confidence: float) -> None:
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
+
+
+def proportion_interval(
+    successes: float, trials: int, confidence: float = 0.95
+) -> tuple[float, float]:
+    """Wilson score interval for a proportion; ``successes`` may be fractional (shared wins)."""
+    _check_confidence(confidence)
+    if trials <= 0:
+        raise ValueError(f"trials must be positive, got {trials}")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must lie in [0, trials={trials}], got {successes}")
+    z = float(_scipy_stats.norm.ppf(0.5 + confidence / 2))
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(
+    values: Sequence[float] | np.ndarray, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """(mean, low, high): Student t interval for the mean of independent samples."""
+    _check_confidence(confidence)
+    array = np.asarray(values, dtype=float)
+    if array.size == 0:
+        raise ValueError("mean_interval needs at least one value")
+    mean = float(array.mean())
+    if array.size == 1:
+        return mean, float("nan"), float("nan")
+    sem = float(array.std(ddof=1)) / math.sqrt(array.size)
+    half = float(_scipy_stats.t.ppf(0.5 + confidence / 2, array.size - 1)) * sem
+    return mean, mean - half, mean + half
