@@ -1,0 +1,121 @@
+"""Invariants over random rule variants, seeds and (random) play."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.games.rubbish import Auction, Bid, RandomAgent, Rules, State, new_game
+from workbench.seeding import generator
+
+rule_variants = st.builds(
+    Rules,
+    players=st.integers(2, 5),
+    money_cards=st.lists(st.integers(1, 12), min_size=2, max_size=6).map(tuple),
+    starting_fame=st.integers(0, 40),
+    destined_bonus=st.integers(0, 40),
+    min_cards=st.integers(0, 1),
+    overspend=st.sampled_from(["discard", "keep"]),
+    starting_auctioneer=st.sampled_from([0, 1, "random"]),
+)
+
+
+def random_game(rules: Rules, seed: int) -> list[State]:
+    """Every state of one game played by random agents."""
+    agent = RandomAgent()
+    rng = generator(seed, 99)
+    states = [new_game(rules, seed=seed)]
+    while not states[-1].is_over:
+        state = states[-1]
+        observation = state.observation(state.to_play)
+        states.append(state.apply(agent(observation, state.legal_actions(), rng)))
+    return states
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=rule_variants, seed=st.integers(0, 2**32))
+def test_game_invariants(rules, seed):
+    states = random_game(rules, seed)
+    final = states[-1]
+    for state in states:
+        assert min(state.fame) >= 0  # fame never negative
+    # Each item is won or discarded exactly once.
+    won = [item for items in final.items_won for item in items]
+    assert Counter(won + list(final.discarded)) == Counter(range(rules.rounds))
+    # Exactly one cheapskate (and one winner) per round.
+    assert sum(final.cheapskate_counts) == rules.rounds == len(final.history)
+    for record in final.history:
+        roles = Counter(record.role(seat) for seat in range(rules.players))
+        assert roles["winner"] == 1 and roles["cheapskate"] == 1
+        # Locks only on cards actually played: each non-cheapskate locks its highest card.
+        for seat, locked in enumerate(record.locked_next):
+            bid = record.bids[seat]
+            if seat == record.cheapskate or not bid.cards:
+                assert locked is None
+            else:
+                assert locked == max(bid.cards)
+        # Fame moves exactly as the rules say.
+        for seat in range(rules.players):
+            before, after, total = (
+                record.fame_before[seat],
+                record.fame_after[seat],
+                record.bids[seat].total,
+            )
+            if seat == record.winner:
+                assert after == max(0, before - total)
+                assert record.kept == (before - total >= 0 or rules.overspend == "keep")
+            elif seat == record.cheapskate:
+                assert after == before
+            else:
+                assert after == before + total
+    result = final.result()
+    assert set(result.winners) == {s for s, r in enumerate(result.ranks) if r == 1}
+    assert max(result.scores) == max(result.scores[s] for s in result.winners)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=rule_variants, seed=st.integers(0, 2**32))
+def test_legal_bids_use_only_available_cards(rules, seed):
+    for state in random_game(rules, seed):
+        if state.phase != "bid":
+            continue
+        available = Counter(state.available(state.to_play))
+        legal = state.legal_actions()
+        assert len(set(legal)) == len(legal)
+        for bid in legal:
+            assert isinstance(bid, Bid) and len(bid.cards) >= rules.min_cards
+            assert not Counter(bid.cards) - available
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=rule_variants, seed=st.integers(0, 2**32), other_seed=st.integers(0, 2**32))
+def test_observation_never_leaks_hidden_facts(rules, seed, other_seed):
+    """Replaying the same public actions with other players' geeks changed leaves a player's
+    observation unchanged, and an observation never contains another player's geek."""
+    states = random_game(rules, seed)
+    final = states[-1]
+    observer = 0
+    rng = np.random.default_rng(other_seed)
+    others = [g for g in range(len(rules.geeks)) if g != final.deal.geeks[observer]]
+    shuffled = [int(g) for g in rng.permutation(others)[: rules.players - 1]]
+    geeks = (final.deal.geeks[observer], *shuffled)
+    twin = new_game(rules, seed=seed, geeks=geeks)
+    for state in states:
+        assert state.observation(observer) == twin.observation(observer)
+        assert state.observation(observer).geek == final.deal.geeks[observer]
+        if state.is_over:
+            break
+        twin = twin.apply(_next_action(state, states))
+
+
+def _next_action(state: State, states: list[State]):
+    """The action that led from ``state`` to its successor in ``states``."""
+    following = states[states.index(state) + 1]
+    if state.phase == "auction":
+        return Auction(following.item, following.first_bidder)
+    if following.bids:
+        return following.bids[-1]
+    return following.history[-1].bids[state.to_play]

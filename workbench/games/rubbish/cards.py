@@ -1,0 +1,204 @@
+"""Money cards and bids: which bids a hand allows, as Python tuples and as numpy tables.
+
+A bid is the multiset of money cards held out. Cards of equal value are distinct physical
+cards but interchangeable in play, so a legal action is a distinct multiset; counting physical
+subsets (for probabilities) is done where it matters, in ``inference``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+
+class Bid(NamedTuple):
+    """The money cards held out, high to low, e.g. ``Bid((5, 2, 1))`` bids 8."""
+
+    cards: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.cards)
+
+    @property
+    def count(self) -> int:
+        return len(self.cards)
+
+    @property
+    def highest(self) -> int | None:
+        """The card that gets locked if this bid does not make its bidder the cheapskate."""
+        return self.cards[0] if self.cards else None
+
+    def __str__(self) -> str:
+        return (
+            "+".join(str(card) for card in self.cards) + f" = {self.total}" if self.cards else "0"
+        )
+
+
+def without(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...]:
+    """``cards`` minus the multiset ``removed`` (high to low); ValueError if not contained."""
+    remaining = Counter(cards)
+    remaining.subtract(removed)
+    if any(count < 0 for count in remaining.values()):
+        raise ValueError(f"{removed!r} is not part of {cards!r}")
+    return tuple(sorted(remaining.elements(), reverse=True))
+
+
+def sub_multisets(cards: tuple[int, ...], min_cards: int = 0) -> list[tuple[int, ...]]:
+    """Every distinct multiset of at least ``min_cards`` of ``cards``, ordered by total, size."""
+    counts = Counter(cards)
+    values = sorted(counts, reverse=True)
+    found = []
+    for taken in itertools.product(*(range(counts[value] + 1) for value in values)):
+        bid = tuple(value for value, k in zip(values, taken, strict=True) for _ in range(k))
+        if len(bid) >= min_cards:
+            found.append(bid)
+    return sorted(found, key=lambda bid: (sum(bid), len(bid), bid))
+
+
+@dataclass(frozen=True, eq=False)
+class BidTable:
+    """Legal bids for every lock situation of one set of money cards.
+
+    Lock option 0 means no card is locked; option ``j`` (1-based) means one card of value
+    ``values[j - 1]`` is locked. ``legal[option]`` lists the legal bids in a fixed order, which
+    both engines and every agent share (a random agent picks ``legal[floor(u * n)]``). The numpy
+    arrays hold the same table padded to a rectangle for the vectorised engine.
+    """
+
+    money_cards: tuple[int, ...]
+    min_cards: int
+    values: tuple[int, ...]
+    legal: tuple[tuple[Bid, ...], ...]
+    available: tuple[tuple[int, ...], ...]
+    index: tuple[dict[Bid, int], ...]
+    #: unused[option][bid]: the available cards a bid leaves in hand
+    unused: tuple[dict[Bid, tuple[int, ...]], ...]
+    n_legal: np.ndarray
+    totals: np.ndarray
+    counts: np.ndarray
+    highest: np.ndarray
+    lock_after: np.ndarray
+    available_totals: np.ndarray
+    #: top_sums[option, c]: the largest total of exactly c available cards (c = 0..all cards)
+    top_sums: np.ndarray
+
+    def lock_option(self, locked: int | None) -> int:
+        return 0 if locked is None else self.values.index(locked) + 1
+
+    def locked_value(self, option: int) -> int | None:
+        return None if option == 0 else self.values[option - 1]
+
+
+_TABLES: dict[tuple[tuple[int, ...], int], BidTable] = {}
+
+
+def bid_table(money_cards: tuple[int, ...], min_cards: int) -> BidTable:
+    """The (cached) table of legal bids for these money cards and minimum bid size."""
+    key = (tuple(money_cards), min_cards)
+    if key not in _TABLES:
+        _TABLES[key] = _build_table(*key)
+    return _TABLES[key]
+
+
+def _build_table(money_cards: tuple[int, ...], min_cards: int) -> BidTable:
+    values = tuple(sorted(set(money_cards), reverse=True))
+    options: list[int | None] = [None, *values]
+    available = tuple(
+        money_cards if locked is None else without(money_cards, (locked,)) for locked in options
+    )
+    legal = tuple(
+        tuple(Bid(cards) for cards in sub_multisets(hand, min_cards)) for hand in available
+    )
+    width = max(len(bids) for bids in legal)
+    shape = (len(options), width)
+    totals = np.full(shape, -1, dtype=np.int32)
+    counts = np.zeros(shape, dtype=np.int8)
+    highest = np.zeros(shape, dtype=np.int32)
+    lock_after = np.zeros(shape, dtype=np.int8)
+    for option, bids in enumerate(legal):
+        for k, bid in enumerate(bids):
+            totals[option, k] = bid.total
+            counts[option, k] = bid.count
+            highest[option, k] = bid.highest or 0
+            lock_after[option, k] = 0 if not bid.cards else values.index(bid.cards[0]) + 1
+    return BidTable(
+        money_cards=tuple(money_cards),
+        min_cards=min_cards,
+        values=values,
+        legal=legal,
+        available=available,
+        index=tuple({bid: k for k, bid in enumerate(bids)} for bids in legal),
+        unused=tuple(
+            {bid: without(hand, bid.cards) for bid in bids}
+            for hand, bids in zip(available, legal, strict=True)
+        ),
+        n_legal=np.array([len(bids) for bids in legal], dtype=np.int32),
+        totals=totals,
+        counts=counts,
+        highest=highest,
+        lock_after=lock_after,
+        available_totals=np.array([sum(hand) for hand in available], dtype=np.int32),
+        top_sums=np.array(
+            [[max_total(hand, c) for c in range(len(money_cards) + 1)] for hand in available],
+            dtype=np.int32,
+        ),
+    )
+
+
+def max_total(available: tuple[int, ...], n_cards: int | None = None) -> int:
+    """The largest bid from ``available`` (using exactly ``n_cards`` cards if given)."""
+    ordered = sorted(available, reverse=True)
+    return sum(ordered if n_cards is None else ordered[:n_cards])
+
+
+def physical_ways(available: tuple[int, ...], bid: tuple[int, ...]) -> int:
+    """How many physical card subsets of ``available`` make the multiset ``bid`` (the two 2s are
+    different cards: holding out one 2 from 1, 2, 2, 5 can be done two ways)."""
+    have, take = Counter(available), Counter(bid)
+    ways = 1
+    for value, k in take.items():
+        ways *= math.comb(have[value], k)
+    return ways
+
+
+def peek_likelihood(
+    available: tuple[int, ...], bid: tuple[int, ...], card: int | None, source: str
+) -> float:
+    """P(the blind peek shows ``card`` from ``source`` | the bidder held out ``bid``).
+
+    The peeker picks uniformly among the held-out cards when 2+ are held out, else among the
+    bidder's unused available cards (RULES.md 1.3). ``card`` None means there was nothing to see.
+    """
+    expected_source = "held_out" if len(bid) >= 2 else "unused"
+    if source != expected_source:
+        return 0.0
+    pool = bid if source == "held_out" else without(available, bid)
+    if card is None:
+        return 1.0 if not pool else 0.0
+    return pool.count(card) / len(pool) if pool else 0.0
+
+
+def bid_weights(
+    available: tuple[int, ...],
+    n_cards: int,
+    peek: tuple[int | None, str] | None = None,
+) -> list[tuple[Bid, float]]:
+    """Unnormalised posterior weights of each bid of ``n_cards`` from ``available`` under a
+    uniform prior over physical card subsets, given an optional peek ``(card, source)``.
+    Bids with weight 0 are left out."""
+    weighted = []
+    for cards in sub_multisets(available):
+        if len(cards) != n_cards:
+            continue
+        weight = float(physical_ways(available, cards))
+        if peek is not None:
+            weight *= peek_likelihood(available, cards, *peek)
+        if weight > 0:
+            weighted.append((Bid(cards), weight))
+    return weighted

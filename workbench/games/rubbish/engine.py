@@ -1,0 +1,586 @@
+"""The step-by-step Rubbish Auction engine: State, legal actions, apply, observation, result.
+
+A round: the auctioneer plays ``Auction(item, first_bidder)``; then each player in bidding
+order plays a ``Bid``. Before a player bids they have peeked at a card of the previous bidder
+(chance, drawn from the game's seeded numbers). After the last bid the round resolves at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from workbench.errors import IllegalAction
+from workbench.games.rubbish.cards import Bid, BidTable, bid_table, without
+from workbench.games.rubbish.rules import Rules
+from workbench.seeding import SeedLike, generator
+
+
+class Auction(NamedTuple):
+    """The auctioneer's move: put ``item`` up and hand the First Bidder card to a seat."""
+
+    item: int
+    first_bidder: int
+
+
+Action = Auction | Bid
+
+
+class Peek(NamedTuple):
+    """What a bidder saw of the previous bidder's cards before choosing.
+
+    ``source`` is "held_out" (a blind pick among 2+ held-out cards) or "unused" (the previous
+    bidder held out at most one card: a blind pick among their unused available cards).
+    ``card`` is None only when there was nothing to look at.
+    """
+
+    target: int
+    card: int | None
+    source: str
+
+
+class Deal(NamedTuple):
+    """The game's chance: who holds which geek, who starts, and the numbers behind the peeks."""
+
+    geeks: tuple[int, ...]
+    starting_auctioneer: int
+    #: uniform [0, 1) numbers, [round][bidding position]; the peek at position j of round r is
+    #: candidates[floor(u * len(candidates))]
+    peek_uniforms: tuple[tuple[float, ...], ...]
+
+
+class RoundRecord(NamedTuple):
+    """A finished round, as every player saw it revealed."""
+
+    round: int
+    auctioneer: int
+    item: int
+    first_bidder: int
+    order: tuple[int, ...]
+    bids: tuple[Bid, ...]  # by seat
+    winner: int
+    cheapskate: int
+    kept: bool  # False: the item was discarded (overspend)
+    fame_before: tuple[int, ...]
+    fame_after: tuple[int, ...]
+    locked_next: tuple[int | None, ...]  # by seat: the card each cannot use next round
+
+    def role(self, seat: int) -> str:
+        """'winner', 'cheapskate' or 'gainer' (everyone else)."""
+        if seat == self.winner:
+            return "winner"
+        return "cheapskate" if seat == self.cheapskate else "gainer"
+
+
+class LogEntry(NamedTuple):
+    """One line of the game log; ``text`` reads as a sentence."""
+
+    round: int
+    kind: str
+    player: int | None
+    text: str
+
+
+class Result(NamedTuple):
+    """Final standings. Ranks are 1 for the best; tied players share a rank."""
+
+    scores: tuple[int, ...]
+    fame: tuple[int, ...]
+    items_won: tuple[int, ...]
+    destined_won: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class Observation:
+    """Exactly what ``player`` may know: the public record plus their own geek and peek."""
+
+    player: int
+    rules: Rules
+    round: int  # 1-based number of the round in progress (rounds + 1 once over)
+    phase: str  # "auction", "bid" or "over"
+    to_play: int | None
+    auctioneer: int
+    item: int | None
+    first_bidder: int | None
+    order: tuple[int, ...]
+    held_out: tuple[int | None, ...]  # by seat: cards held out this round, None = not yet bid
+    own_bid: Bid | None
+    locked: tuple[int | None, ...]  # by seat: the card each cannot use this round
+    fame: tuple[int, ...]
+    items_won: tuple[tuple[int, ...], ...]
+    discarded: tuple[int, ...]
+    remaining: tuple[int, ...]
+    cheapskate_counts: tuple[int, ...]
+    history: tuple[RoundRecord, ...]
+    geek: int
+    peek: Peek | None
+
+    @property
+    def destined(self) -> tuple[int, ...]:
+        """Items destined to this player's geek."""
+        return self.rules.geeks[self.geek].destined
+
+    def available(self, seat: int) -> tuple[int, ...]:
+        """Money cards ``seat`` may use this round (public: everything but the locked card)."""
+        locked = self.locked[seat]
+        cards = self.rules.money_cards
+        return cards if locked is None else without(cards, (locked,))
+
+
+class State:
+    """A Rubbish Auction position. ``apply`` returns a new State; this one never changes."""
+
+    rules: Rules
+    deal: Deal
+    rounds_done: int
+    auctioneer: int
+    item: int | None
+    first_bidder: int | None
+    order: tuple[int, ...]
+    bids: tuple[Bid, ...]  # this round, by bidding position
+    peeks: tuple[Peek | None, ...]  # this round, by bidding position
+    fame: tuple[int, ...]
+    locked: tuple[int | None, ...]
+    items_won: tuple[tuple[int, ...], ...]
+    discarded: tuple[int, ...]
+    remaining: tuple[int, ...]
+    cheapskate_counts: tuple[int, ...]
+    history: tuple[RoundRecord, ...]
+    peek_history: tuple[tuple[Peek | None, ...], ...]  # private: each round's peeks, for the log
+    _table: BidTable
+
+    def __init__(self, rules: Rules, deal: Deal) -> None:
+        players = rules.players
+        self.rules = rules
+        self.deal = deal
+        self._table = bid_table(rules.money_cards, rules.min_cards)
+        self.rounds_done = 0
+        self.auctioneer = deal.starting_auctioneer
+        self.item = None
+        self.first_bidder = None
+        self.order = ()
+        self.bids = ()
+        self.peeks = ()
+        self.fame = (rules.starting_fame,) * players
+        self.locked = (None,) * players
+        self.items_won = ((),) * players
+        self.discarded = ()
+        self.remaining = tuple(range(rules.rounds))
+        self.cheapskate_counts = (0,) * players
+        self.history = ()
+        self.peek_history = ()
+
+    # -- reading the state -------------------------------------------------------------------
+
+    @property
+    def round(self) -> int:
+        """1-based number of the round in progress (``rules.rounds + 1`` once the game is over)."""
+        return self.rounds_done + 1
+
+    @property
+    def is_over(self) -> bool:
+        return not self.remaining
+
+    @property
+    def phase(self) -> str:
+        if not self.remaining:
+            return "over"
+        return "auction" if self.item is None else "bid"
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to act, or None once the game is over."""
+        if not self.remaining:
+            return None
+        if self.item is None:
+            return self.auctioneer
+        return self.order[len(self.bids)]
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to act may take (empty once the game is over)."""
+        if not self.remaining:
+            return []
+        if self.item is None:
+            seats = range(self.rules.players)
+            return [Auction(item, seat) for item in self.remaining for seat in seats]
+        player = self.order[len(self.bids)]
+        return list(self._table.legal[self._table.lock_option(self.locked[player])])
+
+    def available(self, seat: int) -> tuple[int, ...]:
+        """Money cards ``seat`` may use this round."""
+        return self._table.available[self._table.lock_option(self.locked[seat])]
+
+    def observation(self, player: int) -> Observation:
+        """What ``player`` knows now; never another player's geek or unrevealed cards."""
+        if not (isinstance(player, int) and 0 <= player < len(self.fame)):
+            raise ValueError(f"player must be a seat 0–{len(self.fame) - 1}, got {player!r}")
+        held_out: list[int | None] = [None] * len(self.fame)
+        position = -1
+        own_bid = peek = None
+        if self.item is not None:
+            position = self.order.index(player)
+            for bidder, bid in zip(self.order, self.bids, strict=False):
+                held_out[bidder] = len(bid.cards)
+            if position < len(self.bids):
+                own_bid = self.bids[position]
+            if position < len(self.peeks):
+                peek = self.peeks[position]
+        return Observation(
+            player,
+            self.rules,
+            self.rounds_done + 1,
+            self.phase,
+            self.to_play,
+            self.auctioneer,
+            self.item,
+            self.first_bidder,
+            self.order,
+            tuple(held_out),
+            own_bid,
+            self.locked,
+            self.fame,
+            self.items_won,
+            self.discarded,
+            self.remaining,
+            self.cheapskate_counts,
+            self.history,
+            self.deal.geeks[player],
+            peek,
+        )
+
+    def result(self) -> Result:
+        """Final scores: fame plus the destined bonus; ties broken by items won, then shared."""
+        if self.remaining:
+            raise ValueError(
+                f"the game is not over: round {self.round} of {self.rules.rounds} is in progress"
+            )
+        return score(self.rules, self.deal.geeks, self.fame, self.items_won)
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """The game so far as readable events: choices, peeks, reveals, fame changes, scoring."""
+        return list(_log_entries(self))
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> State:
+        """The state after ``action``; raises IllegalAction (state unchanged) if not allowed."""
+        if not self.remaining:
+            raise IllegalAction(action, "the game is over")
+        if self.item is None:
+            return self._apply_auction(action)
+        return self._apply_bid(action)
+
+    def _apply_auction(self, action: Action) -> State:
+        if not isinstance(action, Auction):
+            raise IllegalAction(
+                action,
+                f"seat {self.auctioneer} must choose an Auction(item, first_bidder) to start "
+                f"round {self.round}",
+                self.legal_actions(),
+            )
+        item, first = action
+        if item not in self.remaining or not (
+            isinstance(first, int) and 0 <= first < len(self.fame)
+        ):
+            reason = (
+                f"item {item!r} is not up for auction (remaining: {list(self.remaining)})"
+                if item not in self.remaining
+                else f"first_bidder must be a seat 0–{len(self.fame) - 1}"
+            )
+            raise IllegalAction(action, reason, self.legal_actions())
+        players = len(self.fame)
+        order = tuple((first + offset) % players for offset in range(players))
+        return self._evolve(item=item, first_bidder=first, order=order, bids=(), peeks=(None,))
+
+    def _apply_bid(self, action: Action) -> State:
+        position = len(self.bids)
+        player = self.order[position]
+        option = self._table.lock_option(self.locked[player])
+        if not isinstance(action, Bid):
+            raise IllegalAction(
+                action,
+                f"seat {player} must play a Bid(cards) for item {self.item}",
+                self._table.legal[option],
+            )
+        if list(action.cards) != sorted(action.cards, reverse=True):
+            action = Bid(tuple(sorted(action.cards, reverse=True)))
+        if action not in self._table.index[option]:
+            raise IllegalAction(
+                action, self._bid_problem(player, action), self._table.legal[option]
+            )
+        bids = (*self.bids, action)
+        if len(bids) < len(self.order):
+            peek = self._peek(position + 1, player, action)
+            return self._evolve(bids=bids, peeks=(*self.peeks, peek))
+        return self._resolve(bids)
+
+    def _bid_problem(self, player: int, bid: Bid) -> str:
+        available = self.available(player)
+        try:
+            without(available, bid.cards)
+        except ValueError:
+            locked = self.locked[player]
+            lock_note = f" ({locked} is locked this round)" if locked is not None else ""
+            return (
+                f"seat {player} cannot hold out {list(bid.cards)} from {list(available)}{lock_note}"
+            )
+        return f"a bid must hold out at least {self.rules.min_cards} card(s)"
+
+    def _peek(self, position: int, target: int, bid: Bid) -> Peek:
+        if len(bid.cards) >= 2:
+            candidates, source = bid.cards, "held_out"
+        else:
+            option = self._table.lock_option(self.locked[target])
+            candidates, source = self._table.unused[option][bid], "unused"
+        if not candidates:
+            return Peek(target, None, source)
+        u = self.deal.peek_uniforms[self.rounds_done][position]
+        return Peek(target, candidates[int(u * len(candidates))], source)
+
+    def _resolve(self, bids: tuple[Bid, ...]) -> State:
+        rules = self.rules
+        order = self.order
+        totals = [bid.total for bid in bids]
+        best, worst = max(totals), min(totals)
+        winner_position = totals.index(best)  # ties: closest to the First Bidder
+        cheapskate_position = len(totals) - 1 - totals[::-1].index(worst)  # ties: farthest
+        winner, cheapskate = order[winner_position], order[cheapskate_position]
+        fame = list(self.fame)
+        locked: list[int | None] = [None] * len(fame)
+        kept = True
+        for position, (seat, bid) in enumerate(zip(order, bids, strict=True)):
+            if position == cheapskate_position:
+                continue
+            locked[seat] = bid.highest
+            if position == winner_position:
+                fame[seat] -= bid.total
+                if fame[seat] < 0:
+                    fame[seat] = 0
+                    kept = rules.overspend == "keep"
+            else:
+                fame[seat] += bid.total
+        by_seat: list[Bid] = [bids[0]] * len(fame)
+        for seat, bid in zip(order, bids, strict=True):
+            by_seat[seat] = bid
+        record = RoundRecord(
+            round=self.round,
+            auctioneer=self.auctioneer,
+            item=self.item,
+            first_bidder=self.first_bidder,
+            order=order,
+            bids=tuple(by_seat),
+            winner=winner,
+            cheapskate=cheapskate,
+            kept=kept,
+            fame_before=self.fame,
+            fame_after=tuple(fame),
+            locked_next=tuple(locked),
+        )
+        items_won = self.items_won
+        discarded = self.discarded
+        if kept:
+            items_won = tuple(
+                (*won, self.item) if seat == winner else won for seat, won in enumerate(items_won)
+            )
+        else:
+            discarded = (*discarded, self.item)
+        counts = list(self.cheapskate_counts)
+        counts[cheapskate] += 1
+        return self._evolve(
+            rounds_done=self.rounds_done + 1,
+            auctioneer=cheapskate,
+            item=None,
+            first_bidder=None,
+            order=(),
+            bids=(),
+            peeks=(),
+            fame=tuple(fame),
+            locked=tuple(locked),
+            items_won=items_won,
+            discarded=discarded,
+            remaining=tuple(item for item in self.remaining if item != self.item),
+            cheapskate_counts=tuple(counts),
+            history=(*self.history, record),
+            peek_history=(*self.peek_history, self.peeks),
+        )
+
+    def _evolve(self, **changes: object) -> State:
+        new = State.__new__(State)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
+    def _check_seat(self, player: object) -> None:
+        if not (isinstance(player, int) and 0 <= player < self.rules.players):
+            raise ValueError(f"player must be a seat 0–{self.rules.players - 1}, got {player!r}")
+
+    def __repr__(self) -> str:
+        if self.is_over:
+            return f"<rubbish State: over, fame {list(self.fame)}>"
+        return (
+            f"<rubbish State: round {self.round}/{self.rules.rounds}, {self.phase}, "
+            f"seat {self.to_play} to play, fame {list(self.fame)}>"
+        )
+
+
+def score(
+    rules: Rules,
+    geeks: tuple[int, ...],
+    fame: tuple[int, ...],
+    items_won: tuple[tuple[int, ...], ...],
+) -> Result:
+    """Final standings from end-of-play fame and items: the rulebook's scoring and tie-breaks."""
+    destined_won = tuple(
+        sum(item in rules.geeks[geek].destined for item in won)
+        for geek, won in zip(geeks, items_won, strict=True)
+    )
+    scores = tuple(f + rules.destined_bonus * d for f, d in zip(fame, destined_won, strict=True))
+    counts = tuple(len(won) for won in items_won)
+    keys = list(zip(scores, counts, strict=True))
+    ranks = tuple(1 + sum(other > key for other in keys) for key in keys)
+    winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
+    return Result(scores, tuple(fame), counts, destined_won, ranks, winners)
+
+
+def new_game(
+    rules: Rules | None = None,
+    *,
+    seed: SeedLike,
+    geeks: tuple[int, ...] | None = None,
+    starting_auctioneer: int | None = None,
+) -> State:
+    """A new game. Same rules and seed -> same game; ``geeks`` (a geek index per seat) and
+    ``starting_auctioneer`` override the seeded deal, e.g. to set up a situation to study."""
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a rubbish Rules, got {type(rules).__name__}")
+    rng = generator(seed)
+    dealt = tuple(int(g) for g in rng.permutation(len(rules.geeks))[: rules.players])
+    random_start = int(rng.integers(rules.players))
+    uniforms = tuple(map(tuple, rng.random((rules.rounds, rules.players)).tolist()))
+    if geeks is None:
+        geeks = dealt
+    else:
+        geeks = tuple(geeks)
+        valid = range(len(rules.geeks))
+        if (
+            len(geeks) != rules.players
+            or len(set(geeks)) != len(geeks)
+            or not all(isinstance(g, int) and g in valid for g in geeks)
+        ):
+            raise ValueError(
+                f"geeks must give {rules.players} distinct geek numbers from 0–"
+                f"{len(rules.geeks) - 1}, one per seat; got {geeks!r}"
+            )
+    if starting_auctioneer is None:
+        start = random_start if rules.starting_auctioneer == "random" else rules.starting_auctioneer
+    elif isinstance(starting_auctioneer, int) and 0 <= starting_auctioneer < rules.players:
+        start = starting_auctioneer
+    else:
+        raise ValueError(
+            f"starting_auctioneer must be a seat 0–{rules.players - 1}, got {starting_auctioneer!r}"
+        )
+    return State(rules, Deal(geeks, start, uniforms))
+
+
+# -- the readable log ---------------------------------------------------------------------------
+
+
+def _log_entries(state: State) -> Iterator[LogEntry]:
+    rules = state.rules
+    for record, peeks in zip(state.history, state.peek_history, strict=True):
+        yield from _round_opening(
+            rules, record.round, record.auctioneer, record.item, record.first_bidder
+        )
+        bids_in_order = [record.bids[seat] for seat in record.order]
+        yield from _bidding(record.round, record.order, bids_in_order, peeks)
+        yield from _reveal(rules, record)
+    if state.item is not None:
+        yield from _round_opening(
+            rules, state.round, state.auctioneer, state.item, state.first_bidder
+        )
+        yield from _bidding(state.round, state.order, state.bids, state.peeks)
+    if state.is_over:
+        result = state.result()
+        for seat, geek in enumerate(state.deal.geeks):
+            won = [
+                rules.items[item]
+                for item in state.items_won[seat]
+                if item in rules.geeks[geek].destined
+            ]
+            text = (
+                f"seat {seat} reveals geek {rules.geeks[geek].name}: destined items won "
+                f"{won or 'none'}, +{rules.destined_bonus * len(won)} fame -> {result.scores[seat]}"
+            )
+            yield LogEntry(rules.rounds, "geek", seat, text)
+        names = ", ".join(f"seat {seat}" for seat in result.winners)
+        shared = " (shared victory)" if len(result.winners) > 1 else ""
+        yield LogEntry(
+            rules.rounds, "end", None, f"winner: {names}{shared}; scores {list(result.scores)}"
+        )
+
+
+def _round_opening(
+    rules: Rules, round_number: int, auctioneer: int, item: int, first_bidder: int
+) -> Iterator[LogEntry]:
+    text = (
+        f"round {round_number}: seat {auctioneer} auctions {rules.items[item]} (item {item}) "
+        f"and names seat {first_bidder} First Bidder"
+    )
+    yield LogEntry(round_number, "auction", auctioneer, text)
+
+
+def _bidding(
+    round_number: int,
+    order: tuple[int, ...],
+    bids: tuple[Bid, ...] | list[Bid],
+    peeks: tuple[Peek | None, ...],
+) -> Iterator[LogEntry]:
+    for position, (seat, bid) in enumerate(zip(order, bids, strict=False)):
+        peek = peeks[position] if position < len(peeks) else None
+        if peek is not None:
+            where = "held-out cards" if peek.source == "held_out" else "unused cards"
+            seen = "nothing to see" if peek.card is None else f"a {peek.card}"
+            text = f"seat {seat} peeks blind at one of seat {peek.target}'s {where}: {seen}"
+            yield LogEntry(round_number, "peek", seat, text)
+        noun = "card" if bid.count == 1 else "cards"
+        yield LogEntry(round_number, "bid", seat, f"seat {seat} holds out {bid.count} {noun}")
+
+
+def _reveal(rules: Rules, record: RoundRecord) -> Iterator[LogEntry]:
+    r = record.round
+    shown = ", ".join(f"seat {seat} {record.bids[seat]}" for seat in record.order)
+    yield LogEntry(r, "reveal", None, f"reveal: {shown}")
+    item = rules.items[record.item]
+    w, c = record.winner, record.cheapskate
+    before, after = record.fame_before, record.fame_after
+    if record.kept:
+        text = f"seat {w} wins {item} for {record.bids[w].total}: fame {before[w]} -> {after[w]}"
+        yield LogEntry(r, "win", w, text)
+    else:
+        text = (
+            f"seat {w} bids highest ({record.bids[w].total}) but fame cannot go below 0: "
+            f"fame {before[w]} -> 0 and {item} is discarded"
+        )
+        yield LogEntry(r, "discard", w, text)
+    yield LogEntry(
+        r,
+        "cheapskate",
+        c,
+        f"seat {c} is the cheapskate ({record.bids[c].total}): "
+        "no fame change, takes the Next Auctioneer card",
+    )
+    for seat in record.order:
+        if seat not in (w, c):
+            text = (
+                f"seat {seat} gains {record.bids[seat].total}: fame {before[seat]} -> {after[seat]}"
+            )
+            yield LogEntry(r, "gain", seat, text)
+    for seat in record.order:
+        if record.locked_next[seat] is not None:
+            text = f"seat {seat} locks their {record.locked_next[seat]} for round {r + 1}"
+            yield LogEntry(r, "lock", seat, text)

@@ -1,0 +1,43 @@
+"""Metrics over tidy result frames (one row per game × seat), shared by every game.
+
+Each estimate comes with its sample size and a 95% interval: these are simulations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from workbench.stats import mean_interval
+
+
+def mean_with_interval(
+    frame: pl.DataFrame, column: str, by: str | Sequence[str], confidence: float = 0.95
+) -> pl.DataFrame:
+    """Per group: n, mean of ``column``, and a Student t interval (``low``, ``high``)."""
+    keys = [by] if isinstance(by, str) else list(by)
+    missing = [name for name in [*keys, column] if name not in frame.columns]
+    if missing:
+        raise ValueError(f"columns {missing} are not in the frame; it has {frame.columns}")
+    rows = []
+    for key, group in frame.group_by(keys, maintain_order=True):
+        mean, low, high = mean_interval(group[column].to_numpy(), confidence)
+        rows.append(
+            {
+                **dict(zip(keys, key, strict=True)),
+                "n": group.height,
+                "mean": mean,
+                "low": low,
+                "high": high,
+            }
+        )
+    return pl.DataFrame(rows).sort(keys)
+
+
+def win_rates(games: pl.DataFrame, by: str | Sequence[str] = "agent") -> pl.DataFrame:
+    """Share of wins per group (a k-way shared win counts 1/k) with a 95% interval.
+
+    ``games`` is a simulate() games frame with a ``win_share`` column.
+    """
+    return mean_with_interval(games, "win_share", by).rename({"mean": "win_rate"})
