@@ -164,9 +164,9 @@ class HeuristicAgent(_BatchWrittenAgent):
         sure_win, most_others = _opponent_reach(view)
         lowest = choices.cheapest_at_least[own_lock, 0]
 
-        budget = np.clip(np.minimum(self.max_wanted_bid, view.fame[rows, view.actor]), -1, top)
+        budget = np.minimum(np.minimum(self.max_wanted_bid, view.fame[rows, view.actor]), top)
         cheapest_win = choices.cheapest_at_least.ravel().take(
-            own_lock * width + np.clip(sure_win, 0, top + 1)
+            own_lock * width + np.minimum(sure_win, top + 1)
         )
         affordable = (cheapest_win >= 0) & (
             table.totals.ravel().take(
@@ -186,7 +186,9 @@ class HeuristicAgent(_BatchWrittenAgent):
             share = np.full(view.games, self.last_round_share)
         usable = table.available_totals.take(own_lock)
         target = np.minimum(np.floor(share * usable).astype(np.int64), most_others - 1)
-        gaining = choices.best_at_most.ravel().take(own_lock * width + np.clip(target, -1, top) + 1)
+        gaining = choices.best_at_most.ravel().take(
+            own_lock * width + np.minimum(np.maximum(target, -1), top) + 1
+        )
         unwanted_bid = np.where(gaining >= 0, gaining, lowest)
 
         wanted = view.destined[rows, np.maximum(view.item, 0)]
@@ -270,23 +272,16 @@ def _opponent_reach(view: View) -> tuple[np.ndarray, np.ndarray]:
     """
     table = view.table
     players = view.players
-    width = table.top_sums.shape[1]
-    top_sums = table.top_sums.ravel()
+    # caps_by_held[lock, held + 1]: all usable money if not yet bid (held = -1), else the sum
+    # of the `held` largest usable cards.
+    caps_by_held = np.concatenate([table.available_totals[:, None], table.top_sums], axis=1)
+    caps = caps_by_held.ravel().take(view.lock * caps_by_held.shape[1] + view.held_out + 1)
+    caps[np.arange(view.games), view.actor] = -1
+    position = (np.arange(players)[None, :] - view.first[:, None]) % players
     actor_position = (view.actor - view.first) % players
-    sure_win = np.zeros(view.games, np.int64)
-    most_others = np.full(view.games, -1, np.int64)
-    for seat in range(players):
-        lock = view.lock[:, seat]
-        held = view.held_out[:, seat]
-        cap = np.where(
-            held >= 0,
-            top_sums.take(lock * width + np.maximum(held, 0)),
-            table.available_totals.take(lock),
-        )
-        cap = np.where(view.actor == seat, -1, cap)
-        ahead = (seat - view.first) % players < actor_position
-        np.maximum(sure_win, cap + ahead, out=sure_win)
-        np.maximum(most_others, cap, out=most_others)
+    ahead = position < actor_position[:, None]
+    sure_win = (caps + ahead).max(axis=1)
+    most_others = caps.max(axis=1)
     return sure_win, most_others
 
 

@@ -1,0 +1,103 @@
+"""Rubbish Auction throughput: games per second and peak memory for each engine path.
+
+    python bench/rubbish.py            # every case, 5 repeats each, medians
+    python bench/rubbish.py --quick    # fewer games and repeats
+
+Each case runs in its own process (pinned to one thread) so that its peak memory is its own.
+Targets (issue 3): fast engine >= 100,000 games/s with random or heuristic agents, 4 players;
+step engine >= 2,000 games/s; 1,000,000 games in under 2 GB peak.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+CASES = {
+    # name: (engine, agents, games, rounds frame)
+    "fast, random agents": ("fast", "random", 200_000, False),
+    "fast, heuristic agents": ("fast", "heuristic", 200_000, False),
+    "fast, heuristic agents, with rounds frame": ("fast", "heuristic", 200_000, True),
+    "step, random agents": ("step", "random", 4_000, True),
+    "step, heuristic agents": ("step", "heuristic", 2_000, True),
+    "step, sampling agent (samples=16) vs 3 heuristic": ("step", "sampling", 40, True),
+}
+STREAM_CASE = "fast, heuristic agents, 1,000,000 games streamed"
+
+
+def run_case(name: str, scale: float) -> dict[str, float]:
+    """Run one case in this process and report games/s and peak RSS."""
+    from workbench.games.rubbish import HeuristicAgent, Rules, SamplingAgent, simulate_batches
+
+    rules = Rules()
+    if name == STREAM_CASE:
+        engine, agents, games, rounds = "fast", "heuristic", int(1_000_000 * scale), True
+    else:
+        engine, agents, games, rounds = CASES[name]
+        games = max(10, int(games * scale))
+    if agents == "sampling":
+        agents = [SamplingAgent(samples=16)] + [HeuristicAgent()] * 3
+    win_share_by_seat = [0.0] * rules.players  # aggregate as we go; keep no frames
+    start = time.perf_counter()
+    for games_frame, _rounds_frame in simulate_batches(
+        rules, agents, games=games, seed=1, progress=False, engine=engine, rounds=rounds
+    ):
+        for seat, share in enumerate(games_frame["win_share"].to_numpy().reshape(-1, 4).sum(0)):
+            win_share_by_seat[seat] += float(share)
+    elapsed = time.perf_counter() - start
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "games": games,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "peak_mb": peak_kib / 1024,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a tenth of the games, 3 repeats")
+    parser.add_argument("--repeats", type=int, default=None)
+    parser.add_argument("--case", help=argparse.SUPPRESS)
+    parser.add_argument("--scale", type=float, default=1.0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(run_case(args.case, args.scale)))
+        return
+    scale = 0.1 if args.quick else 1.0
+    repeats = args.repeats or (3 if args.quick else 5)
+    env = {
+        **os.environ,
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "POLARS_MAX_THREADS": "1",
+    }
+    print(f"Rubbish Auction, 4 players, one thread; median of {repeats} runs (games/s, peak RSS)")
+    for name in [*CASES, STREAM_CASE]:
+        runs = []
+        for _ in range(1 if name == STREAM_CASE else repeats):
+            out = subprocess.run(
+                [sys.executable, __file__, "--case", name, "--scale", str(scale)],
+                capture_output=True,
+                text=True,
+                env=env,
+                check=True,
+            )
+            runs.append(json.loads(out.stdout))
+        rate = statistics.median(r["games_per_s"] for r in runs)
+        peak = max(r["peak_mb"] for r in runs)
+        print(
+            f"  {name:<52} {runs[0]['games']:>9,} games  {rate:>10,.0f} games/s  "
+            f"peak {peak:>6,.0f} MB"
+        )
+
+
+if __name__ == "__main__":
+    main()
