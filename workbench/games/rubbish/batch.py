@@ -211,15 +211,22 @@ def new_batch(rules: Rules, games: int, rng: np.random.Generator) -> BatchState:
     )
 
 
-def _decide(agents: Sequence[BatchAgent], seat_agent: np.ndarray, actor: np.ndarray, decide):
-    """Ask each distinct agent for the games where one of its seats acts; merge the answers."""
-    owner = seat_agent[actor]
+def _decide(
+    agents: Sequence[BatchAgent],
+    seat_agent: np.ndarray,
+    view: View,
+    u: np.ndarray,
+    method: str,
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+    """Ask each distinct agent (``method``: choose_auctions or choose_bids) for the games where
+    one of its seats acts, and merge the answers."""
+    owner = seat_agent[view.actor]
     result = None
     for index, agent in enumerate(agents):
         mask = owner == index
         if not mask.any():
             continue
-        answer = decide(agent)
+        answer = getattr(agent, method)(view, u)
         if result is None:
             result = answer
         elif isinstance(answer, tuple):
@@ -264,22 +271,17 @@ def play(
     distinct, seat_agent = _distinct(agents)
     while not bs.is_over:
         if bs.position < 0:
-            actor = bs.auctioneer
-            view = bs.view(actor)
+            view = bs.view(bs.auctioneer)
             u = rng.random(bs.games)
-            item, first = _decide(
-                distinct, seat_agent, actor, lambda agent: agent.choose_auctions(view, u)
-            )
+            item, first = _decide(distinct, seat_agent, view, u, "choose_auctions")
             if recording is not None:
                 recording.item[:, bs.rounds_done] = item
                 recording.first[:, bs.rounds_done] = first
             start_round(bs, item, first)
         while bs.position < bs.rules.players:
-            actor = bs.order[:, bs.position]
-            view = bs.view(actor)
+            view = bs.view(bs.order[:, bs.position])
             u = rng.random(bs.games)
-            bids = _decide(distinct, seat_agent, actor, lambda agent: agent.choose_bids(view, u))
-            bs.place_bids(actor, bids)
+            bs.place_bids(view.actor, _decide(distinct, seat_agent, view, u, "choose_bids"))
         resolve(bs, recording)
     return bs
 
