@@ -390,3 +390,15 @@ def test_same_seed_same_game_and_deal_validation():
 def test_random_starting_auctioneer_uses_the_seed():
     starts = {new_game(Rules(starting_auctioneer="random"), seed=s).auctioneer for s in range(40)}
     assert starts == {0, 1, 2, 3}
+
+
+def test_numpy_integers_are_accepted_and_stored_as_plain_ints():
+    import numpy as np
+
+    state = start().apply(Auction(np.int64(2), np.int8(1)))
+    assert (state.item, state.first_bidder) == (2, 1) and type(state.item) is int
+    state = state.apply(Bid((np.int64(5), np.int64(2))))
+    assert state.bids == (Bid((5, 2)),) and all(type(c) is int for c in state.bids[0].cards)
+    assert state.observation(np.int64(2)).player == 2
+    with pytest.raises(IllegalAction, match="item True is not up for auction"):
+        start().apply(Auction(True, 0))

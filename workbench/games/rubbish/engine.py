@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from numbers import Integral
 from typing import NamedTuple
 
 from workbench.errors import IllegalAction
@@ -215,8 +216,9 @@ class State:
 
     def observation(self, player: int) -> Observation:
         """What ``player`` knows now; never another player's geek or unrevealed cards."""
-        if not (isinstance(player, int) and 0 <= player < len(self.fame)):
+        if not (_is_seat_number(player) and 0 <= player < len(self.fame)):
             raise ValueError(f"player must be a seat 0–{len(self.fame) - 1}, got {player!r}")
+        player = int(player)
         held_out: list[int | None] = [None] * len(self.fame)
         position = -1
         own_bid = peek = None
@@ -283,15 +285,13 @@ class State:
                 self.legal_actions(),
             )
         item, first = action
-        if item not in self.remaining or not (
-            isinstance(first, int) and 0 <= first < len(self.fame)
-        ):
-            reason = (
-                f"item {item!r} is not up for auction (remaining: {list(self.remaining)})"
-                if item not in self.remaining
-                else f"first_bidder must be a seat 0–{len(self.fame) - 1}"
-            )
+        if not _is_seat_number(item) or int(item) not in self.remaining:
+            reason = f"item {item!r} is not up for auction (remaining: {list(self.remaining)})"
             raise IllegalAction(action, reason, self.legal_actions())
+        if not (_is_seat_number(first) and 0 <= first < len(self.fame)):
+            reason = f"first_bidder must be a seat 0–{len(self.fame) - 1}"
+            raise IllegalAction(action, reason, self.legal_actions())
+        item, first = int(item), int(first)
         players = len(self.fame)
         order = tuple((first + offset) % players for offset in range(players))
         return self._evolve(item=item, first_bidder=first, order=order, bids=(), peeks=(None,))
@@ -414,10 +414,6 @@ class State:
         new.__dict__.update(changes)
         return new
 
-    def _check_seat(self, player: object) -> None:
-        if not (isinstance(player, int) and 0 <= player < self.rules.players):
-            raise ValueError(f"player must be a seat 0–{self.rules.players - 1}, got {player!r}")
-
     def __repr__(self) -> str:
         if self.is_over:
             return f"<rubbish State: over, fame {list(self.fame)}>"
@@ -425,6 +421,11 @@ class State:
             f"<rubbish State: round {self.round}/{self.rules.rounds}, {self.phase}, "
             f"seat {self.to_play} to play, fame {list(self.fame)}>"
         )
+
+
+def _is_seat_number(value: object) -> bool:
+    """A whole number (Python or numpy integer), not a bool."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 def score(
