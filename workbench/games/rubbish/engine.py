@@ -308,10 +308,12 @@ class State:
             )
         if list(action.cards) != sorted(action.cards, reverse=True):
             action = Bid(tuple(sorted(action.cards, reverse=True)))
-        if action not in self._table.index[option]:
+        index = self._table.index[option].get(action)
+        if index is None:
             raise IllegalAction(
                 action, self._bid_problem(player, action), self._table.legal[option]
             )
+        action = self._table.legal[option][index]  # the canonical Bid, plain ints
         bids = (*self.bids, action)
         if len(bids) < len(self.order):
             peek = self._peek(position + 1, player, action)
