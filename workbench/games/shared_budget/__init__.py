@@ -1,0 +1,111 @@
+"""Shared budget auction (RULES.md section 4): teams bid sealed from one identical budget for
+six project cards in a fixed order, scoring one point per required function covered.
+
+Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate`` for batch self-play;
+``solve`` for the exact two-team equilibrium; agents; analyses returning polars frames;
+charts and the state explorer.
+"""
+
+from workbench.games.shared_budget.agents import CoverageHeuristic, EquilibriumAgent, RandomAgent
+from workbench.games.shared_budget.analysis import (
+    bid_distributions,
+    card_order_variants,
+    classroom_plans,
+    equilibrium_bids,
+    equilibrium_path,
+    expected_outcome,
+    function_table_variants,
+    priority_variants,
+    purchase_effect_summary,
+    purchase_effects,
+    reachable_states,
+    seat_results,
+    stage_table,
+    start_values,
+    value_by_budget,
+    variant_values,
+    versus_equilibrium,
+)
+from workbench.games.shared_budget.charts import (
+    bid_distribution_chart,
+    bid_heatmap,
+    purchase_effects_chart,
+    seat_results_chart,
+    stage_chart,
+    value_by_budget_chart,
+    value_heatmap,
+    variant_chart,
+    versus_equilibrium_chart,
+)
+from workbench.games.shared_budget.engine import (
+    Observation,
+    Result,
+    RoundRecord,
+    SealedBid,
+    State,
+    new_game,
+    read_bid,
+    resolve_round,
+)
+from workbench.games.shared_budget.rules import (
+    FUNCTIONS,
+    Project,
+    Rules,
+    award,
+    priority_order,
+    standings,
+)
+from workbench.games.shared_budget.simulate import simulate
+from workbench.games.shared_budget.solver import Solution, StageGame, solve
+from workbench.games.shared_budget.widgets import state_explorer
+
+__all__ = [
+    "FUNCTIONS",
+    "CoverageHeuristic",
+    "EquilibriumAgent",
+    "Observation",
+    "Project",
+    "RandomAgent",
+    "Result",
+    "RoundRecord",
+    "Rules",
+    "SealedBid",
+    "Solution",
+    "StageGame",
+    "State",
+    "award",
+    "bid_distribution_chart",
+    "bid_distributions",
+    "bid_heatmap",
+    "card_order_variants",
+    "classroom_plans",
+    "equilibrium_bids",
+    "equilibrium_path",
+    "expected_outcome",
+    "function_table_variants",
+    "new_game",
+    "priority_order",
+    "priority_variants",
+    "purchase_effect_summary",
+    "purchase_effects",
+    "purchase_effects_chart",
+    "reachable_states",
+    "read_bid",
+    "resolve_round",
+    "seat_results",
+    "seat_results_chart",
+    "simulate",
+    "solve",
+    "stage_chart",
+    "stage_table",
+    "standings",
+    "start_values",
+    "state_explorer",
+    "value_by_budget",
+    "value_by_budget_chart",
+    "value_heatmap",
+    "variant_chart",
+    "variant_values",
+    "versus_equilibrium",
+    "versus_equilibrium_chart",
+]

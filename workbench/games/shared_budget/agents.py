@@ -1,0 +1,162 @@
+"""Reference agents: uniformly random, a coverage heuristic, and the exact equilibrium.
+
+Every agent is ``agent(observation, legal_actions, rng) -> action`` (deterministic given the
+rng) and also reports its exact action probabilities with ``agent.probabilities(observation,
+legal_actions)``, which ``expected_outcome`` uses to score matches without sampling. All three
+choose from the public position only (round, budgets, coverage), never from the history.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from workbench.games.shared_budget.engine import BUY, PASS, Observation
+from workbench.games.shared_budget.solver import Solution
+
+Action = int | str
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions: every bid from 0 to the budget alike."""
+
+    name = "random"
+
+    def probabilities(
+        self, observation: Observation, legal_actions: Sequence[Action]
+    ) -> dict[Action, float]:
+        """Equal probability for every legal action."""
+        return dict.fromkeys(legal_actions, 1.0 / len(legal_actions))
+
+    def __call__(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
+        return legal_actions[int(rng.integers(len(legal_actions)))]
+
+
+class CoverageHeuristic:
+    """Bids for functions it still lacks and keeps budget for the tie-break.
+
+    A card adding no missing function gets 0. Otherwise the target is the budget's share for
+    the functions it adds (budget x added / missing), or the whole budget when no later card
+    supplies one of them; never more than surely wins (the richest rival's budget, +1 without
+    priority), so spare credits stay for the remaining-budget tie-break. ``jitter`` spreads the
+    bid uniformly over target +/- jitter (at least 1, at most the sure-win bid), as teams
+    haggling over a number do; ``jitter=0`` is deterministic. In the classroom variant the
+    group buys a card when it adds a missing function and is affordable.
+    """
+
+    def __init__(self, jitter: int = 2) -> None:
+        if isinstance(jitter, bool) or not isinstance(jitter, int) or jitter < 0:
+            raise ValueError(f"jitter must be a non-negative int, got {jitter!r}")
+        self.jitter = jitter
+        self.name = "coverage" if jitter == 0 else f"coverage(±{jitter})"
+
+    def target(self, observation: Observation) -> int:
+        """The bid before jitter (see the class docstring)."""
+        rules, me = observation.rules, observation.player
+        card = observation.card
+        if card is None:
+            return 0
+        masks = rules.card_masks()
+        missing = ((1 << len(rules.functions)) - 1) & ~observation.coverage[me]
+        adds = masks[observation.round_index] & missing
+        if not adds:
+            return 0
+        budget = observation.budget
+        later = 0
+        for mask in masks[observation.round_index + 1 :]:
+            later |= mask
+        if adds & ~later:
+            want = budget
+        else:
+            want = math.ceil(budget * adds.bit_count() / missing.bit_count())
+        return min(want, self._sure_win(observation))
+
+    def probabilities(
+        self, observation: Observation, legal_actions: Sequence[Action]
+    ) -> dict[Action, float]:
+        """The jittered bid's distribution (classroom: buy or pass with certainty)."""
+        if observation.rules.variant == "classroom":
+            return {self._classroom_choice(observation, legal_actions): 1.0}
+        target = self.target(observation)
+        if target == 0:
+            return {0: 1.0}
+        high = min(observation.budget, self._sure_win(observation))
+        weight = 1.0 / (2 * self.jitter + 1)
+        result: dict[Action, float] = {}
+        for offset in range(-self.jitter, self.jitter + 1):
+            bid = min(max(target + offset, 1), high)
+            result[bid] = result.get(bid, 0.0) + weight
+        return dict(sorted(result.items()))
+
+    def __call__(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
+        distribution = self.probabilities(observation, legal_actions)
+        return _sample(distribution, rng)
+
+    @staticmethod
+    def _sure_win(observation: Observation) -> int:
+        me = observation.player
+        rivals = [b for seat, b in enumerate(observation.budgets) if seat != me]
+        if not rivals:
+            return observation.budget
+        first = observation.priority[0] == me
+        return max(1, max(rivals) + (0 if first else 1))
+
+    @staticmethod
+    def _classroom_choice(observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        rules, card = observation.rules, observation.card
+        if card is None or BUY not in legal_actions:
+            return PASS
+        adds = rules.card_masks()[observation.round_index] & ~observation.coverage[0]
+        return BUY if adds else PASS
+
+
+class EquilibriumAgent:
+    """Plays the solved equilibrium: samples its bid from the solution's strategy for this
+    position (two teams; the solution must be for the same rules)."""
+
+    name = "equilibrium"
+
+    def __init__(self, solution: Solution) -> None:
+        if not isinstance(solution, Solution):
+            raise TypeError(f"EquilibriumAgent needs a Solution from solve(), got {solution!r}")
+        self.solution = solution
+
+    def probabilities(
+        self, observation: Observation, legal_actions: Sequence[Action]
+    ) -> dict[Action, float]:
+        """The equilibrium bid distribution of this team at this position."""
+        if observation.rules != self.solution.rules:
+            raise ValueError(
+                "EquilibriumAgent's solution was solved for other rules: "
+                f"{self.solution.rules} vs the game's {observation.rules}"
+            )
+        both = self.solution.strategy(
+            observation.round_index,
+            observation.budgets,
+            observation.coverage,  # type: ignore[arg-type]
+        )
+        return both[observation.player]  # type: ignore[return-value]
+
+    def __call__(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
+        return _sample(self.probabilities(observation, legal_actions), rng)
+
+
+def _sample(distribution: dict[Action, float], rng: np.random.Generator) -> Action:
+    """One action from {action: probability} by one uniform draw (inverse CDF); a certain
+    action uses no randomness."""
+    if len(distribution) == 1:
+        return next(iter(distribution))
+    actions = list(distribution)
+    cumulative = list(itertools.accumulate(distribution.values()))
+    index = bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
+    return actions[min(index, len(actions) - 1)]

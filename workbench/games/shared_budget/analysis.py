@@ -1,0 +1,556 @@
+"""Analyses of the shared budget auction, each returning a polars frame: the solved
+equilibrium (line of play, bid distributions, values over budgets and rule variants), agents
+against it (exact and simulated), results by seat, and the rulebook's debrief question.
+
+Exact results carry no interval; simulated ones carry their sample size and a 95% interval
+(Wilson for win shares, Welch t for differences of mean bids).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import polars as pl
+from scipy import stats as scipy_stats
+
+from workbench.games.shared_budget.agents import EquilibriumAgent
+from workbench.games.shared_budget.engine import State, new_game, resolve_round
+from workbench.games.shared_budget.rules import Rules
+from workbench.games.shared_budget.simulate import agent_name, simulate
+from workbench.games.shared_budget.solver import Solution, StageGame, solve
+from workbench.seeding import derive_seed
+from workbench.stats import proportion_interval
+
+
+def _functions(rules: Rules, mask: int) -> str:
+    return "+".join(rules.names(mask)) or "-"
+
+
+# -- the equilibrium ---------------------------------------------------------------------------
+
+
+def equilibrium_path(solution: Solution) -> pl.DataFrame:
+    """Equilibrium play from the opening, exactly: one row per reached position and bid pair,
+    with its probability (a single line when every strategy on the way is pure)."""
+    rules = solution.rules
+    nodes: dict[tuple[int, int, int, int], float] = {(rules.budget, rules.budget, 0, 0): 1.0}
+    rows = []
+    for k in range(rules.rounds):
+        following: dict[tuple[int, int, int, int], float] = {}
+        for (a, b, mask_a, mask_b), reach in sorted(nodes.items()):
+            bids_a, bids_b = solution.strategy(k, (a, b), (mask_a, mask_b))
+            value = solution.position_value(k, (a, b), (mask_a, mask_b))
+            for (x, px), (y, py) in itertools.product(bids_a.items(), bids_b.items()):
+                winner, price, budgets, coverage = resolve_round(
+                    rules, k, (a, b), (mask_a, mask_b), (x, y)
+                )
+                rows.append(
+                    {
+                        "round": k + 1,
+                        "card": rules.projects[k].name,
+                        "first_priority": rules.team_name(rules.priority_order(k)[0]),
+                        "budget_a": a,
+                        "budget_b": b,
+                        "coverage_a": _functions(rules, mask_a),
+                        "coverage_b": _functions(rules, mask_b),
+                        "value": value,
+                        "bid_a": x,
+                        "bid_b": y,
+                        "probability": reach * px * py,
+                        "winner": "-" if winner is None else rules.team_name(winner),
+                        "price": price,
+                    }
+                )
+                child = (*budgets, *coverage)
+                following[child] = following.get(child, 0.0) + reach * px * py
+        nodes = following
+    return pl.DataFrame(rows)
+
+
+def bid_distributions(solution: Solution) -> pl.DataFrame:
+    """Each team's equilibrium bid distribution on each card, over equilibrium play:
+    round, card, team, bid, probability (summing to 1 per card and team)."""
+    path = equilibrium_path(solution)
+    long = pl.concat(
+        [
+            path.select(
+                "round",
+                "card",
+                pl.lit(team).alias("team"),
+                pl.col(f"bid_{team.lower()}").alias("bid"),
+                "probability",
+            )
+            for team in ("A", "B")
+        ]
+    )
+    return (
+        long.group_by("round", "card", "team", "bid")
+        .agg(pl.col("probability").sum())
+        .sort("round", "team", "bid")
+    )
+
+
+def equilibrium_bids(
+    solution: Solution, round: int, coverage: tuple[Sequence[str], Sequence[str]] | None = None
+) -> pl.DataFrame:
+    """Equilibrium bids on one card for every budget pair: budget_a, budget_b, team, bid
+    (the expected equilibrium bid), optimal_low / optimal_high (the lowest and highest pure
+    bids that alone guarantee the team the value), mixed (True when the stage game needs a
+    mixed strategy), value.
+
+    ``coverage`` defaults to the most likely coverages on the equilibrium path at that round.
+    """
+    rules = solution.rules
+    if coverage is None:
+        path = equilibrium_path(solution).filter(pl.col("round") == round)
+        if path.is_empty():
+            raise ValueError(f"round must be from 1 to {rules.rounds}, got {round!r}")
+        top = path.sort("probability", descending=True).row(0, named=True)
+        coverage = tuple(  # type: ignore[assignment]
+            () if top[f"coverage_{t}"] == "-" else tuple(top[f"coverage_{t}"].split("+"))
+            for t in ("a", "b")
+        )
+    rows = []
+    for a, b in itertools.product(range(rules.budget + 1), repeat=2):
+        stage = solution.stage(round, (a, b), coverage)  # type: ignore[arg-type]
+        for team, strategy, optimal in zip(
+            ("A", "B"), stage.strategies, stage.optimal_bids, strict=True
+        ):
+            rows.append(
+                {
+                    "budget_a": a,
+                    "budget_b": b,
+                    "team": team,
+                    "bid": float(np.dot(np.arange(strategy.size), strategy)),
+                    "optimal_low": min(optimal, default=None),
+                    "optimal_high": max(optimal, default=None),
+                    "mixed": stage.method == "lp",
+                    "value": stage.value,
+                }
+            )
+    frame = pl.DataFrame(rows)
+    return frame.with_columns(
+        pl.lit(round, dtype=pl.Int64).alias("round"),
+        pl.lit(rules.projects[round - 1].name).alias("card"),
+    ).select(
+        "round",
+        "card",
+        "budget_a",
+        "budget_b",
+        "team",
+        "bid",
+        "optimal_low",
+        "optimal_high",
+        "mixed",
+        "value",
+    )
+
+
+def stage_table(stage: StageGame) -> pl.DataFrame:
+    """One position's equilibrium: a row per team and bid it plays (team, bid, probability),
+    with ``optimal`` (the bid alone guarantees the team the value) and the value for A."""
+    rows = []
+    for team, strategy, optimal in zip(
+        ("A", "B"), stage.strategies, stage.optimal_bids, strict=True
+    ):
+        for bid, p in enumerate(strategy):
+            if p > 0:
+                rows.append(
+                    {
+                        "team": team,
+                        "bid": bid,
+                        "probability": float(p),
+                        "optimal": bid in optimal,
+                        "value": stage.value,
+                    }
+                )
+    return pl.DataFrame(rows)
+
+
+def reachable_states(solution: Solution) -> pl.DataFrame:
+    """Every position some play reaches, with its value and each team's equilibrium bid
+    (``bid_a``/``bid_b`` are expected bids; ``mixed`` marks a mixed stage game)."""
+    rules = solution.rules
+    rows: dict[str, list[Any]] = {
+        c: []
+        for c in (
+            "round",
+            "card",
+            "budget_a",
+            "budget_b",
+            "coverage_a",
+            "coverage_b",
+            "value",
+            "bid_a",
+            "bid_b",
+            "mixed",
+        )
+    }
+    for k, a, b, mask_a, mask_b in solution.reachable_positions():
+        bids_a, bids_b = solution.strategy(k, (a, b), (mask_a, mask_b))
+        for column, value in (
+            ("round", k + 1),
+            ("card", rules.projects[k].name),
+            ("budget_a", a),
+            ("budget_b", b),
+            ("coverage_a", _functions(rules, mask_a)),
+            ("coverage_b", _functions(rules, mask_b)),
+            ("value", solution.position_value(k, (a, b), (mask_a, mask_b))),
+            ("bid_a", sum(x * p for x, p in bids_a.items())),
+            ("bid_b", sum(y * p for y, p in bids_b.items())),
+            ("mixed", len(bids_a) > 1 or len(bids_b) > 1),
+        ):
+            rows[column].append(value)
+    return pl.DataFrame(rows)
+
+
+def start_values(solution: Solution) -> pl.DataFrame:
+    """The first team's value for every pair of starting budgets (budget_a, budget_b, value):
+    read from one solve, since a game with smaller budgets is part of the solved one."""
+    values = solution.values(1)
+    n = solution.rules.budget + 1
+    a, b = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    return pl.DataFrame(
+        {
+            "budget_a": a.ravel(),
+            "budget_b": b.ravel(),
+            "value": values.ravel(),
+        }
+    )
+
+
+def value_by_budget(rules: Rules | None, budgets: Sequence[int]) -> pl.DataFrame:
+    """Value of the win for team A at equal starting budgets, with A first in the tie
+    priority (the rulebook) and with B first; ``priority_worth`` is the difference."""
+    rules = Rules() if rules is None else rules
+    budgets = sorted(set(budgets))
+    if not budgets or min(budgets) < 1:
+        raise ValueError(f"budgets must be positive ints, got {budgets!r}")
+    top = replace(rules, budget=max(budgets))
+    a_first = solve(replace(top, first_priority=0)).values(1)
+    b_first = solve(replace(top, first_priority=1)).values(1)
+    return pl.DataFrame(
+        {
+            "budget": budgets,
+            "value_a_first": [float(a_first[b, b]) for b in budgets],
+            "value_b_first": [float(b_first[b, b]) for b in budgets],
+        }
+    ).with_columns((pl.col("value_a_first") - pl.col("value_b_first")).alias("priority_worth"))
+
+
+def variant_values(variants: Mapping[str, Rules], objective: str = "win") -> pl.DataFrame:
+    """Solve each named rule variant: variant, value (first team's), and ``functions``, the
+    functions of the cards in offer order."""
+    rows = []
+    for name, rules in variants.items():
+        rows.append(
+            {
+                "variant": name,
+                "value": solve(rules, objective).value,
+                "functions": " > ".join("+".join(p.functions) or "-" for p in rules.projects),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def card_order_variants(rules: Rules | None = None) -> dict[str, Rules]:
+    """The rulebook order, its reverse, and each card moved to the front."""
+    rules = Rules() if rules is None else rules
+    projects = rules.projects
+    variants = {"rulebook order": rules, "reversed": replace(rules, cards=projects[::-1])}
+    for i, project in enumerate(projects[1:], start=1):
+        order = (project, *projects[:i], *projects[i + 1 :])
+        variants[f"{project.name} first"] = replace(rules, cards=order)
+    return variants
+
+
+def priority_variants(rules: Rules | None = None) -> dict[str, Rules]:
+    """Tie priority rotating from A (the rulebook) or from B, or fixed on A or on B."""
+    rules = Rules() if rules is None else rules
+    return {
+        "rotating, A first (rulebook)": replace(rules, tie_priority="rotating", first_priority=0),
+        "rotating, B first": replace(rules, tie_priority="rotating", first_priority=1),
+        "fixed, A always first": replace(rules, tie_priority="fixed", first_priority=0),
+        "fixed, B always first": replace(rules, tie_priority="fixed", first_priority=1),
+    }
+
+
+def function_table_variants(rules: Rules | None = None) -> dict[str, Rules]:
+    """Alternative function tables for the same six cards (the rulebook prints none)."""
+    rules = Rules() if rules is None else rules
+    tables = {
+        "default table": None,
+        "single functions only": ("rest", "welcome", "explore", "rest", "explore", "welcome"),
+        "doubles everywhere": (
+            "rest+welcome",
+            "welcome+explore",
+            "explore+rest",
+            "rest+welcome",
+            "explore+rest",
+            "welcome+explore",
+        ),
+        "Neighborhood map covers all": (
+            "rest",
+            "welcome",
+            "explore",
+            "rest+welcome",
+            "explore",
+            "welcome+rest+explore",
+        ),
+        "no second explore": ("rest", "welcome", "explore", "rest+welcome", "rest", "welcome"),
+    }
+    variants = {}
+    for name, table in tables.items():
+        if table is None:
+            variants[name] = rules
+        else:
+            cards = tuple((p.name, f, p.price) for p, f in zip(rules.projects, table, strict=True))
+            variants[name] = replace(rules, cards=cards)
+    return variants
+
+
+# -- agents: exact and simulated ---------------------------------------------------------------
+
+
+def expected_outcome(rules: Rules | None, agents: Sequence[Any]) -> pl.DataFrame:
+    """Exact expected result of each seat when these agents play: seat, team, agent,
+    win_share (expected share of the win), score, budget_left.
+
+    Every agent must expose ``probabilities(observation, legal_actions)`` and choose from the
+    position (round, budgets, coverage), as all shipped agents do: each position's outcome is
+    computed once.
+    """
+    rules = Rules() if rules is None else rules
+    agents = list(agents)
+    if len(agents) != rules.players:
+        raise ValueError(f"need one agent per seat ({rules.players}), got {len(agents)}")
+    missing = [agent_name(a) for a in agents if not hasattr(a, "probabilities")]
+    if missing:
+        raise ValueError(f"agents without exact probabilities cannot be scored exactly: {missing}")
+    memo: dict[tuple[Any, ...], np.ndarray] = {}
+    players = rules.players
+
+    def outcome(state: State) -> np.ndarray:
+        """Expected (share, score, budget) per seat from the start of a round."""
+        if state.is_over:
+            result = state.result()
+            return np.array([result.shares, result.scores, result.budgets], dtype=float)
+        key = (state.round_index, state.budgets, state.coverage)
+        if key not in memo:
+            total = np.zeros((3, players))
+            branches = [(state, 1.0)]
+            for seat in range(players):
+                grown = []
+                for partial, weight in branches:
+                    legal = partial.legal_actions()
+                    distribution = agents[seat].probabilities(partial.observation(seat), legal)
+                    grown += [(partial.apply(act), weight * p) for act, p in distribution.items()]
+                branches = grown
+            for child, weight in branches:
+                total += weight * outcome(child)
+            memo[key] = total
+        return memo[key]
+
+    expected = outcome(new_game(rules, seed=0))
+    return pl.DataFrame(
+        {
+            "seat": list(range(players)),
+            "team": [rules.team_name(s) for s in range(players)],
+            "agent": [agent_name(a) for a in agents],
+            "win_share": expected[0],
+            "score": expected[1],
+            "budget_left": expected[2],
+        }
+    )
+
+
+def seat_results(games: pl.DataFrame) -> pl.DataFrame:
+    """Win share by seat and agent from a games frame, with its 95% Wilson interval and the
+    sample size; mean score and remaining budget alongside, and ``even_share`` = 1 / seats."""
+    summary = (
+        games.group_by("seat", "team", "agent")
+        .agg(
+            pl.len().alias("games"),
+            pl.col("win_share").sum().alias("wins"),
+            pl.col("win_share").mean(),
+            pl.col("score").mean(),
+            pl.col("budget_left").mean(),
+        )
+        .sort("seat", "agent")
+    )
+    intervals = [proportion_interval(w, n) for w, n in summary.select("wins", "games").rows()]
+    seats = games["seat"].n_unique()
+    return summary.with_columns(
+        pl.Series("low", [lo for lo, _ in intervals]),
+        pl.Series("high", [hi for _, hi in intervals]),
+        pl.lit(1.0 / seats).alias("even_share"),
+    ).select(
+        "seat",
+        "team",
+        "agent",
+        "games",
+        "win_share",
+        "low",
+        "high",
+        "even_share",
+        "score",
+        "budget_left",
+    )
+
+
+def versus_equilibrium(
+    solution: Solution, agents: Sequence[Any], *, games: int, seed: int, exact: bool = True
+) -> pl.DataFrame:
+    """Each agent in each seat against the equilibrium agent: its simulated win share with a
+    95% interval, the seat's equilibrium value (no agent can expect more), the exact expected
+    share (``exact_share``, when ``exact``) and ``shortfall`` = seat value - exact share.
+    ``above_value`` flags an interval lying wholly above the seat's value."""
+    equilibrium = EquilibriumAgent(solution)
+    rows = []
+    for i, (agent, seat) in enumerate(itertools.product(agents, (0, 1))):
+        seats = [agent, equilibrium] if seat == 0 else [equilibrium, agent]
+        frame, _ = simulate(
+            solution.rules, seats, games=games, seed=derive_seed(seed, i), progress=False
+        )
+        won = frame.filter(pl.col("seat") == seat)["win_share"]
+        low, high = proportion_interval(float(won.sum()), won.len())
+        seat_value = solution.value if seat == 0 else 1.0 - solution.value
+        exact_share = (
+            float(expected_outcome(solution.rules, seats)["win_share"][seat]) if exact else math.nan
+        )
+        rows.append(
+            {
+                "agent": agent_name(agent),
+                "seat": seat,
+                "team": "AB"[seat],
+                "games": won.len(),
+                "win_share": float(won.mean()),
+                "low": low,
+                "high": high,
+                "seat_value": seat_value,
+                "exact_share": exact_share,
+                "shortfall": seat_value - exact_share,
+                "above_value": low > seat_value + 1e-12,
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+# -- the debrief: which early purchase changed later choices -----------------------------------
+
+
+def purchase_effects(rounds: pl.DataFrame, *, early_rounds: int = 3) -> pl.DataFrame:
+    """For each early card (rounds 1..early_rounds) and each later card: the mean later bid of
+    teams that bought the early card against teams that did not, the shift (difference) and
+    its 95% Welch interval, with both sample sizes."""
+    if rounds.is_empty():
+        raise ValueError("the rounds frame is empty")
+    last = int(rounds["round"].max())
+    if not 1 <= early_rounds < last:
+        raise ValueError(f"early_rounds must be from 1 to {last - 1}, got {early_rounds!r}")
+    bought = rounds.filter(pl.col("won_card")).select("game", "seat", "round")
+    rows = []
+    cards = dict(rounds.select("round", "card").unique().iter_rows())
+    for early in range(1, early_rounds + 1):
+        buyers = bought.filter(pl.col("round") == early).select("game", "seat")
+        later = (
+            rounds.filter(pl.col("round") > early)
+            .join(
+                buyers.with_columns(pl.lit(True).alias("bought")), on=["game", "seat"], how="left"
+            )
+            .with_columns(pl.col("bought").fill_null(False))
+        )
+        for late in range(early + 1, last + 1):
+            bids = later.filter(pl.col("round") == late)
+            yes = bids.filter(pl.col("bought"))["bid"].to_numpy().astype(float)
+            no = bids.filter(~pl.col("bought"))["bid"].to_numpy().astype(float)
+            shift, low, high = _difference_interval(yes, no)
+            rows.append(
+                {
+                    "early_round": early,
+                    "early_card": cards[early],
+                    "later_round": late,
+                    "later_card": cards[late],
+                    "bought_n": yes.size,
+                    "bought_bid": float(yes.mean()) if yes.size else math.nan,
+                    "other_n": no.size,
+                    "other_bid": float(no.mean()) if no.size else math.nan,
+                    "shift": shift,
+                    "low": low,
+                    "high": high,
+                }
+            )
+    return pl.DataFrame(rows)
+
+
+def purchase_effect_summary(effects: pl.DataFrame) -> pl.DataFrame:
+    """One row per early card (from ``purchase_effects``): the later card whose bids its
+    buyers changed most, that shift with its 95% interval, and ``total_shift``, the summed
+    absolute shift over all later cards; largest total first."""
+    known = effects.filter(pl.col("shift").is_not_nan())
+    if known.is_empty():
+        raise ValueError("no early card has both buyers and non-buyers to compare")
+    biggest = (
+        known.sort(pl.col("shift").abs(), descending=True)
+        .group_by("early_round", maintain_order=True)
+        .first()
+        .select("early_round", "later_card", "shift", "low", "high", "bought_n", "other_n")
+    )
+    totals = known.group_by("early_round", "early_card").agg(
+        pl.col("shift").abs().sum().alias("total_shift")
+    )
+    return (
+        totals.join(biggest, on="early_round")
+        .sort("total_shift", descending=True)
+        .rename({"later_card": "most_changed", "shift": "biggest_shift"})
+    )
+
+
+def _difference_interval(first: np.ndarray, second: np.ndarray) -> tuple[float, float, float]:
+    """(mean difference, low, high): Welch's t interval at 95%; NaN when a group has < 2."""
+    if first.size < 2 or second.size < 2:
+        return math.nan, math.nan, math.nan
+    shift = float(first.mean() - second.mean())
+    v1, v2 = first.var(ddof=1) / first.size, second.var(ddof=1) / second.size
+    se = math.sqrt(v1 + v2)
+    if se == 0:
+        return shift, shift, shift
+    df = (v1 + v2) ** 2 / (v1**2 / (first.size - 1) + v2**2 / (second.size - 1))
+    half = float(scipy_stats.t.ppf(0.975, df)) * se
+    return shift, shift - half, shift + half
+
+
+# -- the classroom variant ---------------------------------------------------------------------
+
+
+def classroom_plans(rules: Rules | None = None) -> pl.DataFrame:
+    """Every buy/pass plan of the classroom market: plan, cost, affordable, functions covered
+    (count and names), credits left; best first (most functions, then most left)."""
+    rules = replace(Rules() if rules is None else rules, variant="classroom")
+    masks = rules.card_masks()
+    rows = []
+    for choice in itertools.product((False, True), repeat=rules.rounds):
+        chosen = [i for i, buy in enumerate(choice) if buy]
+        cost = sum(rules.projects[i].price or 0 for i in chosen)
+        mask = 0
+        for i in chosen:
+            mask |= masks[i]
+        rows.append(
+            {
+                "plan": " + ".join(rules.projects[i].name for i in chosen) or "(buy nothing)",
+                "cards": len(chosen),
+                "cost": cost,
+                "affordable": cost <= rules.budget,
+                "functions": mask.bit_count(),
+                "covers": _functions(rules, mask),
+                "left": rules.budget - cost,
+            }
+        )
+    return pl.DataFrame(rows).sort(
+        ["affordable", "functions", "left", "cards"], descending=[True, True, True, False]
+    )

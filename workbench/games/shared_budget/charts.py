@@ -1,0 +1,232 @@
+"""Altair charts for the shared budget auction: each takes a tidy polars frame from
+``analysis`` and returns a chart; nothing is computed here."""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+
+from workbench.charts import WIDTH
+
+#: One colour per team, the same in every chart.
+TEAM_COLOURS = {"A": "#1f77b4", "B": "#d62728", "C": "#2ca02c", "D": "#9467bd"}
+
+
+def _team_colour(frame: pl.DataFrame, title: str = "team") -> alt.Color:
+    """Colour by team, the same colours in every chart (so charts can be concatenated), with
+    only the teams present in the legend."""
+    teams = sorted(frame["team"].unique().to_list())
+    scale = alt.Scale(domain=list(TEAM_COLOURS), range=list(TEAM_COLOURS.values()))
+    return alt.Color("team:N", scale=scale, title=title, legend=alt.Legend(values=teams))
+
+
+def _card_order(frame: pl.DataFrame) -> list[str]:
+    return frame.sort("round")["card"].unique(maintain_order=True).to_list()
+
+
+def bid_distribution_chart(
+    distributions: pl.DataFrame, *, max_bid: int | None = None
+) -> alt.FacetChart:
+    """Equilibrium bid distribution of each team on each card (``analysis.bid_distributions``):
+    bars of probability by bid (axis 0..max_bid, default the largest bid), one panel per card
+    in offer order."""
+    top = int(distributions["bid"].max()) if max_bid is None else max_bid
+    every_bid = list(range(top + 1))
+    base = alt.Chart(distributions).encode(
+        x=alt.X(
+            "bid:O",
+            scale=alt.Scale(domain=every_bid),
+            title="bid",
+            axis=alt.Axis(values=every_bid[::5]),
+        ),
+        xOffset=alt.XOffset("team:N"),
+        y=alt.Y("probability:Q", scale=alt.Scale(domain=[0, 1]), title="probability"),
+        color=_team_colour(distributions),
+        tooltip=["card:N", "team:N", "bid:Q", alt.Tooltip("probability:Q", format=".3f")],
+    )
+    return (
+        base.mark_bar()
+        .properties(width=WIDTH // 3, height=120)
+        .facet(facet=alt.Facet("card:N", sort=_card_order(distributions), title=None), columns=3)
+        .properties(title="Equilibrium bids on each card (equilibrium play)")
+    )
+
+
+def bid_heatmap(bids: pl.DataFrame) -> alt.FacetChart:
+    """Each team's equilibrium bid for every budget pair on one card
+    (``analysis.equilibrium_bids``)."""
+    card = bids["card"][0]
+    return (
+        alt.Chart(bids)
+        .mark_rect()
+        .encode(
+            x=alt.X("budget_b:O", title="B's budget"),
+            y=alt.Y("budget_a:O", sort="descending", title="A's budget"),
+            color=alt.Color("bid:Q", scale=alt.Scale(scheme="viridis"), title="bid"),
+            tooltip=[
+                "budget_a:Q",
+                "budget_b:Q",
+                "team:N",
+                alt.Tooltip("bid:Q", format=".2f"),
+                "value:Q",
+            ],
+        )
+        .properties(width=WIDTH // 2, height=WIDTH // 2)
+        .facet(column=alt.Column("team:N", title=f"Equilibrium bid on {card}, by team"))
+    )
+
+
+def value_heatmap(values: pl.DataFrame) -> alt.Chart:
+    """A's value (1 win, 1/2 shared, 0 loss) for every pair of starting budgets
+    (``analysis.start_values``)."""
+    return (
+        alt.Chart(values)
+        .mark_rect()
+        .encode(
+            x=alt.X("budget_b:O", title="B's starting budget"),
+            y=alt.Y("budget_a:O", sort="descending", title="A's starting budget"),
+            color=alt.Color(
+                "value:Q", scale=alt.Scale(domain=[0, 1], scheme="redblue"), title="A's value"
+            ),
+            tooltip=["budget_a:Q", "budget_b:Q", "value:Q"],
+        )
+        .properties(width=WIDTH, height=WIDTH, title="Value of the game for A, by budgets")
+    )
+
+
+def value_by_budget_chart(values: pl.DataFrame) -> alt.Chart:
+    """A's value at equal budgets with A or B first in the tie priority
+    (``analysis.value_by_budget``)."""
+    long = values.unpivot(
+        index="budget",
+        on=["value_a_first", "value_b_first"],
+        variable_name="priority",
+        value_name="value",
+    ).with_columns(
+        pl.col("priority").replace({"value_a_first": "A first", "value_b_first": "B first"})
+    )
+    return (
+        alt.Chart(long)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("budget:Q", title="starting budget (both teams)"),
+            y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="A's value"),
+            color=alt.Color("priority:N", title="round 1 priority"),
+            strokeDash=alt.StrokeDash("priority:N"),
+            tooltip=["budget:Q", "priority:N", "value:Q"],
+        )
+        .properties(width=WIDTH, height=200, title="Value for A as the budget changes")
+    )
+
+
+def variant_chart(variants: pl.DataFrame, *, title: str) -> alt.LayerChart:
+    """A's value under each rule variant (``analysis.variant_values``)."""
+    base = alt.Chart(variants).encode(
+        y=alt.Y("variant:N", sort=None, title=None),
+        x=alt.X("value:Q", scale=alt.Scale(domain=[0, 1]), title="A's value"),
+        tooltip=["variant:N", "value:Q", "functions:N"],
+    )
+    stems = base.mark_bar(size=3, color="#9ecae1")
+    return (stems + base.mark_point(filled=True, size=80)).properties(width=WIDTH, title=title)
+
+
+def _interval_chart(frame: pl.DataFrame, y: str, title: str) -> alt.LayerChart:
+    base = alt.Chart(frame).encode(y=alt.Y(f"{y}:N", title=None), color=_team_colour(frame))
+    points = base.mark_point(filled=True, size=60).encode(
+        x=alt.X("win_share:Q", scale=alt.Scale(domain=[0, 1]), title="win share (95% interval)"),
+        tooltip=[
+            f"{y}:N",
+            "team:N",
+            "games:Q",
+            alt.Tooltip("win_share:Q", format=".3f"),
+            alt.Tooltip("low:Q", format=".3f"),
+            alt.Tooltip("high:Q", format=".3f"),
+        ],
+    )
+    bars = base.mark_rule().encode(x="low:Q", x2="high:Q")
+    return (bars + points).properties(width=WIDTH, title=title)
+
+
+def seat_results_chart(results: pl.DataFrame, *, title: str) -> alt.LayerChart:
+    """Win share by seat with 95% intervals and the even share as a dashed line
+    (``analysis.seat_results``)."""
+    labelled = results.with_columns(
+        (pl.col("team") + " (" + pl.col("agent") + ")").alias("seat_label")
+    )
+    even = (
+        alt.Chart(labelled)
+        .mark_rule(color="grey", strokeDash=[4, 3])
+        .encode(x="mean(even_share):Q")
+    )
+    return _interval_chart(labelled, "seat_label", title) + even
+
+
+def versus_equilibrium_chart(versus: pl.DataFrame) -> alt.LayerChart:
+    """Each agent's win share against the equilibrium agent, by seat, with the seat's
+    equilibrium value as a tick (``analysis.versus_equilibrium``)."""
+    labelled = versus.with_columns((pl.col("agent") + " as " + pl.col("team")).alias("matchup"))
+    intervals = _interval_chart(labelled, "matchup", "Against the equilibrium agent")
+    ticks = (
+        alt.Chart(labelled)
+        .mark_tick(color="black", thickness=2, size=18)
+        .encode(
+            y=alt.Y("matchup:N"),
+            x=alt.X("seat_value:Q"),
+            tooltip=["seat_value:Q"],
+        )
+    )
+    return intervals + ticks
+
+
+def purchase_effects_chart(effects: pl.DataFrame) -> alt.Chart:
+    """How buying an early card shifts a team's later bids (``analysis.purchase_effects``):
+    mean shift per later card, with 95% intervals, one panel per early card."""
+    base = alt.Chart(effects).encode(
+        y=alt.Y("later_card:N", sort=_later_order(effects), title="later card"),
+    )
+    points = base.mark_point(filled=True, size=50).encode(
+        x=alt.X("shift:Q", title="later bid of buyers minus others (credits)"),
+        tooltip=[
+            "early_card:N",
+            "later_card:N",
+            alt.Tooltip("shift:Q", format=".2f"),
+            "bought_n:Q",
+            "other_n:Q",
+        ],
+    )
+    rules = base.mark_rule().encode(x="low:Q", x2="high:Q")
+    zero = alt.Chart(effects).mark_rule(color="grey", strokeDash=[3, 3]).encode(x=alt.datum(0))
+    return (
+        (zero + rules + points)
+        .properties(width=WIDTH // 2, height=110)
+        .facet(
+            facet=alt.Facet("early_card:N", sort=_early_order(effects), title="bought early"),
+            columns=3,
+        )
+    )
+
+
+def stage_chart(stage_frame: pl.DataFrame) -> alt.Chart:
+    """Both teams' equilibrium bid distributions at one position
+    (``analysis.stage_table``)."""
+    value = stage_frame["value"][0]
+    return (
+        alt.Chart(stage_frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("bid:O", title="bid"),
+            xOffset=alt.XOffset("team:N"),
+            y=alt.Y("probability:Q", scale=alt.Scale(domain=[0, 1])),
+            color=_team_colour(stage_frame),
+            tooltip=["team:N", "bid:Q", alt.Tooltip("probability:Q", format=".3f")],
+        )
+        .properties(width=WIDTH, height=160, title=f"Equilibrium bids; value for A = {value:.3f}")
+    )
+
+
+def _later_order(effects: pl.DataFrame) -> list[str]:
+    return effects.sort("later_round")["later_card"].unique(maintain_order=True).to_list()
+
+
+def _early_order(effects: pl.DataFrame) -> list[str]:
+    return effects.sort("early_round")["early_card"].unique(maintain_order=True).to_list()

@@ -1,0 +1,451 @@
+"""The shared budget auction, step by step: sealed bids collected one team at a time, revealed
+together, the card awarded, the ledger updated; a readable log on every state.
+
+Actions are bids: whole numbers from 0 (a pass) to the team's remaining budget. Under the
+rulebook's reading (``Rules.strict_bids=False``) an over-budget, negative or unreadable bid is
+recorded and treated as a pass; with ``strict_bids=True`` it raises ``IllegalAction``. In the
+classroom variant the one player (the whole group) chooses "buy" or "pass" at each card's fixed
+price; buying what the budget cannot pay is always illegal (the host runs that market).
+
+The game has no chance: the seed ``new_game`` takes is kept for the contract (same rules and
+seed, same game) and is where agents' generators are derived from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from workbench.errors import IllegalAction
+from workbench.games.shared_budget.rules import (
+    Project,
+    Rules,
+    award,
+    coverage_score,
+    standings,
+)
+from workbench.seeding import seed_sequence
+
+BUY, PASS = "buy", "pass"
+_WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+
+
+@dataclass(frozen=True, slots=True)
+class SealedBid:
+    """A bid as written and as read: ``bid`` is 0 when the written bid counts as a pass."""
+
+    written: str
+    bid: int
+    invalid: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One revealed round: the card, the priority, what each team wrote and paid."""
+
+    round: int
+    card: str
+    priority: tuple[int, ...]
+    written: tuple[str, ...]
+    bids: tuple[int, ...]
+    invalid: tuple[str | None, ...]
+    winner: int | None
+    price: int
+    budgets_before: tuple[int, ...]
+    budgets_after: tuple[int, ...]
+    coverage_before: tuple[int, ...]
+    coverage_after: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one team may know: the public ledger and record, plus its own sealed bid.
+
+    ``coverage`` holds each team's covered functions as a bit mask (``rules.names(mask)``
+    gives the names); ``holdings`` the names of the cards each team holds; ``has_bid`` which
+    teams have written this round's bid (the amounts stay hidden; ``my_bid`` is this team's).
+    """
+
+    rules: Rules
+    player: int
+    round_index: int
+    card: Project | None
+    upcoming: tuple[Project, ...]
+    budgets: tuple[int, ...]
+    coverage: tuple[int, ...]
+    holdings: tuple[tuple[str, ...], ...]
+    priority: tuple[int, ...]
+    has_bid: tuple[bool, ...]
+    my_bid: int | None
+    history: tuple[RoundRecord, ...]
+
+    @property
+    def round(self) -> int:
+        """The current round, 1-based."""
+        return self.round_index + 1
+
+    @property
+    def budget(self) -> int:
+        """This team's remaining budget."""
+        return self.budgets[self.player]
+
+    def coverage_names(self, seat: int | None = None) -> tuple[str, ...]:
+        """Functions covered by ``seat`` (default: this team)."""
+        return self.rules.names(self.coverage[self.player if seat is None else seat])
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """Final standings: per seat score, remaining budget, rank and share of the win."""
+
+    scores: tuple[int, ...]
+    budgets: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[float, ...]
+    coverage: tuple[tuple[str, ...], ...]
+    cards: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A position in the game; ``apply`` returns the next state and leaves this one unchanged."""
+
+    rules: Rules
+    seed: int
+    round_index: int
+    budgets: tuple[int, ...]
+    holdings: tuple[tuple[int, ...], ...]
+    coverage: tuple[int, ...]
+    sealed: tuple[SealedBid | None, ...]
+    history: tuple[RoundRecord, ...]
+    log: tuple[str, ...]
+
+    def __repr__(self) -> str:
+        if self.is_over:
+            where = "over"
+        else:
+            card = self.rules.projects[self.round_index].name
+            where = f"round {self.round}/{self.rules.rounds} {card}"
+        player = self.to_play
+        to_play = "-" if player is None else self.rules.team_name(player)
+        return f"State({where}, budgets {self.budgets}, to play {to_play})"
+
+    @property
+    def round(self) -> int:
+        """The current round, 1-based (rounds + 1 once the game is over)."""
+        return self.round_index + 1
+
+    @property
+    def is_over(self) -> bool:
+        """True once every card has been offered."""
+        return self.round_index >= self.rules.rounds
+
+    @property
+    def card(self) -> Project | None:
+        """The card on offer, or None when the game is over."""
+        return None if self.is_over else self.rules.projects[self.round_index]
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to write the next sealed bid (teams in seat order), None when over."""
+        if self.is_over:
+            return None
+        return self.sealed.index(None)
+
+    @property
+    def priority(self) -> tuple[int, ...]:
+        """This round's tie priority, earliest first."""
+        if self.rules.variant == "classroom":
+            return (0,)
+        return self.rules.priority_order(self.round_index)
+
+    def legal_actions(self) -> tuple[int, ...] | tuple[str, ...]:
+        """Bids 0..remaining budget (classroom: 'pass', and 'buy' when affordable)."""
+        player = self.to_play
+        if player is None:
+            return ()
+        if self.rules.variant == "classroom":
+            price = self.rules.projects[self.round_index].price or 0
+            return (PASS, BUY) if price <= self.budgets[0] else (PASS,)
+        return tuple(range(self.budgets[player] + 1))
+
+    def apply(self, action: object) -> State:
+        """Write the next team's sealed bid (or the group's choice); the state after it."""
+        player = self.to_play
+        if player is None:
+            raise IllegalAction(action, "the game is over", ())
+        if self.rules.variant == "classroom":
+            return self._apply_classroom(action)
+        sealed = read_bid(action, self.budgets[player])
+        if sealed.invalid is not None and self.rules.strict_bids:
+            raise IllegalAction(action, f"{sealed.invalid} (strict bids)", self.legal_actions())
+        team = self.rules.team_name(player)
+        bids = (*self.sealed[:player], sealed, *self.sealed[player + 1 :])
+        log = (*self.log, f"{team} writes a sealed bid")
+        if None in bids:
+            return self._evolve(sealed=bids, log=log)
+        return self._evolve(log=log)._reveal(bids)  # type: ignore[arg-type]
+
+    def observation(self, player: int) -> Observation:
+        """What ``player`` may know: everything public, plus its own sealed bid this round."""
+        if isinstance(player, bool) or not isinstance(player, int | np.integer):
+            raise TypeError(f"player must be a seat number, got {player!r}")
+        if not 0 <= player < self.rules.players:
+            last = self.rules.players - 1
+            raise ValueError(f"player must be a seat from 0 to {last}, got {player}")
+        own = self.sealed[player] if not self.is_over else None
+        projects = self.rules.projects
+        return Observation(
+            rules=self.rules,
+            player=int(player),
+            round_index=self.round_index,
+            card=self.card,
+            upcoming=projects[self.round_index + 1 :],
+            budgets=self.budgets,
+            coverage=self.coverage,
+            holdings=tuple(tuple(projects[i].name for i in held) for held in self.holdings),
+            priority=() if self.is_over else self.priority,
+            has_bid=tuple(bid is not None for bid in self.sealed),
+            my_bid=None if own is None else own.bid,
+            history=self.history,
+        )
+
+    def result(self) -> Result:
+        """Final scores (functions covered), remaining budgets, ranks, winners, win shares."""
+        if not self.is_over:
+            raise ValueError(
+                f"the game is not over: round {self.round} of {self.rules.rounds} is being played"
+            )
+        scores = tuple(coverage_score(mask) for mask in self.coverage)
+        if self.rules.variant == "classroom":
+            # Cooperative: the group's plan succeeds when it covers every required function.
+            complete = scores[0] == len(self.rules.functions)
+            ranks, winners, shares = (1,), ((0,) if complete else ()), (float(complete),)
+        else:
+            ranks, winners, shares = standings(scores, self.budgets, self.rules.final_tiebreak)
+        projects = self.rules.projects
+        return Result(
+            scores=scores,
+            budgets=self.budgets,
+            ranks=ranks,
+            winners=winners,
+            shares=shares,
+            coverage=tuple(self.rules.names(mask) for mask in self.coverage),
+            cards=tuple(tuple(projects[i].name for i in held) for held in self.holdings),
+        )
+
+    def _reveal(self, sealed: tuple[SealedBid, ...]) -> State:
+        rules = self.rules
+        card = rules.projects[self.round_index]
+        priority = self.priority
+        resolution = resolve_round(
+            rules, self.round_index, self.budgets, self.coverage, [s.bid for s in sealed]
+        )
+        winner, price, budgets, coverage = resolution
+        names = [rules.team_name(seat) for seat in range(rules.teams)]
+        lines = [
+            "bids revealed: "
+            + ", ".join(f"{name} {s.written}" for name, s in zip(names, sealed, strict=True))
+        ]
+        lines += [
+            f"{names[seat]}'s bid {s.written} is {s.invalid}: read as a pass"
+            for seat, s in enumerate(sealed)
+            if s.invalid is not None
+        ]
+        holdings = self.holdings
+        if winner is None:
+            lines.append(f"no positive bid: {card.name} stays unallocated")
+        else:
+            tied = [rules.team_name(t) for t in priority if sealed[t].bid == price]
+            if len(tied) > 1:
+                lines.append(
+                    f"tie at {price} between {', '.join(tied)}: "
+                    f"{names[winner]} is earlier in this round's priority"
+                )
+            lines.append(
+                f"{names[winner]} wins {card.name} for {price} "
+                f"({names[winner]} {self.budgets[winner]} -> {budgets[winner]})"
+            )
+            holdings = tuple(
+                (*held, self.round_index) if seat == winner else held
+                for seat, held in enumerate(holdings)
+            )
+        record = RoundRecord(
+            round=self.round,
+            card=card.name,
+            priority=priority,
+            written=tuple(s.written for s in sealed),
+            bids=tuple(s.bid for s in sealed),
+            invalid=tuple(s.invalid for s in sealed),
+            winner=winner,
+            price=price,
+            budgets_before=self.budgets,
+            budgets_after=budgets,
+            coverage_before=self.coverage,
+            coverage_after=coverage,
+        )
+        return self._next_round(record, budgets, holdings, coverage, lines)
+
+    def _apply_classroom(self, action: object) -> State:
+        rules = self.rules
+        card = rules.projects[self.round_index]
+        legal = self.legal_actions()
+        if action not in legal:
+            reason = (
+                f"{card.name} costs {card.price} and the group has {self.budgets[0]}"
+                if action == BUY
+                else "the group may only 'buy' or 'pass'"
+            )
+            raise IllegalAction(action, reason, legal)
+        price = (card.price or 0) if action == BUY else 0
+        holdings, coverage, budgets = self.holdings, self.coverage, self.budgets
+        if action == BUY:
+            holdings = ((*holdings[0], self.round_index),)
+            coverage = (coverage[0] | rules.card_masks()[self.round_index],)
+            budgets = (budgets[0] - price,)
+            line = f"the group buys {card.name} for {price} ({self.budgets[0]} -> {budgets[0]})"
+        else:
+            line = f"the group passes on {card.name} (price {card.price})"
+        record = RoundRecord(
+            round=self.round,
+            card=card.name,
+            priority=(0,),
+            written=(str(action),),
+            bids=(price,),
+            invalid=(None,),
+            winner=0 if action == BUY else None,
+            price=price,
+            budgets_before=self.budgets,
+            budgets_after=budgets,
+            coverage_before=self.coverage,
+            coverage_after=coverage,
+        )
+        return self._next_round(record, budgets, holdings, coverage, [line])
+
+    def _next_round(
+        self,
+        record: RoundRecord,
+        budgets: tuple[int, ...],
+        holdings: tuple[tuple[int, ...], ...],
+        coverage: tuple[int, ...],
+        lines: list[str],
+    ) -> State:
+        state = self._evolve(
+            round_index=self.round_index + 1,
+            budgets=budgets,
+            holdings=holdings,
+            coverage=coverage,
+            sealed=(None,) * self.rules.players,
+            history=(*self.history, record),
+            log=(*self.log, *lines),
+        )
+        last = _final_line(state) if state.is_over else _round_header(state)
+        return state._evolve(log=(*state.log, last))
+
+    def _evolve(self, **changes: Any) -> State:
+        """A copy with some fields changed (dataclasses.replace, without its overhead)."""
+        fields = {name: getattr(self, name) for name in _STATE_FIELDS}
+        fields.update(changes)
+        return State(**fields)
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(State))
+
+
+def new_game(rules: Rules | None = None, *, seed: int) -> State:
+    """The start of a game: every team holds the full budget, the first card is on offer."""
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+    seed_sequence(seed)  # validates the seed: a non-negative int
+    players = rules.players
+    names = ", ".join(p.label for p in rules.projects)
+    start = (
+        f"{players} team(s) with {rules.budget} credits each; cards in order: {names}"
+        if rules.variant == "auction"
+        else f"classroom market: the group has {rules.budget} credits; cards at fixed prices: "
+        + ", ".join(f"{p.label} {p.price}" for p in rules.projects)
+    )
+    state = State(
+        rules=rules,
+        seed=int(seed),
+        round_index=0,
+        budgets=(rules.budget,) * players,
+        holdings=((),) * players,
+        coverage=(0,) * players,
+        sealed=(None,) * players,
+        history=(),
+        log=(start,),
+    )
+    return state._evolve(log=(*state.log, _round_header(state)))
+
+
+def resolve_round(
+    rules: Rules,
+    round_index: int,
+    budgets: Sequence[int],
+    coverage: Sequence[int],
+    bids: Sequence[int],
+) -> tuple[int | None, int, tuple[int, ...], tuple[int, ...]]:
+    """(winner, price, budgets after, coverage after) once the round's valid bids are revealed:
+    the winner pays exactly its bid and gains the card's functions; nobody else pays."""
+    winner = award(bids, rules.priority_order(round_index))
+    if winner is None:
+        return None, 0, tuple(budgets), tuple(coverage)
+    price = int(bids[winner])
+    card_mask = rules.card_masks()[round_index]
+    new_budgets = tuple(b - price if seat == winner else b for seat, b in enumerate(budgets))
+    new_coverage = tuple(c | card_mask if seat == winner else c for seat, c in enumerate(coverage))
+    return winner, price, new_budgets, new_coverage
+
+
+def read_bid(action: object, budget: int) -> SealedBid:
+    """Read a written bid: a whole number (int or digits) from 0 to ``budget`` is valid;
+    anything else is recorded with the reason it counts as a pass."""
+    written = repr(action) if not isinstance(action, int | np.integer) else str(int(action))
+    value: int | None = None
+    if isinstance(action, bool):
+        value = None
+    elif isinstance(action, int | np.integer):
+        value = int(action)
+    elif isinstance(action, str) and _WHOLE_NUMBER.fullmatch(action.strip()):
+        value = int(action.strip())
+    if value is None:
+        return SealedBid(written, 0, "unreadable (not a whole number)")
+    if value < 0:
+        return SealedBid(written, 0, "negative")
+    if value > budget:
+        return SealedBid(written, 0, f"over the remaining budget {budget}")
+    return SealedBid(written, value)
+
+
+def _round_header(state: State) -> str:
+    rules = state.rules
+    card = rules.projects[state.round_index]
+    if rules.variant == "classroom":
+        group = state.budgets[0]
+        return f"round {state.round}: {card.label} at {card.price}; the group has {group}"
+    order = ", ".join(rules.team_name(seat) for seat in state.priority)
+    ledger = ", ".join(f"{rules.team_name(s)} {b}" for s, b in enumerate(state.budgets))
+    return f"round {state.round}: {card.label}; priority {order}; budgets {ledger}"
+
+
+def _final_line(state: State) -> str:
+    result = state.result()
+    rules = state.rules
+    parts = ", ".join(
+        f"{rules.team_name(seat)} {score} function(s) ({budget} left)"
+        for seat, (score, budget) in enumerate(zip(result.scores, result.budgets, strict=True))
+    )
+    if rules.variant == "classroom":
+        verdict = "the plan covers every function" if result.winners else "the plan is incomplete"
+    elif len(result.winners) == 1:
+        verdict = f"{rules.team_name(result.winners[0])} wins"
+    else:
+        verdict = "shared result: " + ", ".join(rules.team_name(s) for s in result.winners)
+    return f"final: {parts}; {verdict}"

@@ -1,0 +1,304 @@
+"""Rules of the shared budget auction (RULES.md section 4): teams, budget, the project cards and
+their functions, the rotating tie priority, final scoring with its tie-breaks, and the
+classroom fixed-price variant.
+
+The pure rule functions here (``priority_order``, ``award``, ``standings``) are the single
+implementation of those rules: the engine plays them and the solver builds its stage games
+from them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from workbench.data import read_table, table_path
+
+#: The three required functions, in the order the rulebook lists them.
+FUNCTIONS = ("welcome", "rest", "explore")
+#: The shipped card table in ``data/``.
+DEFAULT_TABLE = "shared_budget_projects"
+#: Team letters, by seat.
+TEAM_NAMES = ("A", "B", "C", "D")
+#: The two ways to play: sealed-bid auction between teams, or one group at fixed prices.
+VARIANTS = ("auction", "classroom")
+#: "rotating": round r's priority order starts one team later than round r-1's (the rulebook);
+#: "fixed": the same order every round (a designer's variant).
+TIE_PRIORITIES = ("rotating", "fixed")
+#: "budget": equal scores are broken by the larger remaining budget, then shared (the
+#: rulebook); "shared": equal scores share the result.
+FINAL_TIEBREAKS = ("budget", "shared")
+#: Largest budget the engine accepts (the exact solver has its own, smaller limit).
+MAX_BUDGET = 1000
+MAX_CARDS = 20
+
+
+@dataclass(frozen=True)
+class Project:
+    """One project card: its name, the functions it supplies, and its classroom price."""
+
+    name: str
+    functions: tuple[str, ...]
+    price: int | None = None
+
+    @property
+    def label(self) -> str:
+        """'Music nook (rest+welcome)': the name with the functions it supplies."""
+        return f"{self.name} ({'+'.join(self.functions) or 'nothing'})"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Options of the shared budget auction; the defaults are the rulebook's.
+
+    teams: competing teams, 2-4 (the classroom variant is played by the whole group as one).
+    budget: credits each team starts with (the classroom group's shared budget).
+    card_table: the card table in ``data/`` (or a path to a CSV) used when ``cards`` is None.
+    cards: explicit cards in offer order, as (name, functions) or (name, functions, price),
+        functions a '+'-joined string or a sequence of names; overrides ``card_table``.
+    functions: the required functions; the score is how many of them a team covers.
+    tie_priority: "rotating" (rulebook) or "fixed" priority order for tied top bids.
+    first_priority: the team first in round 1's priority order (0 = A).
+    final_tiebreak: "budget" (rulebook: larger remaining budget, then shared) or "shared".
+    variant: "auction" (rulebook) or "classroom" (one group, fixed printed prices).
+    strict_bids: False (rulebook): an over-budget, negative or unreadable bid is a pass,
+        recorded in the log; True: such a bid raises ``IllegalAction``.
+    """
+
+    teams: int = 2
+    budget: int = 20
+    card_table: str = DEFAULT_TABLE
+    cards: tuple[Project, ...] | None = None
+    functions: tuple[str, ...] = FUNCTIONS
+    tie_priority: str = "rotating"
+    first_priority: int = 0
+    final_tiebreak: str = "budget"
+    variant: str = "auction"
+    strict_bids: bool = False
+    projects: tuple[Project, ...] = field(init=False, repr=False, compare=False)
+    rounds: int = field(init=False, repr=False, compare=False)
+    _masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _priorities: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _check_int("teams", self.teams, 2, len(TEAM_NAMES))
+        _check_int("budget", self.budget, 1, MAX_BUDGET)
+        functions = _check_functions(self.functions)
+        object.__setattr__(self, "functions", functions)
+        _check_choice("tie_priority", self.tie_priority, TIE_PRIORITIES)
+        _check_int("first_priority", self.first_priority, 0, self.teams - 1)
+        _check_choice("final_tiebreak", self.final_tiebreak, FINAL_TIEBREAKS)
+        _check_choice("variant", self.variant, VARIANTS)
+        if not isinstance(self.strict_bids, bool):
+            raise ValueError(f"Rules.strict_bids must be True or False, got {self.strict_bids!r}")
+        if not isinstance(self.card_table, str) or not self.card_table:
+            raise ValueError(
+                f"Rules.card_table must be a table name or a CSV path, got {self.card_table!r}"
+            )
+        if self.cards is None:
+            projects = _table_projects(self.card_table, functions)
+        else:
+            projects = _explicit_projects(self.cards, functions)
+            object.__setattr__(self, "cards", projects)
+        if self.variant == "classroom":
+            unpriced = [p.name for p in projects if p.price is None]
+            if unpriced:
+                raise ValueError(
+                    f"Rules.variant='classroom' needs a fixed price on every card; "
+                    f"no price for {unpriced}"
+                )
+        object.__setattr__(self, "projects", projects)
+        object.__setattr__(self, "rounds", len(projects))  # one round per project card
+        object.__setattr__(self, "_masks", tuple(self.mask(p.functions) for p in projects))
+        orders = tuple(priority_order(self, k) for k in range(len(projects)))
+        object.__setattr__(self, "_priorities", orders)
+
+    @property
+    def players(self) -> int:
+        """Seats at the table: the teams, or 1 (the whole group) in the classroom variant."""
+        return 1 if self.variant == "classroom" else self.teams
+
+    def team_name(self, seat: int) -> str:
+        """'A', 'B', ... ('group' in the classroom variant)."""
+        return "group" if self.variant == "classroom" else TEAM_NAMES[seat]
+
+    def mask(self, functions: Iterable[str] | str) -> int:
+        """Bit mask of a set of functions (bit i = ``self.functions[i]``)."""
+        names = _split_functions(functions)
+        unknown = [name for name in names if name not in self.functions]
+        if unknown:
+            raise ValueError(f"unknown functions {unknown}; the functions are {self.functions}")
+        return sum(1 << self.functions.index(name) for name in set(names))
+
+    def names(self, mask: int) -> tuple[str, ...]:
+        """The functions in a bit mask, in the rules' order."""
+        return tuple(name for i, name in enumerate(self.functions) if mask >> i & 1)
+
+    def card_masks(self) -> tuple[int, ...]:
+        """Function mask of every card, in offer order."""
+        return self._masks
+
+    def priority_order(self, round_index: int) -> tuple[int, ...]:
+        """Tie priority for round ``round_index`` (0-based): team seats, earliest first."""
+        return self._priorities[round_index]
+
+
+def priority_order(rules: Rules, round_index: int) -> tuple[int, ...]:
+    """Round r (1-based) starts at team (r - 1 + first_priority) mod n when rotating, at
+    ``first_priority`` every round when fixed, and runs on in team order."""
+    n = rules.teams
+    shift = round_index if rules.tie_priority == "rotating" else 0
+    start = (shift + rules.first_priority) % n
+    return tuple((start + i) % n for i in range(n))
+
+
+def award(bids: Sequence[int], priority: Sequence[int]) -> int | None:
+    """The seat winning the card: the single highest positive bid, ties to the tied team
+    earliest in ``priority``; None when every bid is zero (the card stays unallocated)."""
+    top = max(bids)
+    if top <= 0:
+        return None
+    for seat in priority:
+        if bids[seat] == top:
+            return seat
+    raise ValueError(f"priority {tuple(priority)} does not list every bidding team")
+
+
+def coverage_score(mask: int) -> int:
+    """Score of a coverage mask: one point per distinct function covered."""
+    return int(mask).bit_count()
+
+
+def standings(
+    scores: Sequence[int], budgets: Sequence[int], final_tiebreak: str = "budget"
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
+    """(ranks, winners, shares) from final scores and remaining budgets.
+
+    Teams are ordered by score, then (with the "budget" tie-break) by remaining budget; teams
+    equal on both share a rank (1 = best; competition ranking). Every team tied for first wins
+    and takes an equal share of the win (1 alone, 1/2 for two, ...), so shares sum to 1.
+    """
+    if final_tiebreak == "budget":
+        keys = [(score, budget) for score, budget in zip(scores, budgets, strict=True)]
+    else:
+        keys = [(score, 0) for score in scores]
+    ranks = tuple(1 + sum(other > key for other in keys) for key in keys)
+    winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
+    shares = tuple(1.0 / len(winners) if rank == 1 else 0.0 for rank in ranks)
+    return ranks, winners, shares
+
+
+def parse_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
+    """'rest+welcome' or ['rest', 'welcome'] -> ('rest', 'welcome'); '' -> ()."""
+    return _split_functions(functions)
+
+
+def _split_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
+    if isinstance(functions, str):
+        parts = [part.strip() for part in functions.split("+")]
+        return tuple(part for part in parts if part)
+    try:
+        parts = list(functions)
+    except TypeError:
+        raise ValueError(
+            f"functions must be a '+'-joined string or a sequence of names, got {functions!r}"
+        ) from None
+    if not all(isinstance(part, str) for part in parts):
+        raise ValueError(f"function names must be strings, got {functions!r}")
+    return tuple(part.strip() for part in parts)
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"Rules.{name} must be an int from {low} to {high}, got {value!r}")
+
+
+def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"Rules.{name} must be one of {allowed}, got {value!r}")
+
+
+def _check_functions(functions: object) -> tuple[str, ...]:
+    if isinstance(functions, str) or not isinstance(functions, Iterable):
+        raise ValueError(f"Rules.functions must be a sequence of names, got {functions!r}")
+    names = tuple(functions)
+    bad = [n for n in names if not isinstance(n, str) or not n.strip() or "+" in n]
+    if not 1 <= len(names) <= 8 or bad or len(set(names)) != len(names):
+        raise ValueError(
+            "Rules.functions must be 1 to 8 distinct non-empty names without '+', "
+            f"got {functions!r}"
+        )
+    return tuple(n.strip() for n in names)
+
+
+def _project(name: object, functions: object, price: object, known: tuple[str, ...]) -> Project:
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"a card name must be a non-empty string, got {name!r}")
+    parsed = _split_functions(functions)  # type: ignore[arg-type]
+    unknown = [f for f in parsed if f not in known]
+    if unknown:
+        raise ValueError(
+            f"card {name!r} supplies unknown functions {unknown}; Rules.functions are {known}"
+        )
+    if price is not None and (isinstance(price, bool) or not isinstance(price, int) or price < 0):
+        raise ValueError(f"card {name!r}: price must be a non-negative int or None, got {price!r}")
+    ordered = tuple(f for f in known if f in parsed)
+    return Project(name.strip(), ordered, price)
+
+
+def _check_projects(projects: tuple[Project, ...], source: str) -> tuple[Project, ...]:
+    if not 1 <= len(projects) <= MAX_CARDS:
+        raise ValueError(f"{source} must hold 1 to {MAX_CARDS} cards, got {len(projects)}")
+    names = [p.name for p in projects]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"{source}: card names must be distinct, repeated: {duplicates}")
+    return projects
+
+
+def _explicit_projects(cards: object, known: tuple[str, ...]) -> tuple[Project, ...]:
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        raise ValueError(
+            f"Rules.cards must be a sequence of (name, functions) pairs, got {cards!r}"
+        )
+    projects = []
+    for card in cards:
+        if isinstance(card, Project):
+            projects.append(_project(card.name, card.functions, card.price, known))
+        elif isinstance(card, tuple | list) and len(card) in (2, 3):
+            price = card[2] if len(card) == 3 else None
+            projects.append(_project(card[0], card[1], price, known))
+        else:
+            raise ValueError(
+                "Rules.cards entries must be (name, functions) or (name, functions, price), "
+                f"got {card!r}"
+            )
+    return _check_projects(tuple(projects), "Rules.cards")
+
+
+def _table_projects(card_table: str, known: tuple[str, ...]) -> tuple[Project, ...]:
+    path = table_path(card_table)
+    return _cached_table(str(path), os.stat(path).st_mtime_ns, known)
+
+
+@lru_cache(maxsize=32)
+def _cached_table(path: str, _mtime: int, known: tuple[str, ...]) -> tuple[Project, ...]:
+    """Cards of a CSV table (order, name, functions[, price]), cached until the file changes."""
+    rows = read_table(path)
+    source = f"card table {path}"
+    if not rows or not {"order", "name", "functions"} <= set(rows[0]):
+        raise ValueError(f"{source} needs the columns order, name, functions (and price)")
+    entries = []
+    for row in rows:
+        try:
+            order = int(row["order"])
+            price = int(row["price"]) if row.get("price") else None
+        except ValueError:
+            raise ValueError(f"{source}: order and price must be whole numbers in {row}") from None
+        entries.append((order, _project(row["name"], row["functions"], price, known)))
+    orders = [order for order, _ in entries]
+    if len(set(orders)) != len(orders):
+        raise ValueError(f"{source}: the order column must not repeat, got {orders}")
+    return _check_projects(tuple(p for _, p in sorted(entries, key=lambda e: e[0])), source)

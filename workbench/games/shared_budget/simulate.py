@@ -1,0 +1,157 @@
+"""Batch self-play through the engine -> tidy polars frames (one per game x team, one per
+game x round x team). Identical arguments give identical frames: game g's state is seeded with
+``derive_seed(seed, g)`` and seat s's agent draws from the stream ``(seed, g, s)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+from tqdm.auto import tqdm
+
+from workbench.games.shared_budget.engine import new_game
+from workbench.games.shared_budget.rules import Rules
+from workbench.seeding import derive_seed, generator, seed_sequence
+
+Agent = Callable[[Any, Sequence[Any], np.random.Generator], Any]
+
+GAMES_SCHEMA = {
+    "game": pl.Int64,
+    "seat": pl.Int64,
+    "team": pl.String,
+    "agent": pl.String,
+    "score": pl.Int64,
+    "rank": pl.Int64,
+    "won": pl.Boolean,
+    "win_share": pl.Float64,
+    "budget_left": pl.Int64,
+    "spent": pl.Int64,
+    "cards_won": pl.Int64,
+    "cards": pl.String,
+    "functions": pl.String,
+}
+ROUNDS_SCHEMA = {
+    "game": pl.Int64,
+    "round": pl.Int64,
+    "card": pl.String,
+    "seat": pl.Int64,
+    "team": pl.String,
+    "agent": pl.String,
+    "priority_rank": pl.Int64,
+    "written": pl.String,
+    "bid": pl.Int64,
+    "invalid": pl.Boolean,
+    "won_card": pl.Boolean,
+    "paid": pl.Int64,
+    "budget_before": pl.Int64,
+    "budget_after": pl.Int64,
+    "functions_before": pl.Int64,
+    "functions_gained": pl.Int64,
+}
+
+
+def agent_name(agent: object) -> str:
+    """An agent's display name: its ``name`` attribute, else its function or class name."""
+    name = getattr(agent, "name", None)
+    if isinstance(name, str):
+        return name
+    return getattr(agent, "__name__", type(agent).__name__)
+
+
+def simulate(
+    rules: Rules | None,
+    agents: Sequence[Agent],
+    *,
+    games: int,
+    seed: int,
+    progress: bool = True,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Play ``games`` games with ``agents[seat]`` in each seat -> (games frame, rounds frame).
+
+    games frame, one row per game x team: game, seat, team, agent, score (functions covered),
+    rank (1 = best), won (among the winners: the best score, then the larger remaining
+    budget), win_share (1 for a sole win, 1/k for a win shared by k teams, 0 otherwise; the
+    classroom group wins when its plan covers every function), budget_left, spent,
+    cards_won, cards and functions ('+'-joined names).
+    rounds frame, one row per game x round x team: the card, the team's place in the round's
+    priority (1 = first), what it wrote, the bid as read (0 for a pass), whether the written
+    bid was invalid (read as a pass), whether it won the card and what it paid, its budget
+    before and after, functions covered before and gained.
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+    agents = list(agents)
+    if len(agents) != rules.players:
+        raise ValueError(
+            f"need one agent per seat: {rules.players} for these rules, got {len(agents)}"
+        )
+    if not all(callable(agent) for agent in agents):
+        raise TypeError("every agent must be callable as agent(observation, legal_actions, rng)")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive int, got {games!r}")
+    seed_sequence(seed)
+    names = [agent_name(agent) for agent in agents]
+    teams = [rules.team_name(seat) for seat in range(rules.players)]
+    game_rows: dict[str, list[Any]] = {column: [] for column in GAMES_SCHEMA}
+    round_rows: dict[str, list[Any]] = {column: [] for column in ROUNDS_SCHEMA}
+    for game in tqdm(range(games), disable=not progress, desc="shared_budget", unit="game"):
+        rngs = [generator(seed, game, seat) for seat in range(rules.players)]
+        state = new_game(rules, seed=derive_seed(seed, game))
+        while not state.is_over:
+            seat = state.to_play
+            action = agents[seat](state.observation(seat), state.legal_actions(), rngs[seat])
+            state = state.apply(action)
+        result = state.result()
+        for seat in range(rules.players):
+            _append(
+                game_rows,
+                game=game,
+                seat=seat,
+                team=teams[seat],
+                agent=names[seat],
+                score=result.scores[seat],
+                rank=result.ranks[seat],
+                won=seat in result.winners,
+                win_share=result.shares[seat],
+                budget_left=result.budgets[seat],
+                spent=rules.budget - result.budgets[seat],
+                cards_won=len(result.cards[seat]),
+                cards="+".join(result.cards[seat]),
+                functions="+".join(result.coverage[seat]),
+            )
+        for record in state.history:
+            for seat in range(rules.players):
+                won_card = record.winner == seat
+                before = record.coverage_before[seat].bit_count()
+                _append(
+                    round_rows,
+                    game=game,
+                    round=record.round,
+                    card=record.card,
+                    seat=seat,
+                    team=teams[seat],
+                    agent=names[seat],
+                    priority_rank=record.priority.index(seat) + 1,
+                    written=record.written[seat],
+                    bid=record.bids[seat],
+                    invalid=record.invalid[seat] is not None,
+                    won_card=won_card,
+                    paid=record.price if won_card else 0,
+                    budget_before=record.budgets_before[seat],
+                    budget_after=record.budgets_after[seat],
+                    functions_before=before,
+                    functions_gained=record.coverage_after[seat].bit_count() - before,
+                )
+    return (
+        pl.DataFrame(game_rows, schema=GAMES_SCHEMA),
+        pl.DataFrame(round_rows, schema=ROUNDS_SCHEMA),
+    )
+
+
+def _append(rows: dict[str, list[Any]], **values: Any) -> None:
+    for column, value in values.items():
+        rows[column].append(value)

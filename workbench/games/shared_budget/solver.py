@@ -1,0 +1,402 @@
+"""Exact equilibrium of the two-team shared budget auction, by backward induction.
+
+A position at the start of a round is (round, both budgets, both coverages). Each round is a
+simultaneous sealed-bid stage game whose payoff for a bid pair is the value of the position it
+leads to; the game is zero-sum for two teams (objective "win": 1 for a win, 1/2 shared, 0 lost;
+"score": first team's functions minus the second's), so every stage game is a matrix game with
+a value, solved by ``workbench.matrix_games`` (pure saddle point first, linear programme
+otherwise). Values are kept per round as arrays over every budget pair, so a solution also holds
+every smaller starting budget and every unequal one.
+
+Positions are stored under a canonical key: functions that no remaining card supplies can no
+longer change, so only the difference in how many of them each team covers matters. Where a
+stage game has several optimal pure bids, the solution picks the one that does best against an
+opponent bidding uniformly at random, then the lowest: still an equilibrium, and it punishes
+mistakes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from workbench.games.shared_budget.rules import Rules, award, priority_order, standings
+from workbench.matrix_games import TOLERANCE, MatrixGameSolution, solve_matrix_game
+
+OBJECTIVES = ("win", "score")
+METHODS = ("auto", "lp")
+#: Solving grows as budget**4 (budget pairs x bid pairs); this keeps a solve to seconds.
+MAX_SOLVER_BUDGET = 60
+#: Budget values handled per vectorised block: at most this many payoff entries at once.
+_BLOCK_ENTRIES = 2_000_000
+
+Key = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class StageGame:
+    """One position's stage game and its solution, for inspection.
+
+    ``payoffs[x, y]`` is the first team's value when A bids x and B bids y (continuation
+    included); ``strategies`` are probabilities over bids 0..budget of each team;
+    ``optimal_bids`` are the pure bids that alone guarantee the value.
+    """
+
+    round: int
+    card: str
+    budgets: tuple[int, int]
+    coverage: tuple[tuple[str, ...], tuple[str, ...]]
+    priority: tuple[int, ...]
+    payoffs: np.ndarray
+    value: float
+    strategies: tuple[np.ndarray, np.ndarray]
+    optimal_bids: tuple[tuple[int, ...], tuple[int, ...]]
+    method: str
+
+    def bid_distribution(self, team: int) -> dict[int, float]:
+        """{bid: probability} of ``team`` (0 = A, 1 = B) over the bids it may play."""
+        return {int(bid): float(p) for bid, p in enumerate(self.strategies[team]) if p > 0}
+
+
+@dataclass
+class _Layer:
+    """A round x canonical coverage key: values and equilibrium bids over (budget A, budget B).
+
+    ``bids`` hold the pure equilibrium bid of each team, -1 where the stage game is mixed (its
+    solution is then in ``mixed``)."""
+
+    value: np.ndarray
+    bids: tuple[np.ndarray, np.ndarray] | None = None
+    mixed: dict[tuple[int, int], MatrixGameSolution] = field(default_factory=dict)
+
+
+class Solution:
+    """The solved game: ``value`` for the first team, and each position's stage game."""
+
+    def __init__(self, rules: Rules, objective: str, method: str) -> None:
+        self.rules = rules
+        self.objective = objective
+        self.method = method
+        self.budget = rules.budget
+        self.card_masks = rules.card_masks()
+        remaining = [0] * (rules.rounds + 1)
+        for k in range(rules.rounds - 1, -1, -1):
+            remaining[k] = remaining[k + 1] | self.card_masks[k]
+        self._remaining = tuple(remaining)
+        self._layers: dict[tuple[int, Key], _Layer] = {}
+        self._winner_matrices: dict[tuple[int, ...], np.ndarray] = {}
+        self.stage_games_saddle = 0
+        self.stage_games_lp = 0
+        self.seconds = 0.0
+        self.value = float("nan")
+
+    def __repr__(self) -> str:
+        return (
+            f"Solution(objective={self.objective!r}, value={self.value:.6g}, "
+            f"layers={len(self._layers)}, stage games: {self.stage_games_saddle} saddle, "
+            f"{self.stage_games_lp} lp, {self.seconds:.2f} s)"
+        )
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def value_at(
+        self,
+        round: int = 1,
+        budgets: tuple[int, int] | None = None,
+        coverage: tuple[Iterable[str], Iterable[str]] = ((), ()),
+    ) -> float:
+        """The first team's value at the start of ``round`` (1-based; rounds + 1 = the end)."""
+        k, a, b, masks = self._position(round, budgets, coverage, allow_end=True)
+        return float(self._layer(k, self._key(k, *masks)).value[a, b])
+
+    def values(
+        self, round: int = 1, coverage: tuple[Iterable[str], Iterable[str]] = ((), ())
+    ) -> np.ndarray:
+        """The first team's value at the start of ``round`` for every budget pair:
+        ``values[a, b]`` with A holding a credits and B holding b (a copy)."""
+        k, _, _, masks = self._position(round, None, coverage, allow_end=True)
+        return self._layer(k, self._key(k, *masks)).value.copy()
+
+    def stage(
+        self,
+        round: int = 1,
+        budgets: tuple[int, int] | None = None,
+        coverage: tuple[Iterable[str], Iterable[str]] = ((), ()),
+    ) -> StageGame:
+        """The stage game at the start of ``round`` with these budgets and coverages, solved."""
+        k, a, b, masks = self._position(round, budgets, coverage, allow_end=False)
+        layer = self._layer(k, self._key(k, *masks))
+        payoffs = self._payoffs(k, self._key(k, *masks), a, b)
+        strategies = self._strategies(layer, a, b)
+        value = float(layer.value[a, b])
+        rows = tuple(int(x) for x in np.flatnonzero(payoffs.min(axis=1) >= value - TOLERANCE))
+        cols = tuple(int(y) for y in np.flatnonzero(payoffs.max(axis=0) <= value + TOLERANCE))
+        return StageGame(
+            round=k + 1,
+            card=self.rules.projects[k].name,
+            budgets=(a, b),
+            coverage=(self.rules.names(masks[0]), self.rules.names(masks[1])),
+            priority=priority_order(self.rules, k),
+            payoffs=payoffs,
+            value=value,
+            strategies=strategies,
+            optimal_bids=(rows, cols),
+            method="lp" if (a, b) in layer.mixed else "saddle",
+        )
+
+    def strategy(
+        self, round_index: int, budgets: tuple[int, int], coverage: tuple[int, int]
+    ) -> tuple[dict[int, float], dict[int, float]]:
+        """Equilibrium {bid: probability} of A and of B at a position given by masks (fast)."""
+        layer = self._layer(round_index, self._key(round_index, *coverage))
+        a, b = budgets
+        bid_a, bid_b = layer.bids  # type: ignore[misc]
+        if bid_a[a, b] >= 0:
+            return {int(bid_a[a, b]): 1.0}, {int(bid_b[a, b]): 1.0}
+        mixed = layer.mixed[(a, b)]
+        return _distribution(mixed.row_strategy), _distribution(mixed.column_strategy)
+
+    def position_value(
+        self, round_index: int, budgets: tuple[int, int], coverage: tuple[int, int]
+    ) -> float:
+        """The first team's value at a position given by masks (fast; round 0-based)."""
+        layer = self._layer(round_index, self._key(round_index, *coverage))
+        return float(layer.value[budgets[0], budgets[1]])
+
+    def reachable_positions(self) -> Iterator[tuple[int, int, int, int, int]]:
+        """Every (round index, budget A, budget B, coverage mask A, mask B) at the start of a
+        round that some play of the game reaches from the opening position."""
+        start = np.zeros((self.budget + 1, self.budget + 1), dtype=bool)
+        start[self.budget, self.budget] = True
+        frontier = {(0, 0): start}
+        for k in range(self.rules.rounds):
+            for (mask_a, mask_b), reach in sorted(frontier.items()):
+                for a, b in zip(*np.nonzero(reach), strict=True):
+                    yield k, int(a), int(b), mask_a, mask_b
+            frontier = _advance(frontier, self.card_masks[k])
+
+    @property
+    def layers(self) -> int:
+        """Solved (round, canonical coverage) layers, each over every budget pair."""
+        return len(self._layers)
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _position(
+        self,
+        round: int,
+        budgets: tuple[int, int] | None,
+        coverage: tuple[Iterable[str], Iterable[str]],
+        *,
+        allow_end: bool,
+    ) -> tuple[int, int, int, tuple[int, int]]:
+        last = self.rules.rounds + (1 if allow_end else 0)
+        if (
+            isinstance(round, bool)
+            or not isinstance(round, int | np.integer)
+            or not (1 <= round <= last)
+        ):
+            raise ValueError(f"round must be an int from 1 to {last}, got {round!r}")
+        budgets = (self.budget, self.budget) if budgets is None else budgets
+        if len(budgets) != 2 or not all(
+            isinstance(v, int | np.integer) and 0 <= v <= self.budget for v in budgets
+        ):
+            raise ValueError(
+                f"budgets must be two ints from 0 to the budget {self.budget}, got {budgets!r}"
+            )
+        if len(coverage) != 2:
+            raise ValueError(f"coverage must give two teams' functions, got {coverage!r}")
+        masks = (self.rules.mask(coverage[0]), self.rules.mask(coverage[1]))
+        return int(round) - 1, int(budgets[0]), int(budgets[1]), masks
+
+    def _key(self, k: int, mask_a: int, mask_b: int, lead: int = 0) -> Key:
+        """Canonical key: coverage of functions still on offer, and the lead in the others."""
+        live = self._remaining[k]
+        settled = (mask_a & ~live).bit_count() - (mask_b & ~live).bit_count()
+        return mask_a & live, mask_b & live, lead + settled
+
+    def _children(self, k: int, key: Key) -> tuple[Key, Key, Key]:
+        """Keys after round k: A takes the card, B takes it, nobody does."""
+        mask_a, mask_b, lead = key
+        card = self.card_masks[k]
+        return (
+            self._key(k + 1, mask_a | card, mask_b, lead),
+            self._key(k + 1, mask_a, mask_b | card, lead),
+            self._key(k + 1, mask_a, mask_b, lead),
+        )
+
+    def _winner_matrix(self, k: int) -> np.ndarray:
+        """winner[x, y] in {0 (A), 1 (B), -1 (nobody)} for bids x, y: the rules' own award."""
+        priority = priority_order(self.rules, k)
+        if priority not in self._winner_matrices:
+            n = self.budget + 1
+            matrix = np.array(
+                [
+                    [-1 if (w := award((x, y), priority)) is None else w for y in range(n)]
+                    for x in range(n)
+                ],
+                dtype=np.int8,
+            )
+            self._winner_matrices[priority] = matrix
+        return self._winner_matrices[priority]
+
+    def _layer(self, k: int, key: Key) -> _Layer:
+        found = self._layers.get((k, key))
+        if found is None:
+            if k == self.rules.rounds:
+                found = _Layer(self._terminal_values(key[2]))
+            else:
+                found = self._solve_layer(k, key)
+            self._layers[(k, key)] = found
+        return found
+
+    def _terminal_values(self, lead: int) -> np.ndarray:
+        n = self.budget + 1
+        if self.objective == "score":
+            return np.full((n, n), float(lead))
+        scores = (max(lead, 0), max(-lead, 0))
+        tiebreak = self.rules.final_tiebreak
+        return np.array(
+            [[standings(scores, (a, b), tiebreak)[2][0] for b in range(n)] for a in range(n)]
+        )
+
+    def _payoffs(self, k: int, key: Key, a: int, b: int) -> np.ndarray:
+        """The stage game at one position: rows A's bids 0..a, columns B's bids 0..b."""
+        after_a, after_b, after_none = (self._layer(k + 1, c).value for c in self._children(k, key))
+        winner = self._winner_matrix(k)[: a + 1, : b + 1]
+        x = np.arange(a + 1)[:, None]
+        y = np.arange(b + 1)[None, :]
+        when_b = np.where(winner == 1, after_b[a, b - y], after_none[a, b])
+        return np.where(winner == 0, after_a[a - x, b], when_b)
+
+    def _strategies(self, layer: _Layer, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        if (a, b) in layer.mixed:
+            mixed = layer.mixed[(a, b)]
+            return mixed.row_strategy, mixed.column_strategy
+        row, col = np.zeros(a + 1), np.zeros(b + 1)
+        row[layer.bids[0][a, b]] = 1.0  # type: ignore[index]
+        col[layer.bids[1][a, b]] = 1.0  # type: ignore[index]
+        return row, col
+
+    def _solve_layer(self, k: int, key: Key) -> _Layer:
+        after_a, after_b, after_none = (self._layer(k + 1, c).value for c in self._children(k, key))
+        n = self.budget + 1
+        bids = np.arange(n)
+        winner = self._winner_matrix(k)
+        b_wins, nobody = winner == 1, winner == -1
+        spent = np.clip(bids[:, None] - bids[None, :], 0, None)  # [budget, bid] -> budget - bid
+        valid = bids[None, :] <= bids[:, None]  # [budget, bid]: the bid is affordable
+        value = np.empty((n, n))
+        bid_a = np.empty((n, n), dtype=np.int16)
+        bid_b = np.empty((n, n), dtype=np.int16)
+        layer = _Layer(value, (bid_a, bid_b))
+        block = max(1, _BLOCK_ENTRIES // n**3)
+        for start in range(0, n, block):
+            rows = bids[start : start + block]  # budgets of A in this block
+            # payoffs[a, b, x, y] for every budget pair (a, b) and bid pair (x, y)
+            when_a = after_a[spent[rows]].transpose(0, 2, 1)[:, :, :, None]
+            when_b = after_b[rows][:, spent][:, :, None, :]
+            when_none = after_none[rows][:, :, None, None]
+            payoffs = np.empty((len(rows), n, n, n))
+            payoffs[...] = when_a
+            np.copyto(payoffs, when_b, where=b_wins)
+            np.copyto(payoffs, when_none, where=nobody)
+            ok_x = valid[rows][:, None, :]  # [a, 1, x]
+            ok_y = valid[None, :, :]  # [1, b, y]
+            # Among optimal pure bids: best against a uniformly random opponent, then lowest.
+            vs_random_a = np.einsum("abxy,by->abx", payoffs, ok_y[0].astype(float))
+            vs_random_a /= (bids + 1)[None, :, None]
+            vs_random_b = np.einsum("abxy,ax->aby", payoffs, ok_x[:, 0].astype(float))
+            vs_random_b /= (rows + 1)[:, None, None]
+            # Unaffordable bids drop out: +inf for B's in a row minimum, -inf for A's in a
+            # column maximum (entries where both are unaffordable are never read).
+            np.copyto(payoffs, np.inf, where=ok_x[..., None] & ~ok_y[:, :, None, :])
+            np.copyto(payoffs, -np.inf, where=~ok_x[..., None])
+            row_min = payoffs.min(axis=3)
+            col_max = payoffs.max(axis=2)
+            lower = np.where(ok_x, row_min, -np.inf).max(axis=2)
+            upper = np.where(ok_y, col_max, np.inf).min(axis=2)
+            good_a = ok_x & (row_min >= lower[..., None] - TOLERANCE)
+            good_b = ok_y & (col_max <= upper[..., None] + TOLERANCE)
+            bid_a[rows] = np.argmax(np.where(good_a, np.round(vs_random_a, 12), -np.inf), axis=2)
+            bid_b[rows] = np.argmin(np.where(good_b, np.round(vs_random_b, 12), np.inf), axis=2)
+            value[rows] = lower
+            saddle = upper - lower <= TOLERANCE
+            if self.method == "lp":
+                saddle[:] = False
+            self.stage_games_saddle += int(saddle.sum())
+            for i, b in zip(*np.nonzero(~saddle), strict=True):
+                a = int(rows[i])
+                game = payoffs[i, b, : a + 1, : b + 1]
+                solved = solve_matrix_game(game, check_saddle=self.method == "auto")
+                layer.mixed[(a, int(b))] = solved
+                value[a, b] = solved.value
+                bid_a[a, b] = bid_b[a, b] = -1
+                self.stage_games_lp += 1
+        return layer
+
+
+def solve(rules: Rules | None = None, objective: str = "win", *, method: str = "auto") -> Solution:
+    """Solve the two-team game exactly: the first team's value and every position's equilibrium.
+
+    objective: "win" (1 win, 1/2 shared, 0 loss; the rulebook's result) or "score" (the first
+    team's functions covered minus the second's). method: "auto" (saddle point first, linear
+    programme otherwise) or "lp" (a linear programme for every stage game: a slow cross-check).
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if rules.variant != "auction":
+        raise ValueError(
+            "solve plays the sealed-bid auction; the classroom variant is one group at fixed "
+            "prices: see classroom_plans(rules) for its exact best plans"
+        )
+    if rules.teams != 2:
+        raise ValueError(
+            f"solve needs exactly 2 teams, got teams={rules.teams}: with more than two the game "
+            "is general-sum (one team's loss is not a single rival's gain), so no minimax value "
+            "defines play; estimate with simulate(rules, agents, ...) instead"
+        )
+    if rules.budget > MAX_SOLVER_BUDGET:
+        raise ValueError(
+            f"solve handles budgets up to {MAX_SOLVER_BUDGET} (work grows as budget**4), "
+            f"got budget={rules.budget}; use simulate for larger budgets"
+        )
+    started = time.perf_counter()
+    solution = Solution(rules, objective, method)
+    n = rules.budget
+    solution.value = float(solution._layer(0, solution._key(0, 0, 0)).value[n, n])
+    solution.seconds = time.perf_counter() - started
+    return solution
+
+
+def _distribution(probabilities: np.ndarray) -> dict[int, float]:
+    return {int(bid): float(p) for bid, p in enumerate(probabilities) if p > 0}
+
+
+def _advance(
+    frontier: dict[tuple[int, int], np.ndarray], card: int
+) -> dict[tuple[int, int], np.ndarray]:
+    """Positions reachable one round later: the card goes to A (paying 1..a), B, or nobody."""
+    reached: dict[tuple[int, int], np.ndarray] = {}
+
+    def add(key: tuple[int, int], reach: np.ndarray) -> None:
+        reached[key] = reached[key] | reach if key in reached else reach
+
+    for (mask_a, mask_b), reach in frontier.items():
+        add((mask_a, mask_b), reach)
+        # budgets strictly below some reachable budget (the winner paid at least 1)
+        below_a = np.zeros_like(reach)
+        below_a[:-1] = np.logical_or.accumulate(reach[::-1], axis=0)[::-1][1:]
+        below_b = np.zeros_like(reach)
+        below_b[:, :-1] = np.logical_or.accumulate(reach[:, ::-1], axis=1)[:, ::-1][:, 1:]
+        add((mask_a | card, mask_b), below_a)
+        add((mask_a, mask_b | card), below_b)
+    return reached
