@@ -79,7 +79,9 @@ def test_wilson_interval_matches_a_hand_computation():
     centre = (0.4 + z * z / 200) / (1 + z * z / 100)
     half = z * math.sqrt(0.4 * 0.6 / 100 + z * z / 40000) / (1 + z * z / 100)
     assert (low, high) == pytest.approx((centre - half, centre + half))
-    assert proportion_interval(0, 10)[0] == 0.0
+    for trials in (1, 7, 10, 1000, 2000):
+        assert proportion_interval(0, trials)[0] == 0.0
+        assert proportion_interval(trials, trials)[1] == 1.0
     with pytest.raises(ValueError, match="trials must be positive"):
         proportion_interval(1, 0)
     with pytest.raises(ValueError, match="confidence must be strictly between 0 and 1"):
