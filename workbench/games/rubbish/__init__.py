@@ -1,7 +1,8 @@
 """Rubbish Auction (RULES.md section 1): 2–5 players bid money cards for 7 items.
 
 Public API: ``Rules``, ``new_game`` -> ``State``, the actions ``Auction`` and ``Bid``, the
-agents, and ``simulate``.
+agents, and ``simulate``; the analyses: hidden-bid inference (``possible_bids``,
+``bid_posterior``, ``max_bid``, ``infer`` ...), cheapskate frequency, their charts and explorers.
 """
 
 from workbench.games.rubbish.agents import (
@@ -12,6 +13,20 @@ from workbench.games.rubbish.agents import (
     make_agent,
 )
 from workbench.games.rubbish.cards import Bid
+from workbench.games.rubbish.charts import (
+    bid_posterior_chart,
+    cheapskate_chart,
+    cheapskate_distribution_chart,
+    cheapskate_winning_chart,
+    game_inference_chart,
+    geek_posterior_chart,
+)
+from workbench.games.rubbish.cheapskate import (
+    CheapskateReport,
+    cheapskate_by_player_count,
+    cheapskate_facts,
+    cheapskate_frequency,
+)
 from workbench.games.rubbish.engine import (
     Auction,
     Deal,
@@ -23,16 +38,33 @@ from workbench.games.rubbish.engine import (
     State,
     new_game,
 )
+from workbench.games.rubbish.inference import (
+    GameInference,
+    Inference,
+    bid_posterior,
+    bidding_situation,
+    game_inference,
+    infer,
+    max_bid,
+    max_bid_table,
+    observations_before_last_bid,
+    peek_distribution,
+    possible_bids,
+)
 from workbench.games.rubbish.rules import Geek, Rules, load_geeks, load_items
 from workbench.games.rubbish.simulate import play_game, simulate, simulate_batches
+from workbench.games.rubbish.widgets import bid_inference_explorer, cheapskate_explorer
 
 __all__ = [
     "AGENTS",
     "Auction",
     "Bid",
+    "CheapskateReport",
     "Deal",
+    "GameInference",
     "Geek",
     "HeuristicAgent",
+    "Inference",
     "LogEntry",
     "Observation",
     "Peek",
@@ -42,11 +74,31 @@ __all__ = [
     "Rules",
     "SamplingAgent",
     "State",
+    "bid_inference_explorer",
+    "bid_posterior",
+    "bid_posterior_chart",
+    "bidding_situation",
+    "cheapskate_by_player_count",
+    "cheapskate_chart",
+    "cheapskate_distribution_chart",
+    "cheapskate_explorer",
+    "cheapskate_facts",
+    "cheapskate_frequency",
+    "cheapskate_winning_chart",
+    "game_inference",
+    "game_inference_chart",
+    "geek_posterior_chart",
+    "infer",
     "load_geeks",
     "load_items",
     "make_agent",
+    "max_bid",
+    "max_bid_table",
     "new_game",
+    "observations_before_last_bid",
+    "peek_distribution",
     "play_game",
+    "possible_bids",
     "simulate",
     "simulate_batches",
 ]

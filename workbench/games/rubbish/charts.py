@@ -1,0 +1,171 @@
+"""Altair charts for the Rubbish Auction analyses: each takes a tidy frame made by
+``inference`` or ``cheapskate`` and returns a chart; nothing here computes a number.
+
+Each builder makes a ``base`` chart holding the shared encodings and joins its layers (bars,
+labels, interval bars, reference rules) with ``+``.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+
+from workbench.charts import WIDTH
+
+HEIGHT = 220
+
+
+def _check(frame: pl.DataFrame, columns: list[str], what: str) -> None:
+    if not isinstance(frame, pl.DataFrame):
+        raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        raise ValueError(f"{what} needs columns {missing}; the frame has {frame.columns}")
+
+
+def _with_interval(frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows that carry an interval (low/high not null), for the interval layer."""
+    if "low" not in frame.columns or "high" not in frame.columns:
+        return frame.clear()
+    return frame.filter(pl.col("low").is_not_null() & pl.col("high").is_not_null())
+
+
+def bid_posterior_chart(
+    frame: pl.DataFrame, *, series: str | None = None, title: str = ""
+) -> alt.LayerChart:
+    """Bars of probability by bid total (a ``bid_posterior``/``possible_bids``/``infer`` bids
+    frame), labelled; interval bars where the frame has ``low``/``high`` (estimates).
+    ``series``: a column naming distributions to set side by side (e.g. prior vs posterior).
+    """
+    _check(frame, ["total", "probability"] + ([series] if series else []), "bid_posterior_chart")
+    x = alt.X("total:O", title="bid total (thousands)", axis=alt.Axis(labelAngle=0))
+    y = alt.Y("probability:Q", title="probability", scale=alt.Scale(domain=[0, 1]))
+    encodings: dict = {"x": x, "y": y}
+    if series:
+        encodings["xOffset"] = alt.XOffset(f"{series}:N")
+        encodings["color"] = alt.Color(f"{series}:N", title=series.replace("_", " "))
+    base = alt.Chart(frame).encode(**encodings)
+    bars = base.mark_bar()
+    ranged = _with_interval(frame)
+    # Labels sit above the bar, or above its interval bar when the value is an estimate.
+    label_at = "high:Q" if frame.height and ranged.height == frame.height else "probability:Q"
+    labels = base.mark_text(dy=-6, fontSize=10).encode(
+        y=alt.Y(label_at), text=alt.Text("probability:Q", format=".2f")
+    )
+    chart = bars + labels
+    if ranged.height:
+        errors = (
+            alt.Chart(ranged)
+            .mark_rule(color="black")
+            .encode(**{**encodings, "y": alt.Y("low:Q"), "y2": alt.Y2("high:Q")})
+        )
+        chart = chart + errors
+    return chart.properties(width=WIDTH, height=HEIGHT, title=title)
+
+
+def geek_posterior_chart(geeks: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
+    """Heat map of P(seat holds geek) from an ``infer(...).geeks`` frame, values printed."""
+    _check(geeks, ["seat", "name", "probability"], "geek_posterior_chart")
+    base = alt.Chart(geeks).encode(
+        x=alt.X("name:N", title="geek", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("seat:O", title="seat"),
+    )
+    cells = base.mark_rect().encode(
+        color=alt.Color(
+            "probability:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"), title="P(geek)"
+        )
+    )
+    labels = base.mark_text(fontSize=10).encode(
+        text=alt.Text("probability:Q", format=".2f"),
+        color=alt.condition(alt.datum.probability > 0.5, alt.value("white"), alt.value("black")),
+    )
+    return (cells + labels).properties(width=WIDTH, height=alt.Step(32), title=title)
+
+
+def game_inference_chart(
+    scores: pl.DataFrame, measure: str = "p_true_total", *, title: str = ""
+) -> alt.LayerChart:
+    """Round by round, the probability each prior gave the truth about each opponent
+    (``game_inference(...).scores``): ``measure`` "p_true_total" (the opponent's real bid
+    total) or "p_true_geek" (its real geek). One line per prior and opponent seat."""
+    _check(scores, ["round", "prior", "seat", measure], "game_inference_chart")
+    label = {"p_true_total": "P(true bid total)", "p_true_geek": "P(true geek)"}.get(
+        measure, measure
+    )
+    base = alt.Chart(scores).encode(
+        x=alt.X("round:O", title="round", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y(f"{measure}:Q", title=label, scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("prior:N", title="prior"),
+        detail="seat:N",
+    )
+    lines = base.mark_line(opacity=0.6)
+    points = base.mark_point(filled=True).encode(shape=alt.Shape("seat:N", title="seat"))
+    return (lines + points).properties(width=WIDTH, height=HEIGHT, title=title)
+
+
+def cheapskate_chart(summary: pl.DataFrame, *, x: str = "seat", title: str = "") -> alt.LayerChart:
+    """Mean times cheapskate per game with 95% intervals (a ``CheapskateReport.summary``), by
+    ``x`` ("seat" or "players"), beside the exact fair share (rounds / players) as a tick."""
+    _check(
+        summary,
+        [x, "seat", "agent", "times_mean", "times_low", "times_high", "fair_share"],
+        "cheapskate_chart",
+    )
+    encodings: dict = {"x": alt.X(f"{x}:O", title=x, axis=alt.Axis(labelAngle=0))}
+    if x != "seat":
+        encodings["xOffset"] = alt.XOffset("seat:O")
+    base = alt.Chart(summary).encode(**encodings)
+    colour = alt.Color("agent:N", title="agent")
+    means = base.mark_point(filled=True, size=60).encode(
+        y=alt.Y("times_mean:Q", title="times cheapskate per game"), color=colour
+    )
+    intervals = base.mark_rule().encode(y="times_low:Q", y2="times_high:Q", color=colour)
+    fair = base.mark_tick(color="gray", thickness=2, size=18).encode(y="fair_share:Q")
+    return (fair + intervals + means).properties(width=WIDTH, height=HEIGHT, title=title)
+
+
+def cheapskate_distribution_chart(distribution: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
+    """Share of games with each cheapskate count, per seat (``CheapskateReport.distribution``)."""
+    _check(
+        distribution,
+        ["seat", "times_cheapskate", "share", "low", "high"],
+        "cheapskate_distribution_chart",
+    )
+    base = alt.Chart(distribution).encode(
+        x=alt.X(
+            "times_cheapskate:O", title="times cheapskate in a game", axis=alt.Axis(labelAngle=0)
+        ),
+        xOffset=alt.XOffset("seat:O"),
+        color=alt.Color("seat:O", title="seat"),
+    )
+    bars = base.mark_bar().encode(y=alt.Y("share:Q", title="share of games"))
+    intervals = base.mark_rule(color="black").encode(y="low:Q", y2="high:Q")
+    return (bars + intervals).properties(width=WIDTH, height=HEIGHT, title=title)
+
+
+def cheapskate_winning_chart(winning: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
+    """Win rate by times cheapskate with 95% intervals (``CheapskateReport.winning``)."""
+    _check(
+        winning,
+        ["agent", "times_cheapskate", "win_rate", "low", "high"],
+        "cheapskate_winning_chart",
+    )
+    base = alt.Chart(winning).encode(
+        x=alt.X(
+            "times_cheapskate:O", title="times cheapskate in the game", axis=alt.Axis(labelAngle=0)
+        ),
+        color=alt.Color("agent:N", title="agent"),
+    )
+    line = base.mark_line(point=True).encode(y=alt.Y("win_rate:Q", title="win rate"))
+    intervals = base.mark_rule().encode(y="low:Q", y2="high:Q")
+    return (line + intervals).properties(width=WIDTH, height=HEIGHT, title=title)
+
+
+__all__ = [
+    "bid_posterior_chart",
+    "cheapskate_chart",
+    "cheapskate_distribution_chart",
+    "cheapskate_winning_chart",
+    "game_inference_chart",
+    "geek_posterior_chart",
+]

@@ -1,0 +1,256 @@
+"""How often each seat is the cheapskate (lowest bid: no fame that round), and what it costs.
+
+The rulebook's hint: "there will be 7 times where someone gains 0 ... this number will never
+divide evenly, regardless of number of players ... being lowest the final round is of no
+benefit at all". ``cheapskate_facts`` states the exact arithmetic; ``cheapskate_frequency``
+estimates the rest from seeded self-play (the fast engine), every estimate with its sample
+size and a 95% interval (Student t for means, Wilson for rates).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+import polars as pl
+
+from workbench.games.rubbish.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from workbench.games.rubbish.simulate import simulate
+from workbench.metrics import mean_with_interval
+from workbench.seeding import SeedLike
+from workbench.stats import proportion_interval
+
+
+class CheapskateReport(NamedTuple):
+    """``cheapskate_frequency``'s frames.
+
+    - ``summary``: one row per seat (and agent): games, times_mean/low/high (times cheapskate
+      per game), fair_share, final_round_rate/low/high, streak_mean/low/high (longest run of
+      consecutive rounds as cheapskate), streak_2plus_rate, win_rate/low/high.
+    - ``distribution``: seat, agent, times_cheapskate, games, share, low, high.
+    - ``winning``: agent, times_cheapskate, n (seat-games), win_rate, low, high, mean_score.
+    - ``facts``: the exact arithmetic (``cheapskate_facts``) plus what the games confirm.
+    """
+
+    summary: pl.DataFrame
+    distribution: pl.DataFrame
+    winning: pl.DataFrame
+    facts: pl.DataFrame
+
+
+def cheapskate_facts(
+    players: int | Iterable[int] = range(MIN_PLAYERS, MAX_PLAYERS + 1), rounds: int = 7
+) -> pl.DataFrame:
+    """Exact facts: each round has exactly one cheapskate, so ``rounds`` events per game share
+    out among the players; 7 mod n is never 0 for n = 2–5, so someone is cheapskate at least
+    ceil(7/n) times and the fair share 7/n is never whole."""
+    counts = [players] if isinstance(players, int) else list(players)
+    rows = []
+    for n in counts:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"players must be positive whole numbers, got {n!r}")
+        rows.append(
+            {
+                "players": n,
+                "rounds": rounds,
+                "cheapskate_events": rounds,
+                "fair_share": rounds / n,
+                "fair_share_exact": str(Fraction(rounds, n)),
+                "remainder": rounds % n,
+                "splits_evenly": rounds % n == 0,
+                "someone_at_least": math.ceil(rounds / n),
+            }
+        )
+    return pl.DataFrame(
+        rows,
+        schema={
+            "players": pl.Int64,
+            "rounds": pl.Int64,
+            "cheapskate_events": pl.Int64,
+            "fair_share": pl.Float64,
+            "fair_share_exact": pl.String,
+            "remainder": pl.Int64,
+            "splits_evenly": pl.Boolean,
+            "someone_at_least": pl.Int64,
+        },
+    )
+
+
+def cheapskate_frequency(
+    rules: Rules | None = None,
+    agents: Sequence[Any] | Any | None = None,
+    *,
+    games: int,
+    seed: SeedLike,
+    progress: bool = False,
+) -> CheapskateReport:
+    """Cheapskate frequency per seat and agent from ``games`` seeded self-play games.
+
+    ``agents`` as for ``simulate`` (default: heuristic everywhere). Estimates: mean times
+    cheapskate per game (t interval), the distribution of that count, the rate of being
+    cheapskate in the final round and the longest streak of consecutive rounds as cheapskate
+    (per game), and the win rate by seat and by cheapskate count (Wilson intervals; a k-way
+    shared win counts 1/k). ``facts`` holds the exact arithmetic beside a check that every
+    game had exactly one cheapskate per round.
+    """
+    rules = Rules() if rules is None else rules
+    games_frame, rounds_frame = simulate(
+        rules, agents, games=games, seed=seed, progress=progress, rounds=True
+    )
+    games_frame = games_frame.sort("game", "seat")
+    n, r = rules.players, rules.rounds
+    cheap = (
+        rounds_frame.sort("game", "round", "seat")["role"].cast(pl.String).to_numpy()
+        == "cheapskate"
+    ).reshape(games, r, n)
+    per_game = cheap.sum(axis=(1, 2))
+    longest = np.zeros((games, n), np.int64)
+    run = np.zeros((games, n), np.int64)
+    for k in range(r):
+        run = (run + 1) * cheap[:, k, :]
+        np.maximum(longest, run, out=longest)
+    frame = games_frame.with_columns(
+        final_round=pl.Series(cheap[:, -1, :].ravel()),
+        longest_streak=pl.Series(longest.ravel()),
+        times=pl.col("times_cheapskate").cast(pl.Int64),
+    )
+    keys = ["seat", "agent"]
+    summary = _summary(frame, keys, rules)
+    facts = cheapskate_facts(n, r).with_columns(
+        games=pl.lit(games, pl.Int64),
+        every_game_has_one_per_round=pl.lit(bool((per_game == r).all())),
+    )
+    return CheapskateReport(summary, _distribution(frame, keys, r), _winning(frame), facts)
+
+
+def _rate_columns(frame: pl.DataFrame, keys: list[str], column: str, name: str) -> pl.DataFrame:
+    """Share of rows where ``column`` is true (or its mean for fractions), with Wilson bounds."""
+    rows = []
+    for key, group in frame.group_by(keys, maintain_order=True):
+        successes = float(group[column].cast(pl.Float64).sum())
+        low, high = proportion_interval(successes, group.height)
+        rows.append(
+            {
+                **dict(zip(keys, key, strict=True)),
+                f"{name}_rate": successes / group.height,
+                f"{name}_low": low,
+                f"{name}_high": high,
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def _summary(frame: pl.DataFrame, keys: list[str], rules: Rules) -> pl.DataFrame:
+    times = mean_with_interval(frame, "times", keys).rename(
+        {"n": "games", "mean": "times_mean", "low": "times_low", "high": "times_high"}
+    )
+    streak = mean_with_interval(frame, "longest_streak", keys).rename(
+        {"mean": "streak_mean", "low": "streak_low", "high": "streak_high"}
+    )
+    two_plus = frame.with_columns(streak_2plus=pl.col("longest_streak") >= 2)
+    return (
+        times.with_columns(
+            players=pl.lit(rules.players, pl.Int64),
+            fair_share=pl.lit(rules.rounds / rules.players),
+        )
+        .join(_rate_columns(frame, keys, "final_round", "final_round"), on=keys)
+        .join(streak.drop("n"), on=keys)
+        .join(two_plus.group_by(keys).agg(streak_2plus_rate=pl.col("streak_2plus").mean()), on=keys)
+        .join(_rate_columns(frame, keys, "win_share", "win"), on=keys)
+        .select(
+            "players",
+            *keys,
+            "games",
+            "times_mean",
+            "times_low",
+            "times_high",
+            "fair_share",
+            "final_round_rate",
+            "final_round_low",
+            "final_round_high",
+            "streak_mean",
+            "streak_low",
+            "streak_high",
+            "streak_2plus_rate",
+            "win_rate",
+            "win_low",
+            "win_high",
+        )
+        .sort(keys)
+    )
+
+
+def _distribution(frame: pl.DataFrame, keys: list[str], rounds: int) -> pl.DataFrame:
+    rows = []
+    for key, group in frame.group_by(keys, maintain_order=True):
+        counts = np.bincount(group["times"].to_numpy(), minlength=rounds + 1)
+        for times, count in enumerate(counts.tolist()):
+            low, high = proportion_interval(count, group.height)
+            rows.append(
+                {
+                    **dict(zip(keys, key, strict=True)),
+                    "times_cheapskate": times,
+                    "games": count,
+                    "share": count / group.height,
+                    "low": low,
+                    "high": high,
+                }
+            )
+    return pl.DataFrame(rows).sort([*keys, "times_cheapskate"])
+
+
+def _winning(frame: pl.DataFrame) -> pl.DataFrame:
+    keys = ["agent", "times"]
+    wins = _rate_columns(frame, keys, "win_share", "win")
+    scores = frame.group_by(keys).agg(n=pl.len().cast(pl.Int64), mean_score=pl.col("score").mean())
+    return (
+        wins.join(scores, on=keys)
+        .rename({"times": "times_cheapskate"})
+        .select("agent", "times_cheapskate", "n", "win_rate", "win_low", "win_high", "mean_score")
+        .rename({"win_low": "low", "win_high": "high"})
+        .sort("agent", "times_cheapskate")
+    )
+
+
+def cheapskate_by_player_count(
+    rules: Rules | None = None,
+    agent: Any = "heuristic",
+    *,
+    player_counts: Iterable[int] = range(MIN_PLAYERS, MAX_PLAYERS + 1),
+    games: int,
+    seed: SeedLike,
+) -> CheapskateReport:
+    """``cheapskate_frequency`` for each player count (``agent`` in every seat), stacked; the
+    ``players`` column tells the reports apart. Each count uses the same ``seed``."""
+    rules = Rules() if rules is None else rules
+    counts = list(player_counts)
+    reports = [
+        cheapskate_frequency(rules.replace(players=n), agent, games=games, seed=seed)
+        for n in counts
+    ]
+    if not reports:
+        raise ValueError("player_counts must name at least one player count")
+
+    def stack(part: str) -> pl.DataFrame:
+        frames = [getattr(report, part) for report in reports]
+        if part in ("summary", "facts"):
+            return pl.concat(frames)
+        return pl.concat(
+            [
+                f.with_columns(players=pl.lit(n, pl.Int64)).select("players", *f.columns)
+                for f, n in zip(frames, counts, strict=True)
+            ]
+        )
+
+    return CheapskateReport(*(stack(part) for part in CheapskateReport._fields))
+
+
+__all__ = [
+    "CheapskateReport",
+    "cheapskate_by_player_count",
+    "cheapskate_facts",
+    "cheapskate_frequency",
+]
