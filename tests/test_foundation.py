@@ -108,3 +108,24 @@ def test_win_rates_per_agent():
     assert rates["n"].to_list() == [2, 2]
     with pytest.raises(ValueError, match=r"columns \['score'\] are not in the frame"):
         mean_with_interval(frame, "score", "agent")
+
+
+def test_every_public_name_of_every_game_resolves():
+    for game_id in games.available():
+        module = games.get(game_id)
+        for name in module.__all__:
+            assert getattr(module, name) is not None, f"{game_id}.{name}"
+
+
+def test_engines_load_without_the_chart_and_widget_libraries():
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, workbench.games.rubbish, workbench.games.shared_budget; "
+        "print(sorted(m for m in ('altair', 'ipywidgets') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"

@@ -13,14 +13,6 @@ from workbench.games.rubbish.agents import (
     make_agent,
 )
 from workbench.games.rubbish.cards import Bid
-from workbench.games.rubbish.charts import (
-    bid_posterior_chart,
-    cheapskate_chart,
-    cheapskate_distribution_chart,
-    cheapskate_winning_chart,
-    game_inference_chart,
-    geek_posterior_chart,
-)
 from workbench.games.rubbish.cheapskate import (
     CheapskateReport,
     cheapskate_by_player_count,
@@ -53,7 +45,26 @@ from workbench.games.rubbish.inference import (
 )
 from workbench.games.rubbish.rules import Geek, Rules, load_geeks, load_items
 from workbench.games.rubbish.simulate import play_game, simulate, simulate_batches
-from workbench.games.rubbish.widgets import bid_inference_explorer, cheapskate_explorer
+from workbench.lazy import lazy_exports
+
+# Charts and explorers import altair and ipywidgets: loaded on first use.
+__getattr__ = lazy_exports(
+    globals(),
+    {
+        "workbench.games.rubbish.charts": (
+            "bid_posterior_chart",
+            "cheapskate_chart",
+            "cheapskate_distribution_chart",
+            "cheapskate_winning_chart",
+            "game_inference_chart",
+            "geek_posterior_chart",
+        ),
+        "workbench.games.rubbish.widgets": (
+            "bid_inference_explorer",
+            "cheapskate_explorer",
+        ),
+    },
+)
 
 __all__ = [
     "AGENTS",

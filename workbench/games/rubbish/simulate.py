@@ -315,9 +315,7 @@ class _NoProgress:
         pass
 
 
-def replay_recorded_game(
-    rules: Rules, recording: Recording, geeks: np.ndarray, game: int
-) -> State:
+def replay_recorded_game(rules: Rules, recording: Recording, geeks: np.ndarray, game: int) -> State:
     """Replay game ``game`` of a recorded fast batch through ``State.apply``, action by action
     (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
     table = bid_table(rules.money_cards, rules.min_cards)

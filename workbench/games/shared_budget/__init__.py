@@ -26,17 +26,6 @@ from workbench.games.shared_budget.analysis import (
     variant_values,
     versus_equilibrium,
 )
-from workbench.games.shared_budget.charts import (
-    bid_distribution_chart,
-    bid_heatmap,
-    purchase_effects_chart,
-    seat_results_chart,
-    stage_chart,
-    value_by_budget_chart,
-    value_heatmap,
-    variant_chart,
-    versus_equilibrium_chart,
-)
 from workbench.games.shared_budget.engine import (
     Observation,
     Result,
@@ -57,7 +46,26 @@ from workbench.games.shared_budget.rules import (
 )
 from workbench.games.shared_budget.simulate import simulate
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
-from workbench.games.shared_budget.widgets import state_explorer
+from workbench.lazy import lazy_exports
+
+# Charts and explorers import altair and ipywidgets: loaded on first use.
+__getattr__ = lazy_exports(
+    globals(),
+    {
+        "workbench.games.shared_budget.charts": (
+            "bid_distribution_chart",
+            "bid_heatmap",
+            "purchase_effects_chart",
+            "seat_results_chart",
+            "stage_chart",
+            "value_by_budget_chart",
+            "value_heatmap",
+            "variant_chart",
+            "versus_equilibrium_chart",
+        ),
+        "workbench.games.shared_budget.widgets": ("state_explorer",),
+    },
+)
 
 __all__ = [
     "FUNCTIONS",

@@ -1,0 +1,28 @@
+"""Lazy re-exports: a game's charts and widgets (altair, ipywidgets: seconds to import) load on
+first use, so engines, simulation and batch runs start fast."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+
+def lazy_exports(
+    namespace: dict[str, Any], modules: Mapping[str, Iterable[str]]
+) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that imports ``name`` from its module on first access.
+
+    ``modules`` maps a module path to the names it provides; the value is cached in
+    ``namespace`` (the package's ``globals()``) so later lookups are plain attribute reads.
+    """
+    where = {name: module for module, names in modules.items() for name in names}
+
+    def __getattr__(name: str) -> Any:
+        if name not in where:
+            raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(where[name]), name)
+        namespace[name] = value
+        return value
+
+    return __getattr__
