@@ -24,6 +24,7 @@ CASES = {
     "fast, random agents": ("fast", "random", 200_000, False),
     "fast, heuristic agents": ("fast", "heuristic", 200_000, False),
     "fast, heuristic agents, with rounds frame": ("fast", "heuristic", 200_000, True),
+    "step engine alone (play_game), random agents": ("loop", "random", 4_000, False),
     "step, random agents": ("step", "random", 4_000, True),
     "step, heuristic agents": ("step", "heuristic", 2_000, True),
     "step, sampling agent (samples=16) vs 3 heuristic": ("step", "sampling", 40, True),
@@ -33,7 +34,14 @@ STREAM_CASE = "fast, heuristic agents, 1,000,000 games streamed"
 
 def run_case(name: str, scale: float) -> dict[str, float]:
     """Run one case in this process and report games/s and peak RSS."""
-    from workbench.games.rubbish import HeuristicAgent, Rules, SamplingAgent, simulate_batches
+    from workbench.games.rubbish import (
+        HeuristicAgent,
+        RandomAgent,
+        Rules,
+        SamplingAgent,
+        play_game,
+        simulate_batches,
+    )
 
     rules = Rules()
     if name == STREAM_CASE:
@@ -43,6 +51,19 @@ def run_case(name: str, scale: float) -> dict[str, float]:
         games = max(10, int(games * scale))
     if agents == "sampling":
         agents = [SamplingAgent(samples=16)] + [HeuristicAgent()] * 3
+    if engine == "loop":
+        random_agents = [RandomAgent()] * rules.players
+        start = time.perf_counter()
+        for game in range(games):
+            play_game(rules, random_agents, seed=game)
+        elapsed = time.perf_counter() - start
+        peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return {
+            "games": games,
+            "seconds": elapsed,
+            "games_per_s": games / elapsed,
+            "peak_mb": peak_kib / 1024,
+        }
     win_share_by_seat = [0.0] * rules.players  # aggregate as we go; keep no frames
     start = time.perf_counter()
     for games_frame, _rounds_frame in simulate_batches(

@@ -7,6 +7,7 @@ order plays a ``Bid``. Before a player bids they have peeked at a card of the pr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from numbers import Integral
@@ -205,8 +206,7 @@ class State:
         if not self.remaining:
             return []
         if self.item is None:
-            seats = range(self.rules.players)
-            return [Auction(item, seat) for item in self.remaining for seat in seats]
+            return list(_auction_actions(self.remaining, len(self.fame)))
         player = self.order[len(self.bids)]
         return list(self._table.legal[self._table.lock_option(self.locked[player])])
 
@@ -219,28 +219,34 @@ class State:
         if not (_is_seat_number(player) and 0 <= player < len(self.fame)):
             raise ValueError(f"player must be a seat 0–{len(self.fame) - 1}, got {player!r}")
         player = int(player)
-        held_out: list[int | None] = [None] * len(self.fame)
-        position = -1
+        players = len(self.fame)
         own_bid = peek = None
-        if self.item is not None:
-            position = self.order.index(player)
-            for bidder, bid in zip(self.order, self.bids, strict=False):
-                held_out[bidder] = len(bid.cards)
-            if position < len(self.bids):
-                own_bid = self.bids[position]
+        if self.item is None:
+            phase, to_play = ("auction", self.auctioneer) if self.remaining else ("over", None)
+            held_out: tuple[int | None, ...] = (None,) * players
+        else:
+            bids = self.bids
+            phase, to_play = "bid", self.order[len(bids)]
+            counts: list[int | None] = [None] * players
+            for bidder, bid in zip(self.order, bids, strict=False):
+                counts[bidder] = len(bid.cards)
+            held_out = tuple(counts)
+            position = (player - self.first_bidder) % players
+            if position < len(bids):
+                own_bid = bids[position]
             if position < len(self.peeks):
                 peek = self.peeks[position]
         return Observation(
             player,
             self.rules,
             self.rounds_done + 1,
-            self.phase,
-            self.to_play,
+            phase,
+            to_play,
             self.auctioneer,
             self.item,
             self.first_bidder,
             self.order,
-            tuple(held_out),
+            held_out,
             own_bid,
             self.locked,
             self.fame,
@@ -425,9 +431,15 @@ class State:
         )
 
 
+@functools.lru_cache(maxsize=4096)
+def _auction_actions(remaining: tuple[int, ...], players: int) -> tuple[Auction, ...]:
+    """Every Auction(item, first_bidder), items in order, then seats (the order agents share)."""
+    return tuple(Auction(item, seat) for item in remaining for seat in range(players))
+
+
 def _is_seat_number(value: object) -> bool:
     """A whole number (Python or numpy integer), not a bool."""
-    return isinstance(value, Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
 
 
 def score(

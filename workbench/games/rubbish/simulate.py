@@ -42,7 +42,8 @@ def resolve_agents(rules: Rules, agents: Sequence[Any] | Any | None) -> list[Any
         agents = "heuristic"
     if isinstance(agents, str) or callable(agents):
         agents = [agents] * rules.players
-    agents = [make_agent(a) if isinstance(a, str) else a for a in agents]
+    made: dict[str, Any] = {}  # one instance per name: the batch engine asks each agent once
+    agents = [made.setdefault(a, make_agent(a)) if isinstance(a, str) else a for a in agents]
     if len(agents) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} agents, got {len(agents)}")
     for seat, agent in enumerate(agents):
@@ -129,7 +130,7 @@ def simulate_batches(
                 )
                 bar.update(size)
         else:
-            chunk = 256
+            chunk = 64  # finished States kept alive per batch: few, for memory and GC
             for start in range(0, games, chunk):
                 states = [
                     play_game(rules, agents, seed=seed_sequence(seed, g))
@@ -245,27 +246,31 @@ def states_rounds_frame(
     states: Sequence[State], labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The rounds frame of finished engine games (same columns as the fast engine's)."""
-    rows: dict[str, list] = {key: [] for key in _ROUND_COLUMNS}
-    for offset, state in enumerate(states):
-        for record in state.history:
-            for seat in range(state.rules.players):
-                bid = record.bids[seat]
-                values = (
-                    first_game + offset,
-                    record.round,
-                    seat,
-                    labels[seat],
-                    record.item,
-                    record.first_bidder,
-                    record.order.index(seat),
-                    bid.total,
-                    bid.count,
-                    record.role(seat),
-                    record.fame_after[seat],
-                )
-                for key, value in zip(_ROUND_COLUMNS, values, strict=True):
-                    rows[key].append(value)
-    return pl.DataFrame(rows, schema=_ROUND_SCHEMA)
+    records = [
+        (first_game + offset, record)
+        for offset, state in enumerate(states)
+        for record in state.history
+    ]
+    n = len(labels)
+    seats = range(n)
+    role_codes = {"winner": 0, "cheapskate": 1, "gainer": 2}
+    columns = {
+        "game": [game for game, _ in records for _ in seats],
+        "round": [r.round for _, r in records for _ in seats],
+        "seat": [seat for _ in records for seat in seats],
+        "agent": [labels[seat] for _ in records for seat in seats],
+        "item": [r.item for _, r in records for _ in seats],
+        "first_bidder": [r.first_bidder for _, r in records for _ in seats],
+        "position": [(seat - r.first_bidder) % n for _, r in records for seat in seats],
+        "bid_total": [bid.total for _, r in records for bid in r.bids],
+        "cards_held_out": [len(bid.cards) for _, r in records for bid in r.bids],
+        "role": [role_codes[r.role(seat)] for _, r in records for seat in seats],
+        "fame_after": [fame for _, r in records for fame in r.fame_after],
+    }
+    roles = pl.Series(list(ROLES), dtype=ROLE_TYPE).gather(pl.Series(columns.pop("role")))
+    return pl.DataFrame(
+        columns, schema={k: v for k, v in _ROUND_SCHEMA.items() if k != "role"}
+    ).insert_column(9, roles.alias("role"))
 
 
 _GAME_SCHEMA = {
