@@ -56,14 +56,7 @@ def run_case(name: str, scale: float) -> dict[str, float]:
         start = time.perf_counter()
         for game in range(games):
             play_game(rules, random_agents, seed=game)
-        elapsed = time.perf_counter() - start
-        peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        return {
-            "games": games,
-            "seconds": elapsed,
-            "games_per_s": games / elapsed,
-            "peak_mb": peak_kib / 1024,
-        }
+        return _figures(games, time.perf_counter() - start)
     win_share_by_seat = [0.0] * rules.players  # aggregate as we go; keep no frames
     start = time.perf_counter()
     for games_frame, _rounds_frame in simulate_batches(
@@ -71,7 +64,11 @@ def run_case(name: str, scale: float) -> dict[str, float]:
     ):
         for seat, share in enumerate(games_frame["win_share"].to_numpy().reshape(-1, 4).sum(0)):
             win_share_by_seat[seat] += float(share)
-    elapsed = time.perf_counter() - start
+    return _figures(games, time.perf_counter() - start)
+
+
+def _figures(games: int, elapsed: float) -> dict[str, float]:
+    """Games, seconds, games/s and this process's peak resident memory in MB."""
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
         "games": games,
