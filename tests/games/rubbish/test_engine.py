@@ -400,5 +400,8 @@ def test_numpy_integers_are_accepted_and_stored_as_plain_ints():
     state = state.apply(Bid((np.int64(5), np.int64(2))))
     assert state.bids == (Bid((5, 2)),) and all(type(c) is int for c in state.bids[0].cards)
     assert state.observation(np.int64(2)).player == 2
+    dealt = new_game(seed=0, geeks=np.array([3, 1, 0, 2]), starting_auctioneer=np.int8(1))
+    assert dealt.deal.geeks == (3, 1, 0, 2) and dealt.auctioneer == 1
+    assert all(type(g) is int for g in dealt.deal.geeks)
     with pytest.raises(IllegalAction, match="item True is not up for auction"):
         start().apply(Auction(True, 0))

@@ -480,21 +480,22 @@ def new_game(
     if geeks is None:
         geeks = dealt
     else:
-        geeks = tuple(geeks)
+        given = tuple(geeks)
         valid = range(len(rules.geeks))
         if (
-            len(geeks) != rules.players
-            or len(set(geeks)) != len(geeks)
-            or not all(isinstance(g, int) and g in valid for g in geeks)
+            len(given) != rules.players
+            or len(set(given)) != len(given)
+            or not all(_is_seat_number(g) and g in valid for g in given)
         ):
             raise ValueError(
                 f"geeks must give {rules.players} distinct geek numbers from 0–"
-                f"{len(rules.geeks) - 1}, one per seat; got {geeks!r}"
+                f"{len(rules.geeks) - 1}, one per seat; got {given!r}"
             )
+        geeks = tuple(int(g) for g in given)
     if starting_auctioneer is None:
         start = random_start if rules.starting_auctioneer == "random" else rules.starting_auctioneer
-    elif isinstance(starting_auctioneer, int) and 0 <= starting_auctioneer < rules.players:
-        start = starting_auctioneer
+    elif _is_seat_number(starting_auctioneer) and 0 <= starting_auctioneer < rules.players:
+        start = int(starting_auctioneer)
     else:
         raise ValueError(
             f"starting_auctioneer must be a seat 0–{rules.players - 1}, got {starting_auctioneer!r}"
