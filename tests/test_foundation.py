@@ -129,3 +129,17 @@ def test_engines_load_without_the_chart_and_widget_libraries():
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_welch_difference_interval_matches_scipy():
+    from scipy import stats as scipy_stats
+
+    from workbench.stats import difference_interval
+
+    first, second = [3.0, 4.0, 6.0, 7.0, 9.0], [1.0, 2.0, 2.5, 4.0]
+    shift, low, high = difference_interval(first, second)
+    expected = scipy_stats.ttest_ind(first, second, equal_var=False).confidence_interval(0.95)
+    assert shift == pytest.approx(5.8 - 2.375)
+    assert (low, high) == pytest.approx((expected.low, expected.high))
+    assert all(math.isnan(v) for v in difference_interval([1.0], [1.0, 2.0]))
+    assert difference_interval([2.0, 2.0], [1.0, 1.0]) == (1.0, 1.0, 1.0)

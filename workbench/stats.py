@@ -49,3 +49,24 @@ def mean_interval(
     sem = float(array.std(ddof=1)) / math.sqrt(array.size)
     half = float(_scipy_stats.t.ppf(0.5 + confidence / 2, array.size - 1)) * sem
     return mean, mean - half, mean + half
+
+
+def difference_interval(
+    first: Sequence[float] | np.ndarray,
+    second: Sequence[float] | np.ndarray,
+    confidence: float = 0.95,
+) -> tuple[float, float, float]:
+    """(mean of first - mean of second, low, high): Welch's t interval for two independent
+    samples with unequal variances; NaNs when a group has fewer than two values."""
+    _check_confidence(confidence)
+    first, second = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    if first.size < 2 or second.size < 2:
+        return math.nan, math.nan, math.nan
+    shift = float(first.mean() - second.mean())
+    v1, v2 = first.var(ddof=1) / first.size, second.var(ddof=1) / second.size
+    se = math.sqrt(v1 + v2)
+    if se == 0:
+        return shift, shift, shift
+    df = (v1 + v2) ** 2 / (v1**2 / (first.size - 1) + v2**2 / (second.size - 1))
+    half = float(_scipy_stats.t.ppf(0.5 + confidence / 2, df)) * se
+    return shift, shift - half, shift + half

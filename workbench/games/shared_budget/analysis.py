@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats as scipy_stats
 
 from workbench.games.shared_budget.agents import EquilibriumAgent
 from workbench.games.shared_budget.engine import State, new_game, resolve_round
@@ -24,7 +23,7 @@ from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.simulate import agent_name, simulate
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
 from workbench.seeding import derive_seed
-from workbench.stats import proportion_interval
+from workbench.stats import difference_interval, proportion_interval
 
 
 def _functions(rules: Rules, mask: int) -> str:
@@ -469,7 +468,7 @@ def purchase_effects(rounds: pl.DataFrame, *, early_rounds: int = 3) -> pl.DataF
             bids = later.filter(pl.col("round") == late)
             yes = bids.filter(pl.col("bought"))["bid"].to_numpy().astype(float)
             no = bids.filter(~pl.col("bought"))["bid"].to_numpy().astype(float)
-            shift, low, high = _difference_interval(yes, no)
+            shift, low, high = difference_interval(yes, no)
             rows.append(
                 {
                     "early_round": early,
@@ -509,20 +508,6 @@ def purchase_effect_summary(effects: pl.DataFrame) -> pl.DataFrame:
         .sort("total_shift", descending=True)
         .rename({"later_card": "most_changed", "shift": "biggest_shift"})
     )
-
-
-def _difference_interval(first: np.ndarray, second: np.ndarray) -> tuple[float, float, float]:
-    """(mean difference, low, high): Welch's t interval at 95%; NaN when a group has < 2."""
-    if first.size < 2 or second.size < 2:
-        return math.nan, math.nan, math.nan
-    shift = float(first.mean() - second.mean())
-    v1, v2 = first.var(ddof=1) / first.size, second.var(ddof=1) / second.size
-    se = math.sqrt(v1 + v2)
-    if se == 0:
-        return shift, shift, shift
-    df = (v1 + v2) ** 2 / (v1**2 / (first.size - 1) + v2**2 / (second.size - 1))
-    half = float(scipy_stats.t.ppf(0.975, df)) * se
-    return shift, shift - half, shift + half
 
 
 # -- the classroom variant ---------------------------------------------------------------------
