@@ -11,9 +11,16 @@ import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass
+from numbers import Integral
 from typing import NamedTuple
 
 import numpy as np
+
+
+def is_whole_number(value: object) -> bool:
+    """A whole number given as a Python or numpy integer, but not a bool (what actions, seats
+    and card values accept from users and frames)."""
+    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
 
 
 class Bid(NamedTuple):

@@ -10,11 +10,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from numbers import Integral
 from typing import NamedTuple
 
 from workbench.errors import IllegalAction
-from workbench.games.rubbish.cards import Bid, BidTable, bid_table, without
+from workbench.games.rubbish.cards import Bid, BidTable, bid_table, is_whole_number, without
 from workbench.games.rubbish.rules import Rules
 from workbench.seeding import SeedLike, generator
 
@@ -216,7 +215,7 @@ class State:
 
     def observation(self, player: int) -> Observation:
         """What ``player`` knows now; never another player's geek or unrevealed cards."""
-        if not (_is_seat_number(player) and 0 <= player < len(self.fame)):
+        if not (is_whole_number(player) and 0 <= player < len(self.fame)):
             raise ValueError(f"player must be a seat 0–{len(self.fame) - 1}, got {player!r}")
         player = int(player)
         players = len(self.fame)
@@ -291,10 +290,10 @@ class State:
                 self.legal_actions(),
             )
         item, first = action
-        if not _is_seat_number(item) or int(item) not in self.remaining:
+        if not is_whole_number(item) or int(item) not in self.remaining:
             reason = f"item {item!r} is not up for auction (remaining: {list(self.remaining)})"
             raise IllegalAction(action, reason, self.legal_actions())
-        if not (_is_seat_number(first) and 0 <= first < len(self.fame)):
+        if not (is_whole_number(first) and 0 <= first < len(self.fame)):
             reason = f"first_bidder must be a seat 0–{len(self.fame) - 1}"
             raise IllegalAction(action, reason, self.legal_actions())
         item, first = int(item), int(first)
@@ -437,11 +436,6 @@ def _auction_actions(remaining: tuple[int, ...], players: int) -> tuple[Auction,
     return tuple(Auction(item, seat) for item in remaining for seat in range(players))
 
 
-def _is_seat_number(value: object) -> bool:
-    """A whole number (Python or numpy integer), not a bool."""
-    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
-
-
 def score(
     rules: Rules,
     geeks: tuple[int, ...],
@@ -485,7 +479,7 @@ def new_game(
         if (
             len(given) != rules.players
             or len(set(given)) != len(given)
-            or not all(_is_seat_number(g) and g in valid for g in given)
+            or not all(is_whole_number(g) and g in valid for g in given)
         ):
             raise ValueError(
                 f"geeks must give {rules.players} distinct geek numbers from 0–"
@@ -494,7 +488,7 @@ def new_game(
         geeks = tuple(int(g) for g in given)
     if starting_auctioneer is None:
         start = random_start if rules.starting_auctioneer == "random" else rules.starting_auctioneer
-    elif _is_seat_number(starting_auctioneer) and 0 <= starting_auctioneer < rules.players:
+    elif is_whole_number(starting_auctioneer) and 0 <= starting_auctioneer < rules.players:
         start = int(starting_auctioneer)
     else:
         raise ValueError(

@@ -43,7 +43,14 @@ import numpy as np
 import polars as pl
 
 from workbench.games.rubbish.agents import make_agent
-from workbench.games.rubbish.cards import Bid, bid_table, physical_ways, sub_multisets, without
+from workbench.games.rubbish.cards import (
+    Bid,
+    bid_table,
+    is_whole_number,
+    physical_ways,
+    sub_multisets,
+    without,
+)
 from workbench.games.rubbish.engine import Auction, Observation, Peek, State, new_game
 from workbench.games.rubbish.rules import Rules
 from workbench.seeding import generator
@@ -57,10 +64,6 @@ CONFIDENCE = 0.95
 
 
 # -- input checks ---------------------------------------------------------------------------------
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
 @functools.cache
@@ -85,7 +88,7 @@ def _cards(available: Iterable[int], rules: Rules) -> tuple[int, ...]:
             f"got {available!r}"
         )
     cards = tuple(available)
-    bad = [card for card in cards if not _is_int(card)]
+    bad = [card for card in cards if not is_whole_number(card)]
     if bad:
         raise ValueError(
             f"card values must be whole numbers from the money cards {list(money)}, got {bad!r}"
@@ -107,7 +110,7 @@ def _cards(available: Iterable[int], rules: Rules) -> tuple[int, ...]:
 
 
 def _count(n_cards: int, cards: tuple[int, ...], rules: Rules) -> int:
-    if not _is_int(n_cards) or n_cards < 0:
+    if not is_whole_number(n_cards) or n_cards < 0:
         raise ValueError(f"n_cards must be a whole number of cards 0–{len(cards)}, got {n_cards!r}")
     if n_cards > len(cards):
         raise ValueError(
@@ -134,7 +137,7 @@ def _peek(peek: PeekLike, cards: tuple[int, ...], n_cards: int) -> tuple[int | N
     expected = peek_source(n_cards)
     if isinstance(peek, Peek):
         card, source = peek.card, peek.source
-    elif _is_int(peek):
+    elif is_whole_number(peek):
         card, source = int(peek), expected
     elif isinstance(peek, tuple) and len(peek) == 2:
         card, source = peek
@@ -151,7 +154,7 @@ def _peek(peek: PeekLike, cards: tuple[int, ...], n_cards: int) -> tuple[int | N
             f"{n_cards} card(s) held out: the peeker looks among the held-out cards only when 2 "
             f"or more are held out, else among the unused ones (source {expected!r})"
         )
-    if card is not None and not (_is_int(card) and int(card) in cards):
+    if card is not None and not (is_whole_number(card) and int(card) in cards):
         raise ValueError(
             f"peeked card {card!r} cannot have happened: it is not among the available cards "
             f"{_text(cards)}"
@@ -180,7 +183,7 @@ def _check_epsilon(epsilon: float) -> float:
 
 
 def _check_positive(name: str, value: int) -> int:
-    if not _is_int(value) or value < 1:
+    if not is_whole_number(value) or value < 1:
         raise ValueError(f"{name} must be a positive whole number, got {value!r}")
     return int(value)
 
@@ -619,7 +622,7 @@ def _situation_geeks(
     if (
         not candidates
         or len(set(candidates)) != len(candidates)
-        or not all(_is_int(g) and 0 <= g < count for g in candidates)
+        or not all(is_whole_number(g) and 0 <= g < count for g in candidates)
     ):
         raise ValueError(f"geeks must be distinct geek numbers 0–{count - 1}, got {geeks!r}")
     return tuple(int(g) for g in candidates)
@@ -774,7 +777,7 @@ def bidding_situation(
     """
     rules = _rules(rules)
     n = rules.players
-    if not _is_int(bidder) or not 0 <= bidder < n:
+    if not is_whole_number(bidder) or not 0 <= bidder < n:
         raise ValueError(f"bidder must be a seat 0–{n - 1}, got {bidder!r}")
     if rules.rounds < 2:
         raise ValueError("a round-2 situation needs at least 2 items")
@@ -1282,7 +1285,7 @@ def infer(
     _check_observation(observation)
     me = observation.player
     if opponent is not None:
-        if not _is_int(opponent) or not 0 <= opponent < observation.rules.players:
+        if not is_whole_number(opponent) or not 0 <= opponent < observation.rules.players:
             raise ValueError(
                 f"opponent must be a seat 0–{observation.rules.players - 1}, got {opponent!r}"
             )

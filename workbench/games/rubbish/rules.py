@@ -156,6 +156,7 @@ class Rules:
 
 
 def _is_int(value: object) -> bool:
+    # Strict on purpose: Rules are stored as given, so only plain ints (not numpy) are accepted.
     return isinstance(value, int) and not isinstance(value, bool)
 
 
