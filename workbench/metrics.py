@@ -6,10 +6,28 @@ Each estimate comes with its sample size and a 95% interval: these are simulatio
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import polars as pl
 
 from workbench.stats import mean_interval
+
+METRIC_KINDS = ("proportion", "mean")
+
+
+class GameMetric(NamedTuple):
+    """A game's own balance metric (cheapskate rate, kitty carry-over rate, ...).
+
+    Every game module lists its metrics in ``GAME_METRICS`` and computes them with
+    ``game_metrics(games, rounds)``: one row per game, a ``game`` column and one column per
+    metric. Games are the independent units, so a metric is summarised over games: ``kind``
+    "proportion" when each game's value is 0 or 1 (Wilson interval), "mean" otherwise (t
+    interval). ``description`` says what the number is, in words a designer reads.
+    """
+
+    name: str
+    kind: str
+    description: str
 
 
 def mean_with_interval(

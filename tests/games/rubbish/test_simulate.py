@@ -89,7 +89,7 @@ def test_rounds_can_be_skipped_to_save_memory():
         ({"seed": -1}, ValueError, "seed must be a non-negative int"),
         ({"seed": "x"}, TypeError, "seed must be a non-negative int"),
         ({"engine": "gpu"}, ValueError, r"engine must be one of \('auto', 'fast', 'step'\)"),
-        ({"agents": ["random"] * 3}, ValueError, "4 players need 4 agents, got 3"),
+        ({"agents": ["random"] * 3}, ValueError, "one agent per seat: 4 for these rules, got 3"),
         (
             {"agents": ["random", "clever", "random", "random"]},
             ValueError,

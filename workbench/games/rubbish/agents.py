@@ -24,6 +24,7 @@ from workbench.games.rubbish.batch import (
 )
 from workbench.games.rubbish.cards import Bid, BidTable, bid_table, bid_weights
 from workbench.games.rubbish.engine import Action, Auction, Observation
+from workbench.games.rubbish.rules import Rules
 
 
 def view_of(observation: Observation) -> View:
@@ -414,9 +415,10 @@ def _repeat(batch: BatchState, times: int) -> BatchState:
 AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "sampling": SamplingAgent}
 
 
-def make_agent(name: str, **options: object) -> object:
-    """An agent by name: 'random', 'heuristic' or 'sampling'."""
-    if name not in AGENTS:
+def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
+    """An agent by name: 'random', 'heuristic' or 'sampling' (``rules`` is accepted for the
+    common contract; these agents read the rules from each observation)."""
+    if not isinstance(name, str) or name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
     return AGENTS[name](**options)
 

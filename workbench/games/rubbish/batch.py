@@ -94,6 +94,7 @@ class Recording:
     cards: np.ndarray  # (G, R, n)
     role: np.ndarray  # (G, R, n) ROLE_*
     fame_after: np.ndarray  # (G, R, n)
+    score_after: np.ndarray  # (G, R, n) fame + destined bonus for destined items won so far
     kept: np.ndarray  # (G, R)
 
     @classmethod
@@ -108,6 +109,7 @@ class Recording:
             cards=np.zeros((games, rounds, players), np.int8),
             role=np.zeros((games, rounds, players), np.int8),
             fame_after=np.zeros((games, rounds, players), np.int16),
+            score_after=np.zeros((games, rounds, players), np.int16),
             kept=np.zeros((games, rounds), bool),
         )
 
@@ -326,6 +328,7 @@ def resolve(bs: BatchState, recording: Recording | None = None) -> None:
         recording.cards[:, r] = bs.held
         recording.role[:, r] = role
         recording.fame_after[:, r] = fame
+        recording.score_after[:, r] = fame + rules.destined_bonus * bs.destined_won
         recording.kept[:, r] = kept
 
     bs.fame = fame

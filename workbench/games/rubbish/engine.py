@@ -271,6 +271,21 @@ class State:
         """The game so far as readable events: choices, peeks, reveals, fame changes, scoring."""
         return list(_log_entries(self))
 
+    def log_for(self, player: int | None) -> list[str]:
+        """The log as lines of text, only what ``player`` saw (others' peeks are private);
+        ``None``: the full record, every peek included."""
+        if player is not None and not (
+            is_whole_number(player) and 0 <= player < self.rules.players
+        ):
+            raise ValueError(
+                f"player must be a seat 0–{self.rules.players - 1} or None, got {player!r}"
+            )
+        return [
+            entry.text
+            for entry in _log_entries(self)
+            if player is None or entry.kind != "peek" or entry.player == player
+        ]
+
     # -- playing -----------------------------------------------------------------------------
 
     def apply(self, action: Action) -> State:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.games.rubbish.agents import make_agent
+from workbench.games.rubbish.agents import AGENTS, make_agent
 from workbench.games.rubbish.batch import (
     ROLES,
     BatchState,
@@ -26,6 +26,7 @@ from workbench.games.rubbish.batch import (
 from workbench.games.rubbish.cards import bid_table
 from workbench.games.rubbish.engine import Auction, State, new_game
 from workbench.games.rubbish.rules import Rules
+from workbench.lineup import agent_label, resolve_lineup
 from workbench.seeding import SeedLike, generator, seed_sequence
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -36,24 +37,16 @@ ROLE_TYPE = pl.Enum(list(ROLES))
 
 
 def resolve_agents(rules: Rules, agents: Sequence[Any] | Any | None) -> list[Any]:
-    """One agent per seat: a sequence (agents or names), one agent for every seat, or None
-    (heuristic agents everywhere)."""
-    if agents is None:
-        agents = "heuristic"
-    if isinstance(agents, str) or callable(agents):
-        agents = [agents] * rules.players
-    made: dict[str, Any] = {}  # one instance per name: the batch engine asks each agent once
-    agents = [made.setdefault(a, make_agent(a)) if isinstance(a, str) else a for a in agents]
-    if len(agents) != rules.players:
-        raise ValueError(f"{rules.players} players need {rules.players} agents, got {len(agents)}")
-    for seat, agent in enumerate(agents):
-        if not callable(agent):
-            raise TypeError(f"the agent for seat {seat} is not callable: {agent!r}")
-    return agents
-
-
-def agent_label(agent: Any) -> str:
-    return str(getattr(agent, "name", type(agent).__name__))
+    """One agent per seat: a sequence (agents or names), one agent or name for every seat, or
+    None (heuristic agents everywhere); see ``workbench.lineup``."""
+    return resolve_lineup(
+        agents,
+        players=rules.players,
+        make_agent=make_agent,
+        known=tuple(AGENTS),
+        default="heuristic",
+        rules=rules,
+    )
 
 
 def supports_fast(agents: Sequence[Any]) -> bool:
@@ -77,7 +70,9 @@ def simulate(
     win_share (1/k for a k-way shared victory), items_won, destined_won, times_cheapskate.
     rounds frame, one row per game × round × seat: game, round, seat, agent, item,
     first_bidder, position (in bidding order), bid_total, cards_held_out, role (winner /
-    cheapskate / gainer), fame_after. Same arguments -> identical frames.
+    cheapskate / gainer), fame_after, score_after (fame plus the destined bonus for the
+    destined items won so far: the score if the game ended now). Same arguments -> identical
+    frames.
     """
     parts = list(
         simulate_batches(
@@ -209,6 +204,7 @@ def batch_rounds_frame(
             "cards_held_out": recording.cards.ravel().astype(np.int8),
             "role": pl.Series(list(ROLES), dtype=ROLE_TYPE).gather(recording.role.ravel()),
             "fame_after": recording.fame_after.ravel().astype(np.int16),
+            "score_after": recording.score_after.ravel().astype(np.int16),
         }
     )
 
@@ -266,11 +262,27 @@ def states_rounds_frame(
         "cards_held_out": [len(bid.cards) for _, r in records for bid in r.bids],
         "role": [role_codes[r.role(seat)] for _, r in records for seat in seats],
         "fame_after": [fame for _, r in records for fame in r.fame_after],
+        "score_after": [score for _, scores in _running_scores(states) for score in scores],
     }
     roles = pl.Series(list(ROLES), dtype=ROLE_TYPE).gather(pl.Series(columns.pop("role")))
     return pl.DataFrame(
         columns, schema={k: v for k, v in _ROUND_SCHEMA.items() if k != "role"}
     ).insert_column(9, roles.alias("role"))
+
+
+def _running_scores(states: Sequence[State]) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """(round, score per seat after it) for every round of every game: fame plus the destined
+    bonus for the destined items won so far."""
+    for state in states:
+        rules = state.rules
+        destined = [0] * rules.players
+        for record in state.history:
+            if record.kept and record.item in rules.destined_to(state.deal.geeks[record.winner]):
+                destined[record.winner] += 1
+            yield record.round, tuple(
+                fame + rules.destined_bonus * count
+                for fame, count in zip(record.fame_after, destined, strict=True)
+            )
 
 
 _GAME_SCHEMA = {
@@ -300,6 +312,7 @@ _ROUND_SCHEMA = {
     "cards_held_out": pl.Int8,
     "role": ROLE_TYPE,
     "fame_after": pl.Int16,
+    "score_after": pl.Int16,
 }
 _ROUND_COLUMNS = tuple(_ROUND_SCHEMA)
 

@@ -6,7 +6,13 @@ Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate`` for batch self-
 charts and the state explorer.
 """
 
-from workbench.games.shared_budget.agents import CoverageHeuristic, EquilibriumAgent, RandomAgent
+from workbench.games.shared_budget.agents import (
+    AGENTS,
+    CoverageHeuristic,
+    EquilibriumAgent,
+    RandomAgent,
+    make_agent,
+)
 from workbench.games.shared_budget.analysis import (
     bid_distributions,
     card_order_variants,
@@ -44,7 +50,7 @@ from workbench.games.shared_budget.rules import (
     priority_order,
     standings,
 )
-from workbench.games.shared_budget.simulate import simulate
+from workbench.games.shared_budget.simulate import simulate, simulate_batches
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
 from workbench.lazy import lazy_exports
 
@@ -68,6 +74,7 @@ __getattr__ = lazy_exports(
 )
 
 __all__ = [
+    "AGENTS",
     "FUNCTIONS",
     "CoverageHeuristic",
     "EquilibriumAgent",
@@ -91,6 +98,7 @@ __all__ = [
     "equilibrium_path",
     "expected_outcome",
     "function_table_variants",
+    "make_agent",
     "new_game",
     "priority_order",
     "priority_variants",
@@ -103,6 +111,7 @@ __all__ = [
     "seat_results",
     "seat_results_chart",
     "simulate",
+    "simulate_batches",
     "solve",
     "stage_chart",
     "stage_table",

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from workbench.games.shared_budget.engine import BUY, PASS, Observation
-from workbench.games.shared_budget.solver import Solution
+from workbench.games.shared_budget.rules import Rules
+from workbench.games.shared_budget.solver import Solution, solve
 
 Action = int | str
 
@@ -160,3 +161,20 @@ def _sample(distribution: dict[Action, float], rng: np.random.Generator) -> Acti
     cumulative = list(itertools.accumulate(distribution.values()))
     index = bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
     return actions[min(index, len(actions) - 1)]
+
+
+AGENTS = {"random": RandomAgent, "coverage": CoverageHeuristic, "equilibrium": EquilibriumAgent}
+
+
+def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
+    """An agent by name: 'random', 'coverage' (the coverage heuristic; ``jitter`` option) or
+    'equilibrium' (solves ``rules``, default the standard game, for two teams)."""
+    if not isinstance(name, str) or name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
+    if name == "equilibrium":
+        if options:
+            raise ValueError(f"the equilibrium agent takes no options, got {sorted(options)}")
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+        return EquilibriumAgent(solve(rules))
+    return AGENTS[name](**options)

@@ -20,8 +20,9 @@ import polars as pl
 from workbench.games.shared_budget.agents import EquilibriumAgent
 from workbench.games.shared_budget.engine import State, new_game, resolve_round
 from workbench.games.shared_budget.rules import Rules
-from workbench.games.shared_budget.simulate import agent_name, simulate
+from workbench.games.shared_budget.simulate import simulate
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
+from workbench.lineup import agent_label
 from workbench.seeding import derive_seed
 from workbench.stats import difference_interval, proportion_interval
 
@@ -328,7 +329,7 @@ def expected_outcome(rules: Rules | None, agents: Sequence[Any]) -> pl.DataFrame
     agents = list(agents)
     if len(agents) != rules.players:
         raise ValueError(f"need one agent per seat ({rules.players}), got {len(agents)}")
-    missing = [agent_name(a) for a in agents if not hasattr(a, "probabilities")]
+    missing = [agent_label(a) for a in agents if not hasattr(a, "probabilities")]
     if missing:
         raise ValueError(f"agents without exact probabilities cannot be scored exactly: {missing}")
     memo: dict[tuple[Any, ...], np.ndarray] = {}
@@ -360,7 +361,7 @@ def expected_outcome(rules: Rules | None, agents: Sequence[Any]) -> pl.DataFrame
         {
             "seat": list(range(players)),
             "team": [rules.team_name(s) for s in range(players)],
-            "agent": [agent_name(a) for a in agents],
+            "agent": [agent_label(a) for a in agents],
             "win_share": expected[0],
             "score": expected[1],
             "budget_left": expected[2],
@@ -424,7 +425,7 @@ def versus_equilibrium(
         )
         rows.append(
             {
-                "agent": agent_name(agent),
+                "agent": agent_label(agent),
                 "seat": seat,
                 "team": "AB"[seat],
                 "games": won.len(),

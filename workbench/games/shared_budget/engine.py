@@ -215,6 +215,13 @@ class State:
             history=self.history,
         )
 
+    def log_for(self, player: int | None) -> list[str]:
+        """The log as lines of text, only what ``player`` saw; every line is public (sealed
+        amounts appear only once revealed), so it is the full record for any seat or ``None``."""
+        if player is not None:
+            self.observation(player)  # validates the seat
+        return list(self.log)
+
     def result(self) -> Result:
         """Final scores (functions covered), remaining budgets, ranks, winners, win shares."""
         if not self.is_over:

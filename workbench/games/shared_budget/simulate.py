@@ -5,15 +5,17 @@ game x round x team). Identical arguments give identical frames: game g's state 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import polars as pl
 from tqdm.auto import tqdm
 
+from workbench.games.shared_budget.agents import AGENTS, make_agent
 from workbench.games.shared_budget.engine import new_game
 from workbench.games.shared_budget.rules import Rules
+from workbench.lineup import agent_label, resolve_lineup
 from workbench.seeding import derive_seed, generator, seed_sequence
 
 Agent = Callable[[Any, Sequence[Any], np.random.Generator], Any]
@@ -50,20 +52,29 @@ ROUNDS_SCHEMA = {
     "budget_after": pl.Int64,
     "functions_before": pl.Int64,
     "functions_gained": pl.Int64,
+    "score_after": pl.Int64,
 }
 
 
-def agent_name(agent: object) -> str:
-    """An agent's display name: its ``name`` attribute, else its function or class name."""
-    name = getattr(agent, "name", None)
-    if isinstance(name, str):
-        return name
-    return getattr(agent, "__name__", type(agent).__name__)
+#: Games per yielded chunk of ``simulate_batches``: fixed, so a seed always gives the same games.
+BATCH_SIZE = 1024
+
+
+def resolve_agents(rules: Rules, agents: Sequence[Agent | str] | Agent | str | None) -> list[Agent]:
+    """One agent per seat (names, agents, one for all seats, or None: the coverage heuristic)."""
+    return resolve_lineup(
+        agents,
+        players=rules.players,
+        make_agent=make_agent,
+        known=tuple(AGENTS),
+        default="coverage",
+        rules=rules,
+    )
 
 
 def simulate(
-    rules: Rules | None,
-    agents: Sequence[Agent],
+    rules: Rules | None = None,
+    agents: Sequence[Agent | str] | Agent | str | None = None,
     *,
     games: int,
     seed: int,
@@ -71,6 +82,8 @@ def simulate(
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Play ``games`` games with ``agents[seat]`` in each seat -> (games frame, rounds frame).
 
+    ``agents``: one agent or name per seat ('random', 'coverage', 'equilibrium'), one for every
+    seat, or None (the coverage heuristic everywhere).
     games frame, one row per game x team: game, seat, team, agent, score (functions covered),
     rank (1 = best), won (among the winners: the best score, then the larger remaining
     budget), win_share (1 for a sole win, 1/k for a win shared by k teams, 0 otherwise; the
@@ -79,26 +92,49 @@ def simulate(
     rounds frame, one row per game x round x team: the card, the team's place in the round's
     priority (1 = first), what it wrote, the bid as read (0 for a pass), whether the written
     bid was invalid (read as a pass), whether it won the card and what it paid, its budget
-    before and after, functions covered before and gained.
+    before and after, functions covered before and gained, and score_after (functions
+    covered after the round).
     """
+    parts = list(simulate_batches(rules, agents, games=games, seed=seed, progress=progress))
+    return pl.concat([g for g, _ in parts]), pl.concat([r for _, r in parts])
+
+
+def simulate_batches(
+    rules: Rules | None = None,
+    agents: Sequence[Agent | str] | Agent | str | None = None,
+    *,
+    games: int,
+    seed: int,
+    progress: bool = True,
+) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
+    """Like ``simulate`` but yields the frames ``BATCH_SIZE`` games at a time (bounded memory)."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
-    agents = list(agents)
-    if len(agents) != rules.players:
-        raise ValueError(
-            f"need one agent per seat: {rules.players} for these rules, got {len(agents)}"
-        )
-    if not all(callable(agent) for agent in agents):
-        raise TypeError("every agent must be callable as agent(observation, legal_actions, rng)")
+    agents = resolve_agents(rules, agents)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
     seed_sequence(seed)
-    names = [agent_name(agent) for agent in agents]
+    names = [agent_label(agent) for agent in agents]
     teams = [rules.team_name(seat) for seat in range(rules.players)]
+    with tqdm(total=games, disable=not progress, desc="shared_budget", unit="game") as bar:
+        for start in range(0, games, BATCH_SIZE):
+            stop = min(games, start + BATCH_SIZE)
+            yield _play_chunk(rules, agents, names, teams, range(start, stop), seed)
+            bar.update(stop - start)
+
+
+def _play_chunk(
+    rules: Rules,
+    agents: Sequence[Agent],
+    names: Sequence[str],
+    teams: Sequence[str],
+    game_numbers: range,
+    seed: int,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     game_rows: dict[str, list[Any]] = {column: [] for column in GAMES_SCHEMA}
     round_rows: dict[str, list[Any]] = {column: [] for column in ROUNDS_SCHEMA}
-    for game in tqdm(range(games), disable=not progress, desc="shared_budget", unit="game"):
+    for game in game_numbers:
         rngs = [generator(seed, game, seat) for seat in range(rules.players)]
         state = new_game(rules, seed=derive_seed(seed, game))
         while not state.is_over:
@@ -127,6 +163,7 @@ def simulate(
             for seat in range(rules.players):
                 won_card = record.winner == seat
                 before = record.coverage_before[seat].bit_count()
+                after = record.coverage_after[seat].bit_count()
                 _append(
                     round_rows,
                     game=game,
@@ -144,7 +181,8 @@ def simulate(
                     budget_before=record.budgets_before[seat],
                     budget_after=record.budgets_after[seat],
                     functions_before=before,
-                    functions_gained=record.coverage_after[seat].bit_count() - before,
+                    functions_gained=after - before,
+                    score_after=after,
                 )
     return (
         pl.DataFrame(game_rows, schema=GAMES_SCHEMA),

@@ -1,0 +1,67 @@
+"""Agent line-ups: what every game's ``simulate`` accepts as ``agents``, turned into one agent
+per seat.
+
+Accepted: None (the game's default agent in every seat), one agent name or agent object for
+every seat, or a sequence with one name or agent per seat. Names are made with the game's
+``make_agent``, once per distinct name, so a batch engine sees one instance per policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+def resolve_lineup(
+    agents: Sequence[Any] | Any | None,
+    *,
+    players: int,
+    make_agent: Callable[..., Any],
+    known: Sequence[str],
+    default: str,
+    rules: Any = None,
+) -> list[Any]:
+    """One agent per seat from ``agents`` (see the module docstring); a clear error otherwise.
+
+    ``make_agent(name, rules)`` builds a named agent; ``known`` lists the names it accepts.
+    """
+    if agents is None:
+        agents = default
+    if isinstance(agents, str) or not isinstance(agents, Sequence):
+        agents = [agents] * players
+    agents = list(agents)
+    if len(agents) != players:
+        raise ValueError(
+            f"agents must give one agent per seat: {players} for these rules, got {len(agents)}"
+        )
+    made: dict[str, Any] = {}
+    lineup = []
+    for seat, agent in enumerate(agents):
+        if isinstance(agent, str):
+            if agent not in known:
+                raise ValueError(
+                    f"unknown agent {agent!r} for seat {seat}; agents: {', '.join(known)}"
+                )
+            if agent not in made:
+                made[agent] = make_agent(agent, rules)
+            agent = made[agent]
+        elif isinstance(agent, type):
+            raise TypeError(
+                f"the agent for seat {seat} is the class {agent.__name__}, not an agent: "
+                f"pass an instance ({agent.__name__}()) or a name ({', '.join(known)})"
+            )
+        elif not callable(agent):
+            raise TypeError(
+                f"the agent for seat {seat} must be a name ({', '.join(known)}) or callable as "
+                f"agent(observation, legal_actions, rng); got {agent!r}"
+            )
+        lineup.append(agent)
+    return lineup
+
+
+def agent_label(agent: Any) -> str:
+    """An agent's display name: its ``name`` attribute, else its function or class name."""
+    name = getattr(agent, "name", None)
+    if isinstance(name, str):
+        return name
+    return str(getattr(agent, "__name__", type(agent).__name__))
