@@ -26,7 +26,11 @@ VARIANTS = {
     "default": Rules(),
     "two players": Rules(players=2),
     "five players, random start": Rules(players=5, starting_auctioneer="random"),
-    "one card minimum, keep on overspend": Rules(min_cards=1, overspend="keep", starting_fame=5),
+    "bid minimum one for everyone, keep on overspend": Rules(
+        bid_minimum="one", overspend="keep", starting_fame=5
+    ),
+    "bid minimum any for everyone": Rules(bid_minimum="any"),
+    "two players, bid minimum any": Rules(players=2, bid_minimum="any"),
     "odd money": Rules(players=3, money_cards=(1, 1, 3, 4, 4, 9), destined_bonus=12),
 }
 AGENT_MIXES = {
@@ -105,7 +109,8 @@ def test_random_agent_step_call_matches_its_batch_formula():
                 item, first = agent.choose_auctions(view, np.array([u]))
                 assert (step.item, step.first_bidder) == (int(item[0]), int(first[0]))
             else:
-                assert step == legal[int(agent.choose_bids(view, np.array([u]))[0])]
+                index = int(agent.choose_bids(view, np.array([u]))[0])
+                assert step == view.table.bids[int(view.actor_lock()[0])][index]
         state = state.apply(agent(observation, legal, generator(1)))
 
 

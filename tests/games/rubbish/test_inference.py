@@ -274,8 +274,24 @@ def test_bad_prior_and_options():
         bid_posterior((5, 2, 2, 1), 3, prior="random", epsilon=2, situation=bidding_situation())
     with pytest.raises(ValueError, match="by must be"):
         bid_posterior((5, 2, 2, 1), 3, by="card")
-    with pytest.raises(ValueError, match="below the rules' min_cards"):
-        possible_bids((5, 2, 2, 1), 0, rules=Rules(min_cards=1))
+    with pytest.raises(ValueError, match=r"not a legal bid at any position: bid_minimum 'one'"):
+        possible_bids((5, 2, 2, 1), 0, rules=Rules(bid_minimum="one"))
+
+
+def test_the_bid_minimum_depends_on_the_bidding_position():
+    # The rulebook: the First Bidder holds out "any number" of cards (none included), each
+    # later bidder "one or more". A 0-card bid is the empty bid, total 0, with certainty.
+    assert possible_bids((5, 2, 2, 1), 0)["total"].to_list() == [0]
+    assert possible_bids((5, 2, 2, 1), 0, position=0)["exact"].to_list() == ["1"]
+    with pytest.raises(ValueError, match=r"not a legal bid at bidding position 2"):
+        possible_bids((5, 2, 2, 1), 0, position=2)
+    with pytest.raises(ValueError, match=r"position must be a bidding position 0–3"):
+        possible_bids((5, 2, 2, 1), 1, position=4)
+    assert possible_bids((5, 2, 2, 1), 0, position=3, rules=Rules(bid_minimum="any")).height == 1
+    with pytest.raises(ValueError, match=r"at bidding position 0"):
+        peek_distribution((5, 2, 2, 1), 0, position=0, rules=Rules(bid_minimum="one"))
+    with pytest.raises(ValueError, match=r"at bidding position 1"):
+        bid_posterior((5, 2, 2, 1), 0, position=1)
 
 
 def test_explicit_prior_is_exact():
@@ -302,10 +318,10 @@ def test_max_bid_rulebook_hints():
 
 def test_max_bid_table_reads_locks_and_counts():
     # Round 1: seat 0 auctions item 0, First Bidder seat 0. Seats 0-2 hold out the 10 (0 wins,
-    # 1 and 2 gain), seat 3 nothing (cheapskate): seats 0-2 lock their 10 for round 2.
+    # 1 and 2 gain), seat 3 the 1 (cheapskate): seats 0-2 lock their 10 for round 2.
     state = new_game(Rules(), seed=0, starting_auctioneer=0)
     state = state.apply(Auction(0, 0))
-    for cards in [(10,), (10,), (10,), ()]:
+    for cards in [(10,), (10,), (10,), (1,)]:
         state = state.apply(Bid(cards))
     # Round 2: seat 3 (cheapskate) auctions item 1 naming itself; it holds out 2 cards.
     state = state.apply(Auction(1, 3)).apply(Bid((10, 5)))

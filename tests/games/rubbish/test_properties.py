@@ -17,7 +17,7 @@ rule_variants = st.builds(
     money_cards=st.lists(st.integers(1, 12), min_size=2, max_size=6).map(tuple),
     starting_fame=st.integers(0, 40),
     destined_bonus=st.integers(0, 40),
-    min_cards=st.integers(0, 1),
+    bid_minimum=st.sampled_from(["first_any_later_one", "any", "one"]),
     overspend=st.sampled_from(["discard", "keep"]),
     starting_auctioneer=st.sampled_from([0, 1, "random"]),
 )
@@ -85,8 +85,12 @@ def test_legal_bids_use_only_available_cards(rules, seed):
         available = Counter(state.available(state.to_play))
         legal = state.legal_actions()
         assert len(set(legal)) == len(legal)
+        fewest = rules.bid_minimums[0 if not state.bids else 1]
+        # Every multiset of the available cards with at least the minimum, each exactly once.
+        sizes = [count + 1 for count in available.values()]
+        assert len(legal) == int(np.prod(sizes)) - (1 if fewest else 0)
         for bid in legal:
-            assert isinstance(bid, Bid) and len(bid.cards) >= rules.min_cards
+            assert isinstance(bid, Bid) and len(bid.cards) >= fewest
             assert not Counter(bid.cards) - available
 
 

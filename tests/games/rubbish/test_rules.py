@@ -16,7 +16,10 @@ def test_defaults_are_the_rulebook():
     assert rules.money_total == 20
     assert rules.starting_fame == 30
     assert rules.destined_bonus == 30
-    assert rules.min_cards == 0
+    # "The First Bidder takes any number of money cards"; each next player chooses "one or more".
+    assert rules.bid_minimum == "first_any_later_one"
+    assert rules.bid_minimums == (0, 1)
+    assert [rules.min_cards_at(position) for position in range(4)] == [0, 1, 1, 1]
     assert rules.overspend == "discard"
     assert rules.starting_auctioneer == 0
     assert rules.rounds == 7
@@ -58,8 +61,13 @@ def test_money_cards_are_stored_high_to_low():
         ({"money_cards": (1, 2.5)}, r"money_cards must be a non-empty tuple of positive whole"),
         ({"starting_fame": -1}, r"starting_fame must be >= 0, got -1"),
         ({"destined_bonus": -30}, r"destined_bonus must be >= 0"),
-        ({"min_cards": 2, "money_cards": (1, 2)}, r"min_cards must be 0–1"),
-        ({"min_cards": -1}, r"min_cards must be 0–4"),
+        (
+            {"bid_minimum": "two"},
+            r"bid_minimum must be one of \('first_any_later_one', 'any', 'one'\)",
+        ),
+        ({"bid_minimum": 1}, r"bid_minimum must be one of .*got 1"),
+        ({"money_cards": (5,)}, r"bid_minimum 'first_any_later_one' needs at least 2 money cards"),
+        ({"bid_minimum": "one", "money_cards": (5,)}, r"bid_minimum 'one' needs at least 2"),
         ({"overspend": "refund"}, r"overspend must be one of \('discard', 'keep'\)"),
         ({"starting_auctioneer": 4}, r"starting_auctioneer must be a seat 0–3 or 'random'"),
         ({"starting_auctioneer": "first"}, r"starting_auctioneer must be a seat"),
@@ -73,6 +81,11 @@ def test_money_cards_are_stored_high_to_low():
 def test_bad_rules_are_rejected_with_the_field_and_what_is_allowed(changes, message):
     with pytest.raises(ValueError, match=message):
         Rules(**changes)
+
+
+def test_one_money_card_is_playable_when_no_one_must_hold_one_out():
+    rules = Rules(money_cards=(5,), bid_minimum="any")
+    assert rules.bid_minimums == (0, 0)
 
 
 def test_custom_tables_of_other_sizes():

@@ -67,6 +67,12 @@ class View:
     def is_last_round(self) -> bool:
         return self.rounds_done == self.rules.rounds - 1
 
+    @property
+    def min_cards(self) -> int:
+        """Fewest cards the actors may hold out (the same for every game: all are at one
+        bidding position); 0 while auctioneers choose."""
+        return self.rules.min_cards_at(self.position) if self.position >= 0 else 0
+
     def actor_lock(self) -> np.ndarray:
         return self.lock[np.arange(self.games), self.actor]
 
@@ -88,7 +94,7 @@ class Recording:
     starting_auctioneer: np.ndarray  # (G,)
     item: np.ndarray  # (G, R)
     first: np.ndarray  # (G, R)
-    bid_index: np.ndarray  # (G, R, n) index into table.legal[lock option at that round]
+    bid_index: np.ndarray  # (G, R, n) index into table.bids[lock option at that round]
     lock_before: np.ndarray  # (G, R, n) lock option each seat bid under
     total: np.ndarray  # (G, R, n)
     cards: np.ndarray  # (G, R, n)
@@ -139,7 +145,7 @@ class BatchState:
     rows: np.ndarray = field(init=False)  # arange(G), for fancy indexing
 
     def __post_init__(self) -> None:
-        self.table = bid_table(self.rules.money_cards, self.rules.min_cards)
+        self.table = bid_table(self.rules.money_cards)
         self.destined = destined_matrix(self.rules)[self.geek]
         self.rows = np.arange(self.games)
         self.held = np.full(self.fame.shape, -1, np.int64)
@@ -153,7 +159,8 @@ class BatchState:
         return table_array.ravel().take(flat)
 
     def place_bids(self, actor: np.ndarray, bid: np.ndarray) -> None:
-        """Record the bid (index into the actor's legal list) of ``actor`` in every game."""
+        """Record the bid (index into ``table.bids`` of the actor's lock) of ``actor`` in every
+        game."""
         rows = self.rows
         self.bid_index[rows, actor] = bid
         lock = self.lock[rows, actor]

@@ -157,7 +157,7 @@ class State:
         players = rules.players
         self.rules = rules
         self.deal = deal
-        self._table = bid_table(rules.money_cards, rules.min_cards)
+        self._table = bid_table(rules.money_cards)
         self.rounds_done = 0
         self.auctioneer = deal.starting_auctioneer
         self.item = None
@@ -206,8 +206,9 @@ class State:
             return []
         if self.item is None:
             return list(_auction_actions(self.remaining, len(self.fame)))
-        player = self.order[len(self.bids)]
-        return list(self._table.legal[self._table.lock_option(self.locked[player])])
+        position = len(self.bids)
+        option = self._table.lock_option(self.locked[self.order[position]])
+        return list(self._table.legal(option, self.rules.min_cards_at(position)))
 
     def available(self, seat: int) -> tuple[int, ...]:
         """Money cards ``seat`` may use this round."""
@@ -320,27 +321,30 @@ class State:
         position = len(self.bids)
         player = self.order[position]
         option = self._table.lock_option(self.locked[player])
+        fewest = self.rules.min_cards_at(position)
         if not isinstance(action, Bid):
             raise IllegalAction(
                 action,
                 f"seat {player} must play a Bid(cards) for item {self.item}",
-                self._table.legal[option],
+                self._table.legal(option, fewest),
             )
         if list(action.cards) != sorted(action.cards, reverse=True):
             action = Bid(tuple(sorted(action.cards, reverse=True)))
         index = self._table.index[option].get(action)
-        if index is None:
+        if index is None or index < fewest:
             raise IllegalAction(
-                action, self._bid_problem(player, action), self._table.legal[option]
+                action,
+                self._bid_problem(player, position, action),
+                self._table.legal(option, fewest),
             )
-        action = self._table.legal[option][index]  # the canonical Bid, plain ints
+        action = self._table.bids[option][index]  # the canonical Bid, plain ints
         bids = (*self.bids, action)
         if len(bids) < len(self.order):
             peek = self._peek(position + 1, player, action)
             return self._evolve(bids=bids, peeks=(*self.peeks, peek))
         return self._resolve(bids)
 
-    def _bid_problem(self, player: int, bid: Bid) -> str:
+    def _bid_problem(self, player: int, position: int, bid: Bid) -> str:
         available = self.available(player)
         try:
             without(available, bid.cards)
@@ -350,7 +354,12 @@ class State:
             return (
                 f"seat {player} cannot hold out {list(bid.cards)} from {list(available)}{lock_note}"
             )
-        return f"a bid must hold out at least {self.rules.min_cards} card(s)"
+        role = "the First Bidder" if position == 0 else "a later bidder"
+        return (
+            f"seat {player} bids as {role} and must hold out at least "
+            f"{self.rules.min_cards_at(position)} card(s) (bid_minimum "
+            f"{self.rules.bid_minimum!r})"
+        )
 
     def _peek(self, position: int, target: int, bid: Bid) -> Peek:
         if len(bid.cards) >= 2:

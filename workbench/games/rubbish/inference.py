@@ -109,7 +109,21 @@ def _cards(available: Iterable[int], rules: Rules) -> tuple[int, ...]:
     return cards
 
 
-def _count(n_cards: int, cards: tuple[int, ...], rules: Rules) -> int:
+def _position(position: int | None, rules: Rules) -> int | None:
+    """A bidding position (0 = the First Bidder) or None (any position)."""
+    if position is None:
+        return None
+    if not is_whole_number(position) or not 0 <= position < rules.players:
+        raise ValueError(
+            f"position must be a bidding position 0–{rules.players - 1} (0 = the First Bidder) "
+            f"or None, got {position!r}"
+        )
+    return int(position)
+
+
+def _count(n_cards: int, cards: tuple[int, ...], rules: Rules, position: int | None = None) -> int:
+    """``n_cards`` checked: a count of available cards the bidder at ``position`` (None: at
+    some position) may hold out under the rules' bid minimum."""
     if not is_whole_number(n_cards) or n_cards < 0:
         raise ValueError(f"n_cards must be a whole number of cards 0–{len(cards)}, got {n_cards!r}")
     if n_cards > len(cards):
@@ -117,10 +131,14 @@ def _count(n_cards: int, cards: tuple[int, ...], rules: Rules) -> int:
             f"cannot hold out {n_cards} cards from the {len(cards)} available "
             f"({_text(cards)}): n_cards must be 0–{len(cards)}"
         )
-    if n_cards < rules.min_cards:
+    position = _position(position, rules)
+    fewest = min(rules.bid_minimums) if position is None else rules.min_cards_at(position)
+    if n_cards < fewest:
+        where = "at any position" if position is None else f"at bidding position {position}"
         raise ValueError(
-            f"n_cards={n_cards} is below the rules' min_cards={rules.min_cards}: such a bid is "
-            "not legal"
+            f"n_cards={n_cards} is not a legal bid {where}: bid_minimum "
+            f"{rules.bid_minimum!r} needs at least {fewest} card(s) (the First Bidder "
+            f"{rules.bid_minimums[0]}, later bidders {rules.bid_minimums[1]})"
         )
     return int(n_cards)
 
@@ -229,7 +247,11 @@ def _normalised(weights: Mapping[Any, Number]) -> dict[Any, Number]:
 
 
 def possible_bids(
-    available: Sequence[int], n_cards: int, *, rules: Rules | None = None
+    available: Sequence[int],
+    n_cards: int,
+    *,
+    rules: Rules | None = None,
+    position: int | None = None,
 ) -> pl.DataFrame:
     """Every total ``n_cards`` held-out cards of ``available`` can make, and how likely.
 
@@ -237,10 +259,11 @@ def possible_bids(
     cards), ``probability`` and ``exact`` under the uniform prior over subsets, and the card
     ``combinations``. The rulebook's example: ``possible_bids((5, 2, 2, 1), 3)`` gives 5
     (1+2+2, 1 way), 8 (1+2+5, 2 ways) and 9 (2+2+5, 1 way) with probabilities 1/4, 1/2, 1/4.
+    ``position`` (0 = the First Bidder; None: any) only checks that ``n_cards`` is legal there.
     """
     rules = _rules(rules)
     cards = _cards(available, rules)
-    n = _count(n_cards, cards, rules)
+    n = _count(n_cards, cards, rules, position)
     subsets = math.comb(len(cards), n)
     by_total: dict[int, list[tuple[int, ...]]] = {}
     for bid in _bids_of(cards, n):
@@ -270,16 +293,21 @@ _POSSIBLE_SCHEMA = {
 
 
 def peek_distribution(
-    available: Sequence[int], n_cards: int, *, rules: Rules | None = None
+    available: Sequence[int],
+    n_cards: int,
+    *,
+    rules: Rules | None = None,
+    position: int | None = None,
 ) -> pl.DataFrame:
     """What the next bidder's blind peek can show, and how likely, under the uniform prior.
 
     One row per possible (card, source) with its exact probability: the denominator of Bayes'
     rule in ``bid_posterior`` (averaging posteriors over these peeks gives back the prior).
+    ``position`` as for ``possible_bids``.
     """
     rules = _rules(rules)
     cards = _cards(available, rules)
-    n = _count(n_cards, cards, rules)
+    n = _count(n_cards, cards, rules, position)
     source = peek_source(n)
     subsets = math.comb(len(cards), n)
     seen: dict[int | None, Fraction] = {}
@@ -499,6 +527,7 @@ def bid_posterior(
     seed: int = 0,
     bootstrap: int = 200,
     by: str = "total",
+    position: int | None = None,
 ) -> pl.DataFrame:
     """P(bid | ``n_cards`` held out of ``available``, the ``peek``): exact Bayes over card subsets.
 
@@ -520,6 +549,8 @@ def bid_posterior(
     combinations, method). ``by="combination"``: one row per card multiset (cards, total,
     ways, prior, likelihood, probability, exact, low, high, method). ``prior`` is the prior
     probability given the number of cards held out; ``method`` says how it was obtained.
+    ``position``: the bidder's place in bidding order (0 = the First Bidder; None: any, or the
+    situation's), which decides the fewest cards it may hold out.
     """
     if situation is not None and not isinstance(situation, Observation):
         raise TypeError(f"situation must be an engine Observation, got {type(situation).__name__}")
@@ -527,7 +558,15 @@ def bid_posterior(
         raise ValueError("rules and situation.rules differ; pass one of them")
     rules = situation.rules if situation is not None else _rules(rules)
     cards = _cards(available, rules)
-    n = _count(n_cards, cards, rules)
+    if situation is not None and situation.phase == "bid" and situation.player in situation.order:
+        bidding_at = situation.order.index(situation.player)
+        if position is not None and position != bidding_at:
+            raise ValueError(
+                f"position {position!r} differs from the situation's: its bidder (seat "
+                f"{situation.player}) bids at position {bidding_at}; pass one of them"
+            )
+        position = bidding_at
+    n = _count(n_cards, cards, rules, position)
     evidence = _peek(peek, cards, n)
     if by not in ("total", "combination"):
         raise ValueError(f"by must be 'total' or 'combination', got {by!r}")
@@ -633,8 +672,11 @@ def _policy_prior(
 ) -> dict[tuple[int, ...], Number]:
     """The policy's bid distribution in ``situation``, averaged over the candidate geeks."""
     rules = situation.rules
-    table = bid_table(rules.money_cards, rules.min_cards)
-    legal = table.legal[table.lock_option(situation.locked[situation.player])]
+    table = bid_table(rules.money_cards)
+    legal = table.legal(
+        table.lock_option(situation.locked[situation.player]),
+        rules.min_cards_at(situation.order.index(situation.player)),
+    )
     mixed: dict[tuple[int, ...], Number] = {}
     for geek in candidates:
         observation = dataclasses.replace(situation, geek=geek)
@@ -768,10 +810,12 @@ def bidding_situation(
     """A bidder's observation at a scripted decision: round 2, ``bidder`` is First Bidder and
     has ``locked`` locked (None: nothing), so a policy prior has a concrete situation.
 
-    Round 1 (seat 0 auctions item 0, the seat after ``bidder`` bids first, ``bidder`` last):
-    ``bidder`` holds out ``locked`` alone and wins item 0 while everyone else holds out their
-    cheapest legal bid; with ``locked`` None the bidder holds out its cheapest bid and is the
-    cheapskate (ties for lowest go to the bidder farthest from the First Bidder). Round 2: the
+    Round 1: seat 0 auctions item 0 and names the seat after ``bidder`` First Bidder, so
+    ``bidder`` bids last. Every other seat holds out its cheapest legal bid (if that cannot
+    leave ``bidder`` with the wanted lock, the cheapest bid legal at every position: with the
+    rulebook's minimum the First Bidder then holds out one card too), and ``bidder`` the cheapest
+    bid whose top card is ``locked`` that keeps it from being the cheapskate (with ``locked``
+    None: the cheapest bid that makes it the cheapskate, so it locks nothing). Round 2: the
     round-1 cheapskate auctions item 1 and names ``bidder`` First Bidder. Used by the bid
     inference explorer; ValueError if the rules make the script impossible.
     """
@@ -781,29 +825,33 @@ def bidding_situation(
         raise ValueError(f"bidder must be a seat 0–{n - 1}, got {bidder!r}")
     if rules.rounds < 2:
         raise ValueError("a round-2 situation needs at least 2 items")
-    if locked is not None and locked not in rules.money_cards:
+    if locked is not None and not (is_whole_number(locked) and locked in rules.money_cards):
         raise ValueError(
             f"locked must be None or one of the money cards {list(rules.money_cards)}, "
             f"got {locked!r}"
         )
-    table = bid_table(rules.money_cards, rules.min_cards)
-    cheapest = table.legal[0][0]
-    if locked is None:
-        own = cheapest
-    else:
-        own = next(
-            (b for b in table.legal[0] if b.highest == locked and b.total > cheapest.total), None
-        )
-        if own is None:
-            raise ValueError(
-                f"with min_cards={rules.min_cards} no bid locks a {locked} without being lowest"
-            )
-    state = new_game(rules, seed=0, starting_auctioneer=0)
-    state = state.apply(Auction(0, (bidder + 1) % n))
-    while state.phase == "bid":
-        state = state.apply(own if state.to_play == bidder else cheapest)
-    state = state.apply(Auction(1, bidder))
-    return state.observation(bidder)
+    locked = None if locked is None else int(locked)
+    table = bid_table(rules.money_cards)
+    everywhere = max(rules.bid_minimums)  # fewest cards legal at every position
+    for others in ("cheapest legal", "legal everywhere"):
+        for own in table.legal(0, rules.min_cards_at(n - 1)):
+            if locked is not None and own.highest != locked:
+                continue
+            state = new_game(rules, seed=0, starting_auctioneer=0)
+            state = state.apply(Auction(0, (bidder + 1) % n))
+            while state.phase == "bid":
+                fewest = rules.min_cards_at(len(state.bids))
+                if others == "legal everywhere":
+                    fewest = everywhere
+                state = state.apply(own if state.to_play == bidder else table.legal(0, fewest)[0])
+            wanted_role = state.history[-1].cheapskate == bidder
+            if state.locked[bidder] == locked and wanted_role == (locked is None):
+                return state.apply(Auction(1, bidder)).observation(bidder)
+    raise ValueError(
+        f"with bid_minimum {rules.bid_minimum!r} no round-1 script leaves seat {bidder} with "
+        f"{'nothing' if locked is None else f'its {locked}'} locked (a bid whose top card is "
+        f"{locked} cannot keep it from being the cheapskate)"
+    )
 
 
 # -- inference from a real observation ------------------------------------------------------------

@@ -12,6 +12,13 @@ from workbench.data import read_table
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 OVERSPEND_READINGS = ("discard", "keep")
+#: Readings of the fewest cards a bid may hold out, as (First Bidder, later bidders). The
+#: rulebook: the First Bidder holds out "any number" of cards, each later bidder "one or more".
+BID_MINIMUMS: dict[str, tuple[int, int]] = {
+    "first_any_later_one": (0, 1),
+    "any": (0, 0),
+    "one": (1, 1),
+}
 
 
 class Geek(NamedTuple):
@@ -50,8 +57,10 @@ class Rules:
     starting_fame: int = 30
     #: fame gained at the end per destined item won
     destined_bonus: int = 30
-    #: fewest cards a bid may hold out (0: an empty bid is allowed)
-    min_cards: int = 0
+    #: fewest cards a bid may hold out: "first_any_later_one" (the rulebook: the First Bidder
+    #: may hold out none, later bidders at least one), "any" (none for everyone) or "one"
+    #: (at least one for everyone)
+    bid_minimum: str = "first_any_later_one"
     #: "discard": a winner whose fame would drop below 0 ends at 0 and the item is discarded;
     #: "keep": fame 0 and the item is kept
     overspend: str = "discard"
@@ -82,11 +91,14 @@ class Rules:
             _require_int(name, getattr(self, name))
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
-        _require_int("min_cards", self.min_cards)
-        if not 0 <= self.min_cards <= len(cards) - 1:
+        if not isinstance(self.bid_minimum, str) or self.bid_minimum not in BID_MINIMUMS:
             raise ValueError(
-                f"min_cards must be 0–{len(cards) - 1} (a locked card leaves "
-                f"{len(cards) - 1} usable), got {self.min_cards}"
+                f"bid_minimum must be one of {tuple(BID_MINIMUMS)}, got {self.bid_minimum!r}"
+            )
+        if max(BID_MINIMUMS[self.bid_minimum]) > len(cards) - 1:
+            raise ValueError(
+                f"bid_minimum {self.bid_minimum!r} needs at least 2 money cards (a bidder who "
+                f"locked a card must still hold one out), got money_cards {self.money_cards!r}"
             )
         if self.overspend not in OVERSPEND_READINGS:
             raise ValueError(
@@ -149,6 +161,17 @@ class Rules:
     @property
     def money_total(self) -> int:
         return sum(self.money_cards)
+
+    @property
+    def bid_minimums(self) -> tuple[int, int]:
+        """Fewest cards a bid may hold out: (the First Bidder's, every later bidder's)."""
+        return BID_MINIMUMS[self.bid_minimum]
+
+    def min_cards_at(self, position: int) -> int:
+        """Fewest cards the bidder at ``position`` in bidding order (0 = First Bidder) may
+        hold out."""
+        first, later = BID_MINIMUMS[self.bid_minimum]
+        return first if position == 0 else later
 
     def destined_to(self, geek: int) -> tuple[int, ...]:
         """Items destined to geek number ``geek``."""

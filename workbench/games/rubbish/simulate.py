@@ -279,9 +279,12 @@ def _running_scores(states: Sequence[State]) -> Iterator[tuple[int, tuple[int, .
         for record in state.history:
             if record.kept and record.item in rules.destined_to(state.deal.geeks[record.winner]):
                 destined[record.winner] += 1
-            yield record.round, tuple(
-                fame + rules.destined_bonus * count
-                for fame, count in zip(record.fame_after, destined, strict=True)
+            yield (
+                record.round,
+                tuple(
+                    fame + rules.destined_bonus * count
+                    for fame, count in zip(record.fame_after, destined, strict=True)
+                ),
             )
 
 
@@ -336,7 +339,7 @@ class _NoProgress:
 def replay_recorded_game(rules: Rules, recording: Recording, geeks: np.ndarray, game: int) -> State:
     """Replay game ``game`` of a recorded fast batch through ``State.apply``, action by action
     (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
-    table = bid_table(rules.money_cards, rules.min_cards)
+    table = bid_table(rules.money_cards)
     state = new_game(
         rules,
         seed=0,
@@ -349,6 +352,6 @@ def replay_recorded_game(rules: Rules, recording: Recording, geeks: np.ndarray, 
         for offset in range(rules.players):
             seat = (first + offset) % rules.players
             option = int(recording.lock_before[game, round_index, seat])
-            bid = table.legal[option][int(recording.bid_index[game, round_index, seat])]
+            bid = table.bids[option][int(recording.bid_index[game, round_index, seat])]
             state = state.apply(bid)
     return state
