@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
 import pytest
 
 from workbench.errors import IllegalAction
@@ -464,8 +465,6 @@ def test_random_starting_auctioneer_uses_the_seed():
 
 
 def test_numpy_integers_are_accepted_and_stored_as_plain_ints():
-    import numpy as np
-
     state = start().apply(Auction(np.int64(2), np.int8(1)))
     assert (state.item, state.first_bidder) == (2, 1) and type(state.item) is int
     state = state.apply(Bid((np.int64(5), np.int64(2))))
@@ -474,5 +473,57 @@ def test_numpy_integers_are_accepted_and_stored_as_plain_ints():
     dealt = new_game(seed=0, geeks=np.array([3, 1, 0, 2]), starting_auctioneer=np.int8(1))
     assert dealt.deal.geeks == (3, 1, 0, 2) and dealt.auctioneer == 1
     assert all(type(g) is int for g in dealt.deal.geeks)
-    with pytest.raises(IllegalAction, match="item True is not up for auction"):
-        start().apply(Auction(True, 0))
+    assert Bid([5, 2]) == Bid((2, 5)) == Bid(np.array([5, 2])) == Bid((5, 2))
+
+
+MALFORMED = {
+    # what a caller wrote -> the error, naming the argument and what is allowed
+    "a bare number of cards": (lambda: Bid(5), r"Bid cards must be a sequence of money card"),
+    "no cards at all": (lambda: Bid(None), r"Bid cards must be a sequence .*got None"),
+    "a string": (lambda: Bid("52"), r"Bid cards must be a sequence .*got '52' \(str\)"),
+    "a card as text": (lambda: Bid((5, "2")), r"Bid cards must be whole numbers .*'2' \(str\)"),
+    "a bool card": (lambda: Bid((True,)), r"Bid cards must be whole numbers .*True \(bool\)"),
+    "float cards": (lambda: Bid((5.0, 2.0)), r"Bid cards must be whole numbers .*5.0 \(float\)"),
+    "a float item": (lambda: Auction(1.0, 0), r"Auction item must be a whole number .*1.0"),
+    "a bool item": (lambda: Auction(True, 0), r"Auction item must be a whole number .*True"),
+    "a seat as text": (lambda: Auction(1, "0"), r"Auction first_bidder must be a whole number"),
+}
+
+
+@pytest.mark.parametrize(("make", "message"), MALFORMED.values(), ids=MALFORMED)
+def test_malformed_actions_are_type_errors_when_made(make, message):
+    with pytest.raises(TypeError, match=message):
+        make()
+
+
+def test_seats_are_checked_everywhere():
+    state = start().apply(Auction(0, 0))
+    observation = state.observation(1)
+    for call in (state.available, observation.available, state.observation, state.log_for):
+        with pytest.raises(ValueError, match=r"must be a seat 0–3"):
+            call(9)
+        with pytest.raises(TypeError, match=r"must be a seat 0–3.*got 1.0 \(float\)"):
+            call(1.0)
+        with pytest.raises(TypeError, match=r"must be a seat 0–3.*got True \(bool\)"):
+            call(True)
+    assert state.available(np.int64(1)) == observation.available(np.int8(1)) == (10, 5, 2, 2, 1)
+
+
+def test_new_game_accepts_what_rules_accept_for_the_start():
+    starts = {new_game(seed=s, starting_auctioneer="random").auctioneer for s in range(40)}
+    assert starts == {0, 1, 2, 3}
+    assert (
+        new_game(Rules(starting_auctioneer="random"), seed=3, starting_auctioneer=2).auctioneer == 2
+    )
+    with pytest.raises(TypeError, match=r"starting_auctioneer must be a seat 0–3, 'random' or"):
+        new_game(seed=0, starting_auctioneer=1.5)
+    with pytest.raises(TypeError, match=r"rules must be a rubbish Rules or None, got int"):
+        new_game(4, seed=0)
+    with pytest.raises(TypeError, match=r"geeks must give 4 distinct geek numbers .*got 1.0"):
+        new_game(seed=0, geeks=(0, 1.0, 2, 3))
+    with pytest.raises(TypeError, match=r"geeks must give 4 distinct geek numbers .*got 3 \(int\)"):
+        new_game(seed=0, geeks=3)
+    with pytest.raises(
+        ValueError, match=r"geeks must give 4 distinct geek numbers .*\(0, 0, 1, 2\)"
+    ):
+        new_game(seed=0, geeks=(0, 0, 1, 2))

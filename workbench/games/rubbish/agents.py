@@ -9,11 +9,13 @@ distribution (``action_probabilities``), which exact inference uses as a prior.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
+from workbench.checks import real_number, whole_number
 from workbench.games.rubbish.batch import (
     BatchAgent,
     BatchState,
@@ -135,10 +137,16 @@ class HeuristicAgent(_BatchWrittenAgent):
         cheapskate_share: float = 0.7,
         last_round_share: float = 0.9,
     ) -> None:
-        self.max_wanted_bid = max_wanted_bid
-        self.gain_share = gain_share
-        self.cheapskate_share = cheapskate_share
-        self.last_round_share = last_round_share
+        self.max_wanted_bid = whole_number(
+            "HeuristicAgent max_wanted_bid", max_wanted_bid, low=0, allowed="a whole number >= 0"
+        )
+        self.gain_share = real_number("HeuristicAgent gain_share", gain_share, low=0, high=1)
+        self.cheapskate_share = real_number(
+            "HeuristicAgent cheapskate_share", cheapskate_share, low=0, high=1
+        )
+        self.last_round_share = real_number(
+            "HeuristicAgent last_round_share", last_round_share, low=0, high=1
+        )
 
     def __repr__(self) -> str:
         return (
@@ -308,10 +316,18 @@ class SamplingAgent:
     name = "sampling"
 
     def __init__(self, samples: int = 24, rollout: BatchAgent | None = None) -> None:
-        if samples < 1:
-            raise ValueError(f"samples must be >= 1, got {samples}")
-        self.samples = samples
-        self.rollout = rollout if rollout is not None else HeuristicAgent()
+        self.samples = whole_number("SamplingAgent samples", samples, low=1)
+        if rollout is None:
+            rollout = HeuristicAgent()
+        elif isinstance(rollout, type) or not all(
+            callable(getattr(rollout, method, None))
+            for method in ("choose_auctions", "choose_bids")
+        ):
+            raise TypeError(
+                "SamplingAgent rollout must be an agent written over batches (with "
+                f"choose_auctions and choose_bids), e.g. HeuristicAgent(); got {rollout!r}"
+            )
+        self.rollout = rollout
 
     def __repr__(self) -> str:
         return f"SamplingAgent(samples={self.samples}, rollout={self.rollout!r})"
@@ -424,10 +440,20 @@ AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "sampling": Sampli
 
 
 def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
-    """An agent by name: 'random', 'heuristic' or 'sampling' (``rules`` is accepted for the
-    common contract; these agents read the rules from each observation)."""
+    """An agent by name: 'random', 'heuristic' or 'sampling', with its ``options`` (checked
+    when it is made). ``rules`` is accepted for the common contract; these agents read the
+    rules from each observation."""
     if not isinstance(name, str) or name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a rubbish Rules or None, got {type(rules).__name__}")
+    accepted = [p for p in inspect.signature(AGENTS[name]).parameters if p != "self"]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        raise TypeError(
+            f"unknown option(s) {unknown} for the {name} agent; its options: "
+            f"{', '.join(accepted) or 'none'}"
+        )
     return AGENTS[name](**options)
 
 

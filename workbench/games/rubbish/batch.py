@@ -64,6 +64,10 @@ class View:
         return self.fame.shape[1]
 
     @property
+    def rows(self) -> np.ndarray:
+        return np.arange(len(self.actor))
+
+    @property
     def is_last_round(self) -> bool:
         return self.rounds_done == self.rules.rounds - 1
 
@@ -109,7 +113,7 @@ class Recording:
             starting_auctioneer=np.zeros(games, np.int8),
             item=np.full((games, rounds), -1, np.int8),
             first=np.full((games, rounds), -1, np.int8),
-            bid_index=np.full((games, rounds, players), -1, np.int8),
+            bid_index=np.full((games, rounds, players), -1, np.int16),
             lock_before=np.zeros((games, rounds, players), np.int8),
             total=np.zeros((games, rounds, players), np.int16),
             cards=np.zeros((games, rounds, players), np.int8),
@@ -226,9 +230,11 @@ def _decide(
     view: View,
     u: np.ndarray,
     method: str,
+    first_game: int = 0,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Ask each distinct agent (``method``: choose_auctions or choose_bids) for the games where
-    one of its seats acts, and merge the answers."""
+    one of its seats acts, check its answers there (``check_auctions``, ``check_bids``), and
+    merge them."""
     owner = seat_agent[view.actor]
     result = None
     for index, agent in enumerate(agents):
@@ -236,6 +242,10 @@ def _decide(
         if not mask.any():
             continue
         answer = getattr(agent, method)(view, u)
+        if method == "choose_auctions":
+            answer = check_auctions(agent, view, answer, mask, first_game)
+        else:
+            answer = check_bids(agent, view, answer, mask, first_game)
         if result is None:
             result = answer
         elif isinstance(answer, tuple):
@@ -243,6 +253,76 @@ def _decide(
         else:
             result = np.where(mask, answer, result)
     return result
+
+
+def _choice_array(agent: BatchAgent, view: View, values: object, what: str) -> np.ndarray:
+    """An agent's answer as a whole-number array with one entry per game, or a TypeError."""
+    array = np.asarray(values)
+    if array.shape != (view.games,) or not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(
+            f"agent {_agent_name(agent)} must answer {what} as a whole-number array with one "
+            f"entry per game (shape ({view.games},)), got dtype {array.dtype} shape {array.shape}"
+        )
+    return array
+
+
+def check_auctions(
+    agent: BatchAgent, view: View, answer: object, mask: np.ndarray, first_game: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """``answer`` of ``agent.choose_auctions`` checked in the games ``mask`` selects: a
+    remaining item and a seat in each. Raises ValueError naming the agent, the game, the seat
+    and what was legal."""
+    if not (isinstance(answer, tuple) and len(answer) == 2):
+        raise TypeError(
+            f"agent {_agent_name(agent)} must answer choose_auctions with (items, first "
+            f"bidders), got {type(answer).__name__}"
+        )
+    item = _choice_array(agent, view, answer[0], "items")
+    first = _choice_array(agent, view, answer[1], "first bidders")
+    items = view.remaining.shape[1]
+    in_range = (item >= 0) & (item < items)
+    up = in_range & view.remaining[view.rows, np.where(in_range, item, 0)]
+    bad = mask & ~(up & (first >= 0) & (first < view.players))
+    if bad.any():
+        g = int(np.argmax(bad))
+        seat = int(view.actor[g])
+        remaining = np.flatnonzero(view.remaining[g]).tolist()
+        raise ValueError(
+            f"agent {_agent_name(agent)} chose Auction({int(item[g])}, {int(first[g])}) for "
+            f"seat {seat} in game {first_game + g}, round {view.rounds_done + 1}: legal are the "
+            f"items still up for auction {remaining} and First Bidders 0–{view.players - 1}"
+        )
+    return item, first
+
+
+def check_bids(
+    agent: BatchAgent, view: View, answer: object, mask: np.ndarray, first_game: int = 0
+) -> np.ndarray:
+    """``answer`` of ``agent.choose_bids`` checked in the games ``mask`` selects: an index
+    into the bid table of the actor's lock, holding out at least the cards the bidding
+    position needs. Raises ValueError naming the agent, the game, the seat and what was legal."""
+    bid = _choice_array(agent, view, answer, "bids")
+    lock = view.actor_lock()
+    fewest = view.min_cards
+    bad = mask & ((bid < fewest) | (bid >= view.table.n_bids.take(lock)))
+    if bad.any():
+        g = int(np.argmax(bad))
+        option = int(lock[g])
+        legal = view.table.legal(option, fewest)
+        shown = ", ".join(str(list(b.cards)) for b in legal[:8])
+        more = f", ... ({len(legal)} in all)" if len(legal) > 8 else ""
+        raise ValueError(
+            f"agent {_agent_name(agent)} chose bid index {int(bid[g])} for seat "
+            f"{int(view.actor[g])} in game {first_game + g}, round {view.rounds_done + 1} "
+            f"(bidding position {view.position}): legal are indices {fewest}–"
+            f"{len(view.table.bids[option]) - 1} of its bid table, the bids {shown}{more}"
+        )
+    return bid
+
+
+def _agent_name(agent: BatchAgent) -> str:
+    name = getattr(agent, "name", None)
+    return f"{name!r} ({agent!r})" if isinstance(name, str) else repr(agent)
 
 
 def _distinct(agents: Sequence[BatchAgent]) -> tuple[list[BatchAgent], np.ndarray]:
@@ -275,14 +355,19 @@ def play(
     agents: Sequence[BatchAgent],
     rng: np.random.Generator,
     recording: Recording | None = None,
+    *,
+    first_game: int = 0,
 ) -> BatchState:
-    """Play every game of the batch to the end (from wherever it stands)."""
+    """Play every game of the batch to the end (from wherever it stands). Every agent's choice
+    is checked before it is played; ``first_game`` numbers the games in error messages."""
     distinct, seat_agent = _distinct(agents)
     while not bs.is_over:
         if bs.position < 0:
             view = bs.view(bs.auctioneer)
             u = rng.random(bs.games)
-            item, first = _decide(distinct, seat_agent, view, u, "choose_auctions")
+            item, first = _decide(
+                distinct, seat_agent, view, u, "choose_auctions", first_game
+            )
             if recording is not None:
                 recording.item[:, bs.rounds_done] = item
                 recording.first[:, bs.rounds_done] = first
@@ -290,7 +375,8 @@ def play(
         while bs.position < bs.rules.players:
             view = bs.view(bs.order[:, bs.position])
             u = rng.random(bs.games)
-            bs.place_bids(view.actor, _decide(distinct, seat_agent, view, u, "choose_bids"))
+            bids = _decide(distinct, seat_agent, view, u, "choose_bids", first_game)
+            bs.place_bids(view.actor, bids)
         resolve(bs, recording)
     return bs
 

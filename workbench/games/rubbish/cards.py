@@ -10,23 +10,31 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from numbers import Integral
 from typing import NamedTuple
 
 import numpy as np
 
-
-def is_whole_number(value: object) -> bool:
-    """A whole number given as a Python or numpy integer, but not a bool (what actions, seats
-    and card values accept from users and frames)."""
-    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
+from workbench.checks import is_whole_number
 
 
-class Bid(NamedTuple):
-    """The money cards held out, high to low, e.g. ``Bid((5, 2, 1))`` bids 8."""
-
+class _BidFields(NamedTuple):
     cards: tuple[int, ...]
+
+
+class Bid(_BidFields):
+    """The money cards held out, e.g. ``Bid((5, 2, 1))`` bids 8; ``Bid(())`` holds out none.
+
+    ``cards`` is any sequence of whole numbers (Python or numpy integers), stored as plain
+    ints high to low; anything else (a bare number, a string, bools, floats) is a TypeError.
+    Whether the cards may be held out is for ``State.apply`` to judge.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, cards: Iterable[int]) -> Bid:
+        return super().__new__(cls, _card_values(cards))
 
     @property
     def total(self) -> int:
@@ -45,6 +53,22 @@ class Bid(NamedTuple):
         return (
             "+".join(str(card) for card in self.cards) + f" = {self.total}" if self.cards else "0"
         )
+
+
+def _card_values(cards: object) -> tuple[int, ...]:
+    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        raise TypeError(
+            f"Bid cards must be a sequence of money card values such as (5, 2), or () for no "
+            f"cards; got {cards!r} ({type(cards).__name__})"
+        )
+    values = tuple(cards)
+    bad = [card for card in values if not is_whole_number(card)]
+    if bad:
+        raise TypeError(
+            f"Bid cards must be whole numbers (money card values such as 5 or 2), got "
+            f"{bad[0]!r} ({type(bad[0]).__name__}) in {cards!r}"
+        )
+    return tuple(sorted((int(card) for card in values), reverse=True))
 
 
 def without(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...]:

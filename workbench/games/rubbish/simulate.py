@@ -118,7 +118,7 @@ def simulate_batches(
                 recording = Recording.empty(size, rules.rounds, rules.players) if rounds else None
                 if recording is not None:
                     recording.starting_auctioneer[:] = batch.auctioneer
-                play(batch, agents, rng, recording)
+                play(batch, agents, rng, recording, first_game=start)
                 yield (
                     batch_games_frame(batch, labels, start),
                     batch_rounds_frame(recording, labels, start) if recording else None,
