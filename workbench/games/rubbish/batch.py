@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
@@ -54,6 +55,7 @@ class View:
     order: np.ndarray
     held_out: np.ndarray
     destined: np.ndarray  # the actor's own geek: destined[g, item]
+    _actor_lock: np.ndarray | None = field(default=None, init=False, repr=False)
 
     @property
     def games(self) -> int:
@@ -63,7 +65,7 @@ class View:
     def players(self) -> int:
         return self.fame.shape[1]
 
-    @property
+    @cached_property
     def rows(self) -> np.ndarray:
         return np.arange(len(self.actor))
 
@@ -78,7 +80,10 @@ class View:
         return self.rules.min_cards_at(self.position) if self.position >= 0 else 0
 
     def actor_lock(self) -> np.ndarray:
-        return self.lock[np.arange(self.games), self.actor]
+        """The lock option of each game's acting seat (computed once per view)."""
+        if self._actor_lock is None:
+            self._actor_lock = self.lock[self.rows, self.actor]
+        return self._actor_lock
 
 
 class BatchAgent(Protocol):
@@ -238,15 +243,15 @@ def _decide(
     owner = seat_agent[view.actor]
     result = None
     for index, agent in enumerate(agents):
-        mask = owner == index
-        if not mask.any():
+        mask = None if len(agents) == 1 else owner == index  # None: every game
+        if mask is not None and not mask.any():
             continue
         answer = getattr(agent, method)(view, u)
         if method == "choose_auctions":
             answer = check_auctions(agent, view, answer, mask, first_game)
         else:
             answer = check_bids(agent, view, answer, mask, first_game)
-        if result is None:
+        if result is None or mask is None:
             result = answer
         elif isinstance(answer, tuple):
             result = tuple(np.where(mask, a, r) for a, r in zip(answer, result, strict=True))
@@ -267,11 +272,15 @@ def _choice_array(agent: BatchAgent, view: View, values: object, what: str) -> n
 
 
 def check_auctions(
-    agent: BatchAgent, view: View, answer: object, mask: np.ndarray, first_game: int = 0
+    agent: BatchAgent,
+    view: View,
+    answer: object,
+    mask: np.ndarray | None = None,
+    first_game: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``answer`` of ``agent.choose_auctions`` checked in the games ``mask`` selects: a
-    remaining item and a seat in each. Raises ValueError naming the agent, the game, the seat
-    and what was legal."""
+    """``answer`` of ``agent.choose_auctions`` checked in the games ``mask`` selects (None:
+    every game): a remaining item and a seat in each. Raises ValueError naming the agent, the
+    game, the seat and what was legal."""
     if not (isinstance(answer, tuple) and len(answer) == 2):
         raise TypeError(
             f"agent {_agent_name(agent)} must answer choose_auctions with (items, first "
@@ -282,7 +291,9 @@ def check_auctions(
     items = view.remaining.shape[1]
     in_range = (item >= 0) & (item < items)
     up = in_range & view.remaining[view.rows, np.where(in_range, item, 0)]
-    bad = mask & ~(up & (first >= 0) & (first < view.players))
+    bad = ~(up & (first >= 0) & (first < view.players))
+    if mask is not None:
+        bad &= mask
     if bad.any():
         g = int(np.argmax(bad))
         seat = int(view.actor[g])
@@ -296,15 +307,22 @@ def check_auctions(
 
 
 def check_bids(
-    agent: BatchAgent, view: View, answer: object, mask: np.ndarray, first_game: int = 0
+    agent: BatchAgent,
+    view: View,
+    answer: object,
+    mask: np.ndarray | None = None,
+    first_game: int = 0,
 ) -> np.ndarray:
-    """``answer`` of ``agent.choose_bids`` checked in the games ``mask`` selects: an index
-    into the bid table of the actor's lock, holding out at least the cards the bidding
-    position needs. Raises ValueError naming the agent, the game, the seat and what was legal."""
+    """``answer`` of ``agent.choose_bids`` checked in the games ``mask`` selects (None: every
+    game): an index into the bid table of the actor's lock, holding out at least the cards the
+    bidding position needs. Raises ValueError naming the agent, the game, the seat and what was
+    legal."""
     bid = _choice_array(agent, view, answer, "bids")
     lock = view.actor_lock()
     fewest = view.min_cards
-    bad = mask & ((bid < fewest) | (bid >= view.table.n_bids.take(lock)))
+    bad = (bid < fewest) | (bid >= view.table.n_bids.take(lock))
+    if mask is not None:
+        bad &= mask
     if bad.any():
         g = int(np.argmax(bad))
         option = int(lock[g])
