@@ -383,9 +383,7 @@ def play(
         if bs.position < 0:
             view = bs.view(bs.auctioneer)
             u = rng.random(bs.games)
-            item, first = _decide(
-                distinct, seat_agent, view, u, "choose_auctions", first_game
-            )
+            item, first = _decide(distinct, seat_agent, view, u, "choose_auctions", first_game)
             if recording is not None:
                 recording.item[:, bs.rounds_done] = item
                 recording.first[:, bs.rounds_done] = first

@@ -37,9 +37,7 @@ class Auction(_AuctionFields):
         return super().__new__(
             cls,
             whole_number("Auction item", item, allowed="a whole number (an item's number)"),
-            whole_number(
-                "Auction first_bidder", first_bidder, allowed="a whole number (a seat)"
-            ),
+            whole_number("Auction first_bidder", first_bidder, allowed="a whole number (a seat)"),
         )
 
 
@@ -532,9 +530,7 @@ def new_game(
 
 def _dealt_geeks(geeks: object, rules: Rules) -> tuple[int, ...]:
     """``geeks`` checked: one distinct geek number per seat."""
-    allowed = (
-        f"{rules.players} distinct geek numbers from 0–{len(rules.geeks) - 1}, one per seat"
-    )
+    allowed = f"{rules.players} distinct geek numbers from 0–{len(rules.geeks) - 1}, one per seat"
     if isinstance(geeks, str | bytes) or not isinstance(geeks, Iterable):
         raise TypeError(f"geeks must give {allowed}; got {geeks!r} ({type(geeks).__name__})")
     given = tuple(geeks)

@@ -210,9 +210,7 @@ class Rules:
 
 def _money_cards(cards: object) -> tuple[int, ...]:
     """Money card values, high to low, as plain ints; ValueError naming the field otherwise."""
-    allowed = (
-        f"1–{MAX_MONEY_CARDS} positive whole numbers (thousands), e.g. (1, 2, 2, 5, 10)"
-    )
+    allowed = f"1–{MAX_MONEY_CARDS} positive whole numbers (thousands), e.g. (1, 2, 2, 5, 10)"
     if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
         raise ValueError(f"money_cards must be {allowed}, got {cards!r}")
     values = tuple(cards)
