@@ -367,6 +367,26 @@ def test_log_reads_as_a_replay():
     assert kinds.count("cheapskate") == 1 and kinds.count("peek") == 3
 
 
+def test_log_for_a_seat_hides_other_peeks_and_unrevealed_cards():
+    state = start().apply(Auction(3, 1)).apply(Bid((5, 2)))
+    # Seat 2 is to bid and has peeked at one of seat 1's two held-out cards (a 5 or a 2).
+    peek = state.observation(2).peek
+    seen = f"seat 2 peeks blind at one of seat 1's held-out cards: a {peek.card}"
+    assert state.log_for(2) == [
+        "round 1: seat 0 auctions Stuffed owl (item 3) and names seat 1 First Bidder",
+        "seat 1 holds out 2 cards",
+        seen,
+    ]
+    assert seen not in state.log_for(3) and seen in state.log_for(None)
+    assert not any("5+2" in line for line in state.log_for(3))  # revealed only after the round
+    state = state.apply(Bid((10,))).apply(Bid((1,))).apply(Bid((2,)))
+    assert "reveal: seat 1 5+2 = 7, seat 2 10 = 10, seat 3 1 = 1, seat 0 2 = 2" in state.log_for(3)
+    assert sum(" peeks blind " in line for line in state.log_for(None)) == 3
+    assert [line for line in state.log_for(0) if " peeks " in line] == [
+        line for line in state.log_for(None) if line.startswith("seat 0 peeks")
+    ]
+
+
 ILLEGAL = {
     "a bid while the auctioneer must choose": (lambda s: s, Bid((5,)), "must choose an Auction"),
     "an item already auctioned": (

@@ -599,15 +599,19 @@ def _bidding(
     bids: tuple[Bid, ...] | list[Bid],
     peeks: tuple[Peek | None, ...],
 ) -> Iterator[LogEntry]:
-    for position, (seat, bid) in enumerate(zip(order, bids, strict=False)):
+    # The bidder to play has already peeked: its peek is shown before its bid is made.
+    for position in range(max(len(bids), len(peeks))):
+        seat = order[position]
         peek = peeks[position] if position < len(peeks) else None
         if peek is not None:
             where = "held-out cards" if peek.source == "held_out" else "unused cards"
             seen = "nothing to see" if peek.card is None else f"a {peek.card}"
             text = f"seat {seat} peeks blind at one of seat {peek.target}'s {where}: {seen}"
             yield LogEntry(round_number, "peek", seat, text)
-        noun = "card" if bid.count == 1 else "cards"
-        yield LogEntry(round_number, "bid", seat, f"seat {seat} holds out {bid.count} {noun}")
+        if position < len(bids):
+            count = bids[position].count
+            noun = "card" if count == 1 else "cards"
+            yield LogEntry(round_number, "bid", seat, f"seat {seat} holds out {count} {noun}")
 
 
 def _reveal(rules: Rules, record: RoundRecord) -> Iterator[LogEntry]:
