@@ -27,6 +27,14 @@ from workbench.seeding import derive_seed
 from workbench.stats import difference_interval, proportion_interval
 
 
+def _checked_rules(rules: object) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a shared_budget Rules or None, got {type(rules).__name__}")
+    return rules
+
+
 def _functions(rules: Rules, mask: int) -> str:
     return "+".join(rules.names(mask)) or "-"
 
@@ -515,9 +523,19 @@ def purchase_effect_summary(effects: pl.DataFrame) -> pl.DataFrame:
 
 
 def classroom_plans(rules: Rules | None = None) -> pl.DataFrame:
-    """Every buy/pass plan of the classroom market: plan, cost, affordable, functions covered
-    (count and names), credits left; best first (most functions, then most left)."""
-    rules = replace(Rules() if rules is None else rules, variant="classroom")
+    """Every buy/pass plan of the classroom market of these rules' cards, prices and budget:
+    plan, cost, affordable, functions covered (count and names), credits left; best first
+    (most functions, then most left). Settings of the auction (teams, priorities, tie-break)
+    play no part."""
+    rules = _checked_rules(rules)
+    rules = replace(
+        rules,
+        variant="classroom",
+        teams=2,
+        tie_priority="rotating",
+        first_priority=0,
+        final_tiebreak="budget",
+    )
     masks = rules.card_masks()
     rows = []
     for choice in itertools.product((False, True), repeat=rules.rounds):
