@@ -171,11 +171,19 @@ def test_result_before_the_end_is_an_error():
         new_game(seed=0).result()
 
 
-def test_observation_rejects_bad_players():
-    with pytest.raises(ValueError, match="seat from 0 to 1"):
-        new_game(seed=0).observation(2)
-    with pytest.raises(TypeError):
-        new_game(seed=0).observation("A")
+def test_observation_and_log_reject_bad_players():
+    state = new_game(seed=0)
+    for call in (state.observation, state.log_for):
+        with pytest.raises(ValueError, match="player must be a seat 0–1"):
+            call(2)
+        with pytest.raises(TypeError, match=r"player must be a seat 0–1.*got 'A' \(str\)"):
+            call("A")
+        with pytest.raises(TypeError, match=r"player must be a seat 0–1.*got True \(bool\)"):
+            call(True)
+        with pytest.raises(TypeError, match=r"player must be a seat 0–1.*got 1.0 \(float\)"):
+            call(1.0)
+    assert state.observation(np.int64(1)).player == 1
+    assert state.log_for(np.int8(1)) == state.log_for(None)
 
 
 def test_new_game_checks_its_arguments():

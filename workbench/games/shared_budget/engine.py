@@ -20,9 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-import numpy as np
-
-from workbench.checks import is_whole_number
+from workbench.checks import is_whole_number, whole_number
 from workbench.errors import IllegalAction
 from workbench.games.shared_budget.rules import (
     Project,
@@ -31,7 +29,6 @@ from workbench.games.shared_budget.rules import (
     coverage_score,
     standings,
 )
-from workbench.seeding import seed_sequence
 
 BUY, PASS = "buy", "pass"
 #: A written whole number: ASCII digits, optionally negative ("+7" and "٥" are unreadable).
@@ -197,11 +194,8 @@ class State:
 
     def observation(self, player: int) -> Observation:
         """What ``player`` may know: everything public, plus its own sealed bid this round."""
-        if isinstance(player, bool) or not isinstance(player, int | np.integer):
-            raise TypeError(f"player must be a seat number, got {player!r}")
-        if not 0 <= player < self.rules.players:
-            last = self.rules.players - 1
-            raise ValueError(f"player must be a seat from 0 to {last}, got {player}")
+        last = self.rules.players - 1
+        player = whole_number("player", player, low=0, high=last, allowed=f"a seat 0–{last}")
         own = self.sealed[player] if not self.is_over else None
         projects = self.rules.projects
         return Observation(
@@ -223,7 +217,8 @@ class State:
         """The log as lines of text, only what ``player`` saw; every line is public (sealed
         amounts appear only once revealed), so it is the full record for any seat or ``None``."""
         if player is not None:
-            self.observation(player)  # validates the seat
+            last = self.rules.players - 1
+            whole_number("player", player, low=0, high=last, allowed=f"a seat 0–{last} or None")
         return list(self.log)
 
     def result(self) -> Result:
@@ -378,7 +373,7 @@ def new_game(rules: Rules | None = None, *, seed: int) -> State:
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
-    seed_sequence(seed)  # validates the seed: a non-negative int
+    seed = whole_number("seed", seed, low=0, allowed="a non-negative int")
     players = rules.players
     names = ", ".join(p.label for p in rules.projects)
     start = (

@@ -205,14 +205,13 @@ def _split_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
     if isinstance(functions, str):
         parts = [part.strip() for part in functions.split("+")]
         return tuple(part for part in parts if part)
-    try:
-        parts = list(functions)
-    except TypeError:
-        raise ValueError(
+    if not isinstance(functions, Iterable):
+        raise TypeError(
             f"functions must be a '+'-joined string or a sequence of names, got {functions!r}"
-        ) from None
+        )
+    parts = list(functions)
     if not all(isinstance(part, str) for part in parts):
-        raise ValueError(f"function names must be strings, got {functions!r}")
+        raise TypeError(f"function names must be strings, got {functions!r}")
     return tuple(part.strip() for part in parts)
 
 
@@ -281,7 +280,10 @@ def _check_functions(functions: object) -> tuple[str, ...]:
 def _project(name: object, functions: object, price: object, known: tuple[str, ...]) -> Project:
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a card name must be a non-empty string, got {name!r}")
-    parsed = _split_functions(functions)  # type: ignore[arg-type]
+    try:
+        parsed = _split_functions(functions)  # type: ignore[arg-type]
+    except TypeError as error:  # Rules report every bad field as a ValueError
+        raise ValueError(f"card {name!r}: {error}") from None
     unknown = [f for f in parsed if f not in known]
     if unknown:
         raise ValueError(

@@ -18,12 +18,13 @@ mistakes.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from workbench.checks import whole_number
 from workbench.games.shared_budget.rules import (
     MAX_BUDGET,
     Rules,
@@ -222,23 +223,21 @@ class Solution:
         allow_end: bool,
     ) -> tuple[int, int, int, tuple[int, int]]:
         last = self.rules.rounds + (1 if allow_end else 0)
-        if (
-            isinstance(round, bool)
-            or not isinstance(round, int | np.integer)
-            or not (1 <= round <= last)
-        ):
-            raise ValueError(f"round must be an int from 1 to {last}, got {round!r}")
+        round = whole_number("round", round, low=1, high=last, allowed=f"an int from 1 to {last}")
+        allowed = f"two ints from 0 to the budget {self.budget}"
         budgets = (self.budget, self.budget) if budgets is None else budgets
-        if len(budgets) != 2 or not all(
-            isinstance(v, int | np.integer) and 0 <= v <= self.budget for v in budgets
-        ):
-            raise ValueError(
-                f"budgets must be two ints from 0 to the budget {self.budget}, got {budgets!r}"
+        if isinstance(budgets, str) or not isinstance(budgets, Sequence) or len(budgets) != 2:
+            raise TypeError(f"budgets must be {allowed}, got {budgets!r}")
+        a, b = (
+            whole_number("budgets", v, low=0, high=self.budget, allowed=allowed) for v in budgets
+        )
+        if isinstance(coverage, str) or not isinstance(coverage, Sequence) or len(coverage) != 2:
+            raise TypeError(
+                f"coverage must give two teams' functions (names, or '+'-joined text), got "
+                f"{coverage!r}"
             )
-        if len(coverage) != 2:
-            raise ValueError(f"coverage must give two teams' functions, got {coverage!r}")
         masks = (self.rules.mask(coverage[0]), self.rules.mask(coverage[1]))
-        return int(round) - 1, int(budgets[0]), int(budgets[1]), masks
+        return round - 1, a, b, masks
 
     def _key(self, k: int, mask_a: int, mask_b: int, lead: int = 0) -> Key:
         """Canonical key: coverage of functions still on offer, and the lead in the others."""
