@@ -90,7 +90,7 @@ def test_cheapskate_explorer_reruns_with_the_rules(cheapskates):
     assert cheapskates.frame["seat"].to_list() == [0, 1, 2, 3]
     assert cheapskates.frame["times_mean"].sum() == pytest.approx(7)
     assert cheapskates.frame["fair_share"].to_list() == [1.75] * 4
-    cheapskates.set(players=3, destined_bonus=0, starting_fame=10, min_cards=1)
+    cheapskates.set(players=3, destined_bonus=0, starting_fame=10, bid_minimum="one")
     assert cheapskates.error is None
     assert cheapskates.frame["seat"].to_list() == [0, 1, 2]
     assert cheapskates.frame["fair_share"].to_list() == pytest.approx([7 / 3] * 3)

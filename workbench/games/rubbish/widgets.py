@@ -18,7 +18,7 @@ from workbench.games.rubbish.cards import without
 from workbench.games.rubbish.charts import bid_posterior_chart, cheapskate_chart
 from workbench.games.rubbish.cheapskate import cheapskate_frequency
 from workbench.games.rubbish.inference import bid_posterior, bidding_situation
-from workbench.games.rubbish.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from workbench.games.rubbish.rules import BID_MINIMUMS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from workbench.widgets import Explorer
 
 #: The priors the bid explorer offers. The sampling agent is estimated (seeded sampling) with
@@ -108,7 +108,7 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
 def cheapskate_explorer(
     rules: Rules | None = None, *, games: int = 20_000, seed: int = 0
 ) -> Explorer:
-    """Change the rules (player count, destined bonus, starting fame, min cards) and the seat
+    """Change the rules (player count, destined bonus, starting fame, bid minimum) and the seat
     line-up, and re-run ``games`` seeded games (about a second): mean times cheapskate per seat
     with 95% intervals beside the fair share, the final-round rate, streaks and win rate."""
     rules = Rules() if rules is None else rules
@@ -122,20 +122,20 @@ def cheapskate_explorer(
         "starting_fame": widgets.IntSlider(
             value=rules.starting_fame, min=0, max=60, step=5, description="starting fame"
         ),
-        "min_cards": widgets.IntSlider(
-            value=rules.min_cards, min=0, max=len(rules.money_cards) - 1, description="min cards"
+        "bid_minimum": widgets.Dropdown(
+            options=list(BID_MINIMUMS), value=rules.bid_minimum, description="bid minimum"
         ),
         "lineup": widgets.Dropdown(options=list(LINEUPS), value="heuristic", description="seats"),
     }
 
     def compute(
-        players: int, destined_bonus: int, starting_fame: int, min_cards: int, lineup: str
+        players: int, destined_bonus: int, starting_fame: int, bid_minimum: str, lineup: str
     ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
         variant = rules.replace(
             players=players,
             destined_bonus=destined_bonus,
             starting_fame=starting_fame,
-            min_cards=min_cards,
+            bid_minimum=bid_minimum,
         )
         if lineup not in LINEUPS:
             raise ValueError(f"unknown line-up {lineup!r}; line-ups: {', '.join(LINEUPS)}")
