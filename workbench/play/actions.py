@@ -125,7 +125,9 @@ def scan(legal: Sequence[Any]) -> tuple[list[Any], bool]:
 
 def analyse(legal: Sequence[Any]) -> list[GroupSpec]:
     """The groups of controls that offer ``legal`` (one per action type, in order of first
-    appearance). ValueError for an action the contract does not allow."""
+    appearance): a run of whole numbers is one bounded number; other plain values are buttons
+    (a short list) or a dropdown; NamedTuples are buttons (short) or a form of their fields.
+    ValueError for an action the contract does not allow."""
     actions, complete = scan(legal)
     groups: dict[Any, list[Any]] = {}
     for action in actions:
@@ -151,13 +153,12 @@ def _group(key: Any, members: list[Any], complete: bool) -> GroupSpec:
         values = sorted(int(a) for a in members)
         low, high = values[0], values[-1]
         run = complete and values == list(range(low, high + 1))
-        if len(values) <= SHORT_LIST and complete:
-            return GroupSpec("choice", "buttons", None, tuple(members), complete=complete)
-        if run or not complete:
+        if run or not complete:  # bids and amounts: one bounded number
             return GroupSpec(
                 "number", "number", None, tuple(members), low=low, high=high, complete=complete
             )
-        return GroupSpec("choice", "choice", None, tuple(members), complete=complete)
+        kind = "buttons" if len(values) <= SHORT_LIST else "choice"
+        return GroupSpec("choice", kind, None, tuple(members), complete=complete)
     if key is str:
         kind = "buttons" if len(members) <= SHORT_LIST else "choice"
         return GroupSpec("choice", kind, None, tuple(members), complete=complete)
