@@ -10,7 +10,7 @@ import pytest
 
 import workbench
 from workbench.errors import IllegalAction
-from workbench.games import rubbish, shared_budget
+from workbench.games import rubbish
 from workbench.play.table import Table, load_table, table
 from workbench.seeding import generator
 
@@ -81,7 +81,7 @@ def test_while_playing_the_log_shows_only_what_the_seat_saw():
     assert seen[-1] == "seat 3 holds out 4 cards" and html.escape(seen[-1]) in t.since.value
     # The seat's own peek, before it bids, is in its observation (and the panel words it).
     peek = t.session.observation().peek
-    assert peek.target == 3 and f"Your blind peek at seat 3" in t.observation_view.value
+    assert peek.target == 3 and "Your blind peek at seat 3" in t.observation_view.value
 
 
 def test_a_complete_shared_budget_game_through_the_controls():
