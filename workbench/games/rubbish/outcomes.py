@@ -297,6 +297,9 @@ def _outcomes(cache: BidOutcomes, observation: Observation) -> pl.DataFrame:
     if model.fractions:  # empty sums and products are the ints 0 and 1
         win = {bid: Fraction(p) for bid, p in win.items()}
         cheap = {bid: Fraction(p) for bid, p in cheap.items()}
+    else:  # floating-point sums can stray past 0 or 1 by an ulp
+        win = {bid: min(max(p, 0.0), 1.0) for bid, p in win.items()}
+        cheap = {bid: min(max(p, 0.0), 1.0) for bid, p in cheap.items()}
     fame = observation.fame[me]
     rows = []
     for bid in mine:
