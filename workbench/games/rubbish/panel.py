@@ -231,7 +231,8 @@ class RubbishPanel(Panel):
     def _draw_bids(self) -> str:
         title = "Opponents' bids this round (posterior over the total held out)"
         if "inference" in self.errors:
-            return _section(title, _error(self.errors["inference"]))
+            advice = " In this panel: choose the uniform model, which explains any play."
+            return _section(title, _error(self.errors["inference"] + advice))
         if self.bids is None or self.bids.is_empty():
             return _section(title, "<i>nobody else has held out cards yet this round</i>")
         blocks = []
