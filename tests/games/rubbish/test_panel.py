@@ -48,10 +48,27 @@ def test_the_panel_through_a_complete_game():
         assert row["held_out"] == record.bids[0].count
     rounds_not_last = {r.round for r in history if r.order[-1] != 0}
     assert set(about["round"]) == rounds_not_last
-    assert set(about["prior"]) == {"uniform"}
+    # Under the uniform model a bid is any card subset of its size, whatever the geek:
+    # P(your true total) is at least the chance of that total among subsets of your count.
+    assert (about["p_true_total"] > 0).all()
+    # The same figures as game_inference, which reads the same observations for every seat.
+    scores = rubbish.game_inference(t.session.state, priors=("uniform",)).scores
+    ours = scores.filter(pl.col("seat") == 0).sort("round")
+    assert ours["round"].to_list() == about["round"].to_list()
+    assert ours["observer"].to_list() == about["observer"].to_list()
+    assert ours["p_true_total"].to_list() == pytest.approx(about["p_true_total"].to_list())
+    assert ours["most_likely"].to_list() == about["most_likely"].to_list()
+    assert about["p_true_geek"].to_list() == pytest.approx([1 / 6] * about.height)
+    assert panel.final_geeks is None and "learns nothing" in panel.view.value
+    # The heuristic model, chosen after the game: what a geek-driven player read.
+    panel.model.value = "heuristic"
+    assert panel.errors == {}
+    assert set(panel.about_you["round"]) == rounds_not_last
     geek_name = t.session.rules.geeks[t.session.state.deal.geeks[0]].name
     assert set(panel.final_geeks["true_geek"]) == {geek_name}
     assert set(panel.final_geeks["observer"]) == {1, 2, 3}
+    # We played the heuristic ourselves: its model (mixed with 5% uniform play) finds our geek.
+    assert (panel.final_geeks["p_true_geek"] > 0.5).all()
     assert "What the agents could have inferred about you" in panel.view.value
 
 

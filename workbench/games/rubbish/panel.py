@@ -5,7 +5,8 @@ decisions, updated after every event.
 - each opponent's posterior over the total it holds out this round and over its geek
   (``infer``, under the opponent model you choose);
 - every opponent's maximum bid and what beats it from your place (``max_bid_table``);
-- after the game: what the agents could have inferred about you (``game_inference``).
+- after the game: what the agents could have inferred about you: each round, ``infer`` from
+  the last opponent to bid, just before it bid (the observations ``game_inference`` uses).
 
 Every figure says how it was obtained: exact fractions (the uniform model), exact in floating
 point (an agent's stated probabilities). While the game is on the panel reads only your
@@ -22,7 +23,7 @@ import polars as pl
 
 from workbench.charts import WIDTH
 from workbench.games.rubbish.engine import Auction, Observation
-from workbench.games.rubbish.inference import game_inference, infer, max_bid_table
+from workbench.games.rubbish.inference import infer, max_bid_table
 from workbench.games.rubbish.outcomes import UNIFORM, BidOutcomes, model_names
 from workbench.play.panel import Panel
 from workbench.play.render import escape
@@ -84,6 +85,7 @@ class RubbishPanel(Panel):
         self.view.add_class("wb-panel-view")
         self._outcome_caches: dict[str, BidOutcomes] = {}
         self._results: dict[tuple[int, str], dict[str, Any]] = {}
+        self._about: dict[str, dict[int, dict[str, Any]]] = {}
         self._clear()
         title = widgets.HTML("<b>What the analyses know</b> (Rubbish Auction)")
         super().__init__([title, self.model, self.view])
@@ -137,52 +139,92 @@ class RubbishPanel(Panel):
                 found["outcomes"] = cache.compute(observation)
             except ValueError as exc:
                 found["errors"]["outcomes"] = str(exc)
+        self._about_you(session, model, {})  # prepared now, shown after the game
         return found
 
     def _compute_after(self, session: Any, model: str, found: dict[str, Any]) -> None:
         state = session.state
         me = session.seat
-        priors: dict[str, Any] = {UNIFORM: UNIFORM}
-        epsilon = 0.0
-        if model != UNIFORM:
-            priors[model] = model
-            epsilon = ABOUT_YOU_EPSILON
-        try:
-            inference = game_inference(state, priors=priors, epsilon=epsilon)
-            found["about_you"] = inference.scores.filter(pl.col("seat") == me).select(
-                "round",
-                "prior",
-                "observer",
-                "held_out",
-                "true_total",
-                "p_true_total",
-                "most_likely",
-                "true_geek",
-                "p_true_geek",
-            )
-        except ValueError as exc:
-            found["errors"]["about_you"] = str(exc)
+        found["about_you"] = self._about_you(session, model, found["errors"])
+        if model == UNIFORM:
+            return  # the uniform model ignores geeks: every geek stays equally likely
         rows = []
+        true_geek = state.rules.geeks[state.deal.geeks[me]].name
         try:
             for seat in range(state.rules.players):
                 if seat == me:
                     continue
-                for label, prior in priors.items():
-                    geeks = infer(state.observation(seat), prior=prior, epsilon=epsilon).geeks
-                    mine = geeks.filter(pl.col("seat") == me)
-                    truth = mine.filter(pl.col("geek") == state.deal.geeks[me])
-                    rows.append(
-                        {
-                            "observer": seat,
-                            "prior": label,
-                            "true_geek": state.rules.geeks[state.deal.geeks[me]].name,
-                            "p_true_geek": truth["probability"].item(),
-                            "most_likely": mine.sort("probability", descending=True)["name"][0],
-                        }
-                    )
+                observation = state.observation(seat)
+                geeks = infer(observation, prior=model, epsilon=ABOUT_YOU_EPSILON).geeks
+                mine = geeks.filter(pl.col("seat") == me)
+                rows.append(
+                    {
+                        "observer": seat,
+                        "true_geek": true_geek,
+                        "p_true_geek": mine.filter(pl.col("name") == true_geek)[
+                            "probability"
+                        ].item(),
+                        "most_likely": mine.sort("probability", descending=True)["name"][0],
+                    }
+                )
             found["final_geeks"] = pl.DataFrame(rows)
         except ValueError as exc:
             found["errors"]["final_geeks"] = str(exc)
+
+    def _about_you(self, session: Any, model: str, errors: dict[str, str]) -> pl.DataFrame:
+        """Round by round, what the last opponent to bid knew of you just before it bid:
+        computed as each round ends (it reads that opponent's own peek, so it is shown only
+        once the game is over), kept per model."""
+        done = self._about.setdefault(model, {})
+        me = session.seat
+        epsilon = 0.0 if model == UNIFORM else ABOUT_YOU_EPSILON
+        for state in session.states:
+            finished = state.rounds_done
+            last = state.order[-1] if state.order else None
+            if (
+                state.phase != "bid"
+                or len(state.bids) != len(state.order) - 1
+                or last == me
+                or finished + 1 in done
+            ):
+                continue
+            record_round = finished + 1
+            if record_round > len(session.state.history):
+                continue  # the round is not over yet
+            record = session.state.history[finished]
+            try:
+                inference = infer(state.observation(last), me, prior=model, epsilon=epsilon)
+            except ValueError as exc:
+                errors["about_you"] = str(exc)
+                continue
+            bids = inference.bids
+            geek = state.rules.geeks[state.deal.geeks[me]].name
+            truth = bids.filter(pl.col("total") == record.bids[me].total)["probability"]
+            done[record_round] = {
+                "round": record_round,
+                "observer": last,
+                "held_out": record.bids[me].count,
+                "true_total": record.bids[me].total,
+                "p_true_total": truth.item() if truth.len() else 0.0,
+                "most_likely": bids.sort("probability", descending=True)["total"][0],
+                "true_geek": geek,
+                "p_true_geek": inference.geeks.filter(
+                    (pl.col("seat") == me) & (pl.col("name") == geek)
+                )["probability"].item(),
+            }
+        return pl.DataFrame(
+            [done[r] for r in sorted(done)],
+            schema={
+                "round": pl.Int64,
+                "observer": pl.Int64,
+                "held_out": pl.Int64,
+                "true_total": pl.Int64,
+                "p_true_total": pl.Float64,
+                "most_likely": pl.Int64,
+                "true_geek": pl.String,
+                "p_true_geek": pl.Float64,
+            },
+        )
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -325,7 +367,6 @@ class RubbishPanel(Panel):
         elif self.final_geeks is not None:
             rows = "".join(
                 f"<tr><td style='{_CELL}'>seat {r['observer']}</td>"
-                f"<td style='{_LEFT}'>{escape(r['prior'])}</td>"
                 f"<td style='{_CELL}'>{r['p_true_geek']:.3f}</td>"
                 f"<td style='{_LEFT}'>{escape(r['most_likely'])}</td></tr>"
                 for r in self.final_geeks.iter_rows(named=True)
@@ -334,10 +375,16 @@ class RubbishPanel(Panel):
                 f"<div style='margin-top:4px'>At the end, every bid revealed: each opponent's "
                 f"probability for your true geek ({escape(self.final_geeks['true_geek'][0])})"
                 "</div><table style='border-collapse:collapse'><tr><th>observer</th>"
-                "<th>model</th><th>P(your geek)</th><th>its best guess</th></tr>"
+                "<th>P(your geek)</th><th>its best guess</th></tr>"
                 f"{rows}</table>"
             )
-        if self.model.value != UNIFORM:
+        if self.model.value == UNIFORM:
+            parts.append(
+                "<div style='color:#666'>The uniform model ignores geeks, so it learns nothing "
+                "about yours: choose the heuristic to see what a geek-driven player reads from "
+                "your choices.</div>"
+            )
+        else:
             parts.append(
                 f"<div style='color:#666'>The {escape(self.model.value)} model is mixed with "
                 f"{ABOUT_YOU_EPSILON:g} uniform play here, so that your own choices, which need "
