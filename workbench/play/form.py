@@ -41,9 +41,12 @@ class _GroupControls:
                 children.append(button)
         elif spec.kind == "number":
             number = widgets.BoundedIntText(
-                value=spec.low, min=spec.low, max=spec.high, description="value",
+                value=spec.low,
+                min=spec.low,
+                max=spec.high,
+                description="number",
                 layout=widgets.Layout(width="12em"),
-            )  # fmt: skip
+            )
             number.add_class("wb-table-number")
             number.observe(on_change, names="value")
             self.fields["value"] = number
@@ -105,8 +108,8 @@ class _GroupControls:
         found: dict[str, Any] = {}
         for name, control in self.fields.items():
             if name in self.multiset_values:
-                chosen = [v for v, t in zip(self.multiset_values[name], control, strict=True)
-                          if t.value]  # fmt: skip
+                values = self.multiset_values[name]
+                chosen = [v for v, t in zip(values, control, strict=True) if t.value]
                 found[name] = tuple(chosen)
             elif isinstance(control, list):
                 found[name] = tuple(number.value for number in control)
@@ -288,8 +291,8 @@ class ActionForm(widgets.VBox):
         action = self.action
         self.play_button.disabled = action is None
         if action is not None:
-            shown = value_text(action, self.labeller, self.active.spec.label
-                               if self.active.spec.type is not None else None)  # fmt: skip
+            group = self.active.spec.label if self.active.spec.type is not None else None
+            shown = value_text(action, self.labeller, group)
             self.message.value = f"&nbsp;{escape(shown)}"
         else:
             self.message.value = (

@@ -35,6 +35,10 @@ class Panel(widgets.VBox):
         """An HTML summary of the observation for this game, shown above its fields."""
         return None
 
+    def prompt(self, observation: Any) -> str | None:
+        """What the seat is asked to choose, in the game's words (None: 'Your move')."""
+        return None
+
 
 def find_panel(module: ModuleType) -> Callable[..., Panel] | None:
     """The game's ``make_panel`` from ``<game module>.panel``, or None when it has none."""

@@ -123,8 +123,9 @@ def decode_action(encoded: Any, legal: Sequence[Any]) -> Any:
     if isinstance(encoded, int | str):
         return encoded
     if not (isinstance(encoded, Mapping) and set(encoded) == {"type", "fields"}):
-        raise ValueError(f"a saved action must be a number, a string or a type/fields object, "
-                         f"got {encoded!r}")  # fmt: skip
+        raise ValueError(
+            f"a saved action must be a number, a string or a type/fields object, got {encoded!r}"
+        )
     types = {type(legal[i]).__name__: type(legal[i]) for i in {0, len(legal) - 1}} if legal else {}
     cls = types.get(encoded["type"])
     if cls is None or not is_record(legal[0] if types else None):

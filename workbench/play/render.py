@@ -15,7 +15,7 @@ FOLD_AFTER = 8
 #: Fields never drawn: the rules are the table's header, not part of the position.
 HIDDEN_FIELDS = ("rules",)
 
-_CELL = "padding:1px 8px;vertical-align:top;text-align:left"
+_CELL = "padding:0 8px;vertical-align:top;text-align:left;line-height:1.35"
 
 
 def escape(text: object) -> str:
@@ -103,8 +103,10 @@ def result_html(result: Any, players: int, labels: Sequence[str]) -> str:
 
 def log_html(lines: Sequence[str], *, title: str, height: str = "14em") -> str:
     """Log lines in a scrolling box, oldest first."""
-    body = "<br>".join(escape(line) for line in lines) or "(nothing yet)"
+    body = "".join(f"<div>{escape(line)}</div>" for line in lines) or "(nothing yet)"
+    # column-reverse keeps the box scrolled to its newest (last) line
     return (
         f"<b>{escape(title)}</b><div style='max-height:{height};overflow-y:auto;"
-        f"font-family:monospace;font-size:90%;border:1px solid #ddd;padding:4px'>{body}</div>"
+        "display:flex;flex-direction:column-reverse;font-family:monospace;font-size:90%;"
+        f"line-height:1.35;border:1px solid #ddd;padding:4px'><div>{body}</div></div>"
     )

@@ -220,8 +220,9 @@ class Session:
         if self.is_over:
             raise IllegalAction(action, "the game is over")
         if not self.my_turn:  # only reachable when an agent raised part-way through
-            raise IllegalAction(action, f"seat {self.state.to_play} is to play, not seat "
-                                f"{self.seat}")  # fmt: skip
+            raise IllegalAction(
+                action, f"seat {self.state.to_play} is to play, not seat {self.seat}"
+            )
         legal = self.state.legal_actions()
         chosen = match(action, legal)
         if chosen is None:
@@ -271,8 +272,11 @@ class Session:
         action = agent(self.state.observation(seat), legal, self.generators[seat])
         chosen = match(action, legal)
         if chosen is None:
-            raise IllegalAction(action, f"the agent in seat {seat} ({self.label(seat)}) chose "
-                                "an action that is not legal", legal)  # fmt: skip
+            raise IllegalAction(
+                action,
+                f"the agent in seat {seat} ({self.label(seat)}) chose an action that is not legal",
+                legal,
+            )
         return chosen
 
     def _apply(self, action: Any, *, by_table: bool) -> None:

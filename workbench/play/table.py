@@ -86,11 +86,12 @@ class Table(widgets.HBox):
                 self.log_view,
                 widgets.HBox([self.save_path, self.save_button, self.save_message]),
             ],
-            layout=widgets.Layout(width="600px", margin="0 16px 0 0"),
+            layout=widgets.Layout(flex="0 1 540px", min_width="380px", margin="0 16px 0 0"),
         )
         children: list[widgets.Widget] = [left]
-        if self.panel is not None:
-            self.panel.layout.width = "560px"
+        if self.panel is not None:  # beside the table when there is room, else below it
+            self.panel.layout.flex = "1 1 460px"
+            self.panel.layout.min_width = "380px"
             children.append(self.panel)
         super().__init__(children, layout=widgets.Layout(flex_flow="row wrap"))
         self.add_class("wb-table")
@@ -184,11 +185,13 @@ class Table(widgets.HBox):
             self.controls.children = []
             return
         labeller = self.panel.label if self.panel is not None else None
+        prompt = self.panel.prompt(session.observation()) if self.panel is not None else None
         self.form = ActionForm(
             session.state.legal_actions(),
             decision=session.step,
             submit=self._submit,
             labeller=labeller,
+            prompt=prompt or "Your move",
         )
         self.controls.children = [self.form]
 

@@ -20,9 +20,7 @@ def continuation(solution, round_, budgets, coverage, bids) -> float:
     """Team A's value after both bids are revealed, from the solver's value_at (another path
     than the stage game's payoff matrix)."""
     rules = solution.rules
-    _, _, after, covered = shared_budget.resolve_round(
-        rules, round_ - 1, budgets, coverage, bids
-    )
+    _, _, after, covered = shared_budget.resolve_round(rules, round_ - 1, budgets, coverage, bids)
     names = tuple(rules.names(mask) for mask in covered)
     return solution.value_at(round_ + 1, after, names)
 

@@ -331,6 +331,11 @@ class RubbishPanel(Panel):
                 cells += f"<td style='{_CELL};background:{shade};color:{color}'>{p:.2f}</td>"
             rows += f"<tr><th style='{_LEFT}'>seat {seat}</th>{cells}</tr>"
         table = f"<table style='border-collapse:collapse'><tr><th></th>{head}</tr>{rows}</table>"
+        if self.model.value == UNIFORM:
+            table += (
+                "<div style='color:#666'>The uniform model ignores geeks: they stay equally "
+                "likely. Choose the heuristic to read them from the play.</div>"
+            )
         return _section(title, table)
 
     def _draw_after(self, session: Any) -> str:
@@ -409,6 +414,15 @@ class RubbishPanel(Panel):
             return f"{item}; First Bidder seat {value.first_bidder}"
         return None
 
+    def prompt(self, observation: Observation) -> str | None:
+        """What you choose now, in the game's words."""
+        if observation.phase == "auction":
+            return "You are the Next Auctioneer: put an item up and name the First Bidder"
+        if observation.phase == "bid":
+            item = observation.rules.items[observation.item]
+            return f"Hold out money cards for the {item} (toggle them, then play)"
+        return None
+
     def describe(self, observation: Observation) -> str | None:
         """Your geek and what it wants, your usable cards and fame, and the round's state."""
         rules = observation.rules
@@ -440,22 +454,24 @@ def make_panel(session: Any, model: str = UNIFORM) -> RubbishPanel:
     return RubbishPanel(session, model=model)
 
 
-def outcomes_chart(frame: pl.DataFrame, *, title: str = "") -> alt.Chart:
+def outcomes_chart(frame: pl.DataFrame, *, series: str | None = None, title: str = "") -> alt.Chart:
     """P(win the item) and P(be the cheapskate) of every bid from a ``bid_outcomes`` frame,
     by bid total (bids of equal total can differ when the opponents' model reads the number
-    of cards held out)."""
-    missing = [c for c in ("total", "bid", "p_win", "p_cheapskate") if c not in frame.columns]
+    of cards held out). ``series``: a column (e.g. the opponent model) to draw side by side."""
+    needed = ["total", "bid", "p_win", "p_cheapskate"] + ([series] if series else [])
+    missing = [c for c in needed if c not in frame.columns]
     if missing:
         raise ValueError(f"outcomes_chart needs columns {missing}; the frame has {frame.columns}")
+    index = ["bid", "total"] + ([series] if series else [])
     long = frame.unpivot(
-        index=["bid", "total"],
+        index=index,
         on=["p_win", "p_cheapskate"],
         variable_name="outcome",
         value_name="probability",
     ).with_columns(
         pl.col("outcome").replace({"p_win": "win the item", "p_cheapskate": "be the cheapskate"})
     )
-    return (
+    chart = (
         alt.Chart(long)
         .mark_point(filled=True, size=60)
         .encode(
@@ -465,5 +481,8 @@ def outcomes_chart(frame: pl.DataFrame, *, title: str = "") -> alt.Chart:
             shape=alt.Shape("outcome:N", title=None),
             tooltip=["bid", "outcome", "probability"],
         )
-        .properties(width=WIDTH, height=220, title=title)
+        .properties(width=WIDTH // 2 + 40 if series else WIDTH, height=220)
     )
+    if series:
+        chart = chart.facet(column=alt.Column(f"{series}:N", title=series.replace("_", " ")))
+    return chart.properties(title=title)

@@ -28,6 +28,18 @@ from workbench.play.render import escape
 
 _CELL = "padding:1px 6px;text-align:right"
 _LEFT = "padding:1px 6px;text-align:left"
+_HEAD = "padding:1px 6px;text-align:right;white-space:nowrap"
+#: The cost table's columns and their headings.
+_COST_HEADERS = {
+    "round": "round",
+    "card": "card",
+    "bid": "your bid",
+    "equilibrium_bids": "best play",
+    "value": "value",
+    "vs_equilibrium": "bid earns",
+    "cost": "cost",
+    "worst_case_cost": "worst case",
+}
 
 
 @functools.lru_cache(maxsize=8)
@@ -171,27 +183,20 @@ class SharedBudgetPanel(Panel):
             stage = self.position
             value = stage.value if team == 0 else 1.0 - stage.value
             mine, theirs = stage.bid_distribution(team), stage.bid_distribution(1 - team)
-            kind = (
-                "a mixed strategy (linear programme)"
-                if stage.method == "lp"
-                else "pure bids (saddle point)"
-            )
+            kind = "mixed: a linear programme" if stage.method == "lp" else "pure: a saddle point"
             parts.append(
                 f"<div>Round {stage.round}, <b>{escape(stage.card)}</b>; budgets "
                 f"A {stage.budgets[0]}, B {stage.budgets[1]}.</div>"
                 f"<div>Your value under best play from here: <b>{value:.3f}</b> "
                 "(your win share; exact).</div>"
-                f"<div>Equilibrium bids ({kind}): you ({me}) {escape(_support(mine))} — range "
+                f"<div>Best play bids ({kind}): you ({me}) {escape(_support(mine))}, range "
                 f"{_range(list(mine))}; {them} {escape(_support(theirs))}.</div>"
                 f"<div>Bids that alone guarantee you the value: "
                 f"{_range(stage.optimal_bids[team])}.</div>"
             )
         if self.costs is not None and not self.costs.is_empty():
-            columns = ["round", "card", "bid", "equilibrium_bids", "value", "vs_equilibrium",
-                       "cost", "worst_case_cost"]  # fmt: skip
-            head = "".join(
-                f"<th style='{_CELL}'>{escape(c.replace('_', ' '))}</th>" for c in columns
-            )
+            columns = list(_COST_HEADERS)
+            head = "".join(f"<th style='{_HEAD}'>{escape(_COST_HEADERS[c])}</th>" for c in columns)
             rows = ""
             for r in self.costs.iter_rows(named=True):
                 cells = "".join(
@@ -202,14 +207,20 @@ class SharedBudgetPanel(Panel):
                 rows += f"<tr>{cells}</tr>"
             total = float(self.costs["cost"].sum())
             parts.append(
-                "<div style='margin-top:6px'><b>Your bids against best play</b> (value: yours "
-                "before the round; vs equilibrium: what your bid earns against the other "
-                "team's equilibrium mix; cost: the difference; worst case cost: against the "
-                "reply that punishes that very bid)</div>"
+                "<div style='margin-top:6px'><b>Your bids against best play</b>: value is yours "
+                "before the round; the bid earns its value against the other team's "
+                "equilibrium mix; cost is the difference; worst case: the cost against the "
+                "reply that punishes that very bid.</div>"
                 f"<table class='wb-panel-costs' style='border-collapse:collapse'><tr>{head}</tr>"
                 f"{rows}</table><div>Total cost so far: <b>{total:.3f}</b> of a win.</div>"
             )
         return "".join(parts)
+
+    def prompt(self, observation: Observation) -> str | None:
+        """'Your sealed bid for <card> (0–<budget> credits)'."""
+        if observation.card is None or observation.rules.variant != "auction":
+            return None
+        return f"Your sealed bid for the {observation.card.name} (0–{observation.budget} credits)"
 
     def describe(self, observation: Observation) -> str | None:
         """The card on offer, your budget and coverage, and the other teams'."""
