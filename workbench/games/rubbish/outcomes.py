@@ -141,7 +141,9 @@ class BidOutcomes:
         #: "auto": independent bids for blind models; "enumerate": every deal (a cross-check)
         self.method = method
         self._past: _Past | None = None
-        self.memo: dict[Any, dict[Any, Number]] = {}
+        self.memo: dict[Any, Any] = {}
+        self.interned: dict[tuple, tuple] = {}
+        self.steps: dict[tuple, dict[tuple, Number]] = {}
 
     def compute(self, observation: Observation) -> pl.DataFrame:
         """See ``bid_outcomes``."""
@@ -210,6 +212,21 @@ class BidOutcomes:
                 seen = dataclasses.replace(base, geek=geek, peek=peek)
                 chance += p * self.model.distribution(seen, legal).get(action, 0)
             weights[seat][geek] *= chance
+
+    def options(
+        self, turn: _Turn, geek: int, peek: Peek, last: Bid, held: tuple[int | None, ...]
+    ) -> tuple[tuple[Bid, Number, int, int], ...]:
+        """A later bidder's choices with their probabilities, totals and counts (probability
+        0 left out), memoised; equal lists are one object, so geeks the model treats alike
+        can be recognised by identity."""
+        key = ("later", turn.seat, geek, peek.card, last.count, held)
+        found = self.memo.get(key)
+        if found is None:
+            seen = dataclasses.replace(turn.observation, geek=geek, peek=peek, held_out=held)
+            dist = self.model.distribution(seen, turn.legal)
+            listed = tuple((bid, q, bid.total, bid.count) for bid, q in dist.items() if q)
+            found = self.memo[key] = self.interned.setdefault(listed, listed)
+        return found
 
     def distribution(self, key: Any, observation: Observation, legal: Sequence[Any]) -> dict:
         """The model's distribution, memoised under ``key`` (for one decision's situations)."""
@@ -288,6 +305,8 @@ def _this_round(
 def _outcomes(cache: BidOutcomes, observation: Observation) -> pl.DataFrame:
     model = cache.model
     cache.memo.clear()
+    cache.interned.clear()
+    cache.steps.clear()
     auction_state, earlier, mine, later = _this_round(cache, observation)
     me = observation.player
     if model.blind and cache.method == "auto":
@@ -538,44 +557,54 @@ def _later_pass(
         counts[me] = mine.count
         prefixes[key] = {(mine, me, observation.available(me), tuple(counts), NO_HIGH, NO_LOW): 1}
     states = prefixes[key]
-    for turn, geek in zip(later, geeks, strict=True):
+    for k, (turn, geek) in enumerate(zip(later, geeks, strict=True)):
         key = (*key, geek)
         if key not in prefixes:
-            prefixes[key] = _later_step(cache, turn, geek, states)
+            final = k == len(later) - 1
+            prefixes[key] = _later_step(cache, turn, geek, states, final=final)
             budget.spend(len(prefixes[key]))
         states = prefixes[key]
-    collapsed: dict[tuple[int, int], Number] = {}
-    for (*_, high, low), weight in states.items():
-        collapsed[(high, low)] = collapsed.get((high, low), 0) + weight
-    return collapsed
+    if not later:
+        return {(NO_HIGH, NO_LOW): 1}
+    return states  # the last step kept only (highest, lowest)
 
 
 def _later_step(
-    cache: BidOutcomes, turn: _Turn, geek: int, states: dict[tuple, Number]
+    cache: BidOutcomes,
+    turn: _Turn,
+    geek: int,
+    states: dict[tuple, Number],
+    *,
+    final: bool,
 ) -> dict[tuple, Number]:
-    """The states after ``turn``'s bidder (holding ``geek``) chooses, from ``states``."""
-    following: dict[tuple, Number] = {}
-    for (last, last_seat, last_cards, held, high, low), weight in states.items():
+    """The states after ``turn``'s bidder (holding ``geek``) chooses, from ``states``; for
+    the ``final`` bidder only (highest, lowest) is kept, nobody looks at its bid after.
+
+    Geeks the model treats alike here (the same choices in every situation these states
+    lead to, e.g. the heuristic's geeks that do not want the item) share one result."""
+    contexts = []
+    for state, weight in states.items():
+        last, last_seat, last_cards, held, high, low = state
         for peek, p in _peeks(last_seat, last_cards, last, cache.model.fractions):
-            key = ("later", turn.seat, geek, peek.card, last.count, held)
-            dist = cache.memo.get(key)
-            if dist is None:
-                seen = dataclasses.replace(turn.observation, geek=geek, peek=peek, held_out=held)
-                dist = cache.distribution(key, seen, turn.legal)
-            for bid, q in dist.items():
-                if not q:
-                    continue
+            options = cache.options(turn, geek, peek, last, held)
+            contexts.append((weight * p, held, high, low, options))
+    signature = (id(states), turn.seat, final, tuple(id(c[4]) for c in contexts))
+    found = cache.steps.get(signature)
+    if found is not None:
+        return found
+    following: dict[tuple, Number] = {}
+    for chance, held, high, low, options in contexts:
+        for bid, q, total, count in options:
+            top = high if high > total else total
+            bottom = low if low < total else total
+            if final:
+                state: tuple = (top, bottom)
+            else:
                 now = list(held)
-                now[turn.seat] = bid.count
-                state = (
-                    bid,
-                    turn.seat,
-                    turn.available,
-                    tuple(now),
-                    max(high, bid.total),
-                    min(low, bid.total),
-                )
-                following[state] = following.get(state, 0) + weight * p * q
+                now[turn.seat] = count
+                state = (bid, turn.seat, turn.available, tuple(now), top, bottom)
+            following[state] = following.get(state, 0) + chance * q
+    cache.steps[signature] = following
     return following
 
 
