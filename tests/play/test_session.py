@@ -7,6 +7,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.errors import IllegalAction
 from workbench.games import rubbish, shared_budget
@@ -261,3 +263,27 @@ def test_rules_dataclass_fields_only():
 
     with pytest.raises(ValueError, match="cannot save a rules value of type"):
         encode_rules(Odd(when=object()))
+
+
+# -- invariants ------------------------------------------------------------------------------
+
+
+@settings(max_examples=25)
+@given(
+    game=st.sampled_from(["rubbish", "shared_budget"]),
+    seed=st.integers(0, 10_000),
+    seat=st.integers(0, 1),
+    picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=40),
+)
+def test_any_game_saved_at_any_point_replays_the_same(game, seed, seat, picks):
+    session = Session(game, seed=seed, seat=seat, opponents="random")
+    for pick in picks:
+        if session.is_over:
+            break
+        legal = session.legal_actions()
+        session.play(legal[pick % len(legal)])
+    replayed = Session.from_record(json.loads(json.dumps(session.record())))
+    assert replayed.step == session.step
+    assert [m.action for m in replayed.moves] == [m.action for m in session.moves]
+    assert replayed.state.log_for(None) == session.state.log_for(None)
+    assert replayed.my_turn == session.my_turn

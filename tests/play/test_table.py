@@ -7,6 +7,8 @@ import html
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import workbench
 from workbench.errors import IllegalAction
@@ -237,3 +239,45 @@ def test_panel_options_need_a_panel(toy):
         table(toy, seed=0, opponents="greedy", model="uniform")
     bare = table("rubbish", seed=0, opponents="random", panel=False)
     assert bare.panel is None and len(bare.children) == 1
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 10_000), picks=st.lists(st.integers(0, 10**6), max_size=12))
+def test_every_legal_action_can_be_made_from_the_controls(seed, picks):
+    """At decisions reached by random play, each legal action is one setting of the controls
+    (or one button) away, and that setting shows exactly that action."""
+    t = table("rubbish", rubbish.Rules(players=3), seed=seed, opponents="random", panel=False)
+    for pick in [*picks, 0]:
+        if t.session.is_over:
+            break
+        form = t.form
+        for action in t.session.legal_actions():
+            group = next(g for g in form.groups if g.spec.type is type(action))
+            form.select(group.spec.label)
+            if group.spec.kind == "buttons":
+                assert form.button_for(action) is not None
+            else:
+                form.set(**action._asdict())
+                assert form.action == action
+        legal = t.session.legal_actions()
+        t.play(legal[pick % len(legal)])
+
+
+def test_short_lists_of_records_are_buttons_worded_by_the_panel():
+    # Two players; we always hold out the least we may, so we are the cheapskate and auction
+    # again; with four items left an Auction is one of eight buttons, named by the panel.
+    t = table("rubbish", rubbish.Rules(players=2), seed=1, opponents="random")
+    while len(t.session.legal_actions()) > 8 or t.session.state.phase != "auction":
+        t.play(t.session.legal_actions()[0])
+    form = t.form
+    assert [g.spec.kind for g in form.groups] == ["buttons"]
+    action = t.session.legal_actions()[-1]
+    button = form.button_for(action)
+    item = t.panel.label("Auction", "item", action.item)
+    assert item.startswith(f"{t.session.rules.items[action.item]} (item {action.item})")
+    assert button.description == f"{item}; First Bidder seat 1"
+    before = t.session.step
+    button.click()
+    button.click()  # the decision is gone: nothing more happens
+    assert t.session.moves[before].action == action
+    assert sum(m.by_table for m in t.session.moves[before:]) == 1
