@@ -20,7 +20,7 @@ from workbench.seeding import generator
 
 RULES = {
     "rubbish defaults": rubbish.Rules(),
-    "rubbish variant": rubbish.Rules(players=3, min_cards=1, overspend="keep"),
+    "rubbish variant": rubbish.Rules(players=3, bid_minimum="one", overspend="keep"),
     "rubbish own geeks": rubbish.Rules(
         players=2, geeks=(rubbish.Geek("Ann", (0, 1)), rubbish.Geek("Bo", (2,)))
     ),
@@ -39,7 +39,8 @@ def test_rules_survive_json(rules):
 
 def test_only_fields_that_differ_from_the_defaults_are_saved():
     assert encode_rules(rubbish.Rules()) == {}
-    assert encode_rules(rubbish.Rules(players=3, min_cards=1)) == {"players": 3, "min_cards": 1}
+    variant = rubbish.Rules(players=3, bid_minimum="one")
+    assert encode_rules(variant) == {"players": 3, "bid_minimum": "one"}
     assert encode_rules(shared_budget.Rules(budget=12)) == {"budget": 12}
 
 

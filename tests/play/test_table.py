@@ -80,9 +80,10 @@ def test_while_playing_the_log_shows_only_what_the_seat_saw():
     assert hidden and all("peeks" in line for line in hidden)
     assert not any(line in t.log_view.value for line in hidden)
     seen = state.log_for(0)
-    assert seen[-1] == "seat 3 holds out 4 cards" and html.escape(seen[-1]) in t.since.value
-    # The seat's own peek, before it bids, is in its observation (and the panel words it).
+    assert seen[-2] == "seat 3 holds out 4 cards" and html.escape(seen[-2]) in t.since.value
+    # The seat's own peek, before it bids, is in its log and its observation (the panel words it).
     peek = t.session.observation().peek
+    assert seen[-1] == f"seat 0 peeks blind at one of seat 3's held-out cards: a {peek.card}"
     assert peek.target == 3 and "Your blind peek at seat 3" in t.observation_view.value
 
 
@@ -177,7 +178,7 @@ def test_a_click_after_the_end_changes_nothing():
 
 def test_illegal_choices_cannot_be_made_from_the_controls():
     # With a one-card minimum, holding out nothing is not a bid: play stays disabled.
-    t = table("rubbish", rubbish.Rules(min_cards=1), seed=4, opponents="heuristic")
+    t = table("rubbish", rubbish.Rules(bid_minimum="one"), seed=4, opponents="heuristic")
     t.form.set(item=0, first_bidder=0)
     t.form.play_button.click()
     form = t.form
