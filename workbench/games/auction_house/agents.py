@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from workbench.games.auction_house.batch import AUCTION, KITTY, OFFER, PLAY, TAKE, View
+from workbench.games.auction_house.batch import AUCTION, KITTY, OFFER, OVER, PLAY, TAKE, View
 from workbench.games.auction_house.cards import (
     ABOVE,
     DECK,
@@ -328,3 +328,269 @@ def make_agent(name: str, rules: Rules | None = None, **options: object) -> obje
     if not isinstance(name, str) or name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
     return AGENTS[name](**options)
+
+
+class DeterminizationAgent:
+    """Chooses by playing every candidate action out in sampled worlds.
+
+    For each decision it draws ``worlds`` deals consistent with its observation (``sample_
+    worlds``: the unseen cards dealt to the other seats' hands and kitty cards, respecting
+    the suits each has shown void in, the cards the table saw it holds after the auction, and
+    hand sizes; the trump card, while still face down, from the rest of the trump deck), then
+    plays each candidate to the end of the deal in every world with ``rollout`` agents in the
+    batch engine (the same worlds for every candidate) and takes the candidate with the best
+    mean of (its kitty points won - the others' mean) this deal. Step-only (it reads a whole
+    observation); slow: about a second per game.
+    """
+
+    name = "determinization"
+
+    def __init__(self, worlds: int = 12, rollout: object | None = None) -> None:
+        if isinstance(worlds, bool) or not isinstance(worlds, int | np.integer) or worlds < 1:
+            raise ValueError(f"worlds must be a positive whole number, got {worlds!r}")
+        self.worlds = int(worlds)
+        self.rollout = rollout if rollout is not None else HeuristicAgent()
+        for method in ("choose_start", "choose_play"):
+            if not hasattr(self.rollout, method):
+                raise ValueError(
+                    f"rollout must be a batch agent (random or heuristic), got {self.rollout!r}"
+                )
+
+    def __repr__(self) -> str:
+        return f"DeterminizationAgent(worlds={self.worlds}, rollout={self.rollout!r})"
+
+    def __call__(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        from workbench.games.auction_house.batch import (
+            apply_kitty,
+            apply_offer,
+            apply_play,
+            apply_start,
+            apply_take,
+            play,
+        )
+
+        worlds = self.worlds
+        candidates = len(legal_actions)
+        batch = sample_worlds(observation, worlds, rng, repeat=candidates)
+        me = observation.player
+        actor = np.full(batch.games, me)
+        phase = batch.phase
+        if phase == AUCTION:
+            start = np.repeat([isinstance(a, Start) for a in legal_actions], worlds)
+            card = np.repeat(
+                [card_index(a.card) if isinstance(a, Start) else 0 for a in legal_actions], worlds
+            )
+            suit = np.repeat(
+                [SUITS.index(a.suit) if isinstance(a, Start) else 0 for a in legal_actions], worlds
+            )
+            apply_start(batch, actor, start, card, suit)
+        else:
+            card = np.repeat([card_index(a.card) for a in legal_actions], worlds)
+            if phase == OFFER:
+                apply_offer(batch, actor, card)
+            elif phase == TAKE:
+                apply_take(batch, card)
+            elif phase == KITTY:
+                apply_kitty(batch, actor, card)
+            else:
+                apply_play(batch, actor, card)
+        before = batch.scores.copy()
+        if batch.phase != OVER:  # the candidate may itself end the deal (the last card)
+            play(batch, [self.rollout] * PLAYERS, None, to_deal_end=True)
+        gain = (batch.scores - before).astype(float)
+        others = (gain.sum(axis=1) - gain[:, me]) / (PLAYERS - 1)
+        value = (gain[:, me] - others).reshape(candidates, worlds).mean(axis=1)
+        return legal_actions[int(np.argmax(value))]
+
+
+def _seat_hand_sizes(observation: Observation) -> list[int]:
+    """How many cards each seat holds now."""
+    obs = observation
+    if obs.phase in ("auction", "offer", "take"):
+        return [10] * PLAYERS
+    if obs.phase == "kitty":
+        return [10 - int(placed) for placed in obs.kitty_placed]
+    played = [0] * PLAYERS
+    for trick in obs.tricks:
+        for position in range(PLAYERS):
+            played[(trick.leader + position) % PLAYERS] += 1
+    for position in range(len(obs.trick)):
+        played[(obs.leader + position) % PLAYERS] += 1
+    return [9 - n for n in played]
+
+
+def _deal_unseen(
+    observation: Observation, rng: np.random.Generator, tries: int = 200
+) -> tuple[list[int], list[int]]:
+    """One consistent world: (hand mask, kitty card or -1) for every seat (the observer's own
+    as observed). Unseen cards go to the other seats' hands and face-down kitty cards; a card
+    of a suit a seat has shown void in can only be its kitty card."""
+    obs = observation
+    me = obs.player
+    sizes = _seat_hand_sizes(obs)
+    known = [frozenset(card_index(c) for c in cards) for cards in obs.known_holdings()]
+    voids = [frozenset(SUITS.index(s) for s in seat) for seat in obs.voids()]
+    seen = _mask(obs.hand) | _mask(obs.played)
+    if obs.own_kitty is not None:
+        seen |= 1 << card_index(obs.own_kitty)
+    others = [s for s in range(PLAYERS) if s != me]
+    for seat in others:
+        for card in known[seat]:
+            seen |= 1 << card
+    unseen = [c for c in range(len(DECK)) if not seen >> c & 1]
+    kitty_slot = {s: bool(obs.kitty_placed[s]) for s in others}
+    for _ in range(tries):
+        hands = {s: [] for s in others}
+        kitty = {s: -1 for s in others}
+        ok = True
+        for seat in others:  # known cards: in hand, unless of a void suit (then the kitty card)
+            for card in known[seat]:
+                if card // SUIT_SIZE in voids[seat]:
+                    if not kitty_slot[seat] or kitty[seat] >= 0:
+                        ok = False
+                    kitty[seat] = card
+                else:
+                    hands[seat].append(card)
+        if not ok:
+            break
+        capacity = {s: sizes[s] + kitty_slot[s] - len(known[s]) for s in others}
+        order = rng.permutation(len(unseen))
+        constrained = sorted(
+            (unseen[i] for i in order),
+            key=lambda c: -sum(c // SUIT_SIZE in voids[s] for s in others),
+        )
+        for card in constrained:
+            suit = card // SUIT_SIZE
+            eligible = [
+                s
+                for s in others
+                if capacity[s] > 0 and (suit not in voids[s] or (kitty_slot[s] and kitty[s] < 0))
+            ]
+            if not eligible:
+                ok = False
+                break
+            weights = np.array([capacity[s] for s in eligible], float)
+            seat = eligible[int(rng.choice(len(eligible), p=weights / weights.sum()))]
+            capacity[seat] -= 1
+            if suit in voids[seat]:
+                kitty[seat] = card
+            else:
+                hands[seat].append(card)
+        if not ok:
+            continue
+        masks, kitty_cards = [0] * PLAYERS, [-1] * PLAYERS
+        for seat in others:
+            cards = hands[seat]
+            if kitty_slot[seat] and kitty[seat] < 0:
+                kitty[seat] = cards.pop(int(rng.integers(len(cards))))
+            masks[seat] = sum(1 << c for c in cards)
+            kitty_cards[seat] = kitty[seat]
+        masks[me] = _mask(obs.hand)
+        kitty_cards[me] = -1 if obs.own_kitty is None else card_index(obs.own_kitty)
+        return masks, kitty_cards
+    raise ValueError(
+        f"no deal consistent with seat {me}'s observation was found in {tries} tries "
+        f"(deal {obs.deal}, {obs.phase})"
+    )
+
+
+def sample_worlds(
+    observation: Observation, worlds: int, rng: np.random.Generator, *, repeat: int = 1
+) -> object:
+    """A batch of ``worlds`` deals consistent with ``observation``, each repeated ``repeat``
+    times (row ``copy * worlds + world``), standing where the observer is to act."""
+    from workbench.games.auction_house.batch import SLOTS, BatchState
+
+    obs = observation
+    rules = obs.rules
+    me = obs.player
+    hands = np.zeros((worlds, PLAYERS), np.uint64)
+    kitty = np.full((worlds, PLAYERS), -1, np.int64)
+    offers = np.full((worlds, PLAYERS), -1, np.int64)
+    revealed_offers = [-1 if c is None else card_index(c) for c in obs.offers]
+    for w in range(worlds):
+        masks, kitty_cards = _deal_unseen(obs, rng)
+        hands[w] = masks
+        kitty[w] = kitty_cards
+        offers[w] = revealed_offers
+        if obs.phase == "offer":  # offers already face down: drawn from each offerer's hand
+            for seat in range(PLAYERS):
+                if obs.offered[seat] and seat != me:
+                    cards = [c for c in range(len(DECK)) if masks[seat] >> c & 1]
+                    offers[w, seat] = cards[int(rng.integers(len(cards)))]
+    if obs.own_offer is not None:
+        offers[:, me] = card_index(obs.own_offer)
+    remaining_trumps = _remaining_trump_deck(obs)
+    trump_cards = np.zeros((worlds, len(TRUMP_DECK_ALL)), np.int8)
+    for w in range(worlds):
+        drawn = [remaining_trumps[i] for i in rng.permutation(len(remaining_trumps))]
+        trump_cards[w] = [TRUMP_DECK_ALL.index(c) for c in (*obs.revealed_trumps, *drawn)]
+
+    def tile(array: np.ndarray) -> np.ndarray:
+        return np.tile(array, (repeat,) + (1,) * (array.ndim - 1))
+
+    total = worlds * repeat
+    batch = BatchState(
+        rules,
+        np.full(total, obs.dealer),
+        tile(trump_cards),
+        np.zeros((total, 1, len(DECK)), np.int8),
+    )
+    batch.deal = obs.deal
+    batch.dealer = np.full(total, obs.dealer)
+    batch._clear_deal()
+    batch.phase = _PHASE_CODE[obs.phase]
+    batch.step = view_of(obs).step
+    batch.u = rng.random((total, SLOTS))
+    batch.hands = tile(hands)
+    batch.kitty = tile(kitty)
+    batch.offers = tile(offers)
+    batch.scores = np.tile(np.array(obs.scores, np.int64), (total, 1))
+    batch.carried_in = np.full(total, obs.carried_in)
+    batch.trump_shown = obs.trump_shown
+    batch.trump = np.full(total, SUITS.index(obs.trump) if obs.trump is not None else -1)
+    if obs.starter is not None:
+        batch.starter[:] = obs.starter
+        batch.face_up[:] = card_index(obs.face_up)
+        batch.called[:] = SUITS.index(obs.called)
+    if obs.taken is not None:
+        batch.taken[:] = card_index(obs.taken)
+        batch.taken_from[:] = obs.taken_from
+        batch.forced[:] = obs.phase != "take" and _was_forced(obs)
+    view = view_of(obs)
+    batch.leader[:] = view.leader[0]
+    batch.trick[:] = view.trick[0]
+    batch.tricks_won[:] = obs.tricks_won
+    batch.played[:] = view.played[0]
+    batch.voids[:] = view.voids[0]
+    return batch
+
+
+def _was_forced(observation: Observation) -> bool:
+    called = observation.called
+    return any(c is not None and c[-1] == called for c in observation.offers)
+
+
+TRUMP_DECK_ALL = tuple(f"{face}{suit}" for suit in SUITS for face in ("J", "Q", "K"))
+
+
+def _remaining_trump_deck(observation: Observation) -> list[str]:
+    shown = set(observation.revealed_trumps)
+    return [c for c in TRUMP_DECK_ALL if c not in shown]
+
+
+AGENTS["determinization"] = DeterminizationAgent
+
+__all__ = [
+    "AGENTS",
+    "DeterminizationAgent",
+    "HeuristicAgent",
+    "RandomAgent",
+    "make_agent",
+    "sample_worlds",
+    "view_of",
+]
