@@ -339,16 +339,23 @@ class DeterminizationAgent:
     hand sizes; the trump card, while still face down, from the rest of the trump deck), then
     plays each candidate to the end of the deal in every world with ``rollout`` agents in the
     batch engine (the same worlds for every candidate) and takes the candidate with the best
-    mean of (its kitty points won - the others' mean) this deal. Step-only (it reads a whole
-    observation); slow: about a second per game.
+    mean of (its kitty points won - the others' mean) this deal plus ``trick_weight`` x (its
+    tricks - the most any other seat took), which steadies the choice between candidates the
+    kitty alone scores alike. Step-only (it reads a whole observation); slow: about half a
+    second per game with 8 worlds.
     """
 
     name = "determinization"
 
-    def __init__(self, worlds: int = 12, rollout: object | None = None) -> None:
+    def __init__(
+        self, worlds: int = 8, rollout: object | None = None, trick_weight: float = 1.0
+    ) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int | np.integer) or worlds < 1:
             raise ValueError(f"worlds must be a positive whole number, got {worlds!r}")
+        if isinstance(trick_weight, bool) or not isinstance(trick_weight, int | float):
+            raise ValueError(f"trick_weight must be a number, got {trick_weight!r}")
         self.worlds = int(worlds)
+        self.trick_weight = float(trick_weight)
         self.rollout = rollout if rollout is not None else HeuristicAgent()
         for method in ("choose_start", "choose_play"):
             if not hasattr(self.rollout, method):
@@ -357,7 +364,10 @@ class DeterminizationAgent:
                 )
 
     def __repr__(self) -> str:
-        return f"DeterminizationAgent(worlds={self.worlds}, rollout={self.rollout!r})"
+        return (
+            f"DeterminizationAgent(worlds={self.worlds}, rollout={self.rollout!r}, "
+            f"trick_weight={self.trick_weight})"
+        )
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -402,8 +412,11 @@ class DeterminizationAgent:
         if batch.phase != OVER:  # the candidate may itself end the deal (the last card)
             play(batch, [self.rollout] * PLAYERS, None, to_deal_end=True)
         gain = (batch.scores - before).astype(float)
+        tricks = batch.tricks_won.astype(float)
         others = (gain.sum(axis=1) - gain[:, me]) / (PLAYERS - 1)
-        value = (gain[:, me] - others).reshape(candidates, worlds).mean(axis=1)
+        lead = tricks[:, me] - np.delete(tricks, me, axis=1).max(axis=1)
+        value = gain[:, me] - others + self.trick_weight * lead
+        value = value.reshape(candidates, worlds).mean(axis=1)
         return legal_actions[int(np.argmax(value))]
 
 

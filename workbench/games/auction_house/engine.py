@@ -494,6 +494,16 @@ class State:
         if phase == "auction":
             return self._apply_auction(action, seat)
         expected = _ACTION_OF_PHASE[phase]
+        if isinstance(action, Start | Pass):
+            if self.starter is None:
+                how = "the auction phase is over: everyone passed"
+            elif phase in ("offer", "take"):
+                how = f"seat {self.starter}'s auction is under way"
+            else:
+                how = f"the auction phase is over: seat {self.starter} held this deal's auction"
+            raise IllegalAction(
+                action, f"{how} (at most one auction per deal)", self.legal_actions()
+            )
         if not isinstance(action, expected):
             legal = self.legal_actions()
             raise IllegalAction(
