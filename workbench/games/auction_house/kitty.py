@@ -132,7 +132,7 @@ def kitty_outcomes(
     for labels, first, played in played_batches(
         rules, agents, games=games, seed=seed, engine=engine, progress=progress
     ):
-        lineup = ", ".join(labels)
+        lineup = lineup_label(labels)
         if isinstance(played, list):
             frames.append(states_deals_frame(played, first))
         else:
@@ -145,6 +145,14 @@ def kitty_outcomes(
             agents=pl.lit(lineup),
         )
     )
+
+
+def lineup_label(labels: Sequence[str]) -> str:
+    """A short name for a line-up: "heuristic x4" when every seat is alike, else the seats'
+    agents in seat order."""
+    if len(set(labels)) == 1:
+        return f"{labels[0]} x{len(labels)}"
+    return ", ".join(labels)
 
 
 def _check_outcomes(outcomes: pl.DataFrame, columns: Iterable[str], what: str) -> None:
@@ -224,11 +232,18 @@ def kitty_value_distribution(outcomes: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def carry_chains(outcomes: pl.DataFrame) -> pl.DataFrame:
+def carry_chains(outcomes: pl.DataFrame, by: str | None = None) -> pl.DataFrame:
     """Runs of consecutive tied deals within a game: for each length (1, 2, ...), how many
     runs, their share of all runs with a 95% interval (clustered by game), how many ended lost
-    in the last deal, and the mean pot when the run ended (won, or lost)."""
-    _check_outcomes(outcomes, ["game", "deal", "kitty_winner", "at_stake", "lost"], "carry_chains")
+    in the last deal, and the mean pot when the run ended (won, or lost); per value of the
+    column ``by`` (e.g. "agents") when given."""
+    columns = ["game", "deal", "kitty_winner", "at_stake", "lost"]
+    _check_outcomes(outcomes, columns + ([by] if by else []), "carry_chains")
+    if by is not None:
+        return pl.concat(
+            carry_chains(group).select(pl.lit(key[0]).alias(by), pl.all())
+            for key, group in outcomes.group_by(by, maintain_order=True)
+        ).sort(by, "length")
     frame = outcomes.sort("game", "deal")
     runs = []
     for (game,), group in frame.group_by("game", maintain_order=True):
@@ -415,7 +430,7 @@ def auction_value(
         )
         offset += g
     frame = pl.concat(rows).filter(pl.col("game") * rules.deals + pl.col("deal") <= deals)
-    label = ", ".join(agent_label(a) for a in lineup)
+    label = lineup_label([agent_label(a) for a in lineup])
     out = []
     for role in ("starter", "seller", "offerer"):
         part = frame.filter(pl.col("role") == role)
@@ -475,12 +490,9 @@ def trump_reveal_comparison(
         b = before.group_by("game").agg(v=expression).sort("game")["v"].to_numpy()
         diff = b - a
         mean = float(diff.mean())
-        if len(diff) > 1 and diff.std(ddof=1) > 0:
-            half = (
-                float(scipy_stats.t.ppf(0.975, len(diff) - 1))
-                * diff.std(ddof=1)
-                / math.sqrt(len(diff))
-            )
+        if len(diff) > 1:  # identical games under both readings give an exact 0 +- 0
+            spread = float(diff.std(ddof=1)) / math.sqrt(len(diff))
+            half = float(scipy_stats.t.ppf(0.975, len(diff) - 1)) * spread
         else:
             half = math.nan
         differences.append(
