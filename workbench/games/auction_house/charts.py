@@ -34,8 +34,8 @@ def kitty_value_chart(distribution: pl.DataFrame, *, title: str = "") -> alt.Cha
     _check(distribution, ["at_stake", "carried", "share"], "kitty_value_chart")
     frame = distribution.with_columns(
         pot=pl.when(pl.col("carried"))
-        .then(pl.lit("with carried points"))
-        .otherwise(pl.lit("this deal's kitty only"))
+        .then(pl.lit("with carry-in"))
+        .otherwise(pl.lit("own kitty only"))
     )
     return (
         alt.Chart(frame)
@@ -82,7 +82,9 @@ def win_by_tricks_chart(
     base = alt.Chart(frame).encode(**encodings)
     points = base.mark_point(filled=True, size=50).encode(
         y=alt.Y("p_win:Q", title="P(wins the kitty)", scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color(f"{series}:N", title=series.replace("_", " "))
+        color=alt.Color(
+            f"{series}:N", title=series.replace("_", " "), legend=alt.Legend(labelLimit=260)
+        )
         if series
         else alt.value("#4c78a8"),
         tooltip=["tricks", alt.Tooltip("p_win:Q", format=".3f"), "seat_deals"],
@@ -116,7 +118,9 @@ def auction_value_chart(
             title="change in P(wins the kitty) when an auction is held",
             axis=alt.Axis(format="+%"),
         ),
-        color=alt.Color(f"{series}:N", title=series.replace("_", " ")),
+        color=alt.Color(
+            f"{series}:N", title=series.replace("_", " "), legend=alt.Legend(labelLimit=260)
+        ),
     )
     rules = base.mark_rule().encode(
         x="win_change_low:Q",
@@ -146,17 +150,19 @@ def trump_reveal_chart(comparison: pl.DataFrame, *, title: str = "") -> alt.Laye
         rows.append(
             comparison.select(
                 "metric",
-                reading=pl.lit(reading),
+                reading=pl.lit(reading.replace("_", " ")),
                 estimate=pl.col(f"estimate_{reading}"),
                 low=pl.col(f"low_{reading}"),
                 high=pl.col(f"high_{reading}"),
             )
         )
     frame = pl.concat(rows).with_columns(interval=pl.lit(INTERVAL))
-    base = alt.Chart().encode(y=alt.Y("reading:N", title=None))
+    base = alt.Chart().encode(
+        y=alt.Y("reading:N", title=None, axis=alt.Axis(labelLimit=120, minExtent=90))
+    )
     points = base.mark_point(filled=True, size=60).encode(
         x=alt.X("estimate:Q", title=None, scale=alt.Scale(zero=False)),
-        color=alt.Color("reading:N", title="trump revealed"),
+        color=alt.Color("reading:N", title="trump shown"),
     )
     rules = base.mark_rule().encode(
         x="low:Q", x2="high:Q", strokeDash=alt.StrokeDash("interval:N", title=None)
@@ -174,9 +180,7 @@ def trump_odds_chart(odds: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
     """Heat map of the exact chance of each trump suit before each deal (a
     ``trump_odds_through`` frame), the suit that came outlined and every cell labelled."""
     _check(odds, ["deal", "suit", "probability", "exact", "came"], "trump_odds_chart")
-    frame = odds.with_columns(
-        turned=pl.when(pl.col("came")).then(pl.lit("the suit turned")).otherwise(None)
-    )
+    frame = odds.with_columns(turned=pl.when(pl.col("came")).then(pl.lit("turned")).otherwise(None))
     base = alt.Chart(frame).encode(
         x=alt.X("deal:O", title="deal", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("suit:N", title="trump suit", sort=["C", "D", "H", "S"]),

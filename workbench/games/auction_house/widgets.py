@@ -64,12 +64,12 @@ def kitty_explorer(rules: Rules | None = None, *, games: int = 500, seed: int = 
         name = f"{lineup}, trump {trump_reveal.replace('_', ' ')}, {deals} deals/game"
         chart = alt.hconcat(
             kitty_value_chart(
-                kitty_value_distribution(outcomes), title=f"Points at stake ({name})"
+                kitty_value_distribution(outcomes), title="Points at stake"
             ).properties(width=300),
-            win_by_tricks_chart(
-                win_by_tricks(outcomes), title=f"Who wins the kitty ({games:,} games)"
-            ).properties(width=300),
-        )
+            win_by_tricks_chart(win_by_tricks(outcomes), title="Who wins the kitty").properties(
+                width=300
+            ),
+        ).properties(title=f"{name}, {games:,} games (seed {seed})")
         return kitty_summary(outcomes), chart
 
     return Explorer(controls, compute, title="Kitty outcomes")
