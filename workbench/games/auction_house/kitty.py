@@ -79,7 +79,8 @@ def _ratio_rows(
     """Per group of ``by``: n (total weight; rows by default), games, estimate, low, high of
     sum(value) / sum(weight), clustered by game."""
     den = pl.len() if weight is None else weight.sum()
-    per_game = frame.group_by([*by, "game"]).agg(num=value.sum(), den=den)
+    # Sorted, so that sums run in one order and the same frame gives bit-identical numbers.
+    per_game = frame.group_by([*by, "game"]).agg(num=value.sum(), den=den).sort([*by, "game"])
     rows = []
     groups = per_game.group_by(by, maintain_order=True) if by else [((), per_game)]
     for key, group in groups:
@@ -436,7 +437,9 @@ def auction_value(
         part = frame.filter(pl.col("role") == role)
         entry: dict[str, Any] = {"role": role, "seat_deals": part.height}
         for column in ("win_change", "tricks_change", "points_change"):
-            per_game = part.group_by("game").agg(num=pl.col(column).sum(), den=pl.len())
+            per_game = (
+                part.group_by("game").agg(num=pl.col(column).sum(), den=pl.len()).sort("game")
+            )
             estimate, low, high = cluster_ratio(
                 per_game["num"].to_numpy(), per_game["den"].to_numpy()
             )
