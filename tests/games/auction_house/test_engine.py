@@ -245,3 +245,10 @@ def test_same_seed_same_game():
     assert a.hand(2) == b.hand(2) and a.chance == b.chance
     assert new_game(Rules(first_dealer=2), seed=5).dealer == 2
     assert new_game(seed=5).chance.shuffles == new_game(Rules(deals=3), seed=5).chance.shuffles
+
+
+def test_cards_in_any_case_are_accepted_and_stored_canonically(mixed):
+    state = mixed().apply(Start("ac", "h")).apply(Offer("2d"))
+    assert state.observation(1).own_offer == "2D" and state.observation(2).face_up == "AC"
+    with pytest.raises(IllegalAction, match="a card is a string"):
+        state.apply(Offer(7))
