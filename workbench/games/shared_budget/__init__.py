@@ -42,6 +42,7 @@ from workbench.games.shared_budget.engine import (
     read_bid,
     resolve_round,
 )
+from workbench.games.shared_budget.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
 from workbench.games.shared_budget.rules import (
     FUNCTIONS,
     Project,
@@ -75,7 +76,9 @@ __getattr__ = lazy_exports(
 
 __all__ = [
     "AGENTS",
+    "COMMON_RANDOMNESS",
     "FUNCTIONS",
+    "GAME_METRICS",
     "CoverageHeuristic",
     "EquilibriumAgent",
     "Observation",
@@ -98,6 +101,7 @@ __all__ = [
     "equilibrium_path",
     "expected_outcome",
     "function_table_variants",
+    "game_metrics",
     "make_agent",
     "new_game",
     "priority_order",
