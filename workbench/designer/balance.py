@@ -170,7 +170,7 @@ def game_values(
     line-up); ``game`` adds that game's own metrics. ``rounds`` None: the lead metrics are
     left out (NaN)."""
     module = game_module(game)
-    ids, scores, ranks, shares = _seat_table(games)
+    ids, scores, ranks, shares = seat_table(games)
     count, players = scores.shape
     values: dict[str, np.ndarray] = {}
     for seat in range(players):
@@ -202,7 +202,7 @@ def per_game_metrics(
     return game_values(games, rounds, game).frame()
 
 
-def _seat_table(games: pl.DataFrame) -> tuple[np.ndarray, ...]:
+def seat_table(games: pl.DataFrame) -> tuple[np.ndarray, ...]:
     """(game ids, scores, ranks, win shares) with one row per game and one column per seat."""
     if not isinstance(games, pl.DataFrame):
         raise TypeError(f"games must be a simulate() games frame, got {type(games).__name__}")
