@@ -2,10 +2,35 @@
 
 Each game lives in ``workbench.games.<id>`` and keeps the same contract (see DESIGN.md):
 ``Rules`` -> ``new_game`` -> ``State`` -> ``simulate`` -> analyses returning polars frames.
+The designer's bench works on every game: ``compare``, ``sweep``, ``tournament`` and
+``balance_metrics`` (``workbench.designer``; ``python -m workbench`` for batch runs).
 """
 
 from workbench import games
 from workbench.errors import IllegalAction
+from workbench.lazy import lazy_exports
 
-__all__ = ["IllegalAction", "games"]
+# The designer's bench (workbench.designer) loads polars and the games on first use.
+__getattr__ = lazy_exports(
+    globals(),
+    {
+        "workbench.designer": (
+            "SerialExecutor",
+            "balance_metrics",
+            "compare",
+            "sweep",
+            "tournament",
+        ),
+    },
+)
+
+__all__ = [
+    "IllegalAction",
+    "SerialExecutor",
+    "balance_metrics",
+    "compare",
+    "games",
+    "sweep",
+    "tournament",
+]
 __version__ = "0.1.0"

@@ -171,7 +171,7 @@ def sweep(
     (default: the rulebook's) with ``dataclasses.replace``; the key "agents" makes the
     line-up an axis too (a list of line-ups), so a conclusion can be checked against more
     than one. ``agents`` is the line-up otherwise (None: the game's default agent). Columns:
-    game, one per axis, agents, cell (label), seed (the cell's own), games, players, then the
+    game, one per axis, agents, cell (label), seed (the cell's own), games, seats, then the
     metric's name, kind, n, value, low, high, interval, source, description. Write it with
     ``.write_parquet(path)`` or ``.write_csv(path)``.
 
@@ -212,7 +212,7 @@ def run_sweep(
                 agents=pl.lit(lineup_label(cell.agents)),
                 seed=pl.lit(cell.seed, pl.Int64),
                 games=pl.lit(plan.games, pl.Int64),
-                players=pl.lit(summary.players, pl.Int64),
+                seats=pl.lit(summary.players, pl.Int64),
             )
         )
     result = pl.concat(frames, how="vertical")
@@ -223,7 +223,7 @@ def run_sweep(
         for axis in axes
     ]
     return result.with_columns(axis_columns, game=pl.lit(plan.game)).select(
-        "game", *axes, "agents", "cell", "seed", "games", "players", *SUMMARY_SCHEMA
+        "game", *axes, "agents", "cell", "seed", "games", "seats", *SUMMARY_SCHEMA
     )
 
 

@@ -86,9 +86,7 @@ def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
             ),
             priority_decided_rate=pl.col("priority_decided_rate").cast(pl.Float64),
             unallocated_cards="unallocated_cards",
-            budget_tiebreak_rate=(pl.col("top_tied") & (pl.col("winners") == 1)).cast(
-                pl.Float64
-            ),
+            budget_tiebreak_rate=(pl.col("top_tied") & (pl.col("winners") == 1)).cast(pl.Float64),
             budget_left="budget_left",
             invalid_bid_rate=pl.col("invalid_bid_rate").cast(pl.Float64),
         )
