@@ -19,11 +19,11 @@ from workbench.designer.balance import (
     per_game_metrics,
 )
 from workbench.designer.cells import InvalidCells
-from workbench.designer.compare import compare
+from workbench.designer.comparison import compare
 from workbench.designer.executors import SerialExecutor, local_processes
 from workbench.designer.moments import Moments
-from workbench.designer.sweep import plan_sweep, run_sweep, sweep
-from workbench.designer.tournament import Tournament, tournament
+from workbench.designer.sweeps import plan_sweep, run_sweep, sweep
+from workbench.designer.tournaments import Tournament, tournament
 from workbench.lazy import lazy_exports
 
 # Charts and the dashboard import altair and ipywidgets: loaded on first use.

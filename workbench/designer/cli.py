@@ -274,7 +274,7 @@ def command_simulate(args: argparse.Namespace) -> int:
 
 
 def command_compare(args: argparse.Namespace) -> int:
-    from workbench.designer.compare import compare
+    from workbench.designer.comparison import compare
 
     module = registry.get(args.game)
     baseline = build_rules(module, parse_settings(args.set, "--set"))
@@ -300,7 +300,7 @@ def command_compare(args: argparse.Namespace) -> int:
 
 
 def command_sweep(args: argparse.Namespace) -> int:
-    from workbench.designer.sweep import plan_sweep, run_sweep
+    from workbench.designer.sweeps import plan_sweep, run_sweep
 
     module = registry.get(args.game)
     base = build_rules(module, parse_settings(args.set, "--set"))
@@ -333,7 +333,7 @@ def command_sweep(args: argparse.Namespace) -> int:
 
 
 def command_tournament(args: argparse.Namespace) -> int:
-    from workbench.designer.tournament import tournament
+    from workbench.designer.tournaments import tournament
 
     module = registry.get(args.game)
     rules = build_rules(module, parse_settings(args.set, "--set"))
