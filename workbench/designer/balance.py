@@ -216,13 +216,23 @@ def seat_table(games: pl.DataFrame) -> tuple[np.ndarray, ...]:
     seat = games["seat"].to_numpy().astype(np.int64)
     players = int(seat.max()) + 1
     order = _sorted_order(game, seat)
-    ids = np.unique(game)
-    if games.height != ids.size * players or not np.array_equal(
-        seat[order], np.tile(np.arange(players), ids.size)
-    ):
+    game, seat = game[order], seat[order]
+    rectangular = games.height % players == 0
+    if rectangular:
+        ids = game[::players]
+        rectangular = (
+            bool((np.diff(ids) > 0).all())
+            and np.array_equal(
+                game.reshape(-1, players), np.repeat(ids, players).reshape(-1, players)
+            )
+            and np.array_equal(
+                seat.reshape(-1, players), np.broadcast_to(np.arange(players), (ids.size, players))
+            )
+        )
+    if not rectangular:
         raise ValueError(
             f"the games frame must hold one row per game × seat (seats 0–{players - 1} in "
-            f"every game); it has {games.height} rows for {ids.size} games"
+            f"every game); it has {games.height} rows for {np.unique(game).size} games"
         )
 
     def table(column: str) -> np.ndarray:
@@ -247,25 +257,57 @@ def _sorted_order(*keys: np.ndarray) -> np.ndarray | slice:
     return np.lexsort(tuple(reversed(keys)))
 
 
-def _lead_values(
-    rounds: pl.DataFrame, ids: np.ndarray, players: int, winners: np.ndarray
-) -> dict[str, np.ndarray]:
-    """lead_changes, winner_lead_round and late_winner_rate per game (module docstring)."""
+def _score_table(
+    rounds: pl.DataFrame, ids: np.ndarray, players: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(score_after as [round, seat, game], rounds played per game). A game that ended before
+    the longest keeps its final standing in the rounds after its end."""
     needed = ["game", "round", "seat", "score_after"]
     missing = [c for c in needed if c not in rounds.columns]
     if missing:
         raise ValueError(f"the rounds frame lacks columns {missing}; it has {rounds.columns}")
+    count = ids.size
     game = rounds["game"].to_numpy()
-    round_number = rounds["round"].to_numpy().astype(np.int64)
-    seat = rounds["seat"].to_numpy().astype(np.int64)
-    score = rounds["score_after"].to_numpy().astype(float)
+    seat = rounds["seat"].to_numpy()
+    round_number = rounds["round"].to_numpy()
+    score = rounds["score_after"].to_numpy()
+    # The common case, checked cheaply: sorted by game, round, seat, every game the same rounds.
+    per_game = count * players
+    if per_game and rounds.height % per_game == 0 and rounds.height:
+        length = rounds.height // per_game
+        shape = (count, length, players)
+        numbers = round_number.reshape(shape)
+        if (
+            np.array_equal(
+                game.reshape(count, -1), np.broadcast_to(ids[:, None], (count, length * players))
+            )
+            and np.array_equal(seat.reshape(shape), np.broadcast_to(np.arange(players), shape))
+            and (numbers == numbers[:, :, :1]).all()
+            and (np.diff(numbers[:, :, 0].astype(np.int64), axis=1) > 0).all()
+        ):
+            table = score.reshape(shape).astype(float).transpose(1, 2, 0)
+            return np.ascontiguousarray(table), np.full(count, length)
+    return _ragged_score_table(game, round_number, seat, score, ids, players)
+
+
+def _ragged_score_table(
+    game: np.ndarray,
+    round_number: np.ndarray,
+    seat: np.ndarray,
+    score: np.ndarray,
+    ids: np.ndarray,
+    players: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``_score_table`` for rows in any order and games of different lengths."""
+    round_number, seat = round_number.astype(np.int64), seat.astype(np.int64)
     order = _sorted_order(game, round_number, seat)
-    game, round_number, seat, score = game[order], round_number[order], seat[order], score[order]
+    game, round_number, seat = game[order], round_number[order], seat[order]
+    score = score[order].astype(float)
+    count = ids.size
     index = np.searchsorted(ids, game)
-    if game.size and (index.max() >= ids.size or not np.array_equal(ids[index], game)):
+    if game.size and (index.max() >= count or not np.array_equal(ids[index], game)):
         unknown = sorted(set(game.tolist()) - set(ids.tolist()))[:5]
         raise ValueError(f"the rounds frame has games missing from the games frame: {unknown}")
-    count = ids.size
     # Position of each row's round within its game (0, 1, ...), whatever the round numbers.
     new_block = np.ones(game.size, bool)
     new_block[1:] = (game[1:] != game[:-1]) | (round_number[1:] != round_number[:-1])
@@ -276,40 +318,54 @@ def _lead_values(
     first_block_of_game[with_rounds] = first_block
     position = block - first_block_of_game[index]
     sizes = np.diff(np.append(starts, game.size))
-    if sizes.size and (sizes != players).any():
+    seats_ok = sizes.size == 0 or (
+        (sizes == players).all()
+        and np.array_equal(
+            seat.reshape(-1, players), np.broadcast_to(np.arange(players), (sizes.size, players))
+        )
+    )
+    if not seats_ok:
+        bad = int(np.argmax(sizes != players)) if (sizes != players).any() else 0
         raise ValueError(
-            f"the rounds frame must hold one row per game × round × seat ({players} seats); "
-            f"a round of game {int(game[starts[np.argmax(sizes != players)]])} has "
-            f"{int(sizes[sizes != players][0])} rows"
+            f"the rounds frame must hold one row per game × round × seat (seats 0–{players - 1}); "
+            f"round {int(round_number[starts[bad]])} of game {int(game[starts[bad]])} does not"
         )
     played = np.zeros(count, np.int64)
     np.maximum.at(played, index, position + 1)
-    longest = int(played.max()) if count else 0
-    table = np.full((count, max(longest, 1), players), np.nan)
-    table[index, position, seat] = score
+    longest = max(int(played.max()) if count else 0, 1)
+    table = np.full((longest, players, count), np.nan)
+    table[position, seat, index] = score
     for r in range(1, longest):  # a game that ended early keeps its final standing
-        gap = np.isnan(table[:, r, 0])
-        table[gap, r] = table[gap, r - 1]
+        gap = np.isnan(table[r, 0])
+        table[r][:, gap] = table[r - 1][:, gap]
+    return table, played
 
-    top = table.max(axis=2, initial=-np.inf)
-    on_top = table == top[:, :, None]  # NaN (no rounds) compares False
-    sole = np.where(on_top.sum(axis=2) == 1, on_top.argmax(axis=2), -1)
+
+def _lead_values(
+    rounds: pl.DataFrame, ids: np.ndarray, players: int, winners: np.ndarray
+) -> dict[str, np.ndarray]:
+    """lead_changes, winner_lead_round and late_winner_rate per game (module docstring)."""
+    table, played = _score_table(rounds, ids, players)
+    longest, count = table.shape[0], ids.size
+    top = table.max(axis=1)  # (round, game); NaN for a game with no rounds
+    on_top = table == top[:, None, :]  # (round, seat, game); NaN compares False
+    tops = on_top.sum(axis=1)
+    sole = np.where(tops == 1, on_top.argmax(axis=1), -1)
     changes = np.zeros(count)
     leader = np.full(count, -1)
     for r in range(longest):
-        current = sole[:, r]
+        current = sole[r]
         changes += (current >= 0) & (leader >= 0) & (current != leader)
         leader = np.where(current >= 0, current, leader)
-
     # Rounds (counted from the end) through which each seat has been on top continuously.
-    streak = np.zeros((count, players), np.int64)
-    still = np.ones((count, players), bool)
+    streak = np.zeros((players, count), np.int64)
+    still = np.ones((players, count), bool)
     for r in range(longest - 1, -1, -1):
-        still &= on_top[:, r]
+        still &= on_top[r]
         streak += still
-    padding = longest - played  # copied rounds after a game's end, all in the streak if on top
-    lead_from = np.where(streak > padding[:, None], longest - streak + 1, np.inf).astype(float)
-    lead_from = np.where(winners, lead_from, np.inf).min(axis=1)
+    padding = longest - played  # rounds copied after a game's end count in the streak too
+    lead_from = np.where(streak > padding, longest - streak + 1, np.inf)
+    lead_from = np.where(winners.T, lead_from, np.inf).min(axis=0)
     lead_from[~np.isfinite(lead_from) | (played == 0)] = np.nan
     late = np.where(np.isnan(lead_from), np.nan, (lead_from == played).astype(float))
     changes[played == 0] = np.nan

@@ -59,34 +59,31 @@ def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
     games frame's rank, items_won, destined_won and times_cheapskate and the rounds frame's
     role, position and bid_total.
     """
-    games = games.sort("game", "seat") if not _in_order(games, "game", "seat") else games
-    if not _in_order(rounds, "game", "round", "seat"):
-        rounds = rounds.sort("game", "round", "seat")
-    ids = np.unique(games["game"].to_numpy())
-    count, players = ids.size, games.height // max(ids.size, 1)
+    players = int(games["seat"].max()) + 1
+    count = games.height // players
     played = rounds.height // max(count * players, 1)
-    if games.height != count * players or rounds.height != count * played * players:
-        raise ValueError(
-            "game_metrics needs one games row per game × seat and one rounds row per game × "
-            f"round × seat; got {games.height} and {rounds.height} rows for {count} games"
-        )
+    if not _in_order(games, rounds, players, played):
+        games, rounds = games.sort("game", "seat"), rounds.sort("game", "round", "seat")
+        if not _in_order(games, rounds, players, played):
+            raise ValueError(
+                "game_metrics needs one games row per game × seat and one rounds row per game "
+                f"× round × seat; got {games.height} and {rounds.height} rows"
+            )
+    ids = games["game"].to_numpy()[::players]
 
     def seats(column: str) -> np.ndarray:
         return games[column].to_numpy().astype(np.int64).reshape(count, players)
 
-    def table(column: str) -> np.ndarray:
-        return rounds[column].to_numpy().astype(np.int64).reshape(count, played, players)
-
-    roles = rounds.select(winner=pl.col("role") == "winner", cheap=pl.col("role") == "cheapskate")
-    shape = (count, played, players)
-    winner = np.argmax(roles["winner"].to_numpy().reshape(shape), axis=2)  # one per round
-    cheapskate = np.argmax(roles["cheap"].to_numpy().reshape(shape), axis=2)
-    pick = (np.arange(count)[:, None], np.arange(played)[None, :])
-    first_bidder_won = table("position")[(*pick, winner)] == 0
-    empty = table("bid_total")[(*pick, cheapskate)] == 0
-    auctioneer_won = winner[:, 1:] == cheapskate[:, :-1]
+    role = rounds["role"]
+    winner_rows = _one_per_round(_is(role, "winner"), players, "winner")
+    cheapskate_rows = _one_per_round(_is(role, "cheapskate"), players, "cheapskate")
+    winner = (winner_rows % players).reshape(count, played)
+    cheapskate = (cheapskate_rows % players).reshape(count, played)
+    first_bidder_won = (rounds["position"].to_numpy()[winner_rows] == 0).reshape(count, played)
+    empty = (rounds["bid_total"].to_numpy()[cheapskate_rows] == 0).reshape(count, played)
     won = seats("rank") == 1
     times = seats("times_cheapskate")
+    auctioneer_won = winner[:, 1:] == cheapskate[:, :-1]
     return pl.DataFrame(
         {
             "game": ids,
@@ -102,18 +99,41 @@ def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _in_order(frame: pl.DataFrame, *columns: str) -> bool:
-    """Are the rows sorted by ``columns`` (first most significant)?"""
-    if frame.height < 2:
-        return True
-    keys = [frame[c].to_numpy().astype(np.int64) for c in columns]
-    ascending = np.ones(frame.height - 1, bool)
-    decided = np.zeros(frame.height - 1, bool)
-    for key in keys:
-        step = np.diff(key)
-        ascending &= decided | (step >= 0)
-        decided |= step > 0
-    return bool(ascending.all())
+def _in_order(games: pl.DataFrame, rounds: pl.DataFrame, players: int, played: int) -> bool:
+    """Are the frames sorted (games by game, seat; rounds by game, round, seat) with every
+    game holding every seat, and every game ``played`` rounds?"""
+    count = games.height // players
+    if count * players != games.height or count * played * players != rounds.height or not count:
+        return False
+    game = games["game"].to_numpy().reshape(count, players)
+    ids = game[:, 0]
+    shape = (count, played, players)
+    numbers = rounds["round"].to_numpy().reshape(shape)
+    return bool(
+        (np.diff(ids) > 0).all()
+        and (game == ids[:, None]).all()
+        and (games["seat"].to_numpy().reshape(count, players) == np.arange(players)).all()
+        and (rounds["game"].to_numpy().reshape(count, -1) == ids[:, None]).all()
+        and (rounds["seat"].to_numpy().reshape(shape) == np.arange(players)).all()
+        and (numbers == numbers[:, :, :1]).all()
+        and (np.diff(numbers[:, :, 0].astype(np.int64), axis=1) > 0).all()
+    )
+
+
+def _is(role: pl.Series, name: str) -> np.ndarray:
+    """Rows whose role is ``name`` (on the Enum's codes when it is one: fast)."""
+    if isinstance(role.dtype, pl.Enum):
+        code = role.dtype.categories.to_list().index(name)
+        return role.to_physical().to_numpy() == code
+    return (role.cast(pl.String) == name).to_numpy()
+
+
+def _one_per_round(mask: np.ndarray, players: int, name: str) -> np.ndarray:
+    """Row index of the one ``name`` in each round (rounds in order, ``players`` rows each)."""
+    rows = np.flatnonzero(mask)
+    if rows.size * players != mask.size or not (rows // players == np.arange(rows.size)).all():
+        raise ValueError(f"every round must have exactly one {name} in the rounds frame")
+    return rows
 
 
 __all__ = ["COMMON_RANDOMNESS", "GAME_METRICS", "game_metrics"]
