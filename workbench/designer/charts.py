@@ -87,7 +87,12 @@ def compare_chart(
     )
     base = alt.Chart().encode(y=alt.Y("side:N", title=None, axis=None), color=colour)
     points = base.mark_point(filled=True, size=70).encode(
-        x=alt.X("value:Q", title="estimate (bar: 95% interval)", scale=alt.Scale(zero=False)),
+        x=alt.X(
+            "value:Q",
+            title="estimate (bar: 95% interval)",
+            scale=alt.Scale(zero=False),
+            axis=alt.Axis(tickCount=5),
+        ),
         tooltip=[
             "metric:N",
             "side:N",
@@ -145,7 +150,11 @@ def difference_chart(
         ),
     )
     points = base.mark_point(filled=True, size=70, color=SIDE_COLOURS["variant"]).encode(
-        x=alt.X("difference:Q", title="variant − baseline (bar: 95% interval)"),
+        x=alt.X(
+            "difference:Q",
+            title="variant − baseline (bar: 95% interval)",
+            axis=alt.Axis(tickCount=5),
+        ),
         tooltip=[
             "metric:N",
             alt.Tooltip("difference:Q", format=".4g"),
@@ -231,8 +240,12 @@ def sweep_chart(
     )
     bars = base.mark_rule(strokeWidth=2).encode(y="low:Q", y2="high:Q")
     games = int(data["games"][0]) if "games" in data.columns else None
-    per_cell = f", {games:,} games per cell" if games else ""
-    heading = title or f"{data['game'][0]}: {metric} as {x} varies{per_cell}"
+    per_cell = f"{games:,} games per cell; " if games else ""
+    heading = alt.TitleParams(
+        title or f"{data['game'][0]}: {metric} as {x} varies",
+        subtitle=f"{per_cell}bars: 95% intervals",
+        anchor="start",
+    )
     chart = (bars + estimates).properties(width=WIDTH if column is None else WIDTH // 2, height=220)
     if column is not None:
         return chart.facet(column=alt.Column(f"{column}:N", title=column)).properties(title=heading)

@@ -55,8 +55,13 @@ def suggested_values(game: str, field: str) -> str:
     return ", ".join(value_label(v) if isinstance(v, str) else repr(v) for v in chosen)
 
 
-def _lineups(game: str) -> list[tuple[str, Any]]:
-    return [("default", None), *((name, name) for name in registry.get(game).AGENTS)]
+#: The line-up choice meaning "the game's default agent in every seat" (None to the bench).
+DEFAULT_LINEUP = "default"
+
+
+def _lineups(game: str) -> list[str]:
+    """The dashboard's line-ups: the game's default agent, or one named agent in every seat."""
+    return [DEFAULT_LINEUP, *registry.get(game).AGENTS]
 
 
 def _metrics(game: str) -> list[str]:
@@ -86,7 +91,9 @@ def designer_dashboard(
             continuous_update=False,
             placeholder="comma-separated, e.g. 10, 20, 30",
         ),
-        "agents": widgets.Dropdown(options=_lineups(game), value=None, description="agents"),
+        "agents": widgets.Dropdown(
+            options=_lineups(game), value=DEFAULT_LINEUP, description="agents"
+        ),
         "metric": widgets.Dropdown(
             options=_metrics(game), value="win_rate_spread", description="metric"
         ),
@@ -103,6 +110,7 @@ def designer_dashboard(
     def compute(
         game: str, field: str, values: str, agents: Any, metric: str, games: int
     ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
+        agents = None if agents == DEFAULT_LINEUP else agents
         tried = [parse_value(text) for text in split_values(values) if text]
         if not tried:
             raise ValueError("values: type one or more values, separated by commas")
@@ -150,7 +158,7 @@ def designer_dashboard(
             controls["field"].value = new_fields[0]
             controls["values"].value = suggested_values(chosen, new_fields[0])
             controls["agents"].options = _lineups(chosen)
-            controls["agents"].value = None
+            controls["agents"].value = DEFAULT_LINEUP
             controls["metric"].options = _metrics(chosen)
             controls["metric"].value = "win_rate_spread"
         finally:
