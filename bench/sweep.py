@@ -88,6 +88,11 @@ def main() -> None:
             f"  {'':<48} one cell in this process: simulate {games / alone:,.0f} games/s, "
             f"with every metric {games / with_metrics:,.0f} games/s"
         )
+        workers = min(cells, default_workers())
+        print(
+            f"  {'':<48} the cells' own work at that rate on {workers} free cores: "
+            f"{cells * with_metrics / workers:.2f} s (plus worker start-up)"
+        )
 
 
 if __name__ == "__main__":
