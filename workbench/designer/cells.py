@@ -2,8 +2,8 @@
 
 Everything here reaches a game through the contract only (``workbench.games.get``, ``Rules``
 and ``dataclasses.replace``, ``AGENTS``/``make_agent``, ``simulate_batches``). Bad input is
-found before anything runs: ``build_rules`` and ``check_lineup`` return the problem as text so
-that a sweep can list every bad cell at once.
+found before anything runs: ``build_rules`` and ``resolve_agents`` return the problem as text
+so that a sweep can list every bad cell at once.
 
 **Per-cell seeds.** A cell's seed is derived from the base seed and the cell's parameters, not
 from its position in a grid: the game id, every rule field whose value differs from the game's
@@ -144,13 +144,15 @@ def _agent_name(agent: Any) -> str:
     return agent if isinstance(agent, str) else agent_label(agent)
 
 
-def check_lineup(module: ModuleType, rules: Any, agents: Any) -> str:
-    """'' when ``agents`` gives the game a valid line-up for ``rules``, else the problem (wrong
-    length, unknown name, an agent its ``make_agent`` rejects for these rules)."""
+def resolve_agents(module: ModuleType, rules: Any, agents: Any) -> tuple[list[Any] | None, str]:
+    """(one agent per seat, '') for a valid line-up, made once here so that workers need not
+    make them again (an equilibrium agent solves the game when made); (None, problem) for a
+    wrong length, an unknown name, or an agent its ``make_agent`` rejects for these rules.
+    ``agents`` None stays None: the game's default agent, made where the cell runs."""
     if agents is None:
-        return ""
+        return None, ""
     try:
-        resolve_lineup(
+        made = resolve_lineup(
             agents,
             players=rules.players,
             make_agent=module.make_agent,
@@ -159,8 +161,13 @@ def check_lineup(module: ModuleType, rules: Any, agents: Any) -> str:
             rules=rules,
         )
     except (ValueError, TypeError) as exc:
-        return str(exc)
-    return ""
+        return None, str(exc)
+    return made, ""
+
+
+def check_lineup(module: ModuleType, rules: Any, agents: Any) -> str:
+    """'' when ``agents`` gives the game a valid line-up for ``rules``, else the problem."""
+    return resolve_agents(module, rules, agents)[1]
 
 
 def changed_fields(module: ModuleType, rules: Any, reference: Any = None) -> dict[str, Any]:
@@ -200,7 +207,8 @@ class InvalidCells(ValueError):
 
 
 class CellTask(NamedTuple):
-    """What a worker needs to run one cell."""
+    """What a worker needs to run one cell: the rules, the agents (one per seat, already made;
+    None for the game's default), games and the cell's seed."""
 
     game: str
     rules: Any
@@ -276,6 +284,7 @@ __all__ = [
     "lineup_key",
     "lineup_label",
     "plain",
+    "resolve_agents",
     "rule_fields",
     "rules_label",
     "summarise_cell",

@@ -27,11 +27,11 @@ from workbench.designer.cells import (
     cell_values,
     check_base_rules,
     check_fields,
-    check_lineup,
     check_seed,
     game_id,
     get_game,
     lineup_label,
+    resolve_agents,
     rules_label,
     whole_number,
 )
@@ -112,13 +112,14 @@ def compare(
     reference = base if base is not None else rulebook
     changed, more = resolve_rules(module, variant, reference, "variant")
     problems += more
+    tasks = []
     for name, rules in (("baseline", base), ("variant", changed)):
-        problem = check_lineup(module, rules, agents) if rules is not None else ""
+        made, problem = resolve_agents(module, rules, agents) if rules is not None else (None, "")
         if problem:
             problems.append(f"{name}: {problem}")
+        tasks.append(CellTask(game_id(module), rules, made, games, seed))
     if problems:
         raise InvalidCells(problems)
-    tasks = [CellTask(game_id(module), rules, agents, games, seed) for rules in (base, changed)]
     (base_values, base_lineup), (variant_values, _) = run_tasks(
         cell_values,
         tasks,

@@ -30,12 +30,12 @@ from workbench.designer.cells import (
     cell_seed,
     check_base_rules,
     check_fields,
-    check_lineup,
     check_seed,
     game_id,
     get_game,
     lineup_label,
     plain,
+    resolve_agents,
     rule_fields,
     summarise_cell,
     value_label,
@@ -50,8 +50,9 @@ class SweepCell:
 
     values: dict[str, Any]
     rules: Any
-    agents: Any
+    agents: Any  # the line-up as given (for labels and the seed)
     seed: int
+    made: list[Any] | None = None  # the agents, one per seat (None: the game's default)
 
     @property
     def label(self) -> str:
@@ -99,12 +100,14 @@ def plan_sweep(
         lineup = values.get(AGENTS_AXIS, agents)
         cell = SweepCell(values, None, lineup, 0)
         rules, problem = build_rules(module, base, changes)
+        made = None
         if not problem:
-            problem = check_lineup(module, rules, lineup)
+            made, problem = resolve_agents(module, rules, lineup)
         if problem:
             problems.append(f"cell {cell.label}: {problem}")
             continue
-        cells.append(SweepCell(values, rules, lineup, cell_seed(seed, module, rules, lineup)))
+        seed_of_cell = cell_seed(seed, module, rules, lineup)
+        cells.append(SweepCell(values, rules, lineup, seed_of_cell, made))
     if problems:
         raise InvalidCells(problems)
     return SweepPlan(module, tuple(axes), tuple(cells), games)
@@ -192,7 +195,7 @@ def run_sweep(
 ) -> pl.DataFrame:
     """Run a checked ``plan_sweep`` plan (see ``sweep``)."""
     tasks = [
-        CellTask(plan.game, cell.rules, cell.agents, plan.games, cell.seed) for cell in plan.cells
+        CellTask(plan.game, cell.rules, cell.made, plan.games, cell.seed) for cell in plan.cells
     ]
     summaries = run_tasks(
         summarise_cell,

@@ -34,11 +34,11 @@ from workbench.designer.cells import (
     InvalidCells,
     cell_seed,
     check_base_rules,
-    check_lineup,
     check_seed,
     game_id,
     get_game,
     lineup_label,
+    resolve_agents,
     rules_label,
     whole_number,
 )
@@ -56,7 +56,8 @@ class Tournament(NamedTuple):
 
 
 class SeatingTask(NamedTuple):
-    """One seating to play: entrant index per seat and the agents themselves."""
+    """One seating to play: the agents (made, one per seat), entrant index per seat, games,
+    seed and the line-up's label."""
 
     game: str
     rules: Any
@@ -64,6 +65,7 @@ class SeatingTask(NamedTuple):
     entrants: tuple[int, ...]
     games: int
     seed: int
+    label: str
 
 
 class SeatingResult(NamedTuple):
@@ -150,12 +152,22 @@ def tournament(
     problems = []
     tasks = []
     for seating in plan:
-        lineup = tuple(entrants[e] for e in seating)
-        problem = check_lineup(module, rules, list(lineup))
+        lineup = [entrants[e] for e in seating]
+        made, problem = resolve_agents(module, rules, lineup)
         if problem:
-            problems.append(f"seating {lineup_label(list(lineup))}: {problem}")
-        seating_seed = cell_seed(seed, module, rules, list(lineup))
-        tasks.append(SeatingTask(game_id(module), rules, lineup, seating, games, seating_seed))
+            problems.append(f"seating {lineup_label(lineup)}: {problem}")
+        seating_seed = cell_seed(seed, module, rules, lineup)
+        tasks.append(
+            SeatingTask(
+                game_id(module),
+                rules,
+                tuple(made or ()),
+                seating,
+                games,
+                seating_seed,
+                lineup_label(lineup),
+            )
+        )
     if problems:
         raise InvalidCells(problems)
     results = run_tasks(
@@ -226,7 +238,7 @@ def _tables(
     seating_frame = pl.DataFrame(
         {
             "seating": list(range(len(tasks))),
-            "lineup": [lineup_label(list(task.agents)) for task in tasks],
+            "lineup": [task.label for task in tasks],
             "seed": [task.seed for task in tasks],
             "games": [task.games for task in tasks],
         },
