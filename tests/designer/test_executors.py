@@ -3,9 +3,11 @@ serial numbers."""
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 
 from workbench import SerialExecutor, sweep
+from workbench.designer import cli
 from workbench.designer.executors import run_tasks
 
 
@@ -54,12 +56,13 @@ def test_agents_that_cannot_go_to_worker_processes_are_named_before_running():
 
 
 @pytest.mark.slow
-def test_a_dask_cluster_gives_the_serial_numbers():
+def test_a_dask_cluster_gives_the_serial_numbers(tmp_path):
     distributed = pytest.importorskip("distributed")
     grid = {"destined_bonus": [10, 30], "agents": ["heuristic", "random"]}
     serial = sweep(
         "rubbish", grid=grid, games=500, seed=3, executor=SerialExecutor(), progress=False
     )
+    out = tmp_path / "dask.parquet"
     with (
         distributed.LocalCluster(
             n_workers=2,
@@ -78,4 +81,28 @@ def test_a_dask_cluster_gives_the_serial_numbers():
             executor=client.get_executor(),
             progress=False,
         )
+        code = cli.main(
+            [
+                "sweep",
+                "rubbish",
+                "--grid",
+                "destined_bonus=10,30",
+                "--lineup",
+                "heuristic",
+                "--lineup",
+                "random",
+                "--games",
+                "500",
+                "--seed",
+                "3",
+                "--quiet",
+                "--scheduler",
+                cluster.scheduler_address,
+                "--out",
+                str(out),
+            ]
+        )
+        # The command line disconnects from the cluster; it does not shut the cluster down.
+        assert client.submit(square, 7).result() == 49
     assert on_dask.equals(serial)
+    assert code == 0 and pl.read_parquet(out).equals(serial)

@@ -13,7 +13,7 @@ import ast
 import dataclasses
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
@@ -189,8 +189,9 @@ def write_frames(outputs: Sequence[tuple[pl.DataFrame, Path]]) -> None:
 # -- executors ------------------------------------------------------------------------------
 
 
-def make_executor(args: argparse.Namespace) -> tuple[Executor | None, Any]:
-    """(executor, thing to close afterwards) from --workers / --scheduler."""
+def make_executor(args: argparse.Namespace) -> tuple[Executor | None, Callable[[], None]]:
+    """(executor, what to call when done) from --workers / --scheduler. A Dask client is only
+    disconnected at the end: the cluster is the user's and keeps running."""
     from workbench.designer.executors import SerialExecutor, local_processes
 
     if args.scheduler and args.workers is not None:
@@ -203,24 +204,19 @@ def make_executor(args: argparse.Namespace) -> tuple[Executor | None, Any]:
                 "--scheduler needs Dask: install the extra with pip install 'workbench[dask]'"
             ) from None
         client = Client(args.scheduler)
-        return client.get_executor(), client
+        return client.get_executor(), client.close
     if args.workers is None:
-        return None, None
+        return None, _nothing
     if args.workers < 1:
         raise CommandError(f"--workers must be at least 1, got {args.workers}")
     if args.workers == 1:
-        return SerialExecutor(), None
+        return SerialExecutor(), _nothing
     pool = local_processes(args.workers)
-    return pool, pool
+    return pool, pool.shutdown
 
 
-def _close(resource: Any) -> None:
-    if resource is None:
-        return
-    if hasattr(resource, "shutdown"):
-        resource.shutdown()
-    else:
-        resource.close()
+def _nothing() -> None:
+    pass
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -280,7 +276,7 @@ def command_compare(args: argparse.Namespace) -> int:
     baseline = build_rules(module, parse_settings(args.set, "--set"))
     changes = parse_settings(args.variant, "--variant")
     check_outputs([args.out], args.overwrite)
-    executor, resource = make_executor(args)
+    executor, finish = make_executor(args)
     try:
         frame = compare(
             args.game,
@@ -293,7 +289,7 @@ def command_compare(args: argparse.Namespace) -> int:
             progress=not args.quiet,
         )
     finally:
-        _close(resource)
+        finish()
     write_frames([(frame, args.out)])
     _done(args, [args.out])
     return 0
@@ -317,7 +313,7 @@ def command_sweep(args: argparse.Namespace) -> int:
         grid["agents"] = [parse_lineup(lineup) for lineup in args.lineup]
     plan = plan_sweep(args.game, base, grid, agents, games=args.games, seed=args.seed)
     check_outputs([args.out], args.overwrite)
-    executor, resource = make_executor(args)
+    executor, finish = make_executor(args)
     if not args.quiet:
         print(
             f"sweep {args.game}: {len(plan.cells)} cells × {plan.games:,} games",
@@ -326,7 +322,7 @@ def command_sweep(args: argparse.Namespace) -> int:
     try:
         frame = run_sweep(plan, executor=executor, progress=not args.quiet)
     finally:
-        _close(resource)
+        finish()
     write_frames([(frame, args.out)])
     _done(args, [args.out])
     return 0
@@ -344,7 +340,7 @@ def command_tournament(args: argparse.Namespace) -> int:
         )
     outputs = [args.out, args.pairwise_out, args.by_seat_out]
     check_outputs(outputs, args.overwrite)
-    executor, resource = make_executor(args)
+    executor, finish = make_executor(args)
     try:
         result = tournament(
             args.game,
@@ -356,7 +352,7 @@ def command_tournament(args: argparse.Namespace) -> int:
             progress=not args.quiet,
         )
     finally:
-        _close(resource)
+        finish()
     frames = [result.standings, result.pairwise, result.by_seat]
     written = [(frame, path) for frame, path in zip(frames, outputs, strict=True) if path]
     write_frames(written)
