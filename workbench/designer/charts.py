@@ -221,11 +221,13 @@ def sweep_chart(
         x_encoding = alt.X(f"{x}:O", title=x, sort=order, axis=alt.Axis(labelAngle=0))
     encodings: dict = {"x": x_encoding}
     if colour is not None:
-        encodings["color"] = alt.Color(f"{colour}:N", title=colour)
+        encodings["color"] = alt.Color(
+            f"{colour}:N", title=colour, legend=alt.Legend(labelLimit=320, titleLimit=320)
+        )
         if not numeric:
             encodings["xOffset"] = alt.XOffset(f"{colour}:N")
     kind = data["kind"][0] if "kind" in data.columns else ""
-    y_title = f"{metric} (bar: 95% interval)"
+    y_title = metric  # the subtitle says what the bars are
     base = alt.Chart(data).encode(**encodings)
     line = base.mark_line(point=True) if numeric else base.mark_point(filled=True, size=60)
     estimates = line.encode(
