@@ -156,7 +156,7 @@ class GameValues:
 
     def frame(self) -> pl.DataFrame:
         """One row per game: ``game`` and one column per metric."""
-        return pl.DataFrame({"game": self.games, **{k: v for k, v in self.values.items()}})
+        return pl.DataFrame({"game": self.games, **self.values})
 
     def moments(self) -> dict[str, Moments]:
         """Count, mean and M2 of every metric over these games."""
@@ -188,9 +188,10 @@ def game_values(
             values[name] = np.full(count, np.nan)
     else:
         values.update(_lead_values(rounds, ids, players, winners))
-    for metric in game_metric_list(module):
+    own = game_metric_list(module)
+    for metric in own:  # undefined without a rounds frame
         values[metric.name] = np.full(count, np.nan)
-    if module is not None and game_metric_list(module):
+    if own and rounds is not None:
         values.update(_own_values(module, games, rounds, ids))
     return GameValues(ids, players, values)
 
@@ -373,13 +374,11 @@ def _lead_values(
 
 
 def _own_values(
-    module: ModuleType, games: pl.DataFrame, rounds: pl.DataFrame | None, ids: np.ndarray
+    module: ModuleType, games: pl.DataFrame, rounds: pl.DataFrame, ids: np.ndarray
 ) -> dict[str, np.ndarray]:
     """The game's own metrics per game, aligned with ``ids``."""
     listed = game_metric_list(module)
     name = _game_id(module)
-    if rounds is None:
-        return {}
     frame = module.game_metrics(games, rounds)
     missing = [m.name for m in listed if m.name not in frame.columns]
     if "game" not in frame.columns or missing:
