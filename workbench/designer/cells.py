@@ -67,6 +67,8 @@ def whole_number(name: str, value: Any, *, minimum: int = 1) -> int:
 
 def check_seed(seed: Any) -> int:
     """A non-negative int seed (numpy integers accepted); the error names ``seed``."""
+    if isinstance(seed, np.random.SeedSequence):
+        raise TypeError("seed must be a non-negative int here (cells derive their own seeds)")
     seed_sequence(seed)
     return int(seed)
 
