@@ -4,6 +4,10 @@ the ``simulate`` frames, one value per game, summarised over games by the design
 Every round has exactly one winner (highest bid, ties to the bidder nearest the First Bidder)
 and one cheapskate (lowest bid, ties to the bidder furthest from the First Bidder), who gains no
 fame and is the next round's auctioneer.
+
+The starting auctioneer's advantage is the bench's common ``first_seat_advantage`` under the
+rulebook (``starting_auctioneer=0``: seat 0 holds the Next Auctioneer card first); the frames do
+not say who started when ``starting_auctioneer="random"``, so there is no separate metric.
 """
 
 from __future__ import annotations
