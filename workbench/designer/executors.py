@@ -103,7 +103,7 @@ def run_tasks(
         for future in futures:
             future.cancel()
         if owned is not None:
-            owned.shutdown(wait=False, cancel_futures=True)
+            _stop_now(owned)
             owned = None
         raise
     finally:
@@ -111,6 +111,18 @@ def run_tasks(
         if owned is not None:
             owned.shutdown(wait=True)
     return results
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool of ours at once: cancel what has not started and end the workers (they
+    ignore Ctrl-C and would otherwise finish their cells before the program could exit)."""
+    workers = list(getattr(pool, "_processes", {}).values())  # no public handle before 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+    for worker in workers:
+        worker.join(timeout=10)
 
 
 def _check_picklable(function: Callable[..., Any], tasks: Sequence[Any]) -> None:
