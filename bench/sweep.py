@@ -7,8 +7,9 @@ Target (issue 12): 10 variants × 100,000 Rubbish Auction games with heuristic a
 10 s on 2 cores. A sweep runs its cells in local worker processes (one per core) and computes
 every balance metric batch by batch inside them, so the figure is the whole job: starting the
 workers, simulating, the metrics, and collecting the table. For each case the script also
-times one cell in this process, simulation alone and simulation with the metrics, to show
-what the metrics cost.
+times one cell in this process in CPU seconds (little affected by other jobs on a shared
+machine), simulation alone and with the metrics: what the metrics cost, and what the sweep's
+cells would take on free cores.
 """
 
 from __future__ import annotations
@@ -44,21 +45,22 @@ def time_sweep(game: str, grid: dict, agents: str, games: int) -> float:
 
 
 def time_one_cell(game: str, agents: str, games: int) -> tuple[float, float]:
-    """(simulate alone, simulate + every metric) for one cell in this process, in seconds."""
+    """CPU seconds of one cell in this process: (simulate alone, simulate + every metric).
+    CPU time, unlike wall time, hardly depends on what else the machine is running."""
     from workbench.designer.balance import game_values
     from workbench.games import get
 
     module = get(game)
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in module.simulate_batches(None, agents, games=games, seed=1, progress=False):
         pass
-    alone = time.perf_counter() - start
-    start = time.perf_counter()
+    alone = time.process_time() - start
+    start = time.process_time()
     for games_frame, rounds_frame in module.simulate_batches(
         None, agents, games=games, seed=1, progress=False
     ):
         game_values(games_frame, rounds_frame, module).moments()
-    return alone, time.perf_counter() - start
+    return alone, time.process_time() - start
 
 
 def main() -> None:
@@ -85,8 +87,8 @@ def main() -> None:
             f"({cells * games / wall:,.0f} games/s; runs {', '.join(f'{t:.2f}' for t in times)})"
         )
         print(
-            f"  {'':<48} one cell in this process: simulate {games / alone:,.0f} games/s, "
-            f"with every metric {games / with_metrics:,.0f} games/s"
+            f"  {'':<48} one cell in this process, per CPU second: simulate "
+            f"{games / alone:,.0f} games, with every metric {games / with_metrics:,.0f} games"
         )
         workers = min(cells, default_workers())
         print(
