@@ -17,9 +17,10 @@ MIXED = ["heuristic", "random", "random", "random"]
 NUMBERS = ["n", "value", "low", "high", "seed"]
 
 
-def run(grid, agents=None, *, games=400, seed=5, **options):
+def run(grid, agents=None, *, games=400, seed=5, base_rules=None, **options):
     return sweep(
         "rubbish",
+        base_rules,
         grid=grid,
         agents=agents,
         games=games,
@@ -170,6 +171,18 @@ def test_bad_games_and_seeds(options, error, message):
     arguments = {"games": 10, "seed": 1, **options}
     with pytest.raises(error, match=message):
         sweep("rubbish", grid={"destined_bonus": [1]}, executor=RefusingExecutor(), **arguments)
+
+
+def test_base_rules_may_be_changes_to_the_rulebook():
+    by_changes = run({"destined_bonus": [20]}, "random", games=50, base_rules={"players": 3})
+    by_rules = run(
+        {"destined_bonus": [20]}, "random", games=50, base_rules=rubbish.Rules(players=3)
+    )
+    assert by_changes.equals(by_rules) and by_changes["seats"][0] == 3
+    with pytest.raises(InvalidCells, match="base_rules: unknown rule field 'seats'"):
+        run({"destined_bonus": [20]}, base_rules={"seats": 3})
+    with pytest.raises(InvalidCells, match="base_rules: players must be 2–5"):
+        run({"destined_bonus": [20]}, base_rules={"players": 9})
 
 
 def test_unknown_games_and_foreign_rules_are_refused():

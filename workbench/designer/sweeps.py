@@ -91,7 +91,13 @@ def plan_sweep(
     module = get_game(game)
     games = whole_number("games", games)
     seed = check_seed(seed)
-    base = check_base_rules(module, base_rules)
+    if isinstance(base_rules, Mapping):
+        unknown = check_fields(module, list(base_rules))
+        base, problem = (None, "") if unknown else build_rules(module, module.Rules(), base_rules)
+        if unknown or problem:
+            raise InvalidCells([f"base_rules: {p}" for p in unknown or [problem]])
+    else:
+        base = check_base_rules(module, base_rules)
     axes, problems = _check_grid(module, grid, agents)
     cells = []
     for combination in itertools.product(*(axes[axis] for axis in axes)):
@@ -170,8 +176,9 @@ def sweep(
 ) -> pl.DataFrame:
     """Every combination of ``grid`` played ``games`` times: one row per cell × metric.
 
-    ``grid`` maps rule fields of ``game`` to the values to try, applied to ``base_rules``
-    (default: the rulebook's) with ``dataclasses.replace``; the key "agents" makes the
+    ``grid`` maps rule fields of ``game`` to the values to try, applied to ``base_rules`` (the
+    game's Rules, or a mapping of changes to the rulebook's; default: the rulebook's) with
+    ``dataclasses.replace``; the key "agents" makes the
     line-up an axis too (a list of line-ups), so a conclusion can be checked against more
     than one. ``agents`` is the line-up otherwise (None: the game's default agent). Columns:
     game, one per axis, agents, cell (label), seed (the cell's own), games, seats, then the
