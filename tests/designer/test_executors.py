@@ -11,11 +11,11 @@ from workbench.designer import cli
 from workbench.designer.executors import run_tasks
 
 
-def square(x: int) -> int:
+def square(x: int, report=None) -> int:
     return x * x
 
 
-def fail_on_three(x: int) -> int:
+def fail_on_three(x: int, report=None) -> int:
     if x == 3:
         raise ValueError("three is not allowed")
     return x
@@ -106,3 +106,32 @@ def test_a_dask_cluster_gives_the_serial_numbers(tmp_path):
         assert client.submit(square, 7).result() == 49
     assert on_dask.equals(serial)
     assert code == 0 and pl.read_parquet(out).equals(serial)
+
+
+class RecordingBar:
+    def __init__(self) -> None:
+        self.updates: list[int] = []
+
+    def update(self, amount: int) -> None:
+        self.updates.append(amount)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("inline", [True, False], ids=["in this process", "local processes"])
+def test_the_progress_bar_moves_batch_by_batch(inline, monkeypatch):
+    from workbench.designer import executors
+
+    bar = RecordingBar()
+    monkeypatch.setattr(executors, "_progress_bar", lambda total, enabled, description: bar)
+    sweep(
+        "rubbish",
+        grid={"destined_bonus": [10, 20]},
+        agents="random",
+        games=9_000,
+        seed=1,
+        executor=SerialExecutor() if inline else None,
+    )
+    # Two cells of two fast-engine batches each (8,192 games, then 808).
+    assert sorted(bar.updates) == [808, 808, 8192, 8192]

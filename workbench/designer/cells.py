@@ -26,6 +26,7 @@ import numpy as np
 
 from workbench import games as registry
 from workbench.designer.balance import GameValues, game_values
+from workbench.designer.executors import report_progress
 from workbench.designer.moments import Moments
 from workbench.lineup import agent_label, resolve_lineup
 from workbench.seeding import derive_seed, seed_sequence
@@ -240,8 +241,9 @@ def _lineup(games_frame: Any) -> tuple[str, ...]:
     return tuple(first["agent"].to_list())
 
 
-def summarise_cell(task: CellTask) -> CellSummary:
-    """Run one cell batch by batch, keeping only each metric's moments (bounded memory)."""
+def summarise_cell(task: CellTask, report: Any = None) -> CellSummary:
+    """Run one cell batch by batch, keeping only each metric's moments (bounded memory);
+    ``report`` hears of each batch (``executors.report_progress``)."""
     module, batches = _batches(task)
     totals: dict[str, Moments] = {}
     players, lineup = 0, ()
@@ -251,10 +253,11 @@ def summarise_cell(task: CellTask) -> CellSummary:
             totals[name] = totals.get(name, Moments()) + Moments.of(array)
         if not lineup:
             players, lineup = values.players, _lineup(games_frame)
+        report_progress(report, values.games.size)
     return CellSummary(totals, players, lineup)
 
 
-def cell_values(task: CellTask) -> tuple[GameValues, tuple[str, ...]]:
+def cell_values(task: CellTask, report: Any = None) -> tuple[GameValues, tuple[str, ...]]:
     """Run one cell and keep every game's metric values (for paired comparisons)."""
     module, batches = _batches(task)
     parts = []
@@ -262,6 +265,7 @@ def cell_values(task: CellTask) -> tuple[GameValues, tuple[str, ...]]:
     for games_frame, rounds_frame in batches:
         parts.append(game_values(games_frame, rounds_frame, module))
         lineup = lineup or _lineup(games_frame)
+        report_progress(report, parts[-1].games.size)
     values = {
         name: np.concatenate([part.values[name] for part in parts]) for name in parts[0].values
     }

@@ -11,8 +11,9 @@ import multiprocessing
 import os
 import pickle
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from queue import Empty
 from typing import Any, TypeVar
 
 Result = TypeVar("Result")
@@ -40,21 +41,26 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def local_processes(workers: int | None = None) -> ProcessPoolExecutor:
-    """A pool of local worker processes (``workers`` default: all cores), started by a fork
-    server so that no thread state of this process (polars', Jupyter's) is copied."""
+def _local_context() -> multiprocessing.context.BaseContext:
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         # The server imports the bench once; every worker then starts as a copy of it (a
         # fraction of a second instead of importing numpy, polars and the games anew).
         context.set_forkserver_preload(["workbench.designer.cells"])
-    else:
-        context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers or default_workers(), mp_context=context)
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def local_processes(workers: int | None = None) -> ProcessPoolExecutor:
+    """A pool of local worker processes (``workers`` default: all cores), started by a fork
+    server so that no thread state of this process (polars', Jupyter's) is copied."""
+    return ProcessPoolExecutor(
+        max_workers=workers or default_workers(), mp_context=_local_context()
+    )
 
 
 def run_tasks(
-    function: Callable[[Any], Result],
+    function: Callable[[Any, Any], Result],
     tasks: Sequence[Any],
     *,
     executor: Executor | None = None,
@@ -62,11 +68,15 @@ def run_tasks(
     progress: bool = True,
     description: str = "cells",
 ) -> list[Result]:
-    """``[function(task) for task in tasks]``, run on ``executor``; results in task order.
+    """``[function(task, report) for task in tasks]``, run on ``executor``; results in task
+    order.
 
     ``executor`` None: one task runs inline, more run in local processes (all cores, at most
-    one per task). ``weights`` (e.g. games per task) drive the progress bar, shown on stderr.
-    On an error or Ctrl-C the tasks not yet started are cancelled and the error is raised.
+    one per task). ``weights`` (e.g. games per task) size the progress bar, shown on stderr.
+    ``report`` is how a task tells the bar about work done as it goes (``report_progress``):
+    inline or in our own local processes it moves the bar batch by batch; on another executor
+    (a Dask cluster) it is None and the bar moves as each task finishes. On an error or
+    Ctrl-C the tasks not yet started are cancelled, our workers stopped, and the error raised.
     """
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(
@@ -82,23 +92,37 @@ def run_tasks(
             _check_picklable(function, tasks)
             executor = owned = local_processes(min(len(tasks), default_workers()))
     bar = _progress_bar(sum(weights), progress, description)
+    manager = queue = report = None
+    if progress and isinstance(executor, SerialExecutor):
+        report = bar.update
+    elif progress and owned is not None:
+        manager = _local_context().Manager()
+        report = queue = manager.Queue()
     futures: dict[Future, int] = {}
     results: list[Any] = [None] * len(tasks)
     try:
         for index, task in enumerate(tasks):
-            futures[executor.submit(function, task)] = index
-        for future in as_completed(futures):
-            index = futures[future]
-            try:
-                results[index] = future.result()
-            except BrokenProcessPool as exc:
-                raise RuntimeError(
-                    "a worker process died before finishing its cell. Worker processes start "
-                    "by importing the main script: in a script, call the bench under "
-                    "`if __name__ == '__main__':`; or run in this process with "
-                    "executor=SerialExecutor()"
-                ) from exc
-            bar.update(weights[index])
+            futures[executor.submit(function, task, report)] = index
+        pending = set(futures)
+        while pending:
+            done, pending = wait(
+                pending, timeout=0.2 if queue is not None else None, return_when=FIRST_COMPLETED
+            )
+            _drain(queue, bar)
+            for future in done:
+                index = futures[future]
+                try:
+                    results[index] = future.result()
+                except BrokenProcessPool as exc:
+                    raise RuntimeError(
+                        "a worker process died before finishing its cell. Worker processes "
+                        "start by importing the main script: in a script, call the bench under "
+                        "`if __name__ == '__main__':`; or run in this process with "
+                        "executor=SerialExecutor()"
+                    ) from exc
+                if report is None:
+                    bar.update(weights[index])
+        _drain(queue, bar)
     except BaseException:
         for future in futures:
             future.cancel()
@@ -110,7 +134,31 @@ def run_tasks(
         bar.close()
         if owned is not None:
             owned.shutdown(wait=True)
+        if manager is not None:
+            manager.shutdown()
     return results
+
+
+def report_progress(report: Any, amount: int) -> None:
+    """Tell ``run_tasks``' progress bar that ``amount`` more games are done (from inside a
+    task; ``report`` is what the task was given, possibly None)."""
+    if report is None:
+        return
+    if callable(report):
+        report(amount)
+    else:
+        report.put(amount)
+
+
+def _drain(queue: Any, bar: Any) -> None:
+    """Move the bar by everything the workers reported so far."""
+    if queue is None:
+        return
+    while True:
+        try:
+            bar.update(queue.get_nowait())
+        except Empty:
+            return
 
 
 def _stop_now(pool: ProcessPoolExecutor) -> None:
@@ -153,4 +201,10 @@ def _progress_bar(total: int, enabled: bool, description: str) -> Any:
     return tqdm(total=total, unit="game", desc=description, leave=False)
 
 
-__all__ = ["SerialExecutor", "default_workers", "local_processes", "run_tasks"]
+__all__ = [
+    "SerialExecutor",
+    "default_workers",
+    "local_processes",
+    "report_progress",
+    "run_tasks",
+]

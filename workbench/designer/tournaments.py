@@ -42,7 +42,7 @@ from workbench.designer.cells import (
     rules_label,
     whole_number,
 )
-from workbench.designer.executors import run_tasks
+from workbench.designer.executors import report_progress, run_tasks
 from workbench.designer.moments import Moments
 
 
@@ -91,7 +91,7 @@ def seatings(entrants: int, players: int) -> list[tuple[int, ...]]:
     return result
 
 
-def play_seating(task: SeatingTask) -> SeatingResult:
+def play_seating(task: SeatingTask, report: Any = None) -> SeatingResult:
     """Play one seating and keep the moments of every per-game value."""
     module = get_game(task.game)
     entrants = sorted(set(task.entrants))
@@ -103,6 +103,7 @@ def play_seating(task: SeatingTask) -> SeatingResult:
         task.rules, list(task.agents), games=task.games, seed=task.seed, progress=False
     ):
         _, _, ranks, shares = seat_table(games_frame)
+        report_progress(report, ranks.shape[0])
         place = {e: ranks[:, seats].min(axis=1) for e, seats in seats_of.items()}
         for e, seats in seats_of.items():
             by_entrant[e] = by_entrant.get(e, Moments()) + Moments.of(shares[:, seats].sum(axis=1))
