@@ -1,17 +1,40 @@
 """Strategy analysis workbench for four auction card games.
 
-Each game lives in ``workbench.games.<id>`` and keeps the same contract (see DESIGN.md):
+Each game lives in ``workbench.games.<id>`` and keeps the same contract (see docs/design.md):
 ``Rules`` -> ``new_game`` -> ``State`` -> ``simulate`` -> analyses returning polars frames.
-``workbench.table(game, ...)`` seats you at any of them against the agents (ipywidgets, loaded
-on first use).
+The designer's bench works on every game: ``compare``, ``sweep``, ``tournament`` and
+``balance_metrics`` (``workbench.designer``; ``python -m workbench`` for batch runs).
+``workbench.table(game, ...)`` seats you at any of them against the agents.
 """
 
 from workbench import games
 from workbench.errors import IllegalAction
 from workbench.lazy import lazy_exports
 
-# The play-along table imports ipywidgets: loaded on first use.
-__getattr__ = lazy_exports(globals(), {"workbench.play.table": ("load_table", "table")})
+# The bench loads polars and the games, the table ipywidgets: each on first use.
+__getattr__ = lazy_exports(
+    globals(),
+    {
+        "workbench.designer": (
+            "SerialExecutor",
+            "balance_metrics",
+            "compare",
+            "sweep",
+            "tournament",
+        ),
+        "workbench.play.table": ("load_table", "table"),
+    },
+)
 
-__all__ = ["IllegalAction", "games", "load_table", "table"]
+__all__ = [
+    "IllegalAction",
+    "SerialExecutor",
+    "balance_metrics",
+    "compare",
+    "games",
+    "load_table",
+    "sweep",
+    "table",
+    "tournament",
+]
 __version__ = "0.1.0"

@@ -43,6 +43,7 @@ from workbench.games.rubbish.inference import (
     peek_distribution,
     possible_bids,
 )
+from workbench.games.rubbish.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
 from workbench.games.rubbish.rules import Geek, Rules, load_geeks, load_items
 from workbench.games.rubbish.simulate import play_game, simulate, simulate_batches
 from workbench.lazy import lazy_exports
@@ -68,6 +69,8 @@ __getattr__ = lazy_exports(
 
 __all__ = [
     "AGENTS",
+    "COMMON_RANDOMNESS",
+    "GAME_METRICS",
     "Auction",
     "Bid",
     "CheapskateReport",
@@ -98,6 +101,7 @@ __all__ = [
     "cheapskate_winning_chart",
     "game_inference",
     "game_inference_chart",
+    "game_metrics",
     "geek_posterior_chart",
     "infer",
     "load_geeks",

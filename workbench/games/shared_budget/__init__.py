@@ -42,6 +42,7 @@ from workbench.games.shared_budget.engine import (
     read_bid,
     resolve_round,
 )
+from workbench.games.shared_budget.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
 from workbench.games.shared_budget.rules import (
     FUNCTIONS,
     Project,
@@ -81,7 +82,9 @@ __getattr__ = lazy_exports(
 
 __all__ = [
     "AGENTS",
+    "COMMON_RANDOMNESS",
     "FUNCTIONS",
+    "GAME_METRICS",
     "CoverageHeuristic",
     "EquilibriumAgent",
     "Observation",
@@ -106,6 +109,7 @@ __all__ = [
     "estimate_solve",
     "expected_outcome",
     "function_table_variants",
+    "game_metrics",
     "make_agent",
     "new_game",
     "priority_order",

@@ -1,0 +1,316 @@
+"""The command line, in-process (and once as a subprocess): the same tables as the library,
+every problem before a run, no half-written or overwritten files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from workbench import SerialExecutor, sweep
+from workbench.designer import cli
+from workbench.games import rubbish
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*argv: str) -> int:
+    return cli.main([str(a) for a in argv])
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("40", 40),
+        ("2.5", 2.5),
+        ("rotating", "rotating"),
+        ("'fixed'", "fixed"),
+        ("none", None),
+        ("None", None),
+        ("True", True),
+        ("(1, 2, 5)", (1, 2, 5)),
+    ],
+)
+def test_values_are_python_literals_or_text(text, value):
+    assert cli.parse_value(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("10,20,30", ["10", "20", "30"]),
+        ("(1,2,2,5,10),(1,2,5,10)", ["(1,2,2,5,10)", "(1,2,5,10)"]),
+        ("'a,b',c", ["'a,b'", "c"]),
+        ("rotating", ["rotating"]),
+    ],
+)
+def test_grid_values_split_on_top_level_commas(text, parts):
+    assert cli.split_values(text) == parts
+
+
+@pytest.mark.parametrize("command", ["games", "simulate", "compare", "sweep", "tournament"])
+def test_every_command_explains_itself_with_an_example(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        run(command, "--help")
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    assert "example:" in text and f"python -m workbench {command}" in text
+
+
+def test_sweep_writes_the_librarys_table(tmp_path, capsys):
+    out = tmp_path / "bonus.parquet"
+    code = run(
+        "sweep",
+        "rubbish",
+        "--grid",
+        "destined_bonus=10,40",
+        "--lineup",
+        "heuristic",
+        "--lineup",
+        "heuristic,random,random,random",
+        "--games",
+        300,
+        "--seed",
+        2,
+        "--workers",
+        1,
+        "--out",
+        out,
+    )
+    assert code == 0
+    expected = sweep(
+        "rubbish",
+        grid={
+            "destined_bonus": [10, 40],
+            "agents": ["heuristic", ["heuristic", "random", "random", "random"]],
+        },
+        games=300,
+        seed=2,
+        executor=SerialExecutor(),
+        progress=False,
+    )
+    assert pl.read_parquet(out).equals(expected)
+    err = capsys.readouterr().err
+    assert "sweep rubbish: 4 cells × 300 games" in err and f"wrote {out}" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bonus.parquet"]
+
+
+def test_an_existing_output_is_refused_unless_overwrite(tmp_path, capsys):
+    out = tmp_path / "c.csv"
+    out.write_text("keep me")
+    arguments = [
+        "compare",
+        "rubbish",
+        "--variant",
+        "destined_bonus=40",
+        "--games",
+        50,
+        "--seed",
+        1,
+        "--workers",
+        1,
+        "--quiet",
+        "--out",
+        out,
+    ]
+    assert run(*arguments) == 2
+    assert "exists; pass --overwrite" in capsys.readouterr().err
+    assert out.read_text() == "keep me"
+    assert run(*arguments, "--overwrite") == 0
+    frame = pl.read_csv(out)
+    assert frame["variant_name"][0] == "destined_bonus=40" and frame["n"][0] == 50
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["sweep", "chess", "--grid", "x=1"], "unknown game 'chess'; known games:"),
+        (["sweep", "rubbish", "--grid", "bonus=1,2"], "unknown rule field 'bonus' for rubbish"),
+        (
+            ["sweep", "rubbish", "--grid", "destined_bonus=-1,30", "--agents", "heuristic,random"],
+            "2 problem(s), nothing was run",
+        ),
+        (
+            ["sweep", "rubbish", "--grid", "players=3", "--set", "overspend=maybe"],
+            "--set: overspend must be one of",
+        ),
+        (["sweep", "rubbish", "--grid", "destined_bonus"], "--grid takes FIELD=VALUE"),
+        (
+            ["sweep", "rubbish", "--grid", "players=3", "--grid", "players=4"],
+            "gives 'players' twice",
+        ),
+        (
+            ["sweep", "rubbish", "--grid", "players=3", "--agents", "random", "--lineup", "random"],
+            "not both",
+        ),
+        (["compare", "rubbish", "--variant", "players=9"], "variant: players must be 2–5"),
+        (["simulate", "rubbish", "--agents", "random,random"], "--agents: agents must give one"),
+        (["tournament", "rubbish", "--entrants", "random"], "two or more agents"),
+    ],
+)
+def test_bad_input_is_reported_before_anything_runs(arguments, message, tmp_path, capsys):
+    out = tmp_path / "out.parquet"
+    assert run(*arguments, "--games", 10, "--seed", 1, "--out", out) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_every_bad_cell_is_listed(tmp_path, capsys):
+    code = run(
+        "sweep",
+        "rubbish",
+        "--grid",
+        "destined_bonus=-1,30",
+        "--grid",
+        "players=2,3",
+        "--agents",
+        "heuristic,random",
+        "--games",
+        10,
+        "--seed",
+        1,
+        "--out",
+        tmp_path / "x.csv",
+    )
+    assert code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: 3 problem(s), nothing was run:",
+        "  - cell destined_bonus=-1, players=2: destined_bonus must be >= 0, got -1",
+        "  - cell destined_bonus=-1, players=3: destined_bonus must be >= 0, got -1",
+        "  - cell destined_bonus=30, players=3: agents must give one agent per seat: 3 for these "
+        "rules, got 2",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("out.txt", "name it .parquet or .csv"), ("missing/out.csv", "does not exist")],
+)
+def test_output_names_are_checked(name, message, tmp_path, capsys):
+    assert run("simulate", "rubbish", "--games", 5, "--seed", 1, "--out", tmp_path / name) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_interrupted_run_leaves_no_file(tmp_path, monkeypatch, capsys):
+    from workbench.designer import sweeps
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweeps, "run_sweep", interrupted)
+    code = run(
+        "sweep",
+        "rubbish",
+        "--grid",
+        "players=3",
+        "--games",
+        5,
+        "--seed",
+        1,
+        "--out",
+        tmp_path / "s.parquet",
+    )
+    assert code == 130 and "no output was written" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_write_leaves_neither_part_nor_whole(tmp_path):
+    good = pl.DataFrame({"x": [1]})
+    unwritable = pl.DataFrame({"x": [[1, 2]]})  # CSV cannot hold a list column
+    existing = tmp_path / "b.csv"
+    existing.write_text("old")
+    with pytest.raises(pl.exceptions.ComputeError):
+        cli.write_frames([(good, tmp_path / "a.parquet"), (unwritable, existing)])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.csv"]
+    assert existing.read_text() == "old"
+
+
+def test_simulate_and_tournament_write_their_frames(tmp_path):
+    assert (
+        run(
+            "simulate",
+            "rubbish",
+            "--set",
+            "players=3",
+            "--agents",
+            "heuristic",
+            "--games",
+            40,
+            "--seed",
+            6,
+            "--quiet",
+            "--out",
+            tmp_path / "g.csv",
+            "--rounds-out",
+            tmp_path / "r.parquet",
+        )
+        == 0
+    )
+    games, rounds = rubbish.simulate(
+        rubbish.Rules(players=3), "heuristic", games=40, seed=6, progress=False
+    )
+    assert pl.read_parquet(tmp_path / "r.parquet").equals(rounds)
+    assert pl.read_csv(tmp_path / "g.csv").height == games.height == 120
+    assert (
+        run(
+            "tournament",
+            "rubbish",
+            "--entrants",
+            "heuristic,random",
+            "--games",
+            20,
+            "--seed",
+            1,
+            "--workers",
+            1,
+            "--quiet",
+            "--out",
+            tmp_path / "t.parquet",
+            "--pairwise-out",
+            tmp_path / "p.csv",
+        )
+        == 0
+    )
+    assert pl.read_parquet(tmp_path / "t.parquet")["entrant"].to_list() == ["heuristic", "random"]
+    assert pl.read_csv(tmp_path / "p.csv").height == 2
+
+
+def test_games_lists_the_registry_and_a_games_fields(capsys):
+    assert run("games") == 0
+    assert "rubbish:" in capsys.readouterr().out
+    assert run("games", "shared_budget") == 0
+    out = capsys.readouterr().out
+    assert "  tie_priority = 'rotating'" in out and "agents: random, coverage, equilibrium" in out
+
+
+def test_as_a_subprocess(tmp_path):
+    out = tmp_path / "c.csv"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "workbench",
+            "compare",
+            "shared_budget",
+            "--variant",
+            "tie_priority=fixed",
+            "--agents",
+            "coverage,random",
+            "--games",
+            "60",
+            "--seed",
+            "1",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"wrote {out}" in done.stderr and done.stdout == ""
+    assert pl.read_csv(out)["variant_name"][0] == "tie_priority=fixed"

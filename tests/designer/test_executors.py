@@ -1,0 +1,137 @@
+"""Executors: results in task order whatever runs them; clear errors; a Dask cluster gives the
+serial numbers."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from workbench import SerialExecutor, sweep
+from workbench.designer import cli
+from workbench.designer.executors import run_tasks
+
+
+def square(x: int, report=None) -> int:
+    return x * x
+
+
+def fail_on_three(x: int, report=None) -> int:
+    if x == 3:
+        raise ValueError("three is not allowed")
+    return x
+
+
+def test_results_come_back_in_task_order():
+    assert run_tasks(square, [3, 1, 2], executor=SerialExecutor(), progress=False) == [9, 1, 4]
+    assert run_tasks(square, [5, 4], progress=False) == [25, 16]  # local processes
+
+
+def test_a_failing_task_raises_its_own_error():
+    with pytest.raises(ValueError, match="three is not allowed"):
+        run_tasks(fail_on_three, [1, 3], executor=SerialExecutor(), progress=False)
+
+
+def test_the_executor_must_be_an_executor():
+    with pytest.raises(TypeError, match=r"executor must be a concurrent\.futures\.Executor"):
+        run_tasks(square, [1], executor="dask", progress=False)
+
+
+def test_agents_that_cannot_go_to_worker_processes_are_named_before_running():
+    def lambda_agent(observation, legal, rng):
+        return legal[0]
+
+    with pytest.raises(TypeError, match=r"cannot be sent to worker processes.*SerialExecutor"):
+        sweep("shared_budget", grid={"budget": [5, 6]}, agents=lambda_agent, games=2, seed=1)
+    # In this process the same agent plays.
+    frame = sweep(
+        "shared_budget",
+        grid={"budget": [5, 6]},
+        agents=lambda_agent,
+        games=2,
+        seed=1,
+        executor=SerialExecutor(),
+        progress=False,
+    )
+    assert set(frame["n"].unique()) <= {0, 2}
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_gives_the_serial_numbers(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    grid = {"destined_bonus": [10, 30], "agents": ["heuristic", "random"]}
+    serial = sweep(
+        "rubbish", grid=grid, games=500, seed=3, executor=SerialExecutor(), progress=False
+    )
+    out = tmp_path / "dask.parquet"
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            host="127.0.0.1",
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_dask = sweep(
+            "rubbish",
+            grid=grid,
+            games=500,
+            seed=3,
+            executor=client.get_executor(),
+            progress=False,
+        )
+        code = cli.main(
+            [
+                "sweep",
+                "rubbish",
+                "--grid",
+                "destined_bonus=10,30",
+                "--lineup",
+                "heuristic",
+                "--lineup",
+                "random",
+                "--games",
+                "500",
+                "--seed",
+                "3",
+                "--quiet",
+                "--scheduler",
+                cluster.scheduler_address,
+                "--out",
+                str(out),
+            ]
+        )
+        # The command line disconnects from the cluster; it does not shut the cluster down.
+        assert client.submit(square, 7).result() == 49
+    assert on_dask.equals(serial)
+    assert code == 0 and pl.read_parquet(out).equals(serial)
+
+
+class RecordingBar:
+    def __init__(self) -> None:
+        self.updates: list[int] = []
+
+    def update(self, amount: int) -> None:
+        self.updates.append(amount)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("inline", [True, False], ids=["in this process", "local processes"])
+def test_the_progress_bar_moves_batch_by_batch(inline, monkeypatch):
+    from workbench.designer import executors
+
+    bar = RecordingBar()
+    monkeypatch.setattr(executors, "_progress_bar", lambda total, enabled, description: bar)
+    sweep(
+        "rubbish",
+        grid={"destined_bonus": [10, 20]},
+        agents="random",
+        games=9_000,
+        seed=1,
+        executor=SerialExecutor() if inline else None,
+    )
+    # Two cells of two fast-engine batches each (8,192 games, then 808).
+    assert sorted(bar.updates) == [808, 808, 8192, 8192]

@@ -1,0 +1,88 @@
+"""Tournaments: the seatings, and standings / head-to-head recomputed from simulate runs."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import polars as pl
+import pytest
+
+from workbench import SerialExecutor, tournament
+from workbench.designer import InvalidCells
+from workbench.designer.cells import cell_seed
+from workbench.designer.tournaments import seatings
+from workbench.games import rubbish
+
+
+@pytest.mark.parametrize(
+    ("entrants", "players", "expected"),
+    [
+        (2, 4, [(0, 1, 0, 1), (1, 0, 1, 0)]),
+        (4, 4, [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]),
+        (3, 2, [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]),
+        (2, 2, [(0, 1), (1, 0)]),
+    ],
+)
+def test_seatings(entrants, players, expected):
+    assert seatings(entrants, players) == expected
+
+
+def test_every_entrant_sits_in_every_seat_equally_often():
+    plan = seatings(5, 4)
+    assert len(plan) == 5 * 4  # five tables of four, four rotations each
+    counts = Counter((entrant, seat) for seating in plan for seat, entrant in enumerate(seating))
+    assert set(counts.values()) == {4}
+
+
+def test_standings_and_head_to_head_match_the_simulate_runs():
+    result = tournament(
+        "rubbish",
+        None,
+        ["heuristic", "random"],
+        games=200,
+        seed=3,
+        executor=SerialExecutor(),
+        progress=False,
+    )
+    shares = {"heuristic": [], "random": []}
+    for seating in seatings(2, 4):
+        lineup = [["heuristic", "random"][e] for e in seating]
+        seed = cell_seed(3, rubbish, rubbish.Rules(), lineup)
+        games, _ = rubbish.simulate(None, lineup, games=200, seed=seed, progress=False)
+        per_agent = games.group_by("game", "agent").agg(pl.col("win_share").sum())
+        for name in shares:
+            shares[name] += per_agent.filter(pl.col("agent") == name)["win_share"].to_list()
+    standings = {row["entrant"]: row for row in result.standings.iter_rows(named=True)}
+    for name, values in shares.items():
+        assert standings[name]["games"] == 400
+        assert standings[name]["win_rate"] == pytest.approx(sum(values) / len(values))
+        assert standings[name]["fair_share"] == 0.5
+    ahead = {(r["entrant"], r["opponent"]): r for r in result.pairwise.iter_rows(named=True)}
+    first, second = ahead["heuristic", "random"], ahead["random", "heuristic"]
+    assert first["ahead_rate"] + second["ahead_rate"] == pytest.approx(1)
+    assert first["games"] == second["games"] == 400
+    assert result.by_seat.height == 8 and set(result.by_seat["games"]) == {200}
+    assert result.seatings["lineup"].to_list() == [
+        "heuristic,random,heuristic,random",
+        "random,heuristic,random,heuristic",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("agents", "message"),
+    [
+        (["heuristic"], "two or more entrants"),
+        ("heuristic", "two or more entrants"),
+        (["random", "random"], "distinct names; repeated: random"),
+        (["random", "heuristic", "sampling"], "3 entrants cannot share 4 seats evenly"),
+    ],
+)
+def test_bad_entrants(agents, message):
+    with pytest.raises(ValueError, match=message):
+        tournament("rubbish", None, agents, games=10, seed=1)
+
+
+def test_unknown_agents_are_listed_per_seating():
+    with pytest.raises(InvalidCells, match="unknown agent 'genius'") as caught:
+        tournament("rubbish", None, ["genius", "random"], games=10, seed=1)
+    assert len(caught.value.problems) == 2

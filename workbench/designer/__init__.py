@@ -1,0 +1,56 @@
+"""The designer's bench: what a rule change does to balance, for every game in the registry.
+
+- ``balance_metrics``: every balance metric of a ``simulate`` run, with n and a 95% interval
+  (``workbench.designer.balance`` defines each one).
+- ``compare``: baseline vs variant on common random numbers, with paired differences.
+- ``sweep``: every combination of a grid of rule values and line-ups, per-cell seeds.
+- ``tournament``: agents against each other with seats rotated.
+- executors: local processes by default, any ``concurrent.futures.Executor`` (Dask's too), or
+  ``SerialExecutor``.
+
+Everything here reaches a game only through the contract in docs/design.md, so a game added
+to the registry gets the bench with no edit here.
+"""
+
+from workbench.designer.balance import (
+    COMMON_METRICS,
+    balance_metrics,
+    metric_catalogue,
+    per_game_metrics,
+)
+from workbench.designer.cells import InvalidCells
+from workbench.designer.comparison import compare
+from workbench.designer.executors import SerialExecutor, local_processes
+from workbench.designer.moments import Moments
+from workbench.designer.sweeps import plan_sweep, run_sweep, sweep
+from workbench.designer.tournaments import Tournament, tournament
+from workbench.lazy import lazy_exports
+
+# Charts and the dashboard import altair and ipywidgets: loaded on first use.
+__getattr__ = lazy_exports(
+    globals(),
+    {
+        "workbench.designer.charts": ("compare_chart", "sweep_chart"),
+        "workbench.designer.widgets": ("designer_dashboard",),
+    },
+)
+
+__all__ = [
+    "COMMON_METRICS",
+    "InvalidCells",
+    "Moments",
+    "SerialExecutor",
+    "Tournament",
+    "balance_metrics",
+    "compare",
+    "compare_chart",
+    "designer_dashboard",
+    "local_processes",
+    "metric_catalogue",
+    "per_game_metrics",
+    "plan_sweep",
+    "run_sweep",
+    "sweep",
+    "sweep_chart",
+    "tournament",
+]

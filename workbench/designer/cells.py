@@ -1,0 +1,299 @@
+"""Cells: one rule set and one agent line-up of one game, simulated from one seed.
+
+Everything here reaches a game through the contract only (``workbench.games.get``, ``Rules``
+and ``dataclasses.replace``, ``AGENTS``/``make_agent``, ``simulate_batches``). Bad input is
+found before anything runs: ``build_rules`` and ``resolve_agents`` return the problem as text
+so that a sweep can list every bad cell at once.
+
+**Per-cell seeds.** A cell's seed is derived from the base seed and the cell's parameters, not
+from its position in a grid: the game id, every rule field whose value differs from the game's
+default ``Rules()`` (name and ``repr`` of the value), and the line-up as given (agent names, or
+each agent's label; ``None`` is "default"). These are hashed (SHA-256) into four 32-bit words
+that label a ``SeedSequence`` stream of the base seed (``workbench.seeding.derive_seed``). The
+same cell re-run alone, or inside another grid, gets the same seed and so the same numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from types import ModuleType
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from workbench import games as registry
+from workbench.designer.balance import GameValues, game_values
+from workbench.designer.executors import report_progress
+from workbench.designer.moments import Moments
+from workbench.lineup import agent_label, resolve_lineup
+from workbench.seeding import derive_seed, seed_sequence
+
+#: The grid key that varies the agent line-up instead of a rule field.
+AGENTS_AXIS = "agents"
+
+
+def get_game(game: str) -> ModuleType:
+    """The game's module; a clear error naming the known games otherwise."""
+    if not isinstance(game, str):
+        raise TypeError(f"game must be a game id (a string), got {game!r}")
+    return registry.get(game)
+
+
+def game_id(module: ModuleType) -> str:
+    return module.__name__.rsplit(".", 1)[-1]
+
+
+@lru_cache(maxsize=16)
+def default_rules(game: str) -> Any:
+    """The game's rulebook ``Rules()``."""
+    return get_game(game).Rules()
+
+
+def rule_fields(module: ModuleType) -> tuple[str, ...]:
+    """The rule options a designer may set: ``Rules``' init fields, in declaration order."""
+    return tuple(f.name for f in dataclasses.fields(module.Rules) if f.init)
+
+
+def whole_number(name: str, value: Any, *, minimum: int = 1) -> int:
+    """``value`` as an int: Python or numpy integers; bools, floats and strings refused."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{name} must be a whole number, got {value!r} ({type(value).__name__})")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def check_seed(seed: Any) -> int:
+    """A non-negative int seed (numpy integers accepted); the error names ``seed``."""
+    if isinstance(seed, np.random.SeedSequence):
+        raise TypeError("seed must be a non-negative int here (cells derive their own seeds)")
+    seed_sequence(seed)
+    return int(seed)
+
+
+def plain(value: Any) -> Any:
+    """A grid or rule value as the ``Rules`` class expects it: numpy scalars become Python
+    scalars (so ``np.arange`` grids work), lists become tuples (so values are hashable)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return tuple(plain(v) for v in value.tolist())
+    if isinstance(value, list | tuple) and not hasattr(value, "_fields"):
+        return tuple(plain(v) for v in value)
+    return value
+
+
+def value_label(value: Any) -> str:
+    """A short readable label: 'none', a string as is, anything else its repr."""
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        return value
+    return repr(value)
+
+
+def check_fields(module: ModuleType, names: Sequence[str], what: str = "rule field") -> list[str]:
+    """A problem per name that is not a rule option of the game."""
+    fields = rule_fields(module)
+    return [
+        f"unknown {what} {name!r} for {game_id(module)}; rule fields: {', '.join(fields)}"
+        for name in names
+        if name not in fields
+    ]
+
+
+def build_rules(module: ModuleType, base: Any, changes: Mapping[str, Any]) -> tuple[Any, str]:
+    """(rules, problem): ``base`` with ``changes`` applied by ``dataclasses.replace``, or None
+    and the ``Rules``' own error message."""
+    try:
+        return dataclasses.replace(base, **{k: plain(v) for k, v in changes.items()}), ""
+    except (ValueError, TypeError) as exc:
+        return None, str(exc)
+
+
+def check_base_rules(module: ModuleType, rules: Any, name: str = "base_rules") -> Any:
+    """``rules`` as the game's Rules (None: the rulebook's)."""
+    if rules is None:
+        return module.Rules()
+    if not isinstance(rules, module.Rules):
+        raise TypeError(
+            f"{name} must be {game_id(module)}.Rules (or None for the rulebook's), got "
+            f"{type(rules).__module__}.{type(rules).__name__}"
+        )
+    return rules
+
+
+def lineup_label(agents: Any) -> str:
+    """The line-up as given, as short text for tables and titles ('default' for None)."""
+    if agents is None:
+        return "default"
+    if isinstance(agents, str) or not isinstance(agents, Sequence):
+        return _agent_name(agents)
+    return ",".join(_agent_name(agent) for agent in agents)
+
+
+def lineup_key(agents: Any, players: int) -> str:
+    """The line-up seat by seat ('default' for None), so that 'heuristic' and four times
+    'heuristic' name the same cell."""
+    if agents is not None and (isinstance(agents, str) or not isinstance(agents, Sequence)):
+        agents = [agents] * players
+    return lineup_label(agents)
+
+
+def _agent_name(agent: Any) -> str:
+    return agent if isinstance(agent, str) else agent_label(agent)
+
+
+def resolve_agents(module: ModuleType, rules: Any, agents: Any) -> tuple[list[Any] | None, str]:
+    """(one agent per seat, '') for a valid line-up, made once here so that workers need not
+    make them again (an equilibrium agent solves the game when made); (None, problem) for a
+    wrong length, an unknown name, or an agent its ``make_agent`` rejects for these rules.
+    ``agents`` None stays None: the game's default agent, made where the cell runs."""
+    if agents is None:
+        return None, ""
+    try:
+        made = resolve_lineup(
+            agents,
+            players=rules.players,
+            make_agent=module.make_agent,
+            known=tuple(module.AGENTS),
+            default="",
+            rules=rules,
+        )
+    except (ValueError, TypeError) as exc:
+        return None, str(exc)
+    return made, ""
+
+
+def check_lineup(module: ModuleType, rules: Any, agents: Any) -> str:
+    """'' when ``agents`` gives the game a valid line-up for ``rules``, else the problem."""
+    return resolve_agents(module, rules, agents)[1]
+
+
+def changed_fields(module: ModuleType, rules: Any, reference: Any = None) -> dict[str, Any]:
+    """Rule fields whose value differs from ``reference`` (default: the rulebook's Rules())."""
+    reference = default_rules(game_id(module)) if reference is None else reference
+    return {
+        name: getattr(rules, name)
+        for name in rule_fields(module)
+        if getattr(rules, name) != getattr(reference, name)
+    }
+
+
+def rules_label(module: ModuleType, rules: Any, reference: Any = None) -> str:
+    """'destined_bonus=40, min_cards=1', or 'rulebook' (or 'baseline' against a reference)."""
+    changes = changed_fields(module, rules, reference)
+    if not changes:
+        return "rulebook" if reference is None else "same as baseline"
+    return ", ".join(f"{name}={value_label(value)}" for name, value in changes.items())
+
+
+def cell_seed(seed: int, module: ModuleType, rules: Any, agents: Any) -> int:
+    """The seed of the cell (``rules``, ``agents``) under base ``seed`` (module docstring)."""
+    changes = tuple((name, repr(value)) for name, value in changed_fields(module, rules).items())
+    key = repr((game_id(module), changes, lineup_key(agents, rules.players))).encode()
+    digest = hashlib.sha256(key).digest()
+    words = [int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4)]
+    return derive_seed(seed, *words)
+
+
+class InvalidCells(ValueError):
+    """Problems found before a run started (nothing was run): ``problems`` lists each one."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        listed = "\n".join(f"  - {problem}" for problem in self.problems)
+        super().__init__(f"{len(self.problems)} problem(s), nothing was run:\n{listed}")
+
+
+class CellTask(NamedTuple):
+    """What a worker needs to run one cell: the rules, the agents (one per seat, already made;
+    None for the game's default), games and the cell's seed."""
+
+    game: str
+    rules: Any
+    agents: Any
+    games: int
+    seed: int
+
+
+class CellSummary(NamedTuple):
+    """A cell's metrics, combined over its batches: moments per metric, the table size and
+    the line-up's labels as the game's frames name them."""
+
+    moments: dict[str, Moments]
+    players: int
+    lineup: tuple[str, ...]
+
+
+def _batches(task: CellTask):
+    module = get_game(task.game)
+    return module, module.simulate_batches(
+        task.rules, task.agents, games=task.games, seed=task.seed, progress=False
+    )
+
+
+def _lineup(games_frame: Any) -> tuple[str, ...]:
+    first = games_frame.filter(games_frame["game"] == games_frame["game"].min()).sort("seat")
+    return tuple(first["agent"].to_list())
+
+
+def summarise_cell(task: CellTask, report: Any = None) -> CellSummary:
+    """Run one cell batch by batch, keeping only each metric's moments (bounded memory);
+    ``report`` hears of each batch (``executors.report_progress``)."""
+    module, batches = _batches(task)
+    totals: dict[str, Moments] = {}
+    players, lineup = 0, ()
+    for games_frame, rounds_frame in batches:
+        values = game_values(games_frame, rounds_frame, module)
+        for name, array in values.values.items():
+            totals[name] = totals.get(name, Moments()) + Moments.of(array)
+        if not lineup:
+            players, lineup = values.players, _lineup(games_frame)
+        report_progress(report, values.games.size)
+    return CellSummary(totals, players, lineup)
+
+
+def cell_values(task: CellTask, report: Any = None) -> tuple[GameValues, tuple[str, ...]]:
+    """Run one cell and keep every game's metric values (for paired comparisons)."""
+    module, batches = _batches(task)
+    parts = []
+    lineup: tuple[str, ...] = ()
+    for games_frame, rounds_frame in batches:
+        parts.append(game_values(games_frame, rounds_frame, module))
+        lineup = lineup or _lineup(games_frame)
+        report_progress(report, parts[-1].games.size)
+    values = {
+        name: np.concatenate([part.values[name] for part in parts]) for name in parts[0].values
+    }
+    ids = np.concatenate([part.games for part in parts])
+    return GameValues(ids, parts[0].players, values), lineup
+
+
+__all__ = [
+    "AGENTS_AXIS",
+    "CellSummary",
+    "CellTask",
+    "InvalidCells",
+    "build_rules",
+    "cell_seed",
+    "cell_values",
+    "changed_fields",
+    "check_base_rules",
+    "check_fields",
+    "check_lineup",
+    "check_seed",
+    "get_game",
+    "lineup_key",
+    "lineup_label",
+    "plain",
+    "resolve_agents",
+    "rule_fields",
+    "rules_label",
+    "summarise_cell",
+    "value_label",
+    "whole_number",
+]

@@ -1,0 +1,257 @@
+"""Charts of the designer's bench: each takes a ``compare`` or ``sweep`` frame and returns an
+altair chart; nothing is computed here. Every interval is drawn as a bar and named in the
+axis title; the variant is named in every title.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import polars as pl
+
+from workbench.charts import WIDTH
+
+SIDE_COLOURS = {"baseline": "#7f7f7f", "variant": "#1f77b4"}
+
+
+def _check(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
+    if not isinstance(frame, pl.DataFrame):
+        raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        raise ValueError(f"{what} needs columns {missing}; the frame has {frame.columns}")
+
+
+def _json_safe(frame: pl.DataFrame) -> pl.DataFrame:
+    """NaN (an undefined estimate) as null, which JSON and so Vega-Lite can hold."""
+    return frame.with_columns(pl.col(pl.Float64, pl.Float32).fill_nan(None))
+
+
+def _pick_metrics(frame: pl.DataFrame, metrics: Sequence[str] | None, what: str) -> list[str]:
+    known = frame["metric"].unique(maintain_order=True).to_list()
+    if metrics is None:
+        return known
+    unknown = [m for m in metrics if m not in known]
+    if unknown:
+        raise ValueError(f"{what}: unknown metrics {unknown}; the frame has {known}")
+    return list(metrics)
+
+
+def compare_chart(
+    frame: pl.DataFrame, metrics: Sequence[str] | None = None, *, title: str | None = None
+) -> alt.FacetChart:
+    """Baseline and variant side by side, one panel per metric (each on its own scale): the
+    estimate as a point, its 95% interval as a bar (a ``compare`` frame)."""
+    _check(
+        frame,
+        [
+            "metric",
+            "baseline",
+            "baseline_low",
+            "baseline_high",
+            "variant",
+            "variant_low",
+            "variant_high",
+            "baseline_name",
+            "variant_name",
+            "game",
+        ],
+        "compare_chart",
+    )
+    chosen = _pick_metrics(frame, metrics, "compare_chart")
+    first = frame.row(0, named=True)
+    names = {"baseline": first["baseline_name"], "variant": first["variant_name"]}
+    long = _json_safe(
+        pl.concat(
+            [
+                frame.filter(pl.col("metric").is_in(chosen)).select(
+                    "metric",
+                    side=pl.lit(f"{side}: {names[side]}"),
+                    value=pl.col(side),
+                    low=pl.col(f"{side}_low"),
+                    high=pl.col(f"{side}_high"),
+                )
+                for side in ("baseline", "variant")
+            ]
+        )
+    )
+    colour = alt.Color(
+        "side:N",
+        title=None,
+        scale=alt.Scale(
+            domain=[f"{side}: {names[side]}" for side in ("baseline", "variant")],
+            range=list(SIDE_COLOURS.values()),
+        ),
+        legend=alt.Legend(orient="bottom"),
+    )
+    base = alt.Chart().encode(y=alt.Y("side:N", title=None, axis=None), color=colour)
+    points = base.mark_point(filled=True, size=70).encode(
+        x=alt.X(
+            "value:Q",
+            title="estimate (bar: 95% interval)",
+            scale=alt.Scale(zero=False),
+            axis=alt.Axis(tickCount=5),
+        ),
+        tooltip=[
+            "metric:N",
+            "side:N",
+            alt.Tooltip("value:Q", format=".4g"),
+            alt.Tooltip("low:Q", format=".4g"),
+            alt.Tooltip("high:Q", format=".4g"),
+        ],
+    )
+    bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q")
+    heading = title or f"{first['game']}: {names['variant']} vs {names['baseline']}"
+    return (
+        alt.layer(bars, points, data=long)
+        .properties(width=WIDTH - 120, height=34)
+        .facet(
+            row=alt.Row(
+                "metric:N",
+                sort=chosen,
+                title=None,
+                header=alt.Header(labelAngle=0, labelAlign="left", labelLimit=220),
+            )
+        )
+        .resolve_scale(x="independent")
+        .properties(title=heading)
+    )
+
+
+def difference_chart(
+    frame: pl.DataFrame, metrics: Sequence[str] | None = None, *, title: str | None = None
+) -> alt.FacetChart:
+    """Variant minus baseline per metric with its 95% interval, beside a labelled zero line
+    (a ``compare`` frame); each metric on its own scale."""
+    _check(
+        frame,
+        [
+            "metric",
+            "difference",
+            "difference_low",
+            "difference_high",
+            "variant_name",
+            "baseline_name",
+            "game",
+        ],
+        "difference_chart",
+    )
+    chosen = _pick_metrics(frame, metrics, "difference_chart")
+    first = frame.row(0, named=True)
+    data = _json_safe(frame.filter(pl.col("metric").is_in(chosen))).with_columns(
+        reference=pl.lit("no difference (0)"), zero=pl.lit(0.0)
+    )
+    base = alt.Chart()
+    zero = base.mark_rule(color="gray").encode(
+        x="zero:Q",
+        strokeDash=alt.StrokeDash(
+            "reference:N", title=None, legend=alt.Legend(orient="bottom", symbolDash=[4, 3])
+        ),
+    )
+    points = base.mark_point(filled=True, size=70, color=SIDE_COLOURS["variant"]).encode(
+        x=alt.X(
+            "difference:Q",
+            title="variant − baseline (bar: 95% interval)",
+            axis=alt.Axis(tickCount=5),
+        ),
+        tooltip=[
+            "metric:N",
+            alt.Tooltip("difference:Q", format=".4g"),
+            alt.Tooltip("difference_low:Q", format=".4g"),
+            alt.Tooltip("difference_high:Q", format=".4g"),
+            "interval:N",
+        ],
+    )
+    bars = base.mark_rule(strokeWidth=2, color=SIDE_COLOURS["variant"]).encode(
+        x="difference_low:Q", x2="difference_high:Q"
+    )
+    heading = title or (
+        f"{first['game']}: what {first['variant_name']} changes (vs {first['baseline_name']})"
+    )
+    return (
+        alt.layer(zero, bars, points, data=data)
+        .properties(width=WIDTH - 120, height=24)
+        .facet(
+            row=alt.Row(
+                "metric:N",
+                sort=chosen,
+                title=None,
+                header=alt.Header(labelAngle=0, labelAlign="left", labelLimit=220),
+            )
+        )
+        .resolve_scale(x="independent")
+        .properties(title=heading)
+    )
+
+
+def sweep_chart(
+    frame: pl.DataFrame,
+    metric: str,
+    *,
+    x: str | None = None,
+    colour: str | None = None,
+    column: str | None = None,
+    title: str | None = None,
+) -> alt.TopLevelMixin:
+    """One metric across a sweep (a ``sweep`` frame): its estimate by the grid axis ``x``
+    (default: the first axis), a line per value of ``colour`` (default: the line-ups when they
+    vary, else the second axis), one panel per value of ``column``; bars are 95% intervals."""
+    _check(frame, ["game", "agents", "cell", "metric", "value", "low", "high"], "sweep_chart")
+    axes = [c for c in frame.columns[1 : frame.columns.index("agents")]]
+    if frame["agents"].n_unique() > 1:
+        axes.append("agents")
+    if not axes:
+        raise ValueError("sweep_chart needs a sweep frame with at least one grid axis")
+    x = x or axes[0]
+    rest = [a for a in axes if a != x]
+    colour = colour or (rest[0] if rest else None)
+    column = column or next((a for a in rest if a != colour), None)
+    for name in (x, colour, column):
+        if name is not None and name not in axes:
+            raise ValueError(f"sweep_chart: {name!r} is not a grid axis; axes: {axes}")
+    data = _json_safe(frame.filter(pl.col("metric") == metric))
+    if data.height == 0:
+        known = frame["metric"].unique(maintain_order=True).to_list()
+        raise ValueError(f"sweep_chart: unknown metric {metric!r}; the frame has {known}")
+    numeric = data.schema[x].is_numeric()
+    x_encoding = alt.X(f"{x}:{'Q' if numeric else 'O'}", title=x, scale=alt.Scale(zero=False))
+    if not numeric:  # in the grid's order
+        order = data[x].cast(pl.String).unique(maintain_order=True).to_list()
+        x_encoding = alt.X(f"{x}:O", title=x, sort=order, axis=alt.Axis(labelAngle=0))
+    encodings: dict = {"x": x_encoding}
+    if colour is not None:
+        encodings["color"] = alt.Color(
+            f"{colour}:N", title=colour, legend=alt.Legend(labelLimit=320, titleLimit=320)
+        )
+        if not numeric:
+            encodings["xOffset"] = alt.XOffset(f"{colour}:N")
+    kind = data["kind"][0] if "kind" in data.columns else ""
+    y_title = metric  # the subtitle says what the bars are
+    base = alt.Chart(data).encode(**encodings)
+    line = base.mark_line(point=True) if numeric else base.mark_point(filled=True, size=60)
+    estimates = line.encode(
+        y=alt.Y("value:Q", title=y_title, scale=alt.Scale(zero=kind == "proportion")),
+        tooltip=[
+            "cell:N",
+            alt.Tooltip("value:Q", format=".4g"),
+            alt.Tooltip("low:Q", format=".4g"),
+            alt.Tooltip("high:Q", format=".4g"),
+            "n:Q",
+        ],
+    )
+    bars = base.mark_rule(strokeWidth=2).encode(y="low:Q", y2="high:Q")
+    games = int(data["games"][0]) if "games" in data.columns else None
+    per_cell = f"{games:,} games per cell; " if games else ""
+    heading = alt.TitleParams(
+        title or f"{data['game'][0]}: {metric} as {x} varies",
+        subtitle=f"{per_cell}bars: 95% intervals",
+        anchor="start",
+    )
+    chart = (bars + estimates).properties(width=WIDTH if column is None else WIDTH // 2, height=220)
+    if column is not None:
+        return chart.facet(column=alt.Column(f"{column}:N", title=column)).properties(title=heading)
+    return chart.properties(title=heading)
+
+
+__all__ = ["compare_chart", "difference_chart", "sweep_chart"]

@@ -1,0 +1,548 @@
+"""The command line for batch runs: ``python -m workbench simulate|compare|sweep|tournament``.
+
+Everything is checked before anything runs (the game, every rule field and value, every cell
+of a sweep, the line-ups, the output paths). Results go to a temporary file beside the output
+and are renamed into place only when complete, so a failed or interrupted run leaves no
+half-written file. An existing output is refused unless ``--overwrite``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import os
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from workbench import games as registry
+
+FORMATS = (".parquet", ".csv")
+
+MAIN_HELP = """\
+Batch runs of the workbench's games from the command line: simulate self-play, compare a rule
+variant with the baseline, sweep a grid of rule values, or run a tournament between agents.
+Every command writes a table (parquet or CSV, by the output's extension), shows progress on
+stderr and checks all of its input before it starts.
+
+examples:
+  python -m workbench games                     # the games, their rule fields and agents
+  python -m workbench games rubbish
+  python -m workbench simulate rubbish --agents heuristic,random,random,random \\
+      --games 100000 --seed 1 --out games.parquet --rounds-out rounds.parquet
+  python -m workbench compare rubbish --variant destined_bonus=40 --agents heuristic \\
+      --games 100000 --seed 1 --out bonus40.csv
+  python -m workbench sweep rubbish --grid destined_bonus=10,20,30,40 \\
+      --lineup heuristic --lineup heuristic,random,random,random \\
+      --games 100000 --seed 1 --out bonus.parquet
+  python -m workbench tournament shared_budget --entrants coverage,random,equilibrium \\
+      --games 2000 --seed 1 --out standings.csv --pairwise-out pairwise.csv
+
+Run `python -m workbench COMMAND --help` for each command's options.
+"""
+
+VALUE_HELP = """\
+values: FIELD=VALUE is read as a Python literal when it is one (40, 2.5, 'text', (1, 2, 5),
+True, None), otherwise as text (rotating); 'none' also means None. A grid's values are split
+on commas outside brackets and quotes: --grid money_cards="(1,2,2,5,10),(1,2,5,10)".
+"""
+
+
+class CommandError(Exception):
+    """A problem with the command's input, reported as 'error: ...' with exit status 2."""
+
+
+# -- parsing values --------------------------------------------------------------------------
+
+
+def parse_value(text: str) -> Any:
+    """A rule value from the command line: a Python literal, 'none' for None, else the text."""
+    stripped = text.strip()
+    if stripped.lower() == "none":
+        return None
+    try:
+        return ast.literal_eval(stripped)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return stripped
+
+
+def split_values(text: str) -> list[str]:
+    """'a,b,(1,2)' -> ['a', 'b', '(1,2)']: commas outside brackets and quotes separate."""
+    parts, depth, quote, current = [], 0, "", []
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return [part.strip() for part in parts]
+
+
+def parse_assignment(text: str, option: str) -> tuple[str, str]:
+    """'field=value' -> ('field', 'value')."""
+    field, sep, value = text.partition("=")
+    if not sep or not field.strip():
+        raise CommandError(f"{option} takes FIELD=VALUE (e.g. destined_bonus=40), got {text!r}")
+    return field.strip(), value
+
+
+def parse_settings(items: Sequence[str] | None, option: str) -> dict[str, Any]:
+    """Repeated FIELD=VALUE options -> {field: value}; a field given twice is an error."""
+    settings: dict[str, Any] = {}
+    for item in items or ():
+        field, value = parse_assignment(item, option)
+        if field in settings:
+            raise CommandError(f"{option} sets {field!r} twice")
+        settings[field] = parse_value(value)
+    return settings
+
+
+def parse_lineup(text: str | None) -> Any:
+    """'heuristic' (every seat) or 'heuristic,random,...' (one per seat); None: the default."""
+    if text is None:
+        return None
+    names = [name.strip() for name in text.split(",")]
+    if any(not name for name in names):
+        raise CommandError(f"a line-up is agent names separated by commas, got {text!r}")
+    return names[0] if len(names) == 1 else names
+
+
+# -- rules ----------------------------------------------------------------------------------
+
+
+def build_rules(module: Any, settings: dict[str, Any], option: str = "--set") -> Any:
+    """The game's rules with ``settings`` applied; every problem listed at once."""
+    from workbench.designer.cells import build_rules as apply_changes
+    from workbench.designer.cells import check_fields
+
+    problems = check_fields(module, list(settings))
+    if problems:
+        raise CommandError(f"{option}: " + "; ".join(problems))
+    rules, problem = apply_changes(module, module.Rules(), settings)
+    if problem:
+        raise CommandError(f"{option}: {problem}")
+    return rules
+
+
+# -- outputs --------------------------------------------------------------------------------
+
+
+def check_outputs(paths: Sequence[Path | None], overwrite: bool) -> list[Path]:
+    """The output paths, checked before any run: a known format, an existing folder, distinct,
+    and not already there (unless ``overwrite``)."""
+    chosen = [path for path in paths if path is not None]
+    for path in chosen:
+        if path.suffix.lower() not in FORMATS:
+            raise CommandError(
+                f"output {str(path)!r}: name it .parquet or .csv (the format follows the name)"
+            )
+        if not path.parent.is_dir():
+            raise CommandError(
+                f"output {str(path)!r}: the folder {str(path.parent)!r} does not exist"
+            )
+        if path.is_dir():
+            raise CommandError(f"output {str(path)!r} is a folder; give a file name")
+        if path.exists() and not overwrite:
+            raise CommandError(
+                f"output {str(path)!r} exists; pass --overwrite to replace it, or choose "
+                "another name"
+            )
+    resolved = [path.resolve() for path in chosen]
+    if len(set(resolved)) != len(resolved):
+        raise CommandError("each output needs its own file name")
+    return chosen
+
+
+def write_frames(outputs: Sequence[tuple[pl.DataFrame, Path]]) -> None:
+    """Write every frame to a temporary file beside its output, then rename them all into
+    place; on any failure (or Ctrl-C) the temporary files are removed and nothing is left."""
+    temporary: list[Path] = []
+    try:
+        for frame, path in outputs:
+            partial = path.with_name(f".{path.name}.partial-{os.getpid()}")
+            temporary.append(partial)
+            if path.suffix.lower() == ".csv":
+                frame.write_csv(partial)
+            else:
+                frame.write_parquet(partial)
+        for partial, (_, path) in zip(temporary, outputs, strict=True):
+            os.replace(partial, path)
+    finally:
+        for partial in temporary:
+            partial.unlink(missing_ok=True)
+
+
+# -- executors ------------------------------------------------------------------------------
+
+
+def make_executor(args: argparse.Namespace) -> tuple[Executor | None, Callable[[], None]]:
+    """(executor, what to call when done) from --workers / --scheduler. A Dask client is only
+    disconnected at the end: the cluster is the user's and keeps running."""
+    from workbench.designer.executors import SerialExecutor, local_processes
+
+    if args.scheduler and args.workers is not None:
+        raise CommandError("give --workers (local processes) or --scheduler (Dask), not both")
+    if args.scheduler:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise CommandError(
+                "--scheduler needs Dask: install the extra with pip install 'workbench[dask]'"
+            ) from None
+        client = Client(args.scheduler)
+        return client.get_executor(), client.close
+    if args.workers is None:
+        return None, _nothing
+    if args.workers < 1:
+        raise CommandError(f"--workers must be at least 1, got {args.workers}")
+    if args.workers == 1:
+        return SerialExecutor(), _nothing
+    pool = local_processes(args.workers)
+    return pool, pool.shutdown
+
+
+def _nothing() -> None:
+    pass
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+def command_games(args: argparse.Namespace) -> int:
+    """List the games, or one game's rule fields (with the rulebook's values) and agents."""
+    if args.game is None:
+        for game in registry.available():
+            module = registry.get(game)
+            summary = (module.__doc__ or "").strip().splitlines()[0]
+            print(f"{game}: {summary}")
+        return 0
+    module = registry.get(args.game)
+    rules = module.Rules()
+    print(f"{args.game} rule fields (the rulebook's value):")
+    for field in dataclasses.fields(rules):
+        if field.init:
+            value = getattr(rules, field.name)
+            shown = repr(value)
+            if len(shown) > 70:
+                shown = shown[:67] + "..."
+            print(f"  {field.name} = {shown}")
+    print(f"agents: {', '.join(module.AGENTS)}")
+    metrics = getattr(module, "GAME_METRICS", ())
+    if metrics:
+        print("its own metrics: " + ", ".join(metric.name for metric in metrics))
+    return 0
+
+
+def command_simulate(args: argparse.Namespace) -> int:
+    module = registry.get(args.game)
+    rules = build_rules(module, parse_settings(args.set, "--set"))
+    agents = parse_lineup(args.agents)
+    from workbench.designer.cells import check_lineup, check_seed, whole_number
+
+    games, seed = whole_number("--games", args.games), check_seed(args.seed)
+    problem = check_lineup(module, rules, agents)
+    if problem:
+        raise CommandError(f"--agents: {problem}")
+    paths = check_outputs([args.out, args.rounds_out], args.overwrite)
+    games_frame, rounds_frame = module.simulate(
+        rules, agents, games=games, seed=seed, progress=not args.quiet
+    )
+    outputs = [(games_frame, paths[0])]
+    if args.rounds_out is not None:
+        outputs.append((rounds_frame, args.rounds_out))
+    write_frames(outputs)
+    _done(args, [path for _, path in outputs])
+    return 0
+
+
+def command_compare(args: argparse.Namespace) -> int:
+    from workbench.designer.comparison import compare
+
+    module = registry.get(args.game)
+    baseline = build_rules(module, parse_settings(args.set, "--set"))
+    changes = parse_settings(args.variant, "--variant")
+    check_outputs([args.out], args.overwrite)
+    executor, finish = make_executor(args)
+    try:
+        frame = compare(
+            args.game,
+            baseline,
+            changes,
+            parse_lineup(args.agents),
+            games=args.games,
+            seed=args.seed,
+            executor=executor,
+            progress=not args.quiet,
+        )
+    finally:
+        finish()
+    write_frames([(frame, args.out)])
+    _done(args, [args.out])
+    return 0
+
+
+def command_sweep(args: argparse.Namespace) -> int:
+    from workbench.designer.sweeps import plan_sweep, run_sweep
+
+    module = registry.get(args.game)
+    base = build_rules(module, parse_settings(args.set, "--set"))
+    grid: dict[str, list[Any]] = {}
+    for item in args.grid:
+        field, values = parse_assignment(item, "--grid")
+        if field in grid:
+            raise CommandError(f"--grid gives {field!r} twice; list all its values in one --grid")
+        grid[field] = [parse_value(value) for value in split_values(values)]
+    agents = parse_lineup(args.agents)
+    if args.lineup:
+        if agents is not None:
+            raise CommandError("give --agents (one line-up) or --lineup (a line-up axis), not both")
+        grid["agents"] = [parse_lineup(lineup) for lineup in args.lineup]
+    plan = plan_sweep(args.game, base, grid, agents, games=args.games, seed=args.seed)
+    check_outputs([args.out], args.overwrite)
+    executor, finish = make_executor(args)
+    if not args.quiet:
+        print(
+            f"sweep {args.game}: {len(plan.cells)} cells × {plan.games:,} games",
+            file=sys.stderr,
+        )
+    try:
+        frame = run_sweep(plan, executor=executor, progress=not args.quiet)
+    finally:
+        finish()
+    write_frames([(frame, args.out)])
+    _done(args, [args.out])
+    return 0
+
+
+def command_tournament(args: argparse.Namespace) -> int:
+    from workbench.designer.tournaments import tournament
+
+    module = registry.get(args.game)
+    rules = build_rules(module, parse_settings(args.set, "--set"))
+    entrants = parse_lineup(args.entrants)
+    if isinstance(entrants, str):
+        raise CommandError(
+            f"--entrants needs two or more agents separated by commas, got {args.entrants!r}"
+        )
+    outputs = [args.out, args.pairwise_out, args.by_seat_out]
+    check_outputs(outputs, args.overwrite)
+    executor, finish = make_executor(args)
+    try:
+        result = tournament(
+            args.game,
+            rules,
+            entrants,
+            games=args.games,
+            seed=args.seed,
+            executor=executor,
+            progress=not args.quiet,
+        )
+    finally:
+        finish()
+    frames = [result.standings, result.pairwise, result.by_seat]
+    written = [(frame, path) for frame, path in zip(frames, outputs, strict=True) if path]
+    write_frames(written)
+    _done(args, [path for _, path in written])
+    return 0
+
+
+def _done(args: argparse.Namespace, paths: Sequence[Path]) -> None:
+    if not args.quiet:
+        for path in paths:
+            print(f"wrote {path}", file=sys.stderr)
+
+
+# -- the parser ------------------------------------------------------------------------------
+
+
+def _whole_number(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m workbench",
+        description=MAIN_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def command(name: str, summary: str, example: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(
+            name,
+            help=summary.replace("%", "%%"),
+            description=summary,
+            epilog=f"example:\n  {example}\n\n{VALUE_HELP}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        return sub
+
+    games = command(
+        "games",
+        "List the games; with a game id, its rule fields (the rulebook's values) and agents.",
+        "python -m workbench games rubbish",
+    )
+    games.add_argument("game", nargs="?", help="a game id (omit to list the games)")
+    games.set_defaults(run=command_games)
+
+    def run_options(sub: argparse.ArgumentParser, *, rules_help: str, lineup: bool = True) -> None:
+        sub.add_argument("game", help="the game id (see `python -m workbench games`)")
+        sub.add_argument(
+            "--set",
+            action="append",
+            metavar="FIELD=VALUE",
+            help=f"{rules_help}; repeat for several fields (e.g. --set players=3)",
+        )
+        if lineup:
+            sub.add_argument(
+                "--agents",
+                metavar="LINEUP",
+                help="one agent name for every seat (heuristic) or one per seat, comma-separated "
+                "(heuristic,random,random,random); default: the game's default agent",
+            )
+        sub.add_argument(
+            "--games",
+            type=_whole_number,
+            required=True,
+            metavar="N",
+            help="games to play (per rule set, cell or seating)",
+        )
+        sub.add_argument(
+            "--seed",
+            type=_whole_number,
+            required=True,
+            metavar="SEED",
+            help="the base seed (a non-negative whole number): the same seed gives the same table",
+        )
+        sub.add_argument(
+            "--overwrite", action="store_true", help="replace output files that already exist"
+        )
+        sub.add_argument("--quiet", action="store_true", help="no progress or messages on stderr")
+
+    def executor_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--workers",
+            type=_whole_number,
+            metavar="N",
+            help="local worker processes (default: one per core; 1 runs in this process)",
+        )
+        sub.add_argument(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="run the cells on a Dask cluster, e.g. tcp://scheduler:8786 "
+            "(needs pip install 'workbench[dask]')",
+        )
+
+    simulate = command(
+        "simulate",
+        "Self-play: the games frame (one row per game × seat), and optionally the rounds frame.",
+        "python -m workbench simulate rubbish --set players=3 --agents heuristic \\\n"
+        "      --games 100000 --seed 1 --out games.parquet --rounds-out rounds.parquet",
+    )
+    run_options(simulate, rules_help="a rule field and its value")
+    simulate.add_argument("--out", type=Path, required=True, help="the games frame (.parquet/.csv)")
+    simulate.add_argument("--rounds-out", type=Path, help="also write the rounds frame here")
+    simulate.set_defaults(run=command_simulate)
+
+    compare = command(
+        "compare",
+        "Baseline vs variant on the same seeds: every balance metric, each side's value, the "
+        "difference and its 95% interval (one row per metric).",
+        "python -m workbench compare shared_budget --variant tie_priority=fixed \\\n"
+        "      --agents coverage,random --games 20000 --seed 1 --out fixed_priority.csv",
+    )
+    run_options(compare, rules_help="a rule field of the baseline (default: the rulebook)")
+    compare.add_argument(
+        "--variant",
+        action="append",
+        required=True,
+        metavar="FIELD=VALUE",
+        help="what the variant changes from the baseline; repeat for several fields",
+    )
+    executor_options(compare)
+    compare.add_argument("--out", type=Path, required=True, help="the comparison (.parquet/.csv)")
+    compare.set_defaults(run=command_compare)
+
+    sweep = command(
+        "sweep",
+        "Every combination of a grid of rule values (and line-ups): one row per cell × metric, "
+        "with n and a 95% interval. Each cell's seed comes from the base seed and the cell's "
+        "own values, so a cell re-run alone gives the same numbers.",
+        "python -m workbench sweep rubbish --grid destined_bonus=10,20,30,40 \\\n"
+        "      --grid players=3,4 --lineup heuristic --lineup heuristic,random \\\n"
+        "      --games 100000 --seed 1 --out bonus.parquet",
+    )
+    run_options(sweep, rules_help="a rule field of the base rules the grid varies")
+    sweep.add_argument(
+        "--grid",
+        action="append",
+        required=True,
+        metavar="FIELD=V1,V2,...",
+        help="a rule field and the values to try; repeat for more fields (every combination "
+        "is a cell)",
+    )
+    sweep.add_argument(
+        "--lineup",
+        action="append",
+        metavar="LINEUP",
+        help="a line-up to try as a grid axis (like --agents); repeat for each line-up",
+    )
+    executor_options(sweep)
+    sweep.add_argument("--out", type=Path, required=True, help="the sweep table (.parquet/.csv)")
+    sweep.set_defaults(run=command_sweep)
+
+    tournament = command(
+        "tournament",
+        "Agents against each other with seats rotated: standings (win rates), head-to-head "
+        "results and win rate by seat, each with a 95% interval.",
+        "python -m workbench tournament rubbish --entrants heuristic,random \\\n"
+        "      --games 20000 --seed 1 --out standings.csv --pairwise-out pairwise.csv",
+    )
+    run_options(tournament, rules_help="a rule field and its value", lineup=False)
+    tournament.add_argument(
+        "--entrants",
+        required=True,
+        metavar="A,B,...",
+        help="two or more agent names, comma-separated",
+    )
+    executor_options(tournament)
+    tournament.add_argument("--out", type=Path, required=True, help="the standings (.parquet/.csv)")
+    tournament.add_argument("--pairwise-out", type=Path, help="also write the head-to-head table")
+    tournament.add_argument("--by-seat-out", type=Path, help="also write win rates by seat")
+    tournament.set_defaults(run=command_tournament)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; 0 on success, 2 on bad input, 130 when interrupted."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (CommandError, ValueError, TypeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: no output was written", file=sys.stderr)
+        return 130
+
+
+__all__ = ["build_parser", "main", "parse_value", "split_values"]

@@ -1,0 +1,210 @@
+"""Where the bench's cells run: local processes by default, or any ``concurrent.futures.Executor``
+(a Dask cluster's ``client.get_executor()`` included), or inline with ``SerialExecutor``.
+
+A cell is one rule set and line-up simulated in one process from its own seed, so its numbers
+do not depend on where or in which order it runs: every executor gives identical results.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from queue import Empty
+from typing import Any, TypeVar
+
+Result = TypeVar("Result")
+
+
+class SerialExecutor(Executor):
+    """Runs each task at once, in this process (no pickling, easiest to debug)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # handed to the caller through the future, as executors do
+            if isinstance(exc, KeyboardInterrupt | SystemExit):
+                raise
+            future.set_exception(exc)
+        return future
+
+
+def default_workers() -> int:
+    """Worker processes of the default executor: every core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _local_context() -> multiprocessing.context.BaseContext:
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        # The server imports the bench once; every worker then starts as a copy of it (a
+        # fraction of a second instead of importing numpy, polars and the games anew).
+        context.set_forkserver_preload(["workbench.designer.cells"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def local_processes(workers: int | None = None) -> ProcessPoolExecutor:
+    """A pool of local worker processes (``workers`` default: all cores), started by a fork
+    server so that no thread state of this process (polars', Jupyter's) is copied."""
+    return ProcessPoolExecutor(
+        max_workers=workers or default_workers(), mp_context=_local_context()
+    )
+
+
+def run_tasks(
+    function: Callable[[Any, Any], Result],
+    tasks: Sequence[Any],
+    *,
+    executor: Executor | None = None,
+    weights: Sequence[int] | None = None,
+    progress: bool = True,
+    description: str = "cells",
+) -> list[Result]:
+    """``[function(task, report) for task in tasks]``, run on ``executor``; results in task
+    order.
+
+    ``executor`` None: one task runs inline, more run in local processes (all cores, at most
+    one per task). ``weights`` (e.g. games per task) size the progress bar, shown on stderr.
+    ``report`` is how a task tells the bar about work done as it goes (``report_progress``):
+    inline or in our own local processes it moves the bar batch by batch; on another executor
+    (a Dask cluster) it is None and the bar moves as each task finishes. On an error or
+    Ctrl-C the tasks not yet started are cancelled, our workers stopped, and the error raised.
+    """
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(
+            f"executor must be a concurrent.futures.Executor (or None for local processes), "
+            f"got {type(executor).__name__}"
+        )
+    weights = list(weights) if weights is not None else [1] * len(tasks)
+    owned = None
+    if executor is None:
+        if len(tasks) <= 1:
+            executor = SerialExecutor()
+        else:
+            _check_picklable(function, tasks)
+            executor = owned = local_processes(min(len(tasks), default_workers()))
+    bar = _progress_bar(sum(weights), progress, description)
+    manager = queue = report = None
+    if progress and isinstance(executor, SerialExecutor):
+        report = bar.update
+    elif progress and owned is not None:
+        manager = _local_context().Manager()
+        report = queue = manager.Queue()
+    futures: dict[Future, int] = {}
+    results: list[Any] = [None] * len(tasks)
+    try:
+        for index, task in enumerate(tasks):
+            futures[executor.submit(function, task, report)] = index
+        pending = set(futures)
+        while pending:
+            done, pending = wait(
+                pending, timeout=0.2 if queue is not None else None, return_when=FIRST_COMPLETED
+            )
+            _drain(queue, bar)
+            for future in done:
+                index = futures[future]
+                try:
+                    results[index] = future.result()
+                except BrokenProcessPool as exc:
+                    raise RuntimeError(
+                        "a worker process died before finishing its cell. Worker processes "
+                        "start by importing the main script: in a script, call the bench under "
+                        "`if __name__ == '__main__':`; or run in this process with "
+                        "executor=SerialExecutor()"
+                    ) from exc
+                if report is None:
+                    bar.update(weights[index])
+        _drain(queue, bar)
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        if owned is not None:
+            _stop_now(owned)
+            owned = None
+        raise
+    finally:
+        bar.close()
+        if owned is not None:
+            owned.shutdown(wait=True)
+        if manager is not None:
+            manager.shutdown()
+    return results
+
+
+def report_progress(report: Any, amount: int) -> None:
+    """Tell ``run_tasks``' progress bar that ``amount`` more games are done (from inside a
+    task; ``report`` is what the task was given, possibly None)."""
+    if report is None:
+        return
+    if callable(report):
+        report(amount)
+    else:
+        report.put(amount)
+
+
+def _drain(queue: Any, bar: Any) -> None:
+    """Move the bar by everything the workers reported so far."""
+    if queue is None:
+        return
+    while True:
+        try:
+            bar.update(queue.get_nowait())
+        except Empty:
+            return
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool of ours at once: cancel what has not started and end the workers (they
+    ignore Ctrl-C and would otherwise finish their cells before the program could exit)."""
+    workers = list(getattr(pool, "_processes", {}).values())  # no public handle before 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+    for worker in workers:
+        worker.join(timeout=10)
+
+
+def _check_picklable(function: Callable[..., Any], tasks: Sequence[Any]) -> None:
+    """Worker processes receive the tasks pickled: say so clearly before anything starts."""
+    try:
+        pickle.dumps((function, list(tasks)))
+    except Exception as exc:
+        raise TypeError(
+            "the cells cannot be sent to worker processes (an agent or rule value that cannot "
+            f"be pickled, such as a lambda: {exc}); pass agents by name, define agents at "
+            "module level, or run in this process with executor=SerialExecutor()"
+        ) from None
+
+
+class _NoProgress:
+    def update(self, _n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, enabled: bool, description: str) -> Any:
+    if not enabled:
+        return _NoProgress()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="game", desc=description, leave=False)
+
+
+__all__ = [
+    "SerialExecutor",
+    "default_workers",
+    "local_processes",
+    "report_progress",
+    "run_tasks",
+]

@@ -1,0 +1,257 @@
+"""Tournaments: agents meet at the table in every seat, win rates and head-to-head results with
+95% intervals.
+
+With k entrants at a table of n seats:
+
+- k >= n: every n-entrant table (each combination), each played in its n cyclic seat
+  rotations, so every entrant sits in every seat of every table it plays;
+- k < n (k must divide n): the entrants fill the table in order, repeated n/k times (A, B, A,
+  B for two at four seats), played in each distinct cyclic rotation.
+
+Each seating plays ``games`` games from its own seed, derived as a sweep cell's is (the game,
+the rules' changes from the rulebook, the line-up seat by seat), so a seating re-run alone, or
+as a sweep cell, gives the same numbers.
+
+Per game, an entrant's *win share* is the sum of its seats' win shares (a k-way shared win
+counts 1/k per seat), and its *place* is the best rank among its seats. ``standings``: the mean
+win share over the games the entrant played (Wilson interval) beside its fair share (its seats
+over the table size). ``pairwise``: for two entrants who met, the share of those games in which
+the first finished ahead of the second (better place; an equal place counts 1/2), Wilson
+interval. ``by_seat``: each entrant's win rate in each seat.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from typing import Any, NamedTuple
+
+import polars as pl
+
+from workbench.designer.balance import seat_table
+from workbench.designer.cells import (
+    InvalidCells,
+    cell_seed,
+    check_base_rules,
+    check_seed,
+    game_id,
+    get_game,
+    lineup_label,
+    resolve_agents,
+    rules_label,
+    whole_number,
+)
+from workbench.designer.executors import report_progress, run_tasks
+from workbench.designer.moments import Moments
+
+
+class Tournament(NamedTuple):
+    """A tournament's tables (see the module docstring for every definition)."""
+
+    standings: pl.DataFrame
+    pairwise: pl.DataFrame
+    by_seat: pl.DataFrame
+    seatings: pl.DataFrame
+
+
+class SeatingTask(NamedTuple):
+    """One seating to play: the agents (made, one per seat), entrant index per seat, games,
+    seed and the line-up's label."""
+
+    game: str
+    rules: Any
+    agents: tuple[Any, ...]
+    entrants: tuple[int, ...]
+    games: int
+    seed: int
+    label: str
+
+
+class SeatingResult(NamedTuple):
+    """Moments of per-game values: win share by entrant and by seat, score by pair (a, b)."""
+
+    by_entrant: dict[int, Moments]
+    by_seat: dict[int, Moments]
+    by_pair: dict[tuple[int, int], Moments]
+
+
+def seatings(entrants: int, players: int) -> list[tuple[int, ...]]:
+    """Entrant index per seat for every seating of the tournament (module docstring)."""
+    if entrants >= players:
+        tables = list(itertools.combinations(range(entrants), players))
+    else:
+        tables = [tuple(seat % entrants for seat in range(players))]
+    result: list[tuple[int, ...]] = []
+    for table in tables:
+        for shift in range(players):
+            rotated = table[shift:] + table[:shift]
+            if rotated not in result:
+                result.append(rotated)
+    return result
+
+
+def play_seating(task: SeatingTask, report: Any = None) -> SeatingResult:
+    """Play one seating and keep the moments of every per-game value."""
+    module = get_game(task.game)
+    entrants = sorted(set(task.entrants))
+    seats_of = {e: [s for s, who in enumerate(task.entrants) if who == e] for e in entrants}
+    by_entrant: dict[int, Moments] = {}
+    by_seat: dict[int, Moments] = {}
+    by_pair: dict[tuple[int, int], Moments] = {}
+    for games_frame, _ in module.simulate_batches(
+        task.rules, list(task.agents), games=task.games, seed=task.seed, progress=False
+    ):
+        _, _, ranks, shares = seat_table(games_frame)
+        report_progress(report, ranks.shape[0])
+        place = {e: ranks[:, seats].min(axis=1) for e, seats in seats_of.items()}
+        for e, seats in seats_of.items():
+            by_entrant[e] = by_entrant.get(e, Moments()) + Moments.of(shares[:, seats].sum(axis=1))
+        for seat in range(shares.shape[1]):
+            by_seat[seat] = by_seat.get(seat, Moments()) + Moments.of(shares[:, seat])
+        for a, b in itertools.combinations(entrants, 2):
+            score = (place[a] < place[b]) + 0.5 * (place[a] == place[b])
+            by_pair[a, b] = by_pair.get((a, b), Moments()) + Moments.of(score)
+    return SeatingResult(by_entrant, by_seat, by_pair)
+
+
+def tournament(
+    game: str,
+    rules: Any = None,
+    agents: Sequence[Any] = (),
+    *,
+    games: int,
+    seed: int,
+    executor: Executor | None = None,
+    progress: bool = True,
+    confidence: float = 0.95,
+) -> Tournament:
+    """Play ``agents`` (two or more names or agents) against each other with seats rotated,
+    ``games`` games per seating: standings, pairwise results and win rate by seat, each with
+    n and a 95% interval (see the module docstring)."""
+    module = get_game(game)
+    games = whole_number("games", games)
+    seed = check_seed(seed)
+    rules = check_base_rules(module, rules, "rules")
+    if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) < 2:
+        raise ValueError(
+            f"agents must list two or more entrants (names or agents), got {agents!r}; "
+            f"{game_id(module)} agents: {', '.join(module.AGENTS)}"
+        )
+    entrants = list(agents)
+    names = [lineup_label(agent) for agent in entrants]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"entrants must have distinct names; repeated: {', '.join(repeated)}")
+    players = rules.players
+    if len(entrants) < players and players % len(entrants):
+        raise ValueError(
+            f"{len(entrants)} entrants cannot share {players} seats evenly: give {players} or "
+            f"more entrants, or a number that divides {players}"
+        )
+    plan = seatings(len(entrants), players)
+    problems = []
+    tasks = []
+    for seating in plan:
+        lineup = [entrants[e] for e in seating]
+        made, problem = resolve_agents(module, rules, lineup)
+        if problem:
+            problems.append(f"seating {lineup_label(lineup)}: {problem}")
+        seating_seed = cell_seed(seed, module, rules, lineup)
+        tasks.append(
+            SeatingTask(
+                game_id(module),
+                rules,
+                tuple(made or ()),
+                seating,
+                games,
+                seating_seed,
+                lineup_label(lineup),
+            )
+        )
+    if problems:
+        raise InvalidCells(problems)
+    results = run_tasks(
+        play_seating,
+        tasks,
+        executor=executor,
+        weights=[games] * len(tasks),
+        progress=progress,
+        description=f"tournament {game_id(module)}",
+    )
+    return _tables(module, rules, names, tasks, results, confidence)
+
+
+def _tables(
+    module: Any,
+    rules: Any,
+    names: list[str],
+    tasks: list[SeatingTask],
+    results: list[SeatingResult],
+    confidence: float,
+) -> Tournament:
+    players = rules.players
+    entrant_totals: dict[int, Moments] = {}
+    seats_per_game: dict[int, int] = {}
+    pair_totals: dict[tuple[int, int], Moments] = {}
+    seat_totals: dict[tuple[int, int], Moments] = {}
+    for task, result in zip(tasks, results, strict=True):
+        for e, moments in result.by_entrant.items():
+            entrant_totals[e] = entrant_totals.get(e, Moments()) + moments
+            seats_per_game[e] = task.entrants.count(e)
+        for pair, moments in result.by_pair.items():
+            pair_totals[pair] = pair_totals.get(pair, Moments()) + moments
+        for seat, moments in result.by_seat.items():
+            key = (task.entrants[seat], seat)
+            seat_totals[key] = seat_totals.get(key, Moments()) + moments
+
+    def estimate(moments: Moments) -> dict[str, Any]:
+        low, high = moments.wilson_interval(confidence)
+        return {"games": moments.count, "value": moments.mean, "low": low, "high": high}
+
+    standings = pl.DataFrame(
+        [
+            {
+                "entrant": names[e],
+                "seats_per_game": seats_per_game[e],
+                "fair_share": seats_per_game[e] / players,
+                **estimate(moments),
+            }
+            for e, moments in sorted(entrant_totals.items())
+        ]
+    ).rename({"value": "win_rate"})
+    pair_rows = []
+    for (a, b), moments in sorted(pair_totals.items()):
+        flipped = Moments(moments.count, 1 - moments.mean, moments.m2)
+        pair_rows.append({"entrant": names[a], "opponent": names[b], **estimate(moments)})
+        pair_rows.append({"entrant": names[b], "opponent": names[a], **estimate(flipped)})
+    pairwise = pl.DataFrame(pair_rows).rename({"value": "ahead_rate"}).sort("entrant", "opponent")
+    by_seat = (
+        pl.DataFrame(
+            [
+                {"entrant": names[e], "seat": seat, **estimate(moments)}
+                for (e, seat), moments in seat_totals.items()
+            ]
+        )
+        .rename({"value": "win_rate"})
+        .sort("entrant", "seat")
+    )
+    seating_frame = pl.DataFrame(
+        {
+            "seating": list(range(len(tasks))),
+            "lineup": [task.label for task in tasks],
+            "seed": [task.seed for task in tasks],
+            "games": [task.games for task in tasks],
+        },
+        schema={"seating": pl.Int64, "lineup": pl.String, "seed": pl.Int64, "games": pl.Int64},
+    )
+    context = {"game": game_id(module), "rules": rules_label(module, rules)}
+    return Tournament(
+        *(
+            frame.with_columns(**{k: pl.lit(v) for k, v in context.items()})
+            for frame in (standings, pairwise, by_seat, seating_frame)
+        )
+    )
+
+
+__all__ = ["Tournament", "play_seating", "seatings", "tournament"]

@@ -1,0 +1,186 @@
+"""The designer's dashboard: pick a game, a rule field and the values to try, a line-up and a
+metric; see the baseline against the first value that differs from it (paired, on the same
+seeds) and the sweep over every value, each with 95% intervals. Built on
+``workbench.widgets.Explorer``, so a test drives it with ``dashboard.set(...)``.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from typing import Any
+
+import altair as alt
+import ipywidgets as widgets
+import polars as pl
+
+from workbench import games as registry
+from workbench.designer.balance import metric_catalogue
+from workbench.designer.cells import build_rules, rule_fields, value_label
+from workbench.designer.charts import compare_chart, sweep_chart
+from workbench.designer.cli import parse_value, split_values
+from workbench.designer.comparison import compare
+from workbench.designer.executors import SerialExecutor
+from workbench.designer.sweeps import sweep
+from workbench.widgets import Explorer
+
+SCALARS = (bool, int, float, str)
+
+
+def scalar_fields(game: str) -> list[str]:
+    """The game's rule fields a value typed in a box can set (numbers, text, True/False)."""
+    module = registry.get(game)
+    rules = module.Rules()
+    return [f for f in rule_fields(module) if isinstance(getattr(rules, f), SCALARS)]
+
+
+def suggested_values(game: str, field: str) -> str:
+    """A few valid values around the rulebook's, as the dashboard's starting text."""
+    module = registry.get(game)
+    rules = module.Rules()
+    default = getattr(rules, field)
+    if isinstance(default, bool):
+        candidates: list[Any] = [default, not default]
+    elif isinstance(default, int):
+        step = max(1, default // 2)
+        candidates = [default, default - step, default + step, default - 1, default + 1]
+    else:
+        candidates = [default]
+    valid = []
+    for value in candidates:
+        if value not in valid and not build_rules(module, rules, {field: value})[1]:
+            valid.append(value)
+    chosen = valid[:3]
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in chosen):
+        chosen.sort()
+    return ", ".join(value_label(v) if isinstance(v, str) else repr(v) for v in chosen)
+
+
+#: The line-up choice meaning "the game's default agent in every seat" (None to the bench).
+DEFAULT_LINEUP = "default"
+
+
+def _lineups(game: str) -> list[str]:
+    """The dashboard's line-ups: the game's default agent, or one named agent in every seat."""
+    return [DEFAULT_LINEUP, *registry.get(game).AGENTS]
+
+
+def _metrics(game: str) -> list[str]:
+    players = registry.get(game).Rules().players
+    return [info.name for info in metric_catalogue(players, game)]
+
+
+def designer_dashboard(
+    game: str = "rubbish",
+    *,
+    field: str | None = None,
+    games: int = 2_000,
+    seed: int = 0,
+    executor: Executor | None = None,
+) -> Explorer:
+    """The dashboard (see the module docstring). ``games`` per rule set; ``executor`` runs the
+    cells (default: in this process, which suits the small runs of an interactive view)."""
+    executor = SerialExecutor() if executor is None else executor
+    fields = scalar_fields(game)
+    field = field if field is not None else fields[0]
+    controls = {
+        "game": widgets.Dropdown(options=registry.available(), value=game, description="game"),
+        "field": widgets.Dropdown(options=fields, value=field, description="rule field"),
+        "values": widgets.Text(
+            value=suggested_values(game, field),
+            description="values",
+            continuous_update=False,
+            placeholder="comma-separated, e.g. 10, 20, 30",
+        ),
+        "agents": widgets.Dropdown(
+            options=_lineups(game), value=DEFAULT_LINEUP, description="agents"
+        ),
+        "metric": widgets.Dropdown(
+            options=_metrics(game), value="win_rate_spread", description="metric"
+        ),
+        "games": widgets.IntSlider(
+            value=games,
+            min=100,
+            max=max(games, 20_000),
+            step=100,
+            description="games",
+            continuous_update=False,
+        ),
+    }
+
+    def compute(
+        game: str, field: str, values: str, agents: Any, metric: str, games: int
+    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
+        agents = None if agents == DEFAULT_LINEUP else agents
+        tried = [parse_value(text) for text in split_values(values) if text]
+        if not tried:
+            raise ValueError("values: type one or more values, separated by commas")
+        table = sweep(
+            game,
+            grid={field: tried},
+            agents=agents,
+            games=games,
+            seed=seed,
+            executor=executor,
+            progress=False,
+        )
+        default = getattr(registry.get(game).Rules(), field)
+        variant = next((value for value in tried if value != default), None)
+        charts = []
+        if variant is not None:
+            paired = compare(
+                game,
+                None,
+                {field: variant},
+                agents,
+                games=games,
+                seed=seed,
+                executor=executor,
+                progress=False,
+            )
+            charts.append(compare_chart(paired, [metric]))
+        charts.append(sweep_chart(table, metric))
+        rows = table.filter(pl.col("metric") == metric).select("cell", "n", "value", "low", "high")
+        return rows, alt.vconcat(*charts)
+
+    switching = {"game": False}
+
+    def follow_game(change: dict) -> None:
+        """A new game brings its own fields, line-ups and metrics (set without recomputing;
+        the explorer recomputes once, on the game's change)."""
+        chosen = change["new"]
+        dependants = ("field", "values", "agents", "metric")
+        for name in dependants:
+            controls[name].unobserve(dashboard._on_change, names="value")
+        switching["game"] = True
+        try:
+            new_fields = scalar_fields(chosen)
+            controls["field"].options = new_fields
+            controls["field"].value = new_fields[0]
+            controls["values"].value = suggested_values(chosen, new_fields[0])
+            controls["agents"].options = _lineups(chosen)
+            controls["agents"].value = DEFAULT_LINEUP
+            controls["metric"].options = _metrics(chosen)
+            controls["metric"].value = "win_rate_spread"
+        finally:
+            switching["game"] = False
+            for name in dependants:
+                controls[name].observe(dashboard._on_change, names="value")
+
+    def follow_field(change: dict) -> None:
+        """A new field starts from values around the rulebook's."""
+        if switching["game"]:
+            return
+        controls["values"].unobserve(dashboard._on_change, names="value")
+        try:
+            controls["values"].value = suggested_values(controls["game"].value, change["new"])
+        finally:
+            controls["values"].observe(dashboard._on_change, names="value")
+
+    # Registered before the explorer's own observers, so they run first.
+    controls["game"].observe(follow_game, names="value")
+    controls["field"].observe(follow_field, names="value")
+    dashboard = Explorer(controls, compute, title="Designer's bench: what does a rule change do?")
+    return dashboard
+
+
+__all__ = ["designer_dashboard", "scalar_fields", "suggested_values"]
