@@ -50,7 +50,7 @@ def test_build_rules_returns_the_rules_own_message():
     rules, problem = build_rules(rubbish, rubbish.Rules(), {"destined_bonus": np.int64(10)})
     assert rules.destined_bonus == 10 and problem == ""
     rules, problem = build_rules(rubbish, rubbish.Rules(), {"destined_bonus": -1})
-    assert rules is None and "destined_bonus must be >= 0" in problem
+    assert rules is None and "destined_bonus must be a whole number >= 0" in problem
     rules, problem = build_rules(rubbish, rubbish.Rules(), {"players": True})
     assert rules is None and "players" in problem
 

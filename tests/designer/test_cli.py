@@ -178,8 +178,8 @@ def test_every_bad_cell_is_listed(tmp_path, capsys):
     assert code == 2
     assert capsys.readouterr().err.splitlines() == [
         "error: 3 problem(s), nothing was run:",
-        "  - cell destined_bonus=-1, players=2: destined_bonus must be >= 0, got -1",
-        "  - cell destined_bonus=-1, players=3: destined_bonus must be >= 0, got -1",
+        "  - cell destined_bonus=-1, players=2: destined_bonus must be a whole number >= 0, got -1",
+        "  - cell destined_bonus=-1, players=3: destined_bonus must be a whole number >= 0, got -1",
         "  - cell destined_bonus=30, players=3: agents must give one agent per seat: 3 for these "
         "rules, got 2",
     ]

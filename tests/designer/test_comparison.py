@@ -105,7 +105,7 @@ def test_a_game_that_does_not_say_what_it_shares_is_labelled():
     [
         (None, None, None, ValueError, "variant is missing"),
         (None, {"bonus": 1}, None, ValueError, "variant: unknown rule field 'bonus'"),
-        ({"destined_bonus": -1}, {}, None, ValueError, "baseline: destined_bonus must be >= 0"),
+        ({"destined_bonus": -1}, {}, None, ValueError, "baseline: destined_bonus must be a whole"),
         (None, {"players": 3}, MIXED, ValueError, "variant: agents must give one agent per seat"),
         (shared_budget.Rules(), {}, None, TypeError, "baseline must be rubbish.Rules"),
     ],

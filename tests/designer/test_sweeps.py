@@ -52,11 +52,11 @@ def test_a_cell_gives_the_same_numbers_alone_and_in_other_grids():
 
 def test_batch_wise_metrics_equal_one_pass_over_a_simulate_run():
     # 9,000 games: two batches of the fast engine, combined; then all games in one frame.
-    plan = plan_sweep("rubbish", grid={"min_cards": [1]}, agents=MIXED, games=9_000, seed=2)
+    plan = plan_sweep("rubbish", grid={"bid_minimum": ["one"]}, agents=MIXED, games=9_000, seed=2)
     (only,) = plan.cells
     games, rounds = rubbish.simulate(only.rules, MIXED, games=9_000, seed=only.seed, progress=False)
     expected = balance_metrics(games, rounds, game="rubbish")
-    got = run({"min_cards": [1]}, MIXED, games=9_000, seed=2)
+    got = run({"bid_minimum": ["one"]}, MIXED, games=9_000, seed=2)
     assert got["metric"].to_list() == expected["metric"].to_list()
     assert got["n"].to_list() == expected["n"].to_list()
     for column in ("value", "low", "high"):
@@ -129,7 +129,7 @@ def test_every_bad_cell_is_listed_and_nothing_runs():
     problems = caught.value.problems
     assert problems[0].startswith("unknown rule field 'mystery' for rubbish; rule fields: players")
     assert problems[1:] == [
-        "cell destined_bonus=-5, players=4: destined_bonus must be >= 0, got -5",
+        "cell destined_bonus=-5, players=4: destined_bonus must be a whole number >= 0, got -5",
         "cell destined_bonus=-5, players=6: players must be 2–5 (the box holds five sets of "
         "money cards), got 6",
         "cell destined_bonus=30, players=6: players must be 2–5 (the box holds five sets of "

@@ -184,7 +184,7 @@ def changed_fields(module: ModuleType, rules: Any, reference: Any = None) -> dic
 
 
 def rules_label(module: ModuleType, rules: Any, reference: Any = None) -> str:
-    """'destined_bonus=40, min_cards=1', or 'rulebook' (or 'baseline' against a reference)."""
+    """'destined_bonus=40, bid_minimum=one', or 'rulebook' (or 'baseline' against a reference)."""
     changes = changed_fields(module, rules, reference)
     if not changes:
         return "rulebook" if reference is None else "same as baseline"
