@@ -1,0 +1,1 @@
+"""Going, Going, GONE!"""

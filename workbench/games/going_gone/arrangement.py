@@ -1,0 +1,396 @@
+"""Exact best arrangement of held items into collections, for any table of collection values.
+
+A holding is a set of cells of the type x country grid, kept as a bitmask: bit ``8 * type +
+country``. An arrangement puts every item in exactly one collection, and a collection lies in
+one line (one type or one country). Within a line only the number of items matters, and ``m``
+items of one line are best split as ``best[m]`` (``Rules.best_line_values``; equal to the
+value table unless splitting pays). So the problem is: send each item to its type line or its
+country line to maximise ``sum(best[count of each line])``. Greedy grouping is wrong in general
+(the table is not convex), so this module solves it exactly:
+
+1. An item alone in its country goes to its type line, and one alone in its type goes to its
+   country line: ``best`` is superadditive (``best[a + 1] >= best[a] + best[1]``), so this never
+   loses. What is left — items whose type and country both hold other items ("free" items) —
+   splits into independent connected components.
+2. Each component is a dynamic programme over its type lines, the state being how many free
+   items each country line has received so far (a dense mixed-radix array); a type line sending
+   exactly ``k`` of its free items to their countries is built item by item, so a line costs
+   O(n^2) array operations rather than 2^n. The optimum is read off with the country values; the
+   arrangement is recovered by walking the stored arrays back. (Rows and columns swap roles when
+   that makes the state smaller.)
+
+``batch_values`` values many holdings at once: the reduction above is vectorised, holdings with
+no free item are valued in closed form, and the rest are keyed by their (normalised) free
+sub-problem, deduplicated and solved once each, with a process-wide cache.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+GRID = 8  # bits per type line in a mask (at most 8 countries)
+_NEG = -(10**6)  # "unreachable" in the DP; far below any reachable value
+
+POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+#: COLUMN_ONES[byte]: a uint64 whose byte c is 1 when bit c of ``byte`` is set (column counts are
+#: the sum of these over a holding's type bytes).
+COLUMN_ONES = np.array(
+    [sum(((b >> c) & 1) << (8 * c) for c in range(8)) for b in range(256)], dtype=np.uint64
+)
+#: PEXT[mask, byte]: the bits of ``byte`` at the positions set in ``mask``, packed low.
+PEXT = np.zeros((256, 256), dtype=np.uint8)
+for _mask in range(256):
+    _positions = [c for c in range(8) if _mask >> c & 1]
+    for _byte in range(256):
+        PEXT[_mask, _byte] = sum(((_byte >> p) & 1) << i for i, p in enumerate(_positions))
+del _mask, _positions, _byte
+
+
+def popcount(value: int) -> int:
+    return bin(value).count("1")
+
+
+def type_bytes(mask: int) -> list[int]:
+    """The 8 type lines of a mask, each a byte of country bits."""
+    return [(mask >> (GRID * t)) & 0xFF for t in range(GRID)]
+
+
+# -- the free sub-problem -----------------------------------------------------------------------
+
+
+def reduce_holding(mask: int) -> tuple[list[int], list[int], list[int]]:
+    """(type_fixed, country_fixed, free_rows): items forced to a line by step 1 of the module
+    docstring, counted per type and per country, and the free items per type (country bits)."""
+    rows = type_bytes(mask)
+    column_counts = [sum((row >> c) & 1 for row in rows) for c in range(GRID)]
+    busy_columns = sum(1 << c for c in range(GRID) if column_counts[c] >= 2)
+    type_fixed = [0] * GRID
+    country_fixed = [0] * GRID
+    free_rows = [0] * GRID
+    for t, row in enumerate(rows):
+        count = popcount(row)
+        if count >= 2:
+            free_rows[t] = row & busy_columns
+            type_fixed[t] = popcount(row & ~busy_columns)
+        elif count == 1:
+            if row & busy_columns:
+                country_fixed[row.bit_length() - 1] += 1
+            else:
+                type_fixed[t] = 1
+    return type_fixed, country_fixed, free_rows
+
+
+def _components(free_rows: Sequence[int]) -> list[tuple[list[int], list[int]]]:
+    """Connected components of the free items: (type lines, country lines) of each."""
+    parent = list(range(2 * GRID))  # 0..7 types, 8..15 countries
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for t, row in enumerate(free_rows):
+        for c in range(GRID):
+            if row >> c & 1:
+                parent[find(t)] = find(GRID + c)
+    groups: dict[int, tuple[list[int], list[int]]] = {}
+    for t, row in enumerate(free_rows):
+        if row:
+            groups.setdefault(find(t), ([], []))[0].append(t)
+    for c in range(GRID):
+        if any(row >> c & 1 for row in free_rows):
+            groups.setdefault(find(GRID + c), ([], []))[1].append(c)
+    return list(groups.values())
+
+
+def _solve_component(
+    lines: Sequence[Sequence[int]],
+    line_fixed: Sequence[int],
+    cross_fixed: Sequence[int],
+    best: np.ndarray,
+    *,
+    want_choice: bool,
+) -> tuple[int, list[int] | None]:
+    """Best value of one component, processing ``lines`` (each a list of cross-line indices,
+    one per free item) with the cross lines as the DP state.
+
+    Returns (value, choice): ``choice[i]`` is a bitmask over line ``i``'s items of those sent to
+    their cross line (None unless ``want_choice``).
+    """
+    crosses = len(cross_fixed)
+    caps = [0] * crosses
+    for items in lines:
+        for cross in items:
+            caps[cross] += 1
+    strides = [1] * crosses
+    for j in range(1, crosses):
+        strides[j] = strides[j - 1] * (caps[j - 1] + 1)
+    size = strides[-1] * (caps[-1] + 1)
+    table = np.full(size, _NEG, dtype=np.int64)
+    table[0] = 0
+    tables = [table]
+    for items, fixed in zip(lines, line_fixed, strict=True):
+        n = len(items)
+        sent: list[np.ndarray | None] = [table] + [None] * n  # sent[k]: k items sent across
+        for j, cross in enumerate(items):
+            stride = strides[cross]
+            for k in range(j + 1, 0, -1):
+                previous = sent[k - 1]
+                shifted = np.full(size, _NEG, dtype=np.int64)
+                shifted[stride:] = previous[:-stride]
+                current = sent[k]
+                sent[k] = shifted if current is None else np.maximum(current, shifted)
+        table = sent[0] + best[fixed + n]
+        for k in range(1, n + 1):
+            np.maximum(table, sent[k] + best[fixed + n - k], out=table)
+        tables.append(table)
+    index = np.arange(size)
+    cross_values = np.zeros(size, dtype=np.int64)
+    for j in range(crosses):
+        digit = (index // strides[j]) % (caps[j] + 1)
+        cross_values += best[cross_fixed[j] + digit]
+    total = table + cross_values
+    state = int(np.argmax(total))
+    value = int(total[state])
+    if not want_choice:
+        return value, None
+    choice = [0] * len(lines)
+    for i in range(len(lines) - 1, -1, -1):
+        items, fixed = lines[i], line_fixed[i]
+        n = len(items)
+        target = int(tables[i + 1][state])
+        for subset in range(1 << n):
+            previous = state
+            ok = True
+            for bit, cross in enumerate(items):
+                if subset >> bit & 1:
+                    if (previous // strides[cross]) % (caps[cross] + 1) == 0:
+                        ok = False
+                        break
+                    previous -= strides[cross]
+            if not ok:
+                continue
+            k = popcount(subset)
+            if int(tables[i][previous]) + int(best[fixed + n - k]) == target:
+                choice[i] = subset
+                state = previous
+                break
+        else:  # pragma: no cover - the DP guarantees a predecessor
+            raise RuntimeError("arrangement back-tracking found no predecessor")
+    return value, choice
+
+
+def _solve_free(
+    type_fixed: Sequence[int],
+    country_fixed: Sequence[int],
+    free_rows: Sequence[int],
+    best: np.ndarray,
+    *,
+    want_choice: bool = False,
+) -> tuple[int, dict[tuple[int, int], str]]:
+    """Best value of the lines touched by free items (plus their fixed items), and, if asked,
+    where each free item goes: {(type, country): "type" | "country"}."""
+    value = 0
+    where: dict[tuple[int, int], str] = {}
+    for types, countries in _components(free_rows):
+        cells = [(t, c) for t in types for c in countries if free_rows[t] >> c & 1]
+        if len(cells) <= 4:
+            best_value, best_assignment = _NEG, 0
+            for assignment in range(1 << len(cells)):
+                rows = {t: type_fixed[t] for t in types}
+                cols = {c: country_fixed[c] for c in countries}
+                for bit, (t, c) in enumerate(cells):
+                    if assignment >> bit & 1:
+                        cols[c] += 1
+                    else:
+                        rows[t] += 1
+                total = sum(int(best[v]) for v in rows.values()) + sum(
+                    int(best[v]) for v in cols.values()
+                )
+                if total > best_value:
+                    best_value, best_assignment = total, assignment
+            value += best_value
+            if want_choice:
+                for bit, cell in enumerate(cells):
+                    where[cell] = "country" if best_assignment >> bit & 1 else "type"
+            continue
+        # The DP state is the other side's counts: take the side with the smaller state.
+        type_state = np.prod([1 + sum(free_rows[t] >> c & 1 for c in countries) for t in types])
+        country_state = np.prod(
+            [1 + sum(free_rows[t] >> c & 1 for t in types) for c in countries]
+        )
+        if country_state <= type_state:
+            position = {c: j for j, c in enumerate(countries)}
+            lines = [[position[c] for c in countries if free_rows[t] >> c & 1] for t in types]
+            part, choice = _solve_component(
+                lines,
+                [type_fixed[t] for t in types],
+                [country_fixed[c] for c in countries],
+                best,
+                want_choice=want_choice,
+            )
+            if want_choice:
+                for i, t in enumerate(types):
+                    members = [c for c in countries if free_rows[t] >> c & 1]
+                    for bit, c in enumerate(members):
+                        where[(t, c)] = "country" if choice[i] >> bit & 1 else "type"
+        else:
+            position = {t: j for j, t in enumerate(types)}
+            lines = [[position[t] for t in types if free_rows[t] >> c & 1] for c in countries]
+            part, choice = _solve_component(
+                lines,
+                [country_fixed[c] for c in countries],
+                [type_fixed[t] for t in types],
+                best,
+                want_choice=want_choice,
+            )
+            if want_choice:
+                for i, c in enumerate(countries):
+                    members = [t for t in types if free_rows[t] >> c & 1]
+                    for bit, t in enumerate(members):
+                        where[(t, c)] = "type" if choice[i] >> bit & 1 else "country"
+        value += part
+    return value, where
+
+
+# -- one holding --------------------------------------------------------------------------------
+
+
+def best_value(mask: int, best: Sequence[int] | np.ndarray) -> int:
+    """The exact value of the best arrangement of holding ``mask`` (``best`` =
+    ``Rules.best_line_values``)."""
+    best_array = np.asarray(best, dtype=np.int64)
+    type_fixed, country_fixed, free_rows = reduce_holding(int(mask))
+    touched_types = {t for t in range(GRID) if free_rows[t]}
+    touched_countries = {c for c in range(GRID) if any(r >> c & 1 for r in free_rows)}
+    value = sum(int(best_array[v]) for t, v in enumerate(type_fixed) if t not in touched_types)
+    value += sum(
+        int(best_array[v]) for c, v in enumerate(country_fixed) if c not in touched_countries
+    )
+    if touched_types:
+        value += _solve_free(type_fixed, country_fixed, free_rows, best_array)[0]
+    return value
+
+
+def best_lines(mask: int, best: Sequence[int] | np.ndarray) -> tuple[int, dict[tuple[int, int], str]]:
+    """(value, line of every item): ``{(type, country): "type" | "country"}`` for an optimal
+    arrangement (how each line's items then split into collections is ``Rules.best_line_splits``)."""
+    best_array = np.asarray(best, dtype=np.int64)
+    mask = int(mask)
+    type_fixed, country_fixed, free_rows = reduce_holding(mask)
+    value, where = _solve_free(type_fixed, country_fixed, free_rows, best_array, want_choice=True)
+    touched_types = {t for t, _ in where}
+    touched_countries = {c for _, c in where}
+    value += sum(int(best_array[v]) for t, v in enumerate(type_fixed) if t not in touched_types)
+    value += sum(
+        int(best_array[v]) for c, v in enumerate(country_fixed) if c not in touched_countries
+    )
+    rows = type_bytes(mask)
+    busy_columns = 0
+    for c in range(GRID):
+        if sum((row >> c) & 1 for row in rows) >= 2:
+            busy_columns |= 1 << c
+    for t, row in enumerate(rows):
+        for c in range(GRID):
+            if row >> c & 1 and (t, c) not in where:
+                # Forced: alone in its country -> type line; alone in its type -> country line.
+                alone_in_type = popcount(row) == 1
+                where[(t, c)] = "country" if alone_in_type and busy_columns >> c & 1 else "type"
+    return value, where
+
+
+# -- many holdings ------------------------------------------------------------------------------
+
+_CACHES: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
+#: Solved free sub-problems kept per value table; the cache is cleared when it grows past this.
+CACHE_LIMIT = 2_000_000
+
+
+def _free_value_from_key(key: tuple[int, int, int], best: np.ndarray) -> int:
+    """Solve the normalised free sub-problem encoded in ``key`` (see ``_free_keys``)."""
+    low_rows, high_rows, columns_key = key
+    type_fixed = [0] * GRID
+    free_rows = [0] * GRID
+    for t in range(GRID):
+        part = low_rows if t < GRID // 2 else high_rows
+        descriptor = (part >> (12 * (t % (GRID // 2)))) & 0xFFF
+        free_rows[t] = descriptor >> 4
+        type_fixed[t] = descriptor & 0xF
+    country_fixed = [(columns_key >> (4 * c)) & 0xF for c in range(GRID)]
+    return _solve_free(type_fixed, country_fixed, free_rows, best)[0]
+
+
+def _free_keys(
+    free: np.ndarray, type_fixed: np.ndarray, country_fixed: np.ndarray, free_columns: np.ndarray
+) -> np.ndarray:
+    """Normalised keys (three uint64 words per holding) of free sub-problems: columns compressed
+    to the touched ones (in order), touched type lines sorted, only touched lines' fixed counts
+    kept. Isomorphic sub-problems often share a key; equal keys always mean equal values (the
+    key is the problem itself)."""
+    compressed = PEXT[free_columns[:, None], free].astype(np.int64)
+    descriptor = np.where(free != 0, (compressed << 4) | type_fixed, 0)
+    descriptor = -np.sort(-descriptor, axis=1).astype(np.int64)  # touched lines first
+    half = GRID // 2
+    shifts = 12 * np.arange(half, dtype=np.int64)
+    low_rows = (descriptor[:, :half] << shifts).sum(axis=1)
+    high_rows = (descriptor[:, half:] << shifts).sum(axis=1)
+    # fixed counts of the touched columns, packed in the compressed column order
+    columns_key = np.zeros(len(free), dtype=np.int64)
+    slot = np.zeros(len(free), dtype=np.int64)
+    for c in range(GRID):
+        on = ((free_columns >> c) & 1).astype(np.int64)
+        columns_key |= (country_fixed[:, c] * on) << (4 * slot)
+        slot += on
+    return np.stack([low_rows, high_rows, columns_key], axis=1)
+
+
+def batch_values(masks: np.ndarray, best: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Exact best-arrangement values of many holdings (uint64 masks, any shape) at once."""
+    masks = np.asarray(masks, dtype=np.uint64)
+    shape = masks.shape
+    if masks.size == 0:
+        return np.zeros(shape, dtype=np.int64)
+    best_array = np.asarray(best, dtype=np.int64)
+    unique, inverse = np.unique(masks.ravel(), return_inverse=True)
+    rows = unique.view(np.uint8).reshape(-1, GRID)  # byte t = type line t (little-endian)
+    if sys.byteorder == "big":  # pragma: no cover
+        rows = rows[:, ::-1]
+    row_counts = POPCOUNT[rows]
+    packed = np.zeros(len(unique), dtype=np.uint64)
+    for t in range(GRID):
+        packed += COLUMN_ONES[rows[:, t]]
+    column_counts = packed.view(np.uint8).reshape(-1, GRID).astype(np.int64)
+    busy = np.packbits(column_counts >= 2, axis=1, bitorder="little")[:, 0]
+    many = row_counts >= 2
+    free = np.where(many, rows & busy[:, None], 0).astype(np.uint8)
+    type_fixed = np.where(many, POPCOUNT[rows & ~busy[:, None]], row_counts)
+    single_to_country = (row_counts == 1) & ((rows & busy[:, None]) != 0)
+    type_fixed = np.where(single_to_country, 0, type_fixed)
+    to_country = np.zeros(len(unique), dtype=np.uint64)
+    for t in range(GRID):
+        to_country += np.where(single_to_country[:, t], COLUMN_ONES[rows[:, t]], np.uint64(0))
+    country_fixed = to_country.view(np.uint8).reshape(-1, GRID).astype(np.int64)
+    free_columns = np.bitwise_or.reduce(free, axis=1)
+    column_touched = ((free_columns[:, None] >> np.arange(GRID, dtype=np.uint8)) & 1).astype(bool)
+    row_touched = free != 0
+    values = np.where(row_touched, 0, best_array[type_fixed]).sum(axis=1)
+    values += np.where(column_touched, 0, best_array[country_fixed]).sum(axis=1)
+    hard = np.flatnonzero(free_columns)
+    if hard.size:
+        keys = _free_keys(free[hard], type_fixed[hard], country_fixed[hard], free_columns[hard])
+        distinct, key_inverse = np.unique(keys, axis=0, return_inverse=True)
+        cache = _CACHES.setdefault(tuple(int(v) for v in best_array), {})
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        solved = np.empty(len(distinct), dtype=np.int64)
+        for i, key in enumerate(map(tuple, distinct.tolist())):
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = _free_value_from_key(key, best_array)
+            solved[i] = found
+        values[hard] += solved[key_inverse.ravel()]
+    return values[inverse].reshape(shape)
