@@ -10,8 +10,11 @@ country line to maximise ``sum(best[count of each line])``. Greedy grouping is w
 
 1. An item alone in its country goes to its type line, and one alone in its type goes to its
    country line: ``best`` is superadditive (``best[a + 1] >= best[a] + best[1]``), so this never
-   loses. What is left — items whose type and country both hold other items ("free" items) —
-   splits into independent connected components.
+   loses. Then an item goes to its type line when the least that line can gain from one more
+   item (over every count it could reach) is at least the most its country line can (and the
+   other way round): moving it there never loses either. Fixing items only narrows the other
+   items' ranges, so these tests are applied to all items at once until nothing changes. What
+   is left — usually nothing — splits into independent connected components.
 2. Each component is a dynamic programme over its type lines, the state being how many free
    items each country line has received so far (a dense mixed-radix array); a type line sending
    exactly ``k`` of its free items to their countries is built item by item, so a line costs
@@ -26,34 +29,28 @@ sub-problem, deduplicated and solved once each, with a process-wide cache.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 import numpy as np
 
-GRID = 8  # bits per type line in a mask (at most 8 countries)
-_NEG = -(10**6)  # "unreachable" in the DP; far below any reachable value
-
-POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
-#: COLUMN_ONES[byte]: a uint64 whose byte c is 1 when bit c of ``byte`` is set (column counts are
-#: the sum of these over a holding's type bytes).
-COLUMN_ONES = np.array(
-    [sum(((b >> c) & 1) << (8 * c) for c in range(8)) for b in range(256)], dtype=np.uint64
+from workbench.games.going_gone.bits import (
+    COLUMN_ONES,
+    GRID,
+    PEXT,
+    POPCOUNT,
+    masks_of_bytes,
+    transpose,
+    type_bytes,
 )
-#: PEXT[mask, byte]: the bits of ``byte`` at the positions set in ``mask``, packed low.
-PEXT = np.zeros((256, 256), dtype=np.uint8)
-for _mask in range(256):
-    _positions = [c for c in range(8) if _mask >> c & 1]
-    for _byte in range(256):
-        PEXT[_mask, _byte] = sum(((_byte >> p) & 1) << i for i, p in enumerate(_positions))
-del _mask, _positions, _byte
+
+_NEG = -(10**6)  # "unreachable" in the DP; far below any reachable value
 
 
 def popcount(value: int) -> int:
     return bin(value).count("1")
 
 
-def type_bytes(mask: int) -> list[int]:
+def int_type_bytes(mask: int) -> list[int]:
     """The 8 type lines of a mask, each a byte of country bits."""
     return [(mask >> (GRID * t)) & 0xFF for t in range(GRID)]
 
@@ -64,7 +61,7 @@ def type_bytes(mask: int) -> list[int]:
 def reduce_holding(mask: int) -> tuple[list[int], list[int], list[int]]:
     """(type_fixed, country_fixed, free_rows): items forced to a line by step 1 of the module
     docstring, counted per type and per country, and the free items per type (country bits)."""
-    rows = type_bytes(mask)
+    rows = int_type_bytes(mask)
     column_counts = [sum((row >> c) & 1 for row in rows) for c in range(GRID)]
     busy_columns = sum(1 << c for c in range(GRID) if column_counts[c] >= 2)
     type_fixed = [0] * GRID
@@ -85,26 +82,85 @@ def reduce_holding(mask: int) -> tuple[list[int], list[int], list[int]]:
 
 def _components(free_rows: Sequence[int]) -> list[tuple[list[int], list[int]]]:
     """Connected components of the free items: (type lines, country lines) of each."""
-    parent = list(range(2 * GRID))  # 0..7 types, 8..15 countries
+    unseen = {t for t in range(GRID) if free_rows[t]}
+    groups = []
+    while unseen:
+        types = {unseen.pop()}
+        columns = free_rows[next(iter(types))]
+        grown = True
+        while grown:
+            grown = False
+            for t in list(unseen):
+                if free_rows[t] & columns:
+                    unseen.discard(t)
+                    types.add(t)
+                    columns |= free_rows[t]
+                    grown = True
+        groups.append((sorted(types), [c for c in range(GRID) if columns >> c & 1]))
+    return groups
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
 
-    for t, row in enumerate(free_rows):
-        for c in range(GRID):
-            if row >> c & 1:
-                parent[find(t)] = find(GRID + c)
-    groups: dict[int, tuple[list[int], list[int]]] = {}
-    for t, row in enumerate(free_rows):
-        if row:
-            groups.setdefault(find(t), ([], []))[0].append(t)
-    for c in range(GRID):
-        if any(row >> c & 1 for row in free_rows):
-            groups.setdefault(find(GRID + c), ([], []))[1].append(c)
-    return list(groups.values())
+def marginal_bounds(best: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high): ``low[i, j]`` is the least and ``high[i, j]`` the most one more item adds to a
+    line holding anywhere from ``i`` to ``j`` items (``best[k + 1] - best[k]``, k in i..j)."""
+    key = tuple(int(v) for v in best)
+    if key not in _BOUNDS:
+        gains = np.diff(np.asarray(key, dtype=np.int64))
+        size = len(gains) + 1
+        low = np.full((size, size), np.iinfo(np.int64).max // 4, dtype=np.int64)
+        high = np.full((size, size), np.iinfo(np.int64).min // 4, dtype=np.int64)
+        for i in range(len(gains)):
+            for j in range(i, len(gains)):
+                low[i, j] = gains[i : j + 1].min()
+                high[i, j] = gains[i : j + 1].max()
+        _BOUNDS[key] = (low, high)
+    return _BOUNDS[key]
+
+
+_BOUNDS: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _dominate(
+    type_fixed: list[int],
+    country_fixed: list[int],
+    free_rows: list[int],
+    best: np.ndarray,
+    where: dict[tuple[int, int], str] | None = None,
+) -> None:
+    """Fix, in place, every free item whose line is decided by the range test of the module
+    docstring (step 1), until none is; record the fixed items' lines in ``where``."""
+    low, high = marginal_bounds(best)
+    while True:
+        columns = [sum((row >> c) & 1 for row in free_rows) for c in range(GRID)]
+        rows = [popcount(row) for row in free_rows]
+        fixed_any = False
+        to_type = [0] * GRID
+        to_country = [0] * GRID
+        for t in range(GRID):
+            row = free_rows[t]
+            if not row:
+                continue
+            a, d = type_fixed[t], rows[t]
+            for c in range(GRID):
+                if not row >> c & 1:
+                    continue
+                b, e = country_fixed[c], columns[c]
+                if low[a, a + d - 1] >= high[b, b + e - 1]:
+                    to_type[t] |= 1 << c
+                elif low[b, b + e - 1] >= high[a, a + d - 1]:
+                    to_country[t] |= 1 << c
+        for t in range(GRID):
+            if to_type[t] or to_country[t]:
+                fixed_any = True
+                type_fixed[t] += popcount(to_type[t])
+                for c in range(GRID):
+                    if to_country[t] >> c & 1:
+                        country_fixed[c] += 1
+                    if where is not None and (to_type[t] | to_country[t]) >> c & 1:
+                        where[(t, c)] = "type" if to_type[t] >> c & 1 else "country"
+                free_rows[t] &= ~(to_type[t] | to_country[t])
+        if not fixed_any:
+            return
 
 
 def _solve_component(
@@ -194,8 +250,18 @@ def _solve_free(
 ) -> tuple[int, dict[tuple[int, int], str]]:
     """Best value of the lines touched by free items (plus their fixed items), and, if asked,
     where each free item goes: {(type, country): "type" | "country"}."""
-    value = 0
+    type_fixed, country_fixed, free_rows = list(type_fixed), list(country_fixed), list(free_rows)
     where: dict[tuple[int, int], str] = {}
+    touched_types = [t for t in range(GRID) if free_rows[t]]
+    touched_countries = [c for c in range(GRID) if any(row >> c & 1 for row in free_rows)]
+    _dominate(type_fixed, country_fixed, free_rows, best, where if want_choice else None)
+    # the lines the free items touched before step 1 count here, solved or not
+    value = sum(int(best[type_fixed[t]]) for t in touched_types if not free_rows[t])
+    value += sum(
+        int(best[country_fixed[c]])
+        for c in touched_countries
+        if not any(row >> c & 1 for row in free_rows)
+    )
     for types, countries in _components(free_rows):
         cells = [(t, c) for t in types for c in countries if free_rows[t] >> c & 1]
         if len(cells) <= 4:
@@ -220,9 +286,7 @@ def _solve_free(
             continue
         # The DP state is the other side's counts: take the side with the smaller state.
         type_state = np.prod([1 + sum(free_rows[t] >> c & 1 for c in countries) for t in types])
-        country_state = np.prod(
-            [1 + sum(free_rows[t] >> c & 1 for t in types) for c in countries]
-        )
+        country_state = np.prod([1 + sum(free_rows[t] >> c & 1 for t in types) for c in countries])
         if country_state <= type_state:
             position = {c: j for j, c in enumerate(countries)}
             lines = [[position[c] for c in countries if free_rows[t] >> c & 1] for t in types]
@@ -263,33 +327,33 @@ def _solve_free(
 def best_value(mask: int, best: Sequence[int] | np.ndarray) -> int:
     """The exact value of the best arrangement of holding ``mask`` (``best`` =
     ``Rules.best_line_values``)."""
+    return best_lines(mask, best, want_lines=False)[0]
+
+
+def best_lines(
+    mask: int, best: Sequence[int] | np.ndarray, *, want_lines: bool = True
+) -> tuple[int, dict[tuple[int, int], str]]:
+    """(value, line of every item): ``{(type, country): "type" | "country"}`` for an optimal
+    arrangement (how each line's items then split into collections: ``Rules.best_line_splits``).
+    """
     best_array = np.asarray(best, dtype=np.int64)
-    type_fixed, country_fixed, free_rows = reduce_holding(int(mask))
+    mask = int(mask)
+    type_fixed, country_fixed, free_rows = reduce_holding(mask)
     touched_types = {t for t in range(GRID) if free_rows[t]}
     touched_countries = {c for c in range(GRID) if any(r >> c & 1 for r in free_rows)}
     value = sum(int(best_array[v]) for t, v in enumerate(type_fixed) if t not in touched_types)
     value += sum(
         int(best_array[v]) for c, v in enumerate(country_fixed) if c not in touched_countries
     )
+    where: dict[tuple[int, int], str] = {}
     if touched_types:
-        value += _solve_free(type_fixed, country_fixed, free_rows, best_array)[0]
-    return value
-
-
-def best_lines(mask: int, best: Sequence[int] | np.ndarray) -> tuple[int, dict[tuple[int, int], str]]:
-    """(value, line of every item): ``{(type, country): "type" | "country"}`` for an optimal
-    arrangement (how each line's items then split into collections is ``Rules.best_line_splits``)."""
-    best_array = np.asarray(best, dtype=np.int64)
-    mask = int(mask)
-    type_fixed, country_fixed, free_rows = reduce_holding(mask)
-    value, where = _solve_free(type_fixed, country_fixed, free_rows, best_array, want_choice=True)
-    touched_types = {t for t, _ in where}
-    touched_countries = {c for _, c in where}
-    value += sum(int(best_array[v]) for t, v in enumerate(type_fixed) if t not in touched_types)
-    value += sum(
-        int(best_array[v]) for c, v in enumerate(country_fixed) if c not in touched_countries
-    )
-    rows = type_bytes(mask)
+        part, where = _solve_free(
+            type_fixed, country_fixed, free_rows, best_array, want_choice=want_lines
+        )
+        value += part
+    if not want_lines:
+        return value, where
+    rows = int_type_bytes(mask)
     busy_columns = 0
     for c in range(GRID):
         if sum((row >> c) & 1 for row in rows) >= 2:
@@ -348,6 +412,46 @@ def _free_keys(
     return np.stack([low_rows, high_rows, columns_key], axis=1)
 
 
+def dominate(
+    free: np.ndarray, type_fixed: np.ndarray, country_fixed: np.ndarray, best: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_dominate`` for many free sub-problems at once: (free, type_fixed, country_fixed)
+    after fixing every item the range test decides, repeated until nothing changes."""
+    low, high = marginal_bounds(best)
+    width = low.shape[1]
+    # compact copies: gains fit in int32 (the sentinels only need to sort below/above them)
+    low = np.clip(low, -(2**30), 2**30).astype(np.int32).ravel()
+    high = np.clip(high, -(2**30), 2**30).astype(np.int32).ravel()
+    free = free.copy()
+    type_fixed = type_fixed.copy()
+    country_fixed = country_fixed.copy()
+    rows = np.arange(len(free))  # the sub-problems still changing
+    while rows.size:
+        part = free[rows]
+        a, b = type_fixed[rows], country_fixed[rows]
+        row_free = POPCOUNT[part]
+        column_free = POPCOUNT[type_bytes(transpose(masks_of_bytes(part)))]
+        row_range = a * width + np.maximum(a + row_free - 1, 0)
+        column_range = b * width + np.maximum(b + column_free - 1, 0)
+        row_low, row_high = low.take(row_range), high.take(row_range)
+        column_low, column_high = low.take(column_range), high.take(column_range)
+        # (N, t, c): the item at (t, c) goes to its type / country line
+        to_type = row_low[:, :, None] >= column_high[:, None, :]
+        to_country = column_low[:, None, :] >= row_high[:, :, None]
+        to_type_bytes = np.packbits(to_type, axis=2, bitorder="little")[:, :, 0] & part
+        to_country_bytes = (
+            np.packbits(to_country, axis=2, bitorder="little")[:, :, 0] & part & ~to_type_bytes
+        )
+        moved = to_type_bytes | to_country_bytes
+        changed = moved.any(axis=1)
+        rows, moved = rows[changed], moved[changed]
+        to_type_bytes, to_country_bytes = to_type_bytes[changed], to_country_bytes[changed]
+        type_fixed[rows] += POPCOUNT[to_type_bytes]
+        country_fixed[rows] += POPCOUNT[type_bytes(transpose(masks_of_bytes(to_country_bytes)))]
+        free[rows] &= ~moved
+    return free, type_fixed, country_fixed
+
+
 def batch_values(masks: np.ndarray, best: Sequence[int] | np.ndarray) -> np.ndarray:
     """Exact best-arrangement values of many holdings (uint64 masks, any shape) at once."""
     masks = np.asarray(masks, dtype=np.uint64)
@@ -356,9 +460,7 @@ def batch_values(masks: np.ndarray, best: Sequence[int] | np.ndarray) -> np.ndar
         return np.zeros(shape, dtype=np.int64)
     best_array = np.asarray(best, dtype=np.int64)
     unique, inverse = np.unique(masks.ravel(), return_inverse=True)
-    rows = unique.view(np.uint8).reshape(-1, GRID)  # byte t = type line t (little-endian)
-    if sys.byteorder == "big":  # pragma: no cover
-        rows = rows[:, ::-1]
+    rows = type_bytes(unique)
     row_counts = POPCOUNT[rows]
     packed = np.zeros(len(unique), dtype=np.uint64)
     for t in range(GRID):
@@ -374,6 +476,11 @@ def batch_values(masks: np.ndarray, best: Sequence[int] | np.ndarray) -> np.ndar
     for t in range(GRID):
         to_country += np.where(single_to_country[:, t], COLUMN_ONES[rows[:, t]], np.uint64(0))
     country_fixed = to_country.view(np.uint8).reshape(-1, GRID).astype(np.int64)
+    active = np.flatnonzero(free.any(axis=1))
+    if active.size:
+        free[active], type_fixed[active], country_fixed[active] = dominate(
+            free[active], type_fixed[active], country_fixed[active], best_array
+        )
     free_columns = np.bitwise_or.reduce(free, axis=1)
     column_touched = ((free_columns[:, None] >> np.arange(GRID, dtype=np.uint8)) & 1).astype(bool)
     row_touched = free != 0

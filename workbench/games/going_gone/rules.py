@@ -80,8 +80,8 @@ class Rules:
         if len(values) < self.largest_collection:
             raise ValueError(
                 f"collection_values must give a value for every size from 1 to "
-                f"{self.largest_collection} (the most items sharing a type or a country in the item "
-                f"table), got {len(values)}: {values!r}"
+                f"{self.largest_collection} (the most items sharing a type or a country in the "
+                f"item table), got {len(values)}: {values!r}"
             )
         object.__setattr__(self, "collection_values", values)
         if not isinstance(self.open_collections, bool):
@@ -140,13 +140,17 @@ class Rules:
                 or len(entry) != 2
                 or not all(isinstance(name, str) and name for name in entry)
             ):
-                raise ValueError(f"each item must be a (type, country) pair of names, got {entry!r}")
+                raise ValueError(
+                    f"each item must be a (type, country) pair of names, got {entry!r}"
+                )
             items.append(Item(*entry))
         if not items:
             raise ValueError("items must list at least one (type, country) card")
         repeated = sorted(f"{t}/{c}" for (t, c), n in Counter(items).items() if n > 1)
         if repeated:
-            raise ValueError(f"each (type, country) pair may appear once in items; repeated: {repeated}")
+            raise ValueError(
+                f"each (type, country) pair may appear once in items; repeated: {repeated}"
+            )
         object.__setattr__(self, "items", tuple(items))
         for what, names, limit in (
             ("types", self.types, MAX_TYPES),
@@ -187,7 +191,8 @@ class Rules:
     def item_at(self) -> dict[tuple[int, int], int]:
         """(type index, country index) -> item id."""
         return {
-            (t, c): item for item, (t, c) in enumerate(zip(self.item_type, self.item_country, strict=True))
+            (t, c): item
+            for item, (t, c) in enumerate(zip(self.item_type, self.item_country, strict=True))
         }
 
     @cached_property
@@ -219,9 +224,7 @@ class Rules:
         makes splitting pay, e.g. values (2, 3, ...): two singles beat a pair)."""
         best = [0]
         for m in range(1, self.largest_collection + 1):
-            best.append(
-                max(self.collection_values[k - 1] + best[m - k] for k in range(1, m + 1))
-            )
+            best.append(max(self.collection_values[k - 1] + best[m - k] for k in range(1, m + 1)))
         return tuple(best)
 
     @cached_property
