@@ -13,7 +13,13 @@ from workbench.games.going_gone.actions import (
     Sell,
     allocation_count,
 )
-from workbench.games.going_gone.agents import AGENTS, RandomAgent, ValuationAgent, make_agent
+from workbench.games.going_gone.agents import (
+    AGENTS,
+    CollectorAgent,
+    RandomAgent,
+    ValuationAgent,
+    make_agent,
+)
 from workbench.games.going_gone.engine import (
     Deal,
     Observation,
@@ -36,6 +42,7 @@ __all__ = [
     "GAME_METRICS",
     "Allocation",
     "Allocations",
+    "CollectorAgent",
     "Deal",
     "DoneSelling",
     "Item",
