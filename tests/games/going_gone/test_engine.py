@@ -255,6 +255,24 @@ def test_observations_keep_collections_secret_by_default(first_round):
     assert after.observation(0).unsold == ()
 
 
+@pytest.mark.parametrize("open_collections", [False, True])
+def test_who_won_what_is_secret_unless_collections_are_open(open_collections):
+    # Game A: seat 2 wins cup 1 and seat 3 cup 3, for 3 Bucks each; game B: the other way
+    # round. Seats 0 and 1 see the same Bucks and item counts either way.
+    rules = Rules(open_collections=open_collections)
+    observations = []
+    for cup_of_seat_2, cup_of_seat_3 in ((0, 2), (2, 0)):
+        state = new_game(rules, seed=0, deck=DECK, first_auctioneer=0)
+        bids = {0: (0,) * 5, 1: (0,) * 5, 2: [0] * 5, 3: [0] * 5}
+        bids[2][cup_of_seat_2] = 3
+        bids[3][cup_of_seat_3] = 3
+        state = bid_round(state, {seat: tuple(b) for seat, b in bids.items()})
+        while state.phase == "sell":
+            state = state.apply(DoneSelling())
+        observations.append([state.observation(seat) for seat in (0, 1)])
+    assert (observations[0] == observations[1]) is not open_collections
+
+
 def test_open_collections_show_every_holding_and_sale():
     rules = Rules(open_collections=True)
     state = new_game(rules, seed=0, deck=DECK, first_auctioneer=0)
