@@ -20,6 +20,27 @@ from workbench.games.going_gone.agents import (
     ValuationAgent,
     make_agent,
 )
+from workbench.games.going_gone.analysis import (
+    auctioneer_turn_win_rates,
+    prices,
+    seat_win_rates,
+    simulate_lineups,
+    tie_summary,
+)
+from workbench.games.going_gone.collections import (
+    Arrangement,
+    Collection,
+    arrival_path,
+    best_collections,
+    holding_value,
+    lot_value,
+    lot_values,
+    parse_items,
+    random_holding_values,
+    sale_options,
+    sale_value,
+    value_table,
+)
 from workbench.games.going_gone.engine import (
     Deal,
     Observation,
@@ -36,12 +57,31 @@ from workbench.games.going_gone.simulate import (
     simulate,
     simulate_batches,
 )
+from workbench.lazy import lazy_exports
+
+# Charts and explorers import altair and ipywidgets: loaded on first use.
+__getattr__ = lazy_exports(
+    globals(),
+    {
+        "workbench.games.going_gone.charts": (
+            "arrangement_chart",
+            "arrival_chart",
+            "holding_values_chart",
+            "price_chart",
+            "value_chart",
+            "win_rate_chart",
+        ),
+        "workbench.games.going_gone.widgets": ("collection_explorer",),
+    },
+)
 
 __all__ = [
     "AGENTS",
     "GAME_METRICS",
     "Allocation",
     "Allocations",
+    "Arrangement",
+    "Collection",
     "CollectorAgent",
     "Deal",
     "DoneSelling",
@@ -55,12 +95,34 @@ __all__ = [
     "State",
     "ValuationAgent",
     "allocation_count",
+    "arrangement_chart",
+    "arrival_chart",
+    "arrival_path",
+    "auctioneer_turn_win_rates",
+    "best_collections",
+    "collection_explorer",
     "game_metrics",
+    "holding_value",
+    "holding_values_chart",
     "load_items",
+    "lot_value",
+    "lot_values",
     "make_agent",
     "new_game",
+    "parse_items",
     "play_game",
+    "price_chart",
+    "prices",
+    "random_holding_values",
     "replay_recorded_game",
+    "sale_options",
+    "sale_value",
+    "seat_win_rates",
     "simulate",
     "simulate_batches",
+    "simulate_lineups",
+    "tie_summary",
+    "value_chart",
+    "value_table",
+    "win_rate_chart",
 ]
