@@ -124,8 +124,8 @@ def _item_id(entry: object, rules: Rules) -> int:
         raise ValueError(
             f"an item is an id, a (type, country) pair or 'type/country'; got {entry!r}"
         )
-    kind = _line_index(entry[0], rules.types, "type")
-    country = _line_index(entry[1], rules.countries, "country")
+    kind = _line_index(entry[0], rules.types, "type", "types")
+    country = _line_index(entry[1], rules.countries, "country", "countries")
     item = rules.item_at.get((kind, country))
     if item is None:
         raise ValueError(
@@ -134,7 +134,7 @@ def _item_id(entry: object, rules: Rules) -> int:
     return item
 
 
-def _line_index(value: object, names: Sequence[str], what: str) -> int:
+def _line_index(value: object, names: Sequence[str], what: str, plural: str) -> int:
     if is_whole_number(value):
         if not 0 <= value < len(names):
             raise ValueError(f"{what} index {value} is out of range: 0–{len(names) - 1}")
@@ -143,7 +143,7 @@ def _line_index(value: object, names: Sequence[str], what: str) -> int:
         for index, name in enumerate(names):
             if name.casefold() == value.casefold():
                 return index
-        raise ValueError(f"unknown {what} {value!r}; {what}s: {', '.join(names)}")
+        raise ValueError(f"unknown {what} {value!r}; {plural}: {', '.join(names)}")
     raise ValueError(f"a {what} is a name or an index, got {value!r}")
 
 
