@@ -26,7 +26,7 @@ from workbench.games.going_gone.arrangement import batch_values
 from workbench.games.going_gone.batch import Draw, View
 from workbench.games.going_gone.bits import (
     GRID,
-    POPCOUNT,
+    bit_counts,
     collection_counts,
     item_bits,
     items_of,
@@ -150,8 +150,13 @@ class ValuationAgent(_BatchWrittenAgent):
       scales them all down in proportion.
     - Selling: a sale never beats holding at the end (the best arrangement can always include
       the sold collection), so it sells only when it needs Bucks: before the last round, while
-      it has fewer than ``reserve`` Bucks, it sells the whole line (all its items of one type or
-      one country) that gives up least value per Buck received.
+      it has fewer than ``reserve`` Bucks, it sells a collection of its arrangement — the one
+      paying most per Bucks of value given up, then the most Bucks (with the rulebook's table,
+      its largest collection).
+
+    Its values come from ``greedy_arrangement`` (every item in the longer of its two lines):
+    quick enough for 10,000 games a second, and exact for most holdings a player builds, but a
+    lower bound on the best arrangement in general; the collector agent uses exact values.
     """
 
     name = "valuation"
@@ -185,7 +190,7 @@ class ValuationAgent(_BatchWrittenAgent):
     def choose_sales(self, view: View, draw: Draw) -> np.ndarray:
         if view.rounds_left == 0:
             return np.zeros((view.size, 0), np.uint64)
-        return sell_for_bucks(view, self.reserve, max_sales=3, value=greedy_value)
+        return sell_arranged(view, self.reserve, max_sales=3)
 
 
 class CollectorAgent(_BatchWrittenAgent):
@@ -271,7 +276,7 @@ def projected_marginals(
         seen = seen | np.bitwise_or.reduce(view.sold, axis=1)
     unseen = np.uint64(int(np.bitwise_or.reduce(item_bits(rules)))) & ~seen
     by_line = np.concatenate(
-        [POPCOUNT[type_bytes(unseen)], POPCOUNT[type_bytes(transpose(unseen))]], axis=1
+        [bit_counts(type_bytes(unseen)), bit_counts(type_bytes(transpose(unseen)))], axis=1
     )
     to_come = rules.items_per_round * view.rounds_left
     dealt_share = to_come / np.maximum(popcount(unseen), 1)
@@ -305,20 +310,32 @@ def _whole(name: str, value: object) -> int:
     return int(value)
 
 
-def greedy_lines(holding: np.ndarray) -> np.ndarray:
-    """(N, 16) item counts per line (types 0-7, then countries 0-7) of a quick arrangement:
-    every item joins the longer of its type and country lines (the type on a tie). Exact when
-    no item has company in both lines, a lower bound otherwise (``arrangement`` is exact)."""
-    rows = type_bytes(holding).astype(np.int64)
-    type_sizes = POPCOUNT[rows]
-    country_sizes = POPCOUNT[type_bytes(transpose(holding))]
+def greedy_arrangement(holding: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A quick arrangement: every item joins the longer of its type and country lines (the
+    type on a tie). Returns (counts, lines): (N, 16) item counts and item masks per line, types
+    0-7 then countries 0-7. Exact when no item has company in both of its lines, a lower bound
+    otherwise (``arrangement`` is exact)."""
+    rows = type_bytes(holding)
+    type_sizes = np.bitwise_count(rows)  # uint8: small arrays, fast comparisons
+    country_sizes = np.bitwise_count(type_bytes(transpose(holding)))
     # shorter_or_equal[n, r]: the countries whose line is no longer than r, as a byte
+    thresholds = np.arange(GRID + 1, dtype=np.uint8)[None, :, None]
     shorter_or_equal = np.packbits(
-        country_sizes[:, None, :] <= np.arange(9)[None, :, None], axis=2, bitorder="little"
+        country_sizes[:, None, :] <= thresholds, axis=2, bitorder="little"
     )[:, :, 0]
     to_type = rows & np.take_along_axis(shorter_or_equal, type_sizes, axis=1)
     to_country = masks_of_bytes(rows & ~to_type)
-    return np.concatenate([POPCOUNT[to_type], POPCOUNT[type_bytes(transpose(to_country))]], axis=1)
+    by_country = type_bytes(transpose(to_country))
+    counts = np.concatenate([bit_counts(to_type), bit_counts(by_country)], axis=1)
+    shifts = (np.uint64(GRID) * np.arange(GRID, dtype=np.uint64))[None, :]
+    type_lines = to_type.astype(np.uint64) << shifts
+    country_lines = transpose(by_country.astype(np.uint64) << shifts)
+    return counts, np.concatenate([type_lines, country_lines], axis=1)
+
+
+def greedy_lines(holding: np.ndarray) -> np.ndarray:
+    """(N, 16) item counts per line of ``greedy_arrangement``."""
+    return greedy_arrangement(holding)[0]
 
 
 def lot_lines(view: View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -424,6 +441,33 @@ def greedy_value(holdings: np.ndarray, best: np.ndarray) -> np.ndarray:
     """Value of the quick arrangement of ``greedy_lines`` (a lower bound on the exact value)."""
     shape = holdings.shape
     return best[greedy_lines(holdings.ravel())].sum(axis=1).reshape(shape)
+
+
+def sell_arranged(view: View, reserve: int, max_sales: int) -> np.ndarray:
+    """Up to ``max_sales`` collections of the quick arrangement sold, one at a time, while a
+    seat has fewer than ``reserve`` Bucks: each time the one paying most per Buck of value it
+    held (``collection_values[n] / best_line_values[n]``), then the most Bucks."""
+    rules = view.rules
+    values = np.array((0, *rules.collection_values), np.float64)
+    best = np.asarray(rules.best_line_values, np.float64)
+    counts, lines = greedy_arrangement(view.holding)
+    size = np.minimum(counts, len(best) - 1)
+    pays = values[size]
+    key = np.where(counts > 0, pays / np.maximum(best[size], 1) * 1e6 + pays, -np.inf)
+    bucks = view.own_bucks.copy()
+    rows = np.arange(view.size)
+    chosen = []
+    for _ in range(max_sales):
+        pick = np.argmax(key, axis=1)
+        selling = (bucks < reserve) & np.isfinite(key[rows, pick])
+        if not selling.any():
+            break
+        chosen.append(np.where(selling, lines[rows, pick], np.uint64(0)))
+        bucks = bucks + np.where(selling, pays[rows, pick], 0).astype(np.int64)
+        key[rows, pick] = np.where(selling, -np.inf, key[rows, pick])
+    if not chosen:
+        return np.zeros((view.size, 0), np.uint64)
+    return np.stack(chosen, axis=1)
 
 
 def sell_for_bucks(

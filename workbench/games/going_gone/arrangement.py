@@ -37,7 +37,7 @@ from workbench.games.going_gone.bits import (
     COLUMN_ONES,
     GRID,
     PEXT,
-    POPCOUNT,
+    bit_counts,
     masks_of_bytes,
     transpose,
     type_bytes,
@@ -196,10 +196,12 @@ def _solve_component(
             stride = strides[cross]
             for k in range(j + 1, 0, -1):
                 previous = sent[k - 1]
-                shifted = np.full(size, _NEG, dtype=np.int64)
-                shifted[stride:] = previous[:-stride]
                 current = sent[k]
-                sent[k] = shifted if current is None else np.maximum(current, shifted)
+                if current is None:
+                    current = sent[k] = np.full(size, _NEG, dtype=np.int64)
+                    current[stride:] = previous[:-stride]
+                else:
+                    np.maximum(current[stride:], previous[:-stride], out=current[stride:])
         table = sent[0] + best[fixed + n]
         for k in range(1, n + 1):
             np.maximum(table, sent[k] + best[fixed + n - k], out=table)
@@ -247,6 +249,7 @@ def _solve_free(
     best: np.ndarray,
     *,
     want_choice: bool = False,
+    dominated: bool = False,
 ) -> tuple[int, dict[tuple[int, int], str]]:
     """Best value of the lines touched by free items (plus their fixed items), and, if asked,
     where each free item goes: {(type, country): "type" | "country"}."""
@@ -254,7 +257,8 @@ def _solve_free(
     where: dict[tuple[int, int], str] = {}
     touched_types = [t for t in range(GRID) if free_rows[t]]
     touched_countries = [c for c in range(GRID) if any(row >> c & 1 for row in free_rows)]
-    _dominate(type_fixed, country_fixed, free_rows, best, where if want_choice else None)
+    if not dominated:  # (``batch_values`` applies step 1 itself, vectorised)
+        _dominate(type_fixed, country_fixed, free_rows, best, where if want_choice else None)
     # the lines the free items touched before step 1 count here, solved or not
     value = sum(int(best[type_fixed[t]]) for t in touched_types if not free_rows[t])
     value += sum(
@@ -385,7 +389,7 @@ def _free_value_from_key(key: tuple[int, int, int], best: np.ndarray) -> int:
         free_rows[t] = descriptor >> 4
         type_fixed[t] = descriptor & 0xF
     country_fixed = [(columns_key >> (4 * c)) & 0xF for c in range(GRID)]
-    return _solve_free(type_fixed, country_fixed, free_rows, best)[0]
+    return _solve_free(type_fixed, country_fixed, free_rows, best, dominated=True)[0]
 
 
 def _free_keys(
@@ -429,8 +433,8 @@ def dominate(
     while rows.size:
         part = free[rows]
         a, b = type_fixed[rows], country_fixed[rows]
-        row_free = POPCOUNT[part]
-        column_free = POPCOUNT[type_bytes(transpose(masks_of_bytes(part)))]
+        row_free = bit_counts(part)
+        column_free = bit_counts(type_bytes(transpose(masks_of_bytes(part))))
         row_range = a * width + np.maximum(a + row_free - 1, 0)
         column_range = b * width + np.maximum(b + column_free - 1, 0)
         row_low, row_high = low.take(row_range), high.take(row_range)
@@ -446,8 +450,8 @@ def dominate(
         changed = moved.any(axis=1)
         rows, moved = rows[changed], moved[changed]
         to_type_bytes, to_country_bytes = to_type_bytes[changed], to_country_bytes[changed]
-        type_fixed[rows] += POPCOUNT[to_type_bytes]
-        country_fixed[rows] += POPCOUNT[type_bytes(transpose(masks_of_bytes(to_country_bytes)))]
+        type_fixed[rows] += bit_counts(to_type_bytes)
+        country_fixed[rows] += bit_counts(type_bytes(transpose(masks_of_bytes(to_country_bytes))))
         free[rows] &= ~moved
     return free, type_fixed, country_fixed
 
@@ -461,7 +465,7 @@ def batch_values(masks: np.ndarray, best: Sequence[int] | np.ndarray) -> np.ndar
     best_array = np.asarray(best, dtype=np.int64)
     unique, inverse = np.unique(masks.ravel(), return_inverse=True)
     rows = type_bytes(unique)
-    row_counts = POPCOUNT[rows]
+    row_counts = bit_counts(rows)
     packed = np.zeros(len(unique), dtype=np.uint64)
     for t in range(GRID):
         packed += COLUMN_ONES[rows[:, t]]
@@ -469,7 +473,7 @@ def batch_values(masks: np.ndarray, best: Sequence[int] | np.ndarray) -> np.ndar
     busy = np.packbits(column_counts >= 2, axis=1, bitorder="little")[:, 0]
     many = row_counts >= 2
     free = np.where(many, rows & busy[:, None], 0).astype(np.uint8)
-    type_fixed = np.where(many, POPCOUNT[rows & ~busy[:, None]], row_counts)
+    type_fixed = np.where(many, bit_counts(rows & ~busy[:, None]), row_counts)
     single_to_country = (row_counts == 1) & ((rows & busy[:, None]) != 0)
     type_fixed = np.where(single_to_country, 0, type_fixed)
     to_country = np.zeros(len(unique), dtype=np.uint64)

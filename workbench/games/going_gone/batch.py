@@ -17,8 +17,8 @@ from typing import Protocol
 
 import numpy as np
 
-from workbench.games.going_gone.arrangement import POPCOUNT, batch_values
-from workbench.games.going_gone.bits import is_one_collection, item_bits, popcount, type_bytes
+from workbench.games.going_gone.arrangement import batch_values
+from workbench.games.going_gone.bits import is_one_collection, item_bits, popcount
 from workbench.games.going_gone.rules import Rules
 
 Draw = Callable[[int], np.ndarray]
@@ -393,7 +393,7 @@ def apply_sales(
     table = np.zeros((bs.games, rules.players, width), np.uint64)
     for games, seats, answer in sales:
         table[games, seats, : answer.shape[1]] = answer
-    paid = values[POPCOUNT[type_bytes(table)].sum(axis=-1)].sum(axis=-1)
+    paid = values[popcount(table)].sum(axis=-1)
     made = (table != 0).sum(axis=-1)
     gone = np.bitwise_or.reduce(table, axis=-1) if width else np.zeros_like(bs.holdings)
     bs.holdings &= ~gone

@@ -13,7 +13,6 @@ from workbench.games.going_gone.rules import Rules
 
 GRID = 8  # bits per type line in a mask (at most 8 countries)
 
-POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
 #: COLUMN_ONES[byte]: a uint64 whose byte c is 1 when bit c of ``byte`` is set (column counts are
 #: the sum of these over a holding's type bytes).
 COLUMN_ONES = np.array(
@@ -107,9 +106,14 @@ def transpose(masks: np.ndarray) -> np.ndarray:
     return x ^ t ^ (t << U64(28))
 
 
+def bit_counts(values: np.ndarray) -> np.ndarray:
+    """Set bits of each (unsigned or non-negative) integer, as int64."""
+    return np.bitwise_count(values).astype(np.int64)
+
+
 def popcount(masks: np.ndarray) -> np.ndarray:
     """Number of items in each mask."""
-    return POPCOUNT[type_bytes(masks)].sum(axis=-1)
+    return bit_counts(np.asarray(masks, dtype=np.uint64))
 
 
 def line_count(masks: np.ndarray) -> np.ndarray:
@@ -128,8 +132,8 @@ def nth_collection(available: np.ndarray, index: np.ndarray) -> np.ndarray:
     ``index`` must be below ``collection_counts(available)``."""
     rows = type_bytes(available).astype(np.int64)
     columns = type_bytes(transpose(available)).astype(np.int64)
-    per_type = (1 << POPCOUNT[rows]) - 1
-    counts = POPCOUNT[columns]
+    per_type = (1 << bit_counts(rows)) - 1
+    counts = bit_counts(columns)
     per_country = (1 << counts) - 1 - counts
     sizes = np.concatenate([per_type, per_country], axis=1)  # (N, 16)
     ends = np.cumsum(sizes, axis=1)
@@ -147,7 +151,7 @@ def nth_collection(available: np.ndarray, index: np.ndarray) -> np.ndarray:
     )
     country = np.clip(line - GRID, 0, GRID - 1)
     column_of = np.take_along_axis(columns, country[:, None], 1)[:, 0]
-    compressed = PAIRS_UP[POPCOUNT[column_of], np.clip(within, 0, 255)]
+    compressed = PAIRS_UP[bit_counts(column_of), np.clip(within, 0, 255)]
     types = PDEP[column_of, compressed]
     column_mask = SPREAD[types] << country.astype(np.uint64)
     return np.where(is_type, result, column_mask)
@@ -156,8 +160,8 @@ def nth_collection(available: np.ndarray, index: np.ndarray) -> np.ndarray:
 def collection_counts(available: np.ndarray) -> np.ndarray:
     """How many collections (``actions.line_collections``) each available-items mask allows."""
     rows = type_bytes(available).astype(np.int64)
-    counts = POPCOUNT[type_bytes(transpose(available))].astype(np.int64)
-    return ((1 << POPCOUNT[rows]) - 1).sum(axis=-1) + ((1 << counts) - 1 - counts).sum(axis=-1)
+    counts = bit_counts(type_bytes(transpose(available))).astype(np.int64)
+    return ((1 << bit_counts(rows)) - 1).sum(axis=-1) + ((1 << counts) - 1 - counts).sum(axis=-1)
 
 
 def masks_to_items(rules: Rules, masks: Sequence[int] | np.ndarray) -> list[tuple[int, ...]]:
