@@ -113,13 +113,14 @@ def test_summaries_refuse_the_wrong_frame(lineups):
 def test_charts_build_with_titles_legends_and_references(lineups):
     games, lots = lineups
     spec = value_chart(value_table()).to_dict()
-    assert spec["title"] == "Collection values (rulebook chart)" and len(spec["layer"]) == 2
+    assert spec["title"]["text"] == "Collection values (rulebook chart)"
+    assert len(spec["layer"]) == 2
     arrangement = best_collections(["cars/Germany", "comics/Germany"])
     spec = arrangement_chart(arrangement, lot=(7,)).to_dict()
-    assert spec["title"] == "Best arrangement: worth 6" and len(spec["layer"]) == 3
+    assert spec["title"]["text"] == "Best arrangement: worth 6" and len(spec["layer"]) == 3
     assert len(arrangement_chart(arrangement).to_dict()["layer"]) == 2
     spec = holding_values_chart(random_holding_values([1, 2], samples=10, seed=1)).to_dict()
-    assert "10 holdings per size" in spec["title"]
+    assert "10 holdings per size" in spec["title"]["text"]
     spec = arrival_chart(arrival_path(["cars/Germany", "comics/Germany"])).to_dict()
     assert spec["layer"][1]["mark"]["shape"] == "circle"
     spec = price_chart(prices(lots)).to_dict()
@@ -132,19 +133,19 @@ def test_charts_build_with_titles_legends_and_references(lineups):
 def test_collection_explorer_shows_value_with_and_without_the_lot():
     explorer = collection_explorer(holding=["cars/Germany", "cars/Canada"], lot=["cars/China"])
     assert explorer.error is None
-    assert explorer.chart.to_dict()["title"] == "Worth 6 without the lot, 12 with it (+6)"
+    assert explorer.chart.to_dict()["title"]["text"] == "Worth 6 without the lot, 12 with it (+6)"
     three_cars = ["cars/Germany", "cars/Canada", "cars/China"]
     assert explorer.frame.equals(sale_options(three_cars))
     explorer.set(lot=(7, 28))  # comics/Germany + toys/Germany: 14 (see test_collections)
-    assert explorer.chart.to_dict()["title"] == "Worth 6 without the lot, 14 with it (+8)"
+    assert explorer.chart.to_dict()["title"]["text"] == "Worth 6 without the lot, 14 with it (+8)"
     explorer.set(lot=())
-    assert explorer.chart.to_dict()["title"] == "Worth 6 (no lot chosen)"
+    assert explorer.chart.to_dict()["title"]["text"] == "Worth 6 (no lot chosen)"
     explorer.set(lot=(0,))
     assert "already in the holding" in explorer.error and explorer.frame is None
     explorer.set(holding=(), lot=(0,))
     assert explorer.error is None
     row = lot_value([], [0]).row(0, named=True)
     assert (
-        explorer.chart.to_dict()["title"]
+        explorer.chart.to_dict()["title"]["text"]
         == f"Worth 0 without the lot, {row['value_with']} with it (+2)"
     )

@@ -65,6 +65,7 @@ def prices(lots: pl.DataFrame) -> pl.DataFrame:
         lots.filter(pl.col("winner").is_not_null())
         .group_by([*keys, "game"])
         .agg(pl.col("price").cast(pl.Float64).mean())
+        .sort([*keys, "game"])  # a fixed order: identical sums (and numbers) on every run
     )
     summary = mean_with_interval(won, "price", keys)
     discarded = lots.group_by(keys).agg(pl.col("winner").is_null().mean().alias("discarded_share"))
@@ -93,9 +94,13 @@ def tie_summary(lots: pl.DataFrame) -> pl.DataFrame:
     intervals: games are the independent units)."""
     _require(lots, ("game", "tie", "auctioneer_tie_win"), "lots")
     by = ["lineup"] if "lineup" in lots.columns else []
-    per_game = lots.group_by([*by, "game"]).agg(
-        pl.col("tie").cast(pl.Float64).sum().alias("tied_lots"),
-        pl.col("auctioneer_tie_win").cast(pl.Float64).sum().alias("auctioneer_tie_wins"),
+    per_game = (
+        lots.group_by([*by, "game"])
+        .agg(
+            pl.col("tie").cast(pl.Float64).sum().alias("tied_lots"),
+            pl.col("auctioneer_tie_win").cast(pl.Float64).sum().alias("auctioneer_tie_wins"),
+        )
+        .sort([*by, "game"])  # a fixed order: identical sums on every run
     )
     if not by:
         per_game = per_game.with_columns(pl.lit("all").alias("lineup"))

@@ -9,6 +9,15 @@ import polars as pl
 from workbench.charts import WIDTH
 from workbench.games.going_gone.collections import Arrangement
 
+#: Room to the right of every chart: a browser's fonts can run wider than the ones the SVG was
+#: laid out with, and legends sit on the right.
+PADDING = {"left": 5, "top": 5, "right": 90, "bottom": 5}
+
+
+def _titled(title: str) -> alt.TitleParams:
+    """A title anchored left, so a long one is never cut at the chart's left edge."""
+    return alt.TitleParams(title, anchor="start")
+
 
 def value_chart(
     table: pl.DataFrame, *, title: str = "Collection values (rulebook chart)"
@@ -23,9 +32,10 @@ def value_chart(
         scale=alt.Scale(domain=["value", "marginal"], range=["#4c78a8", "#e45756"]),
         title=None,
         legend=alt.Legend(
+            labelLimit=0,
             labelExpr=(
                 "datum.label == 'value' ? 'value of the collection' : 'added by its last item'"
-            )
+            ),
         ),
     )
     base = alt.Chart(long).encode(
@@ -36,7 +46,9 @@ def value_chart(
     )
     bars = base.transform_filter(alt.datum.measure == "value").mark_bar(opacity=0.8)
     line = base.transform_filter(alt.datum.measure == "marginal").mark_line(point=True)
-    return alt.layer(bars, line).properties(width=WIDTH - 80, height=220, title=title)
+    return alt.layer(bars, line).properties(
+        width=WIDTH - 80, height=220, title=_titled(title), padding=PADDING
+    )
 
 
 def arrangement_chart(
@@ -77,6 +89,7 @@ def arrangement_chart(
             "collection:N",
             scale=alt.Scale(domain=[*held, "not held"], range=[*_palette(len(held)), "#eeeeee"]),
             title="collection (line, size: value)",
+            legend=alt.Legend(labelLimit=0, titleLimit=0),
         ),
         tooltip=["type:N", "country:N", "collection:N"],
     )
@@ -93,7 +106,9 @@ def arrangement_chart(
             )
         )
     shown = title if title is not None else f"Best arrangement: worth {arrangement.value}"
-    return alt.layer(*layers).properties(width=WIDTH - 120, height=WIDTH - 160, title=shown)
+    return alt.layer(*layers).properties(
+        width=WIDTH - 120, height=WIDTH - 160, title=_titled(shown), padding=PADDING
+    )
 
 
 def _palette(count: int) -> list[str]:
@@ -134,6 +149,7 @@ def holding_values_chart(values: pl.DataFrame, *, title: str | None = None) -> a
             range=["#4c78a8", "#9d9d9d", "#54a24b"],
         ),
         title=None,
+        legend=alt.Legend(labelLimit=0),
     )
     x = alt.X("size:Q", title="items held")
     band = (
@@ -151,8 +167,10 @@ def holding_values_chart(values: pl.DataFrame, *, title: str | None = None) -> a
             tooltip=["size:Q", "measure:N", alt.Tooltip("bucks:Q", format=".1f")],
         )
     )
-    shown = title or f"What a random holding is worth ({n:,} holdings per size, default values)"
-    return alt.layer(band, lines).properties(width=WIDTH - 80, height=240, title=shown)
+    shown = title or f"What a random holding is worth ({n:,} holdings per size)"
+    return alt.layer(band, lines).properties(
+        width=WIDTH - 80, height=240, title=_titled(shown), padding=PADDING
+    )
 
 
 def arrival_chart(
@@ -192,7 +210,9 @@ def arrival_chart(
             )
         )
     )
-    return alt.layer(cells, moved).properties(width=WIDTH - 60, height=22 * len(order), title=title)
+    return alt.layer(cells, moved).properties(
+        width=WIDTH - 60, height=22 * len(order), title=_titled(title), padding=PADDING
+    )
 
 
 def price_chart(
@@ -220,10 +240,12 @@ def price_chart(
         base.mark_errorbar().encode(
             y=alt.Y("low:Q", title="mean price (Bucks), 95% interval"), y2="high:Q"
         ),
-    ).properties(width=(WIDTH - 120) // 2, height=200)
+    ).properties(width=(WIDTH - 60) // 2, height=200)
     if "lineup" in frame.columns:
-        return layers.facet(column=alt.Column("lineup:N", title=None)).properties(title=title)
-    return layers.properties(title=title)
+        return layers.facet(column=alt.Column("lineup:N", title=None)).properties(
+            title=_titled(title), padding=PADDING
+        )
+    return layers.properties(title=_titled(title), padding=PADDING)
 
 
 def win_rate_chart(
@@ -237,17 +259,22 @@ def win_rate_chart(
     ``auctioneer_turn_win_rates``): a point and interval per ``category``, one colour per
     line-up, and a dashed line at the fair share (labelled in the legend)."""
     frame = rates.with_columns(pl.col(category).cast(pl.String))
-    colour_field = "lineup:N" if "lineup" in frame.columns else alt.value("#4c78a8")
+    by_lineup = "lineup" in frame.columns
     base = alt.Chart(frame).encode(
         y=alt.Y(f"{category}:N", title=category.replace("_", " ")),
-        yOffset=alt.YOffset("lineup:N") if "lineup" in frame.columns else alt.Undefined,
-        color=alt.Color(colour_field, title="line-up")
-        if "lineup" in frame.columns
-        else colour_field,
+        yOffset=alt.YOffset("lineup:N") if by_lineup else alt.Undefined,
+        color=(
+            alt.Color("lineup:N", title="line-up", legend=alt.Legend(labelLimit=0))
+            if by_lineup
+            else alt.value("#4c78a8")
+        ),
     )
     layers = [
         base.mark_rule(strokeWidth=2).encode(
-            x=alt.X("low:Q", title="win rate (95% interval)"), x2="high:Q"
+            x=alt.X(
+                "low:Q", title="win rate (95% interval)", axis=alt.Axis(format=".2f", tickCount=6)
+            ),
+            x2="high:Q",
         ),
         base.mark_point(filled=True, size=60).encode(
             x="win_rate:Q",
@@ -258,7 +285,7 @@ def win_rate_chart(
                 alt.Tooltip("low:Q", format=".3f"),
                 alt.Tooltip("high:Q", format=".3f"),
             ]
-            + (["lineup:N"] if "lineup" in frame.columns else []),
+            + (["lineup:N"] if by_lineup else []),
         ),
     ]
     if fair_share is not None:
@@ -277,5 +304,8 @@ def win_rate_chart(
             )
         )
     return alt.layer(*layers).properties(
-        width=WIDTH - 60, height=40 * frame[category].n_unique() + 40, title=title
+        width=WIDTH - 60,
+        height=40 * frame[category].n_unique() + 40,
+        title=_titled(title),
+        padding=PADDING,
     )

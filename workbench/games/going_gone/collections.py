@@ -163,12 +163,19 @@ def best_collections(items: Iterable[ItemLike], *, rules: Rules | None = None) -
     collection; a collection shares one type or one country) and its value."""
     rules = _rules(rules)
     ids = parse_items(items, rules)
-    value, where = best_lines(mask_of(rules, ids), rules.best_line_values)
+    _, where = best_lines(mask_of(rules, ids), rules.best_line_values)
+    sides = {item: where[(rules.item_type[item], rules.item_country[item])] for item in ids}
+    return _arrangement(rules, ids, sides)
+
+
+def _arrangement(rules: Rules, ids: tuple[int, ...], sides: dict[int, str]) -> Arrangement:
+    """The arrangement that puts each item in its ``sides[item]`` line ("type" or "country"),
+    each line split into collections as ``Rules.best_line_splits`` says."""
     lines: dict[tuple[str, int], list[int]] = {}
     for item in ids:
-        t, c = rules.item_type[item], rules.item_country[item]
-        side = where[(t, c)]
-        lines.setdefault((side, t if side == "type" else c), []).append(item)
+        side = sides[item]
+        index = rules.item_type[item] if side == "type" else rules.item_country[item]
+        lines.setdefault((side, index), []).append(item)
     collections = []
     for (side, index), members in lines.items():
         name = rules.types[index] if side == "type" else rules.countries[index]
@@ -178,7 +185,7 @@ def best_collections(items: Iterable[ItemLike], *, rules: Rules | None = None) -
             start += size
             collections.append(Collection(side, name, part, rules.sale_value(size)))
     collections.sort(key=lambda c: (-c.value, c.kind, c.line, c.items))
-    return Arrangement(rules, ids, value, tuple(collections))
+    return Arrangement(rules, ids, sum(c.value for c in collections), tuple(collections))
 
 
 def holding_value(items: Iterable[ItemLike], *, rules: Rules | None = None) -> int:
@@ -346,22 +353,33 @@ def value_table(rules: Rules | None = None) -> pl.DataFrame:
 def arrival_path(items: Sequence[ItemLike], *, rules: Rules | None = None) -> pl.DataFrame:
     """How the best arrangement changes as ``items`` arrive in the order given: one row per
     step and item held then (step, arrived, item, name, kind, line, size of its collection,
-    value of the holding, marginal of the arrival, moved: the item changed line this step)."""
+    value of the holding, marginal of the arrival, moved: the item changed line this step).
+
+    Where several arrangements are best, the path keeps every held item where it was if that
+    is one of them (the newcomer joining the better of its two lines), so ``moved`` marks only
+    moves the best value requires."""
     rules = _rules(rules)
     order = [_item_id(entry, rules) for entry in items]
     parse_items(order, rules)  # repeated items
     rows = []
-    previous_line: dict[int, str] = {}
+    sides: dict[int, str] = {}
     previous_value = 0
     for step in range(1, len(order) + 1):
-        arrangement = best_collections(order[:step], rules=rules)
+        held = tuple(sorted(order[:step]))
+        best = best_collections(held, rules=rules)
+        newcomer = order[step - 1]
+        kept = max(
+            (_arrangement(rules, held, {**sides, newcomer: side}) for side in ("type", "country")),
+            key=lambda arrangement: arrangement.value,
+        )
+        arrangement = kept if kept.value == best.value else best
+        new_sides = {item: c.kind for c in arrangement.collections for item in c.items}
         for collection in arrangement.collections:
-            line = f"{collection.kind}: {collection.line}"
             for item in collection.items:
                 rows.append(
                     {
                         "step": step,
-                        "arrived": rules.item_name(order[step - 1]),
+                        "arrived": rules.item_name(newcomer),
                         "item": item,
                         "name": rules.item_name(item),
                         "kind": collection.kind,
@@ -369,12 +387,10 @@ def arrival_path(items: Sequence[ItemLike], *, rules: Rules | None = None) -> pl
                         "size": collection.size,
                         "value": arrangement.value,
                         "marginal": arrangement.value - previous_value,
-                        "moved": item in previous_line and previous_line[item] != line,
+                        "moved": item in sides and sides[item] != new_sides[item],
                     }
                 )
-        previous_line = {
-            item: f"{c.kind}: {c.line}" for c in arrangement.collections for item in c.items
-        }
+        sides = new_sides
         previous_value = arrangement.value
     return pl.DataFrame(rows).sort("step", "item")
 
