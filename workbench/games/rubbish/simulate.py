@@ -279,12 +279,9 @@ def _running_scores(states: Sequence[State]) -> Iterator[tuple[int, tuple[int, .
         for record in state.history:
             if record.kept and record.item in rules.destined_to(state.deal.geeks[record.winner]):
                 destined[record.winner] += 1
-            yield (
-                record.round,
-                tuple(
-                    fame + rules.destined_bonus * count
-                    for fame, count in zip(record.fame_after, destined, strict=True)
-                ),
+            yield record.round, tuple(
+                fame + rules.destined_bonus * count
+                for fame, count in zip(record.fame_after, destined, strict=True)
             )
 
 
