@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import cache
 
 import numpy as np
@@ -162,8 +162,3 @@ def collection_counts(available: np.ndarray) -> np.ndarray:
     rows = type_bytes(available).astype(np.int64)
     counts = bit_counts(type_bytes(transpose(available))).astype(np.int64)
     return ((1 << bit_counts(rows)) - 1).sum(axis=-1) + ((1 << counts) - 1 - counts).sum(axis=-1)
-
-
-def masks_to_items(rules: Rules, masks: Sequence[int] | np.ndarray) -> list[tuple[int, ...]]:
-    """Item ids of each mask."""
-    return [items_of(rules, int(m)) for m in np.asarray(masks, dtype=np.uint64).ravel()]

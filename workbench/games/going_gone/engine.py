@@ -13,8 +13,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import numpy as np
-
 from workbench.errors import IllegalAction
 from workbench.games.going_gone.actions import (
     Action,
@@ -28,6 +26,7 @@ from workbench.games.going_gone.actions import (
     line_collections,
 )
 from workbench.games.going_gone.arrangement import best_value
+from workbench.games.going_gone.bits import mask_of
 from workbench.games.going_gone.rules import Rules, is_whole_number
 from workbench.seeding import SeedLike, generator
 
@@ -402,17 +401,9 @@ def _lots(rules: Rules, deck: tuple[int, ...], round_index: int) -> tuple[tuple[
     return tuple(lots)
 
 
-def holding_mask(rules: Rules, items: Sequence[int]) -> int:
-    """The bitmask of a holding (bit 8 * type + country), for the arrangement solver."""
-    mask = 0
-    for item in items:
-        mask |= 1 << (8 * rules.item_type[item] + rules.item_country[item])
-    return mask
-
-
 def score(rules: Rules, bucks: Sequence[int], holdings: Sequence[Sequence[int]]) -> Result:
     """Final standings: Bucks plus the exact best arrangement of each holding; ties share."""
-    values = tuple(best_value(holding_mask(rules, h), rules.best_line_values) for h in holdings)
+    values = tuple(best_value(mask_of(rules, h), rules.best_line_values) for h in holdings)
     scores = tuple(b + v for b, v in zip(bucks, values, strict=True))
     ranks = tuple(1 + sum(other > s for other in scores) for s in scores)
     winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
@@ -457,11 +448,6 @@ def new_game(
             f"first_auctioneer must be a seat 0–{rules.players - 1}, got {first_auctioneer!r}"
         )
     return State(rules, Deal(deck, start))
-
-
-def deck_order(rules: Rules, rng: np.random.Generator) -> np.ndarray:
-    """A shuffled deck as ``new_game`` draws it (shared with the batch engine)."""
-    return rng.permutation(len(rules.items))
 
 
 # -- the readable log ---------------------------------------------------------------------------
