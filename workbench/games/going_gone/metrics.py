@@ -50,7 +50,7 @@ def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
         raise ValueError("game_metrics needs the rounds frame: simulate(..., rounds=True)")
     needed = {
         "games": (games, ("game", "seat", "won", "bucks", "items_held", "sales", "spent")),
-        "rounds": (rounds, ("game", "round", "seat", "auctioneer", "lots_discarded")),
+        "rounds": (rounds, ("game", "round", "seat", "is_auctioneer", "lots_discarded")),
     }
     for name, (frame, columns) in needed.items():
         missing = [c for c in columns if c not in frame.columns]
@@ -71,7 +71,7 @@ def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
         .group_by("game")
         .agg(pl.col("lots_discarded").cast(pl.Int64).sum().alias("discarded_lots"))
     )
-    first = rounds.filter((pl.col("round") == 1) & pl.col("auctioneer")).select(
+    first = rounds.filter((pl.col("round") == 1) & pl.col("is_auctioneer")).select(
         "game", pl.col("seat").alias("first_auctioneer")
     )
     winners = games.filter(pl.col("won")).select("game", pl.col("seat").alias("first_auctioneer"))

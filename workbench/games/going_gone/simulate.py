@@ -11,7 +11,7 @@ Frames (one row per ...):
   win), bucks, collection_value (best arrangement of the items held at the end), items_held,
   items_won, lots_won, times_auctioneer, sales (collections sold), sale_bucks, spent.
 - rounds, game × round × seat: game, round, seat, agent, score_after (Bucks + best
-  arrangement if the game ended after this round), auctioneer (this seat held the paddle),
+  arrangement if the game ended after this round), is_auctioneer (this seat held the paddle),
   bid_total, lots_won, items_won, spent, sales, sale_bucks, bucks_after, items_held,
   lots_discarded (lots nobody bid on this round; the same for every seat).
 - lots (with ``lots=True``), game × round × cup: game, round, cup, lot_size, items (item ids),
@@ -233,7 +233,7 @@ _ROUND_SCHEMA = {
     "seat": pl.Int8,
     "agent": pl.String,
     "score_after": pl.Int32,
-    "auctioneer": pl.Boolean,
+    "is_auctioneer": pl.Boolean,
     "bid_total": pl.Int16,
     "lots_won": pl.Int8,
     "items_won": pl.Int8,
@@ -307,7 +307,7 @@ def batch_rounds_frame(
         "seat": seats,
         "agent": _agent_column(labels, seats),
         "score_after": recording.score_after.ravel(),
-        "auctioneer": (auctioneer[:, :, None] == np.arange(n)).ravel(),
+        "is_auctioneer": (auctioneer[:, :, None] == np.arange(n)).ravel(),
         "bid_total": recording.bids.sum(axis=3).ravel(),
         "lots_won": recording.lots_won.ravel(),
         "items_won": recording.items_won.ravel(),
