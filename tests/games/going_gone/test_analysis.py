@@ -149,3 +149,10 @@ def test_collection_explorer_shows_value_with_and_without_the_lot():
         explorer.chart.to_dict()["title"]["text"]
         == f"Worth 0 without the lot, {row['value_with']} with it (+2)"
     )
+
+
+def test_collection_explorer_names_a_non_default_value_table():
+    odd = collection_explorer(Rules(collection_values=(1, 4, 9, 16, 25, 36, 49)), lot=[0, 1])
+    assert odd.chart.to_dict()["title"]["text"] == (
+        "Worth 0 without the lot, 4 with it (+4) (collection values 1, 4, 9, 16, 25, 36, 49)"
+    )

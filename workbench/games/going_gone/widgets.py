@@ -57,6 +57,8 @@ def collection_explorer(
             )
         else:
             title = f"Worth {best_collections(held, rules=rules).value} (no lot chosen)"
+        if rules.collection_values != Rules.__dataclass_fields__["collection_values"].default:
+            title += f" (collection values {', '.join(map(str, rules.collection_values))})"
         combined = held + lot_items
         arrangement = best_collections(combined, rules=rules)
         chart = arrangement_chart(arrangement, lot=lot_items, title=title)
