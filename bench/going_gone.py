@@ -1,0 +1,175 @@
+"""Going, Going, GONE!: exact collection values and self-play throughput.
+
+    python bench/going_gone.py            # every case, 5 repeats each, medians
+    python bench/going_gone.py --quick    # fewer games and repeats
+
+Each case runs in its own process (pinned to one thread), so caches start cold and every peak
+memory figure is the case's own. Besides wall-clock figures each line gives the same figure per
+CPU-second of the case's process: on a shared machine the wall clock also counts time other
+processes had the core, the CPU figure does not (on a quiet machine the two agree).
+
+Targets (issue 9): any 20-item holding valued in under 5 ms (median); the end scoring of
+10,000 four-player games under 1 s; at least 10,000 four-player games per second on one core
+with the valuation agent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+# name: (kind, agents, games or holdings, frames)
+CASES = {
+    "best_collections, 20-item holdings (ms each)": ("holdings", None, 400, None),
+    "best value only, 20-item holdings (ms each)": ("values", None, 400, None),
+    "end scoring of 10,000 four-player games (s, cold cache)": ("scoring", None, 10_000, None),
+    "fast, valuation agents": ("fast", "valuation", 100_000, "games"),
+    "fast, valuation agents, all three frames": ("fast", "valuation", 100_000, "all"),
+    "fast, collector agents": ("fast", "collector", 20_000, "games"),
+    "fast, collector vs 3 valuation, all three frames": ("fast", "mixed", 20_000, "all"),
+    "fast, random agents": ("fast", "random", 40_000, "games"),
+    "step engine (simulate), random agents": ("step", "random", 1_000, "all"),
+    "step engine (simulate), valuation agents": ("step", "valuation", 1_000, "all"),
+}
+
+
+def run_case(name: str, scale: float) -> dict[str, float]:
+    """Run one case in this process: its figure (games/s, ms or s) and peak RSS."""
+    import numpy as np
+
+    from workbench.games.going_gone import Rules, best_collections, simulate_batches
+    from workbench.games.going_gone.arrangement import batch_values, best_value
+
+    rules = Rules()
+    kind, agents, count, frames = CASES[name]
+    count = max(10, int(count * scale))
+    if kind in ("holdings", "values"):
+        rng = np.random.default_rng(1)
+        holdings = [rng.choice(49, size=20, replace=False).tolist() for _ in range(count)]
+        times, cpu = [], []
+        for items in holdings:
+            start, start_cpu = time.perf_counter(), time.process_time()
+            if kind == "holdings":
+                best_collections(items, rules=rules)
+            else:
+                mask = sum(1 << (8 * (i // 7) + i % 7) for i in items)
+                best_value(mask, rules.best_line_values)
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+        return _figures(
+            count,
+            1000 * statistics.median(times),
+            "ms",
+            1000 * statistics.median(cpu),
+            worst=1000 * max(times),
+        )
+    if kind == "scoring":
+        # the holdings left at the end of `count` valuation games, valued from a cold cache
+        from workbench.games.going_gone.batch import new_batch, play
+
+        holdings = []
+        for start in range(0, count, 8192):
+            rng = np.random.default_rng(start)
+            batch = new_batch(rules, min(8192, count - start), rng)
+            play(batch, _agents("valuation", rules), rng)
+            holdings.append(batch.holdings)
+        holdings = np.concatenate(holdings)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        batch_values(holdings, rules.best_line_values)
+        return _figures(count, time.perf_counter() - start, "s", time.process_time() - start_cpu)
+    lineup = _agents(agents, rules)
+    start, start_cpu = time.perf_counter(), time.process_time()
+    for _ in simulate_batches(
+        rules,
+        lineup,
+        games=count,
+        seed=1,
+        progress=False,
+        engine="step" if kind == "step" else "fast",
+        rounds=frames == "all",
+        lots=frames == "all",
+    ):
+        pass
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    return _figures(count, count / elapsed, "games/s", count / cpu)
+
+
+def _agents(name: str, rules: object) -> list:
+    from workbench.games.going_gone import make_agent
+
+    if name == "mixed":
+        return [make_agent("collector")] + [make_agent("valuation")] * 3
+    return [make_agent(name)] * 4
+
+
+def _figures(
+    count: int, figure: float, unit: str, cpu_figure: float, **extra: float
+) -> dict[str, float]:
+    """The case's figure by the wall clock and by this process's CPU time, and its peak RSS."""
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "count": count,
+        "figure": figure,
+        "cpu_figure": cpu_figure,
+        "unit": unit,
+        "peak_mb": peak_kib / 1024,
+        **extra,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a tenth of the games, 3 repeats")
+    parser.add_argument("--repeats", type=int, default=None)
+    parser.add_argument("--case", help=argparse.SUPPRESS)
+    parser.add_argument("--scale", type=float, default=1.0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(run_case(args.case, args.scale)))
+        return
+    scale = 0.1 if args.quick else 1.0
+    repeats = args.repeats or (3 if args.quick else 5)
+    env = {
+        **os.environ,
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "POLARS_MAX_THREADS": "1",
+    }
+    print(f"Going, Going, GONE!, 4 players, one thread; median of {repeats} runs")
+    for name, (kind, _, _, _) in CASES.items():
+        runs = []
+        for _ in range(repeats):
+            out = subprocess.run(
+                [sys.executable, __file__, "--case", name, "--scale", str(scale)],
+                capture_output=True,
+                text=True,
+                env=env,
+                check=True,
+            )
+            runs.append(json.loads(out.stdout))
+        figure = statistics.median(r["figure"] for r in runs)
+        cpu_figure = statistics.median(r["cpu_figure"] for r in runs)
+        peak = max(r["peak_mb"] for r in runs)
+        unit = runs[0]["unit"]
+        if unit == "games/s":
+            shown = f"{figure:>8,.0f} {unit} ({cpu_figure:,.0f} per CPU-s)"
+        else:
+            shown = f"{figure:>8.3f} {unit} ({cpu_figure:.3f} CPU)"
+        worst = (
+            f"  (slowest holding {max(r['worst'] for r in runs):.1f} ms)"
+            if "worst" in runs[0]
+            else ""
+        )
+        what = "holdings" if kind in ("holdings", "values") else "games"
+        print(f"  {name:<58} {runs[0]['count']:>8,} {what}  {shown}  peak {peak:>5,.0f} MB{worst}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,540 @@
+"""Self-play: many seeded games -> tidy polars frames.
+
+Two engines give the same frames: "fast" (the numpy batch engine, for agents written over
+batches: every agent here) and "step" (``State.apply`` one action at a time, for any agent).
+``simulate`` picks "fast" whenever every agent supports it. ``simulate_batches`` yields the
+frames batch by batch so memory stays bounded for any number of games.
+
+Frames (one row per ...):
+
+- games, game × seat: game, seat, agent, score, rank, won, win_share (1/k for a k-way shared
+  win), bucks, collection_value (best arrangement of the items held at the end), items_held,
+  items_won, lots_won, times_auctioneer, sales (collections sold), sale_bucks, spent.
+- rounds, game × round × seat: game, round, seat, agent, score_after (Bucks + best
+  arrangement if the game ended after this round), is_auctioneer (this seat held the paddle),
+  bid_total, lots_won, items_won, spent, sales, sale_bucks, bucks_after, items_held,
+  lots_discarded (lots nobody bid on this round; the same for every seat).
+- lots (with ``lots=True``), game × round × cup: game, round, cup, lot_size, items (item ids),
+  auctioneer, bids (by seat), bidders, winner (seat; null: nobody bid, discarded),
+  winner_agent, price, runner_up (the highest losing bid), tie (two or more seats bid the top),
+  auctioneer_tie_win (a tie the Auctioneer won by the tie rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from workbench.games.going_gone.actions import Allocation, DoneSelling, Sell
+from workbench.games.going_gone.agents import AGENTS, make_agent
+from workbench.games.going_gone.arrangement import best_value
+from workbench.games.going_gone.batch import (
+    BatchState,
+    Recording,
+    final_scores,
+    new_batch,
+    play,
+)
+from workbench.games.going_gone.bits import items_of, mask_of, popcount
+from workbench.games.going_gone.engine import State, new_game
+from workbench.games.going_gone.rules import Rules, is_whole_number
+from workbench.lineup import agent_label, resolve_lineup
+from workbench.seeding import SeedLike, generator, seed_sequence
+
+#: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
+BATCH_SIZE = 8192
+ENGINES = ("auto", "fast", "step")
+DEFAULT_AGENT = "valuation"
+
+Frames = (
+    tuple[pl.DataFrame, pl.DataFrame | None]
+    | tuple[pl.DataFrame, pl.DataFrame | None, pl.DataFrame]
+)
+
+
+def resolve_agents(rules: Rules, agents: Sequence[Any] | Any | None) -> list[Any]:
+    """One agent per seat: a sequence (agents or names), one agent or name for every seat, or
+    None (valuation agents everywhere); see ``workbench.lineup``."""
+    return resolve_lineup(
+        agents,
+        players=rules.players,
+        make_agent=make_agent,
+        known=tuple(AGENTS),
+        default=DEFAULT_AGENT,
+        rules=rules,
+    )
+
+
+def supports_fast(agents: Sequence[Any]) -> bool:
+    """Can the numpy batch engine play these agents?"""
+    return all(hasattr(a, "choose_allocations") and hasattr(a, "choose_sales") for a in agents)
+
+
+def simulate(
+    rules: Rules | None = None,
+    agents: Sequence[Any] | Any | None = None,
+    *,
+    games: int,
+    seed: SeedLike,
+    progress: bool = True,
+    engine: str = "auto",
+    rounds: bool = True,
+    lots: bool = False,
+) -> Frames:
+    """Play ``games`` seeded games; returns (games, rounds) frames, or (games, rounds, lots)
+    with ``lots=True`` (see the module docstring). ``rounds=False`` leaves the rounds frame out
+    (None). Same arguments -> identical frames."""
+    parts = list(
+        simulate_batches(
+            rules,
+            agents,
+            games=games,
+            seed=seed,
+            progress=progress,
+            engine=engine,
+            rounds=rounds,
+            lots=lots,
+        )
+    )
+    games_frame = pl.concat([part[0] for part in parts])
+    rounds_frame = pl.concat([part[1] for part in parts]) if rounds else None
+    if lots:
+        return games_frame, rounds_frame, pl.concat([part[2] for part in parts])
+    return games_frame, rounds_frame
+
+
+def simulate_batches(
+    rules: Rules | None = None,
+    agents: Sequence[Any] | Any | None = None,
+    *,
+    games: int,
+    seed: SeedLike,
+    progress: bool = True,
+    engine: str = "auto",
+    rounds: bool = True,
+    lots: bool = False,
+) -> Iterator[Frames]:
+    """Like ``simulate`` but yields the frames batch by batch, so memory stays bounded. All
+    arguments are checked before the first game is played."""
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a going_gone Rules, got {type(rules).__name__}")
+    agents = resolve_agents(rules, agents)
+    if not is_whole_number(games) or games < 1:
+        raise ValueError(f"games must be a positive whole number, got {games!r}")
+    games = int(games)
+    seed_sequence(seed)  # validates the seed before any work
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    for name, flag in (("progress", progress), ("rounds", rounds), ("lots", lots)):
+        if not isinstance(flag, bool):
+            raise ValueError(f"{name} must be True or False, got {flag!r}")
+    fast = supports_fast(agents)
+    if engine == "fast" and not fast:
+        slow = sorted({agent_label(a) for a in agents if not supports_fast([a])})
+        raise ValueError(f"engine='fast' needs batch agents; these are step-only: {slow}")
+    labels = [agent_label(a) for a in agents]
+    bar = _progress(games, progress)
+    try:
+        if fast and engine != "step":
+            for start in range(0, games, BATCH_SIZE):
+                size = min(BATCH_SIZE, games - start)
+                rng = generator(seed, start // BATCH_SIZE)
+                batch = new_batch(rules, size, rng)
+                recording = Recording.empty(rules, size) if rounds or lots else None
+                play(batch, agents, rng, recording, first_game=start)
+                parts: list[pl.DataFrame | None] = [
+                    batch_games_frame(batch, labels, start),
+                    batch_rounds_frame(recording, batch, labels, start) if rounds else None,
+                ]
+                if lots:
+                    parts.append(batch_lots_frame(recording, rules, labels, start))
+                yield tuple(parts)  # type: ignore[misc]
+                bar.update(size)
+        else:
+            chunk = 64
+            for start in range(0, games, chunk):
+                states = [
+                    play_game(rules, agents, seed=seed_sequence(seed, g))
+                    for g in range(start, min(games, start + chunk))
+                ]
+                parts = [
+                    states_games_frame(states, labels, start),
+                    states_rounds_frame(states, labels, start) if rounds else None,
+                ]
+                if lots:
+                    parts.append(states_lots_frame(states, labels, start))
+                yield tuple(parts)  # type: ignore[misc]
+                bar.update(len(states))
+    finally:
+        bar.close()
+
+
+def play_game(rules: Rules, agents: Sequence[Any], *, seed: SeedLike) -> State:
+    """One game through the step-by-step engine. The deal uses stream (seed, 0); seat s's agent
+    draws from its own stream (seed, 1 + s)."""
+    state = new_game(rules, seed=seed_sequence(seed, 0))
+    rngs = [generator(seed, 1 + seat) for seat in range(rules.players)]
+    while (player := state.to_play) is not None:
+        action = agents[player](state.observation(player), state.legal_actions(), rngs[player])
+        state = state.apply(action)
+    return state
+
+
+def replay_recorded_game(rules: Rules, recording: Recording, game: int) -> State:
+    """Game ``game`` of a recorded fast batch replayed through ``State.apply``, action by action
+    (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
+    state = new_game(
+        rules,
+        seed=0,
+        deck=tuple(int(i) for i in recording.deck[game]),
+        first_auctioneer=int(recording.first_auctioneer[game]),
+    )
+    for round_index in range(rules.rounds):
+        while state.phase == "bid":
+            seat = state.to_play
+            bids = recording.bids[game, round_index, seat]
+            state = state.apply(Allocation(tuple(int(b) for b in bids)))
+        while state.phase == "sell" and state.round == round_index + 1:
+            seat = state.to_play
+            for mask in recording.sales[round_index][game, seat]:
+                if mask:
+                    state = state.apply(Sell(items_of(rules, int(mask))))
+            state = state.apply(DoneSelling())
+    return state
+
+
+# -- frames -------------------------------------------------------------------------------------
+
+_GAME_SCHEMA = {
+    "game": pl.Int64,
+    "seat": pl.Int8,
+    "agent": pl.String,
+    "score": pl.Int32,
+    "rank": pl.Int8,
+    "won": pl.Boolean,
+    "win_share": pl.Float64,
+    "bucks": pl.Int32,
+    "collection_value": pl.Int32,
+    "items_held": pl.Int8,
+    "items_won": pl.Int8,
+    "lots_won": pl.Int8,
+    "times_auctioneer": pl.Int8,
+    "sales": pl.Int8,
+    "sale_bucks": pl.Int32,
+    "spent": pl.Int32,
+}
+_ROUND_SCHEMA = {
+    "game": pl.Int64,
+    "round": pl.Int8,
+    "seat": pl.Int8,
+    "agent": pl.String,
+    "score_after": pl.Int32,
+    "is_auctioneer": pl.Boolean,
+    "bid_total": pl.Int16,
+    "lots_won": pl.Int8,
+    "items_won": pl.Int8,
+    "spent": pl.Int16,
+    "sales": pl.Int8,
+    "sale_bucks": pl.Int16,
+    "bucks_after": pl.Int32,
+    "items_held": pl.Int8,
+    "lots_discarded": pl.Int8,
+}
+_LOT_SCHEMA = {
+    "game": pl.Int64,
+    "round": pl.Int8,
+    "cup": pl.Int8,
+    "lot_size": pl.Int8,
+    "items": pl.List(pl.Int16),
+    "auctioneer": pl.Int8,
+    "bids": pl.List(pl.Int16),
+    "bidders": pl.Int8,
+    "winner": pl.Int8,
+    "winner_agent": pl.String,
+    "price": pl.Int16,
+    "runner_up": pl.Int16,
+    "tie": pl.Boolean,
+    "auctioneer_tie_win": pl.Boolean,
+}
+
+
+def _agent_column(labels: Sequence[str], seats: np.ndarray, name: str = "agent") -> pl.Series:
+    return pl.Series(name, list(labels), dtype=pl.String).gather(seats)
+
+
+def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int) -> pl.DataFrame:
+    """The games frame of a finished batch."""
+    values, scores, ranks, share = final_scores(batch)
+    games, n = scores.shape
+    seats = np.tile(np.arange(n), games)
+    columns = {
+        "game": np.repeat(np.arange(first_game, first_game + games), n),
+        "seat": seats,
+        "agent": _agent_column(labels, seats),
+        "score": scores.ravel(),
+        "rank": ranks.ravel(),
+        "won": (ranks == 1).ravel(),
+        "win_share": share.ravel(),
+        "bucks": batch.bucks.ravel(),
+        "collection_value": values.ravel(),
+        "items_held": popcount(batch.holdings).ravel(),
+        "items_won": batch.items_won.ravel(),
+        "lots_won": batch.lots_won.ravel(),
+        "times_auctioneer": batch.times_auctioneer.ravel(),
+        "sales": batch.sales_made.ravel(),
+        "sale_bucks": batch.sale_bucks.ravel(),
+        "spent": batch.spent.ravel(),
+    }
+    return _frame(columns, _GAME_SCHEMA)
+
+
+def batch_rounds_frame(
+    recording: Recording, batch: BatchState, labels: Sequence[str], first_game: int
+) -> pl.DataFrame:
+    """The rounds frame of a recorded batch."""
+    games, rounds, n = recording.bucks_after.shape
+    seats = np.tile(np.arange(n), games * rounds)
+    auctioneer = (
+        batch.first_auctioneer[:, None] + np.arange(rounds)[None, :]
+    ) % n  # (G, R): the paddle passes clockwise every round
+    columns = {
+        "game": np.repeat(np.arange(first_game, first_game + games), rounds * n),
+        "round": np.tile(np.repeat(np.arange(1, rounds + 1), n), games),
+        "seat": seats,
+        "agent": _agent_column(labels, seats),
+        "score_after": recording.score_after.ravel(),
+        "is_auctioneer": (auctioneer[:, :, None] == np.arange(n)).ravel(),
+        "bid_total": recording.bids.sum(axis=3).ravel(),
+        "lots_won": recording.lots_won.ravel(),
+        "items_won": recording.items_won.ravel(),
+        "spent": recording.spent.ravel(),
+        "sales": recording.sales_made.ravel(),
+        "sale_bucks": recording.sale_bucks.ravel(),
+        "bucks_after": recording.bucks_after.ravel(),
+        "items_held": popcount(recording.holdings_after).ravel(),
+        "lots_discarded": np.repeat((recording.winners < 0).sum(axis=2).ravel(), n),
+    }
+    return _frame(columns, _ROUND_SCHEMA)
+
+
+def batch_lots_frame(
+    recording: Recording, rules: Rules, labels: Sequence[str], first_game: int
+) -> pl.DataFrame:
+    """The lots frame of a recorded batch."""
+    games, rounds, n, _ = recording.bids.shape
+    auctioneer = (recording.first_auctioneer[:, None].astype(np.int64) + np.arange(rounds)) % n
+    parts = []
+    start = 0
+    for cup, size in enumerate(rules.lot_sizes):
+        offsets = (np.arange(rounds) * rules.items_per_round)[:, None] + start + np.arange(size)
+        items = np.sort(recording.deck[:, offsets].astype(np.int64), axis=2)  # (G, R, size)
+        start += size
+        bids = recording.bids[:, :, :, cup].astype(np.int64)  # (G, R, n)
+        winner = recording.winners[:, :, cup].astype(np.int64)
+        ordered = np.sort(bids, axis=2)
+        top, second = ordered[..., -1], ordered[..., -2]
+        tie = (top > 0) & (top == second)
+        rows = games * rounds
+        parts.append(
+            pl.DataFrame(
+                {
+                    "game": np.repeat(np.arange(first_game, first_game + games), rounds),
+                    "round": np.tile(np.arange(1, rounds + 1), games),
+                    "cup": np.full(rows, cup + 1),
+                    "lot_size": np.full(rows, size),
+                    "items": pl.Series(items.reshape(rows, size)).cast(pl.List(pl.Int16)),
+                    "auctioneer": auctioneer.ravel(),
+                    "bids": pl.Series(bids.reshape(rows, n)).cast(pl.List(pl.Int16)),
+                    "bidders": (bids > 0).sum(axis=2).ravel(),
+                    "winner": pl.Series(winner.ravel()).replace(-1, None),
+                    "winner_agent": _agent_column(labels, np.maximum(winner.ravel(), 0)),
+                    "price": recording.prices[:, :, cup].ravel(),
+                    "runner_up": np.where(top > 0, second, 0).ravel(),
+                    "tie": tie.ravel(),
+                    "auctioneer_tie_win": (tie & (winner == auctioneer)).ravel(),
+                }
+            ).with_columns(
+                pl.when(pl.col("winner").is_null())
+                .then(None)
+                .otherwise(pl.col("winner_agent"))
+                .alias("winner_agent")
+            )
+        )
+    frame = pl.concat(parts).sort(["game", "round", "cup"])
+    return frame.cast(_LOT_SCHEMA)  # type: ignore[arg-type]
+
+
+def states_games_frame(
+    states: Sequence[State], labels: Sequence[str], first_game: int
+) -> pl.DataFrame:
+    """The games frame of finished engine games (same columns as the fast engine's)."""
+    rows: dict[str, list] = {key: [] for key in _GAME_SCHEMA}
+    for offset, state in enumerate(states):
+        result = state.result()
+        n = state.rules.players
+        spent, sales, sale_bucks, lots_won, items_won = _totals(state)
+        times = [sum(record.auctioneer == seat for record in state.history) for seat in range(n)]
+        for seat in range(n):
+            won = result.ranks[seat] == 1
+            values = (
+                first_game + offset,
+                seat,
+                labels[seat],
+                result.scores[seat],
+                result.ranks[seat],
+                won,
+                1 / len(result.winners) if won else 0.0,
+                result.bucks[seat],
+                result.collection_values[seat],
+                len(state.holdings[seat]),
+                items_won[seat],
+                lots_won[seat],
+                times[seat],
+                sales[seat],
+                sale_bucks[seat],
+                spent[seat],
+            )
+            for key, value in zip(_GAME_SCHEMA, values, strict=True):
+                rows[key].append(value)
+    return pl.DataFrame(rows, schema=_GAME_SCHEMA)
+
+
+def _totals(state: State) -> tuple[list[int], ...]:
+    """Per seat over the whole game: spent, collections sold, sale Bucks, lots won, items won."""
+    n = state.rules.players
+    totals = [[0] * n for _ in range(5)]
+    for record in state.history:
+        for per_round, total in zip(_round_facts(state.rules, record), totals, strict=False):
+            for seat in range(n):
+                total[seat] += per_round[seat]
+    return tuple(totals)
+
+
+def _round_facts(rules: Rules, record: Any) -> tuple[list[int], ...]:
+    """Per seat in one round: spent, collections sold, sale Bucks, lots won, items won, bid."""
+    n = rules.players
+    spent, lots_won, items_won = [0] * n, [0] * n, [0] * n
+    for lot, winner, price in zip(record.lots, record.winners, record.prices, strict=True):
+        if winner is not None:
+            spent[winner] += price
+            lots_won[winner] += 1
+            items_won[winner] += len(lot)
+    sales = [len(c) for c in record.sales]
+    sale_bucks = [sum(rules.sale_value(len(x)) for x in c) for c in record.sales]
+    bid = [record.bids[seat].total for seat in range(n)]
+    return spent, sales, sale_bucks, lots_won, items_won, bid
+
+
+def states_rounds_frame(
+    states: Sequence[State], labels: Sequence[str], first_game: int
+) -> pl.DataFrame:
+    """The rounds frame of finished engine games (same columns as the fast engine's)."""
+    rows: dict[str, list] = {key: [] for key in _ROUND_SCHEMA}
+    for offset, state in enumerate(states):
+        rules = state.rules
+        for record in state.history:
+            spent, sales, sale_bucks, lots_won, items_won, bid = _round_facts(rules, record)
+            for seat in range(rules.players):
+                holding = record.holdings_after[seat]
+                value = best_value(mask_of(rules, holding), rules.best_line_values)
+                values = (
+                    first_game + offset,
+                    record.round,
+                    seat,
+                    labels[seat],
+                    record.bucks_after[seat] + value,
+                    record.auctioneer == seat,
+                    bid[seat],
+                    lots_won[seat],
+                    items_won[seat],
+                    spent[seat],
+                    sales[seat],
+                    sale_bucks[seat],
+                    record.bucks_after[seat],
+                    len(holding),
+                    sum(winner is None for winner in record.winners),
+                )
+                for key, value_ in zip(_ROUND_SCHEMA, values, strict=True):
+                    rows[key].append(value_)
+    return pl.DataFrame(rows, schema=_ROUND_SCHEMA)
+
+
+def states_lots_frame(
+    states: Sequence[State], labels: Sequence[str], first_game: int
+) -> pl.DataFrame:
+    """The lots frame of finished engine games (same columns as the fast engine's)."""
+    rows: dict[str, list] = {key: [] for key in _LOT_SCHEMA}
+    for offset, state in enumerate(states):
+        for record in state.history:
+            for cup, (lot, winner, price) in enumerate(
+                zip(record.lots, record.winners, record.prices, strict=True)
+            ):
+                bids = [allocation.bids[cup] for allocation in record.bids]
+                ordered = sorted(bids)
+                top, second = ordered[-1], ordered[-2]
+                tie = top > 0 and top == second
+                values = (
+                    first_game + offset,
+                    record.round,
+                    cup + 1,
+                    len(lot),
+                    list(lot),
+                    record.auctioneer,
+                    bids,
+                    sum(b > 0 for b in bids),
+                    winner,
+                    None if winner is None else labels[winner],
+                    price,
+                    second if top > 0 else 0,
+                    tie,
+                    tie and winner == record.auctioneer,
+                )
+                for key, value in zip(_LOT_SCHEMA, values, strict=True):
+                    rows[key].append(value)
+    return pl.DataFrame(rows, schema=_LOT_SCHEMA)
+
+
+def _frame(columns: dict[str, Any], schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            key: (value if isinstance(value, pl.Series) else pl.Series(key, value)).cast(
+                schema[key]
+            )
+            for key, value in columns.items()
+        }
+    )
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return _NoProgress()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="game", desc="going_gone", leave=False)
+
+
+class _NoProgress:
+    def update(self, _n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+__all__ = [
+    "BATCH_SIZE",
+    "batch_games_frame",
+    "batch_lots_frame",
+    "batch_rounds_frame",
+    "play_game",
+    "replay_recorded_game",
+    "simulate",
+    "simulate_batches",
+    "states_games_frame",
+    "states_lots_frame",
+    "states_rounds_frame",
+]
