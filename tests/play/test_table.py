@@ -282,3 +282,43 @@ def test_short_lists_of_records_are_buttons_worded_by_the_panel():
     button.click()  # the decision is gone: nothing more happens
     assert t.session.moves[before].action == action
     assert sum(m.by_table for m in t.session.moves[before:]) == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "opponents"), [("auction_house", "heuristic"), ("going_gone", "valuation")]
+)
+def test_a_complete_game_of_the_later_games_through_the_generic_controls(game, opponents):
+    """Games that landed after the table get it with no per-game code: a whole seeded game
+    played through the controls (a seeded pick among the legal actions at every decision)
+    equals the same choices played straight through the engine."""
+    module = workbench.games.get(game)
+    pick = generator(5, 99)
+
+    def choose(form):
+        legal = t.session.legal_actions()
+        action = legal[int(pick.integers(len(legal)))]
+        group = next(g for g in form.groups if g.spec.type is type(action))
+        form.select(group.spec.label)
+        if group.spec.kind == "buttons":
+            return form.button_for(action)
+        form.set(**action._asdict())
+        assert form.action == action
+        return form.play_button
+
+    t = table(game, seed=8, opponents=opponents)
+    played = click_through(t, choose)
+    state = module.new_game(seed=8)
+    agents = {s: module.make_agent(opponents) for s in range(1, state.rules.players)}
+    rngs = {s: generator(8, 1, s) for s in agents}
+    mine = iter(played)
+    while not state.is_over:
+        seat = state.to_play
+        if seat == 0:
+            action = next(mine)
+        else:
+            action = agents[seat](state.observation(seat), state.legal_actions(), rngs[seat])
+        state = state.apply(action)
+    assert next(mine, None) is None
+    assert state.result() == t.session.state.result()
+    assert "Game over" in t.status.value and "Winner(s)" in t.result_view.value
+    assert all(html.escape(line) in t.log_view.value for line in state.log_for(None))
