@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from workbench import SerialExecutor, compare, sweep, tournament
+from workbench import SerialExecutor, balance_metrics, compare, sweep, tournament
 from workbench import games as registry
 from workbench.designer import cli
 from workbench.lineup import agent_label, resolve_lineup
@@ -223,3 +223,25 @@ def test_compare_and_tournament_and_the_command_line(coins, tmp_path):
         )
         == 2
     )
+
+
+@pytest.mark.parametrize("game_id", registry.available())
+def test_every_registered_game_keeps_the_contract_the_bench_reads(game_id):
+    """Each real game's frames carry the common columns and its own metrics, one value per
+    game, so every metric of the catalogue is summarised over the games that were played."""
+    module = registry.get(game_id)
+    games, rounds = module.simulate(games=12, seed=3, progress=False)
+    for column in ("game", "seat", "agent", "score", "rank", "won", "win_share"):
+        assert column in games.columns
+    for column in ("game", "round", "seat", "agent", "score_after"):
+        assert column in rounds.columns
+    assert games.group_by("game").agg(pl.col("win_share").sum())["win_share"].round(
+        9
+    ).unique().to_list() == [1.0]
+    own = module.game_metrics(games, rounds)
+    assert own.height == 12 and set(own.columns) == {"game"} | {m.name for m in module.GAME_METRICS}
+    summary = balance_metrics(games, rounds, game=game_id)
+    assert set(summary["metric"]) >= {m.name for m in module.GAME_METRICS}
+    assert (
+        summary.filter(pl.col("metric").is_in([m.name for m in module.GAME_METRICS]))["n"] == 12
+    ).all()
