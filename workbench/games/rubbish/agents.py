@@ -72,6 +72,7 @@ class _BatchWrittenAgent:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
+        _require_choice(observation, legal_actions)
         view = view_of(observation)
         u = np.array([rng.random()])
         if observation.phase == "auction":
@@ -104,6 +105,7 @@ class RandomAgent(_BatchWrittenAgent):
     ) -> Action:
         # The batch formulas above reduce to this on one game (legal actions are listed in the
         # order both engines share); a test checks the two agree.
+        _require_choice(observation, legal_actions)
         return legal_actions[int(rng.random() * len(legal_actions))]
 
     def action_probabilities(
@@ -269,6 +271,17 @@ def _preferred_bids(table: BidTable, min_cards: int) -> _PreferredBids:
     return _PREFERRED[key]
 
 
+def _require_choice(observation: object, legal_actions: Sequence[Action]) -> None:
+    """Agents choose for the seat to play, among at least one legal action."""
+    if not isinstance(observation, Observation):
+        raise TypeError(f"observation must be an engine Observation, got {observation!r}")
+    if observation.to_play != observation.player or not len(legal_actions):
+        raise ValueError(
+            f"seat {observation.player} has nothing to choose (phase {observation.phase!r}, seat "
+            f"{observation.to_play} to play, {len(legal_actions)} legal actions)"
+        )
+
+
 def _table_bid(view: View, index: np.ndarray) -> Bid:
     """The Bid a one-game batch answer (an index into the bid table) stands for."""
     return view.table.bids[int(view.actor_lock()[0])][int(index[0])]
@@ -335,6 +348,7 @@ class SamplingAgent:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
+        _require_choice(observation, legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         worlds = self.samples

@@ -28,6 +28,7 @@ from workbench.games.shared_budget.rules import (
     award,
     coverage_score,
     standings,
+    whole_numbers,
 )
 
 BUY, PASS = "buy", "pass"
@@ -405,6 +406,22 @@ def resolve_round(
 ) -> tuple[int | None, int, tuple[int, ...], tuple[int, ...]]:
     """(winner, price, budgets after, coverage after) once the round's valid bids are revealed:
     the winner pays exactly its bid and gains the card's functions; nobody else pays."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+    budgets, coverage, bids = (
+        whole_numbers(name, values)
+        for name, values in (("budgets", budgets), ("coverage", coverage), ("bids", bids))
+    )
+    if not len(budgets) == len(coverage) == len(bids) == rules.teams:
+        raise ValueError(
+            f"budgets, coverage and bids must give one number per team ({rules.teams}), got "
+            f"{budgets!r}, {coverage!r} and {bids!r}"
+        )
+    if any(not 0 <= bid <= budget for bid, budget in zip(bids, budgets, strict=True)):
+        raise ValueError(
+            f"bids must be valid bids, each from 0 to its team's budget: {bids!r} with budgets "
+            f"{budgets!r}"
+        )
     winner = award(bids, rules.priority_order(round_index))
     if winner is None:
         return None, 0, tuple(budgets), tuple(coverage)
@@ -422,6 +439,7 @@ def read_bid(action: object, budget: int) -> SealedBid:
     not a whole number ("five", "+7", "7.5", other scripts' digits) are recorded with the
     reason they count as a pass. Anything else — a float, a bool, None, a tuple — is not a
     bid at all: TypeError, whatever ``Rules.strict_bids`` says."""
+    budget = whole_number("budget", budget, low=0, allowed="a non-negative int")
     if is_whole_number(action):
         value: int | None = int(action)  # type: ignore[call-overload]
         written = str(value)
