@@ -25,9 +25,9 @@ from workbench.errors import IllegalAction
 from workbench.games.shared_budget.rules import (
     Project,
     Rules,
-    award,
+    _award,
+    _standings,
     coverage_score,
-    standings,
     whole_numbers,
 )
 
@@ -183,7 +183,7 @@ class State:
             raise IllegalAction(action, "the game is over", ())
         if self.rules.variant == "classroom":
             return self._apply_classroom(action)
-        sealed = read_bid(action, self.budgets[player])
+        sealed = _read_bid(action, self.budgets[player])
         if sealed.invalid is not None and self.rules.strict_bids:
             raise IllegalAction(action, f"{sealed.invalid} (strict bids)", self.legal_actions())
         team = self.rules.team_name(player)
@@ -234,7 +234,7 @@ class State:
             complete = scores[0] == len(self.rules.functions)
             ranks, winners, shares = (1,), ((0,) if complete else ()), (float(complete),)
         else:
-            ranks, winners, shares = standings(scores, self.budgets, self.rules.final_tiebreak)
+            ranks, winners, shares = _standings(scores, self.budgets, self.rules.final_tiebreak)
         projects = self.rules.projects
         return Result(
             scores=scores,
@@ -250,7 +250,7 @@ class State:
         rules = self.rules
         card = rules.projects[self.round_index]
         priority = self.priority
-        resolution = resolve_round(
+        resolution = _resolve_round(
             rules, self.round_index, self.budgets, self.coverage, [s.bid for s in sealed]
         )
         winner, price, budgets, coverage = resolution
@@ -422,7 +422,18 @@ def resolve_round(
             f"bids must be valid bids, each from 0 to its team's budget: {bids!r} with budgets "
             f"{budgets!r}"
         )
-    winner = award(bids, rules.priority_order(round_index))
+    return _resolve_round(rules, round_index, budgets, coverage, bids)
+
+
+def _resolve_round(
+    rules: Rules,
+    round_index: int,
+    budgets: Sequence[int],
+    coverage: Sequence[int],
+    bids: Sequence[int],
+) -> tuple[int | None, int, tuple[int, ...], tuple[int, ...]]:
+    """``resolve_round`` on arguments already known to be good (the engine's)."""
+    winner = _award(bids, rules.priority_order(round_index))
     if winner is None:
         return None, 0, tuple(budgets), tuple(coverage)
     price = int(bids[winner])
@@ -440,6 +451,11 @@ def read_bid(action: object, budget: int) -> SealedBid:
     reason they count as a pass. Anything else — a float, a bool, None, a tuple — is not a
     bid at all: TypeError, whatever ``Rules.strict_bids`` says."""
     budget = whole_number("budget", budget, low=0, allowed="a non-negative int")
+    return _read_bid(action, budget)
+
+
+def _read_bid(action: object, budget: int) -> SealedBid:
+    """``read_bid`` with a budget already known to be good (the engine's)."""
     if is_whole_number(action):
         value: int | None = int(action)  # type: ignore[call-overload]
         written = str(value)

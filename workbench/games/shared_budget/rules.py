@@ -173,6 +173,11 @@ def award(bids: Sequence[int], priority: Sequence[int]) -> int | None:
             f"priority must list every bidding team's seat once (0–{len(bids) - 1}), got "
             f"{priority!r} for bids {bids!r}"
         )
+    return _award(bids, priority)
+
+
+def _award(bids: Sequence[int], priority: Sequence[int]) -> int | None:
+    """``award`` on arguments already known to be good (the engine's and the solver's)."""
     top = max(bids)
     if top <= 0:
         return None
@@ -203,6 +208,13 @@ def standings(
             f"scores and budgets must give one number per team, got {scores!r} and {budgets!r}"
         )
     _check_choice("final_tiebreak", final_tiebreak, FINAL_TIEBREAKS, prefix="")
+    return _standings(scores, budgets, final_tiebreak)
+
+
+def _standings(
+    scores: Sequence[int], budgets: Sequence[int], final_tiebreak: str
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
+    """``standings`` on arguments already known to be good (the engine's and the solver's)."""
     if final_tiebreak == "budget":
         keys = [(score, budget) for score, budget in zip(scores, budgets, strict=True)]
     else:
