@@ -43,7 +43,7 @@ from workbench.games.rubbish.inference import (
     peek_distribution,
     possible_bids,
 )
-from workbench.games.rubbish.rules import Geek, Rules, load_geeks, load_items
+from workbench.games.rubbish.rules import BID_MINIMUMS, Geek, Rules, load_geeks, load_items
 from workbench.games.rubbish.simulate import play_game, simulate, simulate_batches
 from workbench.lazy import lazy_exports
 
@@ -68,6 +68,7 @@ __getattr__ = lazy_exports(
 
 __all__ = [
     "AGENTS",
+    "BID_MINIMUMS",
     "Auction",
     "Bid",
     "CheapskateReport",
