@@ -45,7 +45,7 @@ def solve_figures(runs: int) -> None:
     tracemalloc.stop()
     print(f"solve peak traced memory: {peak / 2**20:.1f} MiB")
     started = time.perf_counter()
-    big = solve(Rules(budget=40))
+    big = solve(Rules(budget=40), progress=False)
     print(f"solve(budget=40): {time.perf_counter() - started:.2f} s; value {big.value:g}")
 
 

@@ -132,8 +132,10 @@ def test_arbitrary_values_through_the_public_api(data):
         observation = state.observation(state.to_play if state.to_play is not None else 0)
         for call in (state.observation, state.log_for, state.available, observation.available):
             attempt(call, seat)
-        if data.draw(st.booleans()):
+        if data.draw(st.booleans()) and not state.is_over:
             state = state.apply(agent(observation, state.legal_actions(), rng))
+        elif state.is_over:
+            assert isinstance(attempt(agent, observation, state.legal_actions(), rng), ValueError)
     drive_analyses(data, state)
 
 

@@ -44,7 +44,7 @@ from workbench.games.rubbish.inference import (
     possible_bids,
 )
 from workbench.games.rubbish.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
-from workbench.games.rubbish.rules import Geek, Rules, load_geeks, load_items
+from workbench.games.rubbish.rules import BID_MINIMUMS, Geek, Rules, load_geeks, load_items
 from workbench.games.rubbish.simulate import play_game, simulate, simulate_batches
 from workbench.lazy import lazy_exports
 
@@ -69,6 +69,7 @@ __getattr__ = lazy_exports(
 
 __all__ = [
     "AGENTS",
+    "BID_MINIMUMS",
     "COMMON_RANDOMNESS",
     "GAME_METRICS",
     "Auction",

@@ -72,6 +72,7 @@ class _BatchWrittenAgent:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
+        _require_choice(observation, legal_actions)
         view = view_of(observation)
         u = np.array([rng.random()])
         if observation.phase == "auction":
@@ -104,6 +105,7 @@ class RandomAgent(_BatchWrittenAgent):
     ) -> Action:
         # The batch formulas above reduce to this on one game (legal actions are listed in the
         # order both engines share); a test checks the two agree.
+        _require_choice(observation, legal_actions)
         return legal_actions[int(rng.random() * len(legal_actions))]
 
     def action_probabilities(
@@ -246,27 +248,39 @@ def _preferred_bids(table: BidTable, min_cards: int) -> _PreferredBids:
         best_at_most = np.full((options, top + 2), -1, np.int64)
         cheapest_at_least = np.full((options, top + 2), -1, np.int64)
         for option, bids in enumerate(table.bids):
-
-            def preference(k: int, bids: tuple[Bid, ...] = bids) -> tuple[int, int]:
-                return (bids[k].highest or 0, bids[k].count)
-
-            allowed = [(k, bid) for k, bid in enumerate(bids) if bid.count >= min_cards]
+            # The preferred bid of each total: lowest top card, then fewest cards, then first.
+            best_of_total: dict[int, int] = {}
+            for k, bid in enumerate(bids):
+                if bid.count < min_cards:
+                    continue
+                held = best_of_total.get(bid.total)
+                if held is None or (bid.highest or 0, bid.count) < (
+                    bids[held].highest or 0,
+                    bids[held].count,
+                ):
+                    best_of_total[bid.total] = k
+            # Sweep the thresholds: the nearest total at or below t, at or above t.
+            last = -1
             for threshold in range(-1, top + 1):
-                below = [k for k, bid in allowed if bid.total <= threshold]
-                if below:
-                    most = max(bids[k].total for k in below)
-                    best_at_most[option, threshold + 1] = min(
-                        (k for k in below if bids[k].total == most), key=preference
-                    )
-            for threshold in range(top + 2):
-                above = [k for k, bid in allowed if bid.total >= threshold]
-                if above:
-                    least = min(bids[k].total for k in above)
-                    cheapest_at_least[option, threshold] = min(
-                        (k for k in above if bids[k].total == least), key=preference
-                    )
+                last = best_of_total.get(threshold, last)
+                best_at_most[option, threshold + 1] = last
+            last = -1
+            for threshold in range(top + 1, -1, -1):
+                last = best_of_total.get(threshold, last)
+                cheapest_at_least[option, threshold] = last
         _PREFERRED[key] = _PreferredBids(best_at_most, cheapest_at_least)
     return _PREFERRED[key]
+
+
+def _require_choice(observation: object, legal_actions: Sequence[Action]) -> None:
+    """Agents choose for the seat to play, among at least one legal action."""
+    if not isinstance(observation, Observation):
+        raise TypeError(f"observation must be an engine Observation, got {observation!r}")
+    if observation.to_play != observation.player or not len(legal_actions):
+        raise ValueError(
+            f"seat {observation.player} has nothing to choose (phase {observation.phase!r}, seat "
+            f"{observation.to_play} to play, {len(legal_actions)} legal actions)"
+        )
 
 
 def _table_bid(view: View, index: np.ndarray) -> Bid:
@@ -335,6 +349,7 @@ class SamplingAgent:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
+        _require_choice(observation, legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         worlds = self.samples

@@ -284,7 +284,8 @@ class State:
 
     @property
     def log(self) -> list[LogEntry]:
-        """The game so far as readable events: choices, peeks, reveals, fame changes, scoring."""
+        """The game so far as readable events: choices, peeks, reveals, fame changes, scoring.
+        The full record, every seat's peeks included; ``log_for(seat)`` is one seat's view."""
         return list(_log_entries(self))
 
     def log_for(self, player: int | None) -> list[str]:

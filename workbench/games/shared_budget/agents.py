@@ -38,6 +38,7 @@ class RandomAgent:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
+        _require_choice(legal_actions)
         return legal_actions[int(rng.integers(len(legal_actions)))]
 
 
@@ -100,6 +101,7 @@ class CoverageHeuristic:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
+        _require_choice(legal_actions)
         distribution = self.probabilities(observation, legal_actions)
         return _sample(distribution, rng)
 
@@ -151,7 +153,13 @@ class EquilibriumAgent:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
+        _require_choice(legal_actions)
         return _sample(self.probabilities(observation, legal_actions), rng)
+
+
+def _require_choice(legal_actions: Sequence[Action]) -> None:
+    if not len(legal_actions):
+        raise ValueError("no legal action to choose from: the game is over")
 
 
 def _sample(distribution: dict[Action, float], rng: np.random.Generator) -> Action:

@@ -25,9 +25,10 @@ from workbench.errors import IllegalAction
 from workbench.games.shared_budget.rules import (
     Project,
     Rules,
-    award,
+    _award,
+    _standings,
     coverage_score,
-    standings,
+    whole_numbers,
 )
 
 BUY, PASS = "buy", "pass"
@@ -182,7 +183,7 @@ class State:
             raise IllegalAction(action, "the game is over", ())
         if self.rules.variant == "classroom":
             return self._apply_classroom(action)
-        sealed = read_bid(action, self.budgets[player])
+        sealed = _read_bid(action, self.budgets[player])
         if sealed.invalid is not None and self.rules.strict_bids:
             raise IllegalAction(action, f"{sealed.invalid} (strict bids)", self.legal_actions())
         team = self.rules.team_name(player)
@@ -233,7 +234,7 @@ class State:
             complete = scores[0] == len(self.rules.functions)
             ranks, winners, shares = (1,), ((0,) if complete else ()), (float(complete),)
         else:
-            ranks, winners, shares = standings(scores, self.budgets, self.rules.final_tiebreak)
+            ranks, winners, shares = _standings(scores, self.budgets, self.rules.final_tiebreak)
         projects = self.rules.projects
         return Result(
             scores=scores,
@@ -249,7 +250,7 @@ class State:
         rules = self.rules
         card = rules.projects[self.round_index]
         priority = self.priority
-        resolution = resolve_round(
+        resolution = _resolve_round(
             rules, self.round_index, self.budgets, self.coverage, [s.bid for s in sealed]
         )
         winner, price, budgets, coverage = resolution
@@ -405,7 +406,34 @@ def resolve_round(
 ) -> tuple[int | None, int, tuple[int, ...], tuple[int, ...]]:
     """(winner, price, budgets after, coverage after) once the round's valid bids are revealed:
     the winner pays exactly its bid and gains the card's functions; nobody else pays."""
-    winner = award(bids, rules.priority_order(round_index))
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+    budgets, coverage, bids = (
+        whole_numbers(name, values)
+        for name, values in (("budgets", budgets), ("coverage", coverage), ("bids", bids))
+    )
+    if not len(budgets) == len(coverage) == len(bids) == rules.teams:
+        raise ValueError(
+            f"budgets, coverage and bids must give one number per team ({rules.teams}), got "
+            f"{budgets!r}, {coverage!r} and {bids!r}"
+        )
+    if any(not 0 <= bid <= budget for bid, budget in zip(bids, budgets, strict=True)):
+        raise ValueError(
+            f"bids must be valid bids, each from 0 to its team's budget: {bids!r} with budgets "
+            f"{budgets!r}"
+        )
+    return _resolve_round(rules, round_index, budgets, coverage, bids)
+
+
+def _resolve_round(
+    rules: Rules,
+    round_index: int,
+    budgets: Sequence[int],
+    coverage: Sequence[int],
+    bids: Sequence[int],
+) -> tuple[int | None, int, tuple[int, ...], tuple[int, ...]]:
+    """``resolve_round`` on arguments already known to be good (the engine's)."""
+    winner = _award(bids, rules.priority_order(round_index))
     if winner is None:
         return None, 0, tuple(budgets), tuple(coverage)
     price = int(bids[winner])
@@ -422,6 +450,12 @@ def read_bid(action: object, budget: int) -> SealedBid:
     not a whole number ("five", "+7", "7.5", other scripts' digits) are recorded with the
     reason they count as a pass. Anything else — a float, a bool, None, a tuple — is not a
     bid at all: TypeError, whatever ``Rules.strict_bids`` says."""
+    budget = whole_number("budget", budget, low=0, allowed="a non-negative int")
+    return _read_bid(action, budget)
+
+
+def _read_bid(action: object, budget: int) -> SealedBid:
+    """``read_bid`` with a budget already known to be good (the engine's)."""
     if is_whole_number(action):
         value: int | None = int(action)  # type: ignore[call-overload]
         written = str(value)

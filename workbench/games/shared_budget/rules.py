@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from workbench.checks import whole_number
+from workbench.checks import is_whole_number, whole_number
 from workbench.data import read_table, table_path
 
 #: The three required functions, in the order the rulebook lists them.
@@ -148,12 +148,15 @@ class Rules:
 
     def priority_order(self, round_index: int) -> tuple[int, ...]:
         """Tie priority for round ``round_index`` (0-based): team seats, earliest first."""
-        return self._priorities[round_index]
+        return self._priorities[_round_index(self, round_index)]
 
 
 def priority_order(rules: Rules, round_index: int) -> tuple[int, ...]:
     """Round r (1-based) starts at team (r - 1 + first_priority) mod n when rotating, at
     ``first_priority`` every round when fixed, and runs on in team order."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+    round_index = _round_index(rules, round_index)
     n = rules.teams
     shift = round_index if rules.tie_priority == "rotating" else 0
     start = (shift + rules.first_priority) % n
@@ -163,6 +166,18 @@ def priority_order(rules: Rules, round_index: int) -> tuple[int, ...]:
 def award(bids: Sequence[int], priority: Sequence[int]) -> int | None:
     """The seat winning the card: the single highest positive bid, ties to the tied team
     earliest in ``priority``; None when every bid is zero (the card stays unallocated)."""
+    bids = whole_numbers("bids", bids)
+    priority = whole_numbers("priority", priority)
+    if not bids or sorted(priority) != list(range(len(bids))):
+        raise ValueError(
+            f"priority must list every bidding team's seat once (0–{len(bids) - 1}), got "
+            f"{priority!r} for bids {bids!r}"
+        )
+    return _award(bids, priority)
+
+
+def _award(bids: Sequence[int], priority: Sequence[int]) -> int | None:
+    """``award`` on arguments already known to be good (the engine's and the solver's)."""
     top = max(bids)
     if top <= 0:
         return None
@@ -186,6 +201,20 @@ def standings(
     equal on both share a rank (1 = best; competition ranking). Every team tied for first wins
     and takes an equal share of the win (1 alone, 1/2 for two, ...), so shares sum to 1.
     """
+    scores = whole_numbers("scores", scores)
+    budgets = whole_numbers("budgets", budgets)
+    if not scores or len(budgets) != len(scores):
+        raise ValueError(
+            f"scores and budgets must give one number per team, got {scores!r} and {budgets!r}"
+        )
+    _check_choice("final_tiebreak", final_tiebreak, FINAL_TIEBREAKS, prefix="")
+    return _standings(scores, budgets, final_tiebreak)
+
+
+def _standings(
+    scores: Sequence[int], budgets: Sequence[int], final_tiebreak: str
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
+    """``standings`` on arguments already known to be good (the engine's and the solver's)."""
     if final_tiebreak == "budget":
         keys = [(score, budget) for score, budget in zip(scores, budgets, strict=True)]
     else:
@@ -226,9 +255,27 @@ def _check_int(name: str, value: object, low: int, high: int) -> int:
     )
 
 
-def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+def _check_choice(
+    name: str, value: object, allowed: tuple[str, ...], prefix: str = "Rules."
+) -> None:
     if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"Rules.{name} must be one of {allowed}, got {value!r}")
+        raise ValueError(f"{prefix}{name} must be one of {allowed}, got {value!r}")
+
+
+def whole_numbers(name: str, values: object) -> tuple[int, ...]:
+    """``values`` as a tuple of ints: a sequence of Python or numpy integers, else TypeError."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a sequence of whole numbers, got {values!r}")
+    given = tuple(values)
+    bad = [v for v in given if not is_whole_number(v)]
+    if bad:
+        raise TypeError(f"{name} must be a sequence of whole numbers, got {bad[0]!r} in {values!r}")
+    return tuple(int(v) for v in given)
+
+
+def _round_index(rules: Rules, round_index: object) -> int:
+    last = rules.rounds - 1
+    return whole_number("round_index", round_index, low=0, high=last, allowed=f"0–{last}")
 
 
 #: Fields the classroom variant (one group, fixed prices) has no use for, with their defaults.

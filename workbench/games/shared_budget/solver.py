@@ -28,9 +28,9 @@ from workbench.checks import whole_number
 from workbench.games.shared_budget.rules import (
     MAX_BUDGET,
     Rules,
-    award,
+    _award,
+    _standings,
     priority_order,
-    standings,
 )
 from workbench.matrix_games import TOLERANCE, MatrixGameSolution, solve_matrix_game
 
@@ -262,7 +262,7 @@ class Solution:
             n = self.budget + 1
             matrix = np.array(
                 [
-                    [-1 if (w := award((x, y), priority)) is None else w for y in range(n)]
+                    [-1 if (w := _award((x, y), priority)) is None else w for y in range(n)]
                     for x in range(n)
                 ],
                 dtype=np.int8,
@@ -289,7 +289,7 @@ class Solution:
         scores = (max(lead, 0), max(-lead, 0))
         tiebreak = self.rules.final_tiebreak
         return np.array(
-            [[standings(scores, (a, b), tiebreak)[2][0] for b in range(n)] for a in range(n)]
+            [[_standings(scores, (a, b), tiebreak)[2][0] for b in range(n)] for a in range(n)]
         )
 
     def _payoffs(self, k: int, key: Key, a: int, b: int) -> np.ndarray:
