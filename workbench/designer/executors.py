@@ -16,6 +16,8 @@ from concurrent.futures.process import BrokenProcessPool
 from queue import Empty
 from typing import Any, TypeVar
 
+from workbench.progress import progress_bar
+
 Result = TypeVar("Result")
 
 
@@ -91,7 +93,7 @@ def run_tasks(
         else:
             _check_picklable(function, tasks)
             executor = owned = local_processes(min(len(tasks), default_workers()))
-    bar = _progress_bar(sum(weights), progress, description)
+    bar = progress_bar(sum(weights), enabled=progress, description=description)
     manager = queue = report = None
     if progress and isinstance(executor, SerialExecutor):
         report = bar.update
@@ -183,22 +185,6 @@ def _check_picklable(function: Callable[..., Any], tasks: Sequence[Any]) -> None
             f"be pickled, such as a lambda: {exc}); pass agents by name, define agents at "
             "module level, or run in this process with executor=SerialExecutor()"
         ) from None
-
-
-class _NoProgress:
-    def update(self, _n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress_bar(total: int, enabled: bool, description: str) -> Any:
-    if not enabled:
-        return _NoProgress()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="game", desc=description, leave=False)
 
 
 __all__ = [

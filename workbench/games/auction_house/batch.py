@@ -17,6 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
+from workbench.batching import distinct_agents
 from workbench.errors import IllegalAction
 from workbench.games.auction_house.cards import (
     DECK,
@@ -448,19 +449,6 @@ def score_deal(bs: BatchState, recording: Recording | None = None) -> None:
 # -- the loop -----------------------------------------------------------------------------------
 
 
-def _distinct(agents: Sequence[BatchAgent]) -> tuple[list[BatchAgent], np.ndarray]:
-    distinct: list[BatchAgent] = []
-    seat_agent = []
-    for agent in agents:
-        for index, seen in enumerate(distinct):
-            if seen is agent:
-                seat_agent.append(index)
-                break
-        else:
-            distinct.append(agent)
-            seat_agent.append(len(distinct) - 1)
-    return distinct, np.array(seat_agent)
-
 
 def _decide(
     distinct: list[BatchAgent], seat_agent: np.ndarray, view: View, u: np.ndarray, method: str
@@ -563,7 +551,7 @@ def play(
 ) -> BatchState:
     """Play every game of the batch from where it stands: to the end of the game, or with
     ``to_deal_end`` to the end of the deal in progress (the rollouts' horizon)."""
-    distinct, seat_agent = _distinct(agents)
+    distinct, seat_agent = distinct_agents(agents)
     if bs.deal == 0:
         begin_deal(bs, rng)
     while True:

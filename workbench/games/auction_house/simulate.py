@@ -37,6 +37,7 @@ from workbench.games.auction_house.engine import (
 )
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
 from workbench.lineup import agent_label, resolve_lineup
+from workbench.progress import progress_bar
 from workbench.seeding import SeedLike, generator, seed_sequence
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -152,7 +153,7 @@ def played_batches(
         slow = sorted({agent_label(a) for a in agents if not supports_fast([a])})
         raise ValueError(f"engine='fast' needs batch agents; these are step-only: {slow}")
     labels = [agent_label(a) for a in agents]
-    bar = _progress(games, progress)
+    bar = progress_bar(games, enabled=progress, description="auction_house")
     try:
         if fast and engine != "step":
             for start in range(0, games, BATCH_SIZE):
@@ -420,22 +421,6 @@ def states_rounds_frame(
 def states_deals_frame(states: Sequence[State], first_game: int) -> pl.DataFrame:
     """The deals frame of finished step-engine games (the fast engine's columns)."""
     return batch_deals_frame(_state_recording(states), first_game)
-
-
-def _progress(total: int, enabled: bool) -> Any:
-    if not enabled:
-        return _NoProgress()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="game", desc="auction_house", leave=False)
-
-
-class _NoProgress:
-    def update(self, _n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 # -- replay -------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
+from workbench.batching import distinct_agents
 from workbench.games.going_gone.arrangement import batch_values
 from workbench.games.going_gone.bits import is_one_collection, item_bits, popcount
 from workbench.games.going_gone.rules import Rules
@@ -214,20 +215,6 @@ def new_batch(rules: Rules, games: int, rng: np.random.Generator) -> BatchState:
         times_auctioneer=zeros.copy(),
     )
 
-
-def distinct_agents(agents: Sequence[BatchAgent]) -> tuple[list[BatchAgent], np.ndarray]:
-    """The distinct agent objects and, per seat, the index of its agent."""
-    distinct: list[BatchAgent] = []
-    seat_agent = []
-    for agent in agents:
-        for index, seen in enumerate(distinct):
-            if seen is agent:
-                seat_agent.append(index)
-                break
-        else:
-            distinct.append(agent)
-            seat_agent.append(len(distinct) - 1)
-    return distinct, np.array(seat_agent)
 
 
 def play(

@@ -42,6 +42,7 @@ from workbench.games.going_gone.bits import items_of, mask_of, popcount
 from workbench.games.going_gone.engine import State, new_game
 from workbench.games.going_gone.rules import Rules, is_whole_number
 from workbench.lineup import agent_label, resolve_lineup
+from workbench.progress import progress_bar
 from workbench.seeding import SeedLike, generator, seed_sequence
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -137,7 +138,7 @@ def simulate_batches(
         slow = sorted({agent_label(a) for a in agents if not supports_fast([a])})
         raise ValueError(f"engine='fast' needs batch agents; these are step-only: {slow}")
     labels = [agent_label(a) for a in agents]
-    bar = _progress(games, progress)
+    bar = progress_bar(games, enabled=progress, description="going_gone")
     try:
         if fast and engine != "step":
             for start in range(0, games, BATCH_SIZE):
@@ -507,22 +508,6 @@ def _frame(columns: dict[str, Any], schema: dict[str, pl.DataType]) -> pl.DataFr
             for key, value in columns.items()
         }
     )
-
-
-def _progress(total: int, enabled: bool) -> Any:
-    if not enabled:
-        return _NoProgress()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="game", desc="going_gone", leave=False)
-
-
-class _NoProgress:
-    def update(self, _n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 __all__ = [

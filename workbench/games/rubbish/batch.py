@@ -17,6 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
+from workbench.batching import distinct_agents
 from workbench.games.rubbish.cards import BidTable, bid_table
 from workbench.games.rubbish.rules import Rules
 
@@ -343,19 +344,6 @@ def _agent_name(agent: BatchAgent) -> str:
     return f"{name!r} ({agent!r})" if isinstance(name, str) else repr(agent)
 
 
-def _distinct(agents: Sequence[BatchAgent]) -> tuple[list[BatchAgent], np.ndarray]:
-    distinct: list[BatchAgent] = []
-    seat_agent = []
-    for agent in agents:
-        for index, seen in enumerate(distinct):
-            if seen is agent:
-                seat_agent.append(index)
-                break
-        else:
-            distinct.append(agent)
-            seat_agent.append(len(distinct) - 1)
-    return distinct, np.array(seat_agent)
-
 
 def start_round(bs: BatchState, item: np.ndarray, first: np.ndarray) -> None:
     """Put ``item`` up in every game with ``first`` as First Bidder."""
@@ -378,7 +366,7 @@ def play(
 ) -> BatchState:
     """Play every game of the batch to the end (from wherever it stands). Every agent's choice
     is checked before it is played; ``first_game`` numbers the games in error messages."""
-    distinct, seat_agent = _distinct(agents)
+    distinct, seat_agent = distinct_agents(agents)
     while not bs.is_over:
         if bs.position < 0:
             view = bs.view(bs.auctioneer)

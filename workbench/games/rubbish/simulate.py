@@ -28,6 +28,7 @@ from workbench.games.rubbish.cards import bid_table
 from workbench.games.rubbish.engine import Auction, State, new_game
 from workbench.games.rubbish.rules import Rules
 from workbench.lineup import agent_label, resolve_lineup
+from workbench.progress import progress_bar
 from workbench.seeding import SeedLike, generator, seed_sequence
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -129,7 +130,7 @@ def _batches(
     rounds: bool,
 ) -> Iterator[tuple[pl.DataFrame, pl.DataFrame | None]]:
     labels = [agent_label(a) for a in agents]
-    bar = _progress(games, progress)
+    bar = progress_bar(games, enabled=progress, description="rubbish")
     try:
         if use_fast:
             for start in range(0, games, BATCH_SIZE):
@@ -345,22 +346,6 @@ _ROUND_SCHEMA = {
     "score_after": pl.Int16,
 }
 _ROUND_COLUMNS = tuple(_ROUND_SCHEMA)
-
-
-def _progress(total: int, enabled: bool) -> Any:
-    if not enabled:
-        return _NoProgress()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="game", desc="rubbish", leave=False)
-
-
-class _NoProgress:
-    def update(self, _n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def replay_recorded_game(rules: Rules, recording: Recording, geeks: np.ndarray, game: int) -> State:
