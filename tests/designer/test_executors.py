@@ -124,7 +124,7 @@ def test_the_progress_bar_moves_batch_by_batch(inline, monkeypatch):
     from workbench.designer import executors
 
     bar = RecordingBar()
-    monkeypatch.setattr(executors, "_progress_bar", lambda total, enabled, description: bar)
+    monkeypatch.setattr(executors, "progress_bar", lambda total, enabled, description: bar)
     sweep(
         "rubbish",
         grid={"destined_bonus": [10, 20]},
