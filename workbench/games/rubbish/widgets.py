@@ -7,31 +7,41 @@ analysis functions; a bad combination shows the ValueError's message (``explorer
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import altair as alt
 import ipywidgets as widgets
 import polars as pl
 
+from workbench.charts import WIDTH
 from workbench.games.rubbish.agents import HeuristicAgent, RandomAgent, SamplingAgent
 from workbench.games.rubbish.cards import without
-from workbench.games.rubbish.charts import bid_posterior_chart, cheapskate_chart
+from workbench.games.rubbish.charts import (
+    bid_posterior_chart,
+    cheapskate_chart,
+    cheapskate_win_rate_chart,
+)
 from workbench.games.rubbish.cheapskate import cheapskate_frequency
 from workbench.games.rubbish.inference import bid_posterior, bidding_situation
 from workbench.games.rubbish.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from workbench.widgets import Explorer
 
 #: The priors the bid explorer offers. The sampling agent is estimated (seeded sampling) with
-#: few rollouts and samples so that one update takes about a second.
+#: few rollouts and samples so that one update takes well under a second.
 PRIORS = ("uniform", "random", "heuristic", "sampling")
 EXPLORER_SAMPLES = 16
 EXPLORER_ROLLOUTS = 4
 
 #: Seat line-ups the cheapskate explorer offers.
 LINEUPS = ("heuristic", "random", "heuristic vs random")
+#: Games per re-run the cheapskate explorer offers (the first is the default: under a second).
+GAME_COUNTS = (5_000, 1_000, 20_000, 50_000)
 
 
+@lru_cache(maxsize=32)
 def _prior_agent(prior: str) -> Any:
+    """One agent per prior, kept (agents cache their action tables)."""
     if prior == "uniform":
         return "uniform"
     if prior == "random":
@@ -43,6 +53,16 @@ def _prior_agent(prior: str) -> Any:
     raise ValueError(f"unknown prior {prior!r}; priors: {', '.join(PRIORS)}")
 
 
+@lru_cache(maxsize=64)
+def _situation(rules: Rules, locked: int | None) -> Any:
+    """The scripted round-2 situation for a policy prior (the same for every peek and count)."""
+    return bidding_situation(rules, locked=locked)
+
+
+def _cards_text(cards: tuple[int, ...]) -> str:
+    return "+".join(map(str, sorted(cards))) or "nothing"
+
+
 def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Explorer:
     """Pick the bidder's locked card, how many cards it holds out, the card your blind peek
     showed and a prior: see the posterior over its bid total (bar chart) and every card
@@ -52,10 +72,13 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
     situation: ``bidding_situation`` — round 2, the bidder is First Bidder and has the chosen
     card locked; its geek uniform over all geeks; ``epsilon`` mixes in that share of uniform
     play. The sampling agent is an estimate (``EXPLORER_SAMPLES`` seeded calls per geek, with a
-    bootstrap interval). Starts at the rulebook's example: the 10 locked, 3 cards, no peek.
+    bootstrap interval; ``seed`` is a control). Bounds follow the situation: no more cards held
+    out than are usable, only usable cards as peeks, epsilon and seed disabled where they do
+    nothing. Starts at the rulebook's example: the 10 locked, 3 cards, no peek.
     """
     rules = Rules() if rules is None else rules
-    values = list(rules.card_values)
+    values = sorted(set(rules.money_cards), reverse=True)
+    held_out_min = rules.min_cards
     controls = {
         "locked": widgets.Dropdown(
             options=[("nothing", None), *((str(v), v) for v in values)],
@@ -63,8 +86,8 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
             description="locked",
         ),
         "held_out": widgets.IntSlider(
-            value=min(3, len(rules.money_cards)),
-            min=0,
+            value=min(3, len(rules.money_cards) - 1),
+            min=held_out_min,
             max=len(rules.money_cards),
             description="held out",
         ),
@@ -77,16 +100,34 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
         "epsilon": widgets.FloatSlider(
             value=0.0, min=0.0, max=0.5, step=0.05, description="epsilon"
         ),
+        "seed": widgets.BoundedIntText(
+            value=seed, min=0, max=2**31 - 1, description="seed", layout={"width": "170px"}
+        ),
     }
 
+    def usable(locked: int | None) -> tuple[int, ...]:
+        return rules.money_cards if locked is None else without(rules.money_cards, (locked,))
+
+    def adapt(
+        locked: int | None, held_out: int, peek: int | None, prior: str, epsilon: float, seed: int
+    ) -> dict[str, dict[str, Any]]:
+        cards = usable(locked)
+        seen = sorted(set(cards), reverse=True)
+        return {
+            "held_out": {"max": len(cards)},
+            "peek": {"options": [("no peek", None), *((f"a {v}", v) for v in seen)]},
+            "epsilon": {"disabled": prior == "uniform"},
+            "seed": {"disabled": prior != "sampling"},
+        }
+
     def compute(
-        locked: int | None, held_out: int, peek: int | None, prior: str, epsilon: float
+        locked: int | None, held_out: int, peek: int | None, prior: str, epsilon: float, seed: int
     ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
-        available = rules.money_cards if locked is None else without(rules.money_cards, (locked,))
+        available = usable(locked)
         options: dict[str, Any] = {"rules": rules}
         if prior != "uniform":
             options = {
-                "situation": bidding_situation(rules, locked=locked),
+                "situation": _situation(rules, locked),
                 "epsilon": epsilon,
                 "samples": EXPLORER_SAMPLES,
                 "seed": seed,
@@ -94,24 +135,48 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
         agent = _prior_agent(prior)
         by_total = bid_posterior(available, held_out, peek, agent, **options)
         combinations = bid_posterior(available, held_out, peek, agent, by="combination", **options)
-        seen = "no peek" if peek is None else f"peek saw a {peek}"
-        title = f"{held_out} card(s) from {'+'.join(map(str, sorted(available)))}, {seen}"
-        chart = bid_posterior_chart(by_total, title=f"{title} ({prior} prior)")
+        seen = "no peek" if peek is None else f"the peek saw a {peek}"
+        if prior == "uniform":
+            model = "every card set equally likely (exact)"
+        elif prior == "sampling":
+            model = f"sampling-agent prior, epsilon {epsilon:.2f}, seed {seed} (estimate)"
+        else:
+            model = f"{prior}-agent prior, epsilon {epsilon:.2f}"
+        title = f"{held_out} card(s) held out of {_cards_text(available)}, {seen}"
+        chart = bid_posterior_chart(by_total, title=title)
+        chart = chart.properties(title=alt.Title(title, subtitle=_subtitle(chart, model)))
         columns = ["cards", "total", "ways", "prior", "likelihood", "probability", "exact"]
         if combinations["low"].is_not_null().any():
             columns += ["low", "high"]
         return combinations.select(columns), chart
 
-    return Explorer(controls, compute, title="Hidden-bid inference")
+    return Explorer(controls, compute, title="Hidden-bid inference", adapt=adapt)
+
+
+def _subtitle(chart: alt.TopLevelMixin, first: str) -> list[str]:
+    """``first`` above the chart's own subtitle (its key to the marks), if it has one."""
+    title = chart.title
+    own = getattr(title, "subtitle", alt.Undefined)
+    return [first] if own is alt.Undefined or not own else [first, own]
+
+
+def _lineup(lineup: str, players: int) -> list[str] | str:
+    if lineup not in LINEUPS:
+        raise ValueError(f"unknown line-up {lineup!r}; line-ups: {', '.join(LINEUPS)}")
+    if lineup == "heuristic vs random":
+        return ["heuristic" if seat % 2 == 0 else "random" for seat in range(players)]
+    return lineup
 
 
 def cheapskate_explorer(
-    rules: Rules | None = None, *, games: int = 20_000, seed: int = 0
+    rules: Rules | None = None, *, games: int = GAME_COUNTS[0], seed: int = 0
 ) -> Explorer:
-    """Change the rules (player count, destined bonus, starting fame, min cards) and the seat
-    line-up, and re-run ``games`` seeded games (about a second): mean times cheapskate per seat
-    with 95% intervals beside the fair share, the final-round rate, streaks and win rate."""
+    """Change the rules (player count, destined bonus, starting fame, min cards, who starts as
+    auctioneer), the seat line-up, the number of games and the seed, and re-run the seeded
+    games: each seat's mean times cheapskate with 95% intervals beside the fair share, and its
+    win rate beside the even share; the table adds the final-round rate and streaks."""
     rules = Rules() if rules is None else rules
+    counts = tuple(dict.fromkeys((games, *GAME_COUNTS)))
     controls = {
         "players": widgets.IntSlider(
             value=rules.players, min=MIN_PLAYERS, max=MAX_PLAYERS, description="players"
@@ -125,27 +190,49 @@ def cheapskate_explorer(
         "min_cards": widgets.IntSlider(
             value=rules.min_cards, min=0, max=len(rules.money_cards) - 1, description="min cards"
         ),
+        "starting_auctioneer": widgets.Dropdown(
+            options=[("seat 0", 0), ("drawn at random", "random")],
+            value=rules.starting_auctioneer if rules.starting_auctioneer == "random" else 0,
+            description="first auctioneer",
+        ),
         "lineup": widgets.Dropdown(options=list(LINEUPS), value="heuristic", description="seats"),
+        "games": widgets.Dropdown(
+            options=[(f"{n:,}", n) for n in counts], value=games, description="games"
+        ),
+        "seed": widgets.BoundedIntText(
+            value=seed, min=0, max=2**31 - 1, description="seed", layout={"width": "170px"}
+        ),
     }
 
     def compute(
-        players: int, destined_bonus: int, starting_fame: int, min_cards: int, lineup: str
+        players: int,
+        destined_bonus: int,
+        starting_fame: int,
+        min_cards: int,
+        starting_auctioneer: int | str,
+        lineup: str,
+        games: int,
+        seed: int,
     ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
         variant = rules.replace(
             players=players,
             destined_bonus=destined_bonus,
             starting_fame=starting_fame,
             min_cards=min_cards,
+            starting_auctioneer=starting_auctioneer,
         )
-        if lineup not in LINEUPS:
-            raise ValueError(f"unknown line-up {lineup!r}; line-ups: {', '.join(LINEUPS)}")
-        if lineup == "heuristic vs random":
-            agents = ["heuristic" if seat % 2 == 0 else "random" for seat in range(players)]
-        else:
-            agents = lineup
-        report = cheapskate_frequency(variant, agents, games=games, seed=seed)
-        chart = cheapskate_chart(
-            report.summary, title=f"{players} players, {games:,} games (seed {seed})"
+        report = cheapskate_frequency(variant, _lineup(lineup, players), games=games, seed=seed)
+        first = "seat 0" if starting_auctioneer == 0 else "drawn at random"
+        setting = (
+            f"{players} players, destined bonus {destined_bonus}, starting fame "
+            f"{starting_fame}, min cards {min_cards}, first auctioneer {first}"
+        )
+        played = f"{lineup} line-up, {games:,} games, seed {seed}"
+        times = cheapskate_chart(report.summary, title="Times cheapskate per game")
+        wins = cheapskate_win_rate_chart(report.summary, title="Win rate")
+        chart = alt.hconcat(times.properties(width=WIDTH // 2), wins.properties(width=WIDTH // 2))
+        chart = chart.properties(
+            title=alt.Title(setting, subtitle=played, anchor="start", fontSize=13)
         )
         frame = report.summary.select(
             "seat",
@@ -157,6 +244,8 @@ def cheapskate_explorer(
             "final_round_rate",
             "streak_mean",
             "win_rate",
+            "win_low",
+            "win_high",
         )
         return frame, chart
 
