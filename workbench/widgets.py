@@ -345,6 +345,10 @@ def _assign(control: widgets.Widget, value: Any) -> None:
             value = NONE_OPTION
         if value not in control._options_values:
             return  # leaves the control as it is; ``set`` reports it
+    if isinstance(control, widgets.widget_selection._MultipleSelection):
+        value = tuple(value)
+        if any(v not in control._options_values for v in value):
+            return
     control.value = value
 
 
@@ -361,7 +365,9 @@ def _update(control: widgets.Widget, attributes: Mapping[str, Any]) -> bool:
                 continue
             kept = control.value
             control.options = pairs
-            if kept in control._options_values:
+            if isinstance(control, widgets.widget_selection._MultipleSelection):
+                control.value = tuple(v for v in kept if v in control._options_values)
+            elif kept in control._options_values:
                 control.value = kept
             changed = True
         elif attribute in ("min", "max") and getattr(control, attribute) != value:
@@ -379,9 +385,11 @@ def _update(control: widgets.Widget, attributes: Mapping[str, Any]) -> bool:
 
 
 def _allowed(control: widgets.Widget) -> str:
-    if isinstance(control, widgets.widget_selection._Selection):
+    if isinstance(
+        control, widgets.widget_selection._Selection | widgets.widget_selection._MultipleSelection
+    ):
         options = ", ".join(repr(_real(v)) for v in control._options_values)
-        return f"options: {options}"
+        return f"options: {options or 'none in this setting'}"
     if hasattr(control, "min") and hasattr(control, "max"):
         disabled = " (disabled in this setting)" if getattr(control, "disabled", False) else ""
         return f"allowed {control.min}–{control.max}{disabled}"
