@@ -136,20 +136,23 @@ class Explorer(widgets.VBox):
             )
         before = {name: control.value for name, control in self.controls.items()}
         with self._hold():
-            for _ in range(2):  # again after the bounds have followed the new situation
+            # Again after the bounds have followed the new situation, until the values hold.
+            for _ in range(4):
                 for name, value in values.items():
                     _assign(self.controls[name], value)
                 self._adapt()
-            refused = [
-                name for name, value in values.items() if not _same(self.values()[name], value)
-            ]
+                refused = [
+                    name for name, value in values.items() if not _same(self.values()[name], value)
+                ]
+                if not refused:
+                    break
             if refused:
                 name = refused[0]
                 message = (
                     f"{name}={values[name]!r} is not possible here; "
                     f"{_allowed(self.controls[name])}"
                 )
-                for _ in range(2):
+                for _ in range(4):
                     for other, value in before.items():
                         _assign(self.controls[other], _real(value))
                     self._adapt()

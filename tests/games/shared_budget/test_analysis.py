@@ -303,17 +303,26 @@ def test_state_explorer_refuses_positions_no_play_reaches(solution):
         "no play of the game reaches A covering welcome and B covering welcome before "
         "Discovery table (cards before it: Quiet corner (rest), Welcome desk (welcome))"
     )
-    # A covering welcome has bought a card, so it cannot still hold all 20 credits.
+    # A covering welcome has bought a card, so it cannot still hold all 20 credits; B, covering
+    # nothing, has bought nothing. The sliders follow; a budget off them is refused.
     explorer.set(coverage_b=())
-    assert explorer.error == (
-        "no play of the game leaves A 20 and B 20 credits with A covering welcome and B "
-        "covering nothing before Discovery table: each card bought costs at least 1 credit; "
-        "reachable here: A 0–19, B 20"
-    )
+    budget_a, budget_b = explorer.controls["budget_a"], explorer.controls["budget_b"]
+    assert (budget_a.min, budget_a.max, budget_a.value) == (0, 19, 19)
+    assert (budget_b.min, budget_b.max, budget_b.disabled) == (20, 20, True)
+    assert explorer.error is None
+    with pytest.raises(ValueError, match="budget_a=20 is not possible here; allowed 0–19"):
+        explorer.set(budget_a=20)
     explorer.set(budget_a=12)
     assert explorer.error is None and explorer.frame["value"][0] == solution.stage(
         3, (12, 20), (("welcome",), ())
     ).value
+
+
+def test_state_explorer_budgets_are_fixed_before_the_first_card(solution):
+    explorer = state_explorer(solution)
+    for name in ("budget_a", "budget_b"):
+        control = explorer.controls[name]
+        assert (control.min, control.max, control.disabled) == (20, 20, True)
 
 
 def test_state_explorer_names_the_position_in_the_chart_title(solution):

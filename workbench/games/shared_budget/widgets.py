@@ -26,6 +26,18 @@ class _Reachable:
         for k, a, b, mask_a, mask_b in solution.reachable_positions():
             self.budgets[(k, mask_a, mask_b)].add((a, b))
 
+    def budget_ranges(
+        self, k: int, coverage: tuple[tuple[str, ...], ...]
+    ) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """The budgets some play leaves each team before card ``k`` with these coverages
+        (lowest, highest), or None when no play gives the coverages."""
+        pairs = self.budgets.get((k, self.rules.mask(coverage[0]), self.rules.mask(coverage[1])))
+        if not pairs:
+            return None
+        a = [p[0] for p in pairs]
+        b = [p[1] for p in pairs]
+        return (min(a), max(a)), (min(b), max(b))
+
     def check(
         self, k: int, budgets: tuple[int, int], coverage: tuple[tuple[str, ...], ...]
     ) -> None:
@@ -60,9 +72,10 @@ def state_explorer(solution: Solution) -> Explorer:
     """Pick a position (card, both budgets, both coverages) -> both teams' equilibrium bids
     and the value for A. Controls: round, budget_a, budget_b, coverage_a, coverage_b.
 
-    The coverage choices follow the card: only functions the earlier cards supply are offered
-    (none before the first card). A position no play of the game reaches (coverages the earlier
-    cards cannot give, or budgets the purchases rule out) is refused with a message."""
+    Choices follow the situation: only functions the earlier cards supply are offered (none
+    before the first card), and the budget sliders span the budgets some play leaves with those
+    coverages (fixed at the full budget before the first card). A position no play reaches
+    (coverages the earlier cards cannot give together) is refused with a message."""
     rules = solution.rules
     reachable = _Reachable(solution)
     cards = [(f"{k + 1}. {p.label}", k + 1) for k, p in enumerate(rules.projects)]
@@ -85,12 +98,19 @@ def state_explorer(solution: Solution) -> Explorer:
         earlier = {f for project in rules.projects[: round - 1] for f in project.functions}
         return [f for f in rules.functions if f in earlier]
 
-    def adapt(round: int, **_: Any) -> dict[str, dict[str, Any]]:
+    def adapt(
+        round: int, coverage_a: tuple[str, ...], coverage_b: tuple[str, ...], **_: Any
+    ) -> dict[str, dict[str, Any]]:
         functions = offered(round)
-        return {
+        changes: dict[str, dict[str, Any]] = {
             name: {"options": functions, "disabled": not functions}
             for name in ("coverage_a", "coverage_b")
         }
+        ranges = reachable.budget_ranges(round - 1, (tuple(coverage_a), tuple(coverage_b)))
+        for name, span in zip(("budget_a", "budget_b"), ranges or ((0, rules.budget),) * 2,
+                              strict=True):  # fmt: skip
+            changes[name] = {"min": span[0], "max": span[1], "disabled": span[0] == span[1]}
+        return changes
 
     def compute(
         round: int,
