@@ -879,13 +879,18 @@ def _wait_cells_done(page: Page, deadline: float) -> str | None:
 
 def _screenshot(page: Page, path: Path) -> None:
     """Grow the viewport to the notebook's full height, screenshot, and shrink it back."""
-    height = int(page.evaluate(PREPARE_SCREENSHOT_JS))
-    size = {
-        "width": VIEWPORT["width"],
-        "height": min(MAX_SCREENSHOT_HEIGHT, max(VIEWPORT["height"], height + 8)),
-    }
-    page.set_viewport_size(size)  # type: ignore[arg-type]
-    page.wait_for_timeout(300)  # let Lab lay out for the new size
+    height = 0
+    for _ in range(5):  # until the height is stable: Lab lays out again for each new size
+        measured = int(page.evaluate(PREPARE_SCREENSHOT_JS))
+        if measured <= height:
+            break
+        height = measured
+        size = {
+            "width": VIEWPORT["width"],
+            "height": min(MAX_SCREENSHOT_HEIGHT, max(VIEWPORT["height"], height + 8)),
+        }
+        page.set_viewport_size(size)  # type: ignore[arg-type]
+        page.wait_for_timeout(300)
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(VIEWPORT)  # type: ignore[arg-type]
