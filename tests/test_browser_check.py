@@ -141,5 +141,5 @@ def test_the_check_fails_on_each_problem_and_passes_a_clean_notebook(tmp_path):
     passed = next(line for line in lines if line.startswith(("PASS good", "FAIL good")))
     assert passed.startswith("PASS good.ipynb"), passed
     assert "untrusted charts 1/1" in passed and "explorers 1/1 saved, 1 live" in passed
-    assert "slider release answered in" in passed
+    assert "explorer answered in" in passed
     assert (tmp_path / "shots" / "good.untrusted.png").is_file()

@@ -5,16 +5,19 @@ from __future__ import annotations
 import base64
 import struct
 import warnings
+import zlib
 
 import altair as alt
 import polars as pl
 import pytest
+import vl_convert
 
 import workbench.charts as charts
 from workbench.charts import (
     METADATA_KEY,
     PNG_SCALE,
     chart_text,
+    compact_png,
     enable_offline_rendering,
     interval_bars,
     render,
@@ -167,3 +170,58 @@ def test_interval_bars_labels_its_interval_and_reference_line():
     assert spec["title"]["subtitle"] == "black line: 95% interval"
     plain = interval_bars(RATES, category="agent", value="rate").to_dict()
     assert [layer["mark"]["type"] for layer in plain["layer"]] == ["bar", "rule"]
+
+
+def _decode(png: bytes) -> list[list[tuple[int, int, int, int]]]:
+    """RGBA pixels of an 8-bit PNG by the book (all five filters; palettes), in plain Python:
+    an independent reference for the re-encoding."""
+    chunks, position = {}, 8
+    while position < len(png):
+        (length,) = struct.unpack(">I", png[position : position + 4])
+        kind = png[position + 4 : position + 8].decode()
+        chunks.setdefault(kind, b"")
+        chunks[kind] += png[position + 8 : position + 8 + length]
+        position += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", chunks["IHDR"][:10])
+    assert depth == 8
+    channels = {6: 4, 2: 3, 3: 1}[colour]
+    raw = zlib.decompress(chunks["IDAT"])
+    stride = width * channels
+    rows, previous = [], [0] * stride
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], list(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up, corner = previous[i], previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) % 256
+            elif kind == 2:
+                line[i] = (line[i] + up) % 256
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) % 256
+            elif kind == 4:
+                p = left + up - corner
+                candidates = [(abs(p - left), 0, left), (abs(p - up), 1, up)]
+                near = min([*candidates, (abs(p - corner), 2, corner)])
+                line[i] = (line[i] + near[2]) % 256
+        previous = line
+        if colour == 3:
+            palette = chunks["PLTE"]
+            rows.append([(*palette[3 * v : 3 * v + 3], 255) for v in line])
+        else:
+            pixels = [tuple(line[x * channels : (x + 1) * channels]) for x in range(width)]
+            rows.append([p if channels == 4 else (*p, 255) for p in pixels])
+    return rows
+
+
+def test_compact_png_keeps_every_pixel_and_is_smaller():
+    chart = interval_bars(RATES, category="agent", value="rate", reference=0.25, title="Pixels")
+    spec = chart.to_dict()
+    spec["background"] = "white"
+    original = vl_convert.vegalite_to_png(spec, scale=1)
+    compact = compact_png(original)
+    assert _decode(compact) == _decode(original)
+    assert len(compact) < len(original) / 2
+    assert compact[25] == 3  # colour type 3: a palette (a white chart has few colours)
+    transparent = vl_convert.vegalite_to_png(chart.to_dict(), scale=1)  # no background
+    assert _decode(compact_png(transparent)) == _decode(transparent)

@@ -313,6 +313,23 @@ SLIDER_JS = """(e) => {
   return null;
 }"""
 
+#: When explorer ``e`` has no slider to drag: its first enabled dropdown with another option,
+#: marked so that the check can choose that option.
+DROPDOWN_JS = """(e) => {
+  const live = window.__bcPanel.content.node.querySelectorAll('.workbench-explorer-live')[e];
+  if (!live) return null;
+  live.querySelectorAll('[data-bc-select]').forEach((el) => el.removeAttribute('data-bc-select'));
+  for (const select of live.querySelectorAll('select')) {
+    if (select.disabled || select.multiple || select.options.length < 2) continue;
+    select.setAttribute('data-bc-select', '1');
+    select.scrollIntoView({block: 'center'});
+    const box = select.closest('.widget-inline-hbox');
+    const label = box ? box.querySelector('.widget-label') : null;
+    return {index: select.selectedIndex === 0 ? 1 : 0, label: label ? label.textContent : ''};
+  }
+  return null;
+}"""
+
 EXPLORERS_JS = """() => window.__bcPanel.content.node
   .querySelectorAll('.workbench-explorer-live').length"""
 
@@ -796,6 +813,9 @@ class LabPage:
         for index in range(page.evaluate(EXPLORERS_JS)):
             slider = page.evaluate(SLIDER_JS, index)
             if slider is None:
+                answered = self._choose_option(result, index, deadline)
+                if answered is not None:
+                    times.append(answered)
                 continue
             page.wait_for_timeout(200)  # let the scroll settle
             slider = page.evaluate(SLIDER_JS, index)
@@ -824,19 +844,42 @@ class LabPage:
                 continue
             limit = min(deadline, released + EXPLORER_TIMEOUT_S)
             answered = None
-            while time.monotonic() < limit:
-                now = page.evaluate(EXPLORER_STATUS_JS, index)
-                if now["update"] != before["update"] and "computing" not in now["status"]:
-                    answered = time.monotonic() - released
-                    break
-                time.sleep(0.05)
+            if _wait_for_answer(page, index, before, limit):
+                answered = time.monotonic() - released
             if answered is None:
                 waited = f"{EXPLORER_TIMEOUT_S:.0f} s"
                 result.problems.append(f"{where}: no answer {waited} after the release")
             else:
                 times.append(answered)
         if times:
-            result.shown["slider release answered in"] = ", ".join(f"{t:.1f} s" for t in times)
+            result.shown["explorer answered in"] = ", ".join(f"{t:.1f} s" for t in times)
+
+    def _choose_option(self, result: Result, index: int, deadline: float) -> float | None:
+        """Choose another option in explorer ``index``'s first dropdown; seconds to answer."""
+        page = self.page
+        choice = page.evaluate(DROPDOWN_JS, index)
+        if choice is None:
+            return None
+        before = page.evaluate(EXPLORER_STATUS_JS, index)
+        started = time.monotonic()
+        page.select_option("[data-bc-select]", index=choice["index"])
+        if _wait_for_answer(page, index, before, min(deadline, started + EXPLORER_TIMEOUT_S)):
+            return time.monotonic() - started
+        label = choice["label"].strip() or "dropdown"
+        waited = f"{EXPLORER_TIMEOUT_S:.0f} s"
+        where = f"explorer {index + 1} ({label!r})"
+        result.problems.append(f"{where}: no answer {waited} after choosing an option")
+        return None
+
+
+def _wait_for_answer(page: Page, index: int, before: dict[str, Any], limit: float) -> bool:
+    """Wait until explorer ``index`` shows a new result (its update count moves on)."""
+    while time.monotonic() < limit:
+        now = page.evaluate(EXPLORER_STATUS_JS, index)
+        if now["update"] != before["update"] and "computing" not in now["status"]:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _all_loaded(images: list[dict[str, Any]], *, empty: bool = False) -> bool:

@@ -52,27 +52,38 @@ def bid_distribution_chart(
     )
 
 
-def bid_heatmap(bids: pl.DataFrame) -> alt.FacetChart:
+def bid_heatmap(
+    bids: pl.DataFrame,
+    *,
+    value: str = "bid",
+    column: str = "team",
+    heading: str | None = None,
+    value_title: str | None = None,
+) -> alt.FacetChart:
     """Each team's equilibrium bid for every budget pair on one card
-    (``analysis.equilibrium_bids``)."""
+    (``analysis.equilibrium_bids``): ``value`` "bid" (the equilibrium bid) or "optimal_low"
+    (the least bid that alone secures the position's value), one panel per ``column`` value."""
     card = bids["card"][0]
+    heading = f"Equilibrium bid on {card}, by team" if heading is None else heading
+    legend = value_title or {"bid": "bid", "optimal_low": "least safe bid"}.get(value, value)
+    ticks = sorted(bids["budget_b"].unique().to_list())[::5]
     return (
         alt.Chart(bids)
         .mark_rect()
         .encode(
-            x=alt.X("budget_b:O", title="B's budget"),
+            x=alt.X("budget_b:O", title="B's budget", axis=alt.Axis(labelAngle=0, values=ticks)),
             y=alt.Y("budget_a:O", sort="descending", title="A's budget"),
-            color=alt.Color("bid:Q", scale=alt.Scale(scheme="viridis"), title="bid"),
+            color=alt.Color(f"{value}:Q", scale=alt.Scale(scheme="viridis"), title=legend),
             tooltip=[
                 "budget_a:Q",
                 "budget_b:Q",
                 "team:N",
-                alt.Tooltip("bid:Q", format=".2f"),
+                alt.Tooltip(f"{value}:Q", format=".2f"),
                 "value:Q",
             ],
         )
         .properties(width=WIDTH // 2, height=WIDTH // 2)
-        .facet(column=alt.Column("team:N", title=f"Equilibrium bid on {card}, by team"))
+        .facet(column=alt.Column(f"{column}:N", title=heading))
     )
 
 
@@ -237,7 +248,7 @@ def stage_chart(
         alt.Chart(stage_frame)
         .mark_bar()
         .encode(
-            x=alt.X("bid:O", title="bid"),
+            x=alt.X("bid:O", title="bid", axis=alt.Axis(labelAngle=0)),
             xOffset=alt.XOffset("team:N"),
             y=alt.Y("probability:Q", scale=alt.Scale(domain=[0, 1])),
             color=_team_colour(stage_frame),
