@@ -51,7 +51,7 @@ CHEAPSKATE_CHANGES: Changes = [
     {"players": 5},
     {"destined_bonus": 40},
     {"starting_fame": 20},
-    {"min_cards": 1},
+    {"bid_minimum": "one"},
     {"starting_auctioneer": "random"},
     {"lineup": "heuristic vs random"},
     {"seed": 11},

@@ -4,6 +4,8 @@
     python bench/shared_budget.py --quick    # 3 solves, 300 games per mix
 
 Target (issue): the default game (20 credits, 6 cards) solved in under 1 s on one core.
+``solve`` refuses rule sets estimated beyond a minute; the estimate's work model is printed
+beside measured solve times here, to check it (and recalibrate it) on the machine at hand.
 Solve time is the median of several runs in this process (numpy pinned to one thread before
 it loads); peak memory of one solve is measured with tracemalloc, and the process's peak
 resident size is reported at the end.
@@ -47,6 +49,44 @@ def solve_figures(runs: int) -> None:
     print(f"solve(budget=40): {time.perf_counter() - started:.2f} s; value {big.value:g}")
 
 
+def estimate_figures(quick: bool) -> None:
+    """estimate_solve's estimate beside the measured time, to check and recalibrate its work
+    model (solver._LAYER_SECONDS and friends) on this machine."""
+    from workbench.games.shared_budget import Rules, estimate_solve, solve
+
+    functions = tuple("abcdefgh")
+    twelve = [
+        (f"card {i}", "+".join(f for j, f in enumerate(functions) if (i * 37 + j * 11) % 5 < 2))
+        for i in range(12)
+    ]
+    cases = {
+        "rulebook, budget 10": (Rules(budget=10), "auto"),
+        "rulebook, budget 20": (Rules(), "auto"),
+        "rulebook, budget 30": (Rules(budget=30), "auto"),
+        "rulebook, budget 8, method lp": (Rules(budget=8), "lp"),
+        "12 cards, 8 functions, budget 8": (
+            Rules(budget=8, functions=functions, cards=twelve),
+            "auto",
+        ),
+    }
+    if not quick:
+        cases["rulebook, budget 45"] = (Rules(budget=45), "auto")
+        cases["12 cards, 8 functions, budget 16"] = (
+            Rules(budget=16, functions=functions, cards=twelve),
+            "auto",
+        )
+    print("estimate_solve vs measured (one core):")
+    for name, (rules, method) in cases.items():
+        estimate = estimate_solve(rules, method=method)
+        started = time.perf_counter()
+        solve(rules, method=method, progress=False)
+        elapsed = time.perf_counter() - started
+        print(
+            f"  {name:<34} {estimate.layers:>5} layers  estimate {estimate.seconds:7.2f} s  "
+            f"measured {elapsed:7.2f} s  (ratio {elapsed / estimate.seconds:.2f})"
+        )
+
+
 def simulate_figures(games: int) -> None:
     """games/s of simulate for each agent mix (frames included)."""
     from workbench.games.shared_budget import (
@@ -83,6 +123,7 @@ def main() -> None:
     runs, games = (3, 300) if args.quick else (7, 2000)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs visible")
     solve_figures(runs)
+    estimate_figures(args.quick)
     simulate_figures(games)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"process peak resident memory: {peak_kib / 1024:.0f} MiB")

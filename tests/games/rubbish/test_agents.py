@@ -3,10 +3,18 @@ over seeded 4-player games with each agent rotated through every seat (95% inter
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 import pytest
 
-from workbench.games.rubbish import HeuristicAgent, RandomAgent, Rules, SamplingAgent, simulate
+from workbench.games.rubbish import (
+    HeuristicAgent,
+    RandomAgent,
+    Rules,
+    SamplingAgent,
+    make_agent,
+    simulate,
+)
 from workbench.metrics import win_rates
 
 
@@ -28,7 +36,7 @@ def test_heuristic_beats_random():
     rates = {row["agent"]: row for row in win_rates(games).iter_rows(named=True)}
     heuristic, random = rates["heuristic"], rates["random"]
     assert heuristic["n"] == 4000
-    # A fair share is 1/4. Measured: about 0.60 (interval about ±0.015).
+    # A fair share is 1/4. Measured: about 0.63 (interval about ±0.015).
     assert heuristic["low"] > 0.5
     assert heuristic["low"] > random["high"]
 
@@ -45,5 +53,20 @@ def test_sampling_agent_beats_the_heuristic():
 
 
 def test_sampling_agent_rejects_bad_settings():
-    with pytest.raises(ValueError, match="samples must be >= 1"):
+    with pytest.raises(ValueError, match="SamplingAgent samples must be a whole number >= 1"):
         SamplingAgent(samples=0)
+    with pytest.raises(TypeError, match=r"samples must be a whole number >= 1, got 2.0 \(float\)"):
+        SamplingAgent(samples=2.0)
+    with pytest.raises(TypeError, match=r"rollout must be an agent written over batches"):
+        SamplingAgent(rollout=HeuristicAgent)
+    assert SamplingAgent(samples=np.int64(3)).samples == 3
+
+
+def test_make_agent_checks_names_and_options():
+    with pytest.raises(ValueError, match=r"unknown agent 'clever'; agents: random, heuristic"):
+        make_agent("clever")
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['samples'\] for the heuristic"):
+        make_agent("heuristic", samples=3)
+    with pytest.raises(TypeError, match=r"rules must be a rubbish Rules or None, got int"):
+        make_agent("random", 4)
+    assert make_agent("heuristic", Rules(), gain_share=0.25).gain_share == 0.25

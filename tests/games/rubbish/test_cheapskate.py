@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -34,9 +35,37 @@ def test_exact_facts_never_split_evenly():
     assert [Fraction(x) for x in facts["fair_share_exact"]] == [
         Fraction(7, n) for n in (2, 3, 4, 5)
     ]
-    assert cheapskate_facts(7, rounds=7)["splits_evenly"].to_list() == [True]
-    with pytest.raises(ValueError, match="players must be positive"):
-        cheapskate_facts([0])
+    # With 4 rounds (a shorter item table) 4 players would split evenly.
+    assert cheapskate_facts(4, rounds=4)["splits_evenly"].to_list() == [True]
+    assert cheapskate_facts(np.int64(3))["players"].to_list() == [3]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        (dict(players=6), ValueError, r"players must be a player count 2–5 .*got 6"),
+        (dict(players=[0]), ValueError, r"players must be a player count 2–5 .*got 0"),
+        (dict(players=4.0), TypeError, r"players must be a player count 2–5 .*got 4.0"),
+        (dict(players=[True]), TypeError, r"players must be a player count 2–5 .*got True"),
+        (dict(players="4"), TypeError, r"players must be a player count 2–5 .*got '4'"),
+        (dict(rounds=0), ValueError, r"rounds must be a whole number from 1 to 127, got 0"),
+        (dict(rounds=7.0), TypeError, r"rounds must be a whole number from 1 to 127"),
+    ],
+)
+def test_facts_take_only_what_the_game_allows(arguments, error, message):
+    with pytest.raises(error, match=message):
+        cheapskate_facts(**arguments)
+
+
+def test_frequency_arguments_are_checked_before_any_game():
+    with pytest.raises(TypeError, match=r"rules must be a rubbish Rules or None, got int"):
+        cheapskate_frequency(4, games=10, seed=0)
+    with pytest.raises(TypeError, match=r"games must be a positive whole number, got 10.0"):
+        cheapskate_frequency(games=10.0, seed=0)
+    with pytest.raises(ValueError, match=r"player_counts must be a player count 2–5"):
+        cheapskate_by_player_count(player_counts=[3, 6], games=10, seed=0)
+    with pytest.raises(TypeError, match=r"agent must be one agent or agent name for every seat"):
+        cheapskate_by_player_count(agent=["heuristic"] * 4, games=10, seed=0)
 
 
 def test_frames_add_up(heuristic_report):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
 import pytest
 
 from workbench.errors import IllegalAction
@@ -75,23 +76,23 @@ ROUND_SCENARIOS = {
         (30, 25),
         (None, 5),
     ),
-    "zero-card bids: everyone bids 0, the First Bidder wins for free": (
+    "the First Bidder's zero-card bid among real bids is the cheapskate": (
         3,
         1,
-        {0: (), 1: (), 2: ()},
-        1,
-        0,
-        (30, 30, 30),
-        (None, None, None),
-    ),
-    "a zero-card bid among real bids is the cheapskate": (
-        3,
-        0,
         {0: (10, 2), 1: (), 2: (5, 2, 2, 1)},
         0,
         1,
         (18, 30, 40),
         (10, None, 5),
+    ),
+    "later bidders' one-card minimum: all bid 1 but the First Bidder, who bids 0": (
+        4,
+        2,
+        {0: (1,), 1: (1,), 2: (), 3: (1,)},
+        3,
+        2,
+        (31, 31, 30, 29),
+        (1, 1, None, 1),
     ),
     "the highest card played is locked, not the others": (
         3,
@@ -112,6 +113,43 @@ ROUND_SCENARIOS = {
 )
 def test_round_resolution(players, first, bids, winner, cheapskate, fame, locks):
     state = play_round(start(Rules(players=players)), item=3, first=first, bids=bids)
+    _check_round(state, players, winner, cheapskate, fame, locks)
+
+
+OTHER_MINIMUM_SCENARIOS = {
+    # reading: bids by seat (First Bidder seat 1) -> winner, cheapskate, fame, locks
+    "any: everyone holds out nothing, the First Bidder wins for free": (
+        "any",
+        {0: (), 1: (), 2: ()},
+        1,
+        0,
+        (30, 30, 30),
+        (None, None, None),
+    ),
+    "one: the First Bidder must hold out a card too; all bid 1, the last is lowest": (
+        "one",
+        {0: (1,), 1: (1,), 2: (1,)},
+        1,
+        0,
+        (30, 29, 31),
+        (None, 1, 1),
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("reading", "bids", "winner", "cheapskate", "fame", "locks"),
+    list(OTHER_MINIMUM_SCENARIOS.values()),
+    ids=list(OTHER_MINIMUM_SCENARIOS),
+)
+def test_round_resolution_under_the_other_bid_minimums(
+    reading, bids, winner, cheapskate, fame, locks
+):
+    state = play_round(start(Rules(players=3, bid_minimum=reading)), item=3, first=1, bids=bids)
+    _check_round(state, 3, winner, cheapskate, fame, locks)
+
+
+def _check_round(state, players, winner, cheapskate, fame, locks):
     record = state.history[-1]
     assert (record.winner, record.cheapskate) == (winner, cheapskate)
     assert state.fame == fame
@@ -128,22 +166,48 @@ def test_bidding_goes_clockwise_from_the_first_bidder():
     seen = []
     while state.phase == "bid":
         seen.append(state.to_play)
-        state = state.apply(Bid(()))
+        state = state.apply(Bid((1,)))
     assert seen == [2, 3, 0, 1]
+
+
+BID_MINIMUM_CASES = {
+    # reading: (fewest cards for the First Bidder, for each later bidder)
+    "first_any_later_one": (0, 1),  # the rulebook: "any number", then "one or more"
+    "any": (0, 0),
+    "one": (1, 1),
+}
+
+
+@pytest.mark.parametrize(("reading", "fewest"), list(BID_MINIMUM_CASES.items()))
+def test_bid_minimum_readings(reading, fewest):
+    rules = Rules(bid_minimum=reading)
+    assert rules.bid_minimums == fewest
+    state = start(rules).apply(Auction(0, 1))
+    for position in range(4):
+        legal = state.legal_actions()
+        # 10, 5, 2, 2, 1 make 2 * 2 * 3 * 2 = 24 multisets (0-2 of the 2s), the empty one first.
+        assert len(legal) == 24 - fewest[min(position, 1)]
+        assert (Bid(()) in legal) is (fewest[min(position, 1)] == 0)
+        if Bid(()) not in legal:
+            with pytest.raises(IllegalAction, match=r"must hold out at least 1 card"):
+                state.apply(Bid(()))
+        state = state.apply(legal[0])
 
 
 @pytest.mark.parametrize(
     ("overspend", "fame", "kept"),
-    [("discard", (0, 49, 34, 33), False), ("keep", (0, 49, 34, 33), True)],
+    [("discard", (0, 49, 35, 33), False), ("keep", (0, 49, 35, 33), True)],
 )
 def test_overspend_readings(overspend, fame, kept):
     rules = Rules(starting_fame=30, overspend=overspend)
     state = play_round(start(rules), 0, 0, {0: (10, 5, 2, 2, 1), 1: (10,), 2: (2,), 3: (1,)})
-    state = play_round(state, 1, 0, {0: (5, 2, 2, 1), 1: (5, 2, 2), 2: (), 3: ()})
+    state = play_round(state, 1, 0, {0: (5, 2, 2, 1), 1: (5, 2, 2), 2: (1,), 3: (1,)})
     # Round 2: seat 0 (fame 10 after paying 20) bids 10 and wins: exactly 0, so it keeps it.
+    # Seats 2 and 3 both bid 1: seat 3, farther from the First Bidder, is the cheapskate.
     assert state.fame[0] == 0 and state.items_won[0] == (0, 1)
     state = play_round(state, 2, 3, {0: (10,), 1: (1,), 2: (2,), 3: (2, 1)})
-    # Round 3: seat 0 (fame 0) bids 10 and wins: fame would be -10.
+    # Round 3: seat 0 (fame 0) bids 10 and wins: fame would be -10. Fame: seat 1 30+10+9 (the
+    # cheapskate of round 3), seat 2 30+2+1+2, seat 3 30+0 (cheapskate twice)+3.
     record = state.history[-1]
     assert record.winner == 0 and record.kept is kept
     assert state.fame == fame
@@ -152,7 +216,7 @@ def test_overspend_readings(overspend, fame, kept):
 
 
 def test_fame_exactly_zero_keeps_the_item():
-    state = play_round(start(Rules(starting_fame=10)), 0, 0, {0: (10,), 1: (5,), 2: (2,), 3: ()})
+    state = play_round(start(Rules(starting_fame=10)), 0, 0, {0: (10,), 1: (5,), 2: (2,), 3: (1,)})
     assert state.fame[0] == 0 and state.items_won[0] == (0,) and not state.discarded
 
 
@@ -176,8 +240,11 @@ def test_locks_last_one_round_then_return():
 
 def test_geeks_score_destined_items_at_the_end():
     state = start()
-    # Seat s holds geek s, which wants items s and s+1. Seat 0 wins items 0 and 1 with bids of
-    # 1 then 2 (its 1 is locked in round 2); seat 3 wins the rest the same way.
+    # Seat s holds geek s, which wants items s and s+1, and bids first (holding out nothing:
+    # the First Bidder may, later bidders may not). Seat 0 wins items 0 and 1 with bids of 1
+    # then 2 (its 1 is locked in round 2) against three empty bids (rulebook minimum "any");
+    # seat 3 wins the rest the same way.
+    state = start(Rules(bid_minimum="any"))
     for item in range(7):
         winner = 0 if item < 2 else 3
         bids = {seat: () for seat in range(4)}
@@ -273,7 +340,7 @@ def test_observations_do_not_depend_on_hidden_facts():
 
     def through(geeks, first_bid):
         state = new_game(Rules(), seed=5, geeks=geeks, starting_auctioneer=0)
-        state = play_round(state, 0, 0, {0: (10,), 1: (5, 1), 2: (2,), 3: ()})
+        state = play_round(state, 0, 0, {0: (10,), 1: (5, 1), 2: (2,), 3: (1,)})
         return state.apply(Auction(1, 3)).apply(Bid(first_bid))  # seat 3 bids first
 
     a = through((0, 1, 2, 3), (10, 5))
@@ -300,10 +367,30 @@ def test_log_reads_as_a_replay():
     assert kinds.count("cheapskate") == 1 and kinds.count("peek") == 3
 
 
+def test_log_for_a_seat_hides_other_peeks_and_unrevealed_cards():
+    state = start().apply(Auction(3, 1)).apply(Bid((5, 2)))
+    # Seat 2 is to bid and has peeked at one of seat 1's two held-out cards (a 5 or a 2).
+    peek = state.observation(2).peek
+    seen = f"seat 2 peeks blind at one of seat 1's held-out cards: a {peek.card}"
+    assert state.log_for(2) == [
+        "round 1: seat 0 auctions Stuffed owl (item 3) and names seat 1 First Bidder",
+        "seat 1 holds out 2 cards",
+        seen,
+    ]
+    assert seen not in state.log_for(3) and seen in state.log_for(None)
+    assert not any("5+2" in line for line in state.log_for(3))  # revealed only after the round
+    state = state.apply(Bid((10,))).apply(Bid((1,))).apply(Bid((2,)))
+    assert "reveal: seat 1 5+2 = 7, seat 2 10 = 10, seat 3 1 = 1, seat 0 2 = 2" in state.log_for(3)
+    assert sum(" peeks blind " in line for line in state.log_for(None)) == 3
+    assert [line for line in state.log_for(0) if " peeks " in line] == [
+        line for line in state.log_for(None) if line.startswith("seat 0 peeks")
+    ]
+
+
 ILLEGAL = {
     "a bid while the auctioneer must choose": (lambda s: s, Bid((5,)), "must choose an Auction"),
     "an item already auctioned": (
-        lambda s: play_round(s, 0, 0, {0: (), 1: (), 2: (), 3: ()}),
+        lambda s: play_round(s, 0, 0, {0: (), 1: (1,), 2: (1,), 3: (1,)}),
         Auction(0, 0),
         r"item 0 is not up for auction",
     ),
@@ -327,10 +414,15 @@ ILLEGAL = {
         Bid((10, 1)),
         r"10 is locked this round",
     ),
-    "an empty bid when one card is required": (
-        lambda s: new_game(Rules(min_cards=1), seed=0).apply(Auction(0, 0)),
+    "an empty bid from a later bidder (the rulebook's minimum)": (
+        lambda s: s.apply(Auction(0, 0)).apply(Bid(())),
         Bid(()),
-        r"at least 1 card",
+        r"seat 1 bids as a later bidder and must hold out at least 1 card",
+    ),
+    "an empty First Bidder's bid when everyone must hold out one": (
+        lambda s: new_game(Rules(bid_minimum="one"), seed=0).apply(Auction(0, 0)),
+        Bid(()),
+        r"seat 0 bids as the First Bidder and must hold out at least 1 card",
     ),
     "a plain tuple instead of a Bid": (
         lambda s: s.apply(Auction(0, 0)),
@@ -355,7 +447,7 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged(setup, action, mess
 
 
 def test_nothing_is_legal_once_the_game_is_over():
-    state = start()
+    state = start(Rules(bid_minimum="any"))
     for item in range(7):
         state = play_round(state, item, 0, {0: (), 1: (), 2: (), 3: ()})
     with pytest.raises(IllegalAction, match="the game is over; no action is legal here"):
@@ -393,8 +485,6 @@ def test_random_starting_auctioneer_uses_the_seed():
 
 
 def test_numpy_integers_are_accepted_and_stored_as_plain_ints():
-    import numpy as np
-
     state = start().apply(Auction(np.int64(2), np.int8(1)))
     assert (state.item, state.first_bidder) == (2, 1) and type(state.item) is int
     state = state.apply(Bid((np.int64(5), np.int64(2))))
@@ -403,5 +493,57 @@ def test_numpy_integers_are_accepted_and_stored_as_plain_ints():
     dealt = new_game(seed=0, geeks=np.array([3, 1, 0, 2]), starting_auctioneer=np.int8(1))
     assert dealt.deal.geeks == (3, 1, 0, 2) and dealt.auctioneer == 1
     assert all(type(g) is int for g in dealt.deal.geeks)
-    with pytest.raises(IllegalAction, match="item True is not up for auction"):
-        start().apply(Auction(True, 0))
+    assert Bid([5, 2]) == Bid((2, 5)) == Bid(np.array([5, 2])) == Bid((5, 2))
+
+
+MALFORMED = {
+    # what a caller wrote -> the error, naming the argument and what is allowed
+    "a bare number of cards": (lambda: Bid(5), r"Bid cards must be a sequence of money card"),
+    "no cards at all": (lambda: Bid(None), r"Bid cards must be a sequence .*got None"),
+    "a string": (lambda: Bid("52"), r"Bid cards must be a sequence .*got '52' \(str\)"),
+    "a card as text": (lambda: Bid((5, "2")), r"Bid cards must be whole numbers .*'2' \(str\)"),
+    "a bool card": (lambda: Bid((True,)), r"Bid cards must be whole numbers .*True \(bool\)"),
+    "float cards": (lambda: Bid((5.0, 2.0)), r"Bid cards must be whole numbers .*5.0 \(float\)"),
+    "a float item": (lambda: Auction(1.0, 0), r"Auction item must be a whole number .*1.0"),
+    "a bool item": (lambda: Auction(True, 0), r"Auction item must be a whole number .*True"),
+    "a seat as text": (lambda: Auction(1, "0"), r"Auction first_bidder must be a whole number"),
+}
+
+
+@pytest.mark.parametrize(("make", "message"), MALFORMED.values(), ids=MALFORMED)
+def test_malformed_actions_are_type_errors_when_made(make, message):
+    with pytest.raises(TypeError, match=message):
+        make()
+
+
+def test_seats_are_checked_everywhere():
+    state = start().apply(Auction(0, 0))
+    observation = state.observation(1)
+    for call in (state.available, observation.available, state.observation, state.log_for):
+        with pytest.raises(ValueError, match=r"must be a seat 0–3"):
+            call(9)
+        with pytest.raises(TypeError, match=r"must be a seat 0–3.*got 1.0 \(float\)"):
+            call(1.0)
+        with pytest.raises(TypeError, match=r"must be a seat 0–3.*got True \(bool\)"):
+            call(True)
+    assert state.available(np.int64(1)) == observation.available(np.int8(1)) == (10, 5, 2, 2, 1)
+
+
+def test_new_game_accepts_what_rules_accept_for_the_start():
+    starts = {new_game(seed=s, starting_auctioneer="random").auctioneer for s in range(40)}
+    assert starts == {0, 1, 2, 3}
+    assert (
+        new_game(Rules(starting_auctioneer="random"), seed=3, starting_auctioneer=2).auctioneer == 2
+    )
+    with pytest.raises(TypeError, match=r"starting_auctioneer must be a seat 0–3, 'random' or"):
+        new_game(seed=0, starting_auctioneer=1.5)
+    with pytest.raises(TypeError, match=r"rules must be a rubbish Rules or None, got int"):
+        new_game(4, seed=0)
+    with pytest.raises(TypeError, match=r"geeks must give 4 distinct geek numbers .*got 1.0"):
+        new_game(seed=0, geeks=(0, 1.0, 2, 3))
+    with pytest.raises(TypeError, match=r"geeks must give 4 distinct geek numbers .*got 3 \(int\)"):
+        new_game(seed=0, geeks=3)
+    with pytest.raises(
+        ValueError, match=r"geeks must give 4 distinct geek numbers .*\(0, 0, 1, 2\)"
+    ):
+        new_game(seed=0, geeks=(0, 0, 1, 2))

@@ -236,26 +236,40 @@ def test_other_money_cards_through_rules():
 # -- bad input -------------------------------------------------------------------------------------
 
 BAD_INPUT = {
-    "unknown card value": (((5, 3, 1), 2, None), "unknown card value"),
-    "more copies than exist": (((2, 2, 2), 2, None), "owns only 2"),
-    "more cards than available": (((5, 2, 2, 1), 5, None), "cannot hold out 5 cards"),
-    "negative count": (((5, 2, 2, 1), -1, None), "n_cards must be"),
-    "count not a number": (((5, 2, 2, 1), "3", None), "n_cards must be"),
-    "card not a number": (((5, "2", 1), 2, None), "whole numbers"),
-    "not a sequence": ((5, 1, None), "sequence of card values"),
-    "peek source inconsistent": (((5, 2, 2, 1), 3, (5, "unused")), "cannot have happened"),
-    "peek source inconsistent, one card": (((5, 2, 2, 1), 1, (5, "held_out")), "cannot have"),
-    "peeked card not available": (((5, 2, 2, 1), 3, (10, "held_out")), "not among"),
-    "peek of nothing with cards unused": (((5, 2, 2, 1), 1, (None, "unused")), "cannot have"),
-    "unknown peek source": (((5, 2, 2, 1), 3, (5, "hand")), "source must be one of"),
-    "malformed peek": (((5, 2, 2, 1), 3, [5]), "a peek is"),
+    # what was wrong -> (available, n_cards, peek), the error and its message. Values of the
+    # wrong kind are TypeErrors, values outside what the rules allow ValueErrors.
+    "unknown card value": (((5, 3, 1), 2, None), ValueError, "unknown card value"),
+    "more copies than exist": (((2, 2, 2), 2, None), ValueError, "owns only 2"),
+    "more cards than available": (((5, 2, 2, 1), 5, None), ValueError, "cannot hold out 5"),
+    "negative count": (((5, 2, 2, 1), -1, None), ValueError, "n_cards must be"),
+    "count not a number": (((5, 2, 2, 1), "3", None), TypeError, r"n_cards must be .*'3'"),
+    "count a float": (((5, 2, 2, 1), 3.0, None), TypeError, r"n_cards must be .*3.0"),
+    "count a bool": (((5, 2, 2, 1), True, None), TypeError, r"n_cards must be .*True"),
+    "card not a number": (((5, "2", 1), 2, None), TypeError, "available: card values must"),
+    "not a sequence": ((5, 1, None), TypeError, "available must be a sequence of card values"),
+    "peek source inconsistent": (((5, 2, 2, 1), 3, (5, "unused")), ValueError, "cannot have"),
+    "peek source inconsistent, one card": (
+        ((5, 2, 2, 1), 1, (5, "held_out")),
+        ValueError,
+        "cannot have",
+    ),
+    "peeked card not available": (((5, 2, 2, 1), 3, (10, "held_out")), ValueError, "not among"),
+    "peek of nothing with cards unused": (
+        ((5, 2, 2, 1), 1, (None, "unused")),
+        ValueError,
+        "cannot have",
+    ),
+    "unknown peek source": (((5, 2, 2, 1), 3, (5, "hand")), ValueError, "source must be one of"),
+    "malformed peek": (((5, 2, 2, 1), 3, [5]), TypeError, "peek must be"),
+    "peeked card a float": (((5, 2, 2, 1), 3, 5.0), TypeError, "peek must be"),
+    "peeked card a string": (((5, 2, 2, 1), 3, ("5", "held_out")), TypeError, "card seen"),
 }
 
 
 @pytest.mark.parametrize("case", BAD_INPUT.values(), ids=BAD_INPUT.keys())
-def test_bad_input_is_a_clear_value_error(case):
-    (available, n_cards, peek), message = case
-    with pytest.raises(ValueError, match=message):
+def test_bad_input_is_a_clear_error(case):
+    (available, n_cards, peek), error, message = case
+    with pytest.raises(error, match=message):
         bid_posterior(available, n_cards, peek)
 
 
@@ -264,7 +278,7 @@ def test_bad_prior_and_options():
         bid_posterior((5, 2, 2, 1), 3, prior="heuristic")
     with pytest.raises(ValueError, match="unknown prior"):
         bid_posterior((5, 2, 2, 1), 3, prior="clever")
-    with pytest.raises(ValueError, match=r"pass HeuristicAgent\(\)"):
+    with pytest.raises(TypeError, match=r"pass HeuristicAgent\(\)"):
         bid_posterior((5, 2, 2, 1), 3, prior=HeuristicAgent, situation=bidding_situation())
     with pytest.raises(ValueError, match="cannot be held out"):
         bid_posterior((5, 2, 2, 1), 3, prior={(10, 2, 1): 1})
@@ -274,8 +288,24 @@ def test_bad_prior_and_options():
         bid_posterior((5, 2, 2, 1), 3, prior="random", epsilon=2, situation=bidding_situation())
     with pytest.raises(ValueError, match="by must be"):
         bid_posterior((5, 2, 2, 1), 3, by="card")
-    with pytest.raises(ValueError, match="below the rules' min_cards"):
-        possible_bids((5, 2, 2, 1), 0, rules=Rules(min_cards=1))
+    with pytest.raises(ValueError, match=r"not a legal bid at any position: bid_minimum 'one'"):
+        possible_bids((5, 2, 2, 1), 0, rules=Rules(bid_minimum="one"))
+
+
+def test_the_bid_minimum_depends_on_the_bidding_position():
+    # The rulebook: the First Bidder holds out "any number" of cards (none included), each
+    # later bidder "one or more". A 0-card bid is the empty bid, total 0, with certainty.
+    assert possible_bids((5, 2, 2, 1), 0)["total"].to_list() == [0]
+    assert possible_bids((5, 2, 2, 1), 0, position=0)["exact"].to_list() == ["1"]
+    with pytest.raises(ValueError, match=r"not a legal bid at bidding position 2"):
+        possible_bids((5, 2, 2, 1), 0, position=2)
+    with pytest.raises(ValueError, match=r"position must be a bidding position 0–3"):
+        possible_bids((5, 2, 2, 1), 1, position=4)
+    assert possible_bids((5, 2, 2, 1), 0, position=3, rules=Rules(bid_minimum="any")).height == 1
+    with pytest.raises(ValueError, match=r"at bidding position 0"):
+        peek_distribution((5, 2, 2, 1), 0, position=0, rules=Rules(bid_minimum="one"))
+    with pytest.raises(ValueError, match=r"at bidding position 1"):
+        bid_posterior((5, 2, 2, 1), 0, position=1)
 
 
 def test_explicit_prior_is_exact():
@@ -302,10 +332,10 @@ def test_max_bid_rulebook_hints():
 
 def test_max_bid_table_reads_locks_and_counts():
     # Round 1: seat 0 auctions item 0, First Bidder seat 0. Seats 0-2 hold out the 10 (0 wins,
-    # 1 and 2 gain), seat 3 nothing (cheapskate): seats 0-2 lock their 10 for round 2.
+    # 1 and 2 gain), seat 3 the 1 (cheapskate): seats 0-2 lock their 10 for round 2.
     state = new_game(Rules(), seed=0, starting_auctioneer=0)
     state = state.apply(Auction(0, 0))
-    for cards in [(10,), (10,), (10,), ()]:
+    for cards in [(10,), (10,), (10,), (1,)]:
         state = state.apply(Bid(cards))
     # Round 2: seat 3 (cheapskate) auctions item 1 naming itself; it holds out 2 cards.
     state = state.apply(Auction(1, 3)).apply(Bid((10, 5)))
@@ -382,7 +412,7 @@ def test_policy_situation_must_match():
     situation = bidding_situation(locked=10)
     with pytest.raises(ValueError, match="differs from what the situation's bidder"):
         bid_posterior(MONEY, 3, prior="random", situation=situation)
-    with pytest.raises(ValueError, match="geeks must be distinct"):
+    with pytest.raises(ValueError, match="geeks must be one or more distinct geek numbers 0–6"):
         bid_posterior((5, 2, 2, 1), 3, prior="random", situation=situation, geeks=[9])
 
 
@@ -465,6 +495,84 @@ def test_infer_rejects_bad_requests(heuristic_game):
     with pytest.raises(ValueError, match="has not held out cards"):
         infer(auction_phase, 1)
     assert infer(auction_phase).bids.height == 0
+
+
+ENTRY_POINT_ERRORS = {
+    # call on a real mid-game observation -> error and message (the argument named)
+    "a geek that does not exist": (
+        lambda o: infer(dataclasses.replace(o, geek=99)),
+        ValueError,
+        r"observation.geek must be a whole number from 0 to 6, got 99",
+    ),
+    "a seat that does not exist": (
+        lambda o: max_bid_table(dataclasses.replace(o, player=9)),
+        ValueError,
+        r"observation.player must be a whole number from 0 to 3, got 9",
+    ),
+    "an opponent given as a float": (
+        lambda o: infer(o, 1.0),
+        TypeError,
+        r"opponent must be a seat 0–3 or None, got 1.0 \(float\)",
+    ),
+    "history not a flag": (
+        lambda o: infer(o, history="yes"),
+        TypeError,
+        r"history must be True or False",
+    ),
+    "a negative seed": (lambda o: infer(o, seed=-1), ValueError, r"seed must be a non-negative"),
+    "a float seed": (lambda o: infer(o, seed=1.5), TypeError, r"seed must be a non-negative"),
+    "no samples": (lambda o: infer(o, samples=0), ValueError, r"samples must be a positive"),
+    "epsilon a bool": (lambda o: infer(o, epsilon=True), TypeError, r"epsilon must be a number"),
+    "a prior that is no prior": (lambda o: infer(o, prior=5), TypeError, r"a prior is 'uniform'"),
+    "a prior keyed by nonsense": (
+        lambda o: bid_posterior((5, 2, 2, 1), 3, prior={5: 1}),
+        TypeError,
+        r"prior keys must be bids",
+    ),
+    "a prior weight as text": (
+        lambda o: bid_posterior((5, 2, 2, 1), 3, prior={(5, 2, 1): "1"}),
+        TypeError,
+        r"prior weights must be numbers >= 0, got '1'",
+    ),
+    "a bidding situation for a seat as text": (
+        lambda o: bidding_situation(bidder="1"),
+        TypeError,
+        r"bidder must be a seat 0–3, got '1'",
+    ),
+    "a locked card as a float": (
+        lambda o: bidding_situation(locked=5.0),
+        ValueError,
+        r"locked must be None or one of the money cards",
+    ),
+    "game_inference on an observation": (
+        lambda o: game_inference(o),
+        TypeError,
+        r"state must be an engine State, got Observation",
+    ),
+    "game_inference with no priors": (
+        lambda o: game_inference(play_game(Rules(), ["heuristic"] * 4, seed=1), priors=[]),
+        ValueError,
+        r"priors must name at least one prior",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"), ENTRY_POINT_ERRORS.values(), ids=ENTRY_POINT_ERRORS
+)
+def test_inference_entry_points_name_the_bad_argument(heuristic_game, call, error, message):
+    observation = observations_before_last_bid(heuristic_game)[1]
+    with pytest.raises(error, match=message):
+        call(observation)
+
+
+def test_numpy_integers_work_like_ints_in_inference(heuristic_game):
+    observation = observations_before_last_bid(heuristic_game)[1]
+    seat = observation.order[0]
+    assert infer(observation, np.int64(seat)).bids.equals(infer(observation, seat).bids)
+    assert possible_bids(np.array([5, 2, 2, 1]), np.int8(3)).equals(possible_bids((5, 2, 2, 1), 3))
+    single = game_inference(heuristic_game, priors="uniform")
+    assert single.summary["prior"].to_list() == ["uniform"]
 
 
 # -- infer against brute force over deals, bids and peeks ------------------------------------------

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.games.rubbish import Auction, Bid, RandomAgent, Rules, State, new_game
+from workbench.games.rubbish import Auction, Bid, Deal, RandomAgent, Rules, State, new_game
 from workbench.seeding import generator
 
 rule_variants = st.builds(
@@ -17,7 +17,7 @@ rule_variants = st.builds(
     money_cards=st.lists(st.integers(1, 12), min_size=2, max_size=6).map(tuple),
     starting_fame=st.integers(0, 40),
     destined_bonus=st.integers(0, 40),
-    min_cards=st.integers(0, 1),
+    bid_minimum=st.sampled_from(["first_any_later_one", "any", "one"]),
     overspend=st.sampled_from(["discard", "keep"]),
     starting_auctioneer=st.sampled_from([0, 1, "random"]),
 )
@@ -85,8 +85,12 @@ def test_legal_bids_use_only_available_cards(rules, seed):
         available = Counter(state.available(state.to_play))
         legal = state.legal_actions()
         assert len(set(legal)) == len(legal)
+        fewest = rules.bid_minimums[0 if not state.bids else 1]
+        # Every multiset of the available cards with at least the minimum, each exactly once.
+        sizes = [count + 1 for count in available.values()]
+        assert len(legal) == int(np.prod(sizes)) - (1 if fewest else 0)
         for bid in legal:
-            assert isinstance(bid, Bid) and len(bid.cards) >= rules.min_cards
+            assert isinstance(bid, Bid) and len(bid.cards) >= fewest
             assert not Counter(bid.cards) - available
 
 
@@ -119,3 +123,76 @@ def _next_action(state: State, states: list[State]):
     if following.bids:
         return following.bids[-1]
     return following.history[-1].bids[state.to_play]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rules=rule_variants,
+    seed=st.integers(0, 2**32),
+    stop=st.floats(0, 1),
+    observer=st.integers(0, 4),
+)
+def test_log_for_shows_only_what_the_player_saw(rules, seed, stop, observer):
+    """A twin game that differs only in what ``observer`` cannot see — the other seats'
+    geeks, the other seats' peeks, and this round's unrevealed bids other than the one it
+    peeked at (same number of cards) — gives ``observer`` the same observation and the same
+    log, which holds the observer's own peeks and no one else's, and no geek before the end."""
+    observer %= rules.players
+    states = random_game(rules, seed)
+    state = states[int(stop * (len(states) - 1))]
+    rng = np.random.default_rng(seed)
+    twin = _twin(state, observer, rng)
+    assert twin.observation(observer) == state.observation(observer)
+    lines = state.log_for(observer)
+    assert twin.log_for(observer) == lines
+    # Positively: the observer's own peeks are there, nobody else's; no geek before the end.
+    orders = [record.order for record in state.history] + [state.order]
+    own = sum(
+        1
+        for order, peeks in zip(orders, (*state.peek_history, state.peeks), strict=True)
+        for position, peek in enumerate(peeks)
+        if peek is not None and order[position] == observer
+    )
+    peek_lines = [line for line in lines if " peeks blind " in line]
+    assert len(peek_lines) == own
+    assert all(line.startswith(f"seat {observer} peeks") for line in peek_lines)
+    assert state.is_over or not any("reveals geek" in line for line in lines)
+    full = state.log_for(None)
+    assert set(lines) <= set(full)
+
+
+def _twin(state: State, observer: int, rng: np.random.Generator) -> State:
+    """``state`` replayed with every fact ``observer`` cannot see redrawn (the geeks only while
+    the game runs: at the end everyone reveals theirs)."""
+    rules, deal = state.rules, state.deal
+    others = [g for g in range(len(rules.geeks)) if g != deal.geeks[observer]]
+    drawn = iter(int(g) for g in rng.permutation(others))
+    geeks = tuple(
+        g if seat == observer or state.is_over else next(drawn) for seat, g in enumerate(deal.geeks)
+    )
+    orders = [record.order for record in state.history] + ([state.order] if state.order else [])
+    uniforms = tuple(
+        tuple(
+            u
+            if round_index < len(orders) and orders[round_index][position] == observer
+            else float(rng.random())
+            for position, u in enumerate(row)
+        )
+        for round_index, row in enumerate(deal.peek_uniforms)
+    )
+    twin = State(rules, Deal(geeks, deal.starting_auctioneer, uniforms))
+    for record in state.history:
+        twin = twin.apply(Auction(record.item, record.first_bidder))
+        for seat in record.order:
+            twin = twin.apply(record.bids[seat])
+    if state.item is not None:
+        twin = twin.apply(Auction(state.item, state.first_bidder))
+        place = state.order.index(observer)
+        for position, bid in enumerate(state.bids):
+            seat = state.order[position]
+            hidden = seat != observer and position != place - 1  # the observer never saw it
+            if hidden:
+                same_count = [b for b in twin.legal_actions() if b.count == bid.count]
+                bid = same_count[int(rng.integers(len(same_count)))]
+            twin = twin.apply(bid)
+    return twin

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from workbench.games.rubbish import Geek, Rules, load_geeks, load_items
@@ -16,7 +17,10 @@ def test_defaults_are_the_rulebook():
     assert rules.money_total == 20
     assert rules.starting_fame == 30
     assert rules.destined_bonus == 30
-    assert rules.min_cards == 0
+    # "The First Bidder takes any number of money cards"; each next player chooses "one or more".
+    assert rules.bid_minimum == "first_any_later_one"
+    assert rules.bid_minimums == (0, 1)
+    assert [rules.min_cards_at(position) for position in range(4)] == [0, 1, 1, 1]
     assert rules.overspend == "discard"
     assert rules.starting_auctioneer == 0
     assert rules.rounds == 7
@@ -52,27 +56,73 @@ def test_money_cards_are_stored_high_to_low():
     [
         ({"players": 6}, r"players must be 2–5 .*got 6"),
         ({"players": 1}, r"players must be 2–5 .*got 1"),
-        ({"players": 4.0}, r"players must be a whole number"),
+        ({"players": 4.0}, r"players must be 2–5 .*got 4.0 \(float\)"),
+        ({"players": True}, r"players must be 2–5 .*got True \(bool\)"),
+        ({"players": "4"}, r"players must be 2–5 .*got '4' \(str\)"),
         ({"money_cards": (1, 2, -2, 5, 10)}, r"money_cards must all be positive"),
-        ({"money_cards": ()}, r"money_cards must be a non-empty tuple"),
-        ({"money_cards": (1, 2.5)}, r"money_cards must be a non-empty tuple of positive whole"),
-        ({"starting_fame": -1}, r"starting_fame must be >= 0, got -1"),
-        ({"destined_bonus": -30}, r"destined_bonus must be >= 0"),
-        ({"min_cards": 2, "money_cards": (1, 2)}, r"min_cards must be 0–1"),
-        ({"min_cards": -1}, r"min_cards must be 0–4"),
+        ({"money_cards": ()}, r"money_cards must be 1–12 positive whole numbers"),
+        ({"money_cards": (1, 2.5)}, r"money_cards must be 1–12 positive whole numbers"),
+        ({"money_cards": (1, True)}, r"money_cards must be 1–12 positive whole numbers"),
+        ({"money_cards": 20}, r"money_cards must be 1–12 positive whole numbers .*got 20"),
+        ({"money_cards": (1,) * 13}, r"money_cards must be 1–12 positive whole numbers"),
+        ({"starting_fame": -1}, r"starting_fame must be a whole number >= 0, got -1"),
+        ({"starting_fame": 30.0}, r"starting_fame must be a whole number >= 0, got 30.0"),
+        ({"destined_bonus": -30}, r"destined_bonus must be a whole number >= 0"),
+        ({"destined_bonus": 5000}, r"can reach a score of 35170 .* beyond the 32,767"),
+        (
+            {"bid_minimum": "two"},
+            r"bid_minimum must be one of \('first_any_later_one', 'any', 'one'\)",
+        ),
+        ({"bid_minimum": 1}, r"bid_minimum must be one of .*got 1"),
+        ({"money_cards": (5,)}, r"bid_minimum 'first_any_later_one' needs at least 2 money cards"),
+        ({"bid_minimum": "one", "money_cards": (5,)}, r"bid_minimum 'one' needs at least 2"),
         ({"overspend": "refund"}, r"overspend must be one of \('discard', 'keep'\)"),
         ({"starting_auctioneer": 4}, r"starting_auctioneer must be a seat 0–3 or 'random'"),
         ({"starting_auctioneer": "first"}, r"starting_auctioneer must be a seat"),
+        ({"starting_auctioneer": 1.0}, r"starting_auctioneer must be a seat 0–3 .*got 1.0"),
+        ({"starting_auctioneer": True}, r"starting_auctioneer must be a seat 0–3 .*got True"),
         ({"geeks": (("Zed", (0, 9)),) * 4}, r"geek 'Zed' names unknown item\(s\) \[9\]"),
         ({"geeks": (("Zed", ()),) * 4}, r"geek 'Zed' must name one or more distinct items"),
-        ({"geeks": (("A", (0,)), ("B", (1,)))}, r"4 players need at least 4 geeks"),
+        ({"geeks": (("A", (0,)), ("B", (1,)))}, r"4 players need 4–127 geeks to deal, got 2"),
+        ({"geeks": (("Zed", (0, 1)),) * 4}, r"geeks must have distinct names; repeated: \['Zed'\]"),
+        ({"geeks": (("Zed", (0, True)),) * 4}, r"geek 'Zed' names unknown item\(s\) \[True\]"),
+        ({"geeks": (("", (0,)),) * 4}, r"each geek's name must be a non-empty string"),
+        ({"geeks": 7}, r"geeks must be a sequence of \(name, destined item ids\) pairs"),
         ({"items": ("pot", "pot")}, r"items must have distinct names; repeated: \['pot'\]"),
-        ({"items": ()}, r"items must be a non-empty tuple"),
+        ({"items": ()}, r"items must be 1–127 non-empty item names"),
+        ({"items": "pot"}, r"items must be a sequence of item names"),
     ],
 )
 def test_bad_rules_are_rejected_with_the_field_and_what_is_allowed(changes, message):
     with pytest.raises(ValueError, match=message):
         Rules(**changes)
+
+
+def test_numpy_integers_are_accepted_and_stored_as_plain_ints():
+    rules = Rules(
+        players=np.int64(3),
+        money_cards=np.array([1, 2, 2, 5, 10]),
+        starting_fame=np.int32(20),
+        destined_bonus=np.uint8(25),
+        starting_auctioneer=np.int8(2),
+        geeks=[(f"g{i}", np.array([i, (i + 1) % 7])) for i in range(7)],
+    )
+    assert rules == Rules(
+        players=3,
+        money_cards=(10, 5, 2, 2, 1),
+        starting_fame=20,
+        destined_bonus=25,
+        starting_auctioneer=2,
+        geeks=[(f"g{i}", (i, (i + 1) % 7)) for i in range(7)],
+    )
+    values = [rules.players, *rules.money_cards, rules.starting_fame, rules.destined_bonus]
+    values += [rules.starting_auctioneer, *rules.geeks[0].destined]
+    assert all(type(value) is int for value in values)
+
+
+def test_one_money_card_is_playable_when_no_one_must_hold_one_out():
+    rules = Rules(money_cards=(5,), bid_minimum="any")
+    assert rules.bid_minimums == (0, 0)
 
 
 def test_custom_tables_of_other_sizes():

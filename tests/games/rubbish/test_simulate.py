@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -10,6 +11,7 @@ from workbench.games.rubbish import (
     RandomAgent,
     Rules,
     SamplingAgent,
+    play_game,
     simulate,
     simulate_batches,
 )
@@ -85,7 +87,12 @@ def test_rounds_can_be_skipped_to_save_memory():
     ("kwargs", "error", "message"),
     [
         ({"games": 0}, ValueError, "games must be a positive whole number, got 0"),
-        ({"games": 2.5}, ValueError, "games must be a positive whole number"),
+        ({"games": 2.5}, TypeError, r"games must be a positive whole number, got 2.5 \(float\)"),
+        ({"games": True}, TypeError, r"games must be a positive whole number, got True"),
+        ({"rules": 4}, TypeError, r"rules must be a rubbish Rules or None, got int"),
+        ({"agents": RandomAgent}, TypeError, r"is the class RandomAgent, not an agent"),
+        ({"progress": "no"}, TypeError, r"progress must be True or False, got 'no'"),
+        ({"rounds": 1}, TypeError, r"rounds must be True or False, got 1"),
         ({"seed": -1}, ValueError, "seed must be a non-negative int"),
         ({"seed": "x"}, TypeError, "seed must be a non-negative int"),
         ({"engine": "gpu"}, ValueError, r"engine must be one of \('auto', 'fast', 'step'\)"),
@@ -104,9 +111,19 @@ def test_rounds_can_be_skipped_to_save_memory():
 )
 def test_bad_input_is_rejected_before_any_game(kwargs, error, message):
     arguments = {"agents": "random", "games": 5, "seed": 0, "progress": False, **kwargs}
-    agents = arguments.pop("agents")
+    agents, rules = arguments.pop("agents"), arguments.pop("rules", Rules())
     with pytest.raises(error, match=message):
-        simulate(Rules(), agents, **arguments)
+        simulate(rules, agents, **arguments)
+    with pytest.raises(error, match=message):
+        simulate_batches(rules, agents, **arguments)  # when called, before any batch is asked for
+
+
+def test_numpy_integers_work_like_ints_in_simulate():
+    a = simulate(Rules(), "random", games=np.int64(6), seed=np.int64(2), progress=False)
+    b = simulate(Rules(), "random", games=6, seed=2, progress=False)
+    assert a[0].equals(b[0]) and a[1].equals(b[1])
+    state = play_game(None, "heuristic", seed=4)  # names resolved like simulate's
+    assert state.is_over
 
 
 def test_agents_keep_their_labels():

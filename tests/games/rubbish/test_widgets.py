@@ -65,6 +65,25 @@ def test_bid_explorer_bounds_follow_the_situation(bids):
     assert [label for label, _ in peek.options] == ["no peek", "a 10", "a 5", "a 2"]
 
 
+def test_bid_explorer_minimum_follows_the_bidders_position(bids):
+    # The rulebook: the First Bidder may hold out no cards, every later bidder at least one.
+    held_out = bids.controls["held_out"]
+    assert held_out.min == 0
+    bids.set(position=1)
+    assert held_out.min == 1
+    with pytest.raises(ValueError, match=r"held_out=0 is not possible here; allowed 1–4"):
+        bids.set(held_out=0)
+    bids.set(position=0, held_out=0)
+    assert bids.frame["cards"].to_list() == ["nothing"]
+    # A policy prior plays the scripted situation, where the bidder is the First Bidder.
+    with pytest.raises(ValueError, match=r"position=1 is not possible here; options: 0"):
+        bids.set(held_out=2, position=1, prior="heuristic")
+    bids.set(held_out=2, position=1)
+    bids.set(prior="heuristic", epsilon=0.1)
+    assert bids.controls["position"].options == (("the First Bidder", 0),)
+    assert bids.values()["position"] == 0 and held_out.min == 0
+
+
 def test_bid_explorer_labels_none_and_disables_what_does_nothing(bids):
     assert bids.controls["locked"].label == "10" and bids.controls["peek"].label == "no peek"
     assert bids.controls["epsilon"].disabled and bids.controls["seed"].disabled  # uniform
@@ -77,11 +96,11 @@ def test_bid_explorer_labels_none_and_disables_what_does_nothing(bids):
 
 def test_bid_explorer_names_the_model_in_the_chart_title(bids):
     title = bids.chart.to_dict()["title"]
-    assert title["text"] == "3 card(s) held out of 1+2+2+5, no peek"
+    assert title["text"] == "The First Bidder holds out 3 of 1+2+2+5, no peek"
     assert title["subtitle"] == ["every card set equally likely (exact)"]
     bids.set(prior="heuristic", epsilon=0.2, peek=2)
     title = bids.chart.to_dict()["title"]
-    assert title["text"] == "3 card(s) held out of 1+2+2+5, the peek saw a 2"
+    assert title["text"] == "The First Bidder holds out 3 of 1+2+2+5, the peek saw a 2"
     assert title["subtitle"] == ["heuristic-agent prior, epsilon 0.20"]
 
 
@@ -118,7 +137,7 @@ def test_cheapskate_explorer_reruns_with_the_rules(cheapskates):
     assert cheapskates.frame["seat"].to_list() == [0, 1, 2, 3]
     assert _exact_shares(cheapskates.frame) == pytest.approx((7, 1))
     assert cheapskates.frame["fair_share"].to_list() == [1.75] * 4
-    cheapskates.set(players=3, destined_bonus=0, starting_fame=10, min_cards=1)
+    cheapskates.set(players=3, destined_bonus=0, starting_fame=10, bid_minimum="one")
     assert cheapskates.error is None
     assert cheapskates.frame["seat"].to_list() == [0, 1, 2]
     assert cheapskates.frame["fair_share"].to_list() == pytest.approx([7 / 3] * 3)
@@ -141,8 +160,8 @@ def test_cheapskate_explorer_charts_the_win_rate_and_names_the_variant(cheapskat
     cheapskates.set(starting_auctioneer="random", lineup="heuristic vs random")
     spec = cheapskates.chart.to_dict()
     assert spec["title"]["text"] == (
-        "4 players, destined bonus 30, starting fame 30, min cards 0, first auctioneer drawn at "
-        "random"
+        "4 players, destined bonus 30, starting fame 30, bid minimum First Bidder 0, later 1 "
+        "(rulebook), first auctioneer drawn at random"
     )
     assert spec["title"]["subtitle"] == "heuristic vs random line-up, 500 games, seed 3"
     titles = [panel["title"]["text"] for panel in spec["hconcat"]]

@@ -70,14 +70,20 @@ def test_all_zero_bids_leave_the_card_unallocated():
     assert "stays unallocated" in after.log[-2]
 
 
-# (written bid, reason it is a pass): the rulebook reads these as passes.
+# (written bid, reason it is a pass): the rulebook reads these as passes. A bid is an int or
+# the text on the slip; text counts only as digits 0-9 with an optional minus sign.
 INVALID_BIDS = [
     (21, "over the remaining budget 20"),
+    (np.int64(21), "over the remaining budget 20"),
     (-3, "negative"),
+    (" -2 ", "negative"),
+    ("9" * 40, "over the remaining budget 20"),
+    ("-" + "9" * 40, "negative"),
     ("six", "unreadable"),
-    (None, "unreadable"),
-    (2.5, "unreadable"),
-    (True, "unreadable"),
+    ("+7", "unreadable"),
+    ("\u0665", "unreadable"),  # ARABIC-INDIC DIGIT FIVE: not a digit 0-9
+    ("7.5", "unreadable"),
+    ("", "unreadable"),
 ]
 
 
@@ -95,14 +101,30 @@ def test_strict_bids_raise_illegal_action_and_leave_the_state(written, reason):
     start = new_game(Rules(strict_bids=True), seed=0)
     with pytest.raises(IllegalAction) as error:
         start.apply(written)
-    assert reason in str(error.value) and repr(written) in str(error.value)
+    shown = repr(written) if isinstance(written, str) else str(int(written))
+    assert reason in str(error.value) and shown[:30] in str(error.value)
     assert error.value.legal == tuple(range(21))
     assert start.sealed == (None, None)
+
+
+# Values that are no bid at all (not an int, not the slip's text): a TypeError in either mode,
+# never a silent pass.
+NOT_BIDS = [None, 2.5, 5.0, np.float64(5.0), True, False, np.bool_(True), (6, 4), [6], b"6"]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("value", NOT_BIDS, ids=repr)
+def test_values_that_are_no_bid_are_type_errors_and_leave_the_state(value, strict):
+    start = new_game(Rules(strict_bids=strict), seed=0)
+    with pytest.raises(TypeError, match=r"a bid must be a whole number \(int\) or the text"):
+        start.apply(value)
+    assert start.sealed == (None, None) and start.log == new_game(seed=0).log
 
 
 def test_whole_number_strings_and_numpy_ints_are_readable():
     after = new_game(seed=0).apply(" 6 ").apply(np.int64(4))
     assert after.history[-1].bids == (6, 4)
+    assert after.history[-1].written == ("' 6 '", "4")
 
 
 def test_over_budget_is_checked_against_the_remaining_budget():
@@ -149,11 +171,19 @@ def test_result_before_the_end_is_an_error():
         new_game(seed=0).result()
 
 
-def test_observation_rejects_bad_players():
-    with pytest.raises(ValueError, match="seat from 0 to 1"):
-        new_game(seed=0).observation(2)
-    with pytest.raises(TypeError):
-        new_game(seed=0).observation("A")
+def test_observation_and_log_reject_bad_players():
+    state = new_game(seed=0)
+    for call in (state.observation, state.log_for):
+        with pytest.raises(ValueError, match="player must be a seat 0–1"):
+            call(2)
+        with pytest.raises(TypeError, match=r"player must be a seat 0–1.*got 'A' \(str\)"):
+            call("A")
+        with pytest.raises(TypeError, match=r"player must be a seat 0–1.*got True \(bool\)"):
+            call(True)
+        with pytest.raises(TypeError, match=r"player must be a seat 0–1.*got 1.0 \(float\)"):
+            call(1.0)
+    assert state.observation(np.int64(1)).player == 1
+    assert state.log_for(np.int8(1)) == state.log_for(None)
 
 
 def test_new_game_checks_its_arguments():

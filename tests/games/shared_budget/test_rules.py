@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from workbench.games.shared_budget import (
@@ -56,6 +57,9 @@ def test_defaults_are_the_rulebook():
         ("variant", "lottery", "one of"),
         ("strict_bids", "yes", "True or False"),
         ("functions", ("rest", "rest"), "distinct"),
+        ("functions", ("rest", " rest"), "distinct names (surrounding spaces do not count)"),
+        ("teams", "2", "from 2 to 4"),
+        ("first_priority", np.float64(1.0), "from 0 to 1"),
         ("functions", "rest", "sequence"),
         ("card_table", "no_such_table", "unknown table"),
     ],
@@ -67,6 +71,34 @@ def test_invalid_values_name_field_value_and_allowed(field, value, allowed):
     assert allowed in message
     if field != "card_table":
         assert field in message and repr(value) in message
+
+
+def test_numpy_integers_are_accepted_and_stored_as_plain_ints():
+    rules = Rules(
+        teams=np.int64(3),
+        budget=np.int32(25),
+        first_priority=np.uint8(2),
+        cards=[("Bench", "rest", np.int64(4))],
+    )
+    assert rules == Rules(teams=3, budget=25, first_priority=2, cards=[("Bench", "rest", 4)])
+    values = (rules.teams, rules.budget, rules.first_priority, rules.projects[0].price)
+    assert all(type(value) is int for value in values)
+
+
+@pytest.mark.parametrize(
+    ("changes", "ignored"),
+    [
+        ({"teams": 3}, "teams=3"),
+        ({"tie_priority": "fixed"}, "tie_priority='fixed'"),
+        ({"first_priority": 1}, "first_priority=1"),
+        ({"final_tiebreak": "shared", "teams": 4}, "teams=4, final_tiebreak='shared'"),
+    ],
+)
+def test_the_classroom_variant_refuses_settings_it_would_ignore(changes, ignored):
+    with pytest.raises(ValueError, match=rf"variant='classroom' is one group .*{ignored}"):
+        Rules(variant="classroom", **changes)
+    with pytest.raises(ValueError, match="or use variant='auction'"):
+        dataclasses.replace(Rules(**changes), variant="classroom")
 
 
 def test_replace_makes_variants_and_revalidates():

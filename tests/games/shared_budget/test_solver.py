@@ -18,7 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.games.shared_budget import Rules, expected_outcome, new_game, solve
+from workbench.games.shared_budget import (
+    Rules,
+    estimate_solve,
+    expected_outcome,
+    new_game,
+    solve,
+)
 from workbench.games.shared_budget.agents import EquilibriumAgent
 from workbench.matrix_games import solve_matrix_game, strategy_guarantees
 
@@ -241,12 +247,75 @@ def test_no_pure_reply_beats_the_equilibrium(budget, cards):
         (Rules(teams=4), "win", "simulate"),
         (Rules(variant="classroom"), "win", "classroom_plans"),
         (Rules(), "money", "objective"),
-        (Rules(budget=61), "win", "budgets up to 60"),
     ],
 )
 def test_solve_rejects_what_it_cannot_solve(rules, objective, message):
     with pytest.raises(ValueError, match=message):
         solve(rules, objective)
+
+
+REPEATED = [("x", "rest"), ("y", "rest+welcome"), ("z", "explore")]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(budget=7, tie_priority="fixed"),
+        Rules(budget=5, cards=[(f"{n}{i}", f) for i in (1, 2) for n, f in REPEATED]),
+        Rules(budget=4, functions=("a", "b", "c", "d", "e"), cards=[("p", "a+b"), ("q", "c")]),
+    ],
+    ids=["rulebook", "fixed priority", "repeated cards", "five functions"],
+)
+def test_the_estimate_counts_exactly_the_layers_the_solve_visits(rules):
+    estimate = estimate_solve(rules)
+    solution = solve(rules)
+    assert estimate.layers == solution.stage_layers
+    assert estimate.stage_games == estimate.layers * (rules.budget + 1) ** 2
+    assert solution.stage_games_saddle + solution.stage_games_lp == estimate.stage_games
+
+
+def test_the_rulebook_game_has_124_stage_layers():
+    # Six cards, three functions. Rounds 1-4: each card goes to A, B or nobody and every
+    # function is still on offer later, so 1, 3, 9, 27 coverage keys (by hand); rounds 5 and
+    # 6, with "rest" settled into the lead, 36 and 48 (the solver's count): 124 layers of
+    # 21 x 21 budget pairs.
+    estimate = estimate_solve()
+    assert (estimate.layers, estimate.stage_games) == (124, 124 * 441)
+    assert estimate.fits and estimate.seconds < estimate.max_seconds
+
+
+def test_solve_refuses_long_solves_with_the_estimate_and_what_fits():
+    rules = Rules(budget=400)
+    estimate = estimate_solve(rules)
+    assert not estimate.fits and 1 <= estimate.largest_budget < 400
+    fitting = estimate_solve(dataclasses.replace(rules, budget=estimate.largest_budget))
+    beyond = estimate_solve(dataclasses.replace(rules, budget=estimate.largest_budget + 1))
+    assert fitting.fits and not beyond.fits
+    with pytest.raises(ValueError) as error:
+        solve(rules)
+    message = str(error.value)
+    assert "solve would take too long: 124 (round, coverage) layers x 160,801 budget" in message
+    assert f"budget={estimate.largest_budget} or less fits for these cards" in message
+    assert "max_seconds=60" in message and "simulate" in message
+
+
+def test_a_tiny_time_limit_refuses_even_the_smallest_budget():
+    with pytest.raises(ValueError, match=r"more than 1 \(round, coverage\) layers.*no budget fits"):
+        solve(Rules(budget=1), max_seconds=1e-9)
+    with pytest.raises(TypeError, match="max_seconds must be a positive number"):
+        solve(max_seconds="60")
+    with pytest.raises(ValueError, match="max_seconds must be a positive number"):
+        solve(max_seconds=0)
+
+
+def test_progress_bar_when_asked_and_the_same_solution(capsys):
+    quiet = solve(Rules(budget=6), progress=False)
+    shown = solve(Rules(budget=6), progress=True)
+    assert shown.value == quiet.value and shown.layers == quiet.layers
+    assert "shared_budget solve" in capsys.readouterr().err
+    with pytest.raises(TypeError, match="progress must be True, False or None"):
+        solve(progress="yes")
 
 
 @pytest.mark.parametrize(

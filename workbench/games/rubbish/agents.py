@@ -9,11 +9,13 @@ distribution (``action_probabilities``), which exact inference uses as a prior.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
+from workbench.checks import real_number, whole_number
 from workbench.games.rubbish.batch import (
     BatchAgent,
     BatchState,
@@ -30,7 +32,7 @@ from workbench.games.rubbish.rules import Rules
 def view_of(observation: Observation) -> View:
     """A batch of one game seen by the observing player, for the batch-written agents."""
     rules = observation.rules
-    table = bid_table(rules.money_cards, rules.min_cards)
+    table = bid_table(rules.money_cards)
     n = rules.players
     remaining = np.zeros((1, rules.rounds), bool)
     remaining[0, list(observation.remaining)] = True
@@ -75,7 +77,7 @@ class _BatchWrittenAgent:
         if observation.phase == "auction":
             item, first = self.choose_auctions(view, u)
             return Auction(int(item[0]), int(first[0]))
-        return legal_actions[int(self.choose_bids(view, u)[0])]
+        return _table_bid(view, self.choose_bids(view, u))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -94,7 +96,8 @@ class RandomAgent(_BatchWrittenAgent):
         return item, pick % n
 
     def choose_bids(self, view: View, u: np.ndarray) -> np.ndarray:
-        return (u * view.table.n_legal[view.actor_lock()]).astype(np.int64)
+        fewest = view.min_cards  # the first `fewest` bids hold out too few cards
+        return fewest + (u * (view.table.n_bids[view.actor_lock()] - fewest)).astype(np.int64)
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -134,10 +137,16 @@ class HeuristicAgent(_BatchWrittenAgent):
         cheapskate_share: float = 0.7,
         last_round_share: float = 0.9,
     ) -> None:
-        self.max_wanted_bid = max_wanted_bid
-        self.gain_share = gain_share
-        self.cheapskate_share = cheapskate_share
-        self.last_round_share = last_round_share
+        self.max_wanted_bid = whole_number(
+            "HeuristicAgent max_wanted_bid", max_wanted_bid, low=0, allowed="a whole number >= 0"
+        )
+        self.gain_share = real_number("HeuristicAgent gain_share", gain_share, low=0, high=1)
+        self.cheapskate_share = real_number(
+            "HeuristicAgent cheapskate_share", cheapskate_share, low=0, high=1
+        )
+        self.last_round_share = real_number(
+            "HeuristicAgent last_round_share", last_round_share, low=0, high=1
+        )
 
     def __repr__(self) -> str:
         return (
@@ -157,7 +166,7 @@ class HeuristicAgent(_BatchWrittenAgent):
 
     def choose_bids(self, view: View, u: np.ndarray) -> np.ndarray:
         table = view.table
-        choices = _preferred_bids(table)
+        choices = _preferred_bids(table, view.min_cards)
         width = choices.best_at_most.shape[1]
         top = width - 2  # the largest total any bid can reach
         rows = np.arange(view.games)
@@ -201,7 +210,7 @@ class HeuristicAgent(_BatchWrittenAgent):
         """Exact: bids are deterministic; an auctioneer with no wanted item picks uniformly."""
         view = view_of(observation)
         if observation.phase == "bid":
-            return {legal_actions[int(self.choose_bids(view, np.zeros(1))[0])]: 1.0}
+            return {_table_bid(view, self.choose_bids(view, np.zeros(1))): 1.0}
         wanted = view.remaining & view.destined
         if wanted.any():
             item, first = self.choose_auctions(view, np.zeros(1))
@@ -214,7 +223,8 @@ class HeuristicAgent(_BatchWrittenAgent):
 
 
 class _PreferredBids(NamedTuple):
-    """Lookup tables of the heuristic's preferred bid per lock option and threshold.
+    """Lookup tables of the heuristic's preferred bid per lock option and threshold, among the
+    bids holding out at least a given number of cards (indices into ``BidTable.bids``).
 
     ``best_at_most[option, t + 1]``: the bid with the largest total <= t; ``cheapest_at_least
     [option, t]``: the bid with the smallest total >= t. Among equal totals both prefer the bid
@@ -225,30 +235,31 @@ class _PreferredBids(NamedTuple):
     cheapest_at_least: np.ndarray
 
 
-_PREFERRED: dict[int, _PreferredBids] = {}
+_PREFERRED: dict[tuple[int, int], _PreferredBids] = {}
 
 
-def _preferred_bids(table: BidTable) -> _PreferredBids:
-    key = id(table)
+def _preferred_bids(table: BidTable, min_cards: int) -> _PreferredBids:
+    key = (id(table), min_cards)
     if key not in _PREFERRED:
         top = int(table.totals.max())
-        options = len(table.legal)
+        options = len(table.bids)
         best_at_most = np.full((options, top + 2), -1, np.int64)
         cheapest_at_least = np.full((options, top + 2), -1, np.int64)
-        for option, bids in enumerate(table.legal):
+        for option, bids in enumerate(table.bids):
 
             def preference(k: int, bids: tuple[Bid, ...] = bids) -> tuple[int, int]:
                 return (bids[k].highest or 0, bids[k].count)
 
+            allowed = [(k, bid) for k, bid in enumerate(bids) if bid.count >= min_cards]
             for threshold in range(-1, top + 1):
-                below = [k for k, bid in enumerate(bids) if bid.total <= threshold]
+                below = [k for k, bid in allowed if bid.total <= threshold]
                 if below:
                     most = max(bids[k].total for k in below)
                     best_at_most[option, threshold + 1] = min(
                         (k for k in below if bids[k].total == most), key=preference
                     )
             for threshold in range(top + 2):
-                above = [k for k, bid in enumerate(bids) if bid.total >= threshold]
+                above = [k for k, bid in allowed if bid.total >= threshold]
                 if above:
                     least = min(bids[k].total for k in above)
                     cheapest_at_least[option, threshold] = min(
@@ -256,6 +267,11 @@ def _preferred_bids(table: BidTable) -> _PreferredBids:
                     )
         _PREFERRED[key] = _PreferredBids(best_at_most, cheapest_at_least)
     return _PREFERRED[key]
+
+
+def _table_bid(view: View, index: np.ndarray) -> Bid:
+    """The Bid a one-game batch answer (an index into the bid table) stands for."""
+    return view.table.bids[int(view.actor_lock()[0])][int(index[0])]
 
 
 def _nth_true(mask: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -300,10 +316,18 @@ class SamplingAgent:
     name = "sampling"
 
     def __init__(self, samples: int = 24, rollout: BatchAgent | None = None) -> None:
-        if samples < 1:
-            raise ValueError(f"samples must be >= 1, got {samples}")
-        self.samples = samples
-        self.rollout = rollout if rollout is not None else HeuristicAgent()
+        self.samples = whole_number("SamplingAgent samples", samples, low=1)
+        if rollout is None:
+            rollout = HeuristicAgent()
+        elif isinstance(rollout, type) or not all(
+            callable(getattr(rollout, method, None))
+            for method in ("choose_auctions", "choose_bids")
+        ):
+            raise TypeError(
+                "SamplingAgent rollout must be an agent written over batches (with "
+                f"choose_auctions and choose_bids), e.g. HeuristicAgent(); got {rollout!r}"
+            )
+        self.rollout = rollout
 
     def __repr__(self) -> str:
         return f"SamplingAgent(samples={self.samples}, rollout={self.rollout!r})"
@@ -348,7 +372,7 @@ def sample_worlds(observation: Observation, worlds: int, rng: np.random.Generato
     for w in range(worlds):
         drawn = rng.permutation(others_geeks)[: n - 1]
         geek[w] = np.insert(drawn, me, observation.geek)
-    table = bid_table(rules.money_cards, rules.min_cards)
+    table = bid_table(rules.money_cards)
     lock = np.array([table.lock_option(v) for v in observation.locked], dtype=np.int64)
     remaining = np.zeros(rules.rounds, bool)
     remaining[list(observation.remaining)] = True
@@ -416,10 +440,20 @@ AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "sampling": Sampli
 
 
 def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
-    """An agent by name: 'random', 'heuristic' or 'sampling' (``rules`` is accepted for the
-    common contract; these agents read the rules from each observation)."""
+    """An agent by name: 'random', 'heuristic' or 'sampling', with its ``options`` (checked
+    when it is made). ``rules`` is accepted for the common contract; these agents read the
+    rules from each observation."""
     if not isinstance(name, str) or name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a rubbish Rules or None, got {type(rules).__name__}")
+    accepted = [p for p in inspect.signature(AGENTS[name]).parameters if p != "self"]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        raise TypeError(
+            f"unknown option(s) {unknown} for the {name} agent; its options: "
+            f"{', '.join(accepted) or 'none'}"
+        )
     return AGENTS[name](**options)
 
 

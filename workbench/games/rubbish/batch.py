@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
@@ -54,6 +55,7 @@ class View:
     order: np.ndarray
     held_out: np.ndarray
     destined: np.ndarray  # the actor's own geek: destined[g, item]
+    _actor_lock: np.ndarray | None = field(default=None, init=False, repr=False)
 
     @property
     def games(self) -> int:
@@ -63,12 +65,25 @@ class View:
     def players(self) -> int:
         return self.fame.shape[1]
 
+    @cached_property
+    def rows(self) -> np.ndarray:
+        return np.arange(len(self.actor))
+
     @property
     def is_last_round(self) -> bool:
         return self.rounds_done == self.rules.rounds - 1
 
+    @property
+    def min_cards(self) -> int:
+        """Fewest cards the actors may hold out (the same for every game: all are at one
+        bidding position); 0 while auctioneers choose."""
+        return self.rules.min_cards_at(self.position) if self.position >= 0 else 0
+
     def actor_lock(self) -> np.ndarray:
-        return self.lock[np.arange(self.games), self.actor]
+        """The lock option of each game's acting seat (computed once per view)."""
+        if self._actor_lock is None:
+            self._actor_lock = self.lock[self.rows, self.actor]
+        return self._actor_lock
 
 
 class BatchAgent(Protocol):
@@ -88,7 +103,7 @@ class Recording:
     starting_auctioneer: np.ndarray  # (G,)
     item: np.ndarray  # (G, R)
     first: np.ndarray  # (G, R)
-    bid_index: np.ndarray  # (G, R, n) index into table.legal[lock option at that round]
+    bid_index: np.ndarray  # (G, R, n) index into table.bids[lock option at that round]
     lock_before: np.ndarray  # (G, R, n) lock option each seat bid under
     total: np.ndarray  # (G, R, n)
     cards: np.ndarray  # (G, R, n)
@@ -103,7 +118,7 @@ class Recording:
             starting_auctioneer=np.zeros(games, np.int8),
             item=np.full((games, rounds), -1, np.int8),
             first=np.full((games, rounds), -1, np.int8),
-            bid_index=np.full((games, rounds, players), -1, np.int8),
+            bid_index=np.full((games, rounds, players), -1, np.int16),
             lock_before=np.zeros((games, rounds, players), np.int8),
             total=np.zeros((games, rounds, players), np.int16),
             cards=np.zeros((games, rounds, players), np.int8),
@@ -139,7 +154,7 @@ class BatchState:
     rows: np.ndarray = field(init=False)  # arange(G), for fancy indexing
 
     def __post_init__(self) -> None:
-        self.table = bid_table(self.rules.money_cards, self.rules.min_cards)
+        self.table = bid_table(self.rules.money_cards)
         self.destined = destined_matrix(self.rules)[self.geek]
         self.rows = np.arange(self.games)
         self.held = np.full(self.fame.shape, -1, np.int64)
@@ -153,7 +168,8 @@ class BatchState:
         return table_array.ravel().take(flat)
 
     def place_bids(self, actor: np.ndarray, bid: np.ndarray) -> None:
-        """Record the bid (index into the actor's legal list) of ``actor`` in every game."""
+        """Record the bid (index into ``table.bids`` of the actor's lock) of ``actor`` in every
+        game."""
         rows = self.rows
         self.bid_index[rows, actor] = bid
         lock = self.lock[rows, actor]
@@ -219,23 +235,112 @@ def _decide(
     view: View,
     u: np.ndarray,
     method: str,
+    first_game: int = 0,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Ask each distinct agent (``method``: choose_auctions or choose_bids) for the games where
-    one of its seats acts, and merge the answers."""
+    one of its seats acts, check its answers there (``check_auctions``, ``check_bids``), and
+    merge them."""
     owner = seat_agent[view.actor]
     result = None
     for index, agent in enumerate(agents):
-        mask = owner == index
-        if not mask.any():
+        mask = None if len(agents) == 1 else owner == index  # None: every game
+        if mask is not None and not mask.any():
             continue
         answer = getattr(agent, method)(view, u)
-        if result is None:
+        if method == "choose_auctions":
+            answer = check_auctions(agent, view, answer, mask, first_game)
+        else:
+            answer = check_bids(agent, view, answer, mask, first_game)
+        if result is None or mask is None:
             result = answer
         elif isinstance(answer, tuple):
             result = tuple(np.where(mask, a, r) for a, r in zip(answer, result, strict=True))
         else:
             result = np.where(mask, answer, result)
     return result
+
+
+def _choice_array(agent: BatchAgent, view: View, values: object, what: str) -> np.ndarray:
+    """An agent's answer as a whole-number array with one entry per game, or a TypeError."""
+    array = np.asarray(values)
+    if array.shape != (view.games,) or not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(
+            f"agent {_agent_name(agent)} must answer {what} as a whole-number array with one "
+            f"entry per game (shape ({view.games},)), got dtype {array.dtype} shape {array.shape}"
+        )
+    return array
+
+
+def check_auctions(
+    agent: BatchAgent,
+    view: View,
+    answer: object,
+    mask: np.ndarray | None = None,
+    first_game: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``answer`` of ``agent.choose_auctions`` checked in the games ``mask`` selects (None:
+    every game): a remaining item and a seat in each. Raises ValueError naming the agent, the
+    game, the seat and what was legal."""
+    if not (isinstance(answer, tuple) and len(answer) == 2):
+        raise TypeError(
+            f"agent {_agent_name(agent)} must answer choose_auctions with (items, first "
+            f"bidders), got {type(answer).__name__}"
+        )
+    item = _choice_array(agent, view, answer[0], "items")
+    first = _choice_array(agent, view, answer[1], "first bidders")
+    items = view.remaining.shape[1]
+    in_range = (item >= 0) & (item < items)
+    up = in_range & view.remaining[view.rows, np.where(in_range, item, 0)]
+    bad = ~(up & (first >= 0) & (first < view.players))
+    if mask is not None:
+        bad &= mask
+    if bad.any():
+        g = int(np.argmax(bad))
+        seat = int(view.actor[g])
+        remaining = np.flatnonzero(view.remaining[g]).tolist()
+        raise ValueError(
+            f"agent {_agent_name(agent)} chose Auction({int(item[g])}, {int(first[g])}) for "
+            f"seat {seat} in game {first_game + g}, round {view.rounds_done + 1}: legal are the "
+            f"items still up for auction {remaining} and First Bidders 0–{view.players - 1}"
+        )
+    return item, first
+
+
+def check_bids(
+    agent: BatchAgent,
+    view: View,
+    answer: object,
+    mask: np.ndarray | None = None,
+    first_game: int = 0,
+) -> np.ndarray:
+    """``answer`` of ``agent.choose_bids`` checked in the games ``mask`` selects (None: every
+    game): an index into the bid table of the actor's lock, holding out at least the cards the
+    bidding position needs. Raises ValueError naming the agent, the game, the seat and what was
+    legal."""
+    bid = _choice_array(agent, view, answer, "bids")
+    lock = view.actor_lock()
+    fewest = view.min_cards
+    bad = (bid < fewest) | (bid >= view.table.n_bids.take(lock))
+    if mask is not None:
+        bad &= mask
+    if bad.any():
+        g = int(np.argmax(bad))
+        option = int(lock[g])
+        legal = view.table.legal(option, fewest)
+        shown = ", ".join(str(list(b.cards)) for b in legal[:8])
+        more = f", ... ({len(legal)} in all)" if len(legal) > 8 else ""
+        raise ValueError(
+            f"agent {_agent_name(agent)} chose bid index {int(bid[g])} for seat "
+            f"{int(view.actor[g])} in game {first_game + g}, round {view.rounds_done + 1} "
+            f"(bidding position {view.position}): legal are indices {fewest}–"
+            f"{len(view.table.bids[option]) - 1} of its bid table, the bids {shown}{more}"
+        )
+    return bid
+
+
+def _agent_name(agent: BatchAgent) -> str:
+    name = getattr(agent, "name", None)
+    return f"{name!r} ({agent!r})" if isinstance(name, str) else repr(agent)
 
 
 def _distinct(agents: Sequence[BatchAgent]) -> tuple[list[BatchAgent], np.ndarray]:
@@ -268,14 +373,17 @@ def play(
     agents: Sequence[BatchAgent],
     rng: np.random.Generator,
     recording: Recording | None = None,
+    *,
+    first_game: int = 0,
 ) -> BatchState:
-    """Play every game of the batch to the end (from wherever it stands)."""
+    """Play every game of the batch to the end (from wherever it stands). Every agent's choice
+    is checked before it is played; ``first_game`` numbers the games in error messages."""
     distinct, seat_agent = _distinct(agents)
     while not bs.is_over:
         if bs.position < 0:
             view = bs.view(bs.auctioneer)
             u = rng.random(bs.games)
-            item, first = _decide(distinct, seat_agent, view, u, "choose_auctions")
+            item, first = _decide(distinct, seat_agent, view, u, "choose_auctions", first_game)
             if recording is not None:
                 recording.item[:, bs.rounds_done] = item
                 recording.first[:, bs.rounds_done] = first
@@ -283,7 +391,8 @@ def play(
         while bs.position < bs.rules.players:
             view = bs.view(bs.order[:, bs.position])
             u = rng.random(bs.games)
-            bs.place_bids(view.actor, _decide(distinct, seat_agent, view, u, "choose_bids"))
+            bids = _decide(distinct, seat_agent, view, u, "choose_bids", first_game)
+            bs.place_bids(view.actor, bids)
         resolve(bs, recording)
     return bs
 

@@ -10,23 +10,31 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from numbers import Integral
 from typing import NamedTuple
 
 import numpy as np
 
-
-def is_whole_number(value: object) -> bool:
-    """A whole number given as a Python or numpy integer, but not a bool (what actions, seats
-    and card values accept from users and frames)."""
-    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
+from workbench.checks import is_whole_number
 
 
-class Bid(NamedTuple):
-    """The money cards held out, high to low, e.g. ``Bid((5, 2, 1))`` bids 8."""
-
+class _BidFields(NamedTuple):
     cards: tuple[int, ...]
+
+
+class Bid(_BidFields):
+    """The money cards held out, e.g. ``Bid((5, 2, 1))`` bids 8; ``Bid(())`` holds out none.
+
+    ``cards`` is any sequence of whole numbers (Python or numpy integers), stored as plain
+    ints high to low; anything else (a bare number, a string, bools, floats) is a TypeError.
+    Whether the cards may be held out is for ``State.apply`` to judge.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, cards: Iterable[int]) -> Bid:
+        return super().__new__(cls, _card_values(cards))
 
     @property
     def total(self) -> int:
@@ -45,6 +53,22 @@ class Bid(NamedTuple):
         return (
             "+".join(str(card) for card in self.cards) + f" = {self.total}" if self.cards else "0"
         )
+
+
+def _card_values(cards: object) -> tuple[int, ...]:
+    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        raise TypeError(
+            f"Bid cards must be a sequence of money card values such as (5, 2), or () for no "
+            f"cards; got {cards!r} ({type(cards).__name__})"
+        )
+    values = tuple(cards)
+    bad = [card for card in values if not is_whole_number(card)]
+    if bad:
+        raise TypeError(
+            f"Bid cards must be whole numbers (money card values such as 5 or 2), got "
+            f"{bad[0]!r} ({type(bad[0]).__name__}) in {cards!r}"
+        )
+    return tuple(sorted((int(card) for card in values), reverse=True))
 
 
 def without(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...]:
@@ -70,23 +94,26 @@ def sub_multisets(cards: tuple[int, ...], min_cards: int = 0) -> list[tuple[int,
 
 @dataclass(frozen=True, eq=False)
 class BidTable:
-    """Legal bids for every lock situation of one set of money cards.
+    """Every bid for every lock situation of one set of money cards.
 
     Lock option 0 means no card is locked; option ``j`` (1-based) means one card of value
-    ``values[j - 1]`` is locked. ``legal[option]`` lists the legal bids in a fixed order, which
-    both engines and every agent share (a random agent picks ``legal[floor(u * n)]``). The numpy
-    arrays hold the same table padded to a rectangle for the vectorised engine.
+    ``values[j - 1]`` is locked. ``bids[option]`` lists every distinct multiset of the available
+    cards in a fixed order (by total, then size), which both engines and every agent share. The
+    empty bid is always first (every other bid has a positive total), so the bids legal under a
+    minimum of ``m`` cards (0 or 1, see ``Rules.bid_minimum``) are ``bids[option][m:]`` and a
+    bid's index never depends on the minimum. A random agent picks
+    ``bids[option][m + floor(u * (n - m))]``. The numpy arrays hold the same table padded to a
+    rectangle for the vectorised engine.
     """
 
     money_cards: tuple[int, ...]
-    min_cards: int
     values: tuple[int, ...]
-    legal: tuple[tuple[Bid, ...], ...]
+    bids: tuple[tuple[Bid, ...], ...]
     available: tuple[tuple[int, ...], ...]
     index: tuple[dict[Bid, int], ...]
     #: unused[option][bid]: the available cards a bid leaves in hand
     unused: tuple[dict[Bid, tuple[int, ...]], ...]
-    n_legal: np.ndarray
+    n_bids: np.ndarray
     totals: np.ndarray
     counts: np.ndarray
     highest: np.ndarray
@@ -95,6 +122,10 @@ class BidTable:
     #: top_sums[option, c]: the largest total of exactly c available cards (c = 0..all cards)
     top_sums: np.ndarray
 
+    def legal(self, option: int, min_cards: int) -> tuple[Bid, ...]:
+        """The bids of lock option ``option`` holding out at least ``min_cards`` (0 or 1)."""
+        return self.bids[option][min_cards:]
+
     def lock_option(self, locked: int | None) -> int:
         return 0 if locked is None else self.values.index(locked) + 1
 
@@ -102,50 +133,49 @@ class BidTable:
         return None if option == 0 else self.values[option - 1]
 
 
-_TABLES: dict[tuple[tuple[int, ...], int], BidTable] = {}
+_TABLES: dict[tuple[int, ...], BidTable] = {}
 
 
-def bid_table(money_cards: tuple[int, ...], min_cards: int) -> BidTable:
-    """The (cached) table of legal bids for these money cards and minimum bid size."""
-    key = (tuple(money_cards), min_cards)
+def bid_table(money_cards: tuple[int, ...]) -> BidTable:
+    """The (cached) table of every bid these money cards allow."""
+    key = tuple(money_cards)
     if key not in _TABLES:
-        _TABLES[key] = _build_table(*key)
+        _TABLES[key] = _build_table(key)
     return _TABLES[key]
 
 
-def _build_table(money_cards: tuple[int, ...], min_cards: int) -> BidTable:
+def _build_table(money_cards: tuple[int, ...]) -> BidTable:
     values = tuple(sorted(set(money_cards), reverse=True))
     options: list[int | None] = [None, *values]
     available = tuple(
         money_cards if locked is None else without(money_cards, (locked,)) for locked in options
     )
-    legal = tuple(
-        tuple(Bid(cards) for cards in sub_multisets(hand, min_cards)) for hand in available
-    )
-    width = max(len(bids) for bids in legal)
+    bids = tuple(tuple(Bid(cards) for cards in sub_multisets(hand)) for hand in available)
+    if any(listed[0].cards for listed in bids):
+        raise ValueError(f"money cards must be positive, got {money_cards!r}")
+    width = max(len(listed) for listed in bids)
     shape = (len(options), width)
     totals = np.full(shape, -1, dtype=np.int32)
     counts = np.zeros(shape, dtype=np.int8)
     highest = np.zeros(shape, dtype=np.int32)
     lock_after = np.zeros(shape, dtype=np.int8)
-    for option, bids in enumerate(legal):
-        for k, bid in enumerate(bids):
+    for option, listed in enumerate(bids):
+        for k, bid in enumerate(listed):
             totals[option, k] = bid.total
             counts[option, k] = bid.count
             highest[option, k] = bid.highest or 0
             lock_after[option, k] = 0 if not bid.cards else values.index(bid.cards[0]) + 1
     return BidTable(
         money_cards=tuple(money_cards),
-        min_cards=min_cards,
         values=values,
-        legal=legal,
+        bids=bids,
         available=available,
-        index=tuple({bid: k for k, bid in enumerate(bids)} for bids in legal),
+        index=tuple({bid: k for k, bid in enumerate(listed)} for listed in bids),
         unused=tuple(
-            {bid: without(hand, bid.cards) for bid in bids}
-            for hand, bids in zip(available, legal, strict=True)
+            {bid: without(hand, bid.cards) for bid in listed}
+            for hand, listed in zip(available, bids, strict=True)
         ),
-        n_legal=np.array([len(bids) for bids in legal], dtype=np.int32),
+        n_bids=np.array([len(listed) for listed in bids], dtype=np.int32),
         totals=totals,
         counts=counts,
         highest=highest,

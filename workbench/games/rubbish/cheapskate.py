@@ -17,7 +17,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import polars as pl
 
-from workbench.games.rubbish.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from workbench.checks import is_whole_number, whole_number
+from workbench.games.rubbish.rules import MAX_ITEMS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from workbench.games.rubbish.simulate import simulate
 from workbench.metrics import mean_with_interval
 from workbench.seeding import SeedLike
@@ -46,12 +47,12 @@ def cheapskate_facts(
 ) -> pl.DataFrame:
     """Exact facts: each round has exactly one cheapskate, so ``rounds`` events per game share
     out among the players; 7 mod n is never 0 for n = 2–5, so someone is cheapskate at least
-    ceil(7/n) times and the fair share 7/n is never whole."""
-    counts = [players] if isinstance(players, int) else list(players)
+    ceil(7/n) times and the fair share 7/n is never whole. ``players``: one count or several,
+    each 2–5 (what the game allows)."""
+    rounds = whole_number("rounds", rounds, low=1, high=MAX_ITEMS)
+    counts = _player_counts("players", players)
     rows = []
     for n in counts:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"players must be positive whole numbers, got {n!r}")
         rows.append(
             {
                 "players": n,
@@ -96,7 +97,8 @@ def cheapskate_frequency(
     shared win counts 1/k). ``facts`` holds the exact arithmetic beside a check that every
     game had exactly one cheapskate per round.
     """
-    rules = Rules() if rules is None else rules
+    rules = _checked_rules(rules)
+    games = whole_number("games", games, low=1, allowed="a positive whole number")
     games_frame, rounds_frame = simulate(
         rules, agents, games=games, seed=seed, progress=progress, rounds=True
     )
@@ -225,14 +227,20 @@ def cheapskate_by_player_count(
 ) -> CheapskateReport:
     """``cheapskate_frequency`` for each player count (``agent`` in every seat), stacked; the
     ``players`` column tells the reports apart. Each count uses the same ``seed``."""
-    rules = Rules() if rules is None else rules
-    counts = list(player_counts)
+    rules = _checked_rules(rules)
+    counts = _player_counts("player_counts", player_counts)
+    if not counts:
+        raise ValueError("player_counts must name at least one player count")
+    games = whole_number("games", games, low=1, allowed="a positive whole number")
+    if isinstance(agent, Sequence) and not isinstance(agent, str):
+        raise TypeError(
+            "agent must be one agent or agent name for every seat (the player count varies), "
+            f"got {agent!r}"
+        )
     reports = [
         cheapskate_frequency(rules.replace(players=n), agent, games=games, seed=seed)
         for n in counts
     ]
-    if not reports:
-        raise ValueError("player_counts must name at least one player count")
 
     def stack(part: str) -> pl.DataFrame:
         frames = [getattr(report, part) for report in reports]
@@ -246,6 +254,27 @@ def cheapskate_by_player_count(
         )
 
     return CheapskateReport(*(stack(part) for part in CheapskateReport._fields))
+
+
+def _checked_rules(rules: object) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a rubbish Rules or None, got {type(rules).__name__}")
+    return rules
+
+
+def _player_counts(name: str, players: object) -> list[int]:
+    """One player count or several, each a whole number the game allows."""
+    allowed = f"a player count {MIN_PLAYERS}–{MAX_PLAYERS} or a sequence of them"
+    if isinstance(players, str | bytes) or not (
+        isinstance(players, Iterable) or is_whole_number(players)
+    ):
+        raise TypeError(f"{name} must be {allowed}, got {players!r}")
+    given = [players] if is_whole_number(players) else list(players)  # type: ignore[arg-type]
+    return [
+        whole_number(name, n, low=MIN_PLAYERS, high=MAX_PLAYERS, allowed=allowed) for n in given
+    ]
 
 
 __all__ = [

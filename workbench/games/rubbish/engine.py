@@ -8,21 +8,37 @@ order plays a ``Bid``. Before a player bids they have peeked at a card of the pr
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from workbench.checks import whole_number
 from workbench.errors import IllegalAction
 from workbench.games.rubbish.cards import Bid, BidTable, bid_table, is_whole_number, without
 from workbench.games.rubbish.rules import Rules
 from workbench.seeding import SeedLike, generator
 
 
-class Auction(NamedTuple):
-    """The auctioneer's move: put ``item`` up and hand the First Bidder card to a seat."""
-
+class _AuctionFields(NamedTuple):
     item: int
     first_bidder: int
+
+
+class Auction(_AuctionFields):
+    """The auctioneer's move: put ``item`` up and hand the First Bidder card to a seat.
+
+    Both are whole numbers (Python or numpy integers, stored as ints); anything else is a
+    TypeError. Whether the item is still up and the seat exists is for ``State.apply``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, item: int, first_bidder: int) -> Auction:
+        return super().__new__(
+            cls,
+            whole_number("Auction item", item, allowed="a whole number (an item's number)"),
+            whole_number("Auction first_bidder", first_bidder, allowed="a whole number (a seat)"),
+        )
 
 
 Action = Auction | Bid
@@ -126,7 +142,7 @@ class Observation:
 
     def available(self, seat: int) -> tuple[int, ...]:
         """Money cards ``seat`` may use this round (public: everything but the locked card)."""
-        locked = self.locked[seat]
+        locked = self.locked[_seat("seat", seat, self.rules.players)]
         cards = self.rules.money_cards
         return cards if locked is None else without(cards, (locked,))
 
@@ -157,7 +173,7 @@ class State:
         players = rules.players
         self.rules = rules
         self.deal = deal
-        self._table = bid_table(rules.money_cards, rules.min_cards)
+        self._table = bid_table(rules.money_cards)
         self.rounds_done = 0
         self.auctioneer = deal.starting_auctioneer
         self.item = None
@@ -206,18 +222,18 @@ class State:
             return []
         if self.item is None:
             return list(_auction_actions(self.remaining, len(self.fame)))
-        player = self.order[len(self.bids)]
-        return list(self._table.legal[self._table.lock_option(self.locked[player])])
+        position = len(self.bids)
+        option = self._table.lock_option(self.locked[self.order[position]])
+        return list(self._table.legal(option, self.rules.min_cards_at(position)))
 
     def available(self, seat: int) -> tuple[int, ...]:
         """Money cards ``seat`` may use this round."""
+        seat = _seat("seat", seat, self.rules.players)
         return self._table.available[self._table.lock_option(self.locked[seat])]
 
     def observation(self, player: int) -> Observation:
         """What ``player`` knows now; never another player's geek or unrevealed cards."""
-        if not (is_whole_number(player) and 0 <= player < len(self.fame)):
-            raise ValueError(f"player must be a seat 0–{len(self.fame) - 1}, got {player!r}")
-        player = int(player)
+        player = _seat("player", player, self.rules.players)
         players = len(self.fame)
         own_bid = peek = None
         if self.item is None:
@@ -274,12 +290,8 @@ class State:
     def log_for(self, player: int | None) -> list[str]:
         """The log as lines of text, only what ``player`` saw (others' peeks are private);
         ``None``: the full record, every peek included."""
-        if player is not None and not (
-            is_whole_number(player) and 0 <= player < self.rules.players
-        ):
-            raise ValueError(
-                f"player must be a seat 0–{self.rules.players - 1} or None, got {player!r}"
-            )
+        if player is not None:
+            player = _seat("player", player, self.rules.players, none_too=True)
         return [
             entry.text
             for entry in _log_entries(self)
@@ -320,27 +332,28 @@ class State:
         position = len(self.bids)
         player = self.order[position]
         option = self._table.lock_option(self.locked[player])
+        fewest = self.rules.min_cards_at(position)
         if not isinstance(action, Bid):
             raise IllegalAction(
                 action,
                 f"seat {player} must play a Bid(cards) for item {self.item}",
-                self._table.legal[option],
+                self._table.legal(option, fewest),
             )
-        if list(action.cards) != sorted(action.cards, reverse=True):
-            action = Bid(tuple(sorted(action.cards, reverse=True)))
         index = self._table.index[option].get(action)
-        if index is None:
+        if index is None or index < fewest:
             raise IllegalAction(
-                action, self._bid_problem(player, action), self._table.legal[option]
+                action,
+                self._bid_problem(player, position, action),
+                self._table.legal(option, fewest),
             )
-        action = self._table.legal[option][index]  # the canonical Bid, plain ints
+        action = self._table.bids[option][index]  # the canonical Bid, plain ints
         bids = (*self.bids, action)
         if len(bids) < len(self.order):
             peek = self._peek(position + 1, player, action)
             return self._evolve(bids=bids, peeks=(*self.peeks, peek))
         return self._resolve(bids)
 
-    def _bid_problem(self, player: int, bid: Bid) -> str:
+    def _bid_problem(self, player: int, position: int, bid: Bid) -> str:
         available = self.available(player)
         try:
             without(available, bid.cards)
@@ -350,7 +363,12 @@ class State:
             return (
                 f"seat {player} cannot hold out {list(bid.cards)} from {list(available)}{lock_note}"
             )
-        return f"a bid must hold out at least {self.rules.min_cards} card(s)"
+        role = "the First Bidder" if position == 0 else "a later bidder"
+        return (
+            f"seat {player} bids as {role} and must hold out at least "
+            f"{self.rules.min_cards_at(position)} card(s) (bid_minimum "
+            f"{self.rules.bid_minimum!r})"
+        )
 
     def _peek(self, position: int, target: int, bid: Bid) -> Peek:
         if len(bid.cards) >= 2:
@@ -445,6 +463,13 @@ class State:
         )
 
 
+def _seat(name: str, value: object, players: int, *, none_too: bool = False) -> int:
+    """``value`` as a seat number 0..players-1 (Python or numpy integer); TypeError for
+    anything that is not a whole number, ValueError for a whole number that is not a seat."""
+    allowed = f"a seat 0–{players - 1}" + (" or None" if none_too else "")
+    return whole_number(name, value, low=0, high=players - 1, allowed=allowed)
+
+
 @functools.lru_cache(maxsize=4096)
 def _auction_actions(remaining: tuple[int, ...], players: int) -> tuple[Auction, ...]:
     """Every Auction(item, first_bidder), items in order, then seats (the order agents share)."""
@@ -474,42 +499,51 @@ def new_game(
     rules: Rules | None = None,
     *,
     seed: SeedLike,
-    geeks: tuple[int, ...] | None = None,
-    starting_auctioneer: int | None = None,
+    geeks: Sequence[int] | None = None,
+    starting_auctioneer: int | str | None = None,
 ) -> State:
     """A new game. Same rules and seed -> same game; ``geeks`` (a geek index per seat) and
-    ``starting_auctioneer`` override the seeded deal, e.g. to set up a situation to study."""
+    ``starting_auctioneer`` (a seat, or "random": drawn from the seed) override the seeded
+    deal and the rules' start, e.g. to set up a situation to study."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a rubbish Rules, got {type(rules).__name__}")
+        raise TypeError(f"rules must be a rubbish Rules or None, got {type(rules).__name__}")
     rng = generator(seed)
     dealt = tuple(int(g) for g in rng.permutation(len(rules.geeks))[: rules.players])
     random_start = int(rng.integers(rules.players))
     uniforms = tuple(map(tuple, rng.random((rules.rounds, rules.players)).tolist()))
-    if geeks is None:
-        geeks = dealt
-    else:
-        given = tuple(geeks)
-        valid = range(len(rules.geeks))
-        if (
-            len(given) != rules.players
-            or len(set(given)) != len(given)
-            or not all(is_whole_number(g) and g in valid for g in given)
-        ):
-            raise ValueError(
-                f"geeks must give {rules.players} distinct geek numbers from 0–"
-                f"{len(rules.geeks) - 1}, one per seat; got {given!r}"
-            )
-        geeks = tuple(int(g) for g in given)
+    geeks = dealt if geeks is None else _dealt_geeks(geeks, rules)
     if starting_auctioneer is None:
-        start = random_start if rules.starting_auctioneer == "random" else rules.starting_auctioneer
-    elif is_whole_number(starting_auctioneer) and 0 <= starting_auctioneer < rules.players:
-        start = int(starting_auctioneer)
+        starting_auctioneer = rules.starting_auctioneer
+    if isinstance(starting_auctioneer, str) and starting_auctioneer == "random":
+        start = random_start
     else:
-        raise ValueError(
-            f"starting_auctioneer must be a seat 0–{rules.players - 1}, got {starting_auctioneer!r}"
+        start = whole_number(
+            "starting_auctioneer",
+            starting_auctioneer,
+            low=0,
+            high=rules.players - 1,
+            allowed=f"a seat 0–{rules.players - 1}, 'random' or None (the rules' choice)",
         )
     return State(rules, Deal(geeks, start, uniforms))
+
+
+def _dealt_geeks(geeks: object, rules: Rules) -> tuple[int, ...]:
+    """``geeks`` checked: one distinct geek number per seat."""
+    allowed = f"{rules.players} distinct geek numbers from 0–{len(rules.geeks) - 1}, one per seat"
+    if isinstance(geeks, str | bytes) or not isinstance(geeks, Iterable):
+        raise TypeError(f"geeks must give {allowed}; got {geeks!r} ({type(geeks).__name__})")
+    given = tuple(geeks)
+    bad = [g for g in given if not is_whole_number(g)]
+    if bad:
+        raise TypeError(f"geeks must give {allowed}; got {bad[0]!r} ({type(bad[0]).__name__})")
+    if (
+        len(given) != rules.players
+        or len(set(given)) != len(given)
+        or not all(0 <= g < len(rules.geeks) for g in given)
+    ):
+        raise ValueError(f"geeks must give {allowed}; got {given!r}")
+    return tuple(int(g) for g in given)
 
 
 # -- the readable log ---------------------------------------------------------------------------
@@ -565,15 +599,19 @@ def _bidding(
     bids: tuple[Bid, ...] | list[Bid],
     peeks: tuple[Peek | None, ...],
 ) -> Iterator[LogEntry]:
-    for position, (seat, bid) in enumerate(zip(order, bids, strict=False)):
+    # The bidder to play has already peeked: its peek is shown before its bid is made.
+    for position in range(max(len(bids), len(peeks))):
+        seat = order[position]
         peek = peeks[position] if position < len(peeks) else None
         if peek is not None:
             where = "held-out cards" if peek.source == "held_out" else "unused cards"
             seen = "nothing to see" if peek.card is None else f"a {peek.card}"
             text = f"seat {seat} peeks blind at one of seat {peek.target}'s {where}: {seen}"
             yield LogEntry(round_number, "peek", seat, text)
-        noun = "card" if bid.count == 1 else "cards"
-        yield LogEntry(round_number, "bid", seat, f"seat {seat} holds out {bid.count} {noun}")
+        if position < len(bids):
+            count = bids[position].count
+            noun = "card" if count == 1 else "cards"
+            yield LogEntry(round_number, "bid", seat, f"seat {seat} holds out {count} {noun}")
 
 
 def _reveal(rules: Rules, record: RoundRecord) -> Iterator[LogEntry]:

@@ -37,11 +37,13 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from numbers import Integral, Real
 from typing import Any, NamedTuple
 
 import numpy as np
 import polars as pl
 
+from workbench.checks import choice, flag, whole_number
 from workbench.games.rubbish.agents import make_agent
 from workbench.games.rubbish.cards import (
     Bid,
@@ -83,15 +85,16 @@ def _cards(available: Iterable[int], rules: Rules) -> tuple[int, ...]:
     """``available`` as a high-to-low tuple, checked against the rules' money cards."""
     money = rules.money_cards
     if isinstance(available, str | bytes) or not isinstance(available, Iterable):
-        raise ValueError(
+        raise TypeError(
             f"available must be a sequence of card values from the money cards {list(money)}, "
-            f"got {available!r}"
+            f"got {available!r} ({type(available).__name__})"
         )
     cards = tuple(available)
     bad = [card for card in cards if not is_whole_number(card)]
     if bad:
-        raise ValueError(
-            f"card values must be whole numbers from the money cards {list(money)}, got {bad!r}"
+        raise TypeError(
+            f"available: card values must be whole numbers from the money cards {list(money)}, "
+            f"got {bad!r}"
         )
     cards = tuple(sorted((int(card) for card in cards), reverse=True))
     unknown = sorted(set(cards) - set(money))
@@ -109,18 +112,38 @@ def _cards(available: Iterable[int], rules: Rules) -> tuple[int, ...]:
     return cards
 
 
-def _count(n_cards: int, cards: tuple[int, ...], rules: Rules) -> int:
-    if not is_whole_number(n_cards) or n_cards < 0:
-        raise ValueError(f"n_cards must be a whole number of cards 0–{len(cards)}, got {n_cards!r}")
+def _position(position: int | None, rules: Rules) -> int | None:
+    """A bidding position (0 = the First Bidder) or None (any position)."""
+    if position is None:
+        return None
+    return whole_number(
+        "position",
+        position,
+        low=0,
+        high=rules.players - 1,
+        allowed=f"a bidding position 0–{rules.players - 1} (0 = the First Bidder) or None",
+    )
+
+
+def _count(n_cards: int, cards: tuple[int, ...], rules: Rules, position: int | None = None) -> int:
+    """``n_cards`` checked: a count of available cards the bidder at ``position`` (None: at
+    some position) may hold out under the rules' bid minimum."""
+    n_cards = whole_number(
+        "n_cards", n_cards, low=0, allowed=f"a whole number of cards 0–{len(cards)}"
+    )
     if n_cards > len(cards):
         raise ValueError(
             f"cannot hold out {n_cards} cards from the {len(cards)} available "
             f"({_text(cards)}): n_cards must be 0–{len(cards)}"
         )
-    if n_cards < rules.min_cards:
+    position = _position(position, rules)
+    fewest = min(rules.bid_minimums) if position is None else rules.min_cards_at(position)
+    if n_cards < fewest:
+        where = "at any position" if position is None else f"at bidding position {position}"
         raise ValueError(
-            f"n_cards={n_cards} is below the rules' min_cards={rules.min_cards}: such a bid is "
-            "not legal"
+            f"n_cards={n_cards} is not a legal bid {where}: bid_minimum "
+            f"{rules.bid_minimum!r} needs at least {fewest} card(s) (the First Bidder "
+            f"{rules.bid_minimums[0]}, later bidders {rules.bid_minimums[1]})"
         )
     return int(n_cards)
 
@@ -142,11 +165,13 @@ def _peek(peek: PeekLike, cards: tuple[int, ...], n_cards: int) -> tuple[int | N
     elif isinstance(peek, tuple) and len(peek) == 2:
         card, source = peek
     else:
-        raise ValueError(
-            f"a peek is (card, source), a Peek, or a card value; got {peek!r}; source is one of "
-            f"{SOURCES}"
+        raise TypeError(
+            f"peek must be (card, source), a Peek, a card value or None; got {peek!r}; source "
+            f"is one of {SOURCES}"
         )
-    if source not in SOURCES:
+    if card is not None and not is_whole_number(card):
+        raise TypeError(f"peek: the card seen must be a card value or None, got {card!r}")
+    if not isinstance(source, str) or source not in SOURCES:
         raise ValueError(f"peek source must be one of {SOURCES}, got {source!r}")
     if source != expected:
         raise ValueError(
@@ -163,6 +188,10 @@ def _peek(peek: PeekLike, cards: tuple[int, ...], n_cards: int) -> tuple[int | N
 
 
 def _prior_spec(prior: object) -> object:
+    if isinstance(prior, type):
+        raise TypeError(
+            f"a prior takes an agent, not its class: pass {prior.__name__}(), got {prior!r}"
+        )
     if isinstance(prior, str) and prior != UNIFORM:
         try:
             return make_agent(prior)
@@ -175,17 +204,21 @@ def _prior_spec(prior: object) -> object:
 
 
 def _check_epsilon(epsilon: float) -> float:
-    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float | Fraction):
-        raise ValueError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, Real):
+        raise TypeError(
+            f"epsilon must be a number in [0, 1] (a share of uniform play), got {epsilon!r}"
+        )
     if not 0 <= epsilon <= 1:
         raise ValueError(f"epsilon must be in [0, 1] (a share of uniform play), got {epsilon}")
     return float(epsilon)
 
 
 def _check_positive(name: str, value: int) -> int:
-    if not is_whole_number(value) or value < 1:
-        raise ValueError(f"{name} must be a positive whole number, got {value!r}")
-    return int(value)
+    return whole_number(name, value, low=1, allowed="a positive whole number")
+
+
+def _check_seed(seed: int) -> int:
+    return whole_number("seed", seed, low=0, allowed="a non-negative whole number")
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -229,7 +262,11 @@ def _normalised(weights: Mapping[Any, Number]) -> dict[Any, Number]:
 
 
 def possible_bids(
-    available: Sequence[int], n_cards: int, *, rules: Rules | None = None
+    available: Sequence[int],
+    n_cards: int,
+    *,
+    rules: Rules | None = None,
+    position: int | None = None,
 ) -> pl.DataFrame:
     """Every total ``n_cards`` held-out cards of ``available`` can make, and how likely.
 
@@ -237,10 +274,11 @@ def possible_bids(
     cards), ``probability`` and ``exact`` under the uniform prior over subsets, and the card
     ``combinations``. The rulebook's example: ``possible_bids((5, 2, 2, 1), 3)`` gives 5
     (1+2+2, 1 way), 8 (1+2+5, 2 ways) and 9 (2+2+5, 1 way) with probabilities 1/4, 1/2, 1/4.
+    ``position`` (0 = the First Bidder; None: any) only checks that ``n_cards`` is legal there.
     """
     rules = _rules(rules)
     cards = _cards(available, rules)
-    n = _count(n_cards, cards, rules)
+    n = _count(n_cards, cards, rules, position)
     subsets = math.comb(len(cards), n)
     by_total: dict[int, list[tuple[int, ...]]] = {}
     for bid in _bids_of(cards, n):
@@ -270,16 +308,21 @@ _POSSIBLE_SCHEMA = {
 
 
 def peek_distribution(
-    available: Sequence[int], n_cards: int, *, rules: Rules | None = None
+    available: Sequence[int],
+    n_cards: int,
+    *,
+    rules: Rules | None = None,
+    position: int | None = None,
 ) -> pl.DataFrame:
     """What the next bidder's blind peek can show, and how likely, under the uniform prior.
 
     One row per possible (card, source) with its exact probability: the denominator of Bayes'
     rule in ``bid_posterior`` (averaging posteriors over these peeks gives back the prior).
+    ``position`` as for ``possible_bids``.
     """
     rules = _rules(rules)
     cards = _cards(available, rules)
-    n = _count(n_cards, cards, rules)
+    n = _count(n_cards, cards, rules, position)
     source = peek_source(n)
     subsets = math.comb(len(cards), n)
     seen: dict[int | None, Fraction] = {}
@@ -391,16 +434,12 @@ class _Policy:
         self._counts: dict[Any, tuple[list[Any], np.ndarray]] = {}
         if isinstance(spec, str):  # "uniform"
             self.kind, self.agent = "uniform", None
-        elif isinstance(spec, type):
-            raise ValueError(
-                f"a prior takes an agent, not its class: pass {spec.__name__}(), got {spec!r}"
-            )
         elif callable(spec):
             self.agent = spec
             exact = callable(getattr(spec, "action_probabilities", None))
             self.kind = "exact" if exact else "sampled"
         else:
-            raise ValueError(
+            raise TypeError(
                 f"a prior is 'uniform', an agent name or an agent (callable), got {spec!r}"
             )
 
@@ -499,6 +538,7 @@ def bid_posterior(
     seed: int = 0,
     bootstrap: int = 200,
     by: str = "total",
+    position: int | None = None,
 ) -> pl.DataFrame:
     """P(bid | ``n_cards`` held out of ``available``, the ``peek``): exact Bayes over card subsets.
 
@@ -520,17 +560,31 @@ def bid_posterior(
     combinations, method). ``by="combination"``: one row per card multiset (cards, total,
     ways, prior, likelihood, probability, exact, low, high, method). ``prior`` is the prior
     probability given the number of cards held out; ``method`` says how it was obtained.
+    ``position``: the bidder's place in bidding order (0 = the First Bidder; None: any, or the
+    situation's), which decides the fewest cards it may hold out.
     """
-    if situation is not None and not isinstance(situation, Observation):
-        raise TypeError(f"situation must be an engine Observation, got {type(situation).__name__}")
-    if situation is not None and rules is not None and rules != situation.rules:
-        raise ValueError("rules and situation.rules differ; pass one of them")
+    if situation is not None:
+        _check_observation(situation, "situation")
+        if rules is not None and rules != situation.rules:
+            raise ValueError("rules and situation.rules differ; pass one of them")
     rules = situation.rules if situation is not None else _rules(rules)
     cards = _cards(available, rules)
-    n = _count(n_cards, cards, rules)
+    samples = _check_positive("samples", samples)
+    bootstrap = _check_positive("bootstrap", bootstrap)
+    seed = _check_seed(seed)
+    if geeks is not None:
+        geeks = _geek_numbers(geeks, rules)
+    if situation is not None and situation.phase == "bid" and situation.player in situation.order:
+        bidding_at = situation.order.index(situation.player)
+        if position is not None and position != bidding_at:
+            raise ValueError(
+                f"position {position!r} differs from the situation's: its bidder (seat "
+                f"{situation.player}) bids at position {bidding_at}; pass one of them"
+            )
+        position = bidding_at
+    n = _count(n_cards, cards, rules, position)
     evidence = _peek(peek, cards, n)
-    if by not in ("total", "combination"):
-        raise ValueError(f"by must be 'total' or 'combination', got {by!r}")
+    choice("by", by, ("total", "combination"))
     bids = _bids_of(cards, n)
     epsilon = _check_epsilon(epsilon)
 
@@ -541,9 +595,7 @@ def bid_posterior(
             "; exact fractions" if all(isinstance(w, Fraction) for w in weights.values()) else ""
         )
     else:
-        policy = _Policy(
-            prior, epsilon=epsilon, samples=_check_positive("samples", samples), seed=seed
-        )
+        policy = _Policy(prior, epsilon=epsilon, samples=samples, seed=seed)
         if policy.kind == "uniform":
             weights = {bid: Fraction(physical_ways(cards, bid)) for bid in bids}
             method = policy.describe()
@@ -556,7 +608,7 @@ def bid_posterior(
             )
             if policy.kind == "sampled":
                 rng = generator(seed, 1_000_003)
-                for _ in range(_check_positive("bootstrap", bootstrap)):
+                for _ in range(bootstrap):
                     redrawn = _policy_prior(policy.resampled(rng), situation, candidates)
                     try:
                         rows = _posterior_rows(cards, n, redrawn, evidence, "")
@@ -571,18 +623,26 @@ def bid_posterior(
 def _explicit_prior(prior: Mapping, cards: tuple[int, ...]) -> dict[tuple[int, ...], Number]:
     weights: dict[tuple[int, ...], Number] = {}
     for key, weight in prior.items():
-        bid = tuple(sorted(key.cards if isinstance(key, Bid) else key, reverse=True))
+        try:
+            bid = key.cards if isinstance(key, Bid) else Bid(key).cards
+        except TypeError:
+            raise TypeError(
+                f"prior keys must be bids: card tuples such as (5, 2, 1) or Bid, got {key!r}"
+            ) from None
         try:
             without(cards, bid)
         except ValueError:
             raise ValueError(
                 f"the prior names {_text(bid)}, which cannot be held out from {_text(cards)}"
             ) from None
-        if isinstance(weight, bool) or not isinstance(weight, int | float | Fraction):
-            raise ValueError(f"prior weights must be numbers >= 0, got {weight!r}")
-        if weight < 0:
+        if isinstance(weight, bool) or not isinstance(weight, Real):
+            raise TypeError(f"prior weights must be numbers >= 0, got {weight!r}")
+        if not (weight >= 0 and math.isfinite(weight)):
             raise ValueError(f"prior weights must be >= 0, got {weight!r} for {_text(bid)}")
-        weights[bid] = Fraction(weight) if isinstance(weight, int) else weight
+        if isinstance(weight, Integral):
+            weights[bid] = Fraction(int(weight))
+        else:
+            weights[bid] = weight if isinstance(weight, Fraction) else float(weight)
     return weights
 
 
@@ -617,14 +677,26 @@ def _situation_geeks(
             f"available {_text(cards)} differs from what the situation's bidder (seat {bidder}) "
             f"can use: {_text(situation.available(bidder))}"
         )
-    count = len(situation.rules.geeks)
-    candidates = tuple(range(count)) if geeks is None else tuple(geeks)
+    if geeks is None:
+        return tuple(range(len(situation.rules.geeks)))
+    return _geek_numbers(geeks, situation.rules)
+
+
+def _geek_numbers(geeks: object, rules: Rules) -> tuple[int, ...]:
+    """``geeks`` checked: distinct geek numbers of the rules, at least one."""
+    count = len(rules.geeks)
+    allowed = f"one or more distinct geek numbers 0–{count - 1}"
+    if isinstance(geeks, str | bytes) or not isinstance(geeks, Iterable):
+        raise TypeError(f"geeks must be {allowed}, got {geeks!r}")
+    candidates = tuple(geeks)
+    if not all(is_whole_number(g) for g in candidates):
+        raise TypeError(f"geeks must be {allowed}, got {geeks!r}")
     if (
         not candidates
         or len(set(candidates)) != len(candidates)
-        or not all(is_whole_number(g) and 0 <= g < count for g in candidates)
+        or not all(0 <= g < count for g in candidates)
     ):
-        raise ValueError(f"geeks must be distinct geek numbers 0–{count - 1}, got {geeks!r}")
+        raise ValueError(f"geeks must be {allowed}, got {geeks!r}")
     return tuple(int(g) for g in candidates)
 
 
@@ -633,8 +705,11 @@ def _policy_prior(
 ) -> dict[tuple[int, ...], Number]:
     """The policy's bid distribution in ``situation``, averaged over the candidate geeks."""
     rules = situation.rules
-    table = bid_table(rules.money_cards, rules.min_cards)
-    legal = table.legal[table.lock_option(situation.locked[situation.player])]
+    table = bid_table(rules.money_cards)
+    legal = table.legal(
+        table.lock_option(situation.locked[situation.player]),
+        rules.min_cards_at(situation.order.index(situation.player)),
+    )
     mixed: dict[tuple[int, ...], Number] = {}
     for geek in candidates:
         observation = dataclasses.replace(situation, geek=geek)
@@ -768,42 +843,47 @@ def bidding_situation(
     """A bidder's observation at a scripted decision: round 2, ``bidder`` is First Bidder and
     has ``locked`` locked (None: nothing), so a policy prior has a concrete situation.
 
-    Round 1 (seat 0 auctions item 0, the seat after ``bidder`` bids first, ``bidder`` last):
-    ``bidder`` holds out ``locked`` alone and wins item 0 while everyone else holds out their
-    cheapest legal bid; with ``locked`` None the bidder holds out its cheapest bid and is the
-    cheapskate (ties for lowest go to the bidder farthest from the First Bidder). Round 2: the
+    Round 1: seat 0 auctions item 0 and names the seat after ``bidder`` First Bidder, so
+    ``bidder`` bids last. Every other seat holds out its cheapest legal bid (if that cannot
+    leave ``bidder`` with the wanted lock, the cheapest bid legal at every position: with the
+    rulebook's minimum the First Bidder then holds out one card too), and ``bidder`` the cheapest
+    bid whose top card is ``locked`` that keeps it from being the cheapskate (with ``locked``
+    None: the cheapest bid that makes it the cheapskate, so it locks nothing). Round 2: the
     round-1 cheapskate auctions item 1 and names ``bidder`` First Bidder. Used by the bid
     inference explorer; ValueError if the rules make the script impossible.
     """
     rules = _rules(rules)
     n = rules.players
-    if not is_whole_number(bidder) or not 0 <= bidder < n:
-        raise ValueError(f"bidder must be a seat 0–{n - 1}, got {bidder!r}")
+    bidder = whole_number("bidder", bidder, low=0, high=n - 1, allowed=f"a seat 0–{n - 1}")
     if rules.rounds < 2:
         raise ValueError("a round-2 situation needs at least 2 items")
-    if locked is not None and locked not in rules.money_cards:
+    if locked is not None and not (is_whole_number(locked) and locked in rules.money_cards):
         raise ValueError(
             f"locked must be None or one of the money cards {list(rules.money_cards)}, "
             f"got {locked!r}"
         )
-    table = bid_table(rules.money_cards, rules.min_cards)
-    cheapest = table.legal[0][0]
-    if locked is None:
-        own = cheapest
-    else:
-        own = next(
-            (b for b in table.legal[0] if b.highest == locked and b.total > cheapest.total), None
-        )
-        if own is None:
-            raise ValueError(
-                f"with min_cards={rules.min_cards} no bid locks a {locked} without being lowest"
-            )
-    state = new_game(rules, seed=0, starting_auctioneer=0)
-    state = state.apply(Auction(0, (bidder + 1) % n))
-    while state.phase == "bid":
-        state = state.apply(own if state.to_play == bidder else cheapest)
-    state = state.apply(Auction(1, bidder))
-    return state.observation(bidder)
+    locked = None if locked is None else int(locked)
+    table = bid_table(rules.money_cards)
+    everywhere = max(rules.bid_minimums)  # fewest cards legal at every position
+    for others in ("cheapest legal", "legal everywhere"):
+        for own in table.legal(0, rules.min_cards_at(n - 1)):
+            if locked is not None and own.highest != locked:
+                continue
+            state = new_game(rules, seed=0, starting_auctioneer=0)
+            state = state.apply(Auction(0, (bidder + 1) % n))
+            while state.phase == "bid":
+                fewest = rules.min_cards_at(len(state.bids))
+                if others == "legal everywhere":
+                    fewest = everywhere
+                state = state.apply(own if state.to_play == bidder else table.legal(0, fewest)[0])
+            wanted_role = state.history[-1].cheapskate == bidder
+            if state.locked[bidder] == locked and wanted_role == (locked is None):
+                return state.apply(Auction(1, bidder)).observation(bidder)
+    raise ValueError(
+        f"with bid_minimum {rules.bid_minimum!r} no round-1 script leaves seat {bidder} with "
+        f"{'nothing' if locked is None else f'its {locked}'} locked (a bid whose top card is "
+        f"{locked} cannot keep it from being the cheapskate)"
+    )
 
 
 # -- inference from a real observation ------------------------------------------------------------
@@ -857,11 +937,24 @@ class _Evidence:
     candidate_geeks: list[int]
 
 
-def _check_observation(observation: object) -> None:
+def _check_observation(observation: object, name: str = "observation") -> None:
+    """An engine Observation whose seat, geek and rules are consistent (an edited one may not
+    be: ``dataclasses.replace(observation, geek=99)``)."""
     if not isinstance(observation, Observation):
         raise TypeError(
-            f"observation must be an engine Observation (state.observation(seat)), got "
+            f"{name} must be an engine Observation (state.observation(seat)), got "
             f"{type(observation).__name__}"
+        )
+    if not isinstance(observation.rules, Rules):
+        raise TypeError(
+            f"{name}.rules must be a rubbish Rules, got {type(observation.rules).__name__}"
+        )
+    players, geeks = observation.rules.players, len(observation.rules.geeks)
+    whole_number(f"{name}.player", observation.player, low=0, high=players - 1)
+    whole_number(f"{name}.geek", observation.geek, low=0, high=geeks - 1)
+    if observation.phase not in ("auction", "bid", "over"):
+        raise ValueError(
+            f"{name}.phase must be 'auction', 'bid' or 'over', got {observation.phase!r}"
         )
 
 
@@ -1284,11 +1377,16 @@ def infer(
     """
     _check_observation(observation)
     me = observation.player
+    history = flag("history", history)
+    epsilon = _check_epsilon(epsilon)
+    samples = _check_positive("samples", samples)
+    bootstrap = _check_positive("bootstrap", bootstrap)
+    seed = _check_seed(seed)
     if opponent is not None:
-        if not is_whole_number(opponent) or not 0 <= opponent < observation.rules.players:
-            raise ValueError(
-                f"opponent must be a seat 0–{observation.rules.players - 1}, got {opponent!r}"
-            )
+        last = observation.rules.players - 1
+        opponent = whole_number(
+            "opponent", opponent, low=0, high=last, allowed=f"a seat 0–{last} or None"
+        )
         if opponent == me:
             raise ValueError(f"seat {me} is the observer: its own bid is not hidden from it")
         if observation.phase != "bid" or observation.held_out[opponent] is None:
@@ -1513,11 +1611,23 @@ def game_inference(
     probability it gave the true bid total and the true geek, and how often its most likely
     total was right. Give ``priors`` as a mapping label -> prior to name them in the frames.
     """
+    if not isinstance(state, State):
+        raise TypeError(f"state must be an engine State, got {type(state).__name__}")
     rules = state.rules
+    epsilon = _check_epsilon(epsilon)
+    if isinstance(priors, str) or callable(priors):
+        priors = [priors]  # one prior
     if isinstance(priors, Mapping):
         labelled = {str(label): spec for label, spec in priors.items()}
-    else:
+    elif isinstance(priors, Iterable):
         labelled = {_prior_label(spec): spec for spec in priors}
+    else:
+        raise TypeError(
+            f"priors must be a prior, a sequence of priors or a mapping label -> prior, got "
+            f"{priors!r}"
+        )
+    if not labelled:
+        raise ValueError("priors must name at least one prior")
     bid_rows, geek_rows = [], []
     for spec in labelled.values():
         for model in spec.values() if isinstance(spec, Mapping) else [spec]:

@@ -4,14 +4,28 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
+from workbench.checks import choice, is_whole_number, whole_number
 from workbench.data import read_table
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+#: Bids are enumerated (2 ** cards multisets at most), so a hand holds at most this many cards.
+MAX_MONEY_CARDS = 12
+#: Items and geeks are numbered in 8-bit columns of the result frames; scores in 16-bit ones.
+MAX_ITEMS = MAX_GEEKS = 127
+MAX_SCORE = 32_767
 OVERSPEND_READINGS = ("discard", "keep")
+#: Readings of the fewest cards a bid may hold out, as (First Bidder, later bidders). The
+#: rulebook: the First Bidder holds out "any number" of cards, each later bidder "one or more".
+BID_MINIMUMS: dict[str, tuple[int, int]] = {
+    "first_any_later_one": (0, 1),
+    "any": (0, 0),
+    "one": (1, 1),
+}
 
 
 class Geek(NamedTuple):
@@ -50,8 +64,10 @@ class Rules:
     starting_fame: int = 30
     #: fame gained at the end per destined item won
     destined_bonus: int = 30
-    #: fewest cards a bid may hold out (0: an empty bid is allowed)
-    min_cards: int = 0
+    #: fewest cards a bid may hold out: "first_any_later_one" (the rulebook: the First Bidder
+    #: may hold out none, later bidders at least one), "any" (none for everyone) or "one"
+    #: (at least one for everyone)
+    bid_minimum: str = "first_any_later_one"
     #: "discard": a winner whose fame would drop below 0 ends at 0 and the item is discarded;
     #: "keep": fame 0 and the item is kept
     overspend: str = "discard"
@@ -61,60 +77,82 @@ class Rules:
     geeks: tuple[Geek, ...] = field(default_factory=load_geeks)
 
     def __post_init__(self) -> None:
-        _require_int("players", self.players)
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ValueError(
-                f"players must be {MIN_PLAYERS}–{MAX_PLAYERS} (the box holds five sets of money "
-                f"cards), got {self.players}"
-            )
-        cards = tuple(self.money_cards)
-        if not cards or not all(_is_int(card) for card in cards):
-            raise ValueError(
-                f"money_cards must be a non-empty tuple of positive whole numbers (thousands), "
-                f"got {self.money_cards!r}"
-            )
-        if any(card <= 0 for card in cards):
-            raise ValueError(
-                f"money_cards must all be positive (thousands), got {self.money_cards!r}"
-            )
-        object.__setattr__(self, "money_cards", tuple(sorted(cards, reverse=True)))
+        # Whole numbers may be Python or numpy integers and are stored as Python ints; bools,
+        # floats and strings are refused. Every problem is a ValueError naming the field.
+        players = whole_number(
+            "players",
+            self.players,
+            low=MIN_PLAYERS,
+            high=MAX_PLAYERS,
+            allowed=f"{MIN_PLAYERS}–{MAX_PLAYERS} (the box holds five sets of money cards)",
+            type_error=ValueError,
+        )
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "money_cards", _money_cards(self.money_cards))
         for name in ("starting_fame", "destined_bonus"):
-            _require_int(name, getattr(self, name))
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
-        _require_int("min_cards", self.min_cards)
-        if not 0 <= self.min_cards <= len(cards) - 1:
+            value = whole_number(name, getattr(self, name), low=0, type_error=ValueError)
+            object.__setattr__(self, name, value)
+        choice("bid_minimum", self.bid_minimum, tuple(BID_MINIMUMS))
+        if max(BID_MINIMUMS[self.bid_minimum]) > len(self.money_cards) - 1:
             raise ValueError(
-                f"min_cards must be 0–{len(cards) - 1} (a locked card leaves "
-                f"{len(cards) - 1} usable), got {self.min_cards}"
+                f"bid_minimum {self.bid_minimum!r} needs at least 2 money cards (a bidder who "
+                f"locked a card must still hold one out), got money_cards {self.money_cards!r}"
             )
-        if self.overspend not in OVERSPEND_READINGS:
-            raise ValueError(
-                f"overspend must be one of {OVERSPEND_READINGS}, got {self.overspend!r}"
+        choice("overspend", self.overspend, OVERSPEND_READINGS)
+        if not (isinstance(self.starting_auctioneer, str) and self.starting_auctioneer == "random"):
+            start = whole_number(
+                "starting_auctioneer",
+                self.starting_auctioneer,
+                low=0,
+                high=players - 1,
+                allowed=f"a seat 0–{players - 1} or 'random'",
+                type_error=ValueError,
             )
-        start = self.starting_auctioneer
-        if start != "random" and not (_is_int(start) and 0 <= start < self.players):
-            raise ValueError(
-                f"starting_auctioneer must be a seat 0–{self.players - 1} or 'random', "
-                f"got {start!r}"
-            )
+            object.__setattr__(self, "starting_auctioneer", start)
         self._validate_cards()
+        reach = self.starting_fame + self.rounds * (self.money_total + self.destined_bonus)
+        if reach > MAX_SCORE:
+            raise ValueError(
+                f"these rules can reach a score of {reach} (starting_fame + rounds x (all the "
+                f"money + destined_bonus)), beyond the {MAX_SCORE:,} the result frames hold: "
+                "lower money_cards, starting_fame or destined_bonus"
+            )
 
     def _validate_cards(self) -> None:
-        items = tuple(self.items)
-        if not items or not all(isinstance(name, str) and name for name in items):
-            raise ValueError(f"items must be a non-empty tuple of names, got {self.items!r}")
+        items = self.items
+        if isinstance(items, str) or not isinstance(items, Iterable):
+            raise ValueError(f"items must be a sequence of item names, got {items!r}")
+        items = tuple(items)
+        if not 1 <= len(items) <= MAX_ITEMS or not all(
+            isinstance(name, str) and name.strip() for name in items
+        ):
+            raise ValueError(
+                f"items must be 1–{MAX_ITEMS} non-empty item names, got {self.items!r}"
+            )
         if len(set(items)) != len(items):
             duplicates = sorted(name for name, count in Counter(items).items() if count > 1)
             raise ValueError(f"items must have distinct names; repeated: {duplicates}")
         object.__setattr__(self, "items", items)
+        if isinstance(self.geeks, str) or not isinstance(self.geeks, Iterable):
+            raise ValueError(
+                f"geeks must be a sequence of (name, destined item ids) pairs, got {self.geeks!r}"
+            )
         geeks = []
         for geek in self.geeks:
-            if not isinstance(geek, tuple) or len(geek) != 2:
+            if not isinstance(geek, tuple | list) or len(geek) != 2:
                 raise ValueError(f"each geek must be (name, destined item ids), got {geek!r}")
             name, destined = geek
+            if not isinstance(name, str) or not name.strip():
+                raise ValueError(f"each geek's name must be a non-empty string, got {name!r}")
+            if isinstance(destined, str) or not isinstance(destined, Iterable):
+                raise ValueError(
+                    f"geek {name!r} must name its destined items as a sequence of item ids, "
+                    f"got {destined!r}"
+                )
             destined = tuple(destined)
-            unknown = [item for item in destined if not (_is_int(item) and 0 <= item < len(items))]
+            unknown = [
+                item for item in destined if not (is_whole_number(item) and 0 <= item < len(items))
+            ]
             if unknown:
                 raise ValueError(
                     f"geek {name!r} names unknown item(s) {unknown}; items are 0–{len(items) - 1}: "
@@ -124,10 +162,14 @@ class Rules:
                 raise ValueError(
                     f"geek {name!r} must name one or more distinct items, got {destined!r}"
                 )
-            geeks.append(Geek(str(name), destined))
-        if len(geeks) < self.players:
+            geeks.append(Geek(name, tuple(int(item) for item in destined)))
+        names = [geek.name for geek in geeks]
+        if len(set(names)) != len(names):
+            repeated = sorted(name for name, count in Counter(names).items() if count > 1)
+            raise ValueError(f"geeks must have distinct names; repeated: {repeated}")
+        if not self.players <= len(geeks) <= MAX_GEEKS:
             raise ValueError(
-                f"{self.players} players need at least {self.players} geeks to deal, "
+                f"geeks: {self.players} players need {self.players}–{MAX_GEEKS} geeks to deal, "
                 f"got {len(geeks)}"
             )
         object.__setattr__(self, "geeks", tuple(geeks))
@@ -150,16 +192,30 @@ class Rules:
     def money_total(self) -> int:
         return sum(self.money_cards)
 
+    @property
+    def bid_minimums(self) -> tuple[int, int]:
+        """Fewest cards a bid may hold out: (the First Bidder's, every later bidder's)."""
+        return BID_MINIMUMS[self.bid_minimum]
+
+    def min_cards_at(self, position: int) -> int:
+        """Fewest cards the bidder at ``position`` in bidding order (0 = First Bidder) may
+        hold out."""
+        first, later = BID_MINIMUMS[self.bid_minimum]
+        return first if position == 0 else later
+
     def destined_to(self, geek: int) -> tuple[int, ...]:
         """Items destined to geek number ``geek``."""
         return self.geeks[geek].destined
 
 
-def _is_int(value: object) -> bool:
-    # Strict on purpose: Rules are stored as given, so only plain ints (not numpy) are accepted.
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _require_int(name: str, value: object) -> None:
-    if not _is_int(value):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+def _money_cards(cards: object) -> tuple[int, ...]:
+    """Money card values, high to low, as plain ints; ValueError naming the field otherwise."""
+    allowed = f"1–{MAX_MONEY_CARDS} positive whole numbers (thousands), e.g. (1, 2, 2, 5, 10)"
+    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        raise ValueError(f"money_cards must be {allowed}, got {cards!r}")
+    values = tuple(cards)
+    if not 1 <= len(values) <= MAX_MONEY_CARDS or not all(is_whole_number(v) for v in values):
+        raise ValueError(f"money_cards must be {allowed}, got {cards!r}")
+    if any(value <= 0 for value in values):
+        raise ValueError(f"money_cards must all be positive (thousands), got {cards!r}")
+    return tuple(sorted((int(value) for value in values), reverse=True))

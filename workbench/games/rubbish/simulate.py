@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from workbench.checks import choice, flag, whole_number
 from workbench.games.rubbish.agents import AGENTS, make_agent
 from workbench.games.rubbish.batch import (
     ROLES,
@@ -94,19 +95,39 @@ def simulate_batches(
     engine: str = "auto",
     rounds: bool = True,
 ) -> Iterator[tuple[pl.DataFrame, pl.DataFrame | None]]:
-    """Like ``simulate`` but yields the frames batch by batch, so memory stays bounded."""
-    rules = Rules() if rules is None else rules
+    """Like ``simulate`` but yields the frames batch by batch, so memory stays bounded. Every
+    argument is checked when this is called, before any game is played."""
+    rules = _checked_rules(rules)
     agents = resolve_agents(rules, agents)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive whole number, got {games!r}")
+    games = whole_number("games", games, low=1, allowed="a positive whole number")
     seed_sequence(seed)  # validates the seed before any work
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    progress = flag("progress", progress)
+    rounds = flag("rounds", rounds)
+    choice("engine", engine, ENGINES)
     fast = supports_fast(agents)
     if engine == "fast" and not fast:
         slow = sorted({agent_label(a) for a in agents if not supports_fast([a])})
         raise ValueError(f"engine='fast' needs batch agents; these are step-only: {slow}")
-    use_fast = fast and engine != "step"
+    return _batches(rules, agents, games, seed, progress, fast and engine != "step", rounds)
+
+
+def _checked_rules(rules: object) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a rubbish Rules or None, got {type(rules).__name__}")
+    return rules
+
+
+def _batches(
+    rules: Rules,
+    agents: list[Any],
+    games: int,
+    seed: SeedLike,
+    progress: bool,
+    use_fast: bool,
+    rounds: bool,
+) -> Iterator[tuple[pl.DataFrame, pl.DataFrame | None]]:
     labels = [agent_label(a) for a in agents]
     bar = _progress(games, progress)
     try:
@@ -118,7 +139,7 @@ def simulate_batches(
                 recording = Recording.empty(size, rules.rounds, rules.players) if rounds else None
                 if recording is not None:
                     recording.starting_auctioneer[:] = batch.auctioneer
-                play(batch, agents, rng, recording)
+                play(batch, agents, rng, recording, first_game=start)
                 yield (
                     batch_games_frame(batch, labels, start),
                     batch_rounds_frame(recording, labels, start) if recording else None,
@@ -128,7 +149,7 @@ def simulate_batches(
             chunk = 64  # finished States kept alive per batch: few, for memory and GC
             for start in range(0, games, chunk):
                 states = [
-                    play_game(rules, agents, seed=seed_sequence(seed, g))
+                    _play_resolved(rules, agents, seed_sequence(seed, g))
                     for g in range(start, min(games, start + chunk))
                 ]
                 yield (
@@ -140,9 +161,15 @@ def simulate_batches(
         bar.close()
 
 
-def play_game(rules: Rules, agents: Sequence[Any], *, seed: SeedLike) -> State:
-    """One game through the step-by-step engine. The deal uses stream (seed, 0); seat s's agent
-    draws from its own stream (seed, 1 + s)."""
+def play_game(rules: Rules | None, agents: Sequence[Any] | Any | None, *, seed: SeedLike) -> State:
+    """One game through the step-by-step engine (``agents`` as for ``simulate``). The deal
+    uses stream (seed, 0); seat s's agent draws from its own stream (seed, 1 + s)."""
+    rules = _checked_rules(rules)
+    agents = resolve_agents(rules, agents)
+    return _play_resolved(rules, agents, seed)
+
+
+def _play_resolved(rules: Rules, agents: Sequence[Any], seed: SeedLike) -> State:
     state = new_game(rules, seed=seed_sequence(seed, 0))
     rngs = [generator(seed, 1 + seat) for seat in range(rules.players)]
     while (player := state.to_play) is not None:
@@ -279,9 +306,12 @@ def _running_scores(states: Sequence[State]) -> Iterator[tuple[int, tuple[int, .
         for record in state.history:
             if record.kept and record.item in rules.destined_to(state.deal.geeks[record.winner]):
                 destined[record.winner] += 1
-            yield record.round, tuple(
-                fame + rules.destined_bonus * count
-                for fame, count in zip(record.fame_after, destined, strict=True)
+            yield (
+                record.round,
+                tuple(
+                    fame + rules.destined_bonus * count
+                    for fame, count in zip(record.fame_after, destined, strict=True)
+                ),
             )
 
 
@@ -336,7 +366,7 @@ class _NoProgress:
 def replay_recorded_game(rules: Rules, recording: Recording, geeks: np.ndarray, game: int) -> State:
     """Replay game ``game`` of a recorded fast batch through ``State.apply``, action by action
     (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
-    table = bid_table(rules.money_cards, rules.min_cards)
+    table = bid_table(rules.money_cards)
     state = new_game(
         rules,
         seed=0,
@@ -349,6 +379,6 @@ def replay_recorded_game(rules: Rules, recording: Recording, geeks: np.ndarray, 
         for offset in range(rules.players):
             seat = (first + offset) % rules.players
             option = int(recording.lock_before[game, round_index, seat])
-            bid = table.legal[option][int(recording.bid_index[game, round_index, seat])]
+            bid = table.bids[option][int(recording.bid_index[game, round_index, seat])]
             state = state.apply(bid)
     return state

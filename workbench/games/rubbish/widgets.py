@@ -24,7 +24,7 @@ from workbench.games.rubbish.charts import (
 )
 from workbench.games.rubbish.cheapskate import cheapskate_frequency
 from workbench.games.rubbish.inference import bid_posterior, bidding_situation
-from workbench.games.rubbish.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from workbench.games.rubbish.rules import BID_MINIMUMS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from workbench.widgets import Explorer
 
 #: The priors the bid explorer offers. The sampling agent is estimated (seeded sampling) with
@@ -35,6 +35,12 @@ EXPLORER_ROLLOUTS = 4
 
 #: Seat line-ups the cheapskate explorer offers.
 LINEUPS = ("heuristic", "random", "heuristic vs random")
+#: How the cheapskate explorer names the readings of the bid minimum (First Bidder, later).
+BID_MINIMUM_LABELS = {
+    "first_any_later_one": "First Bidder 0, later 1 (rulebook)",
+    "any": "0 for everyone",
+    "one": "1 for everyone",
+}
 #: Games per re-run the cheapskate explorer offers (the first is the default: under a second).
 GAME_COUNTS = (5_000, 1_000, 20_000, 50_000)
 
@@ -72,22 +78,24 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
     situation: ``bidding_situation`` — round 2, the bidder is First Bidder and has the chosen
     card locked; its geek uniform over all geeks; ``epsilon`` mixes in that share of uniform
     play. The sampling agent is an estimate (``EXPLORER_SAMPLES`` seeded calls per geek, with a
-    bootstrap interval; ``seed`` is a control). Bounds follow the situation: no more cards held
-    out than are usable, only usable cards as peeks, epsilon and seed disabled where they do
-    nothing. Starts at the rulebook's example: the 10 locked, 3 cards, no peek.
+    bootstrap interval; ``seed`` is a control). Bounds follow the situation: between the fewest
+    cards this bidder may hold out (the rules' bid minimum for the First Bidder or a later
+    bidder) and the usable cards, only usable cards as peeks, epsilon and seed disabled where
+    they do nothing. Starts at the rulebook's example: the 10 locked, 3 cards, no peek.
     """
     rules = Rules() if rules is None else rules
     values = sorted(set(rules.money_cards), reverse=True)
-    held_out_min = rules.min_cards
+    bidders = [("the First Bidder", 0), ("a later bidder", 1)]
     controls = {
         "locked": widgets.Dropdown(
             options=[("nothing", None), *((str(v), v) for v in values)],
             value=values[0],
             description="locked",
         ),
+        "position": widgets.Dropdown(options=bidders, value=0, description="bidder is"),
         "held_out": widgets.IntSlider(
             value=min(3, len(rules.money_cards) - 1),
-            min=held_out_min,
+            min=rules.min_cards_at(0),
             max=len(rules.money_cards),
             description="held out",
         ),
@@ -109,22 +117,30 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
         return rules.money_cards if locked is None else without(rules.money_cards, (locked,))
 
     def adapt(
-        locked: int | None, held_out: int, peek: int | None, prior: str, epsilon: float, seed: int
+        locked: int | None, position: int, prior: str, **_: Any
     ) -> dict[str, dict[str, Any]]:
         cards = usable(locked)
         seen = sorted(set(cards), reverse=True)
         return {
-            "held_out": {"max": len(cards)},
+            # A policy prior plays the scripted situation, where the bidder is First Bidder.
+            "position": {"options": bidders if prior == "uniform" else bidders[:1]},
+            "held_out": {"min": rules.min_cards_at(position), "max": len(cards)},
             "peek": {"options": [("no peek", None), *((f"a {v}", v) for v in seen)]},
             "epsilon": {"disabled": prior == "uniform"},
             "seed": {"disabled": prior != "sampling"},
         }
 
     def compute(
-        locked: int | None, held_out: int, peek: int | None, prior: str, epsilon: float, seed: int
+        locked: int | None,
+        position: int,
+        held_out: int,
+        peek: int | None,
+        prior: str,
+        epsilon: float,
+        seed: int,
     ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
         available = usable(locked)
-        options: dict[str, Any] = {"rules": rules}
+        options: dict[str, Any] = {"rules": rules, "position": position}
         if prior != "uniform":
             options = {
                 "situation": _situation(rules, locked),
@@ -142,7 +158,9 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
             model = f"sampling-agent prior, epsilon {epsilon:.2f}, seed {seed} (estimate)"
         else:
             model = f"{prior}-agent prior, epsilon {epsilon:.2f}"
-        title = f"{held_out} card(s) held out of {_cards_text(available)}, {seen}"
+        who = next(label for label, value in bidders if value == position)
+        cards = _cards_text(available)
+        title = f"{who[0].upper()}{who[1:]} holds out {held_out} of {cards}, {seen}"
         chart = bid_posterior_chart(by_total, title=title)
         chart = chart.properties(title=alt.Title(title, subtitle=_subtitle(chart, model)))
         columns = ["cards", "total", "ways", "prior", "likelihood", "probability", "exact"]
@@ -171,8 +189,8 @@ def _lineup(lineup: str, players: int) -> list[str] | str:
 def cheapskate_explorer(
     rules: Rules | None = None, *, games: int = GAME_COUNTS[0], seed: int = 0
 ) -> Explorer:
-    """Change the rules (player count, destined bonus, starting fame, min cards, who starts as
-    auctioneer), the seat line-up, the number of games and the seed, and re-run the seeded
+    """Change the rules (player count, destined bonus, starting fame, bid minimum, who starts
+    as auctioneer), the seat line-up, the number of games and the seed, and re-run the seeded
     games: each seat's mean times cheapskate with 95% intervals beside the fair share, and its
     win rate beside the even share; the table adds the final-round rate and streaks."""
     rules = Rules() if rules is None else rules
@@ -187,8 +205,10 @@ def cheapskate_explorer(
         "starting_fame": widgets.IntSlider(
             value=rules.starting_fame, min=0, max=60, step=5, description="starting fame"
         ),
-        "min_cards": widgets.IntSlider(
-            value=rules.min_cards, min=0, max=len(rules.money_cards) - 1, description="min cards"
+        "bid_minimum": widgets.Dropdown(
+            options=[(BID_MINIMUM_LABELS.get(name, name), name) for name in BID_MINIMUMS],
+            value=rules.bid_minimum,
+            description="bid minimum",
         ),
         "starting_auctioneer": widgets.Dropdown(
             options=[("seat 0", 0), ("drawn at random", "random")],
@@ -208,7 +228,7 @@ def cheapskate_explorer(
         players: int,
         destined_bonus: int,
         starting_fame: int,
-        min_cards: int,
+        bid_minimum: str,
         starting_auctioneer: int | str,
         lineup: str,
         games: int,
@@ -218,14 +238,15 @@ def cheapskate_explorer(
             players=players,
             destined_bonus=destined_bonus,
             starting_fame=starting_fame,
-            min_cards=min_cards,
+            bid_minimum=bid_minimum,
             starting_auctioneer=starting_auctioneer,
         )
         report = cheapskate_frequency(variant, _lineup(lineup, players), games=games, seed=seed)
         first = "seat 0" if starting_auctioneer == 0 else "drawn at random"
         setting = (
             f"{players} players, destined bonus {destined_bonus}, starting fame "
-            f"{starting_fame}, min cards {min_cards}, first auctioneer {first}"
+            f"{starting_fame}, bid minimum {BID_MINIMUM_LABELS[bid_minimum]}, first auctioneer "
+            f"{first}"
         )
         played = f"{lineup} line-up, {games:,} games, seed {seed}"
         times = cheapskate_chart(report.summary, title="Times cheapskate per game")

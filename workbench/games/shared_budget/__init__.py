@@ -51,7 +51,13 @@ from workbench.games.shared_budget.rules import (
     standings,
 )
 from workbench.games.shared_budget.simulate import simulate, simulate_batches
-from workbench.games.shared_budget.solver import Solution, StageGame, solve
+from workbench.games.shared_budget.solver import (
+    Solution,
+    SolveEstimate,
+    StageGame,
+    estimate_solve,
+    solve,
+)
 from workbench.lazy import lazy_exports
 
 # Charts and explorers import altair and ipywidgets: loaded on first use.
@@ -86,6 +92,7 @@ __all__ = [
     "Rules",
     "SealedBid",
     "Solution",
+    "SolveEstimate",
     "StageGame",
     "State",
     "award",
@@ -96,6 +103,7 @@ __all__ = [
     "classroom_plans",
     "equilibrium_bids",
     "equilibrium_path",
+    "estimate_solve",
     "expected_outcome",
     "function_table_variants",
     "make_agent",

@@ -9,12 +9,14 @@ choose from the public position only (round, budgets, coverage), never from the 
 from __future__ import annotations
 
 import bisect
+import inspect
 import itertools
 import math
 from collections.abc import Sequence
 
 import numpy as np
 
+from workbench.checks import whole_number
 from workbench.games.shared_budget.engine import BUY, PASS, Observation
 from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.solver import Solution, solve
@@ -52,9 +54,9 @@ class CoverageHeuristic:
     """
 
     def __init__(self, jitter: int = 2) -> None:
-        if isinstance(jitter, bool) or not isinstance(jitter, int) or jitter < 0:
-            raise ValueError(f"jitter must be a non-negative int, got {jitter!r}")
-        self.jitter = jitter
+        self.jitter = whole_number(
+            "CoverageHeuristic jitter", jitter, low=0, allowed="a non-negative int"
+        )
         self.name = "coverage" if jitter == 0 else f"coverage(±{jitter})"
 
     def target(self, observation: Observation) -> int:
@@ -171,10 +173,17 @@ def make_agent(name: str, rules: Rules | None = None, **options: object) -> obje
     'equilibrium' (solves ``rules``, default the standard game, for two teams)."""
     if not isinstance(name, str) or name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a shared_budget Rules or None, got {type(rules).__name__}")
     if name == "equilibrium":
         if options:
-            raise ValueError(f"the equilibrium agent takes no options, got {sorted(options)}")
-        if rules is not None and not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+            raise TypeError(f"the equilibrium agent takes no options, got {sorted(options)}")
         return EquilibriumAgent(solve(rules))
+    accepted = [p for p in inspect.signature(AGENTS[name]).parameters if p != "self"]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        raise TypeError(
+            f"unknown option(s) {unknown} for the {name} agent; its options: "
+            f"{', '.join(accepted) or 'none'}"
+        )
     return AGENTS[name](**options)

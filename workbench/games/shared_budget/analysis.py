@@ -10,21 +10,48 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from workbench.checks import flag, whole_number
 from workbench.games.shared_budget.agents import EquilibriumAgent
 from workbench.games.shared_budget.engine import State, new_game, resolve_round
-from workbench.games.shared_budget.rules import Rules
-from workbench.games.shared_budget.simulate import simulate
+from workbench.games.shared_budget.rules import MAX_BUDGET, Rules
+from workbench.games.shared_budget.simulate import resolve_agents, simulate
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
 from workbench.lineup import agent_label
 from workbench.seeding import derive_seed
 from workbench.stats import difference_interval, proportion_interval
+
+
+def _solution(solution: object) -> Solution:
+    if not isinstance(solution, Solution):
+        raise TypeError(
+            f"solution must be a Solution from solve(rules), got {type(solution).__name__}"
+        )
+    return solution
+
+
+def _frame(name: str, frame: object, columns: Sequence[str]) -> pl.DataFrame:
+    """``frame`` if it is a polars DataFrame with ``columns`` (e.g. a simulate frame)."""
+    if not isinstance(frame, pl.DataFrame):
+        raise TypeError(f"{name} must be a polars DataFrame, got {type(frame).__name__}")
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the columns {missing} (a simulate frame has them)")
+    return frame
+
+
+def _checked_rules(rules: object) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a shared_budget Rules or None, got {type(rules).__name__}")
+    return rules
 
 
 def _functions(rules: Rules, mask: int) -> str:
@@ -37,7 +64,7 @@ def _functions(rules: Rules, mask: int) -> str:
 def equilibrium_path(solution: Solution) -> pl.DataFrame:
     """Equilibrium play from the opening, exactly: one row per reached position and bid pair,
     with its probability (a single line when every strategy on the way is pure)."""
-    rules = solution.rules
+    rules = _solution(solution).rules
     nodes: dict[tuple[int, int, int, int], float] = {(rules.budget, rules.budget, 0, 0): 1.0}
     rows = []
     for k in range(rules.rounds):
@@ -75,7 +102,7 @@ def equilibrium_path(solution: Solution) -> pl.DataFrame:
 def bid_distributions(solution: Solution) -> pl.DataFrame:
     """Each team's equilibrium bid distribution on each card, over equilibrium play:
     round, card, team, bid, probability (summing to 1 per card and team)."""
-    path = equilibrium_path(solution)
+    path = equilibrium_path(_solution(solution))
     long = pl.concat(
         [
             path.select(
@@ -105,7 +132,10 @@ def equilibrium_bids(
 
     ``coverage`` defaults to the most likely coverages on the equilibrium path at that round.
     """
-    rules = solution.rules
+    rules = _solution(solution).rules
+    round = whole_number(
+        "round", round, low=1, high=rules.rounds, allowed=f"an int from 1 to {rules.rounds}"
+    )
     if coverage is None:
         path = equilibrium_path(solution).filter(pl.col("round") == round)
         if path.is_empty():
@@ -154,6 +184,8 @@ def equilibrium_bids(
 def stage_table(stage: StageGame) -> pl.DataFrame:
     """One position's equilibrium: a row per team and bid it plays (team, bid, probability),
     with ``optimal`` (the bid alone guarantees the team the value) and the value for A."""
+    if not isinstance(stage, StageGame):
+        raise TypeError(f"stage must be a StageGame (solution.stage(...)), got {stage!r}")
     rows = []
     for team, strategy, optimal in zip(
         ("A", "B"), stage.strategies, stage.optimal_bids, strict=True
@@ -175,7 +207,7 @@ def stage_table(stage: StageGame) -> pl.DataFrame:
 def reachable_states(solution: Solution) -> pl.DataFrame:
     """Every position some play reaches, with its value and each team's equilibrium bid
     (``bid_a``/``bid_b`` are expected bids; ``mixed`` marks a mixed stage game)."""
-    rules = solution.rules
+    rules = _solution(solution).rules
     rows: dict[str, list[Any]] = {
         c: []
         for c in (
@@ -212,7 +244,7 @@ def reachable_states(solution: Solution) -> pl.DataFrame:
 def start_values(solution: Solution) -> pl.DataFrame:
     """The first team's value for every pair of starting budgets (budget_a, budget_b, value):
     read from one solve, since a game with smaller budgets is part of the solved one."""
-    values = solution.values(1)
+    values = _solution(solution).values(1)
     n = solution.rules.budget + 1
     a, b = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
     return pl.DataFrame(
@@ -227,10 +259,17 @@ def start_values(solution: Solution) -> pl.DataFrame:
 def value_by_budget(rules: Rules | None, budgets: Sequence[int]) -> pl.DataFrame:
     """Value of the win for team A at equal starting budgets, with A first in the tie
     priority (the rulebook) and with B first; ``priority_worth`` is the difference."""
-    rules = Rules() if rules is None else rules
-    budgets = sorted(set(budgets))
-    if not budgets or min(budgets) < 1:
-        raise ValueError(f"budgets must be positive ints, got {budgets!r}")
+    rules = _checked_rules(rules)
+    if isinstance(budgets, str) or not isinstance(budgets, Iterable):
+        raise TypeError(f"budgets must be a sequence of positive ints, got {budgets!r}")
+    budgets = sorted(
+        {
+            whole_number("budgets", b, low=1, high=MAX_BUDGET, allowed="positive ints")
+            for b in budgets
+        }
+    )
+    if not budgets:
+        raise ValueError("budgets must name at least one budget")
     top = replace(rules, budget=max(budgets))
     a_first = solve(replace(top, first_priority=0)).values(1)
     b_first = solve(replace(top, first_priority=1)).values(1)
@@ -246,6 +285,10 @@ def value_by_budget(rules: Rules | None, budgets: Sequence[int]) -> pl.DataFrame
 def variant_values(variants: Mapping[str, Rules], objective: str = "win") -> pl.DataFrame:
     """Solve each named rule variant: variant, value (first team's), and ``functions``, the
     functions of the cards in offer order."""
+    if not isinstance(variants, Mapping) or not all(
+        isinstance(rules, Rules) for rules in variants.values()
+    ):
+        raise TypeError(f"variants must map names to Rules, got {variants!r}")
     rows = []
     for name, rules in variants.items():
         rows.append(
@@ -260,7 +303,7 @@ def variant_values(variants: Mapping[str, Rules], objective: str = "win") -> pl.
 
 def card_order_variants(rules: Rules | None = None) -> dict[str, Rules]:
     """The rulebook order, its reverse, and each card moved to the front."""
-    rules = Rules() if rules is None else rules
+    rules = _checked_rules(rules)
     projects = rules.projects
     variants = {"rulebook order": rules, "reversed": replace(rules, cards=projects[::-1])}
     for i, project in enumerate(projects[1:], start=1):
@@ -271,7 +314,7 @@ def card_order_variants(rules: Rules | None = None) -> dict[str, Rules]:
 
 def priority_variants(rules: Rules | None = None) -> dict[str, Rules]:
     """Tie priority rotating from A (the rulebook) or from B, or fixed on A or on B."""
-    rules = Rules() if rules is None else rules
+    rules = _checked_rules(rules)
     return {
         "rotating, A first (rulebook)": replace(rules, tie_priority="rotating", first_priority=0),
         "rotating, B first": replace(rules, tie_priority="rotating", first_priority=1),
@@ -282,7 +325,12 @@ def priority_variants(rules: Rules | None = None) -> dict[str, Rules]:
 
 def function_table_variants(rules: Rules | None = None) -> dict[str, Rules]:
     """Alternative function tables for the same six cards (the rulebook prints none)."""
-    rules = Rules() if rules is None else rules
+    rules = _checked_rules(rules)
+    if rules.rounds != 6:
+        raise ValueError(
+            f"function_table_variants rewrites the six rulebook cards; these rules have "
+            f"{rules.rounds} cards"
+        )
     tables = {
         "default table": None,
         "single functions only": ("rest", "welcome", "explore", "rest", "explore", "welcome"),
@@ -325,10 +373,8 @@ def expected_outcome(rules: Rules | None, agents: Sequence[Any]) -> pl.DataFrame
     position (round, budgets, coverage), as all shipped agents do: each position's outcome is
     computed once.
     """
-    rules = Rules() if rules is None else rules
-    agents = list(agents)
-    if len(agents) != rules.players:
-        raise ValueError(f"need one agent per seat ({rules.players}), got {len(agents)}")
+    rules = _checked_rules(rules)
+    agents = resolve_agents(rules, agents)
     missing = [agent_label(a) for a in agents if not hasattr(a, "probabilities")]
     if missing:
         raise ValueError(f"agents without exact probabilities cannot be scored exactly: {missing}")
@@ -372,6 +418,10 @@ def expected_outcome(rules: Rules | None, agents: Sequence[Any]) -> pl.DataFrame
 def seat_results(games: pl.DataFrame) -> pl.DataFrame:
     """Win share by seat and agent from a games frame, with its 95% Wilson interval and the
     sample size; mean score and remaining budget alongside, and ``even_share`` = 1 / seats."""
+    columns = ("seat", "team", "agent", "win_share", "score", "budget_left")
+    games = _frame("games", games, columns)
+    if games.is_empty():
+        raise ValueError("the games frame is empty")
     summary = (
         games.group_by("seat", "team", "agent")
         .agg(
@@ -410,7 +460,11 @@ def versus_equilibrium(
     95% interval, the seat's equilibrium value (no agent can expect more), the exact expected
     share (``exact_share``, when ``exact``) and ``shortfall`` = seat value - exact share.
     ``above_value`` flags an interval lying wholly above the seat's value."""
-    equilibrium = EquilibriumAgent(solution)
+    equilibrium = EquilibriumAgent(_solution(solution))
+    exact = flag("exact", exact)
+    if isinstance(agents, str) or not isinstance(agents, Sequence):
+        raise TypeError(f"agents must be a sequence of agents or agent names, got {agents!r}")
+    agents = [resolve_agents(solution.rules, agent)[0] for agent in agents]
     rows = []
     for i, (agent, seat) in enumerate(itertools.product(agents, (0, 1))):
         seats = [agent, equilibrium] if seat == 0 else [equilibrium, agent]
@@ -448,11 +502,15 @@ def purchase_effects(rounds: pl.DataFrame, *, early_rounds: int = 3) -> pl.DataF
     """For each early card (rounds 1..early_rounds) and each later card: the mean later bid of
     teams that bought the early card against teams that did not, the shift (difference) and
     its 95% Welch interval, with both sample sizes."""
+    rounds = _frame("rounds", rounds, ("game", "seat", "round", "card", "won_card", "bid"))
     if rounds.is_empty():
         raise ValueError("the rounds frame is empty")
     last = int(rounds["round"].max())
-    if not 1 <= early_rounds < last:
-        raise ValueError(f"early_rounds must be from 1 to {last - 1}, got {early_rounds!r}")
+    if last < 2:
+        raise ValueError("purchase_effects needs rounds after the early ones: one round played")
+    early_rounds = whole_number(
+        "early_rounds", early_rounds, low=1, high=last - 1, allowed=f"an int from 1 to {last - 1}"
+    )
     bought = rounds.filter(pl.col("won_card")).select("game", "seat", "round")
     rows = []
     cards = dict(rounds.select("round", "card").unique().iter_rows())
@@ -492,6 +550,11 @@ def purchase_effect_summary(effects: pl.DataFrame) -> pl.DataFrame:
     """One row per early card (from ``purchase_effects``): the later card whose bids its
     buyers changed most, that shift with its 95% interval, and ``total_shift``, the summed
     absolute shift over all later cards; largest total first."""
+    effects = _frame(
+        "effects",
+        effects,
+        ("early_round", "early_card", "later_card", "shift", "low", "high", "bought_n", "other_n"),
+    )
     known = effects.filter(pl.col("shift").is_not_nan())
     if known.is_empty():
         raise ValueError("no early card has both buyers and non-buyers to compare")
@@ -515,9 +578,19 @@ def purchase_effect_summary(effects: pl.DataFrame) -> pl.DataFrame:
 
 
 def classroom_plans(rules: Rules | None = None) -> pl.DataFrame:
-    """Every buy/pass plan of the classroom market: plan, cost, affordable, functions covered
-    (count and names), credits left; best first (most functions, then most left)."""
-    rules = replace(Rules() if rules is None else rules, variant="classroom")
+    """Every buy/pass plan of the classroom market of these rules' cards, prices and budget:
+    plan, cost, affordable, functions covered (count and names), credits left; best first
+    (most functions, then most left). Settings of the auction (teams, priorities, tie-break)
+    play no part."""
+    rules = _checked_rules(rules)
+    rules = replace(
+        rules,
+        variant="classroom",
+        teams=2,
+        tie_priority="rotating",
+        first_priority=0,
+        final_tiebreak="budget",
+    )
     masks = rules.card_masks()
     rows = []
     for choice in itertools.product((False, True), repeat=rules.rounds):

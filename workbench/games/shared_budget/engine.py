@@ -1,9 +1,11 @@
 """The shared budget auction, step by step: sealed bids collected one team at a time, revealed
 together, the card awarded, the ledger updated; a readable log on every state.
 
-Actions are bids: whole numbers from 0 (a pass) to the team's remaining budget. Under the
-rulebook's reading (``Rules.strict_bids=False``) an over-budget, negative or unreadable bid is
-recorded and treated as a pass; with ``strict_bids=True`` it raises ``IllegalAction``. In the
+Actions are bids: whole numbers from 0 (a pass) to the team's remaining budget, as ints or
+as the text written on the slip (see ``read_bid``). Under the rulebook's reading
+(``Rules.strict_bids=False``) an over-budget, negative or unreadable bid is recorded and
+treated as a pass; with ``strict_bids=True`` it raises ``IllegalAction``. Values that are no
+bid at all (floats, bools, None, tuples) raise ``TypeError`` in either mode. In the
 classroom variant the one player (the whole group) chooses "buy" or "pass" at each card's fixed
 price; buying what the budget cannot pay is always illegal (the host runs that market).
 
@@ -18,8 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-import numpy as np
-
+from workbench.checks import is_whole_number, whole_number
 from workbench.errors import IllegalAction
 from workbench.games.shared_budget.rules import (
     Project,
@@ -28,10 +29,10 @@ from workbench.games.shared_budget.rules import (
     coverage_score,
     standings,
 )
-from workbench.seeding import seed_sequence
 
 BUY, PASS = "buy", "pass"
-_WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+#: A written whole number: ASCII digits, optionally negative ("+7" and "٥" are unreadable).
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,11 +194,8 @@ class State:
 
     def observation(self, player: int) -> Observation:
         """What ``player`` may know: everything public, plus its own sealed bid this round."""
-        if isinstance(player, bool) or not isinstance(player, int | np.integer):
-            raise TypeError(f"player must be a seat number, got {player!r}")
-        if not 0 <= player < self.rules.players:
-            last = self.rules.players - 1
-            raise ValueError(f"player must be a seat from 0 to {last}, got {player}")
+        last = self.rules.players - 1
+        player = whole_number("player", player, low=0, high=last, allowed=f"a seat 0–{last}")
         own = self.sealed[player] if not self.is_over else None
         projects = self.rules.projects
         return Observation(
@@ -219,7 +217,8 @@ class State:
         """The log as lines of text, only what ``player`` saw; every line is public (sealed
         amounts appear only once revealed), so it is the full record for any seat or ``None``."""
         if player is not None:
-            self.observation(player)  # validates the seat
+            last = self.rules.players - 1
+            whole_number("player", player, low=0, high=last, allowed=f"a seat 0–{last} or None")
         return list(self.log)
 
     def result(self) -> Result:
@@ -302,6 +301,11 @@ class State:
         rules = self.rules
         card = rules.projects[self.round_index]
         legal = self.legal_actions()
+        if not (isinstance(action, str) or is_whole_number(action)):
+            raise TypeError(
+                f"in the classroom variant the group chooses 'buy' or 'pass' (a str), got "
+                f"{action!r} ({type(action).__name__})"
+            )
         if action not in legal:
             reason = (
                 f"{card.name} costs {card.price} and the group has {self.budgets[0]}"
@@ -369,7 +373,7 @@ def new_game(rules: Rules | None = None, *, seed: int) -> State:
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
-    seed_sequence(seed)  # validates the seed: a non-negative int
+    seed = whole_number("seed", seed, low=0, allowed="a non-negative int")
     players = rules.players
     names = ", ".join(p.label for p in rules.projects)
     start = (
@@ -412,18 +416,28 @@ def resolve_round(
 
 
 def read_bid(action: object, budget: int) -> SealedBid:
-    """Read a written bid: a whole number (int or digits) from 0 to ``budget`` is valid;
-    anything else is recorded with the reason it counts as a pass."""
-    written = repr(action) if not isinstance(action, int | np.integer) else str(int(action))
-    value: int | None = None
-    if isinstance(action, bool):
+    """Read a written bid. A bid is a whole number (a Python or numpy int) or the text on the
+    slip (a str). A number from 0 to ``budget``, or text that is one written in the digits 0-9
+    (surrounding spaces allowed), is valid; a negative or over-budget number and text that is
+    not a whole number ("five", "+7", "7.5", other scripts' digits) are recorded with the
+    reason they count as a pass. Anything else — a float, a bool, None, a tuple — is not a
+    bid at all: TypeError, whatever ``Rules.strict_bids`` says."""
+    if is_whole_number(action):
+        value: int | None = int(action)  # type: ignore[call-overload]
+        written = str(value)
+    elif isinstance(action, str):
+        text = action.strip()
         value = None
-    elif isinstance(action, int | np.integer):
-        value = int(action)
-    elif isinstance(action, str) and _WHOLE_NUMBER.fullmatch(action.strip()):
-        value = int(action.strip())
+        if _WHOLE_NUMBER.fullmatch(text):  # beyond 18 digits only the sign matters
+            value = int(text) if len(text) <= 18 else (-1 if text[0] == "-" else budget + 1)
+        written = repr(action)
+    else:
+        raise TypeError(
+            f"a bid must be a whole number (int) or the text written on the slip (str), got "
+            f"{action!r} ({type(action).__name__})"
+        )
     if value is None:
-        return SealedBid(written, 0, "unreadable (not a whole number)")
+        return SealedBid(written, 0, "unreadable (not a whole number in digits 0-9)")
     if value < 0:
         return SealedBid(written, 0, "negative")
     if value > budget:

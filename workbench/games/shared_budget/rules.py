@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from workbench.checks import whole_number
 from workbench.data import read_table, table_path
 
 #: The three required functions, in the order the rulebook lists them.
@@ -83,16 +84,21 @@ class Rules:
     _priorities: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        _check_int("teams", self.teams, 2, len(TEAM_NAMES))
-        _check_int("budget", self.budget, 1, MAX_BUDGET)
+        # Whole numbers may be Python or numpy integers and are stored as Python ints; bools,
+        # floats and strings are refused. Every problem is a ValueError naming the field.
+        object.__setattr__(self, "teams", _check_int("teams", self.teams, 2, len(TEAM_NAMES)))
+        object.__setattr__(self, "budget", _check_int("budget", self.budget, 1, MAX_BUDGET))
         functions = _check_functions(self.functions)
         object.__setattr__(self, "functions", functions)
         _check_choice("tie_priority", self.tie_priority, TIE_PRIORITIES)
-        _check_int("first_priority", self.first_priority, 0, self.teams - 1)
+        first = _check_int("first_priority", self.first_priority, 0, self.teams - 1)
+        object.__setattr__(self, "first_priority", first)
         _check_choice("final_tiebreak", self.final_tiebreak, FINAL_TIEBREAKS)
         _check_choice("variant", self.variant, VARIANTS)
         if not isinstance(self.strict_bids, bool):
             raise ValueError(f"Rules.strict_bids must be True or False, got {self.strict_bids!r}")
+        if self.variant == "classroom":
+            _check_classroom_fields(self)
         if not isinstance(self.card_table, str) or not self.card_table:
             raise ValueError(
                 f"Rules.card_table must be a table name or a CSV path, got {self.card_table!r}"
@@ -199,25 +205,56 @@ def _split_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
     if isinstance(functions, str):
         parts = [part.strip() for part in functions.split("+")]
         return tuple(part for part in parts if part)
-    try:
-        parts = list(functions)
-    except TypeError:
-        raise ValueError(
+    if not isinstance(functions, Iterable):
+        raise TypeError(
             f"functions must be a '+'-joined string or a sequence of names, got {functions!r}"
-        ) from None
+        )
+    parts = list(functions)
     if not all(isinstance(part, str) for part in parts):
-        raise ValueError(f"function names must be strings, got {functions!r}")
+        raise TypeError(f"function names must be strings, got {functions!r}")
     return tuple(part.strip() for part in parts)
 
 
-def _check_int(name: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"Rules.{name} must be an int from {low} to {high}, got {value!r}")
+def _check_int(name: str, value: object, low: int, high: int) -> int:
+    return whole_number(
+        f"Rules.{name}",
+        value,
+        low=low,
+        high=high,
+        allowed=f"an int from {low} to {high}",
+        type_error=ValueError,
+    )
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
+    if not isinstance(value, str) or value not in allowed:
         raise ValueError(f"Rules.{name} must be one of {allowed}, got {value!r}")
+
+
+#: Fields the classroom variant (one group, fixed prices) has no use for, with their defaults.
+_AUCTION_ONLY = {
+    "teams": 2,
+    "tie_priority": "rotating",
+    "first_priority": 0,
+    "final_tiebreak": "budget",
+}
+
+
+def _check_classroom_fields(rules: Rules) -> None:
+    """The classroom variant refuses settings it would ignore, rather than ignore them."""
+    changed = {
+        name: getattr(rules, name)
+        for name, default in _AUCTION_ONLY.items()
+        if getattr(rules, name) != default
+    }
+    if changed:
+        shown = ", ".join(f"{name}={value!r}" for name, value in changed.items())
+        raise ValueError(
+            f"Rules.variant='classroom' is one group buying at fixed prices, so {shown} would be "
+            f"ignored: leave {', '.join(changed)} at the default "
+            f"({', '.join(f'{n}={_AUCTION_ONLY[n]!r}' for n in changed)}) or use "
+            "variant='auction'"
+        )
 
 
 def _check_functions(functions: object) -> tuple[str, ...]:
@@ -225,25 +262,41 @@ def _check_functions(functions: object) -> tuple[str, ...]:
         raise ValueError(f"Rules.functions must be a sequence of names, got {functions!r}")
     names = tuple(functions)
     bad = [n for n in names if not isinstance(n, str) or not n.strip() or "+" in n]
-    if not 1 <= len(names) <= 8 or bad or len(set(names)) != len(names):
+    if not 1 <= len(names) <= 8 or bad:
         raise ValueError(
             "Rules.functions must be 1 to 8 distinct non-empty names without '+', "
             f"got {functions!r}"
         )
-    return tuple(n.strip() for n in names)
+    stripped = tuple(n.strip() for n in names)
+    if len(set(stripped)) != len(stripped):
+        repeated = sorted({n for n in stripped if stripped.count(n) > 1})
+        raise ValueError(
+            f"Rules.functions must be distinct names (surrounding spaces do not count), got "
+            f"{functions!r}: {repeated} repeated"
+        )
+    return stripped
 
 
 def _project(name: object, functions: object, price: object, known: tuple[str, ...]) -> Project:
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a card name must be a non-empty string, got {name!r}")
-    parsed = _split_functions(functions)  # type: ignore[arg-type]
+    try:
+        parsed = _split_functions(functions)  # type: ignore[arg-type]
+    except TypeError as error:  # Rules report every bad field as a ValueError
+        raise ValueError(f"card {name!r}: {error}") from None
     unknown = [f for f in parsed if f not in known]
     if unknown:
         raise ValueError(
             f"card {name!r} supplies unknown functions {unknown}; Rules.functions are {known}"
         )
-    if price is not None and (isinstance(price, bool) or not isinstance(price, int) or price < 0):
-        raise ValueError(f"card {name!r}: price must be a non-negative int or None, got {price!r}")
+    if price is not None:
+        price = whole_number(
+            f"card {name!r}: price",
+            price,
+            low=0,
+            allowed="a non-negative int or None",
+            type_error=ValueError,
+        )
     ordered = tuple(f for f in known if f in parsed)
     return Project(name.strip(), ordered, price)
 

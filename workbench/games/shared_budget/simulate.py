@@ -12,11 +12,12 @@ import numpy as np
 import polars as pl
 from tqdm.auto import tqdm
 
+from workbench.checks import flag, whole_number
 from workbench.games.shared_budget.agents import AGENTS, make_agent
 from workbench.games.shared_budget.engine import new_game
 from workbench.games.shared_budget.rules import Rules
 from workbench.lineup import agent_label, resolve_lineup
-from workbench.seeding import derive_seed, generator, seed_sequence
+from workbench.seeding import derive_seed, generator
 
 Agent = Callable[[Any, Sequence[Any], np.random.Generator], Any]
 
@@ -107,14 +108,21 @@ def simulate_batches(
     seed: int,
     progress: bool = True,
 ) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
-    """Like ``simulate`` but yields the frames ``BATCH_SIZE`` games at a time (bounded memory)."""
+    """Like ``simulate`` but yields the frames ``BATCH_SIZE`` games at a time (bounded memory).
+    Every argument is checked when this is called, before any game is played."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+        raise TypeError(f"rules must be a shared_budget Rules or None, got {type(rules).__name__}")
     agents = resolve_agents(rules, agents)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive int, got {games!r}")
-    seed_sequence(seed)
+    games = whole_number("games", games, low=1, allowed="a positive int")
+    seed = whole_number("seed", seed, low=0, allowed="a non-negative int")
+    progress = flag("progress", progress)
+    return _batches(rules, agents, games, seed, progress)
+
+
+def _batches(
+    rules: Rules, agents: list[Agent], games: int, seed: int, progress: bool
+) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
     names = [agent_label(agent) for agent in agents]
     teams = [rules.team_name(seat) for seat in range(rules.players)]
     with tqdm(total=games, disable=not progress, desc="shared_budget", unit="game") as bar:

@@ -18,18 +18,40 @@ mistakes.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from workbench.games.shared_budget.rules import Rules, award, priority_order, standings
+from workbench.checks import whole_number
+from workbench.games.shared_budget.rules import (
+    MAX_BUDGET,
+    Rules,
+    award,
+    priority_order,
+    standings,
+)
 from workbench.matrix_games import TOLERANCE, MatrixGameSolution, solve_matrix_game
 
 OBJECTIVES = ("win", "score")
 METHODS = ("auto", "lp")
-#: Solving grows as budget**4 (budget pairs x bid pairs); this keeps a solve to seconds.
-MAX_SOLVER_BUDGET = 60
+#: ``solve`` refuses a rule set whose estimated solve time is longer than this (seconds),
+#: unless it is given a larger ``max_seconds``.
+MAX_SECONDS = 60.0
+#: Estimated solves at least this long (seconds) show a progress bar.
+PROGRESS_SECONDS = 3.0
+#: The work model behind ``estimate_solve``: every (round, coverage) layer computes the stage
+#: games of all (budget + 1)**2 budget pairs at once over all (budget + 1)**2 bid pairs, so a
+#: layer costs about _LAYER_SECONDS + _ENTRY_SECONDS * (budget + 1)**4; a linear programme (a
+#: mixed stage game, or every stage game with method="lp") about _LP_SECONDS +
+#: _LP_CELL_SECONDS * its entries. Calibrated with ``bench/shared_budget.py`` (which prints the
+#: estimate beside the measured time) on one core of a shared 2-core machine; a quiet machine
+#: is faster.
+_LAYER_SECONDS = 1.5e-4
+_ENTRY_SECONDS = 1e-8
+_LP_SECONDS = 1e-3
+_LP_CELL_SECONDS = 5e-7
 #: Budget values handled per vectorised block: at most this many payoff entries at once.
 _BLOCK_ENTRIES = 2_000_000
 
@@ -92,6 +114,7 @@ class Solution:
         self.stage_games_lp = 0
         self.seconds = 0.0
         self.value = float("nan")
+        self._progress: Any = None  # a progress bar advanced once per solved layer
 
     def __repr__(self) -> str:
         return (
@@ -183,6 +206,12 @@ class Solution:
         """Solved (round, canonical coverage) layers, each over every budget pair."""
         return len(self._layers)
 
+    @property
+    def stage_layers(self) -> int:
+        """Solved layers with a stage game (all but the end-of-game layers): the work unit of
+        ``estimate_solve``."""
+        return sum(1 for k, _ in self._layers if k < self.rules.rounds)
+
     # -- internals -----------------------------------------------------------------------------
 
     def _position(
@@ -194,23 +223,21 @@ class Solution:
         allow_end: bool,
     ) -> tuple[int, int, int, tuple[int, int]]:
         last = self.rules.rounds + (1 if allow_end else 0)
-        if (
-            isinstance(round, bool)
-            or not isinstance(round, int | np.integer)
-            or not (1 <= round <= last)
-        ):
-            raise ValueError(f"round must be an int from 1 to {last}, got {round!r}")
+        round = whole_number("round", round, low=1, high=last, allowed=f"an int from 1 to {last}")
+        allowed = f"two ints from 0 to the budget {self.budget}"
         budgets = (self.budget, self.budget) if budgets is None else budgets
-        if len(budgets) != 2 or not all(
-            isinstance(v, int | np.integer) and 0 <= v <= self.budget for v in budgets
-        ):
-            raise ValueError(
-                f"budgets must be two ints from 0 to the budget {self.budget}, got {budgets!r}"
+        if isinstance(budgets, str) or not isinstance(budgets, Sequence) or len(budgets) != 2:
+            raise TypeError(f"budgets must be {allowed}, got {budgets!r}")
+        a, b = (
+            whole_number("budgets", v, low=0, high=self.budget, allowed=allowed) for v in budgets
+        )
+        if isinstance(coverage, str) or not isinstance(coverage, Sequence) or len(coverage) != 2:
+            raise TypeError(
+                f"coverage must give two teams' functions (names, or '+'-joined text), got "
+                f"{coverage!r}"
             )
-        if len(coverage) != 2:
-            raise ValueError(f"coverage must give two teams' functions, got {coverage!r}")
         masks = (self.rules.mask(coverage[0]), self.rules.mask(coverage[1]))
-        return int(round) - 1, int(budgets[0]), int(budgets[1]), masks
+        return round - 1, a, b, masks
 
     def _key(self, k: int, mask_a: int, mask_b: int, lead: int = 0) -> Key:
         """Canonical key: coverage of functions still on offer, and the lead in the others."""
@@ -250,6 +277,8 @@ class Solution:
                 found = _Layer(self._terminal_values(key[2]))
             else:
                 found = self._solve_layer(k, key)
+                if self._progress is not None:
+                    self._progress.update(1)
             self._layers[(k, key)] = found
         return found
 
@@ -339,20 +368,164 @@ class Solution:
         return layer
 
 
-def solve(rules: Rules | None = None, objective: str = "win", *, method: str = "auto") -> Solution:
+class SolveEstimate(NamedTuple):
+    """How much work ``solve`` would do for a rule set, before doing it.
+
+    ``layers``: (round, coverage) layers with a stage game per budget pair (None when there
+    are more than ``counted_up_to``, the most worth counting); ``stage_games``: layers x
+    (budget + 1)**2; ``seconds``: the ESTIMATED solve time on one core (a lower bound when the
+    layers were not all counted), from the work model above; ``largest_budget``: the largest
+    budget whose estimate fits in ``max_seconds`` for these cards and functions (0: none).
+    """
+
+    layers: int | None
+    counted_up_to: int
+    budget: int
+    stage_games: int | None
+    seconds: float
+    max_seconds: float
+    largest_budget: int
+
+    @property
+    def fits(self) -> bool:
+        return self.layers is not None and self.seconds <= self.max_seconds
+
+    def describe(self) -> str:
+        if self.layers is None:
+            work = f"more than {self.counted_up_to:,} (round, coverage) layers"
+            time_text = f"at least {_duration(self.seconds)}"
+        else:
+            work = (
+                f"{self.layers:,} (round, coverage) layers x {(self.budget + 1) ** 2:,} budget "
+                f"pairs = {self.stage_games:,} stage games"
+            )
+            time_text = f"about {_duration(self.seconds)}"
+        return f"{work}, each over up to {(self.budget + 1) ** 2:,} bid pairs: {time_text}"
+
+
+def estimate_solve(
+    rules: Rules | None = None, *, method: str = "auto", max_seconds: float = MAX_SECONDS
+) -> SolveEstimate:
+    """Estimate the work and time of ``solve(rules, method=method)`` without solving: count the
+    (round, coverage) layers the backward induction visits (they do not depend on the budget)
+    and apply the work model calibrated on this project's machine. An estimate, not a promise:
+    mixed stage games (rare with method="auto") add about a millisecond each."""
+    rules = _solvable(rules)
+    method = _choice("method", method, METHODS)
+    max_seconds = _positive_seconds(max_seconds)
+    # Counting stops once even the smallest budget could not fit: the answer is then "no".
+    cap = int(max_seconds / _layer_seconds(1, method)) + 1
+    layers = _count_layers(rules, cap)
+    n = rules.budget + 1
+    if layers is None:
+        seconds = (cap + 1) * _layer_seconds(rules.budget, method)
+        largest = 0
+    else:
+        seconds = layers * _layer_seconds(rules.budget, method)
+        largest = 0
+        while largest < MAX_BUDGET and layers * _layer_seconds(largest + 1, method) <= max_seconds:
+            largest += 1
+    return SolveEstimate(
+        layers=layers,
+        counted_up_to=cap,
+        budget=rules.budget,
+        stage_games=None if layers is None else layers * n * n,
+        seconds=seconds,
+        max_seconds=max_seconds,
+        largest_budget=largest,
+    )
+
+
+def _layer_seconds(budget: int, method: str) -> float:
+    """Estimated seconds to solve one layer at this budget (see the work model)."""
+    n = budget + 1
+    seconds = _LAYER_SECONDS + _ENTRY_SECONDS * n**4
+    if method == "lp":  # a linear programme for every stage game, of (a + 1) x (b + 1) bids
+        seconds += n * n * (_LP_SECONDS + _LP_CELL_SECONDS * ((n + 1) / 2) ** 2)
+    return seconds
+
+
+def _count_layers(rules: Rules, cap: int) -> int | None:
+    """Layers with a stage game that the solve visits from the opening, or None past ``cap``."""
+    counter = Solution(rules, "win", "auto")
+    frontier = {counter._key(0, 0, 0)}
+    count = 0
+    for k in range(rules.rounds):
+        count += len(frontier)
+        if count > cap:
+            return None
+        frontier = {child for key in frontier for child in counter._children(k, key)}
+    return count
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.1f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def solve(
+    rules: Rules | None = None,
+    objective: str = "win",
+    *,
+    method: str = "auto",
+    max_seconds: float = MAX_SECONDS,
+    progress: bool | None = None,
+) -> Solution:
     """Solve the two-team game exactly: the first team's value and every position's equilibrium.
 
     objective: "win" (1 win, 1/2 shared, 0 loss; the rulebook's result) or "score" (the first
     team's functions covered minus the second's). method: "auto" (saddle point first, linear
     programme otherwise) or "lp" (a linear programme for every stage game: a slow cross-check).
+    The work is estimated first (``estimate_solve``): a rule set estimated to take longer than
+    ``max_seconds`` is refused with the estimate and the largest budget that would fit; a solve
+    estimated at ``PROGRESS_SECONDS`` or more shows a progress bar (``progress`` True/False
+    forces it on or off).
     """
+    rules = _solvable(rules)
+    objective = _choice("objective", objective, OBJECTIVES)
+    method = _choice("method", method, METHODS)
+    if progress is not None and not isinstance(progress, bool):
+        raise TypeError(f"progress must be True, False or None (automatic), got {progress!r}")
+    estimate = estimate_solve(rules, method=method, max_seconds=max_seconds)
+    if not estimate.fits:
+        fit = (
+            f"budget={estimate.largest_budget} or less fits for these cards and functions"
+            if estimate.largest_budget
+            else "no budget fits these cards and functions: use fewer cards or functions"
+        )
+        raise ValueError(
+            f"solve would take too long: {estimate.describe()} (limit max_seconds="
+            f"{estimate.max_seconds:g}). {fit}; or pass a larger max_seconds, or estimate "
+            "play with simulate(rules, agents, ...)"
+        )
+    started = time.perf_counter()
+    solution = Solution(rules, objective, method)
+    show = estimate.seconds >= PROGRESS_SECONDS if progress is None else progress
+    if show:
+        from tqdm.auto import tqdm
+
+        solution._progress = tqdm(
+            total=estimate.layers, unit="layer", desc="shared_budget solve", leave=False
+        )
+    try:
+        n = rules.budget
+        solution.value = float(solution._layer(0, solution._key(0, 0, 0)).value[n, n])
+    finally:
+        if solution._progress is not None:
+            solution._progress.close()
+            solution._progress = None
+    solution.seconds = time.perf_counter() - started
+    return solution
+
+
+def _solvable(rules: object) -> Rules:
+    """``rules`` (None: the defaults) if ``solve`` can play them: two teams, the auction."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
-    if objective not in OBJECTIVES:
-        raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if rules.variant != "auction":
         raise ValueError(
             "solve plays the sealed-bid auction; the classroom variant is one group at fixed "
@@ -364,17 +537,21 @@ def solve(rules: Rules | None = None, objective: str = "win", *, method: str = "
             "is general-sum (one team's loss is not a single rival's gain), so no minimax value "
             "defines play; estimate with simulate(rules, agents, ...) instead"
         )
-    if rules.budget > MAX_SOLVER_BUDGET:
-        raise ValueError(
-            f"solve handles budgets up to {MAX_SOLVER_BUDGET} (work grows as budget**4), "
-            f"got budget={rules.budget}; use simulate for larger budgets"
-        )
-    started = time.perf_counter()
-    solution = Solution(rules, objective, method)
-    n = rules.budget
-    solution.value = float(solution._layer(0, solution._key(0, 0, 0)).value[n, n])
-    solution.seconds = time.perf_counter() - started
-    return solution
+    return rules
+
+
+def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+    return value
+
+
+def _positive_seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise TypeError(f"max_seconds must be a positive number of seconds, got {value!r}")
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"max_seconds must be a positive number of seconds, got {value!r}")
+    return float(value)
 
 
 def _distribution(probabilities: np.ndarray) -> dict[int, float]:

@@ -1,0 +1,77 @@
+"""Argument checks shared by the games' public entry points: one policy for bad input.
+
+Whole numbers may be Python or numpy integers (stored as Python ints); bools, floats and
+strings are refused. A value of the wrong kind raises ``TypeError``, a whole number outside
+what is allowed ``ValueError`` (``Rules`` fields raise ``ValueError`` for both, as the common
+contract says). Every message names the argument, what was given and what is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+
+def is_whole_number(value: object) -> bool:
+    """A Python or numpy integer, but not a bool."""
+    return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
+
+
+def whole_number(
+    name: str,
+    value: object,
+    *,
+    low: int | None = None,
+    high: int | None = None,
+    allowed: str | None = None,
+    type_error: type[Exception] = TypeError,
+) -> int:
+    """``value`` as a Python int if it is a whole number in [low, high]; else an error naming
+    ``name``, the value and what is allowed (``allowed`` overrides the range's wording)."""
+    if allowed is None:
+        if low is not None and high is not None:
+            allowed = f"a whole number from {low} to {high}"
+        elif low is not None:
+            allowed = f"a whole number >= {low}"
+        else:
+            allowed = "a whole number"
+    if not is_whole_number(value):
+        raise type_error(f"{name} must be {allowed}, got {value!r} ({type(value).__name__})")
+    number = int(value)  # type: ignore[call-overload]
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise ValueError(f"{name} must be {allowed}, got {number}")
+    return number
+
+
+def real_number(
+    name: str,
+    value: object,
+    *,
+    low: float,
+    high: float,
+    type_error: type[Exception] = TypeError,
+) -> float:
+    """``value`` as a float if it is a finite real number (not a bool) in [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise type_error(
+            f"{name} must be a number from {low:g} to {high:g}, got {value!r} "
+            f"({type(value).__name__})"
+        )
+    number = float(value)
+    if not (math.isfinite(number) and low <= number <= high):
+        raise ValueError(f"{name} must be a number from {low:g} to {high:g}, got {value!r}")
+    return number
+
+
+def choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
+    """``value`` if it is one of the strings ``allowed``; ValueError otherwise."""
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+    return value
+
+
+def flag(name: str, value: object) -> bool:
+    """``value`` if it is True or False (numpy bools too); TypeError otherwise."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
