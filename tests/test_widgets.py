@@ -80,6 +80,13 @@ def test_results_are_cached_by_control_values():
     assert "cache" in explorer.status.value
 
 
+def test_a_cache_of_size_zero_recomputes_every_time():
+    explorer, compute = _explorer(cache_size=0)
+    explorer.set(n=4)
+    explorer.set(n=3)
+    assert compute.calls == 3 and explorer.frame["square"].to_list() == [9]
+
+
 def test_the_status_says_computing_while_computing():
     explorer, compute = _explorer()
     explorer.set(n=7)

@@ -81,6 +81,8 @@ class Explorer(widgets.VBox):
         adapt: Adapt | None = None,
         cache_size: int = CACHE_SIZE,
     ) -> None:
+        """``cache_size``: results kept by control values (0: recompute every time, for a
+        ``compute`` that is not a function of the controls alone)."""
         if not controls:
             raise ValueError("an Explorer needs at least one control")
         self.controls = dict(controls)
@@ -171,12 +173,15 @@ class Explorer(widgets.VBox):
         cached = key in self._cache
         if cached:
             self._cache.move_to_end(key)
+            result = self._cache[key]
         else:
             self.status.value = "<i>computing…</i>"
-            self._cache[key] = self._run(values)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        self.frame, self.chart, self.rendered, self.error = self._cache[key]
+            result = self._run(values)
+            if self._cache_size:
+                self._cache[key] = result
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        self.frame, self.chart, self.rendered, self.error = result
         self._show()
         self.seconds = time.perf_counter() - started
         self.updates += 1
