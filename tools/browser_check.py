@@ -433,6 +433,12 @@ def expected_outputs(notebook: Path) -> Expected:
     return expected
 
 
+def expected_charts(notebook: Path) -> int:
+    """How many charts and explorers the committed notebook holds (kept for other checks)."""
+    expected = expected_outputs(notebook)
+    return expected.charts + expected.explorers
+
+
 def chart_text_problems(metadata: dict[str, Any], where: str) -> list[str]:
     """The texts a chart's renderer recorded as placed outside the image."""
     outside = metadata.get(CHART_METADATA, {}).get("text_outside", [])
@@ -620,12 +626,19 @@ class LabPage:
     def check(
         self,
         name: str,
-        expected: Expected,
+        expected: Expected | int,
         shots: Path,
         timeout: float,
         static_html: str | None = None,
     ) -> Result:
-        """Check one notebook (in Lab's root): static export, untrusted view, then run."""
+        """Check one notebook (in Lab's root): static export (when ``static_html`` is given),
+        untrusted view, then run. ``shots``: the folder for the screenshots (or, as before, the
+        path of the after-running one); ``expected``: ``expected_outputs(...)`` (or a number
+        of charts)."""
+        if isinstance(expected, int):
+            expected = Expected(charts=expected)
+        if shots.suffix == ".png":
+            shots = shots.parent
         result = Result(name=name, expected=expected)
         self.external = result.external
         self.console_errors = result.console_errors
