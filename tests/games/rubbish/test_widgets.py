@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
+from workbench.games import rubbish
 from workbench.games.rubbish import bid_inference_explorer, cheapskate_explorer
 
 
@@ -176,3 +178,26 @@ def test_cheapskate_explorer_line_ups_and_determinism(cheapskates):
     cheapskates.set(lineup="heuristic")
     cheapskates.set(lineup="heuristic vs random")
     assert cheapskates.frame.equals(first)
+
+
+def test_the_sampling_prior_remembers_calls_without_changing_results():
+    # The explorer's sampling agent remembers its calls; results equal the plain agent's, and
+    # the generator ends where the plain agent leaves it.
+    from workbench.games.rubbish.widgets import EXPLORER_ROLLOUTS, EXPLORER_SAMPLES, _remembered
+
+    situation = rubbish.bidding_situation(locked=10)
+    options = dict(situation=situation, samples=EXPLORER_SAMPLES, seed=3, epsilon=0.1)
+    plain = rubbish.bid_posterior(
+        (5, 2, 2, 1), 3, 5, rubbish.SamplingAgent(samples=EXPLORER_ROLLOUTS), **options
+    )
+    remembered = _remembered(rubbish.SamplingAgent(samples=EXPLORER_ROLLOUTS))
+    assert type(remembered).__name__ == "SamplingAgent"
+    for _ in range(2):  # the second time from memory
+        assert rubbish.bid_posterior((5, 2, 2, 1), 3, 5, remembered, **options).equals(plain)
+    first, second = np.random.default_rng(9), np.random.default_rng(9)
+    agent = rubbish.SamplingAgent(samples=EXPLORER_ROLLOUTS)
+    state = rubbish.new_game(seed=4)
+    observation, legal = state.observation(state.to_play), state.legal_actions()
+    assert remembered(observation, legal, first) == agent(observation, legal, second)
+    assert remembered(observation, legal, first) == agent(observation, legal, second)
+    assert first.bit_generator.state == second.bit_generator.state

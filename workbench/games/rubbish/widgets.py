@@ -7,11 +7,14 @@ analysis functions; a bad combination shows the ValueError's message (``explorer
 
 from __future__ import annotations
 
+import pickle
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
 import altair as alt
 import ipywidgets as widgets
+import numpy as np
 import polars as pl
 
 from workbench.charts import WIDTH
@@ -45,9 +48,46 @@ BID_MINIMUM_LABELS = {
 GAME_COUNTS = (5_000, 1_000, 20_000, 50_000)
 
 
+class _Remembered:
+    """An agent whose calls are remembered: a call with the same observation, legal actions and
+    generator state returns the same action and leaves the generator where the first call left
+    it. Agents are deterministic given those three, so this plays exactly like the agent; it is
+    only faster when asked again. (The sampling prior's draws do not depend on the cards held
+    out or the peek, so most changes in the explorer ask again.)"""
+
+    def __init__(self, agent: Any, size: int = 4096) -> None:
+        self.agent = agent
+        self.size = size
+        self._memo: OrderedDict[tuple[bytes, tuple[Any, ...], str], tuple[Any, dict]] = (
+            OrderedDict()
+        )
+
+    def __repr__(self) -> str:
+        return repr(self.agent)
+
+    def __call__(self, observation: Any, legal_actions: Any, rng: np.random.Generator) -> Any:
+        key = (pickle.dumps(observation), tuple(legal_actions), repr(rng.bit_generator.state))
+        if key in self._memo:
+            self._memo.move_to_end(key)
+            action, state = self._memo[key]
+            rng.bit_generator.state = state
+            return action
+        action = self.agent(observation, legal_actions, rng)
+        self._memo[key] = (action, rng.bit_generator.state)
+        while len(self._memo) > self.size:
+            self._memo.popitem(last=False)
+        return action
+
+
+def _remembered(agent: Any) -> _Remembered:
+    # Named like the agent's class: inference names the model in its messages by class name.
+    return type(type(agent).__name__, (_Remembered,), {})(agent)
+
+
 @lru_cache(maxsize=32)
 def _prior_agent(prior: str) -> Any:
-    """One agent per prior, kept (agents cache their action tables)."""
+    """One agent per prior, kept (agents cache their action tables; the sampling agent's calls
+    are remembered)."""
     if prior == "uniform":
         return "uniform"
     if prior == "random":
@@ -55,7 +95,7 @@ def _prior_agent(prior: str) -> Any:
     if prior == "heuristic":
         return HeuristicAgent()
     if prior == "sampling":
-        return SamplingAgent(samples=EXPLORER_ROLLOUTS)
+        return _remembered(SamplingAgent(samples=EXPLORER_ROLLOUTS))
     raise ValueError(f"unknown prior {prior!r}; priors: {', '.join(PRIORS)}")
 
 
