@@ -46,6 +46,7 @@ pytest: setup
 
 browser-check: setup
 	$(BIN)/python tools/browser_check.py
+	$(BIN)/python tools/browser_table_check.py
 
 bench: setup
 	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done

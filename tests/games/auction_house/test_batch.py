@@ -1,0 +1,184 @@
+"""The fast batch engine is a second implementation of the rules: every recorded game must
+replay through ``State.apply`` to the same frames, and the batch-written agents must choose
+the same as their step-by-step calls."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.errors import IllegalAction
+from workbench.games.auction_house import HeuristicAgent, RandomAgent, Rules, new_game
+from workbench.games.auction_house.agents import sample_worlds, view_of
+from workbench.games.auction_house.batch import Recording, new_batch, play
+from workbench.games.auction_house.cards import card_index
+from workbench.games.auction_house.simulate import (
+    batch_deal,
+    batch_deals_frame,
+    batch_games_frame,
+    batch_rounds_frame,
+    recorded_actions,
+    replay_recorded_game,
+    states_deals_frame,
+    states_games_frame,
+    states_rounds_frame,
+)
+from workbench.seeding import generator
+
+VARIANTS = {
+    "rulebook": Rules(),
+    "house rule: trump before the auction": Rules(trump_reveal="before_auction"),
+    "three deals, seat 2 deals first": Rules(deals=3, first_dealer=2),
+}
+AGENT_MIXES = {
+    "random": [RandomAgent()] * 4,
+    "heuristic": [HeuristicAgent()] * 4,
+    "mixed": [
+        HeuristicAgent(),
+        RandomAgent(),
+        HeuristicAgent(give_rank=2, trade_rank=11),
+        RandomAgent(),
+    ],
+}
+
+
+def run_batch(rules: Rules, agents, games: int, seed: int):
+    rng = generator(seed)
+    batch = new_batch(rules, games, rng)
+    recording = Recording.empty(games, rules.deals)
+    play(batch, agents, rng, recording)
+    return batch, recording
+
+
+@pytest.mark.parametrize("mix", list(AGENT_MIXES))
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_fast_games_replay_identically_through_the_engine(variant, mix):
+    rules = VARIANTS[variant]
+    agents = AGENT_MIXES[mix]
+    labels = [a.name for a in agents]
+    batch, recording = run_batch(rules, agents, games=40, seed=7)
+    states = [replay_recorded_game(rules, batch, recording, g) for g in range(batch.games)]
+    assert batch_games_frame(batch, recording, labels, 0).equals(
+        states_games_frame(states, labels, 0)
+    )
+    assert batch_rounds_frame(recording, labels, 0).equals(states_rounds_frame(states, labels, 0))
+    assert batch_deals_frame(recording, 0).equals(states_deals_frame(states, 0))
+    assert all(state.is_over for state in states)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_step_agents_choose_what_the_batch_agents_chose(variant):
+    """Replaying fast heuristic games, the step-by-step heuristic picks every recorded action."""
+    rules = VARIANTS[variant]
+    agent = HeuristicAgent()
+    batch, recording = run_batch(rules, [agent] * 4, games=12, seed=3)
+    for game in range(batch.games):
+        state = new_game(rules, seed=0, deal=batch_deal(batch, game))
+        for action in recorded_actions(rules, recording, game):
+            seat = state.to_play
+            chosen = agent(state.observation(seat), state.legal_actions(), generator(0))
+            assert chosen == action, (game, state.deal, state.phase)
+            state = state.apply(action)
+
+
+class _FixedUniform:
+    def __init__(self, u: float) -> None:
+        self.u = u
+
+    def random(self) -> float:
+        return self.u
+
+
+def test_random_agent_step_call_matches_its_batch_formula():
+    """The step call picks legal[floor(u * n)]; the batch formulas pick the same action."""
+    agent = RandomAgent()
+    for rules in (Rules(), Rules(trump_reveal="before_auction")):
+        state = new_game(rules, seed=4)
+        rng = generator(4)
+        while not state.is_over:
+            observation = state.observation(state.to_play)
+            legal = state.legal_actions()
+            for u in (0.0, 0.31, 0.77, 0.999):
+                step = agent(observation, legal, _FixedUniform(u))
+                batch_choice = super(RandomAgent, agent).__call__(
+                    observation, legal, _FixedUniform(u)
+                )
+                assert step == batch_choice
+            state = state.apply(agent(observation, legal, rng))
+
+
+def test_sampled_worlds_stand_where_the_observer_stands_and_agree_with_what_it_saw():
+    """Along a game, the batch rebuilt from each observation shows the observer the same view,
+    and every sampled world is a consistent deal: 40 distinct cards, hand sizes, the seen
+    cards, known holdings, and no card of a suit a seat has shown void in (except its kitty)."""
+    rules = Rules()
+    agent = HeuristicAgent()
+    rng = generator(8)
+    state = new_game(rules, seed=8)
+    fields = (
+        "hand",
+        "legal",
+        "trump",
+        "starter",
+        "face_up",
+        "called",
+        "offers",
+        "played",
+        "trick",
+        "leader",
+        "tricks_won",
+        "scores",
+        "carried_in",
+        "voids",
+        "dealer",
+    )
+    checked = 0
+    while not state.is_over and state.deal <= 3:
+        seat = state.to_play
+        observation = state.observation(seat)
+        single = view_of(observation)
+        worlds = sample_worlds(observation, 4, rng)
+        batch_view = worlds.view(np.full(4, seat))
+        assert (batch_view.phase, batch_view.step, batch_view.deal) == (
+            single.phase,
+            single.step,
+            single.deal,
+        )
+        for name in fields:
+            assert np.array_equal(
+                getattr(batch_view, name), np.repeat(getattr(single, name), 4, axis=0)
+            ), name
+        voids = observation.voids()
+        known = observation.known_holdings()
+        for w in range(4):
+            cards = []
+            for s in range(4):
+                hand = [c for c in range(40) if int(worlds.hands[w, s]) >> c & 1]
+                assert len(hand) == len(state.hand(s)), (s, observation.phase)
+                assert not any("CDHS"[c // 10] in voids[s] for c in hand)
+                kitty = int(worlds.kitty[w, s])
+                held = {*hand, kitty} - {-1}
+                assert all(card_index(card) in held for card in known[s])
+                cards += hand + ([kitty] if kitty >= 0 else [])
+            played = len(observation.played)
+            assert len(cards) + played == 40 and len(set(cards)) == len(cards)
+        checked += 1
+        state = state.apply(agent(observation, state.legal_actions(), rng))
+    assert checked > 100
+
+
+class _Cheat(HeuristicAgent):
+    """Plays the highest card it holds, whatever suit was led."""
+
+    name = "cheat"
+
+    def choose_play(self, view, u):
+        return np.array([int(hand).bit_length() - 1 for hand in view.hand])
+
+
+def test_batch_agents_choices_are_checked_before_they_are_played():
+    rng = generator(2)
+    batch = new_batch(Rules(), 50, rng)
+    message = r"agent 'cheat' chose an illegal card to play in game \d+ .deal 1, play, seat \d"
+    with pytest.raises(IllegalAction, match=message + ".*legal: "):
+        play(batch, [HeuristicAgent(), _Cheat(), HeuristicAgent(), HeuristicAgent()], rng)

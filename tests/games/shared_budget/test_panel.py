@@ -1,0 +1,102 @@
+"""The shared budget panel: the equilibrium at the position and each bid's cost against best
+play, checked against the solver's own values of the positions a bid leads to."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.games import shared_budget
+from workbench.games.shared_budget.panel import bid_costs, bid_values, solution_for, stage_at
+from workbench.play.table import table
+
+
+@pytest.fixture(scope="module")
+def solution():
+    return solution_for(shared_budget.Rules())
+
+
+def continuation(solution, round_, budgets, coverage, bids) -> float:
+    """Team A's value after both bids are revealed, from the solver's value_at (another path
+    than the stage game's payoff matrix)."""
+    rules = solution.rules
+    _, _, after, covered = shared_budget.resolve_round(rules, round_ - 1, budgets, coverage, bids)
+    names = tuple(rules.names(mask) for mask in covered)
+    return solution.value_at(round_ + 1, after, names)
+
+
+@pytest.mark.parametrize("team", [0, 1])
+def test_bid_values_against_the_continuation_values(solution, team):
+    budgets, coverage = (20, 20), (0, 0)
+    stage = stage_at(solution, 1, budgets, coverage)
+    values = bid_values(stage, team)
+    # The opening: the game is worth 1/2 to each team and both bid 6 (the solver's result).
+    assert stage.value == pytest.approx(0.5) and stage.bid_distribution(team) == {6: 1.0}
+    other = 1 - team
+    (reply,) = stage.bid_distribution(other)
+    for bid in (0, 5, 6, 7, 20):
+        pair = [0, 0]
+        pair[team], pair[other] = bid, reply
+        a_value = continuation(solution, 1, budgets, coverage, pair)
+        mine = a_value if team == 0 else 1 - a_value
+        row = values.row(bid, named=True)
+        assert row["vs_equilibrium"] == pytest.approx(mine)
+        assert row["cost"] == pytest.approx(max(0.5 - mine, 0))
+        worst = min(
+            (lambda v: v if team == 0 else 1 - v)(
+                continuation(solution, 1, budgets, coverage, [y, bid] if team else [bid, y])
+            )
+            for y in range(21)
+        )
+        assert row["worst_case"] == pytest.approx(worst)
+    assert values.filter(values["bid"] == 6)["cost"].item() == pytest.approx(0)
+
+
+def test_equilibrium_bids_cost_nothing_and_no_bid_earns_more_than_the_value(solution):
+    rng = np.random.default_rng(3)
+    positions = list(solution.reachable_positions())
+    for index in rng.choice(len(positions), size=40, replace=False):
+        k, a, b, mask_a, mask_b = positions[index]
+        stage = stage_at(solution, k + 1, (a, b), (mask_a, mask_b))
+        for team in (0, 1):
+            values = bid_values(stage, team)
+            assert (values["cost"] >= 0).all() and (values["worst_case_cost"] >= 0).all()
+            used = values.filter(values["probability"] > 1e-9)
+            assert used["cost"].to_list() == pytest.approx([0.0] * used.height, abs=1e-7)
+            assert (values["vs_equilibrium"] <= values["value"] + 1e-7).all()
+            assert (values["worst_case"] <= values["vs_equilibrium"] + 1e-9).all()
+
+
+def test_the_panel_through_a_complete_game():
+    t = table("shared_budget", seed=2, seat=1, opponents="equilibrium")
+    panel = t.panel
+    assert panel.position.round == 1 and "0.500" in panel.view.value
+    mine = [4, 9, 0, 3, 2, 1]
+    for bid in mine:
+        assert panel.bids.height == t.session.observation().budget + 1
+        t.form.set(value=min(bid, t.form.groups[0].spec.high))
+        t.form.play_button.click()
+    assert t.session.is_over and panel.position is None
+    history = t.session.state.history
+    assert panel.costs["bid"].to_list() == [r.bids[1] for r in history]
+    expected = bid_costs(panel.solution, history, 1)
+    assert panel.costs.equals(expected)
+    first = history[0]
+    a_value = continuation(
+        panel.solution, 1, first.budgets_before, first.coverage_before, list(first.bids)
+    )
+    assert panel.costs["vs_equilibrium"][0] == pytest.approx(1 - a_value)
+    assert f"{panel.costs['cost'].sum():.3f}" in panel.view.value
+
+
+def test_rules_without_an_exact_equilibrium_say_why():
+    t = table("shared_budget", shared_budget.Rules(teams=3), seed=0, opponents="coverage")
+    assert t.panel.solution is None and "exactly 2 teams" in t.panel.view.value
+    t.autoplay("coverage")
+    assert "exactly 2 teams" in t.panel.view.value
+
+
+def test_the_panel_describes_the_position():
+    t = table("shared_budget", seed=0, seat=0, opponents="coverage")
+    text = t.observation_view.value
+    assert "Round 1 of 6: <b>Quiet corner (rest)</b>. You are team A: 20 credits" in text

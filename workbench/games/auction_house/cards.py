@@ -1,0 +1,211 @@
+"""Auction House cards: the 40-card playing deck (A–10 in four suits) and the 12-card trump deck
+(J, Q, K), in the notation people read ("10H", "AS", "QD"), and the trick rule.
+
+Inside the engines a playing card is an index ``suit * 10 + rank - 1`` (0–39; rank 1 is the
+Ace, 10 the Ten, which is also its point value), and a set of cards is a 40-bit mask: bit
+``index`` set when the card is in the set. Each suit is a 10-bit field of the mask, so the
+lookup tables below answer "highest / lowest / how many in this suit" with one ``take``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+SUITS = ("C", "D", "H", "S")
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")  # rank 1 (low) .. 10 (high)
+FACE_RANKS = ("J", "Q", "K")
+DECK_SIZE = 40
+SUIT_SIZE = 10
+
+#: Every playing card, in index order (clubs A..10, diamonds, hearts, spades).
+DECK = tuple(f"{rank}{suit}" for suit in SUITS for rank in RANK_NAMES)
+#: The trump deck: the twelve face cards. Only a trump card's suit matters.
+TRUMP_DECK = tuple(f"{face}{suit}" for suit in SUITS for face in FACE_RANKS)
+#: Points of every card: its face value, the Ace 1 (220 in the deck).
+POINTS = tuple(rank for _ in SUITS for rank in range(1, SUIT_SIZE + 1))
+
+_INDEX = {name: index for index, name in enumerate(DECK)}
+_CARD_FORMAT = "a rank A, 2–10 and a suit letter C, D, H or S, like '10H' or 'AS'"
+
+
+def card_index(card: str) -> int:
+    """The index (0–39) of a playing card written like "10H"; a clear error for anything else."""
+    if not isinstance(card, str):
+        raise TypeError(
+            f"a card is a string ({_CARD_FORMAT}), got {card!r} ({type(card).__name__})"
+        )
+    text = card.strip().upper()
+    index = _INDEX.get(text)
+    if index is not None:
+        return index
+    rank, suit = text[:-1], text[-1:]
+    if rank in FACE_RANKS and suit in SUITS:
+        raise ValueError(
+            f"{card!r} is a face card: J, Q and K form the trump deck and are never played; "
+            f"a playing card is {_CARD_FORMAT}"
+        )
+    if rank == "1" and suit in SUITS:
+        raise ValueError(f"bad card {card!r}: the Ace is written A (e.g. 'A{suit}')")
+    raise ValueError(f"bad card {card!r}: a playing card is {_CARD_FORMAT}")
+
+
+def card_name(index: int) -> str:
+    """The notation of card ``index`` (0–39)."""
+    return DECK[int(index)]
+
+
+def parse_cards(cards: str | Iterable[str]) -> tuple[str, ...]:
+    """Cards in canonical notation from "10H 3c AS" or an iterable of card strings."""
+    items = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    return tuple(DECK[card_index(item)] for item in items)
+
+
+def suit_index(suit: str) -> int:
+    """0–3 for a suit letter C/D/H/S (any case); a clear error otherwise."""
+    if isinstance(suit, str) and suit.strip().upper() in SUITS:
+        return SUITS.index(suit.strip().upper())
+    raise ValueError(f"bad suit {suit!r}: a suit is one of C, D, H, S")
+
+
+def trump_suit_of(card: str) -> str:
+    """The suit letter of a trump-deck card ("QH" -> "H"); a suit letter is accepted as is."""
+    if not isinstance(card, str):
+        raise TypeError(f"a trump card is a string like 'QH' or a suit letter, got {card!r}")
+    text = card.strip().upper()
+    if text in SUITS:
+        return text
+    if text in TRUMP_DECK:
+        return text[-1]
+    raise ValueError(
+        f"bad trump card {card!r}: the trump deck holds J, Q and K of C, D, H, S (like 'QH'); "
+        "a suit letter alone is accepted too"
+    )
+
+
+def rank_of(card: str) -> int:
+    """Rank 1 (Ace, low) to 10 (high) of a playing card; also its points."""
+    return card_index(card) % SUIT_SIZE + 1
+
+
+def suit_of(card: str) -> str:
+    """The suit letter of a playing card."""
+    return SUITS[card_index(card) // SUIT_SIZE]
+
+
+def points_of(cards: str | Iterable[str]) -> int:
+    """Points of one card or of several (face value, the Ace 1)."""
+    if isinstance(cards, str) and " " not in cards.strip() and "," not in cards:
+        return POINTS[card_index(cards)]
+    return sum(POINTS[card_index(card)] for card in parse_cards(cards))
+
+
+def winning_position(cards: Sequence[int], trump: int | None) -> int:
+    """Position (in play order) of the winner of a trick of card indices: the highest trump,
+    else the highest card of the suit led."""
+    led = cards[0] // SUIT_SIZE
+    best, best_key = 0, -1
+    for position, card in enumerate(cards):
+        suit = card // SUIT_SIZE
+        if trump is not None and suit == trump:
+            key = 100 + card % SUIT_SIZE
+        elif suit == led:
+            key = card % SUIT_SIZE
+        else:
+            continue
+        if key > best_key:
+            best, best_key = position, key
+    return best
+
+
+def trick_winner(cards: Sequence[str], trump: str | None) -> int:
+    """Index of the winning card of a trick given in play order (``trump`` a suit letter, or
+    None when there is no trump, as in the last deal)."""
+    if isinstance(cards, str) or not isinstance(cards, Sequence) or not cards:
+        raise ValueError(
+            f"cards must be a non-empty sequence of cards in play order, got {cards!r}"
+        )
+    indices = [card_index(card) for card in cards]
+    if len(set(indices)) != len(indices):
+        raise ValueError(f"a trick cannot hold the same card twice: {list(cards)!r}")
+    trump_index = None if trump is None else suit_index(trump)
+    return winning_position(indices, trump_index)
+
+
+def sort_key(card: str) -> int:
+    """Sort cards by suit (C, D, H, S), then rank."""
+    return card_index(card)
+
+
+# -- bit masks ----------------------------------------------------------------------------------
+
+FULL_MASK = (1 << DECK_SIZE) - 1
+SUIT_MASKS = np.array([((1 << SUIT_SIZE) - 1) << (SUIT_SIZE * s) for s in range(4)], np.uint64)
+_FIELDS = np.arange(1 << SUIT_SIZE)
+#: Over a 10-bit suit field: how many cards, the highest and lowest rank index (0–9; -1: none).
+FIELD_COUNT = np.array([bin(f).count("1") for f in _FIELDS], np.int64)
+FIELD_HIGH = np.array([f.bit_length() - 1 for f in _FIELDS.tolist()], np.int64)
+FIELD_LOW = np.array([(f & -f).bit_length() - 1 if f else -1 for f in _FIELDS.tolist()], np.int64)
+#: FIELD_SELECT[field, k]: rank index of the k-th lowest card in the field (-1 past the end).
+FIELD_SELECT = np.full((1 << SUIT_SIZE, SUIT_SIZE), -1, np.int64)
+for _field in _FIELDS.tolist():
+    _ranks = [r for r in range(SUIT_SIZE) if _field >> r & 1]
+    FIELD_SELECT[_field, : len(_ranks)] = _ranks
+#: ABOVE[r]: the field bits of ranks strictly above rank index r (r = -1 gives every rank).
+ABOVE = np.array([((1 << SUIT_SIZE) - 1) & ~((1 << (r + 1)) - 1) for r in range(-1, SUIT_SIZE)])
+
+
+def mask_of(indices: Iterable[int]) -> int:
+    """The bit mask of a set of card indices."""
+    mask = 0
+    for index in indices:
+        mask |= 1 << int(index)
+    return mask
+
+
+def cards_of(mask: int) -> tuple[int, ...]:
+    """Card indices in a bit mask, ascending."""
+    mask = int(mask)
+    return tuple(i for i in range(DECK_SIZE) if mask >> i & 1)
+
+
+def suit_field(masks: np.ndarray, suit: np.ndarray | int) -> np.ndarray:
+    """The 10-bit field of ``suit`` in each mask (as int64)."""
+    shift = (np.asarray(suit, np.uint64) * np.uint64(SUIT_SIZE)).astype(np.uint64)
+    return ((masks >> shift) & np.uint64(1023)).astype(np.int64)
+
+
+def fields(masks: np.ndarray) -> np.ndarray:
+    """All four suit fields of each mask: shape ``masks.shape + (4,)`` (int64)."""
+    shifts = np.arange(4, dtype=np.uint64) * np.uint64(SUIT_SIZE)
+    return ((masks[..., None] >> shifts) & np.uint64(1023)).astype(np.int64)
+
+
+def count_cards(masks: np.ndarray) -> np.ndarray:
+    """Number of cards in each mask."""
+    return np.bitwise_count(masks).astype(np.int64)
+
+
+def select_card(masks: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Index of the k-th (0-based, ascending) card in each mask; -1 where there is none."""
+    per_suit = fields(masks)
+    counts = FIELD_COUNT[per_suit]
+    before = np.cumsum(counts, axis=-1) - counts
+    k = np.asarray(k, np.int64)[..., None]
+    in_suit = (k >= before) & (k < before + counts)
+    suit = np.argmax(in_suit, axis=-1)
+    found = in_suit.any(axis=-1)
+    field = np.take_along_axis(per_suit, suit[..., None], axis=-1)[..., 0]
+    offset = k[..., 0] - np.take_along_axis(before, suit[..., None], axis=-1)[..., 0]
+    rank = FIELD_SELECT[field, np.clip(offset, 0, SUIT_SIZE - 1)]
+    return np.where(found, suit * SUIT_SIZE + rank, -1)
+
+
+def bit(cards: np.ndarray) -> np.ndarray:
+    """The one-card mask of each card index (0 where the index is -1)."""
+    cards = np.asarray(cards)
+    return np.where(
+        cards >= 0, np.uint64(1) << np.maximum(cards, 0).astype(np.uint64), np.uint64(0)
+    )

@@ -1,0 +1,491 @@
+"""Self-play: many seeded games -> tidy polars frames.
+
+Two engines give the same frames: "fast" (the numpy batch engine, for agents written over
+batches) and "step" (``State.apply`` one action at a time, for any agent). ``simulate`` picks
+"fast" whenever every agent supports it. ``simulate_batches`` yields the frames batch by batch
+for bounded memory. Frames: games (game × seat), rounds (game × deal × seat) and, for the
+kitty analyses, deals (game × deal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from workbench.games.auction_house.agents import AGENTS, make_agent
+from workbench.games.auction_house.batch import (
+    BatchState,
+    Recording,
+    final_scores,
+    new_batch,
+    play,
+)
+from workbench.games.auction_house.cards import DECK, POINTS, SUITS, TRUMP_DECK, card_index
+from workbench.games.auction_house.engine import (
+    Deal,
+    Kitty,
+    Offer,
+    Pass,
+    Play,
+    Start,
+    State,
+    Take,
+    new_game,
+)
+from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
+from workbench.lineup import agent_label, resolve_lineup
+from workbench.seeding import SeedLike, generator, seed_sequence
+
+#: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
+BATCH_SIZE = 4096
+ENGINES = ("auto", "fast", "step")
+ROLES = ("none", "starter", "seller", "offerer")
+ROLE_TYPE = pl.Enum(list(ROLES))
+SUIT_TYPE = pl.Enum(list(SUITS))
+
+
+def resolve_agents(rules: Rules, agents: Sequence[Any] | Any | None) -> list[Any]:
+    """One agent per seat (see ``workbench.lineup``); None: the heuristic everywhere."""
+    return resolve_lineup(
+        agents,
+        players=PLAYERS,
+        make_agent=make_agent,
+        known=tuple(AGENTS),
+        default="heuristic",
+        rules=rules,
+    )
+
+
+def supports_fast(agents: Sequence[Any]) -> bool:
+    """Can the numpy batch engine play these agents?"""
+    methods = ("choose_start", "choose_offer", "choose_take", "choose_kitty", "choose_play")
+    return all(all(hasattr(a, m) for m in methods) for a in agents)
+
+
+def _check_count(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise ValueError(f"{name} must be a positive whole number, got {value!r}")
+    return int(value)
+
+
+def simulate(
+    rules: Rules | None = None,
+    agents: Sequence[Any] | Any | None = None,
+    *,
+    games: int,
+    seed: SeedLike,
+    progress: bool = True,
+    engine: str = "auto",
+    rounds: bool = True,
+) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """Play ``games`` seeded games of ``rules.deals`` deals; returns (games, rounds or None).
+
+    games frame, one row per game × seat: game, seat, agent, score, rank, won, win_share,
+    kitties_won, tricks, auctions_started, points_lost (lost to a tie in the last deal; the
+    same for every seat). rounds frame, one row per game × deal × seat: game, round (the
+    deal, 1-based), seat, agent, score_after, dealer, trump (null: none), auction_role (none,
+    starter, seller: the starter took its offer, offerer), tricks, kitty_card_points (of the
+    card it put in), kitty_points (the deal's four cards), carried_in, kitty_won,
+    points_won, carried_out, lost. Same arguments -> identical frames.
+    """
+    parts = list(
+        simulate_batches(
+            rules, agents, games=games, seed=seed, progress=progress, engine=engine, rounds=rounds
+        )
+    )
+    games_frame = pl.concat([g for g, _ in parts])
+    rounds_frame = pl.concat([r for _, r in parts]) if rounds else None
+    return games_frame, rounds_frame
+
+
+def simulate_batches(
+    rules: Rules | None = None,
+    agents: Sequence[Any] | Any | None = None,
+    *,
+    games: int,
+    seed: SeedLike,
+    progress: bool = True,
+    engine: str = "auto",
+    rounds: bool = True,
+) -> Iterator[tuple[pl.DataFrame, pl.DataFrame | None]]:
+    """Like ``simulate`` but yields the frames batch by batch, so memory stays bounded."""
+    for labels, first, played in played_batches(
+        rules, agents, games=games, seed=seed, progress=progress, engine=engine
+    ):
+        if isinstance(played, list):
+            yield (
+                states_games_frame(played, labels, first),
+                states_rounds_frame(played, labels, first) if rounds else None,
+            )
+        else:
+            batch, recording = played
+            yield (
+                batch_games_frame(batch, recording, labels, first),
+                batch_rounds_frame(recording, labels, first) if rounds else None,
+            )
+
+
+def played_batches(
+    rules: Rules | None,
+    agents: Sequence[Any] | Any | None,
+    *,
+    games: int,
+    seed: SeedLike,
+    progress: bool = False,
+    engine: str = "auto",
+) -> Iterator[tuple[list[str], int, list[State] | tuple[BatchState, Recording]]]:
+    """The played games, batch by batch: (agent labels, first game number, finished States
+    or (batch, recording)). Arguments are all checked before any game is played."""
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be an auction_house Rules, got {type(rules).__name__}")
+    agents = resolve_agents(rules, agents)
+    games = _check_count("games", games)
+    seed_sequence(seed)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    fast = supports_fast(agents)
+    if engine == "fast" and not fast:
+        slow = sorted({agent_label(a) for a in agents if not supports_fast([a])})
+        raise ValueError(f"engine='fast' needs batch agents; these are step-only: {slow}")
+    labels = [agent_label(a) for a in agents]
+    bar = _progress(games, progress)
+    try:
+        if fast and engine != "step":
+            for start in range(0, games, BATCH_SIZE):
+                size = min(BATCH_SIZE, games - start)
+                rng = generator(seed, start // BATCH_SIZE)
+                batch = new_batch(rules, size, rng)
+                recording = Recording.empty(size, rules.deals)
+                play(batch, agents, rng, recording)
+                yield labels, start, (batch, recording)
+                bar.update(size)
+        else:
+            chunk = 32
+            for start in range(0, games, chunk):
+                states = [
+                    play_game(rules, agents, seed=seed_sequence(seed, g))
+                    for g in range(start, min(games, start + chunk))
+                ]
+                yield labels, start, states
+                bar.update(len(states))
+    finally:
+        bar.close()
+
+
+def play_game(rules: Rules, agents: Sequence[Any], *, seed: SeedLike) -> State:
+    """One game through the step engine: the chance from stream (seed, 0); seat s's agent
+    draws from its own stream (seed, 1 + s)."""
+    state = new_game(rules, seed=seed_sequence(seed, 0))
+    rngs = [generator(seed, 1 + seat) for seat in range(PLAYERS)]
+    while (player := state.to_play) is not None:
+        action = agents[player](state.observation(player), state.legal_actions(), rngs[player])
+        state = state.apply(action)
+    return state
+
+
+# -- frames -------------------------------------------------------------------------------------
+
+_GAME_SCHEMA = {
+    "game": pl.Int64,
+    "seat": pl.Int8,
+    "agent": pl.String,
+    "score": pl.Int32,
+    "rank": pl.Int8,
+    "won": pl.Boolean,
+    "win_share": pl.Float64,
+    "kitties_won": pl.Int8,
+    "tricks": pl.Int16,
+    "auctions_started": pl.Int8,
+    "points_lost": pl.Int16,
+}
+_ROUND_SCHEMA = {
+    "game": pl.Int64,
+    "round": pl.Int8,
+    "seat": pl.Int8,
+    "agent": pl.String,
+    "score_after": pl.Int32,
+    "dealer": pl.Int8,
+    "trump": SUIT_TYPE,
+    "auction_role": ROLE_TYPE,
+    "tricks": pl.Int8,
+    "kitty_card_points": pl.Int8,
+    "kitty_points": pl.Int16,
+    "carried_in": pl.Int16,
+    "kitty_won": pl.Boolean,
+    "points_won": pl.Int16,
+    "carried_out": pl.Int16,
+    "lost": pl.Int16,
+}
+_DEAL_SCHEMA = {
+    "game": pl.Int64,
+    "deal": pl.Int8,
+    "dealer": pl.Int8,
+    "trump": SUIT_TYPE,
+    "auction": pl.Boolean,
+    "starter": pl.Int8,
+    "face_up": pl.String,
+    "called": SUIT_TYPE,
+    "taken": pl.String,
+    "taken_from": pl.Int8,
+    "forced": pl.Boolean,
+    "kitty_points": pl.Int16,
+    "carried_in": pl.Int16,
+    "at_stake": pl.Int16,
+    **{f"tricks_{seat}": pl.Int8 for seat in range(PLAYERS)},
+    "most_tricks": pl.Int8,
+    "tied": pl.Int8,
+    "kitty_winner": pl.Int8,
+    "carried_out": pl.Int16,
+    "lost": pl.Int16,
+    "chain": pl.Int8,
+}
+
+
+def _frame(columns: dict[str, Any], schema: dict[str, Any]) -> pl.DataFrame:
+    return pl.DataFrame(
+        {name: pl.Series(name, columns[name]).cast(dtype) for name, dtype in schema.items()}
+    )
+
+
+def _suit_or_none(values: np.ndarray) -> list[str | None]:
+    return [SUITS[v] if v >= 0 else None for v in values.tolist()]
+
+
+def _card_or_none(values: np.ndarray) -> list[str | None]:
+    return [DECK[v] if v >= 0 else None for v in values.tolist()]
+
+
+def batch_games_frame(
+    batch: BatchState, recording: Recording, labels: Sequence[str], first_game: int
+) -> pl.DataFrame:
+    """The games frame of a finished batch."""
+    scores, ranks, share = final_scores(batch)
+    games = scores.shape[0]
+    seats = np.tile(np.arange(PLAYERS), games)
+    winners = recording.kitty_winner
+    kitties = (winners[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
+    auctions = (recording.starter[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
+    columns = {
+        "game": np.repeat(np.arange(first_game, first_game + games), PLAYERS),
+        "seat": seats,
+        "agent": pl.Series(list(labels)).gather(seats),
+        "score": scores.ravel(),
+        "rank": ranks.ravel(),
+        "won": (ranks == 1).ravel(),
+        "win_share": share.ravel(),
+        "kitties_won": kitties.ravel(),
+        "tricks": recording.tricks_won.astype(np.int64).sum(axis=1).ravel(),
+        "auctions_started": auctions.ravel(),
+        "points_lost": np.repeat(recording.lost[:, -1], PLAYERS),
+    }
+    return _frame(columns, _GAME_SCHEMA)
+
+
+def batch_rounds_frame(
+    recording: Recording, labels: Sequence[str], first_game: int
+) -> pl.DataFrame:
+    """The rounds frame of a recorded batch (one row per game × deal × seat)."""
+    games, deals = recording.dealer.shape
+    seats = np.tile(np.arange(PLAYERS), games * deals)
+    per_deal = lambda a: np.repeat(a.ravel(), PLAYERS)  # noqa: E731
+    starter, taken_from = per_deal(recording.starter), per_deal(recording.taken_from)
+    role = np.where(
+        starter < 0, 0, np.where(seats == starter, 1, np.where(seats == taken_from, 2, 3))
+    )
+    winner = per_deal(recording.kitty_winner)
+    stake = per_deal(recording.kitty_points.astype(np.int64) + recording.carried_in)
+    kitty_cards = recording.kitty.ravel()
+    columns = {
+        "game": np.repeat(np.arange(first_game, first_game + games), deals * PLAYERS),
+        "round": np.tile(np.repeat(np.arange(1, deals + 1), PLAYERS), games),
+        "seat": seats,
+        "agent": pl.Series(list(labels)).gather(seats),
+        "score_after": recording.scores_after.ravel(),
+        "dealer": per_deal(recording.dealer),
+        "trump": _suit_or_none(per_deal(recording.trump)),
+        "auction_role": pl.Series(ROLES).gather(role),
+        "tricks": recording.tricks_won.ravel(),
+        "kitty_card_points": np.array([*POINTS, 0])[kitty_cards],
+        "kitty_points": per_deal(recording.kitty_points),
+        "carried_in": per_deal(recording.carried_in),
+        "kitty_won": winner == seats,
+        "points_won": np.where(winner == seats, stake, 0),
+        "carried_out": per_deal(recording.carried_out),
+        "lost": per_deal(recording.lost),
+    }
+    return _frame(columns, _ROUND_SCHEMA)
+
+
+def batch_deals_frame(recording: Recording, first_game: int) -> pl.DataFrame:
+    """One row per game × deal: the kitty's story (see ``kitty.kitty_outcomes``)."""
+    games, deals = recording.dealer.shape
+    tricks = recording.tricks_won.astype(np.int64)
+    most = tricks.max(axis=2)
+    tied = (tricks == most[:, :, None]).sum(axis=2)
+    starters = recording.starter.ravel().tolist()
+    columns = {
+        "game": np.repeat(np.arange(first_game, first_game + games), deals),
+        "deal": np.tile(np.arange(1, deals + 1), games),
+        "dealer": recording.dealer.ravel(),
+        "trump": _suit_or_none(recording.trump.ravel()),
+        "auction": recording.starter.ravel() >= 0,
+        "starter": _none_below_zero(recording.starter.ravel()),
+        "face_up": _card_or_none(recording.face_up.ravel()),
+        "called": _suit_or_none(recording.called.ravel()),
+        "taken": _card_or_none(recording.taken.ravel()),
+        "taken_from": _none_below_zero(recording.taken_from.ravel()),
+        "forced": [
+            bool(f) if s >= 0 else None
+            for s, f in zip(starters, recording.forced.ravel().tolist(), strict=True)
+        ],
+        "kitty_points": recording.kitty_points.ravel(),
+        "carried_in": recording.carried_in.ravel(),
+        "at_stake": (recording.kitty_points.astype(np.int64) + recording.carried_in).ravel(),
+        **{f"tricks_{seat}": tricks[:, :, seat].ravel() for seat in range(PLAYERS)},
+        "most_tricks": most.ravel(),
+        "tied": tied.ravel(),
+        "kitty_winner": _none_below_zero(recording.kitty_winner.ravel()),
+        "carried_out": recording.carried_out.ravel(),
+        "lost": recording.lost.ravel(),
+        "chain": _chains(recording.kitty_winner < 0).ravel(),
+    }
+    return _frame(columns, _DEAL_SCHEMA)
+
+
+def _none_below_zero(values: np.ndarray) -> list[int | None]:
+    return [v if v >= 0 else None for v in values.tolist()]
+
+
+def _chains(tied: np.ndarray) -> np.ndarray:
+    """Per game and deal: how many kitties this deal's pot holds (1 + the tied deals in a row
+    just before it)."""
+    chain = np.ones(tied.shape, np.int64)
+    for d in range(1, tied.shape[1]):
+        chain[:, d] = np.where(tied[:, d - 1], chain[:, d - 1] + 1, 1)
+    return chain
+
+
+def _state_recording(states: Sequence[State]) -> Recording:
+    """The step engine's finished games as a Recording (so both engines share the frames)."""
+    deals = states[0].rules.deals
+    rec = Recording.empty(len(states), deals)
+    for g, state in enumerate(states):
+        for d, (record, kitty) in enumerate(zip(state.history, state.kitty_history, strict=True)):
+            rec.dealer[g, d] = record.dealer
+            rec.trump[g, d] = SUITS.index(record.trump) if record.trump else -1
+            if record.auction is not None:
+                a = record.auction
+                rec.starter[g, d] = a.starter
+                rec.face_up[g, d] = card_index(a.face_up)
+                rec.called[g, d] = SUITS.index(a.called)
+                rec.offers[g, d] = [-1 if c is None else card_index(c) for c in a.offers]
+                rec.taken[g, d] = card_index(a.taken)
+                rec.taken_from[g, d] = a.taken_from
+                rec.forced[g, d] = a.forced
+            rec.kitty[g, d] = kitty
+            rec.plays[g, d] = [card_index(c) for t in record.tricks for c in t.cards]
+            rec.tricks_won[g, d] = record.tricks_won
+            rec.kitty_winner[g, d] = -1 if record.kitty_winner is None else record.kitty_winner
+            rec.kitty_points[g, d] = record.kitty_points
+            rec.carried_in[g, d] = record.carried_in
+            rec.carried_out[g, d] = record.carried_out
+            rec.lost[g, d] = record.lost
+            rec.scores_after[g, d] = record.scores_after
+    return rec
+
+
+class _FinalScores:
+    def __init__(self, states: Sequence[State]) -> None:
+        self.scores = np.array([s.scores for s in states], np.int64)
+
+
+def states_games_frame(
+    states: Sequence[State], labels: Sequence[str], first_game: int
+) -> pl.DataFrame:
+    """The games frame of finished step-engine games (the fast engine's columns)."""
+    return batch_games_frame(_FinalScores(states), _state_recording(states), labels, first_game)
+
+
+def states_rounds_frame(
+    states: Sequence[State], labels: Sequence[str], first_game: int
+) -> pl.DataFrame:
+    """The rounds frame of finished step-engine games (the fast engine's columns)."""
+    return batch_rounds_frame(_state_recording(states), labels, first_game)
+
+
+def states_deals_frame(states: Sequence[State], first_game: int) -> pl.DataFrame:
+    """The deals frame of finished step-engine games (the fast engine's columns)."""
+    return batch_deals_frame(_state_recording(states), first_game)
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return _NoProgress()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="game", desc="auction_house", leave=False)
+
+
+class _NoProgress:
+    def update(self, _n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+# -- replay -------------------------------------------------------------------------------------
+
+
+def batch_deal(batch: BatchState, game: int) -> Deal:
+    """The chance of game ``game`` of a batch, for ``new_game(deal=...)``."""
+    return Deal(
+        int(batch.first_dealer[game]),
+        tuple(TRUMP_DECK[int(i)] for i in batch.trump_cards[game]),
+        tuple(tuple(int(c) for c in shuffle) for shuffle in batch.shuffles[game]),
+    )
+
+
+def recorded_actions(rules: Rules, recording: Recording, game: int) -> Iterator[Any]:
+    """Every action of recorded game ``game``, in the order the step engine asks for them."""
+    for d in range(rules.deals):
+        dealer = int(recording.dealer[game, d])
+        starter = int(recording.starter[game, d])
+        for k in range(PLAYERS):
+            seat = (dealer + 1 + k) % PLAYERS
+            if seat == starter:
+                face_up = DECK[int(recording.face_up[game, d])]
+                yield Start(face_up, SUITS[int(recording.called[game, d])])
+                break
+            yield Pass()
+        if starter >= 0:
+            for k in range(1, PLAYERS):
+                yield Offer(DECK[int(recording.offers[game, d, (starter + k) % PLAYERS])])
+            if not recording.forced[game, d]:
+                yield Take(DECK[int(recording.taken[game, d])])
+        for k in range(PLAYERS):
+            yield Kitty(DECK[int(recording.kitty[game, d, (dealer + 1 + k) % PLAYERS])])
+        for card in recording.plays[game, d]:
+            yield Play(DECK[int(card)])
+
+
+def replay_recorded_game(rules: Rules, batch: BatchState, recording: Recording, game: int) -> State:
+    """Replay game ``game`` of a recorded fast batch through ``State.apply``, action by action
+    (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
+    state = new_game(rules, seed=0, deal=batch_deal(batch, game))
+    for action in recorded_actions(rules, recording, game):
+        state = state.apply(action)
+    return state
+
+
+__all__ = [
+    "TRICKS",
+    "play_game",
+    "replay_recorded_game",
+    "simulate",
+    "simulate_batches",
+]
