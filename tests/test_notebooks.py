@@ -43,9 +43,8 @@ def test_charts_and_explorers_show_before_the_notebook_runs(path):
         if WIDGET_VIEW in data:
             explorers += 1
             html = _text(data.get("text/html", ""))
-            assert 'class="workbench-explorer"' in html and '<img src="data:image/png' in html, (
-                f"cell {number}: a widget with no saved first result"
-            )
+            saved = ('class="workbench-saved"', 'class="workbench-explorer"')
+            assert any(name in html for name in saved), f"cell {number}: widget with no saved copy"
         elif "image/png" in data:
             charts += 1
             metadata = output.get("metadata", {})
@@ -55,7 +54,7 @@ def test_charts_and_explorers_show_before_the_notebook_runs(path):
     assert charts > 0, "every notebook answers with at least one chart"
     notebook = json.loads(path.read_text(encoding="utf-8"))
     assert "widgets" not in notebook["metadata"], "saved widget state (see notebooks/README.md)"
-    if explorers:
+    if explorers:  # widget cells are not compared by nbval
         assert any(
             "# NBVAL_IGNORE_OUTPUT" in "".join(c["source"])
             for c in notebook["cells"]

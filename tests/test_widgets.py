@@ -10,7 +10,7 @@ import ipywidgets as widgets
 import polars as pl
 import pytest
 
-from workbench.widgets import FALLBACK_NOTE, NONE_OPTION, Explorer
+from workbench.widgets import FALLBACK_NOTE, NONE_OPTION, Explorer, SavedCopy
 
 
 class Squares:
@@ -159,7 +159,8 @@ def test_a_saved_notebook_shows_the_first_result_beside_the_live_widget():
     bundle = explorer._repr_mimebundle_()
     assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.model_id
     html, text = bundle["text/html"], bundle["text/plain"]
-    assert html.startswith('<div class="workbench-explorer"')
+    assert html.startswith('<div class="workbench-saved"')
+    assert '<div class="workbench-explorer">' in html
     assert "(n 3 · label no label)" in html and FALLBACK_NOTE in html
     assert f'<img src="{first_png}"' in html and ">9</td>" in html
     assert text.splitlines()[:3] == [
@@ -168,6 +169,21 @@ def test_a_saved_notebook_shows_the_first_result_beside_the_live_widget():
         "Chart: n = 3",
     ]
     assert "square" in text.splitlines()[-4]
+
+
+def test_any_widget_can_carry_a_saved_copy():
+    class Counter(SavedCopy, widgets.HTML):
+        def saved_copy(self):
+            return f"<b>{self.value}</b>", f"Counter at {self.value}"
+
+    counter = Counter("1")
+    counter.value = "2"  # the copy is taken when first displayed
+    bundle = counter._repr_mimebundle_()
+    assert bundle["text/html"].startswith('<div class="workbench-saved"')
+    assert "<b>2</b>" in bundle["text/html"] and bundle["text/plain"] == "Counter at 2"
+    counter.value = "3"
+    assert counter._repr_mimebundle_()["text/plain"] == "Counter at 2"
+    assert "text/html" not in widgets.HTML("plain")._repr_mimebundle_()
 
 
 def test_unexpected_errors_are_raised_and_their_traceback_shown():

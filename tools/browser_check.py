@@ -10,7 +10,8 @@ folder (Lab's autosave never touches the committed files):
    an image, every explorer's saved first result visible, no output reduced to its text form
    (``alt.LayerChart(...)``, ``Explorer(children=…)``).
 3. **Run.** All cells run in the page: no cell error and no traceback inside a widget; every
-   chart and every explorer's chart rendered; each explorer live (not its saved copy), no
+   chart and every explorer's chart rendered; each explorer (and any other widget with a saved
+   copy) live, not its saved copy; no
    dropdown showing a blank entry, CSV and PNG download links present; a slider drag does not
    recompute before the handle is released, and the release is answered (the time is printed).
 
@@ -85,8 +86,10 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 #: Output metadata key of a chart drawn by ``workbench.charts`` (texts outside the image).
 CHART_METADATA = "workbench_chart"
-#: Class of an explorer's saved first result (``workbench.widgets.Explorer``).
-FALLBACK_CLASS = "workbench-explorer"
+#: Classes of a widget's saved copy (``workbench.widgets.SavedCopy``; "workbench-explorer" is
+#: what explorers saved before the mixin existed).
+FALLBACK_CLASSES = ("workbench-saved", "workbench-explorer")
+FALLBACK_SELECTOR = ", ".join(f".{name}" for name in FALLBACK_CLASSES)
 #: Mime types JupyterLab does not render in an untrusted notebook (it shows the next one).
 UNSAFE_MIME = re.compile(
     r"^(image/svg\+xml|application/javascript|application/vnd\.vega(lite)?\.v\d+([.+]json)?"
@@ -234,7 +237,9 @@ OUTPUTS_JS = (
         images: [], fallback: null, widget: null,
       };
       if (node) {
-        const fallback = node.querySelector('.FALLBACK_CLASS');
+        const fallback = node.querySelector('FALLBACK_SELECTOR');
+        // A live widget view: Lab's widget renderer puts the widget's DOM in the output node.
+        info.view = node.querySelector('.jupyter-widgets') !== null && !fallback;
         info.fallback = fallback && visible(fallback)
           ? {images: Array.from(fallback.querySelectorAll('img')).map(imageInfo)} : null;
         if (!fallback) info.images = Array.from(node.querySelectorAll('img')).map(imageInfo);
@@ -269,7 +274,7 @@ OUTPUTS_JS = (
   return {outputs, wrapped: wrappedText(root), wide: wideTables(root)};
 }"""
     .replace("IMAGE_JS", IMAGE_JS)
-    .replace("FALLBACK_CLASS", FALLBACK_CLASS)
+    .replace("FALLBACK_SELECTOR", FALLBACK_SELECTOR)
 )
 
 #: The same inspection for a static HTML export (nbconvert's lab template).
@@ -277,8 +282,9 @@ STATIC_JS = (
     """() => {
   IMAGE_JS
   const outputs = Array.from(document.querySelectorAll('.jp-OutputArea-output'));
-  const fallbacks = Array.from(document.querySelectorAll('.FALLBACK_CLASS'));
-  const images = outputs.filter((o) => !o.querySelector('.FALLBACK_CLASS'))
+  const fallbacks = Array.from(document.querySelectorAll('FALLBACK_SELECTOR'))
+    .filter((f) => !f.parentElement.closest('FALLBACK_SELECTOR'));  // the outermost only
+  const images = outputs.filter((o) => !o.querySelector('FALLBACK_SELECTOR'))
     .flatMap((o) => Array.from(o.querySelectorAll('img')));
   const textForms = outputs.map((o) => o.textContent.trim())
     .filter((t) => /^(alt\\.\\w*Chart\\(|\\w+\\(children=)/.test(t)).map((t) => t.slice(0, 60));
@@ -290,7 +296,7 @@ STATIC_JS = (
   };
 }"""
     .replace("IMAGE_JS", IMAGE_JS)
-    .replace("FALLBACK_CLASS", FALLBACK_CLASS)
+    .replace("FALLBACK_SELECTOR", FALLBACK_SELECTOR)
 )
 
 #: The first enabled slider of explorer ``e``, scrolled into view: its handle and its track.
@@ -406,9 +412,10 @@ class Result:
 
 
 def _is_explorer(data: dict[str, Any]) -> bool:
+    """A widget view with a saved copy beside it (an explorer or any ``SavedCopy`` widget)."""
     html = data.get("text/html", "")
     html = "".join(html) if isinstance(html, list) else html
-    return WIDGET_VIEW in data and FALLBACK_CLASS in html
+    return WIDGET_VIEW in data and any(name in html for name in FALLBACK_CLASSES)
 
 
 def expected_outputs(notebook: Path) -> Expected:
@@ -771,25 +778,26 @@ class LabPage:
             found = self.page.evaluate(OUTPUTS_JS)
             outputs = found["outputs"]
             images = [o for o in outputs if o["type"] != "not-run" and "image/png" in o["mimes"]]
-            live = [o for o in outputs if o.get("widget") is not None]
+            views = [o for o in outputs if o.get("view")]  # live widgets of any kind
+            live = [o for o in outputs if o.get("widget") is not None]  # explorers among them
             pending = sum(not i["loaded"] for o in images for i in o["images"])
             pending += sum(not i["loaded"] for o in live for i in o["widget"]["images"])
-            views = sum(o.get("shown") == WIDGET_VIEW for o in outputs)
-            if (pending == 0 and len(live) >= views) or time.monotonic() >= render_deadline:
+            done = pending == 0 and len(views) >= result.expected.explorers
+            if done or time.monotonic() >= render_deadline:
                 break
             time.sleep(0.2)
         charts = sum(_all_loaded(o["images"]) for o in images)
         widget_charts = sum(_all_loaded(o["widget"]["images"]) for o in live)
         expected = result.expected
         result.shown["charts after running"] = f"{charts}/{max(expected.charts, len(images))}"
-        result.shown["explorers"] += f", {len(live)} live"
+        result.shown["explorers"] += f", {len(views)} live"
         if charts < max(expected.charts, len(images)):
             result.problems.append(
                 f"after running: {charts} of {max(expected.charts, len(images))} chart(s) rendered"
             )
-        if len(live) < expected.explorers:
+        if len(views) < expected.explorers:
             result.problems.append(
-                f"after running: {len(live)} of {expected.explorers} explorer(s) live"
+                f"after running: {len(views)} of {expected.explorers} explorer(s) live"
             )
         if widget_charts < len(live):
             result.problems.append(

@@ -68,7 +68,46 @@ class _NoneOption:
 NONE_OPTION = _NoneOption()
 
 
-class Explorer(widgets.VBox):
+#: Class of the saved copy a widget carries (the browser check looks for it).
+SAVED_CLASS = "workbench-saved"
+
+
+class SavedCopy:
+    """Mixin for a widget class whose display should carry a static copy of what it first
+    shows: JupyterLab shows the copy in an untrusted notebook (where it shows no widgets, only
+    a text form such as ``Table(children=…)``), static renderers show it too, and a running Lab
+    shows the live widget. A subclass implements ``saved_copy()`` -> (HTML, text); the copy is
+    taken when the widget is first displayed (or earlier, if ``keep_saved_copy()`` is called).
+    Put it before the ipywidgets base class: ``class Table(SavedCopy, widgets.HBox)``."""
+
+    _saved: tuple[str, str] | None = None
+
+    def saved_copy(self) -> tuple[str, str] | None:
+        """The copy as (HTML, text), or None for none."""
+        return None
+
+    def keep_saved_copy(self) -> None:
+        """Take the copy now (an explorer keeps its first result, before any change)."""
+        copy = self.saved_copy()
+        if copy is not None:
+            html_copy, text = copy
+            self._saved = (
+                f'<div class="{SAVED_CLASS}" style="border-left:3px solid #ccc;padding-left:8px">'
+                f"{html_copy}</div>",
+                text,
+            )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        if self._saved is None:
+            self.keep_saved_copy()
+        if bundle is None or self._saved is None:
+            return bundle
+        bundle["text/html"], bundle["text/plain"] = self._saved
+        return bundle
+
+
+class Explorer(SavedCopy, widgets.VBox):
     """Controls on top, then a status line, the chart, download links and the table."""
 
     def __init__(
@@ -99,7 +138,6 @@ class Explorer(widgets.VBox):
         self._cache: OrderedDict[Hashable, tuple[Any, ...]] = OrderedDict()
         self._cache_size = cache_size
         self._quiet = False
-        self._fallback: tuple[str, str] | None = None
         for control in self.controls.values():
             _prepare(control)
         self.status = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
@@ -190,8 +228,8 @@ class Explorer(widgets.VBox):
             self.status.value = f"<span style='color:#666'>{done}</span>"
         # The update count lets a browser tell one answer from the next.
         self.status.value += f"<span data-update='{self.updates}'></span>"
-        if self._fallback is None:
-            self._fallback = (self._static_html(), self._static_text())
+        if self._saved is None:
+            self.keep_saved_copy()
 
     def _run(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         try:
@@ -274,9 +312,13 @@ class Explorer(widgets.VBox):
             parts.append(f"{label} {shown}")
         return " · ".join(parts)
 
+    def saved_copy(self) -> tuple[str, str]:
+        """The current result as HTML (chart as a data-URI image, table) and as text."""
+        return self._static_html(), self._static_text()
+
     def _static_html(self) -> str:
         parts = [
-            '<div class="workbench-explorer" style="border-left:3px solid #ccc;padding-left:8px">',
+            '<div class="workbench-explorer">',
             f"<p style='margin:2px 0'><b>{html.escape(self.title or 'Explorer')}</b> "
             f"({html.escape(self.settings_text())})<br>"
             f"<i style='color:#666'>{FALLBACK_NOTE}</i></p>",
@@ -302,14 +344,6 @@ class Explorer(widgets.VBox):
         if self.frame is not None:
             lines.append(Table(self.frame, max_rows=self.table_rows).text())
         return "\n".join(lines)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
-        """The live widget, plus a static copy of the first result (see the module docstring)."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None or self._fallback is None:
-            return bundle
-        bundle["text/html"], bundle["text/plain"] = self._fallback
-        return bundle
 
 
 class _Hold:
@@ -444,4 +478,4 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-__all__ = ["NONE_OPTION", "Explorer"]
+__all__ = ["NONE_OPTION", "SAVED_CLASS", "Explorer", "SavedCopy"]
