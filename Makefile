@@ -6,6 +6,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# nbconvert --execute stores widget state in the notebook by default; committed notebooks must
+# not hold it (static renderers would show a blank widget, not an explorer's saved result, and
+# it doubles the file), so the environment's nbconvert is configured not to (notebooks/README.md).
+NBCONVERT_CONFIG := $(VENV)/etc/jupyter/jupyter_nbconvert_config.json
 # JupyterLab refuses to run as root without --allow-root; add it only then. Auth stays on.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 # Extra options for `make lab`, e.g. LAB_OPTS="--no-browser --port=8890".
@@ -13,7 +17,7 @@ LAB_OPTS ?=
 
 .PHONY: setup lab test lint pytest browser-check bench lock clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(NBCONVERT_CONFIG)
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
@@ -24,6 +28,10 @@ $(STAMP): requirements.lock pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
+
+$(NBCONVERT_CONFIG): Makefile | $(BIN)/python
+	@mkdir -p $(dir $@)
+	@echo '{"NotebookClient": {"store_widget_state": false}}' > $@
 
 lab: setup
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG) $(LAB_OPTS)

@@ -1,17 +1,29 @@
-"""Browser check: run every notebook in JupyterLab inside headless Chromium and look at the result.
+"""Browser check: what a reader sees of each notebook, in JupyterLab in headless Chromium.
 
-For each notebook (default ``notebooks/*.ipynb``; copies in a temporary folder, so Lab's autosave
-never touches the committed files) it opens the notebook, runs all cells, waits until they have
-finished, and checks what a reader would see:
+Each notebook (default ``notebooks/*.ipynb``) is checked three ways, from copies in a temporary
+folder (Lab's autosave never touches the committed files):
 
-- no cell produced an error (nor a traceback inside a widget's output area);
-- every chart the committed outputs hold (SVG outputs, vega/vega-lite outputs, altair HTML
-  embeds, charts inside widget Output areas) rendered as a non-empty <svg>/<img>/<canvas>;
-- the page made no request beyond this machine (such requests are recorded and aborted).
+1. **Static.** The committed file exported to HTML by nbconvert (what a static renderer shows),
+   opened in the browser: every chart image and every explorer's saved first result visible.
+2. **Untrusted, before running.** The committed file opened in JupyterLab as after a fresh
+   clone (untrusted: Lab shows no SVG, scripts or widgets), no cell run: every chart visible as
+   an image, every explorer's saved first result visible, no output reduced to its text form
+   (``alt.LayerChart(...)``, ``Explorer(children=…)``).
+3. **Run.** All cells run in the page: no cell error and no traceback inside a widget; every
+   chart and every explorer's chart rendered; each explorer (and any other widget with a saved
+   copy) live, not its saved copy; no
+   dropdown showing a blank entry, CSV and PNG download links present; a slider drag does not
+   recompute before the handle is released, and the release is answered (the time is printed).
 
-A full-page screenshot of each notebook goes to ``notebooks/.browser-check/<name>.png``.
-One PASS/FAIL line per notebook; the exit status is non-zero when any notebook fails.
-When Chromium is missing the check is skipped (exit 0): ``.ci/run`` installs it in CI.
+In every pass: no chart text outside its chart (the chart's own record of texts the layout put
+outside the image, and the image's border pixels: ink touching the edge means something was
+cut); no text output wrapping and no table wider than the notebook; no request leaving the
+machine (requests are recorded and aborted).
+
+Screenshots go to ``notebooks/.browser-check/<name>.png`` (after running) and
+``<name>.untrusted.png`` (before). One PASS/FAIL line per notebook; the exit status is non-zero
+when any notebook fails. When Chromium is missing the check is skipped (exit 0): ``.ci/run``
+installs it in CI.
 
 Usage: ``python tools/browser_check.py [--timeout S] [--screenshots DIR] [NOTEBOOK ...]``
 """
@@ -34,7 +46,6 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,8 +67,10 @@ CHROMIUM_ARGS = [
 ]
 LAB_START_TIMEOUT_S = 90.0
 NOTEBOOK_TIMEOUT_S = 180.0
-#: After the cells finish, how long charts (e.g. inside widgets) may take to appear.
+#: How long outputs (images, widget views) may take to appear once cells are done.
 RENDER_TIMEOUT_S = 10.0
+#: How long an explorer may take to answer a slider release before the check fails.
+EXPLORER_TIMEOUT_S = 30.0
 VIEWPORT = {"width": 1280, "height": 900}
 MAX_SCREENSHOT_HEIGHT = 16000
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
@@ -69,10 +82,21 @@ EXTERNAL_URL = re.compile(
     r"[a-z][a-z0-9+.-]*://",
     re.IGNORECASE,
 )
-CHART_MIME = re.compile(r"^(image/svg\+xml|application/vnd\.vega(lite)?\.v\d+([.+]json)?)$")
-HTML_CHART = re.compile(r"vegaEmbed\(|id=\"altair-viz-")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+#: Output metadata key of a chart drawn by ``workbench.charts`` (texts outside the image).
+CHART_METADATA = "workbench_chart"
+#: Classes of a widget's saved copy (``workbench.widgets.SavedCopy``; "workbench-explorer" is
+#: what explorers saved before the mixin existed).
+FALLBACK_CLASSES = ("workbench-saved", "workbench-explorer")
+FALLBACK_SELECTOR = ", ".join(f".{name}" for name in FALLBACK_CLASSES)
+#: Mime types JupyterLab does not render in an untrusted notebook (it shows the next one).
+UNSAFE_MIME = re.compile(
+    r"^(image/svg\+xml|application/javascript|application/vnd\.vega(lite)?\.v\d+([.+]json)?"
+    r"|application/vnd\.jupyter\.widget-view\+json)$"
+)
+#: What a chart or widget looks like reduced to its text form.
+TEXT_FORM = re.compile(r"^(alt\.\w*Chart\(|\w+\(children=)")
 
 # --- JavaScript run in the page (needs Lab started with expose_app_in_browser) --------------
 
@@ -94,6 +118,7 @@ OPEN_JS = """async (path) => {
     if (['autorestarting', 'restarting', 'dead'].includes(status)) window.__bcKernelLost = status;
   });
   app.shell.activateById(panel.id);
+  await panel.context.ready;
 }"""
 
 CLOSE_JS = """() => {
@@ -126,68 +151,201 @@ RUN_ALL_JS = """() => {
     (err) => { window.__bcRun = {done: true, ok: false, error: String(err)}; });
 }"""
 
-CELLS_JS = """() => {
-  const p = window.__bcPanel;
-  const cells = p.content.model.cells;
-  const errors = [], notRun = [], widgetTracebacks = [];
-  const chartMime = new RegExp(CHART_MIME);
-  const htmlChart = new RegExp(HTML_CHART);
-  let charts = 0;
-  for (let i = 0; i < cells.length; i++) {
-    const c = cells.get(i);
-    if (c.type !== 'code') continue;
-    for (const o of c.outputs.toJSON()) {
-      if (o.output_type === 'error') errors.push({cell: i + 1, ename: o.ename, evalue: o.evalue});
-      const data = o.data || {};
-      const html = [].concat(data['text/html'] || []).join('');
-      if (Object.keys(data).some((m) => chartMime.test(m)) || htmlChart.test(html)) charts += 1;
+#: Helpers shared by the page inspections below: image state and ink at the image's border.
+IMAGE_JS = """
+const RING = 2;  // device pixels at the image's edge that must be background
+const TOLERANCE = 16;  // per colour channel, for anti-aliasing of the background itself
+const visible = (el) => {
+  const r = el.getBoundingClientRect();
+  return r.width >= 10 && r.height >= 10 && getComputedStyle(el).visibility !== 'hidden';
+};
+const inkAtBorder = (img) => {
+  const w = img.naturalWidth, h = img.naturalHeight;
+  if (!w || !h) return [];
+  const canvas = document.createElement('canvas');
+  canvas.width = w; canvas.height = h;
+  const ctx = canvas.getContext('2d', {willReadFrequently: true});
+  ctx.drawImage(img, 0, 0);
+  let d;
+  try { d = ctx.getImageData(0, 0, w, h).data; } catch (e) { return ['unreadable']; }
+  const at = (x, y) => 4 * (y * w + x);
+  const bg = [d[0], d[1], d[2], d[3]];
+  const ink = (x, y) => {
+    const k = at(x, y);
+    return Math.abs(d[k] - bg[0]) > TOLERANCE || Math.abs(d[k + 1] - bg[1]) > TOLERANCE
+      || Math.abs(d[k + 2] - bg[2]) > TOLERANCE || Math.abs(d[k + 3] - bg[3]) > TOLERANCE;
+  };
+  const sides = new Set();
+  for (let r = 0; r < RING && r < h && r < w; r++) {
+    for (let x = 0; x < w; x++) {
+      if (ink(x, r)) sides.add('top');
+      if (ink(x, h - 1 - r)) sides.add('bottom');
     }
-    if (c.executionCount === null && c.sharedModel.getSource().trim()) notRun.push(i + 1);
+    for (let y = 0; y < h; y++) {
+      if (ink(r, y)) sides.add('left');
+      if (ink(w - 1 - r, y)) sides.add('right');
+    }
   }
-  const sel = '.jupyter-widgets .jp-OutputArea-output'
-    + '[data-mime-type="application/vnd.jupyter.stderr"]';
-  p.content.node.querySelectorAll('.jp-Cell').forEach((node, i) => {
-    for (const o of node.querySelectorAll(sel)) {
-      if (o.textContent.includes('Traceback')) { widgetTracebacks.push(i + 1); break; }
+  return Array.from(sides);
+};
+const imageInfo = (img) => ({
+  loaded: img.complete && img.naturalWidth > 0 && visible(img),
+  width: img.naturalWidth, height: img.naturalHeight,
+  ink: img.complete && img.naturalWidth > 0 ? inkAtBorder(img) : [],
+  alt: img.getAttribute('alt') || '',
+});
+const wrappedText = (root) => {
+  const found = [];
+  for (const pre of root.querySelectorAll('.jp-OutputArea-output pre')) {
+    if (pre.closest('.jupyter-widgets')) continue;
+    const lines = pre.textContent.replace(/\\n$/, '').split('\\n');
+    const height = parseFloat(getComputedStyle(pre).lineHeight);
+    if (!(height > 0) || !visible(pre)) continue;
+    const rows = Math.round(pre.getBoundingClientRect().height / height);
+    if (rows > lines.length) {
+      const longest = lines.reduce((a, b) => (b.length > a.length ? b : a), '');
+      found.push(longest.slice(0, 60));
+    }
+  }
+  return found;
+};
+const wideTables = (root) => Array.from(root.querySelectorAll('.jp-OutputArea-output table'))
+  .map((t) => t.closest('div') || t)
+  .filter((box) => box.scrollWidth > box.clientWidth + 1 && visible(box))
+  .map((box) => box.textContent.trim().slice(0, 40));
+"""
+
+#: Every code cell's outputs: the saved mime types and metadata beside what the page shows.
+OUTPUTS_JS = (
+    """() => {
+  IMAGE_JS
+  const p = window.__bcPanel;
+  const outputs = [];
+  p.content.widgets.forEach((cell, i) => {
+    if (cell.model.type !== 'code') return;
+    const models = cell.model.outputs;
+    const children = cell.outputArea ? cell.outputArea.widgets : [];
+    for (let j = 0; j < models.length; j++) {
+      const json = models.get(j).toJSON();
+      const node = children[j] ? children[j].node.querySelector('.jp-OutputArea-output') : null;
+      const info = {
+        cell: i + 1, type: json.output_type, trusted: cell.model.trusted,
+        mimes: Object.keys(json.data || {}), metadata: json.metadata || {},
+        ename: json.ename || null, evalue: json.evalue || null,
+        shown: node ? (node.dataset.mimeType || null) : null,
+        text: node ? node.textContent.trim().slice(0, 80) : '',
+        images: [], fallback: null, widget: null,
+      };
+      if (node) {
+        const fallback = node.querySelector('FALLBACK_SELECTOR');
+        // A live widget view: Lab's widget renderer puts the widget's DOM in the output node.
+        info.view = node.querySelector('.jupyter-widgets') !== null && !fallback;
+        info.fallback = fallback && visible(fallback)
+          ? {images: Array.from(fallback.querySelectorAll('img')).map(imageInfo)} : null;
+        if (!fallback) info.images = Array.from(node.querySelectorAll('img')).map(imageInfo);
+        const live = node.querySelector('.workbench-explorer-live');
+        if (live) {
+          const blank = Array.from(live.querySelectorAll('select')).filter((s) => s.size <= 1
+            && (s.selectedIndex < 0 || !s.options[s.selectedIndex].text.trim()));
+          const status = live.querySelector('.workbench-status');
+          info.widget = {
+            images: Array.from(live.querySelectorAll('img.workbench-chart'))
+              .filter((img) => getComputedStyle(img).display !== 'none').map(imageInfo),
+            blankSelects: blank.map((s) => {
+              const box = s.closest('.widget-inline-hbox');
+              const label = box ? box.querySelector('.widget-label') : null;
+              return label ? label.textContent.trim().slice(0, 30) : '?';
+            }),
+            csv: live.querySelector('a[download][href^="data:text/csv"]') !== null,
+            png: live.querySelector('a[download][href^="data:image/png"]') !== null,
+            status: status ? status.textContent.trim() : '',
+            tracebacks: Array.from(live.querySelectorAll('.jp-OutputArea-output'))
+              .filter((o) => o.textContent.includes('Traceback')).length,
+          };
+        }
+      }
+      outputs.push(info);
+    }
+    if (cell.model.executionCount === null && cell.model.sharedModel.getSource().trim()) {
+      outputs.push({cell: i + 1, type: 'not-run', mimes: [], metadata: {}});
     }
   });
-  return {errors, notRun, widgetTracebacks, charts};
-}""".replace("CHART_MIME", json.dumps(CHART_MIME.pattern)).replace(
-    "HTML_CHART", json.dumps(HTML_CHART.pattern)
+  const root = p.content.node;
+  return {outputs, wrapped: wrappedText(root), wide: wideTables(root)};
+}"""
+    .replace("IMAGE_JS", IMAGE_JS)
+    .replace("FALLBACK_SELECTOR", FALLBACK_SELECTOR)
 )
 
-CHARTS_JS = """() => {
-  const root = window.__bcPanel.content.node;
-  const sel = '.jp-RenderedSVG, .jp-RenderedVegaCommon5, .vega-embed, [id^="altair-viz-"]';
-  const all = Array.from(root.querySelectorAll(sel));
-  const holders = all.filter((el) => !all.some((o) => o !== el && o.contains(el)));
-  const big = (el) => {
-    const r = el.getBoundingClientRect();
-    return r.width >= 10 && r.height >= 10;
+#: The same inspection for a static HTML export (nbconvert's lab template).
+STATIC_JS = (
+    """() => {
+  IMAGE_JS
+  const outputs = Array.from(document.querySelectorAll('.jp-OutputArea-output'));
+  const fallbacks = Array.from(document.querySelectorAll('FALLBACK_SELECTOR'))
+    .filter((f) => !f.parentElement.closest('FALLBACK_SELECTOR'));  // the outermost only
+  const images = outputs.filter((o) => !o.querySelector('FALLBACK_SELECTOR'))
+    .flatMap((o) => Array.from(o.querySelectorAll('img')));
+  const textForms = outputs.map((o) => o.textContent.trim())
+    .filter((t) => /^(alt\\.\\w*Chart\\(|\\w+\\(children=)/.test(t)).map((t) => t.slice(0, 60));
+  return {
+    images: images.map(imageInfo),
+    fallbacks: fallbacks.map((f) => ({visible: visible(f),
+      images: Array.from(f.querySelectorAll('img')).map(imageInfo)})),
+    textForms,
   };
-  const svgOk = (svg) => svg.childElementCount > 0 && big(svg)
-    && !svg.closest('details, summary, .vega-actions');
-  const imgOk = (img) => {
-    if (!img.complete || img.naturalWidth === 0 || !big(img)) return false;
-    const src = img.getAttribute('src') || '';
-    if (!src.startsWith('data:image/svg+xml')) return true;
-    try {
-      const comma = src.indexOf(',');
-      const body = src.slice(comma + 1);
-      const base64 = src.slice(0, comma).endsWith(';base64');
-      const text = base64 ? atob(body) : decodeURIComponent(body);
-      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-      return doc.documentElement.nodeName === 'svg' && !doc.querySelector('parsererror')
-        && doc.documentElement.childElementCount > 0;
-    } catch (e) {
-      return false;
-    }
-  };
-  const canvasOk = (c) => c.width > 0 && c.height > 0 && big(c);
-  const ok = (h) => Array.from(h.querySelectorAll('svg')).some(svgOk)
-    || Array.from(h.querySelectorAll('img')).some(imgOk)
-    || Array.from(h.querySelectorAll('canvas')).some(canvasOk);
-  return {found: holders.length, rendered: holders.filter(ok).length};
+}"""
+    .replace("IMAGE_JS", IMAGE_JS)
+    .replace("FALLBACK_SELECTOR", FALLBACK_SELECTOR)
+)
+
+#: The first enabled slider of explorer ``e``, scrolled into view: its handle and its track.
+SLIDER_JS = """(e) => {
+  const live = window.__bcPanel.content.node.querySelectorAll('.workbench-explorer-live')[e];
+  if (!live) return null;
+  const sliders = Array.from(live.querySelectorAll('.widget-slider'))
+    .filter((s) => !s.classList.contains('mod-disabled') && !s.querySelector('[disabled]'));
+  for (const slider of sliders) {
+    const handle = slider.querySelector('.noUi-handle');
+    const track = slider.querySelector('.noUi-target');
+    if (!handle || !track) continue;
+    live.querySelectorAll('[data-bc-drag]').forEach((el) => el.removeAttribute('data-bc-drag'));
+    slider.setAttribute('data-bc-drag', '1');
+    handle.scrollIntoView({block: 'center'});
+    const h = handle.getBoundingClientRect(), t = track.getBoundingClientRect();
+    return {x: h.left + h.width / 2, y: h.top + h.height / 2, left: t.left, right: t.right,
+      label: (slider.querySelector('.widget-label') || {}).textContent || ''};
+  }
+  return null;
+}"""
+
+#: When explorer ``e`` has no slider to drag: its first enabled dropdown with another option,
+#: marked so that the check can choose that option.
+DROPDOWN_JS = """(e) => {
+  const live = window.__bcPanel.content.node.querySelectorAll('.workbench-explorer-live')[e];
+  if (!live) return null;
+  live.querySelectorAll('[data-bc-select]').forEach((el) => el.removeAttribute('data-bc-select'));
+  for (const select of live.querySelectorAll('select')) {
+    if (select.disabled || select.multiple || select.options.length < 2) continue;
+    select.setAttribute('data-bc-select', '1');
+    select.scrollIntoView({block: 'center'});
+    const box = select.closest('.widget-inline-hbox');
+    const label = box ? box.querySelector('.widget-label') : null;
+    return {index: select.selectedIndex === 0 ? 1 : 0, label: label ? label.textContent : ''};
+  }
+  return null;
+}"""
+
+EXPLORERS_JS = """() => window.__bcPanel.content.node
+  .querySelectorAll('.workbench-explorer-live').length"""
+
+EXPLORER_STATUS_JS = """(e) => {
+  const live = window.__bcPanel.content.node.querySelectorAll('.workbench-explorer-live')[e];
+  const status = live ? live.querySelector('.workbench-status') : null;
+  const update = status ? status.querySelector('[data-update]') : null;
+  const slider = live ? live.querySelector('[data-bc-drag] .widget-readout') : null;
+  return {status: status ? status.textContent.trim() : '',
+    update: update ? update.dataset.update : '', readout: slider ? slider.textContent : ''};
 }"""
 
 PREPARE_SCREENSHOT_JS = """() => {
@@ -211,39 +369,38 @@ LAB_SETTINGS = {
 
 
 @dataclass
+class Expected:
+    """What the committed notebook holds: chart images, explorers and outputs a reader cannot
+    see before running (saved only in a form Lab shows as text when untrusted)."""
+
+    charts: int = 0
+    explorers: int = 0
+    hidden: list[str] = field(default_factory=list)
+    widget_state: bool = False
+
+
+@dataclass
 class Result:
     """What the check found for one notebook."""
 
     name: str
     problems: list[str] = field(default_factory=list)
-    charts_expected: int = 0
-    charts_found: int = 0
-    charts_rendered: int = 0
+    expected: Expected = field(default_factory=Expected)
+    shown: dict[str, str] = field(default_factory=dict)
     external: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
     def passed(self) -> bool:
-        return not self.problems and not self.external and self.charts_ok
-
-    @property
-    def charts_ok(self) -> bool:
-        return (
-            self.charts_rendered >= self.charts_expected
-            and self.charts_rendered == self.charts_found
-        )
+        return not self.problems and not self.external
 
     def line(self) -> str:
         """The one-line report."""
-        charts = f"charts expected {self.charts_expected}, rendered {self.charts_rendered}"
-        if self.charts_found != self.charts_rendered:
-            charts += f" of {self.charts_found} in the page"
+        counts = "; ".join(f"{k} {v}" for k, v in self.shown.items())
         if self.passed:
-            return f"PASS {self.name} ({charts}; no external requests; {self.seconds:.1f} s)"
+            return f"PASS {self.name} ({counts}; no external requests; {self.seconds:.1f} s)"
         reasons = list(self.problems)
-        if not self.charts_ok:
-            reasons.append(charts)
         if self.external:
             shown = ", ".join(self.external[:3])
             more = f" and {len(self.external) - 3} more" if len(self.external) > 3 else ""
@@ -251,67 +408,62 @@ class Result:
         return f"FAIL {self.name} ({self.seconds:.1f} s): " + "; ".join(reasons)
 
 
-# --- expected charts, from the notebook file -------------------------------------------------
+# --- what the notebook file holds --------------------------------------------------------------
 
 
-def _bundle_has_chart(data: dict[str, Any]) -> bool:
-    if any(CHART_MIME.match(mime) for mime in data):
-        return True
+def _is_explorer(data: dict[str, Any]) -> bool:
+    """A widget view with a saved copy beside it (an explorer or any ``SavedCopy`` widget)."""
     html = data.get("text/html", "")
     html = "".join(html) if isinstance(html, list) else html
-    return bool(HTML_CHART.search(html))
+    return WIDGET_VIEW in data and any(name in html for name in FALLBACK_CLASSES)
 
 
-def _widget_charts(model_id: str, state: dict[str, Any], seen: set[str]) -> int:
-    """Charts inside a widget tree: Output widgets' captured outputs, JupyterChart specs."""
-    if model_id in seen or model_id not in state:
-        return 0
-    seen.add(model_id)
-    model = state[model_id]
-    values = model.get("state", {})
-    count = 0
-    if model.get("model_name") == "OutputModel":
-        count += sum(_output_charts(o, state, seen) for o in values.get("outputs", []))
-    elif "spec" in values and "_esm" in values:  # altair's "jupyter" renderer (anywidget)
-        count += 1
-    for ref in _model_refs(values):
-        count += _widget_charts(ref, state, seen)
-    return count
-
-
-def _model_refs(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        if value.startswith("IPY_MODEL_"):
-            yield value.removeprefix("IPY_MODEL_")
-    elif isinstance(value, list):
-        for item in value:
-            yield from _model_refs(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _model_refs(item)
-
-
-def _output_charts(output: dict[str, Any], state: dict[str, Any], seen: set[str]) -> int:
-    data = output.get("data", {})
-    if _bundle_has_chart(data):
-        return 1
-    view = data.get(WIDGET_VIEW)
-    if isinstance(view, dict) and "model_id" in view:
-        return _widget_charts(view["model_id"], state, seen)
-    return 0
+def expected_outputs(notebook: Path) -> Expected:
+    """Count the committed notebook's chart images and explorers, and list the outputs that an
+    untrusted or static view cannot show (their only safe form is text)."""
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    expected = Expected(widget_state=WIDGET_STATE in nb.get("metadata", {}).get("widgets", {}))
+    for number, cell in enumerate(nb.get("cells", []), start=1):
+        if cell.get("cell_type") != "code":
+            continue
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if _is_explorer(data):
+                expected.explorers += 1
+            elif "image/png" in data:
+                expected.charts += 1
+            elif any(UNSAFE_MIME.match(mime) for mime in data):
+                safe = [m for m in data if not UNSAFE_MIME.match(m) and m != "text/plain"]
+                if not safe:
+                    unsafe = ", ".join(sorted(m for m in data if UNSAFE_MIME.match(m)))
+                    expected.hidden.append(f"cell {number} ({unsafe})")
+    return expected
 
 
 def expected_charts(notebook: Path) -> int:
-    """How many charts the notebook's saved outputs hold (widget state included)."""
-    nb = json.loads(notebook.read_text(encoding="utf-8"))
-    state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    seen: set[str] = set()
-    return sum(
-        _output_charts(output, state, seen)
-        for cell in nb.get("cells", [])
-        if cell.get("cell_type") == "code"
-        for output in cell.get("outputs", [])
-    )
+    """How many charts and explorers the committed notebook holds (kept for other checks)."""
+    expected = expected_outputs(notebook)
+    return expected.charts + expected.explorers
+
+
+def chart_text_problems(metadata: dict[str, Any], where: str) -> list[str]:
+    """The texts a chart's renderer recorded as placed outside the image."""
+    outside = metadata.get(CHART_METADATA, {}).get("text_outside", [])
+    if not outside:
+        return []
+    shown = ", ".join(repr(t) for t in outside[:4])
+    more = f" and {len(outside) - 4} more" if len(outside) > 4 else ""
+    return [f"{where}: chart text outside the chart: {shown}{more}"]
+
+
+def ink_problems(images: list[dict[str, Any]], where: str) -> list[str]:
+    """Images whose border pixels carry ink: something drawn was cut at the image's edge."""
+    cut = [image for image in images if image.get("ink")]
+    return [
+        f"{where}: chart cut at its {'/'.join(image['ink'])} edge "
+        f"({image['width']}x{image['height']} px image)"
+        for image in cut
+    ]
 
 
 # --- JupyterLab ------------------------------------------------------------------------------
@@ -324,7 +476,9 @@ def _free_port() -> int:
 
 
 class Lab:
-    """A headless JupyterLab on a free local port with a random token, in its own process group."""
+    """A headless JupyterLab on a free local port with a random token, in its own process group.
+    Its notebook trust database is in memory, so every notebook opens untrusted, as after a
+    fresh clone."""
 
     def __init__(self, root: Path, scratch: Path) -> None:
         self.root = root
@@ -356,6 +510,7 @@ class Lab:
             "--ServerApp.port_retries=0",
             f"--ServerApp.root_dir={self.root}",
             f"--IdentityProvider.token={self.token}",
+            "--NotebookNotary.db_file=:memory:",
             "--LabApp.expose_app_in_browser=True",
             "--LabApp.news_url=None",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
@@ -475,46 +630,57 @@ class LabPage:
         with contextlib.suppress(PlaywrightError):
             self.context.close()
 
-    def check(self, name: str, expected: int, shot: Path, timeout: float) -> Result:
-        """Open ``name`` (in Lab's root), run all cells, check errors, charts and requests."""
-        result = Result(name=name, charts_expected=expected)
+    def check(
+        self,
+        name: str,
+        expected: Expected | int,
+        shots: Path,
+        timeout: float,
+        static_html: str | None = None,
+    ) -> Result:
+        """Check one notebook (in Lab's root): static export (when ``static_html`` is given),
+        untrusted view, then run. ``shots``: the folder for the screenshots (or, as before, the
+        path of the after-running one); ``expected``: ``expected_outputs(...)`` (or a number
+        of charts)."""
+        if isinstance(expected, int):
+            expected = Expected(charts=expected)
+        if shots.suffix == ".png":
+            shots = shots.parent
+        result = Result(name=name, expected=expected)
         self.external = result.external
         self.console_errors = result.console_errors
         start = time.monotonic()
         deadline = start + timeout
         page = self.page
+        stem = Path(name).stem
+        if expected.widget_state:
+            result.problems.append(
+                "the file holds saved widget state: static renderers show a blank widget instead "
+                "of the explorer's saved result (execute with store_widget_state off; see "
+                "notebooks/README.md)"
+            )
+        for hidden in expected.hidden:
+            result.problems.append(f"{hidden}: only a text form shows before running")
         try:
+            if static_html is not None:
+                self._check_static(static_html, result)
             page.evaluate(OPEN_JS, name)
+            self._check_untrusted(result, deadline)
+            _screenshot(page, shots / f"{stem}.untrusted.png")
             problem = _wait_kernel_idle(page, deadline)
             if problem is None:
                 page.evaluate(RUN_ALL_JS)
                 problem = _wait_cells_done(page, deadline)
             if problem is not None:
                 result.problems.append(problem)
-            cells = page.evaluate(CELLS_JS)
-            # Charts the re-run produced count too (e.g. a mime type nbformat could not save).
-            result.charts_expected = max(expected, cells["charts"])
-            for error in cells["errors"]:
-                evalue = str(error["evalue"])[:120]
-                result.problems.append(f"cell {error['cell']} raised {error['ename']}: {evalue}")
-            if cells["widgetTracebacks"]:
-                listed = ", ".join(map(str, cells["widgetTracebacks"]))
-                result.problems.append(f"traceback inside a widget's output (cell {listed})")
-            if cells["notRun"] and problem is None:
-                result.problems.append(f"cells not run: {', '.join(map(str, cells['notRun']))}")
-            # Charts may appear after the cells finish (widget views render asynchronously).
-            render_deadline = min(deadline, time.monotonic() + RENDER_TIMEOUT_S)
-            while True:
-                charts = page.evaluate(CHARTS_JS)
-                result.charts_found, result.charts_rendered = charts["found"], charts["rendered"]
-                if result.charts_ok or time.monotonic() >= render_deadline:
-                    break
-                time.sleep(0.2)
+            self._check_run(result, deadline)
+            if problem is None:
+                self._check_sliders(result, deadline)
         except PlaywrightError as exc:
             result.problems.append(f"browser: {_first_line(exc)}")
         finally:
             try:
-                _screenshot(page, shot)
+                _screenshot(page, shots / f"{stem}.png")
             except PlaywrightError as exc:
                 result.problems.append(f"screenshot failed: {_first_line(exc)}")
             # Shuts the kernel down and closes the notebook in the background; Lab shuts down
@@ -525,6 +691,227 @@ class LabPage:
             self.console_errors = []
             result.seconds = time.monotonic() - start
         return result
+
+    # --- the three passes ---------------------------------------------------------------------
+
+    def _check_static(self, static_html: str, result: Result) -> None:
+        """The nbconvert HTML export: chart images and explorers' saved results visible."""
+        expected = result.expected
+        page = self.context.new_page()
+        external_before = list(result.external)
+        try:
+            page.set_content(static_html, wait_until="load", timeout=RENDER_TIMEOUT_S * 1000)
+            found = page.evaluate(STATIC_JS)
+        finally:
+            page.close()
+            # nbconvert's template links MathJax and require.js from CDNs; a static renderer
+            # supplies its own, so those blocked requests are not the notebook's.
+            result.external[:] = external_before
+        charts = sum(image["loaded"] for image in found["images"])
+        fallbacks = sum(
+            f["visible"] and all(i["loaded"] for i in f["images"]) for f in found["fallbacks"]
+        )
+        result.shown["static charts"] = f"{charts}/{expected.charts}"
+        if charts < expected.charts:
+            result.problems.append(
+                f"static HTML export: {charts} of {expected.charts} chart(s) visible"
+            )
+        if fallbacks < expected.explorers:
+            result.problems.append(
+                f"static HTML export: {fallbacks} of {expected.explorers} explorer(s) show "
+                "their saved result"
+            )
+        for text in found["textForms"]:
+            result.problems.append(f"static HTML export shows a text form: {text!r}")
+        result.problems += ink_problems(found["images"], "static HTML export")
+
+    def _check_untrusted(self, result: Result, deadline: float) -> None:
+        """The committed notebook opened untrusted, nothing run."""
+        expected = result.expected
+        render_deadline = min(deadline, time.monotonic() + RENDER_TIMEOUT_S)
+        while True:
+            found = self.page.evaluate(OUTPUTS_JS)
+            outputs = [o for o in found["outputs"] if o["type"] != "not-run"]
+            charts = [o for o in outputs if "image/png" in o["mimes"] and not o["fallback"]]
+            shown = sum(_all_loaded(o["images"]) for o in charts)
+            fallbacks = [o["fallback"] for o in outputs if o["fallback"] is not None]
+            fallbacks_shown = sum(_all_loaded(f["images"], empty=True) for f in fallbacks)
+            done = shown >= expected.charts and fallbacks_shown >= expected.explorers
+            if done or time.monotonic() >= render_deadline:
+                break
+            time.sleep(0.2)
+        result.shown["untrusted charts"] = f"{shown}/{expected.charts}"
+        result.shown["explorers"] = f"{fallbacks_shown}/{expected.explorers} saved"
+        trusted = sorted({o["cell"] for o in outputs if o["trusted"]})
+        if trusted:
+            result.problems.append(
+                f"opened trusted (cells {', '.join(map(str, trusted))}): the untrusted view "
+                "was not checked"
+            )
+        if shown < expected.charts:
+            result.problems.append(f"before running: {shown} of {expected.charts} chart(s) visible")
+        if fallbacks_shown < expected.explorers:
+            result.problems.append(
+                f"before running: {fallbacks_shown} of {expected.explorers} explorer(s) show "
+                "their saved result"
+            )
+        for output in outputs:
+            where = f"cell {output['cell']} before running"
+            richer = [m for m in output["mimes"] if m != "text/plain"]
+            if output["shown"] == "text/plain" and richer:
+                result.problems.append(
+                    f"{where}: shows only its text form {output['text'][:50]!r} "
+                    f"(holds {', '.join(richer)})"
+                )
+            elif TEXT_FORM.match(output.get("text") or "") and output["shown"] == "text/plain":
+                result.problems.append(f"{where}: shows {output['text'][:50]!r}")
+            result.problems += chart_text_problems(output["metadata"], where)
+            result.problems += ink_problems(output["images"], where)
+            if output["fallback"]:
+                result.problems += ink_problems(output["fallback"]["images"], where)
+        result.problems += _layout_problems(found, "before running")
+
+    def _check_run(self, result: Result, deadline: float) -> None:
+        """After Run All: errors, charts, explorers live, chart text, layout."""
+        render_deadline = min(deadline, time.monotonic() + RENDER_TIMEOUT_S)
+        while True:
+            found = self.page.evaluate(OUTPUTS_JS)
+            outputs = found["outputs"]
+            images = [o for o in outputs if o["type"] != "not-run" and "image/png" in o["mimes"]]
+            views = [o for o in outputs if o.get("view")]  # live widgets of any kind
+            live = [o for o in outputs if o.get("widget") is not None]  # explorers among them
+            pending = sum(not i["loaded"] for o in images for i in o["images"])
+            pending += sum(not i["loaded"] for o in live for i in o["widget"]["images"])
+            done = pending == 0 and len(views) >= result.expected.explorers
+            if done or time.monotonic() >= render_deadline:
+                break
+            time.sleep(0.2)
+        charts = sum(_all_loaded(o["images"]) for o in images)
+        widget_charts = sum(_all_loaded(o["widget"]["images"]) for o in live)
+        expected = result.expected
+        result.shown["charts after running"] = f"{charts}/{max(expected.charts, len(images))}"
+        result.shown["explorers"] += f", {len(views)} live"
+        if charts < max(expected.charts, len(images)):
+            result.problems.append(
+                f"after running: {charts} of {max(expected.charts, len(images))} chart(s) rendered"
+            )
+        if len(views) < expected.explorers:
+            result.problems.append(
+                f"after running: {len(views)} of {expected.explorers} explorer(s) live"
+            )
+        if widget_charts < len(live):
+            result.problems.append(
+                f"after running: {widget_charts} of {len(live)} explorer chart(s) rendered"
+            )
+        for output in outputs:
+            where = f"cell {output['cell']}"
+            if output["type"] == "not-run":
+                result.problems.append(f"{where} was not run")
+                continue
+            if output["type"] == "error":
+                evalue = str(output["evalue"])[:120]
+                result.problems.append(f"{where} raised {output['ename']}: {evalue}")
+            if output.get("fallback"):
+                result.problems.append(f"{where}: shows the explorer's saved copy, not a live one")
+            result.problems += chart_text_problems(output["metadata"], where)
+            result.problems += ink_problems(output["images"], where)
+            widget = output.get("widget")
+            if widget:
+                result.problems += ink_problems(widget["images"], f"{where} explorer")
+                for label in widget["blankSelects"]:
+                    result.problems.append(f"{where} explorer: dropdown {label!r} is blank")
+                if not (widget["csv"] and widget["png"]):
+                    result.problems.append(f"{where} explorer: no CSV and PNG download links")
+                if widget["tracebacks"]:
+                    result.problems.append(f"{where} explorer: traceback in its output")
+        result.problems += _layout_problems(found, "after running")
+
+    def _check_sliders(self, result: Result, deadline: float) -> None:
+        """Drag one slider per explorer: nothing may recompute before the handle is released,
+        and the release must be answered."""
+        page = self.page
+        times = []
+        for index in range(page.evaluate(EXPLORERS_JS)):
+            slider = page.evaluate(SLIDER_JS, index)
+            if slider is None:
+                answered = self._choose_option(result, index, deadline)
+                if answered is not None:
+                    times.append(answered)
+                continue
+            page.wait_for_timeout(200)  # let the scroll settle
+            slider = page.evaluate(SLIDER_JS, index)
+            before = page.evaluate(EXPLORER_STATUS_JS, index)
+            # Towards the far end of the track from the handle, in steps, without releasing.
+            middle = (slider["left"] + slider["right"]) / 2
+            target = slider["left"] + 4 if slider["x"] > middle else slider["right"] - 4
+            page.mouse.move(slider["x"], slider["y"])
+            page.mouse.down()
+            early = False
+            for step in range(1, 6):
+                x = slider["x"] + (target - slider["x"]) * step / 5
+                page.mouse.move(x, slider["y"])
+                page.wait_for_timeout(150)
+                now = page.evaluate(EXPLORER_STATUS_JS, index)
+                if "computing" in now["status"] or now["update"] != before["update"]:
+                    early = True
+            moved = page.evaluate(EXPLORER_STATUS_JS, index)["readout"] != before["readout"]
+            released = time.monotonic()
+            page.mouse.up()
+            label = slider["label"].strip() or "slider"
+            where = f"explorer {index + 1} ({label!r})"
+            if early:
+                result.problems.append(f"{where}: recomputes while the slider is dragged")
+            if not moved:
+                continue
+            limit = min(deadline, released + EXPLORER_TIMEOUT_S)
+            answered = None
+            if _wait_for_answer(page, index, before, limit):
+                answered = time.monotonic() - released
+            if answered is None:
+                waited = f"{EXPLORER_TIMEOUT_S:.0f} s"
+                result.problems.append(f"{where}: no answer {waited} after the release")
+            else:
+                times.append(answered)
+        if times:
+            result.shown["explorer answered in"] = ", ".join(f"{t:.1f} s" for t in times)
+
+    def _choose_option(self, result: Result, index: int, deadline: float) -> float | None:
+        """Choose another option in explorer ``index``'s first dropdown; seconds to answer."""
+        page = self.page
+        choice = page.evaluate(DROPDOWN_JS, index)
+        if choice is None:
+            return None
+        before = page.evaluate(EXPLORER_STATUS_JS, index)
+        started = time.monotonic()
+        page.select_option("[data-bc-select]", index=choice["index"])
+        if _wait_for_answer(page, index, before, min(deadline, started + EXPLORER_TIMEOUT_S)):
+            return time.monotonic() - started
+        label = choice["label"].strip() or "dropdown"
+        waited = f"{EXPLORER_TIMEOUT_S:.0f} s"
+        where = f"explorer {index + 1} ({label!r})"
+        result.problems.append(f"{where}: no answer {waited} after choosing an option")
+        return None
+
+
+def _wait_for_answer(page: Page, index: int, before: dict[str, Any], limit: float) -> bool:
+    """Wait until explorer ``index`` shows a new result (its update count moves on)."""
+    while time.monotonic() < limit:
+        now = page.evaluate(EXPLORER_STATUS_JS, index)
+        if now["update"] != before["update"] and "computing" not in now["status"]:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _all_loaded(images: list[dict[str, Any]], *, empty: bool = False) -> bool:
+    """Every image loaded and visible (and at least one, unless ``empty`` is allowed)."""
+    return (empty or bool(images)) and all(image["loaded"] for image in images)
+
+
+def _layout_problems(found: dict[str, Any], when: str) -> list[str]:
+    problems = [f"{when}: a text output wraps: {line!r}" for line in found["wrapped"]]
+    problems += [f"{when}: a table is wider than the notebook: {text!r}" for text in found["wide"]]
+    return problems
 
 
 def _wait_kernel_idle(page: Page, deadline: float) -> str | None:
@@ -556,16 +943,29 @@ def _wait_cells_done(page: Page, deadline: float) -> str | None:
 
 def _screenshot(page: Page, path: Path) -> None:
     """Grow the viewport to the notebook's full height, screenshot, and shrink it back."""
-    height = int(page.evaluate(PREPARE_SCREENSHOT_JS))
-    size = {
-        "width": VIEWPORT["width"],
-        "height": min(MAX_SCREENSHOT_HEIGHT, max(VIEWPORT["height"], height + 8)),
-    }
-    page.set_viewport_size(size)  # type: ignore[arg-type]
-    page.wait_for_timeout(300)  # let Lab lay out for the new size
+    height = 0
+    for _ in range(5):  # until the height is stable: Lab lays out again for each new size
+        measured = int(page.evaluate(PREPARE_SCREENSHOT_JS))
+        if measured <= height:
+            break
+        height = measured
+        size = {
+            "width": VIEWPORT["width"],
+            "height": min(MAX_SCREENSHOT_HEIGHT, max(VIEWPORT["height"], height + 8)),
+        }
+        page.set_viewport_size(size)  # type: ignore[arg-type]
+        page.wait_for_timeout(300)
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(VIEWPORT)  # type: ignore[arg-type]
+
+
+def static_html(notebook: Path) -> str:
+    """The notebook as nbconvert's HTML exporter renders it (lab template), as static sites do."""
+    import nbconvert  # imported here: a few hundred ms, only when checking
+
+    body, _resources = nbconvert.HTMLExporter(template_name="lab").from_filename(str(notebook))
+    return body
 
 
 # --- main ------------------------------------------------------------------------------------
@@ -601,8 +1001,13 @@ def _check_all(
                     results.append(result)
                     print(result.line(), flush=True)
                     continue
-            shot = args.screenshots / f"{notebook.stem}.png"
-            result = lab_page.check(notebook.name, expected_charts(notebook), shot, args.timeout)
+            result = lab_page.check(
+                notebook.name,
+                expected_outputs(notebook),
+                args.screenshots,
+                args.timeout,
+                static_html=static_html(notebook),
+            )
             results.append(result)
             print(result.line(), flush=True)
             if args.verbose:
@@ -644,7 +1049,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.notebooks and args.screenshots.is_dir():
         current = {notebook.stem for notebook in notebooks}
         for stale in args.screenshots.glob("*.png"):  # of notebooks since renamed or removed
-            if stale.stem not in current:
+            if stale.name.split(".")[0] not in current:
                 stale.unlink()
     if not notebooks:
         print("browser check: no notebooks to check")

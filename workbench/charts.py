@@ -1,18 +1,343 @@
-"""Shared chart plumbing. Game charts live beside each game (``workbench.games.<id>.charts``);
-each takes a tidy polars frame and returns an altair chart."""
+"""Shared chart plumbing: the notebooks' chart renderer and shared chart builders.
+
+Game charts live beside each game (``workbench.games.<id>.charts``); each takes a tidy polars
+frame and returns an altair chart. ``enable_offline_rendering()`` makes every chart display as
+a PNG drawn locally by vl-convert, beside a plain-text form of the chart's data:
+
+- a PNG shows before the kernel runs (JupyterLab renders PNG in an untrusted notebook, where it
+  shows neither SVG nor widgets) and in static renderers of the saved file;
+- vl-convert measures and draws text with the same font, so no text is clipped the way an SVG
+  drawn by the browser with another font is;
+- nbval does not compare images, so the ``text/plain`` form (title, marks and the data rows,
+  rounded) is what keeps a committed chart regression-tested.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
+import math
+import struct
+import warnings
+import zlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
 import altair as alt
+import numpy as np
+import vl_convert
 
 #: Default width of the notebooks' charts, in pixels.
 WIDTH = 420
+#: Device pixels per CSS pixel in a chart's PNG: sharp on high-density screens.
+PNG_SCALE = 2
+#: The altair renderer ``enable_offline_rendering`` selects.
+RENDERER = "workbench"
+#: Output metadata key that marks a chart rendered here (the browser check counts them).
+METADATA_KEY = "workbench_chart"
+#: Data rows printed in a chart's text form; longer data ends with a row count and a digest.
+TEXT_ROWS = 24
+#: Significant digits of the numbers in a chart's text form (stable across platforms).
+TEXT_DIGITS = 4
+#: Background painted behind every chart (a transparent PNG is unreadable on a dark theme).
+BACKGROUND = "white"
+
+
+@dataclass(frozen=True)
+class RenderedChart:
+    """One chart drawn by vl-convert: the PNG, its display size, its text form, and the texts
+    whose anchor the layout placed outside the image (lost, at least in part)."""
+
+    png: bytes
+    width: int
+    height: int
+    text: str
+    text_outside: tuple[str, ...] = field(default=())
+
+    def mimebundle(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The display data and metadata: PNG at natural size plus the text form."""
+        data = {"image/png": base64.b64encode(self.png).decode("ascii"), "text/plain": self.text}
+        metadata = {
+            "image/png": {"width": self.width, "height": self.height},
+            METADATA_KEY: {"text_outside": list(self.text_outside)},
+        }
+        return data, metadata
+
+    def data_uri(self) -> str:
+        """The PNG as a ``data:`` URI (for an ``<img>`` or a download link; works offline)."""
+        return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
+
+    def _repr_mimebundle_(self, **_kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        return self.mimebundle()
+
+
+def render(chart: alt.TopLevelMixin | Mapping[str, Any]) -> RenderedChart:
+    """Draw an altair chart (or a Vega-Lite spec) as a PNG, whatever renderer is enabled."""
+    if isinstance(chart, alt.TopLevelMixin):
+        spec = chart.to_dict(context={"pre_transform": False})
+    elif isinstance(chart, Mapping):
+        spec = dict(chart)
+    else:
+        raise TypeError(f"chart must be an altair chart or a Vega-Lite dict, got {type(chart)}")
+    if "background" not in spec and "background" not in spec.get("config", {}):
+        spec["background"] = BACKGROUND
+    png = compact_png(vl_convert.vegalite_to_png(spec, scale=PNG_SCALE))
+    width, height = _png_size(png)
+    scenegraph = vl_convert.vegalite_to_scenegraph(spec)
+    return RenderedChart(
+        png=png,
+        width=round(width / PNG_SCALE),
+        height=round(height / PNG_SCALE),
+        text=chart_text(spec),
+        text_outside=tuple(text_outside(scenegraph)),
+    )
+
+
+def _render_for_altair(spec: dict[str, Any], **_options: Any) -> tuple[dict, dict]:
+    """The altair renderer: the chart's mime bundle; warns when text falls outside it."""
+    rendered = render(spec)
+    if rendered.text_outside:
+        shown = ", ".join(repr(text) for text in rendered.text_outside[:5])
+        warnings.warn(f"chart text outside the chart: {shown}", UserWarning, stacklevel=2)
+    return rendered.mimebundle()
 
 
 def enable_offline_rendering() -> None:
-    """Render charts as SVG made locally by vl-convert: works with no internet, and its text is
-    stable, so nbval compares it. (Altair's default ``html`` renderer loads Vega from a CDN.)"""
-    alt.renderers.enable("svg")
+    """Display charts as PNG drawn locally by vl-convert, with a text form of their data: no
+    internet needed, visible before the kernel runs, text measured and drawn with one font.
+    (Altair's default ``html`` renderer loads Vega from a CDN.)"""
+    if RENDERER not in alt.renderers.names():
+        alt.renderers.register(RENDERER, _render_for_altair)
+    alt.renderers.enable(RENDERER)
+
+
+# --- the text form ----------------------------------------------------------------------------
+
+
+def chart_text(spec: Mapping[str, Any]) -> str:
+    """A stable plain-text form of a chart: its titles, marks and data rows (numbers rounded
+    to ``TEXT_DIGITS`` significant digits; past ``TEXT_ROWS`` rows, a count and a digest)."""
+    titles = [t for t in (_title_text(s.get("title")) for s in _specs(spec)) if t]
+    marks = sorted({_mark_type(s["mark"]) for s in _specs(spec) if "mark" in s})
+    kind = next((k for k in ("layer", "facet", "hconcat", "vconcat", "concat") if k in spec), "")
+    lines = [f"Chart: {' | '.join(titles) if titles else '(untitled)'}"]
+    lines.append(f"marks: {', '.join(marks)}" + (f" ({kind})" if kind else ""))
+    for number, rows in enumerate(_datasets(spec), start=1):
+        columns = list(dict.fromkeys(key for row in rows for key in row))
+        lines.append(f"data {number}: {len(rows)} row(s); " + " | ".join(columns))
+        cells = [[_cell(row.get(column)) for column in columns] for row in rows]
+        lines.extend("  " + " | ".join(row) for row in cells[:TEXT_ROWS])
+        if len(cells) > TEXT_ROWS:
+            digest = hashlib.sha256(json.dumps(cells).encode("utf-8")).hexdigest()[:12]
+            lines.append(f"  … {len(cells) - TEXT_ROWS} more row(s); digest of all rows {digest}")
+    return "\n".join(lines)
+
+
+def _specs(spec: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """The spec and every view nested in it, depth first."""
+    yield spec
+    for key in ("layer", "hconcat", "vconcat", "concat"):
+        for child in spec.get(key, []):
+            yield from _specs(child)
+    if isinstance(spec.get("spec"), Mapping):
+        yield from _specs(spec["spec"])
+
+
+def _title_text(title: Any) -> str:
+    if isinstance(title, Mapping):
+        title = title.get("text", "")
+    if isinstance(title, list):
+        title = " ".join(map(str, title))
+    return str(title) if title else ""
+
+
+def _mark_type(mark: Any) -> str:
+    return str(mark.get("type", "")) if isinstance(mark, Mapping) else str(mark)
+
+
+def _datasets(spec: Mapping[str, Any]) -> list[list[dict[str, Any]]]:
+    """Every data table the chart draws, in order of first use (named or inline)."""
+    named = spec.get("datasets", {})
+    found: list[list[dict[str, Any]]] = []
+    seen: set[str] = set()
+
+    def add(values: list[Any]) -> None:
+        key = json.dumps(values, sort_keys=True, default=str)
+        if key not in seen:  # a table drawn by several layers is listed once
+            seen.add(key)
+            found.append([_row(v) for v in values])
+
+    def visit(node: Any) -> None:
+        if isinstance(node, Mapping):
+            data = node.get("data")
+            if isinstance(data, Mapping):
+                if "values" in data and isinstance(data["values"], list):
+                    add(data["values"])
+                elif data.get("name") in named:
+                    add(named[data["name"]])
+            for key, value in node.items():
+                if key not in ("data", "datasets"):
+                    visit(value)
+        elif isinstance(node, list):
+            for item in node:
+                visit(item)
+
+    visit(spec)
+    return found
+
+
+def _row(value: Any) -> dict[str, Any]:
+    return dict(value) if isinstance(value, Mapping) else {"value": value}
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if value == int(value) and abs(value) < 1e15:
+            return str(int(value))
+        return f"{value:.{TEXT_DIGITS}g}"
+    if isinstance(value, list | dict):
+        return json.dumps(value, sort_keys=True)
+    return str(value)
+
+
+# --- text outside the chart -------------------------------------------------------------------
+
+
+def text_outside(scenegraph: Mapping[str, Any], *, tolerance: float = 0.5) -> list[str]:
+    """Visible texts of a vl-convert scenegraph whose anchor lies outside the image: the layout
+    put them (at least half) where the picture ends. (Text drawn inside the image is measured
+    and drawn with one font, so it cannot spill over; the browser check looks at the image's
+    border pixels for anything cut at the edge.)"""
+    width, height = float(scenegraph["width"]), float(scenegraph["height"])
+    origin_x, origin_y = (float(v) for v in scenegraph.get("origin", (0, 0)))
+    outside: list[str] = []
+
+    def visit(mark: Mapping[str, Any], dx: float, dy: float) -> None:
+        for item in mark.get("items", []):
+            x = dx + float(item.get("x", 0) or 0)
+            y = dy + float(item.get("y", 0) or 0)
+            if mark.get("marktype") == "text":
+                text = item.get("text", "")
+                text = " ".join(map(str, text)) if isinstance(text, list) else str(text)
+                visible = text.strip() and item.get("opacity", 1) and item.get("fillOpacity", 1)
+                ax, ay = x + float(item.get("dx", 0) or 0), y + float(item.get("dy", 0) or 0)
+                inside_x = -tolerance <= ax <= width + tolerance
+                inside_y = -tolerance <= ay <= height + tolerance
+                if visible and not (inside_x and inside_y):
+                    outside.append(text)
+            for child in item.get("items", []):
+                if isinstance(child, Mapping):
+                    visit(child, x, y)
+
+    visit(scenegraph["scenegraph"], origin_x, origin_y)
+    return outside
+
+
+def compact_png(png: bytes) -> bytes:
+    """The same picture as a smaller PNG: vl-convert writes RGBA with light compression; a
+    chart on an opaque background with at most 256 colours fits an 8-bit palette (else RGB),
+    compressed at zlib level 9. Typically 5–8 times smaller. Anything unexpected (another
+    colour type, interlacing, filters other than None/Sub/Up) is only recompressed."""
+    chunks = _png_chunks(png)
+    header = chunks[0][1]
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    raw = zlib.decompress(b"".join(data for kind, data in chunks if kind == b"IDAT"))
+    kept = [(kind, data) for kind, data in chunks if kind not in (b"IHDR", b"IDAT", b"IEND")]
+    pixels = None
+    if depth == 8 and colour in (2, 6) and interlace == 0:
+        pixels = _unfilter(raw, width, height, 4 if colour == 6 else 3)
+    if pixels is None:  # recompress the filtered scanlines as they are
+        return _png_bytes(header, kept, zlib.compress(raw, 9))
+    if pixels.shape[2] == 4 and bool((pixels[:, :, 3] == 255).all()):
+        pixels = pixels[:, :, :3]
+    if pixels.shape[2] == 3:
+        packed = (
+            (pixels[:, :, 0].astype(np.uint32) << 16)
+            | (pixels[:, :, 1].astype(np.uint32) << 8)
+            | pixels[:, :, 2]
+        )
+        colours, index = np.unique(packed, return_inverse=True)
+        if colours.size <= 256:
+            palette = np.stack([colours >> 16, (colours >> 8) & 255, colours & 255], axis=1)
+            rows = index.reshape(height, width).astype(np.uint8)
+            header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+            kept = [(b"PLTE", palette.astype(np.uint8).tobytes()), *kept]
+            return _png_bytes(header, kept, _scanlines(rows))
+        header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+        return _png_bytes(header, kept, _scanlines(pixels.reshape(height, width * 3)))
+    return _png_bytes(header, kept, _scanlines(pixels.reshape(height, width * 4)))
+
+
+def _png_chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    chunks, position = [], 8
+    while position < len(png):
+        (length,) = struct.unpack(">I", png[position : position + 4])
+        kind = png[position + 4 : position + 8]
+        chunks.append((kind, png[position + 8 : position + 8 + length]))
+        position += 12 + length
+    if not chunks or chunks[0][0] != b"IHDR":
+        raise ValueError("a PNG starts with its IHDR chunk")
+    return chunks
+
+
+def _unfilter(raw: bytes, width: int, height: int, channels: int) -> np.ndarray | None:
+    """Pixels (height, width, channels) from filtered scanlines; None if a row uses the
+    Average or Paeth filter (not needed for vl-convert's output)."""
+    stride = width * channels + 1
+    if len(raw) != stride * height:
+        return None
+    rows = np.frombuffer(raw, dtype=np.uint8).reshape(height, stride)
+    kinds, data = rows[:, 0], rows[:, 1:].reshape(height, width, channels)
+    if not np.isin(kinds, (0, 1, 2)).all():
+        return None
+    out = np.empty_like(data)
+    previous = np.zeros((width, channels), dtype=np.uint8)
+    for y in range(height):
+        row = data[y]
+        if kinds[y] == 1:  # Sub: each byte adds the one a pixel to the left
+            row = np.cumsum(row, axis=0, dtype=np.uint8)
+        elif kinds[y] == 2:  # Up: each byte adds the one above
+            row = row + previous
+        out[y] = row
+        previous = out[y]
+    return out
+
+
+def _scanlines(rows: np.ndarray) -> bytes:
+    """Rows of bytes, each behind filter type 0 (None), compressed at level 9."""
+    framed = np.zeros((rows.shape[0], rows.shape[1] + 1), dtype=np.uint8)
+    framed[:, 1:] = rows
+    return zlib.compress(framed.tobytes(), 9)
+
+
+def _png_bytes(header: bytes, chunks: list[tuple[bytes, bytes]], idat: bytes) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    parts = [chunk(b"IHDR", header), *(chunk(k, d) for k, d in chunks), chunk(b"IDAT", idat)]
+    return b"\x89PNG\r\n\x1a\n" + b"".join(parts) + chunk(b"IEND", b"")
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    """Width and height in pixels, from the PNG's IHDR chunk."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
+        raise ValueError("vl-convert did not return a PNG")
+    width, height = struct.unpack(">II", png[16:24])
+    return int(width), int(height)
+
+
+# --- shared chart builders --------------------------------------------------------------------
 
 
 def interval_bars(
@@ -25,18 +350,22 @@ def interval_bars(
     value_title: str | None = None,
     title: str = "",
     reference: float | None = None,
+    reference_label: str = "reference",
 ) -> alt.LayerChart:
-    """Horizontal bars of an estimate per category with its interval drawn as a black rule,
-    and an optional dashed reference line (e.g. a fair share)."""
+    """Horizontal bars of an estimate per category with its 95% interval drawn as a black
+    rule, and an optional dashed reference line (e.g. a fair share) labelled in the chart."""
     base = alt.Chart(frame).encode(y=alt.Y(f"{category}:N", title=None))
     layers = [
-        base.mark_bar().encode(x=alt.X(f"{value}:Q", title=value_title or value)),
-        base.mark_rule(color="black").encode(x=f"{low}:Q", x2=f"{high}:Q"),
+        base.mark_bar(color="#9ecae1").encode(x=alt.X(f"{value}:Q", title=value_title or value)),
+        base.mark_rule(color="black", strokeWidth=2).encode(x=f"{low}:Q", x2=f"{high}:Q"),
     ]
     if reference is not None:
+        line = alt.Chart(alt.Data(values=[{"reference": reference, "label": reference_label}]))
+        layers.append(line.mark_rule(strokeDash=[4, 3], color="gray").encode(x="reference:Q"))
         layers.append(
-            alt.Chart(alt.Data(values=[{"reference": reference}]))
-            .mark_rule(strokeDash=[4, 3], color="gray")
-            .encode(x="reference:Q")
+            line.mark_text(align="left", dx=4, dy=-4, baseline="bottom", color="gray")
+            .encode(x="reference:Q", y=alt.value(0), text="label:N")
         )
-    return alt.layer(*layers).properties(width=WIDTH - 60, title=title)
+    return alt.layer(*layers).properties(
+        width=WIDTH - 60, title=alt.Title(title, subtitle="black line: 95% interval")
+    )

@@ -1,27 +1,114 @@
-"""A small explorer pattern shared by every game's widgets.
+"""The explorer pattern behind every game's widgets.
 
-An ``Explorer`` owns named controls, a function from control values to a result frame and a
-chart, and an output area. Changing a control recomputes; ``explorer.frame`` and
-``explorer.chart`` hold the latest result so unit tests can drive the controls and check the
-numbers without a browser. Bad combinations of inputs show the ValueError's message instead of
-a traceback, and keep it in ``explorer.error``.
+An ``Explorer`` owns named controls and a ``compute`` function from their values to a result
+frame and a chart, and shows both: the chart as a PNG drawn by ``workbench.charts.render``, the
+frame as a table that fits the notebook, links to download the frame (CSV) and the chart (PNG).
+``explorer.frame``, ``explorer.chart`` and ``explorer.error`` hold the latest result, so tests
+drive the controls with ``explorer.set(...)`` and check the numbers without a browser.
+
+What every explorer gets from here, so each game's builder only says what is specific to it:
+
+- Sliders and text boxes recompute on release (``continuous_update=False``); the status line
+  says "computing…" while a result is being made; results are cached by control values, so
+  going back to a setting is instant.
+- An ``adapt`` function may move bounds, options and ``disabled`` flags with the situation (a
+  slider that cannot exceed the usable cards, a control that does nothing in this setting).
+- Options whose value is None keep their label: ipywidgets 8 reads a Dropdown value of None
+  as "nothing selected" and shows a blank entry, so such options get a stand-in value here.
+- A bad combination of inputs shows the ValueError's message instead of a traceback, and keeps
+  it in ``explorer.error``; ``set`` refuses a value the controls cannot take.
+- Displayed in a notebook, the explorer carries a static copy of its first result (chart and
+  table as HTML, and as text) beside the live widget: JupyterLab shows that copy in an
+  untrusted notebook, where it shows no widgets, and so do static renderers of the saved file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import base64
+import html
+import re
+import time
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 import altair as alt
 import ipywidgets as widgets
 import polars as pl
-from IPython.display import display
 
-Compute = Callable[..., tuple[pl.DataFrame, alt.TopLevelMixin | None]]
+from workbench.charts import RenderedChart, render
+from workbench.tables import Table
+
+Compute = Callable[..., tuple[pl.DataFrame | None, alt.TopLevelMixin | None]]
+#: ``adapt(**values)`` -> {control name: {attribute: value}} for the current situation.
+Adapt = Callable[..., Mapping[str, Mapping[str, Any]]]
+
+#: How many results an explorer keeps, by control values.
+CACHE_SIZE = 32
+FALLBACK_NOTE = (
+    "A saved copy of this explorer's first result. Run the notebook to change the settings."
+)
 
 
-class Explorer(widgets.VBox):
-    """Controls on top, chart and table below; recomputed whenever a control changes."""
+class _NoneOption:
+    """Stands in for an option whose value is None (see the module docstring)."""
+
+    _instance: _NoneOption | None = None
+
+    def __new__(cls) -> _NoneOption:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NONE_OPTION"
+
+
+NONE_OPTION = _NoneOption()
+
+
+#: Class of the saved copy a widget carries (the browser check looks for it).
+SAVED_CLASS = "workbench-saved"
+
+
+class SavedCopy:
+    """Mixin for a widget class whose display should carry a static copy of what it first
+    shows: JupyterLab shows the copy in an untrusted notebook (where it shows no widgets, only
+    a text form such as ``Table(children=…)``), static renderers show it too, and a running Lab
+    shows the live widget. A subclass implements ``saved_copy()`` -> (HTML, text); the copy is
+    taken when the widget is first displayed (or earlier, if ``keep_saved_copy()`` is called).
+    Put it before the ipywidgets base class: ``class Table(SavedCopy, widgets.HBox)``."""
+
+    _saved: tuple[str, str] | None = None
+
+    def saved_copy(self) -> tuple[str, str] | None:
+        """The copy as (HTML, text), or None for none."""
+        return None
+
+    def keep_saved_copy(self) -> None:
+        """Take the copy now (an explorer keeps its first result, before any change)."""
+        copy = self.saved_copy()
+        if copy is not None:
+            html_copy, text = copy
+            self._saved = (
+                f'<div class="{SAVED_CLASS}" style="border-left:3px solid #ccc;padding-left:8px">'
+                f"{html_copy}</div>",
+                text,
+            )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        if self._saved is None:
+            self.keep_saved_copy()
+        if bundle is None or self._saved is None:
+            return bundle
+        bundle["text/html"], bundle["text/plain"] = self._saved
+        return bundle
+
+
+class Explorer(SavedCopy, widgets.VBox):
+    """Controls on top, then a status line, the chart, download links and the table."""
 
     def __init__(
         self,
@@ -30,60 +117,365 @@ class Explorer(widgets.VBox):
         *,
         title: str = "",
         table_rows: int = 20,
+        adapt: Adapt | None = None,
+        cache_size: int = CACHE_SIZE,
     ) -> None:
+        """``cache_size``: results kept by control values (0: recompute every time, for a
+        ``compute`` that is not a function of the controls alone)."""
+        if not controls:
+            raise ValueError("an Explorer needs at least one control")
         self.controls = dict(controls)
         self.compute = compute
+        self.title = title
         self.table_rows = table_rows
+        self.adapt = adapt
         self.frame: pl.DataFrame | None = None
         self.chart: alt.TopLevelMixin | None = None
+        self.rendered: RenderedChart | None = None
         self.error: str | None = None
-        self.output = widgets.Output()
-        header = [widgets.HTML(f"<b>{title}</b>")] if title else []
+        self.seconds = 0.0
+        self.updates = 0
+        self._cache: OrderedDict[Hashable, tuple[Any, ...]] = OrderedDict()
+        self._cache_size = cache_size
+        self._quiet = False
+        for control in self.controls.values():
+            _prepare(control)
+        self.status = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.links = widgets.HTML()
+        self.table = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.output = widgets.Output()  # tracebacks of unexpected errors
+        header = [widgets.HTML(f"<b>{html.escape(title)}</b>")] if title else []
         wrap = widgets.Layout(flex_flow="row wrap")
         box = widgets.HBox(list(self.controls.values()), layout=wrap)
-        super().__init__([*header, box, self.output])
+        results = [self.status, self.image, self.links, self.table, self.output]
+        super().__init__([*header, box, *results])
+        # Class names the browser check looks for.
+        self.add_class("workbench-explorer-live")
+        self.status.add_class("workbench-status")
+        self.links.add_class("workbench-downloads")
+        self.image.add_class("workbench-chart")
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
         self.refresh()
 
+    # --- values -------------------------------------------------------------------------------
+
     def values(self) -> dict[str, Any]:
-        """The current value of every control, by name."""
-        return {name: control.value for name, control in self.controls.items()}
+        """The current value of every control, by name (None for a None option)."""
+        return {name: _real(control.value) for name, control in self.controls.items()}
 
     def set(self, **values: Any) -> None:
-        """Set several controls at once and recompute once (what a test or a notebook calls)."""
-        for name, value in values.items():
-            if name not in self.controls:
-                raise ValueError(f"unknown control {name!r}; controls: {sorted(self.controls)}")
-            control = self.controls[name]
-            control.unobserve(self._on_change, names="value")
-            try:
-                control.value = value
-            finally:
-                control.observe(self._on_change, names="value")
+        """Set several controls at once and recompute once (what a test or a notebook calls).
+        A value the controls cannot take in the resulting situation raises a ValueError and
+        leaves every control as it was."""
+        unknown = sorted(set(values) - set(self.controls))
+        if unknown:
+            raise ValueError(
+                f"unknown control {unknown[0]!r}; controls: {sorted(self.controls)}"
+            )
+        before = {name: control.value for name, control in self.controls.items()}
+        with self._hold():
+            # Again after the bounds have followed the new situation, until the values hold.
+            for _ in range(4):
+                for name, value in values.items():
+                    _assign(self.controls[name], value)
+                self._adapt()
+                refused = [
+                    name for name, value in values.items() if not _same(self.values()[name], value)
+                ]
+                if not refused:
+                    break
+            if refused:
+                name = refused[0]
+                message = (
+                    f"{name}={values[name]!r} is not possible here; "
+                    f"{_allowed(self.controls[name])}"
+                )
+                for _ in range(4):
+                    for other, value in before.items():
+                        _assign(self.controls[other], _real(value))
+                    self._adapt()
+                raise ValueError(message)
         self.refresh()
+
+    # --- computing ----------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Recompute from the current control values and redraw."""
+        """Recompute from the current control values (cached) and redraw."""
+        with self._hold():
+            self._adapt()
+        values = self.values()
+        key = _key(values)
+        started = time.perf_counter()
+        cached = key in self._cache
+        if cached:
+            self._cache.move_to_end(key)
+            result = self._cache[key]
+        else:
+            self.status.value = "<i>computing…</i>"
+            result = self._run(values)
+            if self._cache_size:
+                self._cache[key] = result
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        self.frame, self.chart, self.rendered, self.error = result
+        self._show()
+        self.seconds = time.perf_counter() - started
+        self.updates += 1
+        if self.error is None:
+            done = "shown from the cache" if cached else f"computed in {self.seconds:.2f} s"
+            self.status.value = f"<span style='color:#666'>{done}</span>"
+        # The update count lets a browser tell one answer from the next.
+        self.status.value += f"<span data-update='{self.updates}'></span>"
+        if self._saved is None:
+            self.keep_saved_copy()
+
+    def _run(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         try:
-            self.frame, self.chart = self.compute(**self.values())
-            self.error = None
+            frame, chart = self.compute(**values)
         except ValueError as exc:
-            self.frame, self.chart, self.error = None, None, str(exc)
-        self.output.clear_output(wait=True)
-        with self.output:
-            if self.error is not None:
-                display(widgets.HTML(f"<span style='color:#b00'>{_escape(self.error)}</span>"))
+            return None, None, None, str(exc)
+        except Exception:
+            self.status.value = "<span style='color:#b00'>internal error (details below)</span>"
+            with self.output:
+                traceback.print_exc()
+            raise
+        rendered = None if chart is None else render(chart)
+        return frame, chart, rendered, None
+
+    def _show(self) -> None:
+        if self.error is not None:
+            self.status.value = f"<span style='color:#b00'>{html.escape(self.error)}</span>"
+        rendered = self.rendered
+        if rendered is None:
+            self.image.layout.display = "none"
+        else:
+            self.image.value = rendered.png
+            self.image.width = str(rendered.width)
+            self.image.layout.display = None
+        frame = self.frame
+        self.table.value = "" if frame is None else Table(frame, max_rows=self.table_rows).html()
+        self.links.value = self._links()
+
+    def _links(self) -> str:
+        stem = _slug(self.title) or "explorer"
+        links = []
+        if self.frame is not None:
+            csv = base64.b64encode(_csv(self.frame).encode("utf-8")).decode("ascii")
+            links.append(
+                f'<a download="{stem}.csv" href="data:text/csv;charset=utf-8;base64,{csv}" '
+                'style="color:#1a5fb4;text-decoration:underline">download the table (CSV)</a>'
+            )
+        if self.rendered is not None:
+            links.append(
+                f'<a download="{stem}.png" href="{self.rendered.data_uri()}" '
+                'style="color:#1a5fb4;text-decoration:underline">save the chart (PNG)</a>'
+            )
+        return " · ".join(links)
+
+    # --- bounds that follow the situation -----------------------------------------------------
+
+    def _adapt(self) -> None:
+        """Apply ``adapt``'s bounds, options and flags until they are stable (observers held)."""
+        if self.adapt is None:
+            return
+        for _ in range(4):
+            changed = False
+            for name, attributes in self.adapt(**self.values()).items():
+                if name not in self.controls:
+                    raise ValueError(f"adapt names unknown control {name!r}")
+                changed |= _update(self.controls[name], attributes)
+            if not changed:
                 return
-            if self.chart is not None:
-                display(self.chart)
-            if self.frame is not None:
-                with pl.Config(tbl_rows=self.table_rows, tbl_width_chars=120):
-                    print(self.frame)
+
+    def _hold(self) -> _Hold:
+        return _Hold(self)
 
     def _on_change(self, _change: Mapping[str, Any]) -> None:
-        self.refresh()
+        if not self._quiet:
+            self.refresh()
+
+    # --- what a notebook shows before it runs -------------------------------------------------
+
+    def settings_text(self) -> str:
+        """The current settings as "description value" pairs (labels for dropdowns)."""
+        parts = []
+        for name, control in self.controls.items():
+            label = (getattr(control, "description", "") or name).strip()
+            if isinstance(control, widgets.widget_selection._Selection):
+                shown = str(control.label)
+            elif isinstance(control, widgets.widget_selection._MultipleSelection):
+                shown = "+".join(control.label) or "none"
+            else:
+                shown = str(control.value)
+            parts.append(f"{label} {shown}")
+        return " · ".join(parts)
+
+    def saved_copy(self) -> tuple[str, str]:
+        """The current result as HTML (chart as a data-URI image, table) and as text."""
+        return self._static_html(), self._static_text()
+
+    def _static_html(self) -> str:
+        parts = [
+            '<div class="workbench-explorer">',
+            f"<p style='margin:2px 0'><b>{html.escape(self.title or 'Explorer')}</b> "
+            f"({html.escape(self.settings_text())})<br>"
+            f"<i style='color:#666'>{FALLBACK_NOTE}</i></p>",
+        ]
+        if self.error is not None:
+            parts.append(f"<p style='color:#b00'>{html.escape(self.error)}</p>")
+        if self.rendered is not None:
+            parts.append(
+                f'<img src="{self.rendered.data_uri()}" width="{self.rendered.width}" '
+                f'alt="{html.escape(self.title or "chart")}" style="max-width:100%;height:auto">'
+            )
+        if self.frame is not None:
+            parts.append(Table(self.frame, max_rows=self.table_rows).html())
+        parts.append("</div>")
+        return "".join(parts)
+
+    def _static_text(self) -> str:
+        lines = [f"Explorer: {self.title or 'untitled'} ({self.settings_text()})", FALLBACK_NOTE]
+        if self.error is not None:
+            lines.append(f"error: {self.error}")
+        if self.rendered is not None:
+            lines.append(self.rendered.text)
+        if self.frame is not None:
+            lines.append(Table(self.frame, max_rows=self.table_rows).text())
+        return "\n".join(lines)
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+class _Hold:
+    """Within it, control changes do not trigger a recompute."""
+
+    def __init__(self, explorer: Explorer) -> None:
+        self.explorer = explorer
+        self.was = explorer._quiet
+
+    def __enter__(self) -> None:
+        self.explorer._quiet = True
+
+    def __exit__(self, *_exc: object) -> None:
+        self.explorer._quiet = self.was
+
+
+# --- control helpers ---------------------------------------------------------------------------
+
+
+def _prepare(control: widgets.Widget) -> None:
+    """Recompute on release; readable descriptions; None options get a stand-in value."""
+    if "continuous_update" in control.trait_names():
+        control.continuous_update = False
+    if "style" in control.trait_names() and hasattr(control.style, "description_width"):
+        control.style.description_width = "initial"
+    if isinstance(control, widgets.widget_selection._Selection):
+        labels, values = control._options_labels, control._options_values
+        if any(value is None for value in values):
+            current = control.value  # None: the None option (ipywidgets shows no selection)
+            control.options = [
+                (label, NONE_OPTION if value is None else value)
+                for label, value in zip(labels, values, strict=True)
+            ]
+            _assign(control, current)
+
+
+def _assign(control: widgets.Widget, value: Any) -> None:
+    """Set a control's value, mapping None to the None option where there is one."""
+    if isinstance(control, widgets.widget_selection._Selection):
+        if value is None and NONE_OPTION in control._options_values:
+            value = NONE_OPTION
+        if value not in control._options_values:
+            return  # leaves the control as it is; ``set`` reports it
+    if isinstance(control, widgets.widget_selection._MultipleSelection):
+        value = tuple(value)
+        if any(v not in control._options_values for v in value):
+            return
+    control.value = value
+
+
+def _update(control: widgets.Widget, attributes: Mapping[str, Any]) -> bool:
+    """Set attributes that differ (options keep the current value when still offered)."""
+    changed = False
+    for attribute, value in attributes.items():
+        if attribute not in control.trait_names():
+            raise ValueError(f"{type(control).__name__} has no attribute {attribute!r}")
+        if attribute == "options":
+            pairs = [o if isinstance(o, tuple) else (str(o), o) for o in value]
+            pairs = [(label, NONE_OPTION if v is None else v) for label, v in pairs]
+            if pairs == list(zip(control._options_labels, control._options_values, strict=True)):
+                continue
+            kept = control.value
+            control.options = pairs
+            if isinstance(control, widgets.widget_selection._MultipleSelection):
+                control.value = tuple(v for v in kept if v in control._options_values)
+            elif kept in control._options_values:
+                control.value = kept
+            changed = True
+        elif attribute in ("min", "max") and getattr(control, attribute) != value:
+            # Widen before narrowing so that min <= max holds at every step.
+            if attribute == "min" and value > control.max:
+                control.max = value
+            if attribute == "max" and value < control.min:
+                control.min = value
+            setattr(control, attribute, value)
+            changed = True
+        elif getattr(control, attribute) != value:
+            setattr(control, attribute, value)
+            changed = True
+    return changed
+
+
+def _allowed(control: widgets.Widget) -> str:
+    if isinstance(
+        control, widgets.widget_selection._Selection | widgets.widget_selection._MultipleSelection
+    ):
+        options = ", ".join(repr(_real(v)) for v in control._options_values)
+        return f"options: {options or 'none in this setting'}"
+    if hasattr(control, "min") and hasattr(control, "max"):
+        disabled = " (disabled in this setting)" if getattr(control, "disabled", False) else ""
+        return f"allowed {control.min}–{control.max}{disabled}"
+    return f"the control holds {_real(control.value)!r}"
+
+
+def _real(value: Any) -> Any:
+    return None if value is NONE_OPTION else value
+
+
+def _same(actual: Any, wanted: Any) -> bool:
+    if isinstance(actual, tuple) and isinstance(wanted, list):
+        wanted = tuple(wanted)
+    try:
+        return bool(actual == wanted)
+    except Exception:  # e.g. arrays
+        return actual is wanted
+
+
+def _key(values: Mapping[str, Any]) -> Hashable:
+    def hashable(value: Any) -> Hashable:
+        if isinstance(value, list | tuple):
+            return tuple(hashable(v) for v in value)
+        if isinstance(value, set | frozenset):
+            return frozenset(hashable(v) for v in value)
+        if isinstance(value, dict):
+            return tuple(sorted((k, hashable(v)) for k, v in value.items()))
+        return value
+
+    return tuple(sorted((name, hashable(value)) for name, value in values.items()))
+
+
+def _csv(frame: pl.DataFrame) -> str:
+    """CSV of a frame; list columns are written as "a+b" strings."""
+    lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]
+    if lists:
+        frame = frame.with_columns(
+            pl.col(name).cast(pl.List(pl.String)).list.join("+") for name in lists
+        )
+    return frame.write_csv()
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+__all__ = ["NONE_OPTION", "SAVED_CLASS", "Explorer", "SavedCopy"]

@@ -24,9 +24,10 @@ from workbench.play.form import ActionForm
 from workbench.play.panel import Panel, find_panel
 from workbench.play.render import escape, log_html, observation_html, result_html
 from workbench.play.session import Session, load
+from workbench.widgets import SavedCopy
 
 
-class Table(widgets.HBox):
+class Table(SavedCopy, widgets.HBox):
     """A session drawn as widgets: the table on the left, the game's panel on the right.
 
     ``form`` is the current decision's controls (None while it is not the seat's turn);
@@ -96,6 +97,17 @@ class Table(widgets.HBox):
         super().__init__(children, layout=widgets.Layout(flex_flow="row wrap"))
         self.add_class("wb-table")
         self.refresh()
+
+    def saved_copy(self) -> tuple[str, str]:
+        """What the table shows as a static copy where it cannot be live (an untrusted or
+        static view of a saved notebook): the position it was displayed at."""
+        note = "A saved copy of the table as it was shown. Run the notebook to play."
+        views = [self.header, self.status, self.result_view, self.observation_view, self.log_view]
+        body = "".join(f"<div>{view.value}</div>" for view in views if view.value)
+        text = f"{self.session.game} table, seat {self.session.seat}, seed {self.session.seed}"
+        return f"<p style='margin:2px 0'><i style='color:#666'>{note}</i></p>{body}", (
+            f"{text}\n{note}"
+        )
 
     # -- playing ---------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 from scipy import stats as scipy_stats
 
+from workbench.charts import render
 from workbench.games.shared_budget import (
     CoverageHeuristic,
     RandomAgent,
@@ -245,6 +246,22 @@ def test_charts_build_valid_specs(solution):
         assert isinstance(chart, alt.TopLevelMixin)
         spec = chart.to_dict()
         assert "$schema" in spec
+        assert render(chart).text_outside == ()  # every text inside the image
+
+
+def test_interval_charts_say_what_their_marks_are(solution):
+    games, _ = simulate(
+        Rules(teams=3), [CoverageHeuristic()] * 3, games=30, seed=0, progress=False
+    )
+    seats = seat_results_chart(seat_results(games), title="Three")
+    key = "dots: win share (a shared result counts 1/k), lines: 95% interval"
+    assert seats.to_dict()["title"] == {"text": "Three", "subtitle": [key]}
+    assert "even | label\n  0.3333 | even share 1/3" in render(seats).text
+    versus = versus_equilibrium_chart(
+        versus_equilibrium(solution, [CoverageHeuristic()], games=10, seed=0)
+    )
+    subtitle = versus.to_dict()["title"]["subtitle"]
+    assert subtitle[1].startswith("black ticks: the seat's value under best play")
 
 
 def test_state_explorer_shows_the_stage_solution(solution):
@@ -263,6 +280,62 @@ def test_state_explorer_shows_the_stage_solution(solution):
         == 0.0
     )
     assert isinstance(explorer.chart, alt.Chart)
+
+
+def test_state_explorer_offers_what_the_earlier_cards_supply(solution):
+    explorer = state_explorer(solution)
+    coverage_a = explorer.controls["coverage_a"]
+    assert coverage_a.options == () and coverage_a.disabled  # nothing bought before card 1
+    explorer.set(round=3)  # Quiet corner (rest) and Welcome desk (welcome) came before
+    assert coverage_a.options == (("welcome", "welcome"), ("rest", "rest"))
+    assert not coverage_a.disabled
+    with pytest.raises(ValueError, match=r"coverage_a=\('explore',\) is not possible here; "
+                       r"options: 'welcome', 'rest'"):  # fmt: skip
+        explorer.set(coverage_a=("explore",))
+
+
+def test_state_explorer_refuses_positions_no_play_reaches(solution):
+    explorer = state_explorer(solution)
+    # Both teams covering welcome before card 3: only one welcome card has been offered.
+    explorer.set(round=3, coverage_a=("welcome",), coverage_b=("welcome",))
+    assert explorer.frame is None
+    assert explorer.error.startswith(
+        "no play of the game reaches A covering welcome and B covering welcome before "
+        "Discovery table (cards before it: Quiet corner (rest), Welcome desk (welcome))"
+    )
+    # A covering welcome has bought a card, so it cannot still hold all 20 credits; B, covering
+    # nothing, has bought nothing. The sliders follow; a budget off them is refused.
+    explorer.set(coverage_b=())
+    budget_a, budget_b = explorer.controls["budget_a"], explorer.controls["budget_b"]
+    assert (budget_a.min, budget_a.max, budget_a.value) == (0, 19, 19)
+    assert (budget_b.min, budget_b.max, budget_b.disabled) == (20, 20, True)
+    assert explorer.error is None
+    with pytest.raises(ValueError, match="budget_a=20 is not possible here; allowed 0–19"):
+        explorer.set(budget_a=20)
+    explorer.set(budget_a=12)
+    assert explorer.error is None and explorer.frame["value"][0] == solution.stage(
+        3, (12, 20), (("welcome",), ())
+    ).value
+
+
+def test_state_explorer_budgets_are_fixed_before_the_first_card(solution):
+    explorer = state_explorer(solution)
+    for name in ("budget_a", "budget_b"):
+        control = explorer.controls[name]
+        assert (control.min, control.max, control.disabled) == (20, 20, True)
+
+
+def test_state_explorer_names_the_position_in_the_chart_title(solution):
+    explorer = state_explorer(solution)
+    explorer.set(
+        round=4, budget_a=11, budget_b=19, coverage_a=("rest", "explore"), coverage_b=("welcome",)
+    )
+    title = explorer.chart.to_dict()["title"]
+    assert title["text"] == "Card 4: Music nook (B first on ties)"
+    assert title["subtitle"] == [
+        "A: 11 credits, covers rest+explore · B: 19 credits, covers welcome",
+        "value for A under best play: 0.500",
+    ]
 
 
 def test_stage_table_lists_the_support(solution):

@@ -56,11 +56,12 @@ def bid_posterior_chart(
     if ranged.height:
         errors = (
             alt.Chart(ranged)
-            .mark_rule(color="black")
+            .mark_rule(color="black", strokeWidth=2)
             .encode(**{**encodings, "y": alt.Y("low:Q"), "y2": alt.Y2("high:Q")})
         )
         chart = chart + errors
-    return chart.properties(width=WIDTH, height=HEIGHT, title=title)
+    subtitle = "black lines: 95% interval (an estimate)" if ranged.height else ""
+    return chart.properties(width=WIDTH, height=HEIGHT, title=_title(title, subtitle))
 
 
 def geek_posterior_chart(geeks: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
@@ -119,9 +120,39 @@ def cheapskate_chart(summary: pl.DataFrame, *, x: str = "seat", title: str = "")
     means = base.mark_point(filled=True, size=60).encode(
         y=alt.Y("times_mean:Q", title="times cheapskate per game"), color=colour
     )
-    intervals = base.mark_rule().encode(y="times_low:Q", y2="times_high:Q", color=colour)
+    intervals = base.mark_rule(strokeWidth=2).encode(
+        y="times_low:Q", y2="times_high:Q", color=colour
+    )
     fair = base.mark_tick(color="gray", thickness=2, size=18).encode(y="fair_share:Q")
-    return (fair + intervals + means).properties(width=WIDTH, height=HEIGHT, title=title)
+    subtitle = [
+        "dots: mean per game, lines: 95% interval",
+        "grey ticks: fair share (rounds/players)",
+    ]
+    return (fair + intervals + means).properties(
+        width=WIDTH, height=HEIGHT, title=_title(title, subtitle)
+    )
+
+
+def cheapskate_win_rate_chart(summary: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
+    """Win rate per seat with 95% intervals (a ``CheapskateReport.summary``; a k-way shared
+    win counts 1/k) beside the even share 1/players as a labelled dashed line."""
+    _check(summary, ["seat", "agent", "win_rate", "win_low", "win_high", "players"],
+           "cheapskate_win_rate_chart")  # fmt: skip
+    even = 1 / summary["players"][0]
+    base = alt.Chart(summary).encode(x=alt.X("seat:O", title="seat", axis=alt.Axis(labelAngle=0)))
+    colour = alt.Color("agent:N", title="agent")
+    points = base.mark_point(filled=True, size=60).encode(
+        y=alt.Y("win_rate:Q", title="win rate (shared wins split)"), color=colour
+    )
+    intervals = base.mark_rule(strokeWidth=2).encode(y="win_low:Q", y2="win_high:Q", color=colour)
+    line = alt.Chart(alt.Data(values=[{"even": even, "label": f"even share 1/{round(1 / even)}"}]))
+    rule = line.mark_rule(color="gray", strokeDash=[4, 3]).encode(y="even:Q")
+    label = line.mark_text(align="right", baseline="bottom", dy=-3, color="gray").encode(
+        y="even:Q", x=alt.value("width"), text="label:N"
+    )
+    return (rule + label + intervals + points).properties(
+        width=WIDTH, height=HEIGHT, title=_title(title, "dots: win rate · lines: 95% interval")
+    )
 
 
 def cheapskate_distribution_chart(distribution: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
@@ -140,7 +171,9 @@ def cheapskate_distribution_chart(distribution: pl.DataFrame, *, title: str = ""
     )
     bars = base.mark_bar().encode(y=alt.Y("share:Q", title="share of games"))
     intervals = base.mark_rule(color="black").encode(y="low:Q", y2="high:Q")
-    return (bars + intervals).properties(width=WIDTH, height=HEIGHT, title=title)
+    return (bars + intervals).properties(
+        width=WIDTH, height=HEIGHT, title=_title(title, "black lines: 95% interval")
+    )
 
 
 def cheapskate_winning_chart(winning: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
@@ -157,14 +190,22 @@ def cheapskate_winning_chart(winning: pl.DataFrame, *, title: str = "") -> alt.L
         color=alt.Color("agent:N", title="agent"),
     )
     line = base.mark_line(point=True).encode(y=alt.Y("win_rate:Q", title="win rate"))
-    intervals = base.mark_rule().encode(y="low:Q", y2="high:Q")
-    return (line + intervals).properties(width=WIDTH, height=HEIGHT, title=title)
+    intervals = base.mark_rule(strokeWidth=2).encode(y="low:Q", y2="high:Q")
+    return (line + intervals).properties(
+        width=WIDTH, height=HEIGHT, title=_title(title, "vertical lines: 95% interval")
+    )
+
+
+def _title(text: str, subtitle: str | list[str]) -> alt.Title | str:
+    """A chart title with a subtitle that says what each mark is (the chart's own key)."""
+    return alt.Title(text, subtitle=subtitle) if subtitle else text
 
 
 __all__ = [
     "bid_posterior_chart",
     "cheapskate_chart",
     "cheapskate_distribution_chart",
+    "cheapskate_win_rate_chart",
     "cheapskate_winning_chart",
     "game_inference_chart",
     "geek_posterior_chart",

@@ -37,7 +37,7 @@ def bid_distribution_chart(
             "bid:O",
             scale=alt.Scale(domain=every_bid),
             title="bid",
-            axis=alt.Axis(values=every_bid[::5]),
+            axis=alt.Axis(values=every_bid[::5], labelAngle=0),
         ),
         xOffset=alt.XOffset("team:N"),
         y=alt.Y("probability:Q", scale=alt.Scale(domain=[0, 1]), title="probability"),
@@ -52,27 +52,38 @@ def bid_distribution_chart(
     )
 
 
-def bid_heatmap(bids: pl.DataFrame) -> alt.FacetChart:
+def bid_heatmap(
+    bids: pl.DataFrame,
+    *,
+    value: str = "bid",
+    column: str = "team",
+    heading: str | None = None,
+    value_title: str | None = None,
+) -> alt.FacetChart:
     """Each team's equilibrium bid for every budget pair on one card
-    (``analysis.equilibrium_bids``)."""
+    (``analysis.equilibrium_bids``): ``value`` "bid" (the equilibrium bid) or "optimal_low"
+    (the least bid that alone secures the position's value), one panel per ``column`` value."""
     card = bids["card"][0]
+    heading = f"Equilibrium bid on {card}, by team" if heading is None else heading
+    legend = value_title or {"bid": "bid", "optimal_low": "least safe bid"}.get(value, value)
+    ticks = sorted(bids["budget_b"].unique().to_list())[::5]
     return (
         alt.Chart(bids)
         .mark_rect()
         .encode(
-            x=alt.X("budget_b:O", title="B's budget"),
+            x=alt.X("budget_b:O", title="B's budget", axis=alt.Axis(labelAngle=0, values=ticks)),
             y=alt.Y("budget_a:O", sort="descending", title="A's budget"),
-            color=alt.Color("bid:Q", scale=alt.Scale(scheme="viridis"), title="bid"),
+            color=alt.Color(f"{value}:Q", scale=alt.Scale(scheme="viridis"), title=legend),
             tooltip=[
                 "budget_a:Q",
                 "budget_b:Q",
                 "team:N",
-                alt.Tooltip("bid:Q", format=".2f"),
+                alt.Tooltip(f"{value}:Q", format=".2f"),
                 "value:Q",
             ],
         )
         .properties(width=WIDTH // 2, height=WIDTH // 2)
-        .facet(column=alt.Column("team:N", title=f"Equilibrium bid on {card}, by team"))
+        .facet(column=alt.Column(f"{column}:N", title=heading))
     )
 
 
@@ -130,10 +141,12 @@ def variant_chart(variants: pl.DataFrame, *, title: str) -> alt.LayerChart:
     return (stems + base.mark_point(filled=True, size=80)).properties(width=WIDTH, title=title)
 
 
-def _interval_chart(frame: pl.DataFrame, y: str, title: str) -> alt.LayerChart:
+def _interval_chart(
+    frame: pl.DataFrame, y: str, title: str, subtitle: list[str] | None = None
+) -> alt.LayerChart:
     base = alt.Chart(frame).encode(y=alt.Y(f"{y}:N", title=None), color=_team_colour(frame))
     points = base.mark_point(filled=True, size=60).encode(
-        x=alt.X("win_share:Q", scale=alt.Scale(domain=[0, 1]), title="win share (95% interval)"),
+        x=alt.X("win_share:Q", scale=alt.Scale(domain=[0, 1]), title="win share"),
         tooltip=[
             f"{y}:N",
             "team:N",
@@ -143,8 +156,9 @@ def _interval_chart(frame: pl.DataFrame, y: str, title: str) -> alt.LayerChart:
             alt.Tooltip("high:Q", format=".3f"),
         ],
     )
-    bars = base.mark_rule().encode(x="low:Q", x2="high:Q")
-    return (bars + points).properties(width=WIDTH, title=title)
+    bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q")
+    key = ["dots: win share (a shared result counts 1/k), lines: 95% interval", *(subtitle or [])]
+    return (bars + points).properties(width=WIDTH, title=alt.Title(title, subtitle=key))
 
 
 def seat_results_chart(results: pl.DataFrame, *, title: str) -> alt.LayerChart:
@@ -153,19 +167,27 @@ def seat_results_chart(results: pl.DataFrame, *, title: str) -> alt.LayerChart:
     labelled = results.with_columns(
         (pl.col("team") + " (" + pl.col("agent") + ")").alias("seat_label")
     )
-    even = (
-        alt.Chart(labelled)
-        .mark_rule(color="grey", strokeDash=[4, 3])
-        .encode(x="mean(even_share):Q")
+    teams = labelled.height
+    line = alt.Chart(
+        alt.Data(values=[{"even": 1 / teams, "label": f"even share 1/{teams}"}])
     )
-    return _interval_chart(labelled, "seat_label", title) + even
+    even = line.mark_rule(color="grey", strokeDash=[4, 3]).encode(x="even:Q")
+    label = line.mark_text(align="left", baseline="bottom", dx=4, dy=-3, color="grey").encode(
+        x="even:Q", y=alt.value(0), text="label:N"
+    )
+    return _interval_chart(labelled, "seat_label", title) + even + label
 
 
 def versus_equilibrium_chart(versus: pl.DataFrame) -> alt.LayerChart:
     """Each agent's win share against the equilibrium agent, by seat, with the seat's
     equilibrium value as a tick (``analysis.versus_equilibrium``)."""
     labelled = versus.with_columns((pl.col("agent") + " as " + pl.col("team")).alias("matchup"))
-    intervals = _interval_chart(labelled, "matchup", "Against the equilibrium agent")
+    intervals = _interval_chart(
+        labelled,
+        "matchup",
+        "Against the equilibrium agent",
+        ["black ticks: the seat's value under best play (the most it can expect)"],
+    )
     ticks = (
         alt.Chart(labelled)
         .mark_tick(color="black", thickness=2, size=18)
@@ -178,7 +200,9 @@ def versus_equilibrium_chart(versus: pl.DataFrame) -> alt.LayerChart:
     return intervals + ticks
 
 
-def purchase_effects_chart(effects: pl.DataFrame) -> alt.Chart:
+def purchase_effects_chart(
+    effects: pl.DataFrame, *, title: str = "How an early purchase shifts later bids"
+) -> alt.FacetChart:
     """How buying an early card shifts a team's later bids (``analysis.purchase_effects``):
     mean shift per later card, with 95% intervals, one panel per early card."""
     base = alt.Chart(effects).encode(
@@ -194,7 +218,7 @@ def purchase_effects_chart(effects: pl.DataFrame) -> alt.Chart:
             "other_n:Q",
         ],
     )
-    rules = base.mark_rule().encode(x="low:Q", x2="high:Q")
+    rules = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q")
     zero = alt.Chart(effects).mark_rule(color="grey", strokeDash=[3, 3]).encode(x=alt.datum(0))
     return (
         (zero + rules + points)
@@ -203,24 +227,38 @@ def purchase_effects_chart(effects: pl.DataFrame) -> alt.Chart:
             facet=alt.Facet("early_card:N", sort=_early_order(effects), title="bought early"),
             columns=3,
         )
+        .properties(
+            title=alt.Title(
+                title,
+                subtitle="dots: mean shift, lines: 95% interval, dashed: no shift",
+                anchor="start",
+            )
+        )
     )
 
 
-def stage_chart(stage_frame: pl.DataFrame) -> alt.Chart:
+def stage_chart(
+    stage_frame: pl.DataFrame, *, title: str | None = None, subtitle: str | list[str] = ""
+) -> alt.Chart:
     """Both teams' equilibrium bid distributions at one position
-    (``analysis.stage_table``)."""
+    (``analysis.stage_table``); the title says the value for A unless given."""
     value = stage_frame["value"][0]
+    heading = f"Equilibrium bids; value for A = {value:.3f}" if title is None else title
     return (
         alt.Chart(stage_frame)
         .mark_bar()
         .encode(
-            x=alt.X("bid:O", title="bid"),
+            x=alt.X("bid:O", title="bid", axis=alt.Axis(labelAngle=0)),
             xOffset=alt.XOffset("team:N"),
             y=alt.Y("probability:Q", scale=alt.Scale(domain=[0, 1])),
             color=_team_colour(stage_frame),
             tooltip=["team:N", "bid:Q", alt.Tooltip("probability:Q", format=".3f")],
         )
-        .properties(width=WIDTH, height=160, title=f"Equilibrium bids; value for A = {value:.3f}")
+        .properties(
+            width=WIDTH,
+            height=160,
+            title=alt.Title(heading, subtitle=subtitle) if subtitle else heading,
+        )
     )
 
 

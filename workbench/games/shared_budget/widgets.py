@@ -2,33 +2,115 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from typing import Any
+
 import altair as alt
 import ipywidgets as widgets
 import polars as pl
 
 from workbench.games.shared_budget.analysis import stage_table
 from workbench.games.shared_budget.charts import stage_chart
+from workbench.games.shared_budget.rules import priority_order
 from workbench.games.shared_budget.solver import Solution
 from workbench.widgets import Explorer
 
 
+class _Reachable:
+    """Which positions some play of the game reaches: by (round index, coverage masks), the
+    budget pairs that occur. Positions off this set are refused with a message."""
+
+    def __init__(self, solution: Solution) -> None:
+        self.rules = solution.rules
+        self.budgets: dict[tuple[int, int, int], set[tuple[int, int]]] = defaultdict(set)
+        for k, a, b, mask_a, mask_b in solution.reachable_positions():
+            self.budgets[(k, mask_a, mask_b)].add((a, b))
+
+    def budget_ranges(
+        self, k: int, coverage: tuple[tuple[str, ...], ...]
+    ) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """The budgets some play leaves each team before card ``k`` with these coverages
+        (lowest, highest), or None when no play gives the coverages."""
+        pairs = self.budgets.get((k, self.rules.mask(coverage[0]), self.rules.mask(coverage[1])))
+        if not pairs:
+            return None
+        a = [p[0] for p in pairs]
+        b = [p[1] for p in pairs]
+        return (min(a), max(a)), (min(b), max(b))
+
+    def check(
+        self, k: int, budgets: tuple[int, int], coverage: tuple[tuple[str, ...], ...]
+    ) -> None:
+        """Raise a ValueError saying why, unless some play reaches this position."""
+        rules = self.rules
+        masks = (rules.mask(coverage[0]), rules.mask(coverage[1]))
+        card = rules.projects[k].name
+        before = ", ".join(p.label for p in rules.projects[:k]) or "none"
+        covers = " and ".join(
+            f"{team} covering {'+'.join(c) or 'nothing'}"
+            for team, c in zip("AB", coverage, strict=True)
+        )
+        pairs = self.budgets.get((k, *masks))
+        if not pairs:
+            raise ValueError(
+                f"no play of the game reaches {covers} before {card} (cards before it: "
+                f"{before}); pick coverages that the earlier cards can give"
+            )
+        if budgets not in pairs:
+            spans = []
+            for team, side in zip("AB", (0, 1), strict=True):
+                low, high = min(p[side] for p in pairs), max(p[side] for p in pairs)
+                spans.append(f"{team} {low}" if low == high else f"{team} {low}–{high}")
+            raise ValueError(
+                f"no play of the game leaves A {budgets[0]} and B {budgets[1]} credits with "
+                f"{covers} before {card}: each card bought costs at least 1 credit; "
+                f"reachable here: {', '.join(spans)}"
+            )
+
+
 def state_explorer(solution: Solution) -> Explorer:
     """Pick a position (card, both budgets, both coverages) -> both teams' equilibrium bids
-    and the value for A. Controls: round, budget_a, budget_b, coverage_a, coverage_b."""
+    and the value for A. Controls: round, budget_a, budget_b, coverage_a, coverage_b.
+
+    Choices follow the situation: only functions the earlier cards supply are offered (none
+    before the first card), and the budget sliders span the budgets some play leaves with those
+    coverages (fixed at the full budget before the first card). A position no play reaches
+    (coverages the earlier cards cannot give together) is refused with a message."""
     rules = solution.rules
+    reachable = _Reachable(solution)
     cards = [(f"{k + 1}. {p.label}", k + 1) for k, p in enumerate(rules.projects)]
     budget = dict(min=0, max=rules.budget, value=rules.budget, continuous_update=False)
+    rows = len(rules.functions)
     controls = {
         "round": widgets.Dropdown(options=cards, value=1, description="card"),
         "budget_a": widgets.IntSlider(description="A's budget", **budget),
         "budget_b": widgets.IntSlider(description="B's budget", **budget),
         "coverage_a": widgets.SelectMultiple(
-            options=rules.functions, value=(), description="A covers", rows=len(rules.functions)
+            options=rules.functions, value=(), description="A covers", rows=rows
         ),
         "coverage_b": widgets.SelectMultiple(
-            options=rules.functions, value=(), description="B covers", rows=len(rules.functions)
+            options=rules.functions, value=(), description="B covers", rows=rows
         ),
     }
+
+    def offered(round: int) -> list[str]:
+        """Functions the cards before ``round`` supply, in the rules' order."""
+        earlier = {f for project in rules.projects[: round - 1] for f in project.functions}
+        return [f for f in rules.functions if f in earlier]
+
+    def adapt(
+        round: int, coverage_a: tuple[str, ...], coverage_b: tuple[str, ...], **_: Any
+    ) -> dict[str, dict[str, Any]]:
+        functions = offered(round)
+        changes: dict[str, dict[str, Any]] = {
+            name: {"options": functions, "disabled": not functions}
+            for name in ("coverage_a", "coverage_b")
+        }
+        ranges = reachable.budget_ranges(round - 1, (tuple(coverage_a), tuple(coverage_b)))
+        for name, span in zip(("budget_a", "budget_b"), ranges or ((0, rules.budget),) * 2,
+                              strict=True):  # fmt: skip
+            changes[name] = {"min": span[0], "max": span[1], "disabled": span[0] == span[1]}
+        return changes
 
     def compute(
         round: int,
@@ -37,8 +119,22 @@ def state_explorer(solution: Solution) -> Explorer:
         coverage_a: tuple[str, ...],
         coverage_b: tuple[str, ...],
     ) -> tuple[pl.DataFrame, alt.Chart]:
-        stage = solution.stage(round, (budget_a, budget_b), (coverage_a, coverage_b))
+        coverage = (tuple(coverage_a), tuple(coverage_b))
+        reachable.check(round - 1, (budget_a, budget_b), coverage)
+        stage = solution.stage(round, (budget_a, budget_b), coverage)
         frame = stage_table(stage)
-        return frame, stage_chart(frame)
+        first = "AB"[priority_order(rules, round - 1)[0]]
+        title = f"Card {round}: {rules.projects[round - 1].name} ({first} first on ties)"
+        teams = " · ".join(
+            f"{team}: {credits} credits, covers {'+'.join(c) or 'nothing'}"
+            for team, credits, c in zip("AB", (budget_a, budget_b), coverage, strict=True)
+        )
+        subtitle = [teams, f"value for A under best play: {stage.value:.3f}"]
+        return frame, stage_chart(frame, title=title, subtitle=subtitle)
 
-    return Explorer(controls, compute, title="Shared budget auction: equilibrium at a position")
+    return Explorer(
+        controls,
+        compute,
+        title="Shared budget auction: equilibrium at a position",
+        adapt=adapt,
+    )
