@@ -1,4 +1,4 @@
-"""The step-by-step engine against hand-worked rounds (RULES.md section 1 and the rulebook)."""
+"""The step-by-step engine against hand-worked rounds (docs/rules.md and the rulebook)."""
 
 from __future__ import annotations
 

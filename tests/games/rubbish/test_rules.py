@@ -1,4 +1,4 @@
-"""Rules validation: every option from RULES.md section 1, bad values rejected clearly."""
+"""Rules validation: every option in docs/rules.md, bad values rejected clearly."""
 
 from __future__ import annotations
 

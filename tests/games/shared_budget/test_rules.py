@@ -17,7 +17,7 @@ from workbench.games.shared_budget import (
     standings,
 )
 
-# The rulebook's order of the six cards (seed 004) with RULES.md's default functions.
+# The rulebook's order of the six cards with docs/rules.md's default functions.
 RULEBOOK_CARDS = [
     ("Quiet corner", ("rest",)),
     ("Welcome desk", ("welcome",)),
@@ -168,7 +168,7 @@ def test_bad_card_tables(tmp_path, content, message):
         Rules(card_table=str(path))
 
 
-# (teams, tie_priority, first_priority, round_index, expected order): RULES.md section 4 —
+# (teams, tie_priority, first_priority, round_index, expected order): docs/rules.md —
 # round r (1-based) starts at team (r - 1) mod n and runs in team order.
 PRIORITY_CASES = [
     (2, "rotating", 0, 0, (0, 1)),

@@ -1,4 +1,4 @@
-"""Rubbish Auction (RULES.md section 1): 2–5 players bid money cards for 7 items.
+"""Rubbish Auction (docs/rules.md): 2–5 players bid money cards for 7 items.
 
 Public API: ``Rules``, ``new_game`` -> ``State``, the actions ``Auction`` and ``Bid``, the
 agents, and ``simulate``; the analyses: hidden-bid inference (``possible_bids``,

@@ -386,7 +386,7 @@ def play(
 
 
 def resolve(bs: BatchState, recording: Recording | None = None) -> None:
-    """Reveal every game's bids and apply the round's outcome (the rules of RULES.md 1.4)."""
+    """Reveal every game's bids and apply the round's outcome (docs/rules.md, the reveal)."""
     table, rules = bs.table, bs.rules
     n = rules.players
     rows = bs.rows

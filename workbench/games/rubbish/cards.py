@@ -210,7 +210,8 @@ def peek_likelihood(
     """P(the blind peek shows ``card`` from ``source`` | the bidder held out ``bid``).
 
     The peeker picks uniformly among the held-out cards when 2+ are held out, else among the
-    bidder's unused available cards (RULES.md 1.3). ``card`` None means there was nothing to see.
+    bidder's unused available cards (docs/rules.md, the peek). ``card`` None means there was
+    nothing to see.
     """
     expected_source = "held_out" if len(bid) >= 2 else "unused"
     if source != expected_source:

@@ -17,8 +17,8 @@ Choices made here (the rulebook is silent):
   fraction ("2/3"), ``probability`` the same as a float.
 - A peek is evidence weighed by its true likelihood, never a filter: with 2+ cards held out the
   peeker sees each of them with equal chance, otherwise each of the bidder's unused available
-  cards (RULES.md 1.3). Seeing a 2 among three held-out cards is twice as likely from 1+2+2 as
-  from one particular 1+2+5.
+  cards (docs/rules.md, the peek). Seeing a 2 among three held-out cards is twice as likely from
+  1+2+2 as from one particular 1+2+5.
 - A policy prior (any agent) models the bidder's choice in its situation. Agents that give
   ``action_probabilities`` are used exactly (floating-point arithmetic); others are estimated by
   seeded sampling, and the output says so with the sample size and a bootstrap interval.

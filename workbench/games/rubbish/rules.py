@@ -1,4 +1,4 @@
-"""Rubbish Auction rules (RULES.md section 1): every ambiguous reading is a field of ``Rules``."""
+"""Rubbish Auction rules (docs/rules.md): every ambiguous reading is a field of ``Rules``."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def load_geeks(table: str = "rubbish_geeks") -> tuple[Geek, ...]:
 
 @dataclass(frozen=True)
 class Rules:
-    """Rubbish Auction rules; the defaults are the rulebook's, with RULES.md's readings.
+    """Rubbish Auction rules; the defaults are the rulebook's, with docs/rules.md's readings.
 
     Money is in thousands: a bid of 15 is 15,000 and moves 15 fame.
     """

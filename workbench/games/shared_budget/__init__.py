@@ -1,4 +1,4 @@
-"""Shared budget auction (RULES.md section 4): teams bid sealed from one identical budget for
+"""Shared budget auction (docs/rules.md): teams bid sealed from one identical budget for
 six project cards in a fixed order, scoring one point per required function covered.
 
 Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate`` for batch self-play;

@@ -1,4 +1,4 @@
-"""Rules of the shared budget auction (RULES.md section 4): teams, budget, the project cards and
+"""Rules of the shared budget auction (docs/rules.md): teams, budget, the project cards and
 their functions, the rotating tie priority, final scoring with its tie-breaks, and the
 classroom fixed-price variant.
 
