@@ -143,3 +143,24 @@ def test_welch_difference_interval_matches_scipy():
     assert (low, high) == pytest.approx((expected.low, expected.high))
     assert all(math.isnan(v) for v in difference_interval([1.0], [1.0, 2.0]))
     assert difference_interval([2.0, 2.0], [1.0, 1.0]) == (1.0, 1.0, 1.0)
+
+
+def test_win_rates_average_a_groups_seats_within_each_game():
+    # Two games; agent "r" holds two seats in each. Per game r's mean share: (0 + 0.5)/2 = 0.25
+    # and (0 + 0)/2 = 0; over the two games 0.125, with n = 2 games (not 4 seats).
+    frame = pl.DataFrame(
+        {
+            "game": [0, 0, 0, 1, 1, 1],
+            "agent": ["h", "r", "r", "h", "r", "r"],
+            "win_share": [0.5, 0.0, 0.5, 1.0, 0.0, 0.0],
+        }
+    )
+    rates = win_rates(frame)
+    assert rates["agent"].to_list() == ["h", "r"]
+    assert rates["win_rate"].to_list() == [0.75, 0.125]
+    assert rates["n"].to_list() == [2, 2]
+    # t interval over the two per-game values 0.25 and 0: 0.125 ± 12.706 * 0.125.
+    r = rates.row(1, named=True)
+    assert (r["low"], r["high"]) == pytest.approx(
+        (0.125 - 12.7062 * 0.125, 0.125 + 12.7062 * 0.125), 1e-4
+    )

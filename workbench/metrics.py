@@ -56,6 +56,15 @@ def mean_with_interval(
 def win_rates(games: pl.DataFrame, by: str | Sequence[str] = "agent") -> pl.DataFrame:
     """Share of wins per group (a k-way shared win counts 1/k) with a 95% interval.
 
-    ``games`` is a simulate() games frame with a ``win_share`` column.
+    ``games`` is a simulate() games frame with a ``win_share`` column. When it has a ``game``
+    column, games are the independent units: a group's seats in one game (three random seats,
+    say) are averaged first, so ``n`` counts games and the t interval does not treat seats of
+    one game, whose shares add up to 1, as independent draws.
     """
-    return mean_with_interval(games, "win_share", by).rename({"mean": "win_rate"})
+    keys = [by] if isinstance(by, str) else list(by)
+    if "game" in games.columns and "game" not in keys:
+        missing = [name for name in [*keys, "win_share"] if name not in games.columns]
+        if missing:
+            raise ValueError(f"columns {missing} are not in the frame; it has {games.columns}")
+        games = games.group_by([*keys, "game"], maintain_order=True).agg(pl.col("win_share").mean())
+    return mean_with_interval(games, "win_share", keys).rename({"mean": "win_rate"})

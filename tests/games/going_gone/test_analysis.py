@@ -80,8 +80,15 @@ def test_win_rates_by_seat_and_by_turns_as_auctioneer(lineups):
     for lineup in ("valuation", "collector"):
         assert seats.filter(pl.col("lineup") == lineup)["win_rate"].sum() == pytest.approx(1)
     turns = auctioneer_turn_win_rates(games)
-    # 7 rounds, 4 seats, the paddle from seat 0: seats 0-2 hold it twice, seat 3 once
-    assert turns.filter(pl.col("lineup") == "valuation")["n"].to_list() == [200, 600]
+    # 7 rounds, 4 seats, the paddle from seat 0: seats 0-2 hold it twice, seat 3 once. The
+    # three two-turn seats of a game are averaged first: n counts games, 200 in both rows.
+    valuation = turns.filter(pl.col("lineup") == "valuation")
+    assert valuation["times_auctioneer"].to_list() == [1, 2]
+    assert valuation["n"].to_list() == [200, 200]
+    one_turn = games.filter((pl.col("lineup") == "valuation") & (pl.col("seat") == 3))
+    assert valuation["win_rate"][0] == pytest.approx(one_turn["win_share"].mean())
+    # The shares of a game add up to 1, so the two-turn seats' mean is the rest split three ways.
+    assert valuation["win_rate"][1] == pytest.approx((1 - valuation["win_rate"][0]) / 3)
 
 
 def test_tie_summary_counts_per_game(lineups):
