@@ -11,8 +11,8 @@ from workbench.designer.cells import (
     check_lineup,
     lineup_key,
     plain,
+    positive_count,
     rules_label,
-    whole_number,
 )
 from workbench.games import rubbish, shared_budget
 
@@ -74,10 +74,10 @@ def test_labels_name_what_changed():
 @pytest.mark.parametrize("bad", [True, 2.0, "3", None])
 def test_whole_numbers_refuse_bools_floats_and_text(bad):
     with pytest.raises(TypeError, match="games must be a whole number"):
-        whole_number("games", bad)
+        positive_count("games", bad)
 
 
 def test_whole_numbers_accept_numpy_integers_and_check_the_minimum():
-    assert whole_number("games", np.int16(5)) == 5
-    with pytest.raises(ValueError, match="games must be at least 1, got 0"):
-        whole_number("games", 0)
+    assert positive_count("games", np.int16(5)) == 5
+    with pytest.raises(ValueError, match="games must be a whole number >= 1, got 0"):
+        positive_count("games", 0)

@@ -160,7 +160,7 @@ def test_bad_grids(grid, agents, message):
 @pytest.mark.parametrize(
     ("options", "error", "message"),
     [
-        ({"games": 0}, ValueError, "games must be at least 1"),
+        ({"games": 0}, ValueError, "games must be a whole number >= 1"),
         ({"games": 10.0}, TypeError, "games must be a whole number"),
         ({"games": True}, TypeError, "games must be a whole number"),
         ({"seed": -1}, ValueError, "seed must be a non-negative int"),

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from workbench import games as registry
+from workbench.checks import whole_number
 from workbench.designer.balance import GameValues, game_values
 from workbench.designer.executors import report_progress
 from workbench.designer.moments import Moments
@@ -57,13 +58,10 @@ def rule_fields(module: ModuleType) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(module.Rules) if f.init)
 
 
-def whole_number(name: str, value: Any, *, minimum: int = 1) -> int:
-    """``value`` as an int: Python or numpy integers; bools, floats and strings refused."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{name} must be a whole number, got {value!r} ({type(value).__name__})")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return int(value)
+def positive_count(name: str, value: Any) -> int:
+    """``value`` as an int >= 1 (games, workers): the shared whole-number policy of
+    ``workbench.checks`` (numpy integers accepted; bools, floats and strings refused)."""
+    return whole_number(name, value, low=1)
 
 
 def check_seed(seed: Any) -> int:
@@ -290,10 +288,10 @@ __all__ = [
     "lineup_key",
     "lineup_label",
     "plain",
+    "positive_count",
     "resolve_agents",
     "rule_fields",
     "rules_label",
     "summarise_cell",
     "value_label",
-    "whole_number",
 ]

@@ -251,9 +251,9 @@ def command_simulate(args: argparse.Namespace) -> int:
     module = registry.get(args.game)
     rules = build_rules(module, parse_settings(args.set, "--set"))
     agents = parse_lineup(args.agents)
-    from workbench.designer.cells import check_lineup, check_seed, whole_number
+    from workbench.designer.cells import check_lineup, check_seed, positive_count
 
-    games, seed = whole_number("--games", args.games), check_seed(args.seed)
+    games, seed = positive_count("--games", args.games), check_seed(args.seed)
     problem = check_lineup(module, rules, agents)
     if problem:
         raise CommandError(f"--agents: {problem}")

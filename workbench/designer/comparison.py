@@ -31,9 +31,9 @@ from workbench.designer.cells import (
     game_id,
     get_game,
     lineup_label,
+    positive_count,
     resolve_agents,
     rules_label,
-    whole_number,
 )
 from workbench.designer.executors import run_tasks
 from workbench.designer.moments import Moments
@@ -101,7 +101,7 @@ def compare(
     8 bytes per metric per game per side (140 MB per side for a million Rubbish games).
     """
     module = get_game(game)
-    games = whole_number("games", games)
+    games = positive_count("games", games)
     seed = check_seed(seed)
     if variant is None:
         raise ValueError(

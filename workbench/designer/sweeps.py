@@ -35,11 +35,11 @@ from workbench.designer.cells import (
     get_game,
     lineup_label,
     plain,
+    positive_count,
     resolve_agents,
     rule_fields,
     summarise_cell,
     value_label,
-    whole_number,
 )
 from workbench.designer.executors import run_tasks
 
@@ -89,7 +89,7 @@ def plan_sweep(
     """Check everything and list the cells, running nothing. Every problem (unknown fields,
     values ``Rules`` rejects, bad line-ups), per cell, is raised together as ``InvalidCells``."""
     module = get_game(game)
-    games = whole_number("games", games)
+    games = positive_count("games", games)
     seed = check_seed(seed)
     if isinstance(base_rules, Mapping):
         unknown = check_fields(module, list(base_rules))

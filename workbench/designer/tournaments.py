@@ -38,9 +38,9 @@ from workbench.designer.cells import (
     game_id,
     get_game,
     lineup_label,
+    positive_count,
     resolve_agents,
     rules_label,
-    whole_number,
 )
 from workbench.designer.executors import report_progress, run_tasks
 from workbench.designer.moments import Moments
@@ -130,7 +130,7 @@ def tournament(
     ``games`` games per seating: standings, pairwise results and win rate by seat, each with
     n and a 95% interval (see the module docstring)."""
     module = get_game(game)
-    games = whole_number("games", games)
+    games = positive_count("games", games)
     seed = check_seed(seed)
     rules = check_base_rules(module, rules, "rules")
     if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) < 2:

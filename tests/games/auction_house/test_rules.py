@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from workbench.games.auction_house import Rules
@@ -41,3 +42,12 @@ def test_bad_rules_name_the_field_and_what_is_allowed(changes, message):
 def test_rules_are_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         Rules().deals = 3
+
+
+def test_rules_accept_numpy_integers_and_store_plain_ints():
+    rules = Rules(deals=np.int64(5), first_dealer=np.int32(2))
+    assert (rules.deals, rules.first_dealer) == (5, 2)
+    assert type(rules.deals) is int and type(rules.first_dealer) is int
+    for bad in ({"deals": True}, {"deals": 2.0}, {"first_dealer": np.float64(1)}):
+        with pytest.raises(ValueError, match="must be"):
+            Rules(**bad)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from workbench.checks import whole_number
 from workbench.games.auction_house.cards import DECK_SIZE, POINTS, TRUMP_DECK
 
 PLAYERS = 4
@@ -32,20 +33,30 @@ class Rules:
     first_dealer: int | str = "random"
 
     def __post_init__(self) -> None:
-        if not _is_int(self.deals) or not 1 <= self.deals <= MAX_DEALS:
-            raise ValueError(
-                f"deals must be a whole number 1–{MAX_DEALS} (the trump deck covers 12 deals, the "
-                f"13th has no trump), got {self.deals!r}"
-            )
+        deals = whole_number(
+            "deals",
+            self.deals,
+            low=1,
+            high=MAX_DEALS,
+            allowed=f"a whole number 1–{MAX_DEALS} (the trump deck covers 12 deals, the 13th has "
+            "no trump)",
+            type_error=ValueError,
+        )
+        object.__setattr__(self, "deals", deals)
         if self.trump_reveal not in TRUMP_REVEALS:
             raise ValueError(
                 f"trump_reveal must be one of {TRUMP_REVEALS}, got {self.trump_reveal!r}"
             )
-        start = self.first_dealer
-        if start != "random" and not (_is_int(start) and 0 <= start < PLAYERS):
-            raise ValueError(
-                f"first_dealer must be a seat 0–{PLAYERS - 1} or 'random', got {start!r}"
+        if self.first_dealer != "random":
+            start = whole_number(
+                "first_dealer",
+                self.first_dealer,
+                low=0,
+                high=PLAYERS - 1,
+                allowed=f"a seat 0–{PLAYERS - 1} or 'random'",
+                type_error=ValueError,
             )
+            object.__setattr__(self, "first_dealer", start)
 
     def replace(self, **changes: object) -> Rules:
         """A variant of these rules (``dataclasses.replace``), validated again."""
@@ -78,6 +89,3 @@ class Rules:
         return deal <= len(TRUMP_DECK)
 
 
-def _is_int(value: object) -> bool:
-    # Strict on purpose: Rules are stored as given, so only plain ints (not numpy) are accepted.
-    return isinstance(value, int) and not isinstance(value, bool)

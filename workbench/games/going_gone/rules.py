@@ -6,9 +6,9 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from numbers import Integral
 from typing import NamedTuple
 
+from workbench.checks import is_whole_number
 from workbench.data import read_table
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -29,11 +29,6 @@ def load_items(table: str = "going_gone_items") -> tuple[Item, ...]:
     in id order."""
     rows = sorted(read_table(table), key=lambda row: int(row["id"]))
     return tuple(Item(row["type"], row["country"]) for row in rows)
-
-
-def is_whole_number(value: object) -> bool:
-    """A Python or numpy integer, but not a bool (what every count and seat accepts)."""
-    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
