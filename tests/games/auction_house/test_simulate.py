@@ -76,7 +76,7 @@ def test_the_step_engine_gives_the_same_columns():
     "kwargs, error, message",
     [
         (dict(games=0), ValueError, "games must be a positive whole number"),
-        (dict(games=True), ValueError, "games must be a positive whole number"),
+        (dict(games=True), TypeError, "games must be a positive whole number"),
         (dict(games=2, engine="turbo"), ValueError, "engine must be one of"),
         (dict(games=2, seed=-1), ValueError, "seed must be a non-negative int"),
         (dict(games=2, agents=["random"] * 3), ValueError, "one agent per seat: 4"),

@@ -19,12 +19,12 @@ import numpy as np
 import polars as pl
 from scipy import stats as scipy_stats
 
+from workbench.checks import whole_number
 from workbench.games.auction_house.batch import BatchState, Recording, new_batch, play
 from workbench.games.auction_house.cards import SUITS, TRUMP_DECK, trump_suit_of
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, TRUMP_REVEALS, Rules
 from workbench.games.auction_house.simulate import (
     BATCH_SIZE,
-    _check_count,
     batch_deals_frame,
     played_batches,
     resolve_agents,
@@ -126,7 +126,7 @@ def kitty_outcomes(
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be an auction_house Rules, got {type(rules).__name__}")
-    deals = _check_count("deals", deals)
+    deals = whole_number("deals", deals, low=1, allowed="a positive whole number")
     games = -(-deals // rules.deals)
     frames = []
     lineup = None
@@ -392,7 +392,7 @@ def auction_value(
     if not supports_fast(lineup):
         slow = sorted({agent_label(a) for a in lineup if not supports_fast([a])})
         raise ValueError(f"auction_value needs batch agents (random, heuristic); got {slow}")
-    deals = _check_count("deals", deals)
+    deals = whole_number("deals", deals, low=1, allowed="a positive whole number")
     seed_sequence(seed)
     games = -(-deals // rules.deals)
     without = [_NoAuction(a) for a in lineup]

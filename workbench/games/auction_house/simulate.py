@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from workbench.batching import use_fast_engine
+from workbench.checks import whole_number
 from workbench.games.auction_house.agents import AGENTS, make_agent
 from workbench.games.auction_house.batch import (
     BatchState,
@@ -42,7 +44,6 @@ from workbench.seeding import SeedLike, generator, seed_sequence
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 4096
-ENGINES = ("auto", "fast", "step")
 ROLES = ("none", "starter", "seller", "offerer")
 ROLE_TYPE = pl.Enum(list(ROLES))
 SUIT_TYPE = pl.Enum(list(SUITS))
@@ -64,12 +65,6 @@ def supports_fast(agents: Sequence[Any]) -> bool:
     """Can the numpy batch engine play these agents?"""
     methods = ("choose_start", "choose_offer", "choose_take", "choose_kitty", "choose_play")
     return all(all(hasattr(a, m) for m in methods) for a in agents)
-
-
-def _check_count(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ValueError(f"{name} must be a positive whole number, got {value!r}")
-    return int(value)
 
 
 def simulate(
@@ -144,18 +139,13 @@ def played_batches(
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be an auction_house Rules, got {type(rules).__name__}")
     agents = resolve_agents(rules, agents)
-    games = _check_count("games", games)
+    games = whole_number("games", games, low=1, allowed="a positive whole number")
     seed_sequence(seed)
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    fast = supports_fast(agents)
-    if engine == "fast" and not fast:
-        slow = sorted({agent_label(a) for a in agents if not supports_fast([a])})
-        raise ValueError(f"engine='fast' needs batch agents; these are step-only: {slow}")
+    fast = use_fast_engine(engine, agents, supports_fast)
     labels = [agent_label(a) for a in agents]
     bar = progress_bar(games, enabled=progress, description="auction_house")
     try:
-        if fast and engine != "step":
+        if fast:
             for start in range(0, games, BATCH_SIZE):
                 size = min(BATCH_SIZE, games - start)
                 rng = generator(seed, start // BATCH_SIZE)

@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from workbench.batching import use_fast_engine
+from workbench.checks import flag, whole_number
 from workbench.games.going_gone.actions import Allocation, DoneSelling, Sell
 from workbench.games.going_gone.agents import AGENTS, make_agent
 from workbench.games.going_gone.arrangement import best_value
@@ -40,14 +42,13 @@ from workbench.games.going_gone.batch import (
 )
 from workbench.games.going_gone.bits import items_of, mask_of, popcount
 from workbench.games.going_gone.engine import State, new_game
-from workbench.games.going_gone.rules import Rules, is_whole_number
+from workbench.games.going_gone.rules import Rules
 from workbench.lineup import agent_label, resolve_lineup
 from workbench.progress import progress_bar
 from workbench.seeding import SeedLike, generator, seed_sequence
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 8192
-ENGINES = ("auto", "fast", "step")
 DEFAULT_AGENT = "valuation"
 
 Frames = (
@@ -124,23 +125,14 @@ def simulate_batches(
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a going_gone Rules, got {type(rules).__name__}")
     agents = resolve_agents(rules, agents)
-    if not is_whole_number(games) or games < 1:
-        raise ValueError(f"games must be a positive whole number, got {games!r}")
-    games = int(games)
+    games = whole_number("games", games, low=1, allowed="a positive whole number")
     seed_sequence(seed)  # validates the seed before any work
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    for name, flag in (("progress", progress), ("rounds", rounds), ("lots", lots)):
-        if not isinstance(flag, bool):
-            raise ValueError(f"{name} must be True or False, got {flag!r}")
-    fast = supports_fast(agents)
-    if engine == "fast" and not fast:
-        slow = sorted({agent_label(a) for a in agents if not supports_fast([a])})
-        raise ValueError(f"engine='fast' needs batch agents; these are step-only: {slow}")
+    progress, rounds, lots = flag("progress", progress), flag("rounds", rounds), flag("lots", lots)
+    fast = use_fast_engine(engine, agents, supports_fast)
     labels = [agent_label(a) for a in agents]
     bar = progress_bar(games, enabled=progress, description="going_gone")
     try:
-        if fast and engine != "step":
+        if fast:
             for start in range(0, games, BATCH_SIZE):
                 size = min(BATCH_SIZE, games - start)
                 rng = generator(seed, start // BATCH_SIZE)

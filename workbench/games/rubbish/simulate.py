@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.checks import choice, flag, whole_number
+from workbench.batching import use_fast_engine
+from workbench.checks import flag, whole_number
 from workbench.games.rubbish.agents import AGENTS, make_agent
 from workbench.games.rubbish.batch import (
     ROLES,
@@ -33,7 +34,6 @@ from workbench.seeding import SeedLike, generator, seed_sequence
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 8192
-ENGINES = ("auto", "fast", "step")
 
 ROLE_TYPE = pl.Enum(list(ROLES))
 
@@ -104,12 +104,8 @@ def simulate_batches(
     seed_sequence(seed)  # validates the seed before any work
     progress = flag("progress", progress)
     rounds = flag("rounds", rounds)
-    choice("engine", engine, ENGINES)
-    fast = supports_fast(agents)
-    if engine == "fast" and not fast:
-        slow = sorted({agent_label(a) for a in agents if not supports_fast([a])})
-        raise ValueError(f"engine='fast' needs batch agents; these are step-only: {slow}")
-    return _batches(rules, agents, games, seed, progress, fast and engine != "step", rounds)
+    use_fast = use_fast_engine(engine, agents, supports_fast)
+    return _batches(rules, agents, games, seed, progress, use_fast, rounds)
 
 
 def _checked_rules(rules: object) -> Rules:
