@@ -15,14 +15,11 @@ with the valuation agent.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import resource
 import statistics
-import subprocess
-import sys
 import time
+
+import harness
+from harness import peak_mb
 
 # name: (kind, agents, games or holdings, frames)
 CASES = {
@@ -112,64 +109,38 @@ def _figures(
     count: int, figure: float, unit: str, cpu_figure: float, **extra: float
 ) -> dict[str, float]:
     """The case's figure by the wall clock and by this process's CPU time, and its peak RSS."""
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
         "count": count,
         "figure": figure,
         "cpu_figure": cpu_figure,
         "unit": unit,
-        "peak_mb": peak_kib / 1024,
+        "peak_mb": peak_mb(),
         **extra,
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a tenth of the games, 3 repeats")
-    parser.add_argument("--repeats", type=int, default=None)
-    parser.add_argument("--case", help=argparse.SUPPRESS)
-    parser.add_argument("--scale", type=float, default=1.0, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.case:
-        print(json.dumps(run_case(args.case, args.scale)))
-        return
-    scale = 0.1 if args.quick else 1.0
-    repeats = args.repeats or (3 if args.quick else 5)
-    env = {
-        **os.environ,
-        "OMP_NUM_THREADS": "1",
-        "OPENBLAS_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-        "POLARS_MAX_THREADS": "1",
-    }
-    print(f"Going, Going, GONE!, 4 players, one thread; median of {repeats} runs")
-    for name, (kind, _, _, _) in CASES.items():
-        runs = []
-        for _ in range(repeats):
-            out = subprocess.run(
-                [sys.executable, __file__, "--case", name, "--scale", str(scale)],
-                capture_output=True,
-                text=True,
-                env=env,
-                check=True,
-            )
-            runs.append(json.loads(out.stdout))
-        figure = statistics.median(r["figure"] for r in runs)
-        cpu_figure = statistics.median(r["cpu_figure"] for r in runs)
-        peak = max(r["peak_mb"] for r in runs)
-        unit = runs[0]["unit"]
-        if unit == "games/s":
-            shown = f"{figure:>8,.0f} {unit} ({cpu_figure:,.0f} per CPU-s)"
-        else:
-            shown = f"{figure:>8.3f} {unit} ({cpu_figure:.3f} CPU)"
-        worst = (
-            f"  (slowest holding {max(r['worst'] for r in runs):.1f} ms)"
-            if "worst" in runs[0]
-            else ""
-        )
-        what = "holdings" if kind in ("holdings", "values") else "games"
-        print(f"  {name:<58} {runs[0]['count']:>8,} {what}  {shown}  peak {peak:>5,.0f} MB{worst}")
+def _line(name: str, runs: list[dict[str, float]]) -> str:
+    figure = statistics.median(r["figure"] for r in runs)
+    cpu_figure = statistics.median(r["cpu_figure"] for r in runs)
+    peak = max(r["peak_mb"] for r in runs)
+    unit = runs[0]["unit"]
+    if unit == "games/s":
+        shown = f"{figure:>8,.0f} {unit} ({cpu_figure:,.0f} per CPU-s)"
+    else:
+        shown = f"{figure:>8.3f} {unit} ({cpu_figure:.3f} CPU)"
+    worst = (
+        f"  (slowest holding {max(r['worst'] for r in runs):.1f} ms)" if "worst" in runs[0] else ""
+    )
+    what = "holdings" if CASES[name][0] in ("holdings", "values") else "games"
+    return f"  {name:<58} {runs[0]['count']:>8,} {what}  {shown}  peak {peak:>5,.0f} MB{worst}"
 
 
 if __name__ == "__main__":
-    main()
+    harness.main(
+        __doc__,
+        __file__,
+        lambda repeats: f"Going, Going, GONE!, 4 players, one thread; median of {repeats} runs",
+        list(CASES),
+        run_case,
+        _line,
+    )

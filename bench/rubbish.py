@@ -10,14 +10,11 @@ step engine >= 2,000 games/s; 1,000,000 games in under 2 GB peak.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import resource
 import statistics
-import subprocess
-import sys
 import time
+
+import harness
+from harness import peak_mb
 
 CASES = {
     # name: (engine, agents, games, rounds frame)
@@ -69,53 +66,31 @@ def run_case(name: str, scale: float) -> dict[str, float]:
 
 def _figures(games: int, elapsed: float) -> dict[str, float]:
     """Games, seconds, games/s and this process's peak resident memory in MB."""
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
         "games": games,
         "seconds": elapsed,
         "games_per_s": games / elapsed,
-        "peak_mb": peak_kib / 1024,
+        "peak_mb": peak_mb(),
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a tenth of the games, 3 repeats")
-    parser.add_argument("--repeats", type=int, default=None)
-    parser.add_argument("--case", help=argparse.SUPPRESS)
-    parser.add_argument("--scale", type=float, default=1.0, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.case:
-        print(json.dumps(run_case(args.case, args.scale)))
-        return
-    scale = 0.1 if args.quick else 1.0
-    repeats = args.repeats or (3 if args.quick else 5)
-    env = {
-        **os.environ,
-        "OMP_NUM_THREADS": "1",
-        "OPENBLAS_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-        "POLARS_MAX_THREADS": "1",
-    }
-    print(f"Rubbish Auction, 4 players, one thread; median of {repeats} runs (games/s, peak RSS)")
-    for name in [*CASES, STREAM_CASE]:
-        runs = []
-        for _ in range(1 if name == STREAM_CASE else repeats):
-            out = subprocess.run(
-                [sys.executable, __file__, "--case", name, "--scale", str(scale)],
-                capture_output=True,
-                text=True,
-                env=env,
-                check=True,
-            )
-            runs.append(json.loads(out.stdout))
-        rate = statistics.median(r["games_per_s"] for r in runs)
-        peak = max(r["peak_mb"] for r in runs)
-        print(
-            f"  {name:<52} {runs[0]['games']:>9,} games  {rate:>10,.0f} games/s  "
-            f"peak {peak:>6,.0f} MB"
-        )
+def _line(name: str, runs: list[dict[str, float]]) -> str:
+    rate = statistics.median(r["games_per_s"] for r in runs)
+    peak = max(r["peak_mb"] for r in runs)
+    return (
+        f"  {name:<52} {runs[0]['games']:>9,} games  {rate:>10,.0f} games/s  peak {peak:>6,.0f} MB"
+    )
 
 
 if __name__ == "__main__":
-    main()
+    harness.main(
+        __doc__,
+        __file__,
+        lambda repeats: (
+            f"Rubbish Auction, 4 players, one thread; median of {repeats} runs (games/s, peak RSS)"
+        ),
+        [*CASES, STREAM_CASE],
+        run_case,
+        _line,
+        once=[STREAM_CASE],
+    )

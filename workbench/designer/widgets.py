@@ -107,37 +107,50 @@ def designer_dashboard(
         ),
     }
 
-    def compute(
-        game: str, field: str, values: str, agents: Any, metric: str, games: int
-    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
-        agents = None if agents == DEFAULT_LINEUP else agents
-        tried = [parse_value(text) for text in split_values(values) if text]
-        if not tried:
-            raise ValueError("values: type one or more values, separated by commas")
-        table = sweep(
-            game,
-            grid={field: tried},
-            agents=agents,
-            games=games,
-            seed=seed,
-            executor=executor,
-            progress=False,
-        )
-        default = getattr(registry.get(game).Rules(), field)
-        variant = next((value for value in tried if value != default), None)
-        charts = []
-        if variant is not None:
-            paired = compare(
+    runs: dict[tuple[Any, ...], tuple[pl.DataFrame, pl.DataFrame | None]] = {}
+
+    def simulated(
+        game: str, field: str, tried: tuple[Any, ...], agents: Any, games: int
+    ) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+        """The sweep over ``tried`` and the paired comparison of the first value that differs
+        from the rulebook's, kept per setting: choosing another metric re-runs nothing."""
+        key = (game, field, tried, agents, games)
+        if key not in runs:
+            table = sweep(
                 game,
-                None,
-                {field: variant},
-                agents,
+                grid={field: list(tried)},
+                agents=agents,
                 games=games,
                 seed=seed,
                 executor=executor,
                 progress=False,
             )
-            charts.append(compare_chart(paired, [metric]))
+            default = getattr(registry.get(game).Rules(), field)
+            variant = next((value for value in tried if value != default), None)
+            paired = None
+            if variant is not None:
+                paired = compare(
+                    game,
+                    None,
+                    {field: variant},
+                    agents,
+                    games=games,
+                    seed=seed,
+                    executor=executor,
+                    progress=False,
+                )
+            runs[key] = (table, paired)
+        return runs[key]
+
+    def compute(
+        game: str, field: str, values: str, agents: Any, metric: str, games: int
+    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
+        agents = None if agents == DEFAULT_LINEUP else agents
+        tried = tuple(parse_value(text) for text in split_values(values) if text)
+        if not tried:
+            raise ValueError("values: type one or more values, separated by commas")
+        table, paired = simulated(game, field, tried, agents, games)
+        charts = [] if paired is None else [compare_chart(paired, [metric])]
         charts.append(sweep_chart(table, metric))
         rows = table.filter(pl.col("metric") == metric).select("cell", "n", "value", "low", "high")
         return rows, alt.vconcat(*charts)
