@@ -29,7 +29,7 @@ sub-problem, deduplicated and solved once each, with a process-wide cache.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -291,38 +291,53 @@ def _solve_free(
         # The DP state is the other side's counts: take the side with the smaller state.
         type_state = np.prod([1 + sum(free_rows[t] >> c & 1 for c in countries) for t in types])
         country_state = np.prod([1 + sum(free_rows[t] >> c & 1 for t in types) for c in countries])
-        if country_state <= type_state:
-            position = {c: j for j, c in enumerate(countries)}
-            lines = [[position[c] for c in countries if free_rows[t] >> c & 1] for t in types]
-            part, choice = _solve_component(
-                lines,
-                [type_fixed[t] for t in types],
-                [country_fixed[c] for c in countries],
-                best,
-                want_choice=want_choice,
-            )
-            if want_choice:
-                for i, t in enumerate(types):
-                    members = [c for c in countries if free_rows[t] >> c & 1]
-                    for bit, c in enumerate(members):
-                        where[(t, c)] = "country" if choice[i] >> bit & 1 else "type"
-        else:
-            position = {t: j for j, t in enumerate(types)}
-            lines = [[position[t] for t in types if free_rows[t] >> c & 1] for c in countries]
-            part, choice = _solve_component(
-                lines,
-                [country_fixed[c] for c in countries],
-                [type_fixed[t] for t in types],
-                best,
-                want_choice=want_choice,
-            )
-            if want_choice:
-                for i, c in enumerate(countries):
-                    members = [t for t in types if free_rows[t] >> c & 1]
-                    for bit, t in enumerate(members):
-                        where[(t, c)] = "type" if choice[i] >> bit & 1 else "country"
+        def held(t: int, c: int) -> bool:
+            return bool(free_rows[t] >> c & 1)
+
+        if country_state <= type_state:  # one DP row per type, choosing "country" or not
+            part = _solve_side(
+                types, countries, held, type_fixed, country_fixed, ("type", "country"),
+                best, where if want_choice else None,
+            )  # fmt: skip
+        else:  # one DP row per country, choosing "type" or not
+            part = _solve_side(
+                countries, types, lambda c, t: held(t, c), country_fixed, type_fixed,
+                ("country", "type"), best, where if want_choice else None,
+            )  # fmt: skip
         value += part
     return value, where
+
+
+def _solve_side(
+    rows: list[int],
+    cols: list[int],
+    held: Callable[[int, int], bool],
+    row_fixed: list[int],
+    col_fixed: list[int],
+    kinds: tuple[str, str],
+    best: np.ndarray,
+    where: dict[tuple[int, int], str] | None,
+) -> int:
+    """One component solved by DP with a row per line of one side (types or countries) and the
+    other side's counts as the state; each held item joins its row's line or its column's.
+    ``kinds`` names (row side, column side); ``where`` (keyed (type, country)) gets each item's
+    choice when given."""
+    position = {c: j for j, c in enumerate(cols)}
+    lines = [[position[c] for c in cols if held(r, c)] for r in rows]
+    part, choice = _solve_component(
+        lines,
+        [row_fixed[r] for r in rows],
+        [col_fixed[c] for c in cols],
+        best,
+        want_choice=where is not None,
+    )
+    if where is not None:
+        row_kind, col_kind = kinds
+        for i, r in enumerate(rows):
+            for bit, c in enumerate(c for c in cols if held(r, c)):
+                cell = (r, c) if row_kind == "type" else (c, r)
+                where[cell] = col_kind if choice[i] >> bit & 1 else row_kind
+    return part
 
 
 # -- one holding --------------------------------------------------------------------------------
