@@ -18,9 +18,9 @@ import pytest
 from workbench import SerialExecutor, balance_metrics, compare, sweep, tournament
 from workbench import games as registry
 from workbench.designer import cli
-from workbench.lineup import agent_label, resolve_lineup
+from workbench.kit.lineup import agent_label, resolve_lineup
 from workbench.metrics import GameMetric
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 
 
 @dataclasses.dataclass(frozen=True)

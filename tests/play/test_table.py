@@ -14,7 +14,7 @@ import workbench
 from workbench.errors import IllegalAction
 from workbench.games import rubbish
 from workbench.play.table import Table, load_table, table
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 
 
 def click_through(t: Table, choose) -> list:

@@ -9,7 +9,7 @@ so that a sweep can list every bad cell at once.
 from its position in a grid: the game id, every rule field whose value differs from the game's
 default ``Rules()`` (name and ``repr`` of the value), and the line-up as given (agent names, or
 each agent's label; ``None`` is "default"). These are hashed (SHA-256) into four 32-bit words
-that label a ``SeedSequence`` stream of the base seed (``workbench.seeding.derive_seed``). The
+that label a ``SeedSequence`` stream of the base seed (``workbench.kit.seeding.derive_seed``). The
 same cell re-run alone, or inside another grid, gets the same seed and so the same numbers.
 """
 
@@ -29,8 +29,8 @@ from workbench.checks import whole_number
 from workbench.designer.balance import GameValues, game_values
 from workbench.designer.executors import report_progress
 from workbench.designer.moments import Moments
-from workbench.lineup import agent_label, resolve_lineup
-from workbench.seeding import derive_seed, seed_sequence
+from workbench.kit.lineup import agent_label, resolve_lineup
+from workbench.kit.seeding import derive_seed, seed_sequence
 
 #: The grid key that varies the agent line-up instead of a rule field.
 AGENTS_AXIS = "agents"

@@ -16,7 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from queue import Empty
 from typing import Any, TypeVar
 
-from workbench.progress import progress_bar
+from workbench.kit.progress import progress_bar
 
 Result = TypeVar("Result")
 

@@ -23,7 +23,7 @@ from workbench.games.auction_house.simulate import (
     states_games_frame,
     states_rounds_frame,
 )
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 
 VARIANTS = {
     "rulebook": Rules(),

@@ -20,7 +20,7 @@ from workbench.games.auction_house import (
     Take,
     new_game,
 )
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 
 
 def apply_all(state, *actions):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from workbench.games.auction_house import Deal, RandomAgent, Rules, State, new_game
 from workbench.games.auction_house.batch import Recording, new_batch, play
 from workbench.games.auction_house.cards import DECK, card_index
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 
 rule_variants = st.builds(
     Rules,

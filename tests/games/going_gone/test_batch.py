@@ -29,7 +29,7 @@ from workbench.games.going_gone.simulate import (
     states_lots_frame,
     states_rounds_frame,
 )
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 
 VARIANTS = {
     "default": Rules(),

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from workbench.games.going_gone import DoneSelling, RandomAgent, Rules, State, new_game
 from workbench.games.going_gone.arrangement import batch_values, best_lines
 from workbench.games.going_gone.bits import mask_of
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 
 
 @st.composite

@@ -21,7 +21,7 @@ from workbench.games.rubbish.simulate import (
     states_games_frame,
     states_rounds_frame,
 )
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 
 VARIANTS = {
     "default": Rules(),

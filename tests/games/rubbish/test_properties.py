@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.games.rubbish import Auction, Bid, Deal, RandomAgent, Rules, State, new_game
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 
 rule_variants = st.builds(
     Rules,

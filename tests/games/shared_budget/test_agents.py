@@ -17,7 +17,7 @@ from workbench.games.shared_budget import (
     solve,
     versus_equilibrium,
 )
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 from workbench.stats import proportion_interval
 
 # The equilibrium line of the default game (see test_analysis): bids A, B per round.

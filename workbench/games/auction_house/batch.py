@@ -17,7 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
-from workbench.batching import distinct_agents
+from workbench.kit.batching import distinct_agents
 from workbench.errors import IllegalAction
 from workbench.games.auction_house.cards import (
     DECK,

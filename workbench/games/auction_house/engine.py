@@ -28,7 +28,7 @@ from workbench.games.auction_house.cards import (
     winning_position,
 )
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
-from workbench.seeding import SeedLike, generator
+from workbench.kit.seeding import SeedLike, generator
 
 # -- actions ------------------------------------------------------------------------------------
 

@@ -31,8 +31,8 @@ from workbench.games.auction_house.simulate import (
     states_deals_frame,
     supports_fast,
 )
-from workbench.lineup import agent_label
-from workbench.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.lineup import agent_label
+from workbench.kit.seeding import SeedLike, generator, seed_sequence
 from workbench.stats import proportion_interval
 
 PER_SUIT = len(TRUMP_DECK) // len(SUITS)  # 3 trump cards of each suit

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.batching import use_fast_engine
+from workbench.kit.batching import use_fast_engine
 from workbench.checks import whole_number
 from workbench.games.auction_house.agents import AGENTS, make_agent
 from workbench.games.auction_house.batch import (
@@ -38,9 +38,9 @@ from workbench.games.auction_house.engine import (
     new_game,
 )
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
-from workbench.lineup import agent_label, resolve_lineup
-from workbench.progress import progress_bar
-from workbench.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.lineup import agent_label, resolve_lineup
+from workbench.kit.progress import progress_bar
+from workbench.kit.seeding import SeedLike, generator, seed_sequence
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 4096
@@ -50,7 +50,7 @@ SUIT_TYPE = pl.Enum(list(SUITS))
 
 
 def resolve_agents(rules: Rules, agents: Sequence[Any] | Any | None) -> list[Any]:
-    """One agent per seat (see ``workbench.lineup``); None: the heuristic everywhere."""
+    """One agent per seat (see ``workbench.kit.lineup``); None: the heuristic everywhere."""
     return resolve_lineup(
         agents,
         players=PLAYERS,

@@ -21,7 +21,7 @@ from workbench.games.going_gone.agents import greedy_value
 from workbench.games.going_gone.arrangement import batch_values, best_lines
 from workbench.games.going_gone.bits import item_bits, mask_of
 from workbench.games.going_gone.rules import Rules, is_whole_number
-from workbench.seeding import SeedLike, generator
+from workbench.kit.seeding import SeedLike, generator
 from workbench.stats import mean_interval
 
 ItemLike = int | str | tuple[int | str, int | str]

@@ -28,7 +28,7 @@ from workbench.games.going_gone.actions import (
 from workbench.games.going_gone.arrangement import best_value
 from workbench.games.going_gone.bits import mask_of
 from workbench.games.going_gone.rules import Rules, is_whole_number
-from workbench.seeding import SeedLike, generator
+from workbench.kit.seeding import SeedLike, generator
 
 
 class Deal(NamedTuple):

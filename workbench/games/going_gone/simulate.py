@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.batching import use_fast_engine
+from workbench.kit.batching import use_fast_engine
 from workbench.checks import flag, whole_number
 from workbench.games.going_gone.actions import Allocation, DoneSelling, Sell
 from workbench.games.going_gone.agents import AGENTS, make_agent
@@ -43,9 +43,9 @@ from workbench.games.going_gone.batch import (
 from workbench.games.going_gone.bits import items_of, mask_of, popcount
 from workbench.games.going_gone.engine import State, new_game
 from workbench.games.going_gone.rules import Rules
-from workbench.lineup import agent_label, resolve_lineup
-from workbench.progress import progress_bar
-from workbench.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.lineup import agent_label, resolve_lineup
+from workbench.kit.progress import progress_bar
+from workbench.kit.seeding import SeedLike, generator, seed_sequence
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 8192
@@ -59,7 +59,7 @@ Frames = (
 
 def resolve_agents(rules: Rules, agents: Sequence[Any] | Any | None) -> list[Any]:
     """One agent per seat: a sequence (agents or names), one agent or name for every seat, or
-    None (valuation agents everywhere); see ``workbench.lineup``."""
+    None (valuation agents everywhere); see ``workbench.kit.lineup``."""
     return resolve_lineup(
         agents,
         players=rules.players,

@@ -17,7 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
-from workbench.batching import distinct_agents
+from workbench.kit.batching import distinct_agents
 from workbench.games.rubbish.cards import BidTable, bid_table
 from workbench.games.rubbish.rules import Rules
 

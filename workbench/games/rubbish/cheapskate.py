@@ -21,7 +21,7 @@ from workbench.checks import is_whole_number, whole_number
 from workbench.games.rubbish.rules import MAX_ITEMS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from workbench.games.rubbish.simulate import simulate
 from workbench.metrics import mean_with_interval
-from workbench.seeding import SeedLike
+from workbench.kit.seeding import SeedLike
 from workbench.stats import proportion_interval
 
 

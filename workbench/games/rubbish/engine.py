@@ -16,7 +16,7 @@ from workbench.checks import whole_number
 from workbench.errors import IllegalAction
 from workbench.games.rubbish.cards import Bid, BidTable, bid_table, is_whole_number, without
 from workbench.games.rubbish.rules import Rules
-from workbench.seeding import SeedLike, generator
+from workbench.kit.seeding import SeedLike, generator
 
 
 class _AuctionFields(NamedTuple):

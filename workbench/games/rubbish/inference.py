@@ -55,7 +55,7 @@ from workbench.games.rubbish.cards import (
 )
 from workbench.games.rubbish.engine import Auction, Observation, Peek, State, new_game
 from workbench.games.rubbish.rules import Rules
-from workbench.seeding import generator
+from workbench.kit.seeding import generator
 
 Number = Fraction | float
 PeekLike = Peek | tuple[int | None, str] | int | None

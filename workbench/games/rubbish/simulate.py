@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.batching import use_fast_engine
+from workbench.kit.batching import use_fast_engine
 from workbench.checks import flag, whole_number
 from workbench.games.rubbish.agents import AGENTS, make_agent
 from workbench.games.rubbish.batch import (
@@ -28,9 +28,9 @@ from workbench.games.rubbish.batch import (
 from workbench.games.rubbish.cards import bid_table
 from workbench.games.rubbish.engine import Auction, State, new_game
 from workbench.games.rubbish.rules import Rules
-from workbench.lineup import agent_label, resolve_lineup
-from workbench.progress import progress_bar
-from workbench.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.lineup import agent_label, resolve_lineup
+from workbench.kit.progress import progress_bar
+from workbench.kit.seeding import SeedLike, generator, seed_sequence
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 8192
@@ -40,7 +40,7 @@ ROLE_TYPE = pl.Enum(list(ROLES))
 
 def resolve_agents(rules: Rules, agents: Sequence[Any] | Any | None) -> list[Any]:
     """One agent per seat: a sequence (agents or names), one agent or name for every seat, or
-    None (heuristic agents everywhere); see ``workbench.lineup``."""
+    None (heuristic agents everywhere); see ``workbench.kit.lineup``."""
     return resolve_lineup(
         agents,
         players=rules.players,

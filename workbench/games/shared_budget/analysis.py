@@ -23,8 +23,8 @@ from workbench.games.shared_budget.engine import State, new_game, resolve_round
 from workbench.games.shared_budget.rules import MAX_BUDGET, Rules
 from workbench.games.shared_budget.simulate import resolve_agents, simulate
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
-from workbench.lineup import agent_label
-from workbench.seeding import derive_seed
+from workbench.kit.lineup import agent_label
+from workbench.kit.seeding import derive_seed
 from workbench.stats import difference_interval, proportion_interval
 
 

@@ -16,8 +16,8 @@ from workbench.checks import flag, whole_number
 from workbench.games.shared_budget.agents import AGENTS, make_agent
 from workbench.games.shared_budget.engine import new_game
 from workbench.games.shared_budget.rules import Rules
-from workbench.lineup import agent_label, resolve_lineup
-from workbench.seeding import derive_seed, generator
+from workbench.kit.lineup import agent_label, resolve_lineup
+from workbench.kit.seeding import derive_seed, generator
 
 Agent = Callable[[Any, Sequence[Any], np.random.Generator], Any]
 

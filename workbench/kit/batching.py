@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from workbench.checks import choice
-from workbench.lineup import agent_label
+from workbench.kit.lineup import agent_label
 
 #: How ``simulate`` may play: the batch engine when every agent can ("auto"), always ("fast"),
 #: or the step engine, one ``State.apply`` at a time ("step").
