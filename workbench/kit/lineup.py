@@ -8,7 +8,8 @@ every seat, or a sequence with one name or agent per seat. Names are made with t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -65,3 +66,28 @@ def agent_label(agent: Any) -> str:
     if isinstance(name, str):
         return name
     return str(getattr(agent, "__name__", type(agent).__name__))
+
+
+def make_named_agent(
+    agents: Mapping[str, Any],
+    name: object,
+    options: Mapping[str, object],
+    *,
+    game: str,
+    rules: object = None,
+    rules_type: type | None = None,
+) -> Any:
+    """``agents[name](**options)``, refusing an unknown name, rules of another game, or an
+    option the agent does not take, each with a message saying what is allowed."""
+    if not isinstance(name, str) or name not in agents:
+        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(agents)}")
+    if rules is not None and rules_type is not None and not isinstance(rules, rules_type):
+        raise TypeError(f"rules must be a {game} Rules or None, got {type(rules).__name__}")
+    accepted = [p for p in inspect.signature(agents[name]).parameters if p != "self"]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        raise TypeError(
+            f"unknown option(s) {unknown} for the {name} agent; its options: "
+            f"{', '.join(accepted) or 'none'}"
+        )
+    return agents[name](**options)

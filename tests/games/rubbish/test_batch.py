@@ -270,7 +270,7 @@ def test_illegal_batch_choices_raise_naming_agent_game_seat_and_what_was_legal(
 
 def test_simulate_reports_the_game_number_across_batches(monkeypatch):
     simulate_module = importlib.import_module("workbench.games.rubbish.simulate")
-    monkeypatch.setattr(simulate_module, "BATCH_SIZE", 8)
+    monkeypatch.setattr(simulate_module.FAST_ENGINE, "batch_size", 8)
     # 20 games play in batches of 8, 8 and 4; game 2 of the last batch is game 18 overall.
     agent = _Misbehaving(2, bid=lambda view, honest: 99, batch_size=4)
     with pytest.raises(ValueError, match=r"chose bid index 99 for seat 0 in game 18, round 1"):

@@ -169,7 +169,7 @@ def test_simulate_classroom_group():
     ("kwargs", "error", "message"),
     [
         ({"agents": [RandomAgent()]}, ValueError, "one agent per seat"),
-        ({"games": 0}, ValueError, "positive int"),
+        ({"games": 0}, ValueError, "positive whole number"),
         ({"seed": -1}, ValueError, "non-negative"),
         ({"agents": [1, 2]}, TypeError, "callable"),
     ],

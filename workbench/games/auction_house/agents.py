@@ -40,6 +40,8 @@ from workbench.games.auction_house.engine import (
     Take,
 )
 from workbench.games.auction_house.rules import PLAYERS, Rules
+from workbench.kit.batching import BatchWrittenAgent
+from workbench.kit.lineup import make_named_agent
 
 _PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
 _CARD_ACTION = {OFFER: Offer, TAKE: Take, KITTY: Kitty, PLAY: Play}
@@ -115,25 +117,9 @@ def view_of(observation: Observation) -> View:
     )
 
 
-class _BatchWrittenAgent:
-    """Step-by-step calls run the batch code on a batch of one."""
-
-    name = "agent"
-
-    def choose_start(self, view: View, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        raise NotImplementedError
-
-    def choose_offer(self, view: View, u: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
-
-    def choose_take(self, view: View, u: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
-
-    def choose_kitty(self, view: View, u: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
-
-    def choose_play(self, view: View, u: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+class _BatchWrittenAgent(BatchWrittenAgent):
+    """The game's batch methods (``BatchAgent`` in batch.py); the step call below runs them on
+    a batch of one."""
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -147,9 +133,6 @@ class _BatchWrittenAgent:
             return Start(DECK[int(card[0])], SUITS[int(suit[0])])
         card = int(getattr(self, _CARD_METHOD[view.phase])(view, u)[0])
         return _CARD_ACTION[view.phase](DECK[card])
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
 
 
 class RandomAgent(_BatchWrittenAgent):
@@ -325,9 +308,9 @@ AGENTS: dict[str, type] = {"random": RandomAgent, "heuristic": HeuristicAgent}
 def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
     """An agent by name (see ``AGENTS``); ``rules`` is accepted for the common contract (these
     agents read the rules from each observation)."""
-    if not isinstance(name, str) or name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
-    return AGENTS[name](**options)
+    return make_named_agent(
+        AGENTS, name, options, game="auction_house", rules=rules, rules_type=Rules
+    )
 
 
 class DeterminizationAgent:

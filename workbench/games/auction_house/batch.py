@@ -17,7 +17,6 @@ from typing import Protocol
 
 import numpy as np
 
-from workbench.kit.batching import distinct_agents
 from workbench.errors import IllegalAction
 from workbench.games.auction_house.cards import (
     DECK,
@@ -30,6 +29,7 @@ from workbench.games.auction_house.cards import (
     cards_of,
 )
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, TRICKS, Rules
+from workbench.kit.batching import ask_each_agent, distinct_agents
 
 AUCTION, OFFER, TAKE, KITTY, PLAY, OVER = range(6)
 PHASE_NAMES = ("auction", "offer", "take", "kitty", "play", "over")
@@ -454,20 +454,9 @@ def _decide(
     distinct: list[BatchAgent], seat_agent: np.ndarray, view: View, u: np.ndarray, method: str
 ) -> tuple[np.ndarray, ...] | np.ndarray:
     """Ask each distinct agent (``method``) for the games where one of its seats acts."""
-    owner = seat_agent[view.actor]
-    result = None
-    for index, agent in enumerate(distinct):
-        mask = owner == index
-        if not mask.any():
-            continue
-        answer = getattr(agent, method)(view, u)
-        if result is None:
-            result = answer
-        elif isinstance(answer, tuple):
-            result = tuple(np.where(mask, a, r) for a, r in zip(answer, result, strict=True))
-        else:
-            result = np.where(mask, answer, result)
-    return result
+    return ask_each_agent(
+        distinct, seat_agent, view.actor, lambda agent, mask: getattr(agent, method)(view, u)
+    )
 
 
 def _check(

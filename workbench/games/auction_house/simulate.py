@@ -1,10 +1,12 @@
-"""Self-play: many seeded games -> tidy polars frames.
+"""Auction House's self-play (the kit's ``SelfPlay``) and its result frames.
 
-Two engines give the same frames: "fast" (the numpy batch engine, for agents written over
-batches) and "step" (``State.apply`` one action at a time, for any agent). ``simulate`` picks
-"fast" whenever every agent supports it. ``simulate_batches`` yields the frames batch by batch
-for bounded memory. Frames: games (game × seat), rounds (game × deal × seat) and, for the
-kitty analyses, deals (game × deal).
+games frame, one row per game × seat: game, seat, agent, score, rank, won, win_share,
+kitties_won, tricks, auctions_started, points_lost (lost to a tie in the last deal; the same
+for every seat). rounds frame, one row per game × deal × seat: game, round (the deal,
+1-based), seat, agent, score_after, dealer, trump (null: none), auction_role (none, starter,
+seller: the starter took its offer, offerer), tricks, kitty_card_points (of the card it put
+in), kitty_points (the deal's four cards), carried_in, kitty_won, points_won, carried_out,
+lost. The kitty analyses read a third frame, deals (game × deal), from ``played_batches``.
 """
 
 from __future__ import annotations
@@ -15,8 +17,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.kit.batching import use_fast_engine
-from workbench.checks import whole_number
 from workbench.games.auction_house.agents import AGENTS, make_agent
 from workbench.games.auction_house.batch import (
     BatchState,
@@ -38,9 +38,8 @@ from workbench.games.auction_house.engine import (
     new_game,
 )
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
-from workbench.kit.lineup import agent_label, resolve_lineup
-from workbench.kit.progress import progress_bar
-from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.frames import agent_column, typed_frame
+from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 4096
@@ -49,133 +48,15 @@ ROLE_TYPE = pl.Enum(list(ROLES))
 SUIT_TYPE = pl.Enum(list(SUITS))
 
 
-def resolve_agents(rules: Rules, agents: Sequence[Any] | Any | None) -> list[Any]:
-    """One agent per seat (see ``workbench.kit.lineup``); None: the heuristic everywhere."""
-    return resolve_lineup(
-        agents,
-        players=PLAYERS,
-        make_agent=make_agent,
-        known=tuple(AGENTS),
-        default="heuristic",
-        rules=rules,
-    )
+def _play_fast(
+    rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
+) -> tuple[BatchState, Recording]:
+    batch = new_batch(rules, size, rng)
+    recording = Recording.empty(size, rules.deals)
+    play(batch, agents, rng, recording)
+    return batch, recording
 
 
-def supports_fast(agents: Sequence[Any]) -> bool:
-    """Can the numpy batch engine play these agents?"""
-    methods = ("choose_start", "choose_offer", "choose_take", "choose_kitty", "choose_play")
-    return all(all(hasattr(a, m) for m in methods) for a in agents)
-
-
-def simulate(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    games: int,
-    seed: SeedLike,
-    progress: bool = True,
-    engine: str = "auto",
-    rounds: bool = True,
-) -> tuple[pl.DataFrame, pl.DataFrame | None]:
-    """Play ``games`` seeded games of ``rules.deals`` deals; returns (games, rounds or None).
-
-    games frame, one row per game × seat: game, seat, agent, score, rank, won, win_share,
-    kitties_won, tricks, auctions_started, points_lost (lost to a tie in the last deal; the
-    same for every seat). rounds frame, one row per game × deal × seat: game, round (the
-    deal, 1-based), seat, agent, score_after, dealer, trump (null: none), auction_role (none,
-    starter, seller: the starter took its offer, offerer), tricks, kitty_card_points (of the
-    card it put in), kitty_points (the deal's four cards), carried_in, kitty_won,
-    points_won, carried_out, lost. Same arguments -> identical frames.
-    """
-    parts = list(
-        simulate_batches(
-            rules, agents, games=games, seed=seed, progress=progress, engine=engine, rounds=rounds
-        )
-    )
-    games_frame = pl.concat([g for g, _ in parts])
-    rounds_frame = pl.concat([r for _, r in parts]) if rounds else None
-    return games_frame, rounds_frame
-
-
-def simulate_batches(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    games: int,
-    seed: SeedLike,
-    progress: bool = True,
-    engine: str = "auto",
-    rounds: bool = True,
-) -> Iterator[tuple[pl.DataFrame, pl.DataFrame | None]]:
-    """Like ``simulate`` but yields the frames batch by batch, so memory stays bounded."""
-    for labels, first, played in played_batches(
-        rules, agents, games=games, seed=seed, progress=progress, engine=engine
-    ):
-        if isinstance(played, list):
-            yield (
-                states_games_frame(played, labels, first),
-                states_rounds_frame(played, labels, first) if rounds else None,
-            )
-        else:
-            batch, recording = played
-            yield (
-                batch_games_frame(batch, recording, labels, first),
-                batch_rounds_frame(recording, labels, first) if rounds else None,
-            )
-
-
-def played_batches(
-    rules: Rules | None,
-    agents: Sequence[Any] | Any | None,
-    *,
-    games: int,
-    seed: SeedLike,
-    progress: bool = False,
-    engine: str = "auto",
-) -> Iterator[tuple[list[str], int, list[State] | tuple[BatchState, Recording]]]:
-    """The played games, batch by batch: (agent labels, first game number, finished States
-    or (batch, recording)). Arguments are all checked before any game is played."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be an auction_house Rules, got {type(rules).__name__}")
-    agents = resolve_agents(rules, agents)
-    games = whole_number("games", games, low=1, allowed="a positive whole number")
-    seed_sequence(seed)
-    fast = use_fast_engine(engine, agents, supports_fast)
-    labels = [agent_label(a) for a in agents]
-    bar = progress_bar(games, enabled=progress, description="auction_house")
-    try:
-        if fast:
-            for start in range(0, games, BATCH_SIZE):
-                size = min(BATCH_SIZE, games - start)
-                rng = generator(seed, start // BATCH_SIZE)
-                batch = new_batch(rules, size, rng)
-                recording = Recording.empty(size, rules.deals)
-                play(batch, agents, rng, recording)
-                yield labels, start, (batch, recording)
-                bar.update(size)
-        else:
-            chunk = 32
-            for start in range(0, games, chunk):
-                states = [
-                    play_game(rules, agents, seed=seed_sequence(seed, g))
-                    for g in range(start, min(games, start + chunk))
-                ]
-                yield labels, start, states
-                bar.update(len(states))
-    finally:
-        bar.close()
-
-
-def play_game(rules: Rules, agents: Sequence[Any], *, seed: SeedLike) -> State:
-    """One game through the step engine: the chance from stream (seed, 0); seat s's agent
-    draws from its own stream (seed, 1 + s)."""
-    state = new_game(rules, seed=seed_sequence(seed, 0))
-    rngs = [generator(seed, 1 + seat) for seat in range(PLAYERS)]
-    while (player := state.to_play) is not None:
-        action = agents[player](state.observation(player), state.legal_actions(), rngs[player])
-        state = state.apply(action)
-    return state
 
 
 # -- frames -------------------------------------------------------------------------------------
@@ -236,12 +117,6 @@ _DEAL_SCHEMA = {
 }
 
 
-def _frame(columns: dict[str, Any], schema: dict[str, Any]) -> pl.DataFrame:
-    return pl.DataFrame(
-        {name: pl.Series(name, columns[name]).cast(dtype) for name, dtype in schema.items()}
-    )
-
-
 def _suit_or_none(values: np.ndarray) -> list[str | None]:
     return [SUITS[v] if v >= 0 else None for v in values.tolist()]
 
@@ -263,7 +138,7 @@ def batch_games_frame(
     columns = {
         "game": np.repeat(np.arange(first_game, first_game + games), PLAYERS),
         "seat": seats,
-        "agent": pl.Series(list(labels)).gather(seats),
+        "agent": agent_column(labels, seats),
         "score": scores.ravel(),
         "rank": ranks.ravel(),
         "won": (ranks == 1).ravel(),
@@ -273,7 +148,7 @@ def batch_games_frame(
         "auctions_started": auctions.ravel(),
         "points_lost": np.repeat(recording.lost[:, -1], PLAYERS),
     }
-    return _frame(columns, _GAME_SCHEMA)
+    return typed_frame(columns, _GAME_SCHEMA)
 
 
 def batch_rounds_frame(
@@ -294,7 +169,7 @@ def batch_rounds_frame(
         "game": np.repeat(np.arange(first_game, first_game + games), deals * PLAYERS),
         "round": np.tile(np.repeat(np.arange(1, deals + 1), PLAYERS), games),
         "seat": seats,
-        "agent": pl.Series(list(labels)).gather(seats),
+        "agent": agent_column(labels, seats),
         "score_after": recording.scores_after.ravel(),
         "dealer": per_deal(recording.dealer),
         "trump": _suit_or_none(per_deal(recording.trump)),
@@ -308,7 +183,7 @@ def batch_rounds_frame(
         "carried_out": per_deal(recording.carried_out),
         "lost": per_deal(recording.lost),
     }
-    return _frame(columns, _ROUND_SCHEMA)
+    return typed_frame(columns, _ROUND_SCHEMA)
 
 
 def batch_deals_frame(recording: Recording, first_game: int) -> pl.DataFrame:
@@ -344,7 +219,7 @@ def batch_deals_frame(recording: Recording, first_game: int) -> pl.DataFrame:
         "lost": recording.lost.ravel(),
         "chain": _chains(recording.kitty_winner < 0).ravel(),
     }
-    return _frame(columns, _DEAL_SCHEMA)
+    return typed_frame(columns, _DEAL_SCHEMA)
 
 
 def _none_below_zero(values: np.ndarray) -> list[int | None]:
@@ -455,6 +330,24 @@ def replay_recorded_game(rules: Rules, batch: BatchState, recording: Recording, 
     for action in recorded_actions(rules, recording, game):
         state = state.apply(action)
     return state
+
+
+# -- the game's self-play ---------------------------------------------------------------------
+
+#: What a batch agent decides, one method per kind of decision.
+AGENT_METHODS = ("choose_start", "choose_offer", "choose_take", "choose_kitty", "choose_play")
+FAST_ENGINE = FastEngine(BATCH_SIZE, AGENT_METHODS, _play_fast)
+SELF_PLAY = SelfPlay(
+    "auction_house", Rules, AGENTS, make_agent, "heuristic", new_game, fast=FAST_ENGINE,
+    frames=(
+        Frame("games", lambda p, *at: batch_games_frame(*p, *at), states_games_frame),
+        Frame("rounds", lambda p, *at: batch_rounds_frame(p[1], *at), states_rounds_frame),
+    ),
+    step_chunk=32, frames_doc=__doc__.split("\n\n", 1)[1].strip(),
+)  # fmt: skip
+simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
+played_batches = SELF_PLAY.played_batches
+resolve_agents, supports_fast = SELF_PLAY.resolve_agents, SELF_PLAY.supports_fast
 
 
 __all__ = [

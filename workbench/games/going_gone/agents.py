@@ -39,6 +39,8 @@ from workbench.games.going_gone.bits import (
 )
 from workbench.games.going_gone.engine import Observation
 from workbench.games.going_gone.rules import Rules
+from workbench.kit.batching import BatchWrittenAgent
+from workbench.kit.lineup import make_named_agent
 
 
 def view_of(observation: Observation) -> View:
@@ -73,16 +75,9 @@ def _mask(rules: Rules, entry: object) -> int:
     return mask_of(rules, items)
 
 
-class _BatchWrittenAgent:
-    """Step-by-step calls run the batch code on a batch of one."""
-
-    name = "agent"
-
-    def choose_allocations(self, view: View, draw: Draw) -> np.ndarray:
-        raise NotImplementedError
-
-    def choose_sales(self, view: View, draw: Draw) -> np.ndarray:
-        raise NotImplementedError
+class _BatchWrittenAgent(BatchWrittenAgent):
+    """The game's batch methods (``BatchAgent`` in batch.py); the step call below runs them on
+    a batch of one."""
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -96,9 +91,6 @@ class _BatchWrittenAgent:
         if done < len(plan):
             return Sell(items_of(observation.rules, plan[done]))
         return DoneSelling()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
 
 
 class RandomAgent(_BatchWrittenAgent):
@@ -516,6 +508,4 @@ def make_agent(name: str, rules: Rules | None = None, **options: object) -> obje
     """An agent by name (``AGENTS``: weakest first); ``rules`` is accepted for the common
     contract (these agents read the rules from each observation); ``options`` are the agent's
     own settings, validated when it is made."""
-    if not isinstance(name, str) or name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
-    return AGENTS[name](**options)
+    return make_named_agent(AGENTS, name, options, game="going_gone", rules=rules, rules_type=Rules)

@@ -15,8 +15,8 @@ import polars as pl
 
 from workbench.games.going_gone.rules import Rules
 from workbench.games.going_gone.simulate import simulate
-from workbench.metrics import mean_with_interval, win_rates
 from workbench.kit.seeding import SeedLike, derive_seed
+from workbench.metrics import mean_with_interval, win_rates
 
 
 def simulate_lineups(

@@ -17,10 +17,10 @@ from typing import Protocol
 
 import numpy as np
 
-from workbench.kit.batching import distinct_agents
 from workbench.games.going_gone.arrangement import batch_values
 from workbench.games.going_gone.bits import is_one_collection, item_bits, popcount
 from workbench.games.going_gone.rules import Rules
+from workbench.kit.batching import distinct_agents
 
 Draw = Callable[[int], np.ndarray]
 

@@ -1,9 +1,4 @@
-"""Self-play: many seeded games -> tidy polars frames.
-
-Two engines give the same frames: "fast" (the numpy batch engine, for agents written over
-batches: every agent here) and "step" (``State.apply`` one action at a time, for any agent).
-``simulate`` picks "fast" whenever every agent supports it. ``simulate_batches`` yields the
-frames batch by batch so memory stays bounded for any number of games.
+"""Going, Going, GONE!'s self-play (the kit's ``SelfPlay``) and its result frames.
 
 Frames (one row per ...):
 
@@ -22,14 +17,12 @@ Frames (one row per ...):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from workbench.kit.batching import use_fast_engine
-from workbench.checks import flag, whole_number
 from workbench.games.going_gone.actions import Allocation, DoneSelling, Sell
 from workbench.games.going_gone.agents import AGENTS, make_agent
 from workbench.games.going_gone.arrangement import best_value
@@ -43,138 +36,23 @@ from workbench.games.going_gone.batch import (
 from workbench.games.going_gone.bits import items_of, mask_of, popcount
 from workbench.games.going_gone.engine import State, new_game
 from workbench.games.going_gone.rules import Rules
-from workbench.kit.lineup import agent_label, resolve_lineup
-from workbench.kit.progress import progress_bar
-from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.frames import FrameRows, agent_column, typed_frame
+from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 8192
 DEFAULT_AGENT = "valuation"
 
-Frames = (
-    tuple[pl.DataFrame, pl.DataFrame | None]
-    | tuple[pl.DataFrame, pl.DataFrame | None, pl.DataFrame]
-)
+
+def _play_fast(
+    rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
+) -> tuple[Rules, BatchState, Recording | None]:
+    batch = new_batch(rules, size, rng)
+    recording = Recording.empty(rules, size) if wanted["rounds"] or wanted["lots"] else None
+    play(batch, agents, rng, recording, first_game=first)
+    return rules, batch, recording
 
 
-def resolve_agents(rules: Rules, agents: Sequence[Any] | Any | None) -> list[Any]:
-    """One agent per seat: a sequence (agents or names), one agent or name for every seat, or
-    None (valuation agents everywhere); see ``workbench.kit.lineup``."""
-    return resolve_lineup(
-        agents,
-        players=rules.players,
-        make_agent=make_agent,
-        known=tuple(AGENTS),
-        default=DEFAULT_AGENT,
-        rules=rules,
-    )
-
-
-def supports_fast(agents: Sequence[Any]) -> bool:
-    """Can the numpy batch engine play these agents?"""
-    return all(hasattr(a, "choose_allocations") and hasattr(a, "choose_sales") for a in agents)
-
-
-def simulate(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    games: int,
-    seed: SeedLike,
-    progress: bool = True,
-    engine: str = "auto",
-    rounds: bool = True,
-    lots: bool = False,
-) -> Frames:
-    """Play ``games`` seeded games; returns (games, rounds) frames, or (games, rounds, lots)
-    with ``lots=True`` (see the module docstring). ``rounds=False`` leaves the rounds frame out
-    (None). Same arguments -> identical frames."""
-    parts = list(
-        simulate_batches(
-            rules,
-            agents,
-            games=games,
-            seed=seed,
-            progress=progress,
-            engine=engine,
-            rounds=rounds,
-            lots=lots,
-        )
-    )
-    games_frame = pl.concat([part[0] for part in parts])
-    rounds_frame = pl.concat([part[1] for part in parts]) if rounds else None
-    if lots:
-        return games_frame, rounds_frame, pl.concat([part[2] for part in parts])
-    return games_frame, rounds_frame
-
-
-def simulate_batches(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    games: int,
-    seed: SeedLike,
-    progress: bool = True,
-    engine: str = "auto",
-    rounds: bool = True,
-    lots: bool = False,
-) -> Iterator[Frames]:
-    """Like ``simulate`` but yields the frames batch by batch, so memory stays bounded. All
-    arguments are checked before the first game is played."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a going_gone Rules, got {type(rules).__name__}")
-    agents = resolve_agents(rules, agents)
-    games = whole_number("games", games, low=1, allowed="a positive whole number")
-    seed_sequence(seed)  # validates the seed before any work
-    progress, rounds, lots = flag("progress", progress), flag("rounds", rounds), flag("lots", lots)
-    fast = use_fast_engine(engine, agents, supports_fast)
-    labels = [agent_label(a) for a in agents]
-    bar = progress_bar(games, enabled=progress, description="going_gone")
-    try:
-        if fast:
-            for start in range(0, games, BATCH_SIZE):
-                size = min(BATCH_SIZE, games - start)
-                rng = generator(seed, start // BATCH_SIZE)
-                batch = new_batch(rules, size, rng)
-                recording = Recording.empty(rules, size) if rounds or lots else None
-                play(batch, agents, rng, recording, first_game=start)
-                parts: list[pl.DataFrame | None] = [
-                    batch_games_frame(batch, labels, start),
-                    batch_rounds_frame(recording, batch, labels, start) if rounds else None,
-                ]
-                if lots:
-                    parts.append(batch_lots_frame(recording, rules, labels, start))
-                yield tuple(parts)  # type: ignore[misc]
-                bar.update(size)
-        else:
-            chunk = 64
-            for start in range(0, games, chunk):
-                states = [
-                    play_game(rules, agents, seed=seed_sequence(seed, g))
-                    for g in range(start, min(games, start + chunk))
-                ]
-                parts = [
-                    states_games_frame(states, labels, start),
-                    states_rounds_frame(states, labels, start) if rounds else None,
-                ]
-                if lots:
-                    parts.append(states_lots_frame(states, labels, start))
-                yield tuple(parts)  # type: ignore[misc]
-                bar.update(len(states))
-    finally:
-        bar.close()
-
-
-def play_game(rules: Rules, agents: Sequence[Any], *, seed: SeedLike) -> State:
-    """One game through the step-by-step engine. The deal uses stream (seed, 0); seat s's agent
-    draws from its own stream (seed, 1 + s)."""
-    state = new_game(rules, seed=seed_sequence(seed, 0))
-    rngs = [generator(seed, 1 + seat) for seat in range(rules.players)]
-    while (player := state.to_play) is not None:
-        action = agents[player](state.observation(player), state.legal_actions(), rngs[player])
-        state = state.apply(action)
-    return state
 
 
 def replay_recorded_game(rules: Rules, recording: Recording, game: int) -> State:
@@ -255,10 +133,6 @@ _LOT_SCHEMA = {
 }
 
 
-def _agent_column(labels: Sequence[str], seats: np.ndarray, name: str = "agent") -> pl.Series:
-    return pl.Series(name, list(labels), dtype=pl.String).gather(seats)
-
-
 def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int) -> pl.DataFrame:
     """The games frame of a finished batch."""
     values, scores, ranks, share = final_scores(batch)
@@ -267,7 +141,7 @@ def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int)
     columns = {
         "game": np.repeat(np.arange(first_game, first_game + games), n),
         "seat": seats,
-        "agent": _agent_column(labels, seats),
+        "agent": agent_column(labels, seats),
         "score": scores.ravel(),
         "rank": ranks.ravel(),
         "won": (ranks == 1).ravel(),
@@ -282,7 +156,7 @@ def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int)
         "sale_bucks": batch.sale_bucks.ravel(),
         "spent": batch.spent.ravel(),
     }
-    return _frame(columns, _GAME_SCHEMA)
+    return typed_frame(columns, _GAME_SCHEMA)
 
 
 def batch_rounds_frame(
@@ -298,7 +172,7 @@ def batch_rounds_frame(
         "game": np.repeat(np.arange(first_game, first_game + games), rounds * n),
         "round": np.tile(np.repeat(np.arange(1, rounds + 1), n), games),
         "seat": seats,
-        "agent": _agent_column(labels, seats),
+        "agent": agent_column(labels, seats),
         "score_after": recording.score_after.ravel(),
         "is_auctioneer": (auctioneer[:, :, None] == np.arange(n)).ravel(),
         "bid_total": recording.bids.sum(axis=3).ravel(),
@@ -311,7 +185,7 @@ def batch_rounds_frame(
         "items_held": popcount(recording.holdings_after).ravel(),
         "lots_discarded": np.repeat((recording.winners < 0).sum(axis=2).ravel(), n),
     }
-    return _frame(columns, _ROUND_SCHEMA)
+    return typed_frame(columns, _ROUND_SCHEMA)
 
 
 def batch_lots_frame(
@@ -344,7 +218,7 @@ def batch_lots_frame(
                     "bids": pl.Series(bids.reshape(rows, n)).cast(pl.List(pl.Int16)),
                     "bidders": (bids > 0).sum(axis=2).ravel(),
                     "winner": pl.Series(winner.ravel()).replace(-1, None),
-                    "winner_agent": _agent_column(labels, np.maximum(winner.ravel(), 0)),
+                    "winner_agent": agent_column(labels, np.maximum(winner.ravel(), 0)),
                     "price": recording.prices[:, :, cup].ravel(),
                     "runner_up": np.where(top > 0, second, 0).ravel(),
                     "tie": tie.ravel(),
@@ -365,7 +239,7 @@ def states_games_frame(
     states: Sequence[State], labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The games frame of finished engine games (same columns as the fast engine's)."""
-    rows: dict[str, list] = {key: [] for key in _GAME_SCHEMA}
+    rows = FrameRows(_GAME_SCHEMA)
     for offset, state in enumerate(states):
         result = state.result()
         n = state.rules.players
@@ -373,7 +247,7 @@ def states_games_frame(
         times = [sum(record.auctioneer == seat for record in state.history) for seat in range(n)]
         for seat in range(n):
             won = result.ranks[seat] == 1
-            values = (
+            rows.add(
                 first_game + offset,
                 seat,
                 labels[seat],
@@ -391,9 +265,7 @@ def states_games_frame(
                 sale_bucks[seat],
                 spent[seat],
             )
-            for key, value in zip(_GAME_SCHEMA, values, strict=True):
-                rows[key].append(value)
-    return pl.DataFrame(rows, schema=_GAME_SCHEMA)
+    return rows.frame()
 
 
 def _totals(state: State) -> tuple[list[int], ...]:
@@ -426,7 +298,7 @@ def states_rounds_frame(
     states: Sequence[State], labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The rounds frame of finished engine games (same columns as the fast engine's)."""
-    rows: dict[str, list] = {key: [] for key in _ROUND_SCHEMA}
+    rows = FrameRows(_ROUND_SCHEMA)
     for offset, state in enumerate(states):
         rules = state.rules
         for record in state.history:
@@ -434,7 +306,7 @@ def states_rounds_frame(
             for seat in range(rules.players):
                 holding = record.holdings_after[seat]
                 value = best_value(mask_of(rules, holding), rules.best_line_values)
-                values = (
+                rows.add(
                     first_game + offset,
                     record.round,
                     seat,
@@ -451,16 +323,14 @@ def states_rounds_frame(
                     len(holding),
                     sum(winner is None for winner in record.winners),
                 )
-                for key, value_ in zip(_ROUND_SCHEMA, values, strict=True):
-                    rows[key].append(value_)
-    return pl.DataFrame(rows, schema=_ROUND_SCHEMA)
+    return rows.frame()
 
 
 def states_lots_frame(
     states: Sequence[State], labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The lots frame of finished engine games (same columns as the fast engine's)."""
-    rows: dict[str, list] = {key: [] for key in _LOT_SCHEMA}
+    rows = FrameRows(_LOT_SCHEMA)
     for offset, state in enumerate(states):
         for record in state.history:
             for cup, (lot, winner, price) in enumerate(
@@ -470,7 +340,7 @@ def states_lots_frame(
                 ordered = sorted(bids)
                 top, second = ordered[-1], ordered[-2]
                 tie = top > 0 and top == second
-                values = (
+                rows.add(
                     first_game + offset,
                     record.round,
                     cup + 1,
@@ -486,20 +356,23 @@ def states_lots_frame(
                     tie,
                     tie and winner == record.auctioneer,
                 )
-                for key, value in zip(_LOT_SCHEMA, values, strict=True):
-                    rows[key].append(value)
-    return pl.DataFrame(rows, schema=_LOT_SCHEMA)
+    return rows.frame()
 
 
-def _frame(columns: dict[str, Any], schema: dict[str, pl.DataType]) -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            key: (value if isinstance(value, pl.Series) else pl.Series(key, value)).cast(
-                schema[key]
-            )
-            for key, value in columns.items()
-        }
-    )
+# -- the game's self-play ---------------------------------------------------------------------
+
+FAST_ENGINE = FastEngine(BATCH_SIZE, ("choose_allocations", "choose_sales"), _play_fast)
+SELF_PLAY = SelfPlay(
+    "going_gone", Rules, AGENTS, make_agent, DEFAULT_AGENT, new_game, fast=FAST_ENGINE,
+    frames=(
+        Frame("games", lambda p, *at: batch_games_frame(p[1], *at), states_games_frame),
+        Frame("rounds", lambda p, *at: batch_rounds_frame(p[2], p[1], *at), states_rounds_frame),
+        Frame("lots", lambda p, *at: batch_lots_frame(p[2], p[0], *at), states_lots_frame),
+    ),
+    frames_doc=__doc__.split("\n\n", 1)[1].strip(),
+)  # fmt: skip
+simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
+resolve_agents, supports_fast = SELF_PLAY.resolve_agents, SELF_PLAY.supports_fast
 
 
 __all__ = [

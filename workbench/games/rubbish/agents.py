@@ -9,7 +9,6 @@ distribution (``action_probabilities``), which exact inference uses as a prior.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -27,6 +26,8 @@ from workbench.games.rubbish.batch import (
 from workbench.games.rubbish.cards import Bid, BidTable, bid_table, bid_weights
 from workbench.games.rubbish.engine import Action, Auction, Observation
 from workbench.games.rubbish.rules import Rules
+from workbench.kit.batching import BatchWrittenAgent
+from workbench.kit.lineup import make_named_agent
 
 
 def view_of(observation: Observation) -> View:
@@ -58,16 +59,9 @@ def view_of(observation: Observation) -> View:
     )
 
 
-class _BatchWrittenAgent:
-    """Step-by-step calls run the batch code on a batch of one."""
-
-    name = "agent"
-
-    def choose_auctions(self, view: View, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        raise NotImplementedError
-
-    def choose_bids(self, view: View, u: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+class _BatchWrittenAgent(BatchWrittenAgent):
+    """The game's batch methods (``BatchAgent`` in batch.py); the step call below runs them on
+    a batch of one."""
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -79,9 +73,6 @@ class _BatchWrittenAgent:
             item, first = self.choose_auctions(view, u)
             return Auction(int(item[0]), int(first[0]))
         return _table_bid(view, self.choose_bids(view, u))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
 
 
 class RandomAgent(_BatchWrittenAgent):
@@ -458,18 +449,7 @@ def make_agent(name: str, rules: Rules | None = None, **options: object) -> obje
     """An agent by name: 'random', 'heuristic' or 'sampling', with its ``options`` (checked
     when it is made). ``rules`` is accepted for the common contract; these agents read the
     rules from each observation."""
-    if not isinstance(name, str) or name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
-    if rules is not None and not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a rubbish Rules or None, got {type(rules).__name__}")
-    accepted = [p for p in inspect.signature(AGENTS[name]).parameters if p != "self"]
-    unknown = sorted(set(options) - set(accepted))
-    if unknown:
-        raise TypeError(
-            f"unknown option(s) {unknown} for the {name} agent; its options: "
-            f"{', '.join(accepted) or 'none'}"
-        )
-    return AGENTS[name](**options)
+    return make_named_agent(AGENTS, name, options, game="rubbish", rules=rules, rules_type=Rules)
 
 
 __all__ = [

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
-from workbench.kit.batching import distinct_agents
 from workbench.games.rubbish.cards import BidTable, bid_table
 from workbench.games.rubbish.rules import Rules
+from workbench.kit.batching import ask_each_agent, distinct_agents
 
 ROLE_WINNER, ROLE_CHEAPSKATE, ROLE_GAINER = 0, 1, 2
 ROLES = ("winner", "cheapskate", "gainer")
@@ -241,24 +241,12 @@ def _decide(
     """Ask each distinct agent (``method``: choose_auctions or choose_bids) for the games where
     one of its seats acts, check its answers there (``check_auctions``, ``check_bids``), and
     merge them."""
-    owner = seat_agent[view.actor]
-    result = None
-    for index, agent in enumerate(agents):
-        mask = None if len(agents) == 1 else owner == index  # None: every game
-        if mask is not None and not mask.any():
-            continue
-        answer = getattr(agent, method)(view, u)
-        if method == "choose_auctions":
-            answer = check_auctions(agent, view, answer, mask, first_game)
-        else:
-            answer = check_bids(agent, view, answer, mask, first_game)
-        if result is None or mask is None:
-            result = answer
-        elif isinstance(answer, tuple):
-            result = tuple(np.where(mask, a, r) for a, r in zip(answer, result, strict=True))
-        else:
-            result = np.where(mask, answer, result)
-    return result
+    check = check_auctions if method == "choose_auctions" else check_bids
+
+    def ask(agent: BatchAgent, mask: np.ndarray | None) -> Any:
+        return check(agent, view, getattr(agent, method)(view, u), mask, first_game)
+
+    return ask_each_agent(agents, seat_agent, view.actor, ask)
 
 
 def _choice_array(agent: BatchAgent, view: View, values: object, what: str) -> np.ndarray:

@@ -1,9 +1,11 @@
-"""Self-play: many seeded games -> tidy polars frames (one row per game × seat, and per round).
+"""Rubbish Auction's self-play (the kit's ``SelfPlay``) and its result frames.
 
-Two engines give the same frames' columns: "fast" (the numpy batch engine, for agents written
-over batches) and "step" (``State.apply`` one action at a time, for any agent). ``simulate``
-picks "fast" whenever every agent supports it. Memory stays bounded for any number of games
-with ``simulate_batches`` (frames per batch) or ``rounds=False``.
+games frame, one row per game × seat: game, seat, agent, geek, score, fame, rank, won,
+win_share (1/k for a k-way shared victory), items_won, destined_won, times_cheapskate.
+rounds frame, one row per game × round × seat: game, round, seat, agent, item, first_bidder,
+position (in bidding order), bid_total, cards_held_out, role (winner / cheapskate / gainer),
+fame_after, score_after (fame plus the destined bonus for the destined items won so far: the
+score if the game ended now).
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.kit.batching import use_fast_engine
-from workbench.checks import flag, whole_number
 from workbench.games.rubbish.agents import AGENTS, make_agent
 from workbench.games.rubbish.batch import (
     ROLES,
@@ -28,9 +28,8 @@ from workbench.games.rubbish.batch import (
 from workbench.games.rubbish.cards import bid_table
 from workbench.games.rubbish.engine import Auction, State, new_game
 from workbench.games.rubbish.rules import Rules
-from workbench.kit.lineup import agent_label, resolve_lineup
-from workbench.kit.progress import progress_bar
-from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.frames import FrameRows, agent_column
+from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 8192
@@ -38,149 +37,20 @@ BATCH_SIZE = 8192
 ROLE_TYPE = pl.Enum(list(ROLES))
 
 
-def resolve_agents(rules: Rules, agents: Sequence[Any] | Any | None) -> list[Any]:
-    """One agent per seat: a sequence (agents or names), one agent or name for every seat, or
-    None (heuristic agents everywhere); see ``workbench.kit.lineup``."""
-    return resolve_lineup(
-        agents,
-        players=rules.players,
-        make_agent=make_agent,
-        known=tuple(AGENTS),
-        default="heuristic",
-        rules=rules,
-    )
+def _play_fast(
+    rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
+) -> tuple[BatchState, Recording | None]:
+    batch = new_batch(rules, size, rng)
+    recording = Recording.empty(size, rules.rounds, rules.players) if wanted["rounds"] else None
+    if recording is not None:
+        recording.starting_auctioneer[:] = batch.auctioneer
+    play(batch, agents, rng, recording, first_game=first)
+    return batch, recording
 
 
-def supports_fast(agents: Sequence[Any]) -> bool:
-    """Can the numpy batch engine play these agents?"""
-    return all(hasattr(a, "choose_bids") and hasattr(a, "choose_auctions") for a in agents)
-
-
-def simulate(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    games: int,
-    seed: SeedLike,
-    progress: bool = True,
-    engine: str = "auto",
-    rounds: bool = True,
-) -> tuple[pl.DataFrame, pl.DataFrame | None]:
-    """Play ``games`` seeded games; returns (games frame, rounds frame or None).
-
-    games frame, one row per game × seat: game, seat, agent, geek, score, fame, rank, won,
-    win_share (1/k for a k-way shared victory), items_won, destined_won, times_cheapskate.
-    rounds frame, one row per game × round × seat: game, round, seat, agent, item,
-    first_bidder, position (in bidding order), bid_total, cards_held_out, role (winner /
-    cheapskate / gainer), fame_after, score_after (fame plus the destined bonus for the
-    destined items won so far: the score if the game ended now). Same arguments -> identical
-    frames.
-    """
-    parts = list(
-        simulate_batches(
-            rules, agents, games=games, seed=seed, progress=progress, engine=engine, rounds=rounds
-        )
-    )
-    games_frame = pl.concat([g for g, _ in parts])
-    rounds_frame = pl.concat([r for _, r in parts]) if rounds else None
-    return games_frame, rounds_frame
-
-
-def simulate_batches(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    games: int,
-    seed: SeedLike,
-    progress: bool = True,
-    engine: str = "auto",
-    rounds: bool = True,
-) -> Iterator[tuple[pl.DataFrame, pl.DataFrame | None]]:
-    """Like ``simulate`` but yields the frames batch by batch, so memory stays bounded. Every
-    argument is checked when this is called, before any game is played."""
-    rules = _checked_rules(rules)
-    agents = resolve_agents(rules, agents)
-    games = whole_number("games", games, low=1, allowed="a positive whole number")
-    seed_sequence(seed)  # validates the seed before any work
-    progress = flag("progress", progress)
-    rounds = flag("rounds", rounds)
-    use_fast = use_fast_engine(engine, agents, supports_fast)
-    return _batches(rules, agents, games, seed, progress, use_fast, rounds)
-
-
-def _checked_rules(rules: object) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a rubbish Rules or None, got {type(rules).__name__}")
-    return rules
-
-
-def _batches(
-    rules: Rules,
-    agents: list[Any],
-    games: int,
-    seed: SeedLike,
-    progress: bool,
-    use_fast: bool,
-    rounds: bool,
-) -> Iterator[tuple[pl.DataFrame, pl.DataFrame | None]]:
-    labels = [agent_label(a) for a in agents]
-    bar = progress_bar(games, enabled=progress, description="rubbish")
-    try:
-        if use_fast:
-            for start in range(0, games, BATCH_SIZE):
-                size = min(BATCH_SIZE, games - start)
-                rng = generator(seed, start // BATCH_SIZE)
-                batch = new_batch(rules, size, rng)
-                recording = Recording.empty(size, rules.rounds, rules.players) if rounds else None
-                if recording is not None:
-                    recording.starting_auctioneer[:] = batch.auctioneer
-                play(batch, agents, rng, recording, first_game=start)
-                yield (
-                    batch_games_frame(batch, labels, start),
-                    batch_rounds_frame(recording, labels, start) if recording else None,
-                )
-                bar.update(size)
-        else:
-            chunk = 64  # finished States kept alive per batch: few, for memory and GC
-            for start in range(0, games, chunk):
-                states = [
-                    _play_resolved(rules, agents, seed_sequence(seed, g))
-                    for g in range(start, min(games, start + chunk))
-                ]
-                yield (
-                    states_games_frame(states, labels, start),
-                    states_rounds_frame(states, labels, start) if rounds else None,
-                )
-                bar.update(len(states))
-    finally:
-        bar.close()
-
-
-def play_game(rules: Rules | None, agents: Sequence[Any] | Any | None, *, seed: SeedLike) -> State:
-    """One game through the step-by-step engine (``agents`` as for ``simulate``). The deal
-    uses stream (seed, 0); seat s's agent draws from its own stream (seed, 1 + s)."""
-    rules = _checked_rules(rules)
-    agents = resolve_agents(rules, agents)
-    return _play_resolved(rules, agents, seed)
-
-
-def _play_resolved(rules: Rules, agents: Sequence[Any], seed: SeedLike) -> State:
-    state = new_game(rules, seed=seed_sequence(seed, 0))
-    rngs = [generator(seed, 1 + seat) for seat in range(rules.players)]
-    while (player := state.to_play) is not None:
-        legal = state.legal_actions()
-        action = agents[player](state.observation(player), legal, rngs[player])
-        state = state.apply(action)
-    return state
 
 
 # -- frames -------------------------------------------------------------------------------------
-
-
-def _agent_column(labels: Sequence[str], seats: np.ndarray) -> pl.Series:
-    return pl.Series("agent", list(labels), dtype=pl.String).gather(seats)
 
 
 def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int) -> pl.DataFrame:
@@ -192,7 +62,7 @@ def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int)
         {
             "game": np.repeat(np.arange(first_game, first_game + games, dtype=np.int64), n),
             "seat": seats.astype(np.int8),
-            "agent": _agent_column(labels, seats),
+            "agent": agent_column(labels, seats),
             "geek": batch.geek.ravel().astype(np.int8),
             "score": scores.ravel().astype(np.int32),
             "fame": batch.fame.ravel().astype(np.int32),
@@ -220,7 +90,7 @@ def batch_rounds_frame(
             "game": game,
             "round": np.tile(np.repeat(np.arange(1, rounds + 1), n), games).astype(np.int8),
             "seat": seats.astype(np.int8),
-            "agent": _agent_column(labels, seats),
+            "agent": agent_column(labels, seats),
             "item": np.repeat(recording.item.ravel(), n).astype(np.int8),
             "first_bidder": first.astype(np.int8),
             "position": position.astype(np.int8),
@@ -237,13 +107,13 @@ def states_games_frame(
     states: Sequence[State], labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The games frame of finished engine games (same columns as the fast engine's)."""
-    rows: dict[str, list] = {key: [] for key in _GAME_COLUMNS}
+    rows = FrameRows(_GAME_SCHEMA)
     for offset, state in enumerate(states):
         result = state.result()
         winners = len(result.winners)
         for seat in range(state.rules.players):
             won = result.ranks[seat] == 1
-            values = (
+            rows.add(
                 first_game + offset,
                 seat,
                 labels[seat],
@@ -257,9 +127,7 @@ def states_games_frame(
                 result.destined_won[seat],
                 state.cheapskate_counts[seat],
             )
-            for key, value in zip(_GAME_COLUMNS, values, strict=True):
-                rows[key].append(value)
-    return pl.DataFrame(rows, schema=_GAME_SCHEMA)
+    return rows.frame()
 
 
 def states_rounds_frame(
@@ -326,7 +194,6 @@ _GAME_SCHEMA = {
     "destined_won": pl.Int8,
     "times_cheapskate": pl.Int8,
 }
-_GAME_COLUMNS = tuple(_GAME_SCHEMA)
 _ROUND_SCHEMA = {
     "game": pl.Int64,
     "round": pl.Int8,
@@ -341,7 +208,6 @@ _ROUND_SCHEMA = {
     "fame_after": pl.Int16,
     "score_after": pl.Int16,
 }
-_ROUND_COLUMNS = tuple(_ROUND_SCHEMA)
 
 
 def replay_recorded_game(rules: Rules, recording: Recording, geeks: np.ndarray, game: int) -> State:
@@ -363,3 +229,18 @@ def replay_recorded_game(rules: Rules, recording: Recording, geeks: np.ndarray, 
             bid = table.bids[option][int(recording.bid_index[game, round_index, seat])]
             state = state.apply(bid)
     return state
+
+
+# -- the game's self-play ---------------------------------------------------------------------
+
+FAST_ENGINE = FastEngine(BATCH_SIZE, ("choose_bids", "choose_auctions"), _play_fast)
+SELF_PLAY = SelfPlay(
+    "rubbish", Rules, AGENTS, make_agent, "heuristic", new_game, fast=FAST_ENGINE,
+    frames=(
+        Frame("games", lambda p, *at: batch_games_frame(p[0], *at), states_games_frame),
+        Frame("rounds", lambda p, *at: batch_rounds_frame(p[1], *at), states_rounds_frame),
+    ),
+    frames_doc=__doc__.split("\n\n", 1)[1].strip(),
+)  # fmt: skip
+simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
+resolve_agents, supports_fast = SELF_PLAY.resolve_agents, SELF_PLAY.supports_fast

@@ -9,7 +9,6 @@ choose from the public position only (round, budgets, coverage), never from the 
 from __future__ import annotations
 
 import bisect
-import inspect
 import itertools
 import math
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from workbench.checks import whole_number
 from workbench.games.shared_budget.engine import BUY, PASS, Observation
 from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.solver import Solution, solve
+from workbench.kit.lineup import make_named_agent
 
 Action = int | str
 
@@ -179,19 +179,14 @@ AGENTS = {"random": RandomAgent, "coverage": CoverageHeuristic, "equilibrium": E
 def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
     """An agent by name: 'random', 'coverage' (the coverage heuristic; ``jitter`` option) or
     'equilibrium' (solves ``rules``, default the standard game, for two teams)."""
-    if not isinstance(name, str) or name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
-    if rules is not None and not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a shared_budget Rules or None, got {type(rules).__name__}")
     if name == "equilibrium":
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(
+                f"rules must be a shared_budget Rules or None, got {type(rules).__name__}"
+            )
         if options:
             raise TypeError(f"the equilibrium agent takes no options, got {sorted(options)}")
         return EquilibriumAgent(solve(rules))
-    accepted = [p for p in inspect.signature(AGENTS[name]).parameters if p != "self"]
-    unknown = sorted(set(options) - set(accepted))
-    if unknown:
-        raise TypeError(
-            f"unknown option(s) {unknown} for the {name} agent; its options: "
-            f"{', '.join(accepted) or 'none'}"
-        )
-    return AGENTS[name](**options)
+    return make_named_agent(
+        AGENTS, name, options, game="shared_budget", rules=rules, rules_type=Rules
+    )

@@ -1,23 +1,31 @@
-"""Batch self-play through the engine -> tidy polars frames (one per game x team, one per
-game x round x team). Identical arguments give identical frames: game g's state is seeded with
-``derive_seed(seed, g)`` and seat s's agent draws from the stream ``(seed, g, s)``.
+"""The shared budget auction's self-play (the kit's ``SelfPlay``) and its result frames.
+
+games frame, one row per game x team: game, seat, team, agent, score (functions covered),
+rank (1 = best), won (among the winners: the best score, then the larger remaining budget),
+win_share (1 for a sole win, 1/k for a win shared by k teams, 0 otherwise; the classroom group
+wins when its plan covers every function), budget_left, spent, cards_won, cards and functions
+('+'-joined names). rounds frame, one row per game x round x team: the card, the team's place
+in the round's priority (1 = first), what it wrote, the bid as read (0 for a pass), whether the
+written bid was invalid (read as a pass), whether it won the card and what it paid, its budget
+before and after, functions covered before and gained, and score_after (functions covered
+after the round). Game g's state is seeded with ``derive_seed(seed, g)`` and seat s's agent
+draws from the stream ``(seed, g, s)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import polars as pl
-from tqdm.auto import tqdm
 
-from workbench.checks import flag, whole_number
 from workbench.games.shared_budget.agents import AGENTS, make_agent
-from workbench.games.shared_budget.engine import new_game
+from workbench.games.shared_budget.engine import State, new_game
 from workbench.games.shared_budget.rules import Rules
-from workbench.kit.lineup import agent_label, resolve_lineup
+from workbench.kit.frames import FrameRows
 from workbench.kit.seeding import derive_seed, generator
+from workbench.kit.selfplay import Frame, SelfPlay
 
 Agent = Callable[[Any, Sequence[Any], np.random.Generator], Any]
 
@@ -61,102 +69,23 @@ ROUNDS_SCHEMA = {
 BATCH_SIZE = 1024
 
 
-def resolve_agents(rules: Rules, agents: Sequence[Agent | str] | Agent | str | None) -> list[Agent]:
-    """One agent per seat (names, agents, one for all seats, or None: the coverage heuristic)."""
-    return resolve_lineup(
-        agents,
-        players=rules.players,
-        make_agent=make_agent,
-        known=tuple(AGENTS),
-        default="coverage",
-        rules=rules,
-    )
+def _streams(
+    game_seed: np.random.SeedSequence, players: int
+) -> tuple[int, list[np.random.Generator]]:
+    return derive_seed(game_seed), [generator(game_seed, seat) for seat in range(players)]
 
 
-def simulate(
-    rules: Rules | None = None,
-    agents: Sequence[Agent | str] | Agent | str | None = None,
-    *,
-    games: int,
-    seed: int,
-    progress: bool = True,
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Play ``games`` games with ``agents[seat]`` in each seat -> (games frame, rounds frame).
-
-    ``agents``: one agent or name per seat ('random', 'coverage', 'equilibrium'), one for every
-    seat, or None (the coverage heuristic everywhere).
-    games frame, one row per game x team: game, seat, team, agent, score (functions covered),
-    rank (1 = best), won (among the winners: the best score, then the larger remaining
-    budget), win_share (1 for a sole win, 1/k for a win shared by k teams, 0 otherwise; the
-    classroom group wins when its plan covers every function), budget_left, spent,
-    cards_won, cards and functions ('+'-joined names).
-    rounds frame, one row per game x round x team: the card, the team's place in the round's
-    priority (1 = first), what it wrote, the bid as read (0 for a pass), whether the written
-    bid was invalid (read as a pass), whether it won the card and what it paid, its budget
-    before and after, functions covered before and gained, and score_after (functions
-    covered after the round).
-    """
-    parts = list(simulate_batches(rules, agents, games=games, seed=seed, progress=progress))
-    return pl.concat([g for g, _ in parts]), pl.concat([r for _, r in parts])
-
-
-def simulate_batches(
-    rules: Rules | None = None,
-    agents: Sequence[Agent | str] | Agent | str | None = None,
-    *,
-    games: int,
-    seed: int,
-    progress: bool = True,
-) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
-    """Like ``simulate`` but yields the frames ``BATCH_SIZE`` games at a time (bounded memory).
-    Every argument is checked when this is called, before any game is played."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a shared_budget Rules or None, got {type(rules).__name__}")
-    agents = resolve_agents(rules, agents)
-    games = whole_number("games", games, low=1, allowed="a positive int")
-    seed = whole_number("seed", seed, low=0, allowed="a non-negative int")
-    progress = flag("progress", progress)
-    return _batches(rules, agents, games, seed, progress)
-
-
-def _batches(
-    rules: Rules, agents: list[Agent], games: int, seed: int, progress: bool
-) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
-    names = [agent_label(agent) for agent in agents]
-    teams = [rules.team_name(seat) for seat in range(rules.players)]
-    with tqdm(total=games, disable=not progress, desc="shared_budget", unit="game") as bar:
-        for start in range(0, games, BATCH_SIZE):
-            stop = min(games, start + BATCH_SIZE)
-            yield _play_chunk(rules, agents, names, teams, range(start, stop), seed)
-            bar.update(stop - start)
-
-
-def _play_chunk(
-    rules: Rules,
-    agents: Sequence[Agent],
-    names: Sequence[str],
-    teams: Sequence[str],
-    game_numbers: range,
-    seed: int,
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    game_rows: dict[str, list[Any]] = {column: [] for column in GAMES_SCHEMA}
-    round_rows: dict[str, list[Any]] = {column: [] for column in ROUNDS_SCHEMA}
-    for game in game_numbers:
-        rngs = [generator(seed, game, seat) for seat in range(rules.players)]
-        state = new_game(rules, seed=derive_seed(seed, game))
-        while not state.is_over:
-            seat = state.to_play
-            action = agents[seat](state.observation(seat), state.legal_actions(), rngs[seat])
-            state = state.apply(action)
-        result = state.result()
+def states_games_frame(states: list[State], labels: list[str], first: int) -> pl.DataFrame:
+    """The games frame of finished games (one row per game x team)."""
+    rows = FrameRows(GAMES_SCHEMA)
+    for game, state in enumerate(states, start=first):
+        rules, result = state.rules, state.result()
         for seat in range(rules.players):
-            _append(
-                game_rows,
+            rows.add_named(
                 game=game,
                 seat=seat,
-                team=teams[seat],
-                agent=names[seat],
+                team=rules.team_name(seat),
+                agent=labels[seat],
                 score=result.scores[seat],
                 rank=result.ranks[seat],
                 won=seat in result.winners,
@@ -167,19 +96,26 @@ def _play_chunk(
                 cards="+".join(result.cards[seat]),
                 functions="+".join(result.coverage[seat]),
             )
+    return rows.frame()
+
+
+def states_rounds_frame(states: list[State], labels: list[str], first: int) -> pl.DataFrame:
+    """The rounds frame of finished games (one row per game x round x team)."""
+    rows = FrameRows(ROUNDS_SCHEMA)
+    for game, state in enumerate(states, start=first):
+        rules = state.rules
         for record in state.history:
             for seat in range(rules.players):
                 won_card = record.winner == seat
                 before = record.coverage_before[seat].bit_count()
                 after = record.coverage_after[seat].bit_count()
-                _append(
-                    round_rows,
+                rows.add_named(
                     game=game,
                     round=record.round,
                     card=record.card,
                     seat=seat,
-                    team=teams[seat],
-                    agent=names[seat],
+                    team=rules.team_name(seat),
+                    agent=labels[seat],
                     priority_rank=record.priority.index(seat) + 1,
                     written=record.written[seat],
                     bid=record.bids[seat],
@@ -192,12 +128,13 @@ def _play_chunk(
                     functions_gained=after - before,
                     score_after=after,
                 )
-    return (
-        pl.DataFrame(game_rows, schema=GAMES_SCHEMA),
-        pl.DataFrame(round_rows, schema=ROUNDS_SCHEMA),
-    )
+    return rows.frame()
 
 
-def _append(rows: dict[str, list[Any]], **values: Any) -> None:
-    for column, value in values.items():
-        rows[column].append(value)
+SELF_PLAY = SelfPlay(
+    "shared_budget", Rules, AGENTS, make_agent, "coverage", new_game,
+    frames=(Frame("games", None, states_games_frame), Frame("rounds", None, states_rounds_frame)),
+    step_chunk=BATCH_SIZE, streams=_streams, frames_doc=__doc__.split("\n\n", 1)[1].strip(),
+)  # fmt: skip
+simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
+resolve_agents = SELF_PLAY.resolve_agents

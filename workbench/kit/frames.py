@@ -1,0 +1,46 @@
+"""Building result frames: typed columns from arrays, and rows collected game by game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+
+def agent_column(labels: Sequence[str], seats: np.ndarray, name: str = "agent") -> pl.Series:
+    """The agent label of each row's seat."""
+    return pl.Series(name, list(labels), dtype=pl.String).gather(seats)
+
+
+def typed_frame(columns: Mapping[str, Any], schema: Mapping[str, Any]) -> pl.DataFrame:
+    """A frame of ``schema``'s columns, in its order, each cast to its type (arrays from a batch
+    engine come in whatever integer width the engine used)."""
+    return pl.DataFrame(
+        {name: _series(name, columns[name]).cast(dtype) for name, dtype in schema.items()}
+    )
+
+
+def _series(name: str, values: Any) -> pl.Series:
+    return values.alias(name) if isinstance(values, pl.Series) else pl.Series(name, values)
+
+
+class FrameRows:
+    """Rows gathered one at a time (from finished step-engine games), then one typed frame."""
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema = dict(schema)
+        self.columns: dict[str, list[Any]] = {name: [] for name in self.schema}
+
+    def add(self, *values: Any) -> None:
+        """One row, its values in the schema's column order."""
+        for column, value in zip(self.columns.values(), values, strict=True):
+            column.append(value)
+
+    def add_named(self, **values: Any) -> None:
+        """One row by column name (every column of the schema given)."""
+        self.add(*(values[name] for name in self.schema))
+
+    def frame(self) -> pl.DataFrame:
+        return pl.DataFrame(self.columns, schema=self.schema)

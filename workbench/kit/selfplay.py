@@ -1,0 +1,301 @@
+"""Self-play, written once for every game: ``simulate``, ``simulate_batches``, ``play_game``.
+
+A game describes itself in a ``SelfPlay`` (its Rules type, agents, ``new_game``, how finished
+games become frames, and optionally its fast batch engine); ``SelfPlay.functions()`` returns
+the game's public ``simulate``, ``simulate_batches`` and ``play_game``. Everything else is here:
+argument checks, agent line-ups, choosing the engine, batching, seeding and progress.
+
+Seeding (the same for every game, so a seed always gives the same games): game g of a run draws
+from the stream ``(seed, g)``; within it ``streams`` says which sub-streams the deal and each
+seat's agent use. The fast engine's batch b draws from the stream ``(seed, b)``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from workbench.checks import flag, whole_number
+from workbench.kit.batching import use_fast_engine
+from workbench.kit.lineup import agent_label, resolve_lineup
+from workbench.kit.progress import progress_bar
+from workbench.kit.seeding import SeedLike, generator, seed_sequence
+
+#: The frames ``simulate`` may return, in order: always games, then rounds (None when
+#: ``rounds=False``), then each of the game's extra frames it was asked for.
+Frames = tuple[pl.DataFrame | None, ...]
+#: Which frames a run wants: {"rounds": bool, <extra frame>: bool, ...}.
+Wanted = Mapping[str, bool]
+
+
+def standard_streams(
+    game_seed: np.random.SeedSequence, players: int
+) -> tuple[np.random.SeedSequence, list[np.random.Generator]]:
+    """The deal from sub-stream 0 of the game's stream; seat s's agent from sub-stream 1 + s."""
+    return seed_sequence(game_seed, 0), [generator(game_seed, 1 + s) for s in range(players)]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One result frame: its name ("games", "rounds", or an extra frame's flag) and how to build
+    it from a played fast batch, ``from_batch(played, labels, first_game)``, and from finished
+    States, ``from_states(states, labels, first_game)``."""
+
+    name: str
+    from_batch: Callable[..., pl.DataFrame] | None  # None: the game has no fast engine
+    from_states: Callable[..., pl.DataFrame]
+
+
+@dataclass
+class FastEngine:
+    """A game's batch engine as self-play drives it.
+
+    ``play(rules, agents, size, rng, first_game, wanted)`` plays ``size`` new games with one
+    agent per seat and returns the played batch the frames are built from (``wanted`` says
+    which frames will be, so it records only what they need). ``agent_methods`` are what an
+    agent must have to play here.
+    """
+
+    batch_size: int
+    agent_methods: tuple[str, ...]
+    play: Callable[..., Any]
+
+    def supports(self, agents: Sequence[Any]) -> bool:
+        """Can this engine play every one of these agents?"""
+        return all(all(hasattr(a, m) for m in self.agent_methods) for a in agents)
+
+
+@dataclass(frozen=True)
+class SelfPlay:
+    """What a game supplies for self-play (see docs/adding-a-game.md)."""
+
+    #: The game's id, as in ``workbench.games`` (progress bars and messages).
+    game: str
+    rules_type: type
+    #: Agent name -> class, weakest first; ``make_agent(name, rules)`` builds one.
+    agents: Mapping[str, Any]
+    make_agent: Callable[..., Any]
+    default_agent: str
+    #: ``new_game(rules, seed=...)`` -> State.
+    new_game: Callable[..., Any]
+    #: The result frames: games, rounds, then optional extra frames, each a keyword flag of
+    #: ``simulate`` (False by default) that appends its frame to the result.
+    frames: tuple[Frame, ...]
+    #: What the frames hold, for the ``simulate`` docstring.
+    frames_doc: str = ""
+    fast: FastEngine | None = None
+    #: Finished States kept alive per yielded batch by the step engine: few, for memory.
+    step_chunk: int = 64
+    streams: Callable[..., tuple[Any, list[np.random.Generator]]] = standard_streams
+    players: Callable[[Any], int] = field(default=lambda rules: rules.players)
+
+    @property
+    def extra_frames(self) -> tuple[str, ...]:
+        """The optional frames' names (beyond games and rounds)."""
+        return tuple(frame.name for frame in self.frames[2:])
+
+    # -- the pieces ------------------------------------------------------------------------
+
+    def checked_rules(self, rules: object) -> Any:
+        """``rules``, or the rulebook's when None; a TypeError for anything else."""
+        if rules is None:
+            return self.rules_type()
+        if not isinstance(rules, self.rules_type):
+            article = "an" if self.game[0] in "aeiou" else "a"
+            raise TypeError(
+                f"rules must be {article} {self.game} Rules or None, got {type(rules).__name__}"
+            )
+        return rules
+
+    def resolve_agents(self, rules: Any, agents: Sequence[Any] | Any | None) -> list[Any]:
+        """One agent per seat: names or agents, one for every seat, or None (the default
+        agent everywhere); see ``workbench.kit.lineup``."""
+        return resolve_lineup(
+            agents,
+            players=self.players(rules),
+            make_agent=self.make_agent,
+            known=tuple(self.agents),
+            default=self.default_agent,
+            rules=rules,
+        )
+
+    def supports_fast(self, agents: Sequence[Any]) -> bool:
+        """Can the game's fast engine play these agents?"""
+        return self.fast is not None and self.fast.supports(agents)
+
+    def play_resolved(self, rules: Any, agents: Sequence[Any], game_seed: SeedLike) -> Any:
+        """One game through the step engine with checked rules and resolved agents."""
+        deal_seed, rngs = self.streams(seed_sequence(game_seed), self.players(rules))
+        state = self.new_game(rules, seed=deal_seed)
+        while (player := state.to_play) is not None:
+            action = agents[player](state.observation(player), state.legal_actions(), rngs[player])
+            state = state.apply(action)
+        return state
+
+    def played_batches(
+        self,
+        rules: Any,
+        agents: Sequence[Any] | Any | None,
+        *,
+        games: int,
+        seed: SeedLike,
+        progress: bool = False,
+        engine: str = "auto",
+        wanted: Wanted | None = None,
+    ) -> Iterator[tuple[list[str], int, Any]]:
+        """The played games batch by batch: (agent labels, first game number, finished States
+        or the fast engine's played batch). Every argument is checked before a game is played."""
+        rules = self.checked_rules(rules)
+        agents = self.resolve_agents(rules, agents)
+        games = whole_number("games", games, low=1, allowed="a positive whole number")
+        seed_sequence(seed)  # validates the seed before any work
+        progress = flag("progress", progress)
+        fast = use_fast_engine(engine, agents, self.supports_fast)
+        if wanted is None:
+            wanted = {"rounds": True, **dict.fromkeys(self.extra_frames, False)}
+        return self._played(rules, agents, games, seed, progress, fast, wanted)
+
+    def _played(
+        self,
+        rules: Any,
+        agents: list[Any],
+        games: int,
+        seed: SeedLike,
+        progress: bool,
+        fast: bool,
+        wanted: Wanted,
+    ) -> Iterator[tuple[list[str], int, Any]]:
+        labels = [agent_label(a) for a in agents]
+        bar = progress_bar(games, enabled=progress, description=self.game)
+        try:
+            if fast:
+                assert self.fast is not None  # use_fast_engine said the engine plays them
+                size_of_batch = self.fast.batch_size
+                for start in range(0, games, size_of_batch):
+                    size = min(size_of_batch, games - start)
+                    rng = generator(seed, start // size_of_batch)
+                    yield labels, start, self.fast.play(rules, agents, size, rng, start, wanted)
+                    bar.update(size)
+            else:
+                for start in range(0, games, self.step_chunk):
+                    stop = min(games, start + self.step_chunk)
+                    states = [
+                        self.play_resolved(rules, agents, seed_sequence(seed, g))
+                        for g in range(start, stop)
+                    ]
+                    yield labels, start, states
+                    bar.update(stop - start)
+        finally:
+            bar.close()
+
+    def frame_batches(
+        self,
+        rules: Any,
+        agents: Sequence[Any] | Any | None,
+        *,
+        games: int,
+        seed: SeedLike,
+        progress: bool,
+        engine: str,
+        rounds: bool,
+        **extras: bool,
+    ) -> Iterator[Frames]:
+        """The frames batch by batch (what ``simulate_batches`` yields)."""
+        wanted = {"rounds": flag("rounds", rounds), **dict.fromkeys(self.extra_frames, False)}
+        for name, value in extras.items():
+            wanted[name] = flag(name, value)
+        batches = self.played_batches(
+            rules, agents, games=games, seed=seed, progress=progress, engine=engine, wanted=wanted
+        )
+        return self._frames(batches, wanted)
+
+    def _frames(
+        self, batches: Iterator[tuple[list[str], int, Any]], wanted: Wanted
+    ) -> Iterator[Frames]:
+        games, rounds, *extras = self.frames
+        for batch in batches:
+            yield (
+                _build(games, *batch),
+                _build(rounds, *batch) if wanted["rounds"] else None,
+                *(_build(frame, *batch) for frame in extras if wanted[frame.name]),
+            )
+
+    # -- the game's public functions -------------------------------------------------------
+
+    def functions(self, module: str) -> tuple[Callable[..., Any], ...]:
+        """The game's ``simulate``, ``simulate_batches`` and ``play_game``, documented and
+        signed for this game (its extra frames appear as keyword flags)."""
+        spec = self
+        signature = self._signature()
+
+        def simulate(*args: Any, **kwargs: Any) -> Frames:
+            parts = list(simulate_batches(*args, **kwargs))
+            return tuple(
+                None if parts[0][i] is None else pl.concat([part[i] for part in parts])
+                for i in range(len(parts[0]))
+            )
+
+        def simulate_batches(*args: Any, **kwargs: Any) -> Iterator[Frames]:
+            arguments = signature.bind(*args, **kwargs)
+            arguments.apply_defaults()
+            return spec.frame_batches(**arguments.arguments)
+
+        def play_game(rules: Any, agents: Any, *, seed: SeedLike) -> Any:
+            rules = spec.checked_rules(rules)
+            return spec.play_resolved(rules, spec.resolve_agents(rules, agents), seed)
+
+        extras = "".join(f", {name}=False" for name in self.extra_frames)
+        simulate.__doc__ = (
+            f"Play ``games`` seeded games of {self.game}; returns (games frame, rounds frame or "
+            f"None{extras and ', then each extra frame asked for'}).\n\n"
+            f"Agents: None ({self.default_agent} everywhere), one name or agent for every seat, "
+            f"or one per seat ({', '.join(self.agents)}). engine: 'auto' (the fast engine "
+            "when every agent can play there), 'fast' or 'step'. Same arguments -> identical "
+            f"frames.\n\n{self.frames_doc}"
+        )
+        simulate_batches.__doc__ = (
+            "Like ``simulate`` but yields the frames batch by batch, so memory stays bounded. "
+            "Every argument is checked when this is called, before any game is played."
+        )
+        play_game.__doc__ = (
+            "One game through the step engine (``agents`` as for ``simulate``); the deal and "
+            "each seat's agent draw from their own sub-streams of ``seed``."
+        )
+        for function in (simulate, simulate_batches):
+            function.__signature__ = signature  # type: ignore[attr-defined]
+        for function in (simulate, simulate_batches, play_game):
+            function.__module__ = module
+            function.__qualname__ = function.__name__
+        return simulate, simulate_batches, play_game
+
+    def _signature(self) -> inspect.Signature:
+        """``simulate``'s signature: the common arguments, then a flag per extra frame."""
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        common = [
+            inspect.Parameter("rules", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+            inspect.Parameter("agents", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+            inspect.Parameter("games", keyword, annotation=int),
+            inspect.Parameter("seed", keyword, annotation=SeedLike),
+            inspect.Parameter("progress", keyword, default=True, annotation=bool),
+            inspect.Parameter("engine", keyword, default="auto", annotation=str),
+            inspect.Parameter("rounds", keyword, default=True, annotation=bool),
+        ]
+        extras = [
+            inspect.Parameter(name, keyword, default=False, annotation=bool)
+            for name in self.extra_frames
+        ]
+        return inspect.Signature(common + extras)
+
+
+def _build(frame: Frame, labels: list[str], first: int, played: Any) -> pl.DataFrame:
+    """A frame of a batch of played games: finished States (a list) or a fast batch."""
+    if isinstance(played, list):
+        return frame.from_states(played, labels, first)
+    if frame.from_batch is None:
+        raise TypeError(f"the {frame.name} frame has no fast-engine builder")
+    return frame.from_batch(played, labels, first)
