@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from workbench.errors import IllegalAction
 from workbench.games import rubbish, shared_budget
+from workbench.kit.seeding import generator
 from workbench.play.record import decode_action, decode_rules, encode_action, encode_rules
 from workbench.play.session import AGENT_STREAM, Session, load
-from workbench.kit.seeding import generator
 
 # -- rules and actions as JSON ---------------------------------------------------------------
 

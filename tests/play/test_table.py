@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import workbench
 from workbench.errors import IllegalAction
 from workbench.games import rubbish
-from workbench.play.table import Table, load_table, table
 from workbench.kit.seeding import generator
+from workbench.play.table import Table, load_table, table
 
 
 def click_through(t: Table, choose) -> list:

@@ -13,8 +13,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from workbench.panels import escape
 from workbench.play.actions import FieldSpec, GroupSpec, Labeller, analyse, match, value_text
-from workbench.play.render import escape
 
 Submit = Callable[[int, Any], None]
 

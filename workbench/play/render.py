@@ -4,10 +4,10 @@ contract allows is drawn field by field. A game's panel may add its own summary 
 from __future__ import annotations
 
 import dataclasses
-import html
 from collections.abc import Sequence
 from typing import Any
 
+from workbench.panels import escape
 from workbench.play.actions import is_record, is_whole
 
 #: Sequences longer than this (or records lists) fold into a <details> element.
@@ -16,11 +16,6 @@ FOLD_AFTER = 8
 HIDDEN_FIELDS = ("rules",)
 
 _CELL = "padding:0 8px;vertical-align:top;text-align:left;line-height:1.35"
-
-
-def escape(text: object) -> str:
-    """Text made safe for HTML."""
-    return html.escape(str(text), quote=True)
 
 
 def _has_own_str(value: object) -> bool:

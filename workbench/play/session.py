@@ -23,6 +23,7 @@ from typing import Any
 from workbench import games
 from workbench.errors import IllegalAction
 from workbench.kit.lineup import agent_label
+from workbench.kit.seeding import generator, seed_sequence
 from workbench.play.actions import is_whole, match
 from workbench.play.record import (
     FORMAT,
@@ -32,7 +33,6 @@ from workbench.play.record import (
     encode_action,
     encode_rules,
 )
-from workbench.kit.seeding import generator, seed_sequence
 
 #: Seeding label of the agents' generators: seat ``s`` draws from ``generator(seed, 1, s)``.
 AGENT_STREAM = 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,12 +20,18 @@ from typing import Any
 import ipywidgets as widgets
 
 from workbench.errors import IllegalAction
+from workbench.panels import Panel, escape
 from workbench.play.actions import match
 from workbench.play.form import ActionForm
-from workbench.play.panel import Panel, find_panel
-from workbench.play.render import escape, log_html, observation_html, result_html
+from workbench.play.render import log_html, observation_html, result_html
 from workbench.play.session import Session, load
 from workbench.widgets import SavedCopy
+
+
+def find_panel(module: ModuleType) -> Callable[..., Panel] | None:
+    """The game's panel hook: its module's ``make_panel`` (see ``workbench.panels``), or None
+    when the game has none (the table plays without a panel)."""
+    return getattr(module, "make_panel", None)
 
 
 class Table(SavedCopy, widgets.HBox):

@@ -48,7 +48,7 @@ from workbench.games.rubbish.rules import BID_MINIMUMS, Geek, Rules, load_geeks,
 from workbench.games.rubbish.simulate import play_game, simulate, simulate_batches
 from workbench.lazy import lazy_exports
 
-# Charts and explorers import altair and ipywidgets: loaded on first use.
+# Charts, explorers and the table's panel import altair and ipywidgets: loaded on first use.
 __getattr__ = lazy_exports(
     globals(),
     {
@@ -61,6 +61,7 @@ __getattr__ = lazy_exports(
             "game_inference_chart",
             "geek_posterior_chart",
         ),
+        "workbench.games.rubbish.panel": ("make_panel",),
         "workbench.games.rubbish.widgets": (
             "bid_inference_explorer",
             "cheapskate_explorer",
@@ -110,6 +111,7 @@ __all__ = [
     "load_geeks",
     "load_items",
     "make_agent",
+    "make_panel",
     "max_bid",
     "max_bid_table",
     "new_game",

@@ -25,8 +25,7 @@ from workbench.charts import WIDTH
 from workbench.games.rubbish.engine import Auction, Observation
 from workbench.games.rubbish.inference import infer, max_bid_table
 from workbench.games.rubbish.outcomes import UNIFORM, BidOutcomes, model_names
-from workbench.play.panel import Panel
-from workbench.play.render import escape
+from workbench.panels import Panel, escape
 
 #: Share of uniform play mixed into a policy model when asking what the agents could infer
 #: about you: your own play need not be an agent's, and a model that gives it probability 0

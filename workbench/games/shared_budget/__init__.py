@@ -61,7 +61,7 @@ from workbench.games.shared_budget.solver import (
 )
 from workbench.lazy import lazy_exports
 
-# Charts and explorers import altair and ipywidgets: loaded on first use.
+# Charts, explorers and the table's panel import altair and ipywidgets: loaded on first use.
 __getattr__ = lazy_exports(
     globals(),
     {
@@ -76,6 +76,7 @@ __getattr__ = lazy_exports(
             "variant_chart",
             "versus_equilibrium_chart",
         ),
+        "workbench.games.shared_budget.panel": ("make_panel",),
         "workbench.games.shared_budget.widgets": ("state_explorer",),
     },
 )
@@ -111,6 +112,7 @@ __all__ = [
     "function_table_variants",
     "game_metrics",
     "make_agent",
+    "make_panel",
     "new_game",
     "priority_order",
     "priority_variants",

@@ -23,8 +23,7 @@ import polars as pl
 from workbench.games.shared_budget.engine import Observation, RoundRecord
 from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
-from workbench.play.panel import Panel
-from workbench.play.render import escape
+from workbench.panels import Panel, escape
 
 _CELL = "padding:1px 6px;text-align:right"
 _LEFT = "padding:1px 6px;text-align:left"

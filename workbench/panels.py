@@ -1,20 +1,24 @@
-"""The optional per-game panel beside the table.
+"""What a game's panel for the play-along table is built from: the ``Panel`` base and ``escape``.
 
-A game may ship ``workbench/games/<id>/panel.py`` with ``make_panel(session, **options)``
-returning a ``Panel``; the table finds it by that name, so the generic table needs no edit
-when a game adds one. A panel reads ``session.observation()`` (what the seat knows) while the
-game is on, and the full record only once it is over.
+A game offers a panel by exporting ``make_panel(session, **options) -> Panel`` from its module
+(loaded lazily, as charts and widgets are: the game's ``panel.py``); the table
+(``workbench.play``) looks for that name and plays without a panel when the game has none.
+This module sits below the games, so a game's panel never imports the table. A panel reads
+``session.observation()`` (what the seat knows) while the game is on, and the full record only
+once it is over.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from collections.abc import Callable
-from types import ModuleType
+import html
 from typing import Any
 
 import ipywidgets as widgets
+
+
+def escape(text: object) -> str:
+    """Text made safe for HTML."""
+    return html.escape(str(text), quote=True)
 
 
 class Panel(widgets.VBox):
@@ -40,13 +44,4 @@ class Panel(widgets.VBox):
         return None
 
 
-def find_panel(module: ModuleType) -> Callable[..., Panel] | None:
-    """The game's ``make_panel`` from ``<game module>.panel``, or None when it has none."""
-    name = f"{module.__name__}.panel"
-    try:
-        found = importlib.util.find_spec(name)
-    except ModuleNotFoundError:  # the game module is not a package
-        return None
-    if found is None:
-        return None
-    return getattr(importlib.import_module(name), "make_panel", None)
+__all__ = ["Panel", "escape"]
