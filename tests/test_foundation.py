@@ -12,8 +12,8 @@ import workbench
 from workbench import games
 from workbench.data import available_tables, data_dir, read_table
 from workbench.errors import IllegalAction
-from workbench.metrics import mean_with_interval, win_rates
 from workbench.kit.seeding import derive_seed, game_seat_generators, generator, generators
+from workbench.metrics import mean_with_interval, win_rates
 from workbench.stats import mean_interval, proportion_interval
 
 

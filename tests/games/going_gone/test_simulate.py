@@ -79,7 +79,8 @@ def test_same_arguments_give_identical_frames():
 
 
 def test_batches_stream_the_same_games(monkeypatch):
-    monkeypatch.setattr(simulate_module.FAST_ENGINE, "batch_size", 64)  # the batching, with fewer games
+    # the batching, with fewer games
+    monkeypatch.setattr(simulate_module.FAST_ENGINE, "batch_size", 64)
     options = {"games": 64 * 2 + 5, "seed": 2, "progress": False, "rounds": False}
     whole, _ = simulate(Rules(), "random", **options)
     parts = list(simulate_batches(Rules(), "random", **options))
