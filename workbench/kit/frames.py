@@ -8,6 +8,17 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+#: The games frame's first columns, as the fast engines type them (a game's own follow).
+GAME_COLUMNS = {
+    "game": pl.Int64,
+    "seat": pl.Int8,
+    "agent": pl.String,
+    "score": pl.Int32,
+    "rank": pl.Int8,
+    "won": pl.Boolean,
+    "win_share": pl.Float64,
+}
+
 
 def agent_column(labels: Sequence[str], seats: np.ndarray, name: str = "agent") -> pl.Series:
     """The agent label of each row's seat."""

@@ -38,7 +38,7 @@ from workbench.games.auction_house.engine import (
     new_game,
 )
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
-from workbench.kit.frames import agent_column, typed_frame
+from workbench.kit.frames import GAME_COLUMNS, agent_column, typed_frame
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -62,13 +62,7 @@ def _play_fast(
 # -- frames -------------------------------------------------------------------------------------
 
 _GAME_SCHEMA = {
-    "game": pl.Int64,
-    "seat": pl.Int8,
-    "agent": pl.String,
-    "score": pl.Int32,
-    "rank": pl.Int8,
-    "won": pl.Boolean,
-    "win_share": pl.Float64,
+    **GAME_COLUMNS,
     "kitties_won": pl.Int8,
     "tricks": pl.Int16,
     "auctions_started": pl.Int8,

@@ -76,8 +76,8 @@ def _mask(rules: Rules, entry: object) -> int:
 
 
 class _BatchWrittenAgent(BatchWrittenAgent):
-    """The game's batch methods (``BatchAgent`` in batch.py); the step call below runs them on
-    a batch of one."""
+    """Going, Going, GONE!'s batch methods (allocations, sales); the step call runs them on a
+    batch of one."""
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -173,11 +173,7 @@ class ValuationAgent(_BatchWrittenAgent):
         best = np.asarray(view.rules.best_line_values)
         marginal = insertion_marginals(greedy_lines(view.holding), view, best)
         share = self.last_share if view.rounds_left == 0 else self.bid_share
-        # share of the value, rounded up or down at random in proportion (a 0.6 x 5 = 3.0 bid
-        # is 3; 0.6 x 6 = 3.6 is 4 with chance 0.6), so equal agents do not always tie
-        wanted = np.floor(share * marginal + draw(view.rules.cups))
-        wanted = np.where(marginal > 0, np.maximum(wanted, 1), 0)
-        return spread(wanted.astype(np.int64), view.budget)
+        return bid_shares(marginal, share, view, draw)
 
     def choose_sales(self, view: View, draw: Draw) -> np.ndarray:
         if view.rounds_left == 0:
@@ -244,9 +240,7 @@ class CollectorAgent(_BatchWrittenAgent):
             share = self.bid_share
         else:
             share = self.last_share
-        wanted = np.floor(share * marginal + draw(view.rules.cups))
-        wanted = np.where(marginal > 0, np.maximum(wanted, 1), 0)
-        return spread(wanted.astype(np.int64), view.budget)
+        return bid_shares(marginal, share, view, draw)
 
     def choose_sales(self, view: View, draw: Draw) -> np.ndarray:
         if view.rounds_left == 0:
@@ -409,6 +403,15 @@ def lot_marginals(view: View) -> np.ndarray:
     holdings = np.concatenate([view.holding[:, None], view.holding[:, None] | view.lots], axis=1)
     values = batch_values(holdings, best)
     return values[:, 1:] - values[:, :1]
+
+
+def bid_shares(marginal: np.ndarray, share: float, view: View, draw: Draw) -> np.ndarray:
+    """``share`` of each lot's marginal value as whole Bucks, rounded up or down at random in
+    proportion (0.6 x 5 = 3.0 bids 3; 0.6 x 6 = 3.6 bids 4 with chance 0.6, so equal agents do
+    not always tie), at least 1 where the lot adds value, spread within the budget."""
+    wanted = np.floor(share * marginal + draw(view.rules.cups))
+    wanted = np.where(marginal > 0, np.maximum(wanted, 1), 0)
+    return spread(wanted.astype(np.int64), view.budget)
 
 
 def spread(wanted: np.ndarray, budget: np.ndarray) -> np.ndarray:

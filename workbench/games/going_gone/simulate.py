@@ -36,7 +36,7 @@ from workbench.games.going_gone.batch import (
 from workbench.games.going_gone.bits import items_of, mask_of, popcount
 from workbench.games.going_gone.engine import State, new_game
 from workbench.games.going_gone.rules import Rules
-from workbench.kit.frames import FrameRows, agent_column, typed_frame
+from workbench.kit.frames import GAME_COLUMNS, FrameRows, agent_column, typed_frame
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -81,13 +81,7 @@ def replay_recorded_game(rules: Rules, recording: Recording, game: int) -> State
 # -- frames -------------------------------------------------------------------------------------
 
 _GAME_SCHEMA = {
-    "game": pl.Int64,
-    "seat": pl.Int8,
-    "agent": pl.String,
-    "score": pl.Int32,
-    "rank": pl.Int8,
-    "won": pl.Boolean,
-    "win_share": pl.Float64,
+    **GAME_COLUMNS,
     "bucks": pl.Int32,
     "collection_value": pl.Int32,
     "items_held": pl.Int8,

@@ -60,8 +60,8 @@ def view_of(observation: Observation) -> View:
 
 
 class _BatchWrittenAgent(BatchWrittenAgent):
-    """The game's batch methods (``BatchAgent`` in batch.py); the step call below runs them on
-    a batch of one."""
+    """Rubbish Auction's batch methods (auctions, bids); the step call runs them on a batch of
+    one."""
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
