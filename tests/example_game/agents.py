@@ -1,0 +1,59 @@
+"""Agents, weakest first: random bids, truthful bids, and bids shaded below the value.
+
+Every agent is ``agent(observation, legal_actions, rng) -> bid``, deterministic given the rng.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from workbench.checks import real_number
+from workbench.kit.lineup import make_named_agent
+
+from .engine import Observation
+from .rules import Rules
+
+
+class RandomAgent:
+    """Any legal bid, uniformly."""
+
+    name = "random"
+
+    def __call__(self, observation: Observation, legal: Sequence[int], rng: np.random.Generator):
+        return legal[int(rng.integers(len(legal)))]
+
+
+class TruthfulAgent:
+    """Bids its value (capped by the budget): wins often, gains nothing when it pays in full."""
+
+    name = "truthful"
+
+    def __call__(self, observation: Observation, legal: Sequence[int], rng: np.random.Generator):
+        return min(observation.value, legal[-1])
+
+
+class ShadingAgent:
+    """Bids ``factor`` x value, rounded down (capped by the budget). ``factor`` None: the
+    textbook shading (players - 1) / players for uniform values."""
+
+    def __init__(self, factor: float | None = None) -> None:
+        if factor is not None:
+            factor = real_number("ShadingAgent factor", factor, low=0.0, high=1.0)
+        self.factor = factor
+        self.name = "shading" if factor is None else f"shading({factor:g})"
+
+    def __call__(self, observation: Observation, legal: Sequence[int], rng: np.random.Generator):
+        players, value = observation.rules.players, observation.value
+        if self.factor is None:
+            return min(value * (players - 1) // players, legal[-1])
+        return min(int(value * self.factor), legal[-1])
+
+
+AGENTS = {"random": RandomAgent, "truthful": TruthfulAgent, "shading": ShadingAgent}
+
+
+def make_agent(name: str, rules: Rules | None = None, **options: object):
+    """The agent called ``name`` (``AGENTS``), with its options."""
+    return make_named_agent(AGENTS, name, options, game="example", rules=rules, rules_type=Rules)
