@@ -1,5 +1,5 @@
 """The step-by-step Auction House engine: ``State`` (legal actions, apply, result) and
-``new_game``; re-exports the actions, records and Observation other modules import from here."""
+``new_game``; the actions, records and Observation other modules import from here stay here."""
 
 from __future__ import annotations
 
@@ -8,10 +8,7 @@ import numbers
 from workbench.errors import IllegalAction
 from workbench.games.auction_house.actions import (
     ACTION_OF_PHASE,
-    PHASES,
     Action,
-    Kitty,
-    Offer,
     Pass,
     Play,
     Start,
@@ -19,6 +16,9 @@ from workbench.games.auction_house.actions import (
     card_of,
     quick_index,
 )
+from workbench.games.auction_house.actions import PHASES as PHASES  # re-exported, as are
+from workbench.games.auction_house.actions import Kitty as Kitty  # the names used below
+from workbench.games.auction_house.actions import Offer as Offer
 from workbench.games.auction_house.cards import (
     DECK,
     POINTS,
@@ -473,25 +473,3 @@ def new_game(rules: Rules | None = None, *, seed: SeedLike, deal: Deal | None = 
         raise TypeError(f"rules must be an auction_house Rules, got {type(rules).__name__}")
     chance = draw_deal(rules, seed) if deal is None else check_deal(rules, deal)
     return State(rules, chance)
-
-
-__all__ = [
-    "PHASES",
-    "Action",
-    "AuctionRecord",
-    "Deal",
-    "DealRecord",
-    "Kitty",
-    "LogEntry",
-    "Observation",
-    "Offer",
-    "Pass",
-    "Play",
-    "Result",
-    "Start",
-    "State",
-    "Take",
-    "Trick",
-    "draw_deal",
-    "new_game",
-]
