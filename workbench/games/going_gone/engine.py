@@ -29,6 +29,7 @@ from workbench.games.going_gone.arrangement import best_value
 from workbench.games.going_gone.bits import mask_of
 from workbench.games.going_gone.rules import Rules, is_whole_number
 from workbench.kit.seeding import SeedLike, generator
+from workbench.kit.state import Evolving, standings
 
 
 class Deal(NamedTuple):
@@ -99,7 +100,7 @@ class Observation:
         return tuple(item for item in self.holding if item not in pending)
 
 
-class State:
+class State(Evolving):
     """A Going, Going, GONE! position. ``apply`` returns a new State; this one never changes."""
 
     rules: Rules
@@ -376,12 +377,6 @@ class State:
             raise ValueError(f"{name} must be a seat 0–{self.rules.players - 1}, got {seat!r}")
         return int(seat)
 
-    def _evolve(self, **changes: object) -> State:
-        new = State.__new__(State)
-        new.__dict__.update(self.__dict__)
-        new.__dict__.update(changes)
-        return new
-
     def __repr__(self) -> str:
         if self.is_over:
             return f"<going_gone State: over, Bucks {list(self.bucks)}>"
@@ -405,8 +400,7 @@ def score(rules: Rules, bucks: Sequence[int], holdings: Sequence[Sequence[int]])
     """Final standings: Bucks plus the exact best arrangement of each holding; ties share."""
     values = tuple(best_value(mask_of(rules, h), rules.best_line_values) for h in holdings)
     scores = tuple(b + v for b, v in zip(bucks, values, strict=True))
-    ranks = tuple(1 + sum(other > s for other in scores) for s in scores)
-    winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
+    ranks, winners = standings(scores)
     return Result(scores, tuple(bucks), values, ranks, winners)
 
 

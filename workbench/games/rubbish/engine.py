@@ -17,6 +17,7 @@ from workbench.errors import IllegalAction
 from workbench.games.rubbish.cards import Bid, BidTable, bid_table, is_whole_number, without
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.seeding import SeedLike, generator
+from workbench.kit.state import Evolving, standings
 
 
 class _AuctionFields(NamedTuple):
@@ -147,7 +148,7 @@ class Observation:
         return cards if locked is None else without(cards, (locked,))
 
 
-class State:
+class State(Evolving):
     """A Rubbish Auction position. ``apply`` returns a new State; this one never changes."""
 
     rules: Rules
@@ -449,12 +450,6 @@ class State:
             peek_history=(*self.peek_history, self.peeks),
         )
 
-    def _evolve(self, **changes: object) -> State:
-        new = State.__new__(State)
-        new.__dict__.update(self.__dict__)
-        new.__dict__.update(changes)
-        return new
-
     def __repr__(self) -> str:
         if self.is_over:
             return f"<rubbish State: over, fame {list(self.fame)}>"
@@ -491,8 +486,7 @@ def score(
     scores = tuple(f + rules.destined_bonus * d for f, d in zip(fame, destined_won, strict=True))
     counts = tuple(len(won) for won in items_won)
     keys = list(zip(scores, counts, strict=True))
-    ranks = tuple(1 + sum(other > key for other in keys) for key in keys)
-    winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
+    ranks, winners = standings(keys)
     return Result(scores, tuple(fame), counts, destined_won, ranks, winners)
 
 
