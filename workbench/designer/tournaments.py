@@ -34,11 +34,10 @@ from workbench.designer.cells import (
     InvalidCells,
     cell_seed,
     check_base_rules,
-    check_seed,
+    check_run,
     game_id,
     get_game,
     lineup_label,
-    positive_count,
     resolve_agents,
     rules_label,
 )
@@ -129,9 +128,7 @@ def tournament(
     """Play ``agents`` (two or more names or agents) against each other with seats rotated,
     ``games`` games per seating: standings, pairwise results and win rate by seat, each with
     n and a 95% interval (see the module docstring)."""
-    module = get_game(game)
-    games = positive_count("games", games)
-    seed = check_seed(seed)
+    module, games, seed = check_run(game, games, seed)
     rules = check_base_rules(module, rules, "rules")
     if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) < 2:
         raise ValueError(
