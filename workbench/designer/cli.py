@@ -395,13 +395,15 @@ def option(*flags: str, **settings: Any) -> Option:
     return Option(flags, settings)
 
 
+def repeated(flag: str, metavar: str, about: str, *, required: bool = False) -> Option:
+    """An option that may be given several times; its values are collected in a list."""
+    return option(flag, action="append", required=required, metavar=metavar, help=about)
+
+
 def rules_option(about: str) -> Option:
     """--set FIELD=VALUE, repeated; ``about`` says which rules it sets."""
-    return option(
-        "--set",
-        action="append",
-        metavar="FIELD=VALUE",
-        help=f"{about}; repeat for several fields (e.g. --set players=3)",
+    return repeated(
+        "--set", "FIELD=VALUE", f"{about}; repeat for several fields (e.g. --set players=3)"
     )
 
 
@@ -498,12 +500,11 @@ COMMANDS = (
             rules_option("a rule field of the baseline (default: the rulebook)"),
             AGENTS,
             *RUN,
-            option(
+            repeated(
                 "--variant",
-                action="append",
+                "FIELD=VALUE",
+                "what the variant changes from the baseline; repeat for several fields",
                 required=True,
-                metavar="FIELD=VALUE",
-                help="what the variant changes from the baseline; repeat for several fields",
             ),
             *EXECUTOR,
             out_option("--out", "the comparison (.parquet/.csv)", required=True),
@@ -523,19 +524,17 @@ COMMANDS = (
             rules_option("a rule field of the base rules the grid varies"),
             AGENTS,
             *RUN,
-            option(
+            repeated(
                 "--grid",
-                action="append",
+                "FIELD=V1,V2,...",
+                "a rule field and the values to try; repeat for more fields (every combination "
+                "is a cell)",
                 required=True,
-                metavar="FIELD=V1,V2,...",
-                help="a rule field and the values to try; repeat for more fields (every "
-                "combination is a cell)",
             ),
-            option(
+            repeated(
                 "--lineup",
-                action="append",
-                metavar="LINEUP",
-                help="a line-up to try as a grid axis (like --agents); repeat for each line-up",
+                "LINEUP",
+                "a line-up to try as a grid axis (like --agents); repeat for each line-up",
             ),
             *EXECUTOR,
             out_option("--out", "the sweep table (.parquet/.csv)", required=True),
