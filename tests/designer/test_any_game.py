@@ -19,8 +19,8 @@ from workbench import SerialExecutor, balance_metrics, compare, sweep, tournamen
 from workbench import games as registry
 from workbench.designer import cli
 from workbench.kit.lineup import agent_label, resolve_lineup
-from workbench.metrics import GameMetric
 from workbench.kit.seeding import generator
+from workbench.metrics import GameMetric
 
 
 @dataclasses.dataclass(frozen=True)
