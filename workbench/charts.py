@@ -21,12 +21,13 @@ import math
 import struct
 import warnings
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import altair as alt
 import numpy as np
+import polars as pl
 import vl_convert
 
 #: Default width of the notebooks' charts, in pixels.
@@ -338,6 +339,23 @@ def _png_size(png: bytes) -> tuple[int, int]:
 
 
 # --- shared chart builders --------------------------------------------------------------------
+
+
+def check_frame(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
+    """Refuse anything but a polars frame holding ``columns``; ``what`` (the chart) is named in
+    the error."""
+    if not isinstance(frame, pl.DataFrame):
+        raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        raise ValueError(f"{what} needs columns {missing}; the frame has {frame.columns}")
+
+
+def interval_tooltip(
+    value: str, low: str = "low", high: str = "high", *, number_format: str = ".4g"
+) -> list[alt.Tooltip]:
+    """Tooltips of an estimate and its interval's ends (quantitative fields), formatted alike."""
+    return [alt.Tooltip(f"{field}:Q", format=number_format) for field in (value, low, high)]
 
 
 def interval_bars(

@@ -314,3 +314,45 @@ def test_as_a_subprocess(tmp_path):
     assert done.returncode == 0, done.stderr
     assert f"wrote {out}" in done.stderr and done.stdout == ""
     assert pl.read_csv(out)["variant_name"][0] == "tie_priority=fixed"
+
+
+RUNS = {
+    "simulate": ["simulate", "rubbish", "--set", "players=3", "--games", 30],
+    "compare": ["compare", "rubbish", "--variant", "destined_bonus=40", "--games", 30],
+    "sweep": ["sweep", "rubbish", "--grid", "destined_bonus=10,40", "--games", 20],
+    "tournament": ["tournament", "rubbish", "--entrants", "heuristic,random", "--games", 10],
+}
+
+
+@pytest.mark.parametrize("command", list(RUNS))
+def test_the_seed_defaults_to_0_and_the_run_says_so(command, tmp_path, capsys):
+    arguments = [*RUNS[command], *([] if command == "simulate" else ["--workers", 1])]
+    assert run(*arguments, "--out", tmp_path / "default.parquet") == 0
+    description = capsys.readouterr().err.splitlines()[0]
+    assert description.startswith(f"{command} rubbish: ") and description.endswith(", seed 0")
+    assert run(*arguments, "--seed", 0, "--quiet", "--out", tmp_path / "zero.parquet") == 0
+    default = pl.read_parquet(tmp_path / "default.parquet")
+    assert default.equals(pl.read_parquet(tmp_path / "zero.parquet"))
+    if command in ("compare", "tournament"):  # tables that carry the game and rules
+        assert default["seed"].unique().to_list() == [0]
+
+
+@pytest.mark.parametrize("command", list(RUNS))
+def test_a_bad_seed_is_refused_before_anything_runs(command, tmp_path, capsys):
+    out = tmp_path / "out.csv"
+    assert run(*RUNS[command], "--seed", -1, "--out", out) == 2
+    assert capsys.readouterr().err == "error: seed must be a non-negative int, got -1\n"
+    with pytest.raises(SystemExit) as done:
+        run(*RUNS[command], "--seed", "one", "--out", out)
+    assert done.value.code == 2
+    assert "argument --seed: expected a whole number, got 'one'" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_each_command_is_parsed_from_its_one_declaration():
+    parser = cli.build_parser()
+    assert [command.name for command in cli.COMMANDS] == ["games", *RUNS]
+    for command in cli.COMMANDS[1:]:
+        assert any(option is cli.SEED for option in command.options)
+        args = parser.parse_args([str(a) for a in [*RUNS[command.name], "--out", "x.csv"]])
+        assert args.run is command.run and args.seed == 0

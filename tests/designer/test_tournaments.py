@@ -66,6 +66,12 @@ def test_standings_and_head_to_head_match_the_simulate_runs():
         "heuristic,random,heuristic,random",
         "random,heuristic,random,heuristic",
     ]
+    for table in (result.standings, result.pairwise, result.by_seat):  # the base seed
+        assert table["seed"].unique().to_list() == [3] and table["game"][0] == "rubbish"
+    assert result.seatings["seed"].to_list() == [
+        cell_seed(3, rubbish, rubbish.Rules(), lineup.split(","))
+        for lineup in result.seatings["lineup"]
+    ]
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,12 @@ def check_seed(seed: Any) -> int:
     return int(seed)
 
 
+def check_run(game: Any, games: Any, seed: Any) -> tuple[ModuleType, int, int]:
+    """What every run of the bench checks first: (the game's module, ``games`` as a count
+    >= 1, ``seed`` as a non-negative int)."""
+    return get_game(game), positive_count("games", games), check_seed(seed)
+
+
 def plain(value: Any) -> Any:
     """A grid or rule value as the ``Rules`` class expects it: numpy scalars become Python
     scalars (so ``np.arange`` grids work), lists become tuples (so values are hashable)."""
@@ -283,6 +289,7 @@ __all__ = [
     "check_base_rules",
     "check_fields",
     "check_lineup",
+    "check_run",
     "check_seed",
     "get_game",
     "lineup_key",

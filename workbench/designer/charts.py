@@ -6,26 +6,28 @@ axis title; the variant is named in every title.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import altair as alt
 import polars as pl
 
-from workbench.charts import WIDTH
+from workbench.charts import WIDTH, check_frame, interval_tooltip
 
 SIDE_COLOURS = {"baseline": "#7f7f7f", "variant": "#1f77b4"}
-
-
-def _check(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
-    if not isinstance(frame, pl.DataFrame):
-        raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
-    missing = [column for column in columns if column not in frame.columns]
-    if missing:
-        raise ValueError(f"{what} needs columns {missing}; the frame has {frame.columns}")
 
 
 def _json_safe(frame: pl.DataFrame) -> pl.DataFrame:
     """NaN (an undefined estimate) as null, which JSON and so Vega-Lite can hold."""
     return frame.with_columns(pl.col(pl.Float64, pl.Float32).fill_nan(None))
+
+
+def _compare_frame(
+    frame: pl.DataFrame, columns: list[str], metrics: Sequence[str] | None, what: str
+) -> tuple[list[str], dict[str, Any]]:
+    """Check a ``compare`` frame for ``what``: (the metrics to draw, the first row, which names
+    the game and both rule sets)."""
+    check_frame(frame, ["metric", *columns, "baseline_name", "variant_name", "game"], what)
+    return _pick_metrics(frame, metrics, what), frame.row(0, named=True)
 
 
 def _pick_metrics(frame: pl.DataFrame, metrics: Sequence[str] | None, what: str) -> list[str]:
@@ -38,29 +40,29 @@ def _pick_metrics(frame: pl.DataFrame, metrics: Sequence[str] | None, what: str)
     return list(metrics)
 
 
+def _by_metric(layers: alt.LayerChart, metrics: list[str], heading: str) -> alt.FacetChart:
+    """One panel per metric (in the order chosen), each on its own x scale, under ``heading``."""
+    return (
+        layers.facet(
+            row=alt.Row(
+                "metric:N",
+                sort=metrics,
+                title=None,
+                header=alt.Header(labelAngle=0, labelAlign="left", labelLimit=220),
+            )
+        )
+        .resolve_scale(x="independent")
+        .properties(title=heading)
+    )
+
+
 def compare_chart(
     frame: pl.DataFrame, metrics: Sequence[str] | None = None, *, title: str | None = None
 ) -> alt.FacetChart:
     """Baseline and variant side by side, one panel per metric (each on its own scale): the
     estimate as a point, its 95% interval as a bar (a ``compare`` frame)."""
-    _check(
-        frame,
-        [
-            "metric",
-            "baseline",
-            "baseline_low",
-            "baseline_high",
-            "variant",
-            "variant_low",
-            "variant_high",
-            "baseline_name",
-            "variant_name",
-            "game",
-        ],
-        "compare_chart",
-    )
-    chosen = _pick_metrics(frame, metrics, "compare_chart")
-    first = frame.row(0, named=True)
+    columns = [f"{side}{end}" for side in ("baseline", "variant") for end in ("", "_low", "_high")]
+    chosen, first = _compare_frame(frame, columns, metrics, "compare_chart")
     names = {"baseline": first["baseline_name"], "variant": first["variant_name"]}
     long = _json_safe(
         pl.concat(
@@ -93,30 +95,12 @@ def compare_chart(
             scale=alt.Scale(zero=False),
             axis=alt.Axis(tickCount=5),
         ),
-        tooltip=[
-            "metric:N",
-            "side:N",
-            alt.Tooltip("value:Q", format=".4g"),
-            alt.Tooltip("low:Q", format=".4g"),
-            alt.Tooltip("high:Q", format=".4g"),
-        ],
+        tooltip=["metric:N", "side:N", *interval_tooltip("value")],
     )
     bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q")
     heading = title or f"{first['game']}: {names['variant']} vs {names['baseline']}"
-    return (
-        alt.layer(bars, points, data=long)
-        .properties(width=WIDTH - 120, height=34)
-        .facet(
-            row=alt.Row(
-                "metric:N",
-                sort=chosen,
-                title=None,
-                header=alt.Header(labelAngle=0, labelAlign="left", labelLimit=220),
-            )
-        )
-        .resolve_scale(x="independent")
-        .properties(title=heading)
-    )
+    layers = alt.layer(bars, points, data=long).properties(width=WIDTH - 120, height=34)
+    return _by_metric(layers, chosen, heading)
 
 
 def difference_chart(
@@ -124,21 +108,8 @@ def difference_chart(
 ) -> alt.FacetChart:
     """Variant minus baseline per metric with its 95% interval, beside a labelled zero line
     (a ``compare`` frame); each metric on its own scale."""
-    _check(
-        frame,
-        [
-            "metric",
-            "difference",
-            "difference_low",
-            "difference_high",
-            "variant_name",
-            "baseline_name",
-            "game",
-        ],
-        "difference_chart",
-    )
-    chosen = _pick_metrics(frame, metrics, "difference_chart")
-    first = frame.row(0, named=True)
+    columns = ["difference", "difference_low", "difference_high"]
+    chosen, first = _compare_frame(frame, columns, metrics, "difference_chart")
     data = _json_safe(frame.filter(pl.col("metric").is_in(chosen))).with_columns(
         reference=pl.lit("no difference (0)"), zero=pl.lit(0.0)
     )
@@ -157,9 +128,7 @@ def difference_chart(
         ),
         tooltip=[
             "metric:N",
-            alt.Tooltip("difference:Q", format=".4g"),
-            alt.Tooltip("difference_low:Q", format=".4g"),
-            alt.Tooltip("difference_high:Q", format=".4g"),
+            *interval_tooltip("difference", "difference_low", "difference_high"),
             "interval:N",
         ],
     )
@@ -169,20 +138,8 @@ def difference_chart(
     heading = title or (
         f"{first['game']}: what {first['variant_name']} changes (vs {first['baseline_name']})"
     )
-    return (
-        alt.layer(zero, bars, points, data=data)
-        .properties(width=WIDTH - 120, height=24)
-        .facet(
-            row=alt.Row(
-                "metric:N",
-                sort=chosen,
-                title=None,
-                header=alt.Header(labelAngle=0, labelAlign="left", labelLimit=220),
-            )
-        )
-        .resolve_scale(x="independent")
-        .properties(title=heading)
-    )
+    layers = alt.layer(zero, bars, points, data=data).properties(width=WIDTH - 120, height=24)
+    return _by_metric(layers, chosen, heading)
 
 
 def sweep_chart(
@@ -197,7 +154,7 @@ def sweep_chart(
     """One metric across a sweep (a ``sweep`` frame): its estimate by the grid axis ``x``
     (default: the first axis), a line per value of ``colour`` (default: the line-ups when they
     vary, else the second axis), one panel per value of ``column``; bars are 95% intervals."""
-    _check(frame, ["game", "agents", "cell", "metric", "value", "low", "high"], "sweep_chart")
+    check_frame(frame, ["game", "agents", "cell", "metric", "value", "low", "high"], "sweep_chart")
     axes = [c for c in frame.columns[1 : frame.columns.index("agents")]]
     if frame["agents"].n_unique() > 1:
         axes.append("agents")
@@ -232,13 +189,7 @@ def sweep_chart(
     line = base.mark_line(point=True) if numeric else base.mark_point(filled=True, size=60)
     estimates = line.encode(
         y=alt.Y("value:Q", title=y_title, scale=alt.Scale(zero=kind == "proportion")),
-        tooltip=[
-            "cell:N",
-            alt.Tooltip("value:Q", format=".4g"),
-            alt.Tooltip("low:Q", format=".4g"),
-            alt.Tooltip("high:Q", format=".4g"),
-            "n:Q",
-        ],
+        tooltip=["cell:N", *interval_tooltip("value"), "n:Q"],
     )
     bars = base.mark_rule(strokeWidth=2).encode(y="low:Q", y2="high:Q")
     games = int(data["games"][0]) if "games" in data.columns else None

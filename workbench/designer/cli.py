@@ -15,14 +15,17 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import polars as pl
 
 from workbench import games as registry
 
 FORMATS = (".parquet", ".csv")
+Result = TypeVar("Result")
 
 MAIN_HELP = """\
 Batch runs of the workbench's games from the command line: simulate self-play, compare a rule
@@ -248,58 +251,43 @@ def command_games(args: argparse.Namespace) -> int:
 
 
 def command_simulate(args: argparse.Namespace) -> int:
-    module = registry.get(args.game)
-    rules = build_rules(module, parse_settings(args.set, "--set"))
-    agents = parse_lineup(args.agents)
-    from workbench.designer.cells import check_lineup, check_seed, positive_count
+    """Self-play: write the games frame, and the rounds frame when asked."""
+    from workbench.designer.cells import check_lineup
 
-    games, seed = positive_count("--games", args.games), check_seed(args.seed)
+    module, rules = _game_and_rules(args)
+    agents = parse_lineup(args.agents)
     problem = check_lineup(module, rules, agents)
     if problem:
         raise CommandError(f"--agents: {problem}")
-    paths = check_outputs([args.out, args.rounds_out], args.overwrite)
+    check_outputs([args.out, args.rounds_out], args.overwrite)
+    _describe(args, f"{args.games:,} games")
     games_frame, rounds_frame = module.simulate(
-        rules, agents, games=games, seed=seed, progress=not args.quiet
+        rules, agents, games=args.games, seed=args.seed, progress=not args.quiet
     )
-    outputs = [(games_frame, paths[0])]
-    if args.rounds_out is not None:
-        outputs.append((rounds_frame, args.rounds_out))
-    write_frames(outputs)
-    _done(args, [path for _, path in outputs])
-    return 0
+    return _write(args, [(games_frame, args.out), (rounds_frame, args.rounds_out)])
 
 
 def command_compare(args: argparse.Namespace) -> int:
+    """Baseline vs variant on the same seeds: write the comparison."""
     from workbench.designer.comparison import compare
 
-    module = registry.get(args.game)
-    baseline = build_rules(module, parse_settings(args.set, "--set"))
+    _, baseline = _game_and_rules(args)
     changes = parse_settings(args.variant, "--variant")
+    agents = parse_lineup(args.agents)
     check_outputs([args.out], args.overwrite)
-    executor, finish = make_executor(args)
-    try:
-        frame = compare(
-            args.game,
-            baseline,
-            changes,
-            parse_lineup(args.agents),
-            games=args.games,
-            seed=args.seed,
-            executor=executor,
-            progress=not args.quiet,
-        )
-    finally:
-        finish()
-    write_frames([(frame, args.out)])
-    _done(args, [args.out])
-    return 0
+    _describe(args, f"baseline and variant, {args.games:,} games each")
+    frame = _run(
+        args,
+        partial(compare, args.game, baseline, changes, agents, games=args.games, seed=args.seed),
+    )
+    return _write(args, [(frame, args.out)])
 
 
 def command_sweep(args: argparse.Namespace) -> int:
+    """Every cell of the grid: write the sweep table."""
     from workbench.designer.sweeps import plan_sweep, run_sweep
 
-    module = registry.get(args.game)
-    base = build_rules(module, parse_settings(args.set, "--set"))
+    _, base = _game_and_rules(args)
     grid: dict[str, list[Any]] = {}
     for item in args.grid:
         field, values = parse_assignment(item, "--grid")
@@ -313,60 +301,77 @@ def command_sweep(args: argparse.Namespace) -> int:
         grid["agents"] = [parse_lineup(lineup) for lineup in args.lineup]
     plan = plan_sweep(args.game, base, grid, agents, games=args.games, seed=args.seed)
     check_outputs([args.out], args.overwrite)
-    executor, finish = make_executor(args)
-    if not args.quiet:
-        print(
-            f"sweep {args.game}: {len(plan.cells)} cells × {plan.games:,} games",
-            file=sys.stderr,
-        )
-    try:
-        frame = run_sweep(plan, executor=executor, progress=not args.quiet)
-    finally:
-        finish()
-    write_frames([(frame, args.out)])
-    _done(args, [args.out])
-    return 0
+    _describe(args, f"{len(plan.cells)} cells × {plan.games:,} games")
+    frame = _run(args, partial(run_sweep, plan))
+    return _write(args, [(frame, args.out)])
 
 
 def command_tournament(args: argparse.Namespace) -> int:
+    """Agents against each other: write the standings and, when asked, the other tables."""
     from workbench.designer.tournaments import tournament
 
-    module = registry.get(args.game)
-    rules = build_rules(module, parse_settings(args.set, "--set"))
+    _, rules = _game_and_rules(args)
     entrants = parse_lineup(args.entrants)
     if isinstance(entrants, str):
         raise CommandError(
             f"--entrants needs two or more agents separated by commas, got {args.entrants!r}"
         )
-    outputs = [args.out, args.pairwise_out, args.by_seat_out]
-    check_outputs(outputs, args.overwrite)
+    check_outputs([args.out, args.pairwise_out, args.by_seat_out], args.overwrite)
+    _describe(args, f"{len(entrants)} entrants, {args.games:,} games per seating")
+    result = _run(
+        args, partial(tournament, args.game, rules, entrants, games=args.games, seed=args.seed)
+    )
+    return _write(
+        args,
+        [
+            (result.standings, args.out),
+            (result.pairwise, args.pairwise_out),
+            (result.by_seat, args.by_seat_out),
+        ],
+    )
+
+
+def _game_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The game's module and its rules with --set applied; --games and --seed checked."""
+    from workbench.designer.cells import check_seed, positive_count
+
+    module = registry.get(args.game)
+    rules = build_rules(module, parse_settings(args.set, "--set"))
+    positive_count("--games", args.games)
+    check_seed(args.seed)
+    return module, rules
+
+
+def _describe(args: argparse.Namespace, what: str) -> None:
+    """The run's one-line description on stderr, naming the seed: 'sweep rubbish: ..., seed 0'."""
+    _say(args, f"{args.command} {args.game}: {what}, seed {args.seed}")
+
+
+def _run(args: argparse.Namespace, run: Callable[..., Result]) -> Result:
+    """``run(executor=..., progress=...)`` on the executor that --workers / --scheduler choose,
+    released afterwards."""
     executor, finish = make_executor(args)
     try:
-        result = tournament(
-            args.game,
-            rules,
-            entrants,
-            games=args.games,
-            seed=args.seed,
-            executor=executor,
-            progress=not args.quiet,
-        )
+        return run(executor=executor, progress=not args.quiet)
     finally:
         finish()
-    frames = [result.standings, result.pairwise, result.by_seat]
-    written = [(frame, path) for frame, path in zip(frames, outputs, strict=True) if path]
+
+
+def _write(args: argparse.Namespace, outputs: Sequence[tuple[pl.DataFrame, Path | None]]) -> int:
+    """Write the frames that have an output path (all or none) and say so; exit status 0."""
+    written = [(frame, path) for frame, path in outputs if path is not None]
     write_frames(written)
-    _done(args, [path for _, path in written])
+    for _, path in written:
+        _say(args, f"wrote {path}")
     return 0
 
 
-def _done(args: argparse.Namespace, paths: Sequence[Path]) -> None:
+def _say(args: argparse.Namespace, text: str) -> None:
     if not args.quiet:
-        for path in paths:
-            print(f"wrote {path}", file=sys.stderr)
+        print(text, file=sys.stderr)
 
 
-# -- the parser ------------------------------------------------------------------------------
+# -- the commands' declarations ----------------------------------------------------------------
 
 
 def _whole_number(text: str) -> int:
@@ -377,111 +382,136 @@ def _whole_number(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m workbench",
-        description=MAIN_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+@dataclass(frozen=True)
+class Option:
+    """One command-line argument: its flags and the keywords of ``add_argument``."""
+
+    flags: tuple[str, ...]
+    settings: dict[str, Any]
+
+
+def option(*flags: str, **settings: Any) -> Option:
+    """An argument, declared as ``parser.add_argument`` would take it."""
+    return Option(flags, settings)
+
+
+def repeated(flag: str, metavar: str, about: str, *, required: bool = False) -> Option:
+    """An option that may be given several times; its values are collected in a list."""
+    return option(flag, action="append", required=required, metavar=metavar, help=about)
+
+
+def rules_option(about: str) -> Option:
+    """--set FIELD=VALUE, repeated; ``about`` says which rules it sets."""
+    return repeated(
+        "--set", "FIELD=VALUE", f"{about}; repeat for several fields (e.g. --set players=3)"
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def command(name: str, summary: str, example: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(
-            name,
-            help=summary.replace("%", "%%"),
-            description=summary,
-            epilog=f"example:\n  {example}\n\n{VALUE_HELP}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        return sub
 
-    games = command(
+def out_option(flag: str, what: str, *, required: bool = False) -> Option:
+    """An output file: parquet or CSV by its name."""
+    return option(flag, type=Path, required=required, help=what)
+
+
+GAME = option("game", help="the game id (see `python -m workbench games`)")
+AGENTS = option(
+    "--agents",
+    metavar="LINEUP",
+    help="one agent name for every seat (heuristic) or one per seat, comma-separated "
+    "(heuristic,random,random,random); default: the game's default agent",
+)
+GAMES = option(
+    "--games",
+    type=_whole_number,
+    required=True,
+    metavar="N",
+    help="games to play (per rule set, cell or seating)",
+)
+SEED = option(
+    "--seed",
+    type=_whole_number,
+    default=0,
+    metavar="SEED",
+    help="the base seed (a non-negative whole number; default 0): the same seed gives the "
+    "same table",
+)
+OVERWRITE = option(
+    "--overwrite", action="store_true", help="replace output files that already exist"
+)
+QUIET = option("--quiet", action="store_true", help="no progress or messages on stderr")
+WORKERS = option(
+    "--workers",
+    type=_whole_number,
+    metavar="N",
+    help="local worker processes (default: one per core; 1 runs in this process)",
+)
+SCHEDULER = option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="run the cells on a Dask cluster, e.g. tcp://scheduler:8786 "
+    "(needs pip install 'workbench[dask]')",
+)
+#: What every run takes after its game, rules and line-up; and where it runs.
+RUN = (GAMES, SEED, OVERWRITE, QUIET)
+EXECUTOR = (WORKERS, SCHEDULER)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A sub-command: its name, what it does, an example, its arguments and what runs it."""
+
+    name: str
+    summary: str
+    example: str
+    options: tuple[Option, ...]
+    run: Callable[[argparse.Namespace], int]
+
+
+COMMANDS = (
+    Command(
         "games",
         "List the games; with a game id, its rule fields (the rulebook's values) and agents.",
         "python -m workbench games rubbish",
-    )
-    games.add_argument("game", nargs="?", help="a game id (omit to list the games)")
-    games.set_defaults(run=command_games)
-
-    def run_options(sub: argparse.ArgumentParser, *, rules_help: str, lineup: bool = True) -> None:
-        sub.add_argument("game", help="the game id (see `python -m workbench games`)")
-        sub.add_argument(
-            "--set",
-            action="append",
-            metavar="FIELD=VALUE",
-            help=f"{rules_help}; repeat for several fields (e.g. --set players=3)",
-        )
-        if lineup:
-            sub.add_argument(
-                "--agents",
-                metavar="LINEUP",
-                help="one agent name for every seat (heuristic) or one per seat, comma-separated "
-                "(heuristic,random,random,random); default: the game's default agent",
-            )
-        sub.add_argument(
-            "--games",
-            type=_whole_number,
-            required=True,
-            metavar="N",
-            help="games to play (per rule set, cell or seating)",
-        )
-        sub.add_argument(
-            "--seed",
-            type=_whole_number,
-            required=True,
-            metavar="SEED",
-            help="the base seed (a non-negative whole number): the same seed gives the same table",
-        )
-        sub.add_argument(
-            "--overwrite", action="store_true", help="replace output files that already exist"
-        )
-        sub.add_argument("--quiet", action="store_true", help="no progress or messages on stderr")
-
-    def executor_options(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "--workers",
-            type=_whole_number,
-            metavar="N",
-            help="local worker processes (default: one per core; 1 runs in this process)",
-        )
-        sub.add_argument(
-            "--scheduler",
-            metavar="ADDRESS",
-            help="run the cells on a Dask cluster, e.g. tcp://scheduler:8786 "
-            "(needs pip install 'workbench[dask]')",
-        )
-
-    simulate = command(
+        (option("game", nargs="?", help="a game id (omit to list the games)"),),
+        command_games,
+    ),
+    Command(
         "simulate",
         "Self-play: the games frame (one row per game × seat), and optionally the rounds frame.",
         "python -m workbench simulate rubbish --set players=3 --agents heuristic \\\n"
         "      --games 100000 --seed 1 --out games.parquet --rounds-out rounds.parquet",
-    )
-    run_options(simulate, rules_help="a rule field and its value")
-    simulate.add_argument("--out", type=Path, required=True, help="the games frame (.parquet/.csv)")
-    simulate.add_argument("--rounds-out", type=Path, help="also write the rounds frame here")
-    simulate.set_defaults(run=command_simulate)
-
-    compare = command(
+        (
+            GAME,
+            rules_option("a rule field and its value"),
+            AGENTS,
+            *RUN,
+            out_option("--out", "the games frame (.parquet/.csv)", required=True),
+            out_option("--rounds-out", "also write the rounds frame here"),
+        ),
+        command_simulate,
+    ),
+    Command(
         "compare",
         "Baseline vs variant on the same seeds: every balance metric, each side's value, the "
         "difference and its 95% interval (one row per metric).",
         "python -m workbench compare shared_budget --variant tie_priority=fixed \\\n"
         "      --agents coverage,random --games 20000 --seed 1 --out fixed_priority.csv",
-    )
-    run_options(compare, rules_help="a rule field of the baseline (default: the rulebook)")
-    compare.add_argument(
-        "--variant",
-        action="append",
-        required=True,
-        metavar="FIELD=VALUE",
-        help="what the variant changes from the baseline; repeat for several fields",
-    )
-    executor_options(compare)
-    compare.add_argument("--out", type=Path, required=True, help="the comparison (.parquet/.csv)")
-    compare.set_defaults(run=command_compare)
-
-    sweep = command(
+        (
+            GAME,
+            rules_option("a rule field of the baseline (default: the rulebook)"),
+            AGENTS,
+            *RUN,
+            repeated(
+                "--variant",
+                "FIELD=VALUE",
+                "what the variant changes from the baseline; repeat for several fields",
+                required=True,
+            ),
+            *EXECUTOR,
+            out_option("--out", "the comparison (.parquet/.csv)", required=True),
+        ),
+        command_compare,
+    ),
+    Command(
         "sweep",
         "Every combination of a grid of rule values (and line-ups): one row per cell × metric, "
         "with n and a 95% interval. Each cell's seed comes from the base seed and the cell's "
@@ -489,45 +519,73 @@ def build_parser() -> argparse.ArgumentParser:
         "python -m workbench sweep rubbish --grid destined_bonus=10,20,30,40 \\\n"
         "      --grid players=3,4 --lineup heuristic --lineup heuristic,random \\\n"
         "      --games 100000 --seed 1 --out bonus.parquet",
-    )
-    run_options(sweep, rules_help="a rule field of the base rules the grid varies")
-    sweep.add_argument(
-        "--grid",
-        action="append",
-        required=True,
-        metavar="FIELD=V1,V2,...",
-        help="a rule field and the values to try; repeat for more fields (every combination "
-        "is a cell)",
-    )
-    sweep.add_argument(
-        "--lineup",
-        action="append",
-        metavar="LINEUP",
-        help="a line-up to try as a grid axis (like --agents); repeat for each line-up",
-    )
-    executor_options(sweep)
-    sweep.add_argument("--out", type=Path, required=True, help="the sweep table (.parquet/.csv)")
-    sweep.set_defaults(run=command_sweep)
-
-    tournament = command(
+        (
+            GAME,
+            rules_option("a rule field of the base rules the grid varies"),
+            AGENTS,
+            *RUN,
+            repeated(
+                "--grid",
+                "FIELD=V1,V2,...",
+                "a rule field and the values to try; repeat for more fields (every combination "
+                "is a cell)",
+                required=True,
+            ),
+            repeated(
+                "--lineup",
+                "LINEUP",
+                "a line-up to try as a grid axis (like --agents); repeat for each line-up",
+            ),
+            *EXECUTOR,
+            out_option("--out", "the sweep table (.parquet/.csv)", required=True),
+        ),
+        command_sweep,
+    ),
+    Command(
         "tournament",
         "Agents against each other with seats rotated: standings (win rates), head-to-head "
         "results and win rate by seat, each with a 95% interval.",
         "python -m workbench tournament rubbish --entrants heuristic,random \\\n"
         "      --games 20000 --seed 1 --out standings.csv --pairwise-out pairwise.csv",
+        (
+            GAME,
+            rules_option("a rule field and its value"),
+            *RUN,
+            option(
+                "--entrants",
+                required=True,
+                metavar="A,B,...",
+                help="two or more agent names, comma-separated",
+            ),
+            *EXECUTOR,
+            out_option("--out", "the standings (.parquet/.csv)", required=True),
+            out_option("--pairwise-out", "also write the head-to-head table"),
+            out_option("--by-seat-out", "also write win rates by seat"),
+        ),
+        command_tournament,
+    ),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command in ``COMMANDS``; each parse names the command's ``run``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m workbench",
+        description=MAIN_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    run_options(tournament, rules_help="a rule field and its value", lineup=False)
-    tournament.add_argument(
-        "--entrants",
-        required=True,
-        metavar="A,B,...",
-        help="two or more agent names, comma-separated",
-    )
-    executor_options(tournament)
-    tournament.add_argument("--out", type=Path, required=True, help="the standings (.parquet/.csv)")
-    tournament.add_argument("--pairwise-out", type=Path, help="also write the head-to-head table")
-    tournament.add_argument("--by-seat-out", type=Path, help="also write win rates by seat")
-    tournament.set_defaults(run=command_tournament)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        sub = subparsers.add_parser(
+            command.name,
+            help=command.summary.replace("%", "%%"),
+            description=command.summary,
+            epilog=f"example:\n  {command.example}\n\n{VALUE_HELP}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        for argument in command.options:
+            sub.add_argument(*argument.flags, **argument.settings)
+        sub.set_defaults(run=command.run)
     return parser
 
 

@@ -27,11 +27,9 @@ from workbench.designer.cells import (
     cell_values,
     check_base_rules,
     check_fields,
-    check_seed,
+    check_run,
     game_id,
-    get_game,
     lineup_label,
-    positive_count,
     resolve_agents,
     rules_label,
 )
@@ -100,9 +98,7 @@ def compare(
     local processes). Pairing keeps every game's metric values until both runs are done: about
     8 bytes per metric per game per side (140 MB per side for a million Rubbish games).
     """
-    module = get_game(game)
-    games = positive_count("games", games)
-    seed = check_seed(seed)
+    module, games, seed = check_run(game, games, seed)
     if variant is None:
         raise ValueError(
             "variant is missing: give the variant's Rules or its changes, e.g. "

@@ -30,12 +30,10 @@ from workbench.designer.cells import (
     cell_seed,
     check_base_rules,
     check_fields,
-    check_seed,
+    check_run,
     game_id,
-    get_game,
     lineup_label,
     plain,
-    positive_count,
     resolve_agents,
     rule_fields,
     summarise_cell,
@@ -88,9 +86,7 @@ def plan_sweep(
 ) -> SweepPlan:
     """Check everything and list the cells, running nothing. Every problem (unknown fields,
     values ``Rules`` rejects, bad line-ups), per cell, is raised together as ``InvalidCells``."""
-    module = get_game(game)
-    games = positive_count("games", games)
-    seed = check_seed(seed)
+    module, games, seed = check_run(game, games, seed)
     if isinstance(base_rules, Mapping):
         unknown = check_fields(module, list(base_rules))
         base, problem = (None, "") if unknown else build_rules(module, module.Rules(), base_rules)

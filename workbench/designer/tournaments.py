@@ -34,11 +34,10 @@ from workbench.designer.cells import (
     InvalidCells,
     cell_seed,
     check_base_rules,
-    check_seed,
+    check_run,
     game_id,
     get_game,
     lineup_label,
-    positive_count,
     resolve_agents,
     rules_label,
 )
@@ -128,10 +127,9 @@ def tournament(
 ) -> Tournament:
     """Play ``agents`` (two or more names or agents) against each other with seats rotated,
     ``games`` games per seating: standings, pairwise results and win rate by seat, each with
-    n and a 95% interval (see the module docstring)."""
-    module = get_game(game)
-    games = positive_count("games", games)
-    seed = check_seed(seed)
+    n and a 95% interval (see the module docstring), then the game, the rules and the base
+    seed; ``seatings`` lists each seating's line-up, own seed and games."""
+    module, games, seed = check_run(game, games, seed)
     rules = check_base_rules(module, rules, "rules")
     if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) < 2:
         raise ValueError(
@@ -179,7 +177,7 @@ def tournament(
         progress=progress,
         description=f"tournament {game_id(module)}",
     )
-    return _tables(module, rules, names, tasks, results, confidence)
+    return _tables(module, rules, names, tasks, results, confidence, seed)
 
 
 def _tables(
@@ -189,6 +187,7 @@ def _tables(
     tasks: list[SeatingTask],
     results: list[SeatingResult],
     confidence: float,
+    seed: int,
 ) -> Tournament:
     players = rules.players
     entrant_totals: dict[int, Moments] = {}
@@ -245,12 +244,14 @@ def _tables(
         },
         schema={"seating": pl.Int64, "lineup": pl.String, "seed": pl.Int64, "games": pl.Int64},
     )
-    context = {"game": game_id(module), "rules": rules_label(module, rules)}
+    context = {"game": pl.lit(game_id(module)), "rules": pl.lit(rules_label(module, rules))}
+    base_seed = pl.lit(seed, pl.Int64)  # the seatings frame lists each seating's own seed
     return Tournament(
         *(
-            frame.with_columns(**{k: pl.lit(v) for k, v in context.items()})
-            for frame in (standings, pairwise, by_seat, seating_frame)
-        )
+            frame.with_columns(**context, seed=base_seed)
+            for frame in (standings, pairwise, by_seat)
+        ),
+        seating_frame.with_columns(**context),
     )
 
 

@@ -11,17 +11,10 @@ import altair as alt
 import polars as pl
 
 from workbench.charts import WIDTH
+from workbench.charts import check_frame as _check
 
 HEIGHT = 220
 INTERVAL = "95% interval"
-
-
-def _check(frame: pl.DataFrame, columns: list[str], what: str) -> None:
-    if not isinstance(frame, pl.DataFrame):
-        raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
-    missing = [column for column in columns if column not in frame.columns]
-    if missing:
-        raise ValueError(f"{what} needs columns {missing}; the frame has {frame.columns}")
 
 
 def _interval_legend() -> alt.Color:

@@ -11,16 +11,9 @@ import altair as alt
 import polars as pl
 
 from workbench.charts import WIDTH
+from workbench.charts import check_frame as _check
 
 HEIGHT = 220
-
-
-def _check(frame: pl.DataFrame, columns: list[str], what: str) -> None:
-    if not isinstance(frame, pl.DataFrame):
-        raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
-    missing = [column for column in columns if column not in frame.columns]
-    if missing:
-        raise ValueError(f"{what} needs columns {missing}; the frame has {frame.columns}")
 
 
 def _with_interval(frame: pl.DataFrame) -> pl.DataFrame:

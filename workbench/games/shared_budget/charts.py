@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from workbench.charts import WIDTH
+from workbench.charts import WIDTH, interval_tooltip
 
 #: One colour per team, the same in every chart.
 TEAM_COLOURS = {"A": "#1f77b4", "B": "#d62728", "C": "#2ca02c", "D": "#9467bd"}
@@ -151,9 +151,7 @@ def _interval_chart(
             f"{y}:N",
             "team:N",
             "games:Q",
-            alt.Tooltip("win_share:Q", format=".3f"),
-            alt.Tooltip("low:Q", format=".3f"),
-            alt.Tooltip("high:Q", format=".3f"),
+            *interval_tooltip("win_share", number_format=".3f"),
         ],
     )
     bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q")
