@@ -63,6 +63,21 @@ def real_number(
     return number
 
 
+def seat_or_random(name: str, value: object, players: int) -> int | str:
+    """A Rules field naming a seat 0..players-1, or the string "random" (a ValueError for
+    anything else, as Rules fields raise)."""
+    if isinstance(value, str) and value == "random":
+        return value
+    return whole_number(
+        name,
+        value,
+        low=0,
+        high=players - 1,
+        allowed=f"a seat 0–{players - 1} or 'random'",
+        type_error=ValueError,
+    )
+
+
 def choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     """``value`` if it is one of the strings ``allowed``; ValueError otherwise."""
     if not isinstance(value, str) or value not in allowed:

@@ -25,6 +25,24 @@ def agent_column(labels: Sequence[str], seats: np.ndarray, name: str = "agent") 
     return pl.Series(name, list(labels), dtype=pl.String).gather(seats)
 
 
+def common_game_columns(
+    labels: Sequence[str], first_game: int, scores: np.ndarray, ranks: np.ndarray, share: np.ndarray
+) -> dict[str, Any]:
+    """The ``GAME_COLUMNS`` of a finished batch, from its (games, seats) scores, ranks and win
+    shares, game-major like every games frame."""
+    games, seats = scores.shape
+    seat = np.tile(np.arange(seats), games)
+    return {
+        "game": np.repeat(np.arange(first_game, first_game + games), seats),
+        "seat": seat,
+        "agent": agent_column(labels, seat),
+        "score": scores.ravel(),
+        "rank": ranks.ravel(),
+        "won": (ranks == 1).ravel(),
+        "win_share": share.ravel(),
+    }
+
+
 def typed_frame(columns: Mapping[str, Any], schema: Mapping[str, Any]) -> pl.DataFrame:
     """A frame of ``schema``'s columns, in its order, each cast to its type (arrays from a batch
     engine come in whatever integer width the engine used)."""

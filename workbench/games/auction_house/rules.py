@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from workbench.checks import whole_number
+from workbench.checks import seat_or_random, whole_number
 from workbench.games.auction_house.cards import DECK_SIZE, POINTS, TRUMP_DECK
 
 PLAYERS = 4
@@ -47,16 +47,8 @@ class Rules:
             raise ValueError(
                 f"trump_reveal must be one of {TRUMP_REVEALS}, got {self.trump_reveal!r}"
             )
-        if self.first_dealer != "random":
-            start = whole_number(
-                "first_dealer",
-                self.first_dealer,
-                low=0,
-                high=PLAYERS - 1,
-                allowed=f"a seat 0–{PLAYERS - 1} or 'random'",
-                type_error=ValueError,
-            )
-            object.__setattr__(self, "first_dealer", start)
+        start = seat_or_random("first_dealer", self.first_dealer, PLAYERS)
+        object.__setattr__(self, "first_dealer", start)
 
     def replace(self, **changes: object) -> Rules:
         """A variant of these rules (``dataclasses.replace``), validated again."""

@@ -38,7 +38,7 @@ from workbench.games.auction_house.engine import (
     new_game,
 )
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
-from workbench.kit.frames import GAME_COLUMNS, agent_column, typed_frame
+from workbench.kit.frames import GAME_COLUMNS, agent_column, common_game_columns, typed_frame
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -123,20 +123,11 @@ def batch_games_frame(
     batch: BatchState, recording: Recording, labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The games frame of a finished batch."""
-    scores, ranks, share = final_scores(batch)
-    games = scores.shape[0]
-    seats = np.tile(np.arange(PLAYERS), games)
     winners = recording.kitty_winner
     kitties = (winners[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
     auctions = (recording.starter[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
     columns = {
-        "game": np.repeat(np.arange(first_game, first_game + games), PLAYERS),
-        "seat": seats,
-        "agent": agent_column(labels, seats),
-        "score": scores.ravel(),
-        "rank": ranks.ravel(),
-        "won": (ranks == 1).ravel(),
-        "win_share": share.ravel(),
+        **common_game_columns(labels, first_game, *final_scores(batch)),
         "kitties_won": kitties.ravel(),
         "tricks": recording.tricks_won.astype(np.int64).sum(axis=1).ravel(),
         "auctions_started": auctions.ravel(),

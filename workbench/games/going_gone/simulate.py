@@ -36,7 +36,13 @@ from workbench.games.going_gone.batch import (
 from workbench.games.going_gone.bits import items_of, mask_of, popcount
 from workbench.games.going_gone.engine import State, new_game
 from workbench.games.going_gone.rules import Rules
-from workbench.kit.frames import GAME_COLUMNS, FrameRows, agent_column, typed_frame
+from workbench.kit.frames import (
+    GAME_COLUMNS,
+    FrameRows,
+    agent_column,
+    common_game_columns,
+    typed_frame,
+)
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -130,16 +136,8 @@ _LOT_SCHEMA = {
 def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int) -> pl.DataFrame:
     """The games frame of a finished batch."""
     values, scores, ranks, share = final_scores(batch)
-    games, n = scores.shape
-    seats = np.tile(np.arange(n), games)
     columns = {
-        "game": np.repeat(np.arange(first_game, first_game + games), n),
-        "seat": seats,
-        "agent": agent_column(labels, seats),
-        "score": scores.ravel(),
-        "rank": ranks.ravel(),
-        "won": (ranks == 1).ravel(),
-        "win_share": share.ravel(),
+        **common_game_columns(labels, first_game, scores, ranks, share),
         "bucks": batch.bucks.ravel(),
         "collection_value": values.ravel(),
         "items_held": popcount(batch.holdings).ravel(),

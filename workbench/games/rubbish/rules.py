@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from workbench.checks import choice, is_whole_number, whole_number
+from workbench.checks import choice, is_whole_number, seat_or_random, whole_number
 from workbench.data import read_table
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -99,16 +99,8 @@ class Rules:
                 f"locked a card must still hold one out), got money_cards {self.money_cards!r}"
             )
         choice("overspend", self.overspend, OVERSPEND_READINGS)
-        if not (isinstance(self.starting_auctioneer, str) and self.starting_auctioneer == "random"):
-            start = whole_number(
-                "starting_auctioneer",
-                self.starting_auctioneer,
-                low=0,
-                high=players - 1,
-                allowed=f"a seat 0–{players - 1} or 'random'",
-                type_error=ValueError,
-            )
-            object.__setattr__(self, "starting_auctioneer", start)
+        start = seat_or_random("starting_auctioneer", self.starting_auctioneer, players)
+        object.__setattr__(self, "starting_auctioneer", start)
         self._validate_cards()
         reach = self.starting_fame + self.rounds * (self.money_total + self.destined_bonus)
         if reach > MAX_SCORE:
