@@ -48,6 +48,7 @@ from workbench.games.rubbish.agents import make_agent
 from workbench.games.rubbish.cards import (
     Bid,
     bid_table,
+    card_values,
     is_whole_number,
     physical_ways,
     sub_multisets,
@@ -84,19 +85,19 @@ def _rules(rules: Rules | None) -> Rules:
 def _cards(available: Iterable[int], rules: Rules) -> tuple[int, ...]:
     """``available`` as a high-to-low tuple, checked against the rules' money cards."""
     money = rules.money_cards
-    if isinstance(available, str | bytes) or not isinstance(available, Iterable):
-        raise TypeError(
-            f"available must be a sequence of card values from the money cards {list(money)}, "
-            f"got {available!r} ({type(available).__name__})"
-        )
-    cards = tuple(available)
-    bad = [card for card in cards if not is_whole_number(card)]
-    if bad:
-        raise TypeError(
+
+    def error(given: object, bad: list[object] | None) -> str:
+        if bad is None:
+            return (
+                f"available must be a sequence of card values from the money cards "
+                f"{list(money)}, got {given!r} ({type(given).__name__})"
+            )
+        return (
             f"available: card values must be whole numbers from the money cards {list(money)}, "
             f"got {bad!r}"
         )
-    cards = tuple(sorted((int(card) for card in cards), reverse=True))
+
+    cards = card_values(available, error)
     unknown = sorted(set(cards) - set(money))
     if unknown:
         raise ValueError(
