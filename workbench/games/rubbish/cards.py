@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -34,7 +34,7 @@ class Bid(_BidFields):
     __slots__ = ()
 
     def __new__(cls, cards: Iterable[int]) -> Bid:
-        return super().__new__(cls, _card_values(cards))
+        return super().__new__(cls, card_values(cards, _bid_cards_error))
 
     @property
     def total(self) -> int:
@@ -55,20 +55,30 @@ class Bid(_BidFields):
         )
 
 
-def _card_values(cards: object) -> tuple[int, ...]:
+def card_values(
+    cards: object, error: Callable[[object, list[object] | None], str]
+) -> tuple[int, ...]:
+    """``cards`` as plain ints high to low. A TypeError worded by the caller's ``error(cards,
+    bad)`` otherwise: ``bad`` None when ``cards`` is not a sequence, else its non-whole entries."""
     if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
-        raise TypeError(
-            f"Bid cards must be a sequence of money card values such as (5, 2), or () for no "
-            f"cards; got {cards!r} ({type(cards).__name__})"
-        )
+        raise TypeError(error(cards, None))
     values = tuple(cards)
     bad = [card for card in values if not is_whole_number(card)]
     if bad:
-        raise TypeError(
-            f"Bid cards must be whole numbers (money card values such as 5 or 2), got "
-            f"{bad[0]!r} ({type(bad[0]).__name__}) in {cards!r}"
-        )
+        raise TypeError(error(cards, bad))
     return tuple(sorted((int(card) for card in values), reverse=True))
+
+
+def _bid_cards_error(cards: object, bad: list[object] | None) -> str:
+    if bad is None:
+        return (
+            f"Bid cards must be a sequence of money card values such as (5, 2), or () for no "
+            f"cards; got {cards!r} ({type(cards).__name__})"
+        )
+    return (
+        f"Bid cards must be whole numbers (money card values such as 5 or 2), got "
+        f"{bad[0]!r} ({type(bad[0]).__name__}) in {cards!r}"
+    )
 
 
 def without(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...]:

@@ -155,10 +155,9 @@ def cheapskate_distribution_chart(distribution: pl.DataFrame, *, title: str = ""
         ["seat", "times_cheapskate", "share", "low", "high"],
         "cheapskate_distribution_chart",
     )
-    base = alt.Chart(distribution).encode(
-        x=alt.X(
-            "times_cheapskate:O", title="times cheapskate in a game", axis=alt.Axis(labelAngle=0)
-        ),
+    base = _by_times_cheapskate(
+        distribution,
+        "times cheapskate in a game",
         xOffset=alt.XOffset("seat:O"),
         color=alt.Color("seat:O", title="seat"),
     )
@@ -176,17 +175,20 @@ def cheapskate_winning_chart(winning: pl.DataFrame, *, title: str = "") -> alt.L
         ["agent", "times_cheapskate", "win_rate", "low", "high"],
         "cheapskate_winning_chart",
     )
-    base = alt.Chart(winning).encode(
-        x=alt.X(
-            "times_cheapskate:O", title="times cheapskate in the game", axis=alt.Axis(labelAngle=0)
-        ),
-        color=alt.Color("agent:N", title="agent"),
+    base = _by_times_cheapskate(
+        winning, "times cheapskate in the game", color=alt.Color("agent:N", title="agent")
     )
     line = base.mark_line(point=True).encode(y=alt.Y("win_rate:Q", title="win rate"))
     intervals = base.mark_rule(strokeWidth=2).encode(y="low:Q", y2="high:Q")
     return (line + intervals).properties(
         width=WIDTH, height=HEIGHT, title=_title(title, "vertical lines: 95% interval")
     )
+
+
+def _by_times_cheapskate(frame: pl.DataFrame, axis_title: str, **channels: object) -> alt.Chart:
+    """A chart of ``frame`` with one column per cheapskate count along x, plus ``channels``."""
+    x = alt.X("times_cheapskate:O", title=axis_title, axis=alt.Axis(labelAngle=0))
+    return alt.Chart(frame).encode(x=x, **channels)
 
 
 def _title(text: str, subtitle: str | list[str]) -> alt.Title | str:

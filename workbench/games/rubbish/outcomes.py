@@ -35,11 +35,12 @@ from typing import Any
 import polars as pl
 
 from workbench.games.rubbish.agents import AGENTS, RandomAgent, make_agent
-from workbench.games.rubbish.cards import Bid, physical_ways, without
+from workbench.games.rubbish.cards import Bid
 from workbench.games.rubbish.engine import Auction, Observation, Peek, State, new_game
+from workbench.games.rubbish.inference.peeks import peek_chances
+from workbench.games.rubbish.inference.priors import UNIFORM, uniform_choice
 
 Number = Fraction | float
-UNIFORM = "uniform"
 #: Most (deal × bidding) states the exact enumeration follows before it gives up.
 MAX_STATES = 2_000_000
 
@@ -77,12 +78,7 @@ class Model:
     def distribution(self, observation: Observation, legal: Sequence[Any]) -> dict[Any, Number]:
         """P(action) over ``legal`` for a chooser seeing ``observation``."""
         if self.agent is None:
-            if legal and isinstance(legal[0], Bid):
-                cards = observation.available(observation.player)
-                ways = {bid: physical_ways(cards, bid.cards) for bid in legal}
-                total = sum(ways.values())
-                return {bid: Fraction(w, total) for bid, w in ways.items()}
-            return {action: Fraction(1, len(legal)) for action in legal}
+            return uniform_choice(observation, legal)
         given = self.agent.action_probabilities(observation, legal)
         return {action: float(given.get(action, 0.0)) for action in legal}
 
@@ -90,20 +86,6 @@ class Model:
         if self.agent is None:
             return "uniform over physical card subsets; exact fractions"
         return f"{self.name}: exact action probabilities (floating point)"
-
-
-def peek_chances(target: int, available: tuple[int, ...], bid: Bid) -> list[tuple[Peek, Fraction]]:
-    """What the next bidder's blind peek at ``bid`` (by ``target``, who could use
-    ``available``) shows, with its probability: one of 2+ held-out cards, else one of the
-    unused ones (nothing to see when there are none)."""
-    source = "held_out" if bid.count >= 2 else "unused"
-    pool = bid.cards if source == "held_out" else without(available, bid.cards)
-    if not pool:
-        return [(Peek(target, None, source), Fraction(1))]
-    return [
-        (Peek(target, card, source), Fraction(pool.count(card), len(pool)))
-        for card in sorted(set(pool), reverse=True)
-    ]
 
 
 # -- the public record, replayed -----------------------------------------------------------

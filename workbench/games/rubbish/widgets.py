@@ -26,7 +26,8 @@ from workbench.games.rubbish.charts import (
     cheapskate_win_rate_chart,
 )
 from workbench.games.rubbish.cheapskate import cheapskate_frequency
-from workbench.games.rubbish.inference import bid_posterior, bidding_situation
+from workbench.games.rubbish.inference.posterior import bid_posterior
+from workbench.games.rubbish.inference.situation import bidding_situation
 from workbench.games.rubbish.rules import BID_MINIMUMS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from workbench.widgets import Explorer
 
