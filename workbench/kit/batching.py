@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from workbench.checks import choice
-from workbench.kit.lineup import agent_label
+from workbench.kit.lineup import agent_label, agent_repr
 
 #: How ``simulate`` may play: the batch engine when every agent can ("auto"), always ("fast"),
 #: or the step engine, one ``State.apply`` at a time ("step").
@@ -78,4 +78,4 @@ class BatchWrittenAgent:
         raise NotImplementedError(f"{type(self).__name__} has no step-by-step call")
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
+        return agent_repr(self)

@@ -24,6 +24,15 @@ def agent_column(labels: Sequence[str], seats: np.ndarray, name: str = "agent") 
     """The agent label of each row's seat."""
     return pl.Series(name, list(labels), dtype=pl.String).gather(seats)
 
+#: The rounds frame's first columns, as the fast engines type them.
+ROUND_COLUMNS = {
+    "game": pl.Int64,
+    "round": pl.Int8,
+    "seat": pl.Int8,
+    "agent": pl.String,
+    "score_after": pl.Int32,
+}
+
 
 def common_game_columns(
     labels: Sequence[str], first_game: int, scores: np.ndarray, ranks: np.ndarray, share: np.ndarray

@@ -91,3 +91,13 @@ def make_named_agent(
             f"{', '.join(accepted) or 'none'}"
         )
     return agents[name](**options)
+
+
+def agent_repr(agent: Any) -> str:
+    """``Class(setting=value, ...)``: an agent's settings, its ``__init__`` parameters, each
+    kept as an attribute of the same name (so the repr rebuilds the agent)."""
+    parameters = inspect.signature(type(agent).__init__).parameters.values()
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    settings = [p.name for p in parameters if p.kind in named and p.name != "self"]
+    shown = ", ".join(f"{name}={getattr(agent, name)!r}" for name in settings)
+    return f"{type(agent).__name__}({shown})"

@@ -41,7 +41,7 @@ from workbench.games.auction_house.engine import (
 )
 from workbench.games.auction_house.rules import PLAYERS, Rules
 from workbench.kit.batching import BatchWrittenAgent
-from workbench.kit.lineup import make_named_agent
+from workbench.kit.lineup import agent_repr, make_named_agent
 
 _PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
 _CARD_ACTION = {OFFER: Offer, TAKE: Take, KITTY: Kitty, PLAY: Play}
@@ -211,11 +211,6 @@ class HeuristicAgent(_BatchWrittenAgent):
         self.long_suit = int(long_suit)
         self.trade_rank = int(trade_rank)
 
-    def __repr__(self) -> str:
-        return (
-            f"HeuristicAgent(give_rank={self.give_rank}, long_suit={self.long_suit}, "
-            f"trade_rank={self.trade_rank})"
-        )
 
     def choose_start(self, view: View, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         rows = np.arange(view.games)
@@ -329,6 +324,7 @@ class DeterminizationAgent:
     """
 
     name = "determinization"
+    __repr__ = agent_repr
 
     def __init__(
         self, worlds: int = 16, rollout: object | None = None, trick_weight: float = 1.0
@@ -346,11 +342,6 @@ class DeterminizationAgent:
                     f"rollout must be a batch agent (random or heuristic), got {self.rollout!r}"
                 )
 
-    def __repr__(self) -> str:
-        return (
-            f"DeterminizationAgent(worlds={self.worlds}, rollout={self.rollout!r}, "
-            f"trick_weight={self.trick_weight})"
-        )
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator

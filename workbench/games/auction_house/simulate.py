@@ -38,7 +38,13 @@ from workbench.games.auction_house.engine import (
     new_game,
 )
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
-from workbench.kit.frames import GAME_COLUMNS, agent_column, common_game_columns, typed_frame
+from workbench.kit.frames import (
+    GAME_COLUMNS,
+    ROUND_COLUMNS,
+    agent_column,
+    common_game_columns,
+    typed_frame,
+)
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -69,11 +75,7 @@ _GAME_SCHEMA = {
     "points_lost": pl.Int16,
 }
 _ROUND_SCHEMA = {
-    "game": pl.Int64,
-    "round": pl.Int8,
-    "seat": pl.Int8,
-    "agent": pl.String,
-    "score_after": pl.Int32,
+    **ROUND_COLUMNS,
     "dealer": pl.Int8,
     "trump": SUIT_TYPE,
     "auction_role": ROLE_TYPE,

@@ -163,11 +163,6 @@ class ValuationAgent(_BatchWrittenAgent):
         self.last_share = float(last_share)
         self.reserve = int(reserve)
 
-    def __repr__(self) -> str:
-        return (
-            f"ValuationAgent(bid_share={self.bid_share}, last_share={self.last_share}, "
-            f"reserve={self.reserve})"
-        )
 
     def choose_allocations(self, view: View, draw: Draw) -> np.ndarray:
         best = np.asarray(view.rules.best_line_values)
@@ -220,12 +215,6 @@ class CollectorAgent(_BatchWrittenAgent):
             raise ValueError(f"exact_values must be True or False, got {exact_values!r}")
         self.exact_values = exact_values
 
-    def __repr__(self) -> str:
-        return (
-            f"CollectorAgent(bid_share={self.bid_share}, last_share={self.last_share}, "
-            f"reserve={self.reserve}, projection={self.projection}, capture={self.capture}, "
-            f"exact_values={self.exact_values})"
-        )
 
     def choose_allocations(self, view: View, draw: Draw) -> np.ndarray:
         best = np.asarray(view.rules.best_line_values)

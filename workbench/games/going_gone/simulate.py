@@ -38,6 +38,7 @@ from workbench.games.going_gone.engine import State, new_game
 from workbench.games.going_gone.rules import Rules
 from workbench.kit.frames import (
     GAME_COLUMNS,
+    ROUND_COLUMNS,
     FrameRows,
     agent_column,
     common_game_columns,
@@ -99,11 +100,7 @@ _GAME_SCHEMA = {
     "spent": pl.Int32,
 }
 _ROUND_SCHEMA = {
-    "game": pl.Int64,
-    "round": pl.Int8,
-    "seat": pl.Int8,
-    "agent": pl.String,
-    "score_after": pl.Int32,
+    **ROUND_COLUMNS,
     "is_auctioneer": pl.Boolean,
     "bid_total": pl.Int16,
     "lots_won": pl.Int8,
@@ -230,7 +227,7 @@ def batch_lots_frame(
 def states_games_frame(
     states: Sequence[State], labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
-    """The games frame of finished engine games (same columns as the fast engine's)."""
+    """The games frame of finished step-engine games: Bucks, collections, lots, sales."""
     rows = FrameRows(_GAME_SCHEMA)
     for offset, state in enumerate(states):
         result = state.result()

@@ -27,7 +27,7 @@ from workbench.games.rubbish.cards import Bid, BidTable, bid_table, bid_weights
 from workbench.games.rubbish.engine import Action, Auction, Observation
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.batching import BatchWrittenAgent
-from workbench.kit.lineup import make_named_agent
+from workbench.kit.lineup import agent_repr, make_named_agent
 
 
 def view_of(observation: Observation) -> View:
@@ -141,11 +141,6 @@ class HeuristicAgent(_BatchWrittenAgent):
             "HeuristicAgent last_round_share", last_round_share, low=0, high=1
         )
 
-    def __repr__(self) -> str:
-        return (
-            f"HeuristicAgent(max_wanted_bid={self.max_wanted_bid}, gain_share={self.gain_share}, "
-            f"cheapskate_share={self.cheapskate_share}, last_round_share={self.last_round_share})"
-        )
 
     def choose_auctions(self, view: View, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         wanted = view.remaining & view.destined
@@ -319,6 +314,7 @@ class SamplingAgent:
     """
 
     name = "sampling"
+    __repr__ = agent_repr
 
     def __init__(self, samples: int = 24, rollout: BatchAgent | None = None) -> None:
         self.samples = whole_number("SamplingAgent samples", samples, low=1)
@@ -334,8 +330,6 @@ class SamplingAgent:
             )
         self.rollout = rollout
 
-    def __repr__(self) -> str:
-        return f"SamplingAgent(samples={self.samples}, rollout={self.rollout!r})"
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator

@@ -106,7 +106,7 @@ def batch_rounds_frame(
 def states_games_frame(
     states: Sequence[State], labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
-    """The games frame of finished engine games (same columns as the fast engine's)."""
+    """The games frame of finished step-engine games: geek, fame, items and cheapskate counts."""
     rows = FrameRows(_GAME_SCHEMA)
     for offset, state in enumerate(states):
         result = state.result()
