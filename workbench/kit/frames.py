@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -52,6 +52,22 @@ def common_game_columns(
     }
 
 
+def common_round_columns(
+    labels: Sequence[str], first_game: int, score_after: np.ndarray
+) -> dict[str, Any]:
+    """The ``ROUND_COLUMNS`` of a recorded batch from its (games, rounds, seats) scores after
+    each round, game-major, then round, then seat."""
+    games, rounds, seats = score_after.shape
+    seat = np.tile(np.arange(seats), games * rounds)
+    return {
+        "game": np.repeat(np.arange(first_game, first_game + games), rounds * seats),
+        "round": np.tile(np.repeat(np.arange(1, rounds + 1), seats), games),
+        "seat": seat,
+        "agent": agent_column(labels, seat),
+        "score_after": score_after.ravel(),
+    }
+
+
 def typed_frame(columns: Mapping[str, Any], schema: Mapping[str, Any]) -> pl.DataFrame:
     """A frame of ``schema``'s columns, in its order, each cast to its type (arrays from a batch
     engine come in whatever integer width the engine used)."""
@@ -62,6 +78,28 @@ def typed_frame(columns: Mapping[str, Any], schema: Mapping[str, Any]) -> pl.Dat
 
 def _series(name: str, values: Any) -> pl.Series:
     return values.alias(name) if isinstance(values, pl.Series) else pl.Series(name, values)
+
+
+def seat_rows(
+    states: Sequence[Any],
+    labels: Sequence[str],
+    first_game: int,
+    schema: Mapping[str, Any],
+    per_seat: Callable[[Any], Sequence[Sequence[Any]]],
+) -> pl.DataFrame:
+    """A frame of finished States, one row per game × seat: game, seat, agent, then the
+    columns ``per_seat(state)`` gives for each seat, in ``schema``'s order."""
+    rows = FrameRows(schema)
+    for game, state in enumerate(states, start=first_game):
+        for seat, values in enumerate(per_seat(state)):
+            rows.add(game, seat, labels[seat], *values)
+    return rows.frame()
+
+
+def shares(ranks: Sequence[int]) -> list[float]:
+    """Each seat's win share: 1/k for the k seats ranked first, 0 for the others."""
+    first = sum(rank == 1 for rank in ranks)
+    return [1 / first if rank == 1 else 0.0 for rank in ranks]
 
 
 class FrameRows:

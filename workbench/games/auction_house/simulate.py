@@ -41,8 +41,8 @@ from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
 from workbench.kit.frames import (
     GAME_COLUMNS,
     ROUND_COLUMNS,
-    agent_column,
     common_game_columns,
+    common_round_columns,
     typed_frame,
 )
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
@@ -153,11 +153,7 @@ def batch_rounds_frame(
     stake = per_deal(recording.kitty_points.astype(np.int64) + recording.carried_in)
     kitty_cards = recording.kitty.ravel()
     columns = {
-        "game": np.repeat(np.arange(first_game, first_game + games), deals * PLAYERS),
-        "round": np.tile(np.repeat(np.arange(1, deals + 1), PLAYERS), games),
-        "seat": seats,
-        "agent": agent_column(labels, seats),
-        "score_after": recording.scores_after.ravel(),
+        **common_round_columns(labels, first_game, recording.scores_after),
         "dealer": per_deal(recording.dealer),
         "trump": _suit_or_none(per_deal(recording.trump)),
         "auction_role": pl.Series(ROLES).gather(role),

@@ -42,6 +42,9 @@ from workbench.kit.frames import (
     FrameRows,
     agent_column,
     common_game_columns,
+    common_round_columns,
+    seat_rows,
+    shares,
     typed_frame,
 )
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
@@ -152,17 +155,12 @@ def batch_rounds_frame(
     recording: Recording, batch: BatchState, labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The rounds frame of a recorded batch."""
-    games, rounds, n = recording.bucks_after.shape
-    seats = np.tile(np.arange(n), games * rounds)
+    _, rounds, n = recording.bucks_after.shape
     auctioneer = (
         batch.first_auctioneer[:, None] + np.arange(rounds)[None, :]
     ) % n  # (G, R): the paddle passes clockwise every round
     columns = {
-        "game": np.repeat(np.arange(first_game, first_game + games), rounds * n),
-        "round": np.tile(np.repeat(np.arange(1, rounds + 1), n), games),
-        "seat": seats,
-        "agent": agent_column(labels, seats),
-        "score_after": recording.score_after.ravel(),
+        **common_round_columns(labels, first_game, recording.score_after),
         "is_auctioneer": (auctioneer[:, :, None] == np.arange(n)).ravel(),
         "bid_total": recording.bids.sum(axis=3).ravel(),
         "lots_won": recording.lots_won.ravel(),
@@ -228,33 +226,20 @@ def states_games_frame(
     states: Sequence[State], labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The games frame of finished step-engine games: Bucks, collections, lots, sales."""
-    rows = FrameRows(_GAME_SCHEMA)
-    for offset, state in enumerate(states):
-        result = state.result()
-        n = state.rules.players
-        spent, sales, sale_bucks, lots_won, items_won = _totals(state)
-        times = [sum(record.auctioneer == seat for record in state.history) for seat in range(n)]
-        for seat in range(n):
-            won = result.ranks[seat] == 1
-            rows.add(
-                first_game + offset,
-                seat,
-                labels[seat],
-                result.scores[seat],
-                result.ranks[seat],
-                won,
-                1 / len(result.winners) if won else 0.0,
-                result.bucks[seat],
-                result.collection_values[seat],
-                len(state.holdings[seat]),
-                items_won[seat],
-                lots_won[seat],
-                times[seat],
-                sales[seat],
-                sale_bucks[seat],
-                spent[seat],
-            )
-    return rows.frame()
+    return seat_rows(states, labels, first_game, _GAME_SCHEMA, _seat_results)
+
+
+def _seat_results(state: State) -> list[tuple]:
+    result, n = state.result(), state.rules.players
+    spent, sales, sale_bucks, lots_won, items_won = _totals(state)
+    times = [sum(record.auctioneer == seat for record in state.history) for seat in range(n)]
+    share = shares(result.ranks)
+    return [
+        (result.scores[seat], result.ranks[seat], result.ranks[seat] == 1, share[seat],
+         result.bucks[seat], result.collection_values[seat], len(state.holdings[seat]),
+         items_won[seat], lots_won[seat], times[seat], sales[seat], sale_bucks[seat], spent[seat])
+        for seat in range(n)
+    ]  # fmt: skip
 
 
 def _totals(state: State) -> tuple[list[int], ...]:

@@ -28,7 +28,7 @@ from workbench.games.rubbish.batch import (
 from workbench.games.rubbish.cards import bid_table
 from workbench.games.rubbish.engine import Auction, State, new_game
 from workbench.games.rubbish.rules import Rules
-from workbench.kit.frames import FrameRows, agent_column
+from workbench.kit.frames import agent_column, seat_rows, shares
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -107,27 +107,18 @@ def states_games_frame(
     states: Sequence[State], labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The games frame of finished step-engine games: geek, fame, items and cheapskate counts."""
-    rows = FrameRows(_GAME_SCHEMA)
-    for offset, state in enumerate(states):
-        result = state.result()
-        winners = len(result.winners)
-        for seat in range(state.rules.players):
-            won = result.ranks[seat] == 1
-            rows.add(
-                first_game + offset,
-                seat,
-                labels[seat],
-                state.deal.geeks[seat],
-                result.scores[seat],
-                result.fame[seat],
-                result.ranks[seat],
-                won,
-                1 / winners if won else 0.0,
-                result.items_won[seat],
-                result.destined_won[seat],
-                state.cheapskate_counts[seat],
-            )
-    return rows.frame()
+    return seat_rows(states, labels, first_game, _GAME_SCHEMA, _seat_results)
+
+
+def _seat_results(state: State) -> list[tuple]:
+    result = state.result()
+    return [
+        (geek, score, fame, rank, rank == 1, share, items, destined, cheapskate)
+        for geek, score, fame, rank, share, items, destined, cheapskate in zip(
+            state.deal.geeks, result.scores, result.fame, result.ranks, shares(result.ranks),
+            result.items_won, result.destined_won, state.cheapskate_counts, strict=True,
+        )
+    ]  # fmt: skip
 
 
 def states_rounds_frame(
