@@ -1,5 +1,6 @@
 """What every step engine's State shares: a position that ``apply`` copies instead of changing
-(``Evolving``), and final standings from each seat's score (``standings``)."""
+(``Evolving``), final standings from each seat's score (``standings``), and the fields an
+observation or view copies from the state by name (``fields_of``)."""
 
 from __future__ import annotations
 
@@ -28,3 +29,9 @@ def standings(keys: Sequence[Any]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     ranks = tuple(1 + sum(other > key for other in keys) for key in keys)
     winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
     return ranks, winners
+
+
+def fields_of(source: object, *names: str) -> dict[str, Any]:
+    """``{name: source.name}`` for each name: the fields a view or observation takes from its
+    state unchanged, named once instead of written ``name=state.name`` one by one."""
+    return {name: getattr(source, name) for name in names}

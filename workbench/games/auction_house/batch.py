@@ -30,6 +30,7 @@ from workbench.games.auction_house.cards import (
 )
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, TRICKS, Rules
 from workbench.kit.batching import ask_each_agent, distinct_agents
+from workbench.kit.state import fields_of
 
 AUCTION, OFFER, TAKE, KITTY, PLAY, OVER = range(6)
 PHASE_NAMES = ("auction", "offer", "take", "kitty", "play", "over")
@@ -244,27 +245,16 @@ class BatchState:
         hand = self.hands[self.rows, actor]
         hidden_offers = self.phase == OFFER
         return View(
-            rules=self.rules,
-            phase=self.phase,
-            step=self.step,
-            deal=self.deal,
+            **fields_of(
+                self,
+                "rules", "phase", "step", "deal", "dealer", "trump", "trump_shown", "starter",
+                "face_up", "called", "played", "trick", "leader", "tricks_won", "scores",
+                "carried_in", "voids",
+            ),
             actor=actor,
             hand=hand,
             legal=self.legal(actor, hand),
-            dealer=self.dealer,
-            trump=self.trump,
-            trump_shown=self.trump_shown,
-            starter=self.starter,
-            face_up=self.face_up,
-            called=self.called,
             offers=np.full_like(self.offers, -1) if hidden_offers else self.offers,
-            played=self.played,
-            trick=self.trick,
-            leader=self.leader,
-            tricks_won=self.tricks_won,
-            scores=self.scores,
-            carried_in=self.carried_in,
-            voids=self.voids,
         )
 
 

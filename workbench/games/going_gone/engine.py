@@ -29,7 +29,7 @@ from workbench.games.going_gone.arrangement import best_value
 from workbench.games.going_gone.bits import mask_of
 from workbench.games.going_gone.rules import Rules, is_whole_number
 from workbench.kit.seeding import SeedLike, generator
-from workbench.kit.state import Evolving, standings
+from workbench.kit.state import Evolving, fields_of, standings
 
 
 class Deal(NamedTuple):
@@ -196,14 +196,11 @@ class State(Evolving):
         player = self._seat(player, name="player")
         open_ = self.rules.open_collections
         return Observation(
+            **fields_of(
+                self,
+                "rules", "round", "phase", "to_play", "auctioneer", "lots", "bucks",
+            ),
             player=player,
-            rules=self.rules,
-            round=self.round,
-            phase=self.phase,
-            to_play=self.to_play,
-            auctioneer=self.auctioneer,
-            lots=self.lots,
-            bucks=self.bucks,
             item_counts=tuple(len(h) for h in self.holdings),
             holding=self.holdings[player],
             own_bids=self.bids[player] if self.phase != "over" else None,

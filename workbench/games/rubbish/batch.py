@@ -20,6 +20,7 @@ import numpy as np
 from workbench.games.rubbish.cards import BidTable, bid_table
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.batching import ask_each_agent, distinct_agents
+from workbench.kit.state import fields_of
 
 ROLE_WINNER, ROLE_CHEAPSKATE, ROLE_GAINER = 0, 1, 2
 ROLES = ("winner", "cheapskate", "gainer")
@@ -191,16 +192,12 @@ class BatchState:
         """What the acting seat of each game may know (never the other seats' geeks)."""
         empty = np.full(self.games, -1)
         return View(
-            rules=self.rules,
-            table=self.table,
+            **fields_of(
+                self,
+                "rules", "table", "rounds_done", "position", "fame", "lock", "remaining",
+                "cheapskates", "auctioneer",
+            ),
             actor=actor,
-            rounds_done=self.rounds_done,
-            position=self.position,
-            fame=self.fame,
-            lock=self.lock,
-            remaining=self.remaining,
-            cheapskates=self.cheapskates,
-            auctioneer=self.auctioneer,
             item=self.item if self.item is not None else empty,
             first=self.first if self.first is not None else empty,
             order=self.order if self.order is not None else np.zeros_like(self.fame),
