@@ -68,12 +68,8 @@ __getattr__ = lazy_exports(
     globals(),
     {
         "workbench.games.auction_house.charts": (
-            "auction_value_chart",
-            "carry_chain_chart",
-            "kitty_value_chart",
-            "trump_odds_chart",
-            "trump_reveal_chart",
-            "win_by_tricks_chart",
+            "auction_value_chart", "carry_chain_chart", "kitty_value_chart", "trump_odds_chart",
+            "trump_reveal_chart", "win_by_tricks_chart",
         ),
         "workbench.games.auction_house.widgets": ("kitty_explorer",),
     },

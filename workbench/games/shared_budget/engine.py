@@ -397,13 +397,17 @@ def new_game(rules: Rules | None = None, *, seed: int) -> State:
     return state._evolve(log=(*state.log, _round_header(state)))
 
 
+#: A round's outcome: (winner or None, price, budgets after, coverage after).
+RoundOutcome = tuple[int | None, int, tuple[int, ...], tuple[int, ...]]
+
+
 def resolve_round(
     rules: Rules,
     round_index: int,
     budgets: Sequence[int],
     coverage: Sequence[int],
     bids: Sequence[int],
-) -> tuple[int | None, int, tuple[int, ...], tuple[int, ...]]:
+) -> RoundOutcome:
     """(winner, price, budgets after, coverage after) once the round's valid bids are revealed:
     the winner pays exactly its bid and gains the card's functions; nobody else pays."""
     if not isinstance(rules, Rules):
@@ -426,12 +430,9 @@ def resolve_round(
 
 
 def _resolve_round(
-    rules: Rules,
-    round_index: int,
-    budgets: Sequence[int],
-    coverage: Sequence[int],
+    rules: Rules, round_index: int, budgets: Sequence[int], coverage: Sequence[int],
     bids: Sequence[int],
-) -> tuple[int | None, int, tuple[int, ...], tuple[int, ...]]:
+) -> RoundOutcome:
     """``resolve_round`` on arguments already known to be good (the engine's)."""
     winner = _award(bids, rules.priority_order(round_index))
     if winner is None:
