@@ -1,0 +1,139 @@
+"""The game kit: self-play written once, and the helpers every game's skeleton uses."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+
+import numpy as np
+import polars as pl
+import pytest
+
+from workbench.games import auction_house, going_gone, rubbish, shared_budget
+from workbench.kit.batching import ask_each_agent
+from workbench.kit.frames import common_game_columns, seat_rows, shares, typed_frame
+from workbench.kit.lineup import agent_repr, make_named_agent
+from workbench.kit.seeding import generator, seed_sequence
+from workbench.kit.selfplay import SelfPlay, standard_streams
+from workbench.kit.state import fields_of, standings
+
+GAMES = (auction_house, going_gone, rubbish, shared_budget)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.__name__.rsplit(".", 1)[-1])
+def test_every_games_self_play_comes_from_the_kit(game):
+    simulate_module = importlib.import_module(game.simulate.__module__)
+    assert simulate_module.__name__ == f"{game.__name__}.simulate"
+    spec = simulate_module.SELF_PLAY
+    assert isinstance(spec, SelfPlay) and spec.game == game.__name__.rsplit(".", 1)[-1]
+    parameters = inspect.signature(game.simulate).parameters
+    assert list(parameters)[:7] == [
+        "rules", "agents", "games", "seed", "progress", "engine", "rounds",
+    ]  # fmt: skip
+    assert [p for p in parameters if p not in spec.extra_frames][7:] == []
+
+
+def test_extra_frames_are_keyword_flags_and_unknown_ones_are_refused():
+    assert "lots" in inspect.signature(going_gone.simulate).parameters
+    games, rounds, lots = going_gone.simulate(games=3, seed=0, progress=False, lots=True)
+    assert (games.height, rounds.height) == (12, 3 * 4 * going_gone.Rules().rounds)
+    assert lots["game"].unique().sort().to_list() == [0, 1, 2]
+    with pytest.raises(TypeError, match="lots"):
+        rubbish.simulate(games=3, seed=0, progress=False, lots=True)
+    with pytest.raises(TypeError, match="games"):
+        rubbish.simulate(seed=0)
+
+
+def test_rounds_false_leaves_the_rounds_frame_out_in_every_game():
+    for game in GAMES:
+        games, rounds = game.simulate(games=2, seed=1, progress=False, rounds=False)
+        assert rounds is None and games.height == 2 * game.Rules().players
+
+
+def test_a_game_without_a_fast_engine_refuses_engine_fast():
+    with pytest.raises(ValueError, match="engine='fast' needs batch agents"):
+        shared_budget.simulate(games=1, seed=0, engine="fast", progress=False)
+
+
+def test_play_game_is_game_g_of_a_run_on_the_stream_seed_g():
+    """Game g of ``simulate(seed=s)`` is ``play_game(seed=(s, g))``: same scores, any engine."""
+    games, _ = rubbish.simulate(None, "random", games=4, seed=7, engine="step", progress=False)
+    state = rubbish.play_game(None, "random", seed=seed_sequence(7, 3))
+    assert games.filter(pl.col("game") == 3)["score"].to_list() == list(state.result().scores)
+
+
+def test_standard_streams_give_the_deal_sub_stream_0_and_seat_s_sub_stream_1_plus_s():
+    deal, rngs = standard_streams(seed_sequence(5, 2), 3)
+    assert deal.spawn_key == (2, 0)
+    assert rngs[1].random() == generator(5, 2, 2).random()
+
+
+def test_ask_each_agent_merges_answers_game_by_game():
+    seat_agent = np.array([0, 1, 0])  # seats 0 and 2 play agent 0, seat 1 agent 1
+    actor = np.array([0, 1, 2, 1])  # the acting seat in each of four games
+    asked = []
+
+    def ask(agent, mask):
+        asked.append((agent, None if mask is None else mask.tolist()))
+        return np.full(4, agent * 10)
+
+    merged = ask_each_agent([0, 1], seat_agent, actor, ask)
+    assert merged.tolist() == [0, 10, 0, 10]
+    assert asked == [(0, [True, False, True, False]), (1, [False, True, False, True])]
+    # One agent in every seat: asked once for every game.
+    assert ask_each_agent([0], np.zeros(3, int), actor, ask).tolist() == [0, 0, 0, 0]
+    assert asked[-1] == (0, None)
+
+
+def test_ask_each_agent_merges_tuples_of_answers():
+    merged = ask_each_agent(
+        ["a", "b"],
+        np.array([0, 1]),
+        np.array([1, 0]),
+        lambda agent, mask: (np.full(2, ord(agent)), np.full(2, -ord(agent))),
+    )
+    assert [m.tolist() for m in merged] == [[98, 97], [-98, -97]]
+
+
+def test_shares_and_standings_split_a_tie():
+    assert standings([5, 9, 9]) == ((3, 1, 1), (1, 2))
+    assert shares([3, 1, 1]) == [0.0, 0.5, 0.5]
+    assert standings([(1, 2), (1, 3)]) == ((2, 1), (1,))  # tuple keys, left to right
+
+
+def test_frames_built_by_the_kit():
+    columns = common_game_columns(
+        ["x", "y"], 10, np.array([[3, 1], [2, 2]]), np.array([[1, 2], [1, 1]]),
+        np.array([[1.0, 0.0], [0.5, 0.5]]),
+    )  # fmt: skip
+    frame = typed_frame(columns, {"game": pl.Int64, "agent": pl.String, "win_share": pl.Float64})
+    assert frame.rows() == [(10, "x", 1.0), (10, "y", 0.0), (11, "x", 0.5), (11, "y", 0.5)]
+    rows = seat_rows(
+        ["first", "second"], ["p", "q"], 4, {"game": pl.Int64, "seat": pl.Int8,
+        "agent": pl.String, "name": pl.String}, lambda state: [(state + "0",), (state + "1",)],
+    )  # fmt: skip
+    assert rows.rows() == [
+        (4, 0, "p", "first0"), (4, 1, "q", "first1"), (5, 0, "p", "second0"),
+        (5, 1, "q", "second1"),
+    ]  # fmt: skip
+
+
+def test_agents_are_made_by_name_and_show_their_settings():
+    agent = make_named_agent(
+        going_gone.AGENTS, "valuation", {"reserve": 3}, game="going_gone"
+    )
+    assert agent_repr(agent) == "ValuationAgent(bid_share=0.6, last_share=0.85, reserve=3)"
+    assert repr(rubbish.make_agent("random")) == "RandomAgent()"
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['cap'\] for the valuation agent"):
+        make_named_agent(going_gone.AGENTS, "valuation", {"cap": 3}, game="going_gone")
+    with pytest.raises(ValueError, match="unknown agent 'best'; agents: random, valuation"):
+        make_named_agent(going_gone.AGENTS, "best", {}, game="going_gone")
+    with pytest.raises(TypeError, match="rules must be a going_gone Rules or None, got Rules"):
+        going_gone.make_agent("random", rubbish.Rules())
+
+
+def test_fields_of_copies_named_fields():
+    class Source:
+        a, b, c = 1, 2, 3
+
+    assert fields_of(Source(), "a", "c") == {"a": 1, "c": 3}
