@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import polars as pl
 
-from workbench.checks import is_whole_number, whole_number
+from workbench.checks import instance_or_default, is_whole_number, whole_number
 from workbench.games.rubbish.rules import MAX_ITEMS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from workbench.games.rubbish.simulate import simulate
 from workbench.kit.seeding import SeedLike
@@ -257,11 +257,7 @@ def cheapskate_by_player_count(
 
 
 def _checked_rules(rules: object) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a rubbish Rules or None, got {type(rules).__name__}")
-    return rules
+    return instance_or_default("rules", rules, Rules, Rules, "a rubbish Rules or None")
 
 
 def _player_counts(name: str, players: object) -> list[int]:
