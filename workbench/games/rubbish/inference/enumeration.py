@@ -38,12 +38,9 @@ def _uniform_bids(
 
 
 def possible_bids(
-    available: Sequence[int],
-    n_cards: int,
-    *,
-    rules: Rules | None = None,
+    available: Sequence[int], n_cards: int, *, rules: Rules | None = None,
     position: int | None = None,
-) -> pl.DataFrame:
+) -> pl.DataFrame:  # fmt: skip
     """Every total ``n_cards`` held-out cards of ``available`` can make, and how likely.
 
     One row per total: ``ways`` (physical card subsets giving it; the two 2s are different
@@ -82,12 +79,9 @@ _POSSIBLE_SCHEMA = {
 
 
 def peek_distribution(
-    available: Sequence[int],
-    n_cards: int,
-    *,
-    rules: Rules | None = None,
+    available: Sequence[int], n_cards: int, *, rules: Rules | None = None,
     position: int | None = None,
-) -> pl.DataFrame:
+) -> pl.DataFrame:  # fmt: skip
     """What the next bidder's blind peek can show, and how likely, under the uniform prior.
 
     One row per possible (card, source) with its exact probability: the denominator of Bayes'
