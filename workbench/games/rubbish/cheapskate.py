@@ -65,19 +65,14 @@ def cheapskate_facts(
                 "someone_at_least": math.ceil(rounds / n),
             }
         )
-    return pl.DataFrame(
-        rows,
-        schema={
-            "players": pl.Int64,
-            "rounds": pl.Int64,
-            "cheapskate_events": pl.Int64,
-            "fair_share": pl.Float64,
-            "fair_share_exact": pl.String,
-            "remainder": pl.Int64,
-            "splits_evenly": pl.Boolean,
-            "someone_at_least": pl.Int64,
-        },
-    )
+    return pl.DataFrame(rows, schema=_FACTS_SCHEMA)
+
+
+_FACTS_SCHEMA = {
+    "players": pl.Int64, "rounds": pl.Int64, "cheapskate_events": pl.Int64,
+    "fair_share": pl.Float64, "fair_share_exact": pl.String,
+    "remainder": pl.Int64, "splits_evenly": pl.Boolean, "someone_at_least": pl.Int64,
+}  # fmt: skip
 
 
 def cheapskate_frequency(
