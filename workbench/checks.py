@@ -9,12 +9,43 @@ contract says). Every message names the argument, what was given and what is all
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from numbers import Integral, Real
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def is_whole_number(value: object) -> bool:
     """A Python or numpy integer, but not a bool."""
     return type(value) is int or (isinstance(value, Integral) and not isinstance(value, bool))
+
+
+def whole_entries(
+    values: object, error: Callable[[object, list[object] | None], str]
+) -> tuple[object, ...]:
+    """``values`` as a tuple, as given, if it is a sequence (not a string) of whole numbers. A
+    TypeError worded by the caller's ``error(values, bad)`` otherwise: ``bad`` None when
+    ``values`` is not a sequence, else its non-whole entries."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise TypeError(error(values, None))
+    given = tuple(values)
+    bad = [value for value in given if not is_whole_number(value)]
+    if bad:
+        raise TypeError(error(values, bad))
+    return given
+
+
+def instance_or_default(
+    name: str, value: object, kind: type[T], default: Callable[[], T], allowed: str
+) -> T:
+    """``value`` if it is a ``kind``, ``default()`` if it is None; else a TypeError saying
+    ``name`` must be ``allowed`` and naming the type given."""
+    if value is None:
+        return default()
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} must be {allowed}, got {type(value).__name__}")
+    return value
 
 
 def whole_number(

@@ -53,21 +53,14 @@ __getattr__ = lazy_exports(
     globals(),
     {
         "workbench.games.rubbish.charts": (
-            "bid_posterior_chart",
-            "cheapskate_chart",
-            "cheapskate_distribution_chart",
-            "cheapskate_win_rate_chart",
-            "cheapskate_winning_chart",
-            "game_inference_chart",
+            "bid_posterior_chart", "cheapskate_chart", "cheapskate_distribution_chart",
+            "cheapskate_win_rate_chart", "cheapskate_winning_chart", "game_inference_chart",
             "geek_posterior_chart",
         ),
         "workbench.games.rubbish.panel": ("make_panel",),
-        "workbench.games.rubbish.widgets": (
-            "bid_inference_explorer",
-            "cheapskate_explorer",
-        ),
+        "workbench.games.rubbish.widgets": ("bid_inference_explorer", "cheapskate_explorer"),
     },
-)
+)  # fmt: skip
 
 __all__ = [
     "AGENTS",

@@ -258,12 +258,9 @@ def _choice_array(agent: BatchAgent, view: View, values: object, what: str) -> n
 
 
 def check_auctions(
-    agent: BatchAgent,
-    view: View,
-    answer: object,
-    mask: np.ndarray | None = None,
+    agent: BatchAgent, view: View, answer: object, mask: np.ndarray | None = None,
     first_game: int = 0,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """``answer`` of ``agent.choose_auctions`` checked in the games ``mask`` selects (None:
     every game): a remaining item and a seat in each. Raises ValueError naming the agent, the
     game, the seat and what was legal."""
@@ -293,12 +290,9 @@ def check_auctions(
 
 
 def check_bids(
-    agent: BatchAgent,
-    view: View,
-    answer: object,
-    mask: np.ndarray | None = None,
+    agent: BatchAgent, view: View, answer: object, mask: np.ndarray | None = None,
     first_game: int = 0,
-) -> np.ndarray:
+) -> np.ndarray:  # fmt: skip
     """``answer`` of ``agent.choose_bids`` checked in the games ``mask`` selects (None: every
     game): an index into the bid table of the actor's lock, holding out at least the cards the
     bidding position needs. Raises ValueError naming the agent, the game, the seat and what was

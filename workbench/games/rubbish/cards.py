@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from workbench.checks import is_whole_number
+from workbench.checks import whole_entries
 
 
 class _BidFields(NamedTuple):
@@ -60,13 +60,7 @@ def card_values(
 ) -> tuple[int, ...]:
     """``cards`` as plain ints high to low. A TypeError worded by the caller's ``error(cards,
     bad)`` otherwise: ``bad`` None when ``cards`` is not a sequence, else its non-whole entries."""
-    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
-        raise TypeError(error(cards, None))
-    values = tuple(cards)
-    bad = [card for card in values if not is_whole_number(card)]
-    if bad:
-        raise TypeError(error(cards, bad))
-    return tuple(sorted((int(card) for card in values), reverse=True))
+    return tuple(sorted((int(card) for card in whole_entries(cards, error)), reverse=True))
 
 
 def _bid_cards_error(cards: object, bad: list[object] | None) -> str:

@@ -7,6 +7,8 @@ labels, interval bars, reference rules) with ``+``.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import altair as alt
 import polars as pl
 
@@ -14,6 +16,8 @@ from workbench.charts import WIDTH
 from workbench.charts import check_frame as _check
 
 HEIGHT = 220
+
+_Chart = TypeVar("_Chart", alt.Chart, alt.LayerChart)
 
 
 def _with_interval(frame: pl.DataFrame) -> pl.DataFrame:
@@ -54,7 +58,7 @@ def bid_posterior_chart(
         )
         chart = chart + errors
     subtitle = "black lines: 95% interval (an estimate)" if ranged.height else ""
-    return chart.properties(width=WIDTH, height=HEIGHT, title=_title(title, subtitle))
+    return _sized(chart, title, subtitle)
 
 
 def geek_posterior_chart(geeks: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
@@ -121,9 +125,7 @@ def cheapskate_chart(summary: pl.DataFrame, *, x: str = "seat", title: str = "")
         "dots: mean per game, lines: 95% interval",
         "grey ticks: fair share (rounds/players)",
     ]
-    return (fair + intervals + means).properties(
-        width=WIDTH, height=HEIGHT, title=_title(title, subtitle)
-    )
+    return _sized(fair + intervals + means, title, subtitle)
 
 
 def cheapskate_win_rate_chart(summary: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
@@ -143,52 +145,46 @@ def cheapskate_win_rate_chart(summary: pl.DataFrame, *, title: str = "") -> alt.
     label = line.mark_text(align="right", baseline="bottom", dy=-3, color="gray").encode(
         y="even:Q", x=alt.value("width"), text="label:N"
     )
-    return (rule + label + intervals + points).properties(
-        width=WIDTH, height=HEIGHT, title=_title(title, "dots: win rate · lines: 95% interval")
-    )
+    return _sized(rule + label + intervals + points, title, "dots: win rate · lines: 95% interval")
 
 
 def cheapskate_distribution_chart(distribution: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
     """Share of games with each cheapskate count, per seat (``CheapskateReport.distribution``)."""
-    _check(
-        distribution,
-        ["seat", "times_cheapskate", "share", "low", "high"],
-        "cheapskate_distribution_chart",
-    )
     base = _by_times_cheapskate(
-        distribution,
+        distribution, "cheapskate_distribution_chart", "seat", "share",
         "times cheapskate in a game",
-        xOffset=alt.XOffset("seat:O"),
-        color=alt.Color("seat:O", title="seat"),
-    )
+        xOffset=alt.XOffset("seat:O"), color=alt.Color("seat:O", title="seat"),
+    )  # fmt: skip
     bars = base.mark_bar().encode(y=alt.Y("share:Q", title="share of games"))
     intervals = base.mark_rule(color="black").encode(y="low:Q", y2="high:Q")
-    return (bars + intervals).properties(
-        width=WIDTH, height=HEIGHT, title=_title(title, "black lines: 95% interval")
-    )
+    return _sized(bars + intervals, title, "black lines: 95% interval")
 
 
 def cheapskate_winning_chart(winning: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
     """Win rate by times cheapskate with 95% intervals (``CheapskateReport.winning``)."""
-    _check(
-        winning,
-        ["agent", "times_cheapskate", "win_rate", "low", "high"],
-        "cheapskate_winning_chart",
-    )
     base = _by_times_cheapskate(
-        winning, "times cheapskate in the game", color=alt.Color("agent:N", title="agent")
-    )
+        winning, "cheapskate_winning_chart", "agent", "win_rate",
+        "times cheapskate in the game", color=alt.Color("agent:N", title="agent"),
+    )  # fmt: skip
     line = base.mark_line(point=True).encode(y=alt.Y("win_rate:Q", title="win rate"))
     intervals = base.mark_rule(strokeWidth=2).encode(y="low:Q", y2="high:Q")
-    return (line + intervals).properties(
-        width=WIDTH, height=HEIGHT, title=_title(title, "vertical lines: 95% interval")
-    )
+    return _sized(line + intervals, title, "vertical lines: 95% interval")
 
 
-def _by_times_cheapskate(frame: pl.DataFrame, axis_title: str, **channels: object) -> alt.Chart:
-    """A chart of ``frame`` with one column per cheapskate count along x, plus ``channels``."""
+def _by_times_cheapskate(
+    frame: pl.DataFrame, what: str, series: str, measure: str, axis_title: str, **channels: object
+) -> alt.Chart:
+    """A chart of ``frame`` with one column per cheapskate count along x, plus ``channels``.
+    ``frame`` must hold ``series``, ``measure`` and its 95% interval ``low``–``high`` per count
+    (``what``: the chart, named in the error)."""
+    _check(frame, [series, "times_cheapskate", measure, "low", "high"], what)
     x = alt.X("times_cheapskate:O", title=axis_title, axis=alt.Axis(labelAngle=0))
     return alt.Chart(frame).encode(x=x, **channels)
+
+
+def _sized(chart: _Chart, title: str, subtitle: str | list[str]) -> _Chart:
+    """``chart`` at the usual width and height, titled with what each mark is."""
+    return chart.properties(width=WIDTH, height=HEIGHT, title=_title(title, subtitle))
 
 
 def _title(text: str, subtitle: str | list[str]) -> alt.Title | str:

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import polars as pl
 
-from workbench.checks import is_whole_number, whole_number
+from workbench.checks import instance_or_default, is_whole_number, whole_number
 from workbench.games.rubbish.rules import MAX_ITEMS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from workbench.games.rubbish.simulate import simulate
 from workbench.kit.seeding import SeedLike
@@ -65,19 +65,14 @@ def cheapskate_facts(
                 "someone_at_least": math.ceil(rounds / n),
             }
         )
-    return pl.DataFrame(
-        rows,
-        schema={
-            "players": pl.Int64,
-            "rounds": pl.Int64,
-            "cheapskate_events": pl.Int64,
-            "fair_share": pl.Float64,
-            "fair_share_exact": pl.String,
-            "remainder": pl.Int64,
-            "splits_evenly": pl.Boolean,
-            "someone_at_least": pl.Int64,
-        },
-    )
+    return pl.DataFrame(rows, schema=_FACTS_SCHEMA)
+
+
+_FACTS_SCHEMA = {
+    "players": pl.Int64, "rounds": pl.Int64, "cheapskate_events": pl.Int64,
+    "fair_share": pl.Float64, "fair_share_exact": pl.String,
+    "remainder": pl.Int64, "splits_evenly": pl.Boolean, "someone_at_least": pl.Int64,
+}  # fmt: skip
 
 
 def cheapskate_frequency(
@@ -257,11 +252,7 @@ def cheapskate_by_player_count(
 
 
 def _checked_rules(rules: object) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a rubbish Rules or None, got {type(rules).__name__}")
-    return rules
+    return instance_or_default("rules", rules, Rules, Rules, "a rubbish Rules or None")
 
 
 def _player_counts(name: str, players: object) -> list[int]:

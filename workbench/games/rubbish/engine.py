@@ -8,13 +8,13 @@ order plays a ``Bid``. Before a player bids they have peeked at a card of the pr
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from workbench.checks import whole_number
+from workbench.checks import is_whole_number, whole_entries, whole_number
 from workbench.errors import IllegalAction
-from workbench.games.rubbish.cards import Bid, BidTable, bid_table, is_whole_number, without
+from workbench.games.rubbish.cards import Bid, BidTable, bid_table, without
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.seeding import SeedLike, generator
 from workbench.kit.state import Evolving, standings
@@ -526,12 +526,12 @@ def new_game(
 def _dealt_geeks(geeks: object, rules: Rules) -> tuple[int, ...]:
     """``geeks`` checked: one distinct geek number per seat."""
     allowed = f"{rules.players} distinct geek numbers from 0–{len(rules.geeks) - 1}, one per seat"
-    if isinstance(geeks, str | bytes) or not isinstance(geeks, Iterable):
-        raise TypeError(f"geeks must give {allowed}; got {geeks!r} ({type(geeks).__name__})")
-    given = tuple(geeks)
-    bad = [g for g in given if not is_whole_number(g)]
-    if bad:
-        raise TypeError(f"geeks must give {allowed}; got {bad[0]!r} ({type(bad[0]).__name__})")
+
+    def error(given: object, bad: list[object] | None) -> str:
+        shown = given if bad is None else bad[0]
+        return f"geeks must give {allowed}; got {shown!r} ({type(shown).__name__})"
+
+    given = whole_entries(geeks, error)
     if (
         len(given) != rules.players
         or len(set(given)) != len(given)

@@ -353,12 +353,9 @@ def _totals(distribution: Mapping[Bid, Number]) -> dict[int, Number]:
 
 
 def _blind(
-    cache: BidOutcomes,
-    observation: Observation,
-    earlier: list[_Turn],
-    mine: list[Bid],
-    later: list[_Turn],
-) -> tuple[dict[Bid, Number], dict[Bid, Number]]:
+    cache: BidOutcomes, observation: Observation,
+    earlier: list[_Turn], mine: list[Bid], later: list[_Turn],
+) -> tuple[dict[Bid, Number], dict[Bid, Number]]:  # fmt: skip
     """Independent hidden bids: products of per-bidder tail probabilities."""
     model = cache.model
     earlier_totals = []
@@ -393,13 +390,9 @@ def _blind(
 
 
 def _enumerate(
-    cache: BidOutcomes,
-    observation: Observation,
-    auction_state: State,
-    earlier: list[_Turn],
-    mine: list[Bid],
-    later: list[_Turn],
-) -> tuple[dict[Bid, Number], dict[Bid, Number]]:
+    cache: BidOutcomes, observation: Observation, auction_state: State,
+    earlier: list[_Turn], mine: list[Bid], later: list[_Turn],
+) -> tuple[dict[Bid, Number], dict[Bid, Number]]:  # fmt: skip
     """Every deal of geeks, the bidding followed position by position (see the module)."""
     model = cache.model
     me = observation.player

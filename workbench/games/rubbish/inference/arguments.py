@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from workbench.checks import is_whole_number, whole_number
+from workbench.checks import instance_or_default, is_whole_number, whole_number
 from workbench.games.rubbish.cards import card_values
 from workbench.games.rubbish.engine import Observation
 from workbench.games.rubbish.rules import Rules
@@ -26,11 +26,7 @@ def _default_rules() -> Rules:
 
 
 def _rules(rules: Rules | None) -> Rules:
-    if rules is None:
-        return _default_rules()
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a rubbish Rules, got {type(rules).__name__}")
-    return rules
+    return instance_or_default("rules", rules, Rules, _default_rules, "a rubbish Rules")
 
 
 def _cards(available: Iterable[int], rules: Rules) -> tuple[int, ...]:

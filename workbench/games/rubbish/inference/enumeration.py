@@ -38,12 +38,9 @@ def _uniform_bids(
 
 
 def possible_bids(
-    available: Sequence[int],
-    n_cards: int,
-    *,
-    rules: Rules | None = None,
+    available: Sequence[int], n_cards: int, *, rules: Rules | None = None,
     position: int | None = None,
-) -> pl.DataFrame:
+) -> pl.DataFrame:  # fmt: skip
     """Every total ``n_cards`` held-out cards of ``available`` can make, and how likely.
 
     One row per total: ``ways`` (physical card subsets giving it; the two 2s are different
@@ -73,21 +70,15 @@ def possible_bids(
 
 
 _POSSIBLE_SCHEMA = {
-    "total": pl.Int64,
-    "ways": pl.Int64,
-    "probability": pl.Float64,
-    "exact": pl.String,
+    "total": pl.Int64, "ways": pl.Int64, "probability": pl.Float64, "exact": pl.String,
     "combinations": pl.String,
-}
+}  # fmt: skip
 
 
 def peek_distribution(
-    available: Sequence[int],
-    n_cards: int,
-    *,
-    rules: Rules | None = None,
+    available: Sequence[int], n_cards: int, *, rules: Rules | None = None,
     position: int | None = None,
-) -> pl.DataFrame:
+) -> pl.DataFrame:  # fmt: skip
     """What the next bidder's blind peek can show, and how likely, under the uniform prior.
 
     One row per possible (card, source) with its exact probability: the denominator of Bayes'
@@ -113,15 +104,12 @@ def peek_distribution(
         }
         for card, chance in sorted(seen.items(), key=lambda kv: _none_first(kv[0]))
     ]
-    return pl.DataFrame(
-        rows,
-        schema={
-            "card": pl.Int64,
-            "source": pl.String,
-            "probability": pl.Float64,
-            "exact": pl.String,
-        },
-    )
+    return pl.DataFrame(rows, schema=_PEEK_SCHEMA)
+
+
+_PEEK_SCHEMA = {
+    "card": pl.Int64, "source": pl.String, "probability": pl.Float64, "exact": pl.String,
+}  # fmt: skip
 
 
 def max_bid(
@@ -175,16 +163,10 @@ def max_bid_table(observation: Observation) -> pl.DataFrame:
                 "to_beat": to_beat,
             }
         )
-    return pl.DataFrame(
-        rows,
-        schema={
-            "seat": pl.Int64,
-            "locked": pl.Int64,
-            "available": pl.String,
-            "max_bid": pl.Int64,
-            "held_out": pl.Int64,
-            "min_now": pl.Int64,
-            "max_now": pl.Int64,
-            "to_beat": pl.Int64,
-        },
-    )
+    return pl.DataFrame(rows, schema=_MAX_BID_SCHEMA)
+
+
+_MAX_BID_SCHEMA = {
+    "seat": pl.Int64, "locked": pl.Int64, "available": pl.String, "max_bid": pl.Int64,
+    "held_out": pl.Int64, "min_now": pl.Int64, "max_now": pl.Int64, "to_beat": pl.Int64,
+}  # fmt: skip

@@ -191,15 +191,12 @@ def _bids_frame(
                     "combinations": ", ".join(combos),
                 }
             )
-    return pl.DataFrame(
-        rows,
-        schema={
-            "seat": pl.Int64,
-            "total": pl.Int64,
-            **_PROBABILITY_SCHEMA,
-            "combinations": pl.String,
-        },
-    )
+    return pl.DataFrame(rows, schema=_BIDS_SCHEMA)
+
+
+_BIDS_SCHEMA = {
+    "seat": pl.Int64, "total": pl.Int64, **_PROBABILITY_SCHEMA, "combinations": pl.String,
+}  # fmt: skip
 
 
 def _geeks_frame(
@@ -222,16 +219,13 @@ def _geeks_frame(
                     **_probability(p, bounds.get(geek)),
                 }
             )
-    return pl.DataFrame(
-        rows,
-        schema={
-            "seat": pl.Int64,
-            "geek": pl.Int64,
-            "name": pl.String,
-            "destined": pl.String,
-            **_PROBABILITY_SCHEMA,
-        },
-    )
+    return pl.DataFrame(rows, schema=_GEEKS_SCHEMA)
+
+
+_GEEKS_SCHEMA = {
+    "seat": pl.Int64, "geek": pl.Int64, "name": pl.String, "destined": pl.String,
+    **_PROBABILITY_SCHEMA,
+}  # fmt: skip
 
 
 def _assumptions(

@@ -223,18 +223,10 @@ def _posterior_frame(
 
 
 _TOTAL_SCHEMA = {
-    "total": pl.Int64,
-    **_PROBABILITY_SCHEMA,
-    "prior": pl.Float64,
-    "combinations": pl.String,
-    "method": pl.String,
-}
+    "total": pl.Int64, **_PROBABILITY_SCHEMA,
+    "prior": pl.Float64, "combinations": pl.String, "method": pl.String,
+}  # fmt: skip
 _COMBINATION_SCHEMA = {
-    "cards": pl.String,
-    "total": pl.Int64,
-    "ways": pl.Int64,
-    "prior": pl.Float64,
-    "likelihood": pl.Float64,
-    **_PROBABILITY_SCHEMA,
-    "method": pl.String,
-}
+    "cards": pl.String, "total": pl.Int64, "ways": pl.Int64,
+    "prior": pl.Float64, "likelihood": pl.Float64, **_PROBABILITY_SCHEMA, "method": pl.String,
+}  # fmt: skip
