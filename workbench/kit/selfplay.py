@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -91,8 +91,9 @@ class SelfPlay:
     fast: FastEngine | None = None
     #: Finished States kept alive per yielded batch by the step engine: few, for memory.
     step_chunk: int = 64
+    #: ``streams(game_seed, players)`` -> (the deal's seed for ``new_game``, one generator
+    #: per seat's agent).
     streams: Callable[..., tuple[Any, list[np.random.Generator]]] = standard_streams
-    players: Callable[[Any], int] = field(default=lambda rules: rules.players)
 
     @property
     def extra_frames(self) -> tuple[str, ...]:
@@ -117,7 +118,7 @@ class SelfPlay:
         agent everywhere); see ``workbench.kit.lineup``."""
         return resolve_lineup(
             agents,
-            players=self.players(rules),
+            players=rules.players,
             make_agent=self.make_agent,
             known=tuple(self.agents),
             default=self.default_agent,
@@ -130,7 +131,7 @@ class SelfPlay:
 
     def play_resolved(self, rules: Any, agents: Sequence[Any], game_seed: SeedLike) -> Any:
         """One game through the step engine with checked rules and resolved agents."""
-        deal_seed, rngs = self.streams(seed_sequence(game_seed), self.players(rules))
+        deal_seed, rngs = self.streams(seed_sequence(game_seed), rules.players)
         state = self.new_game(rules, seed=deal_seed)
         while (player := state.to_play) is not None:
             action = agents[player](state.observation(player), state.legal_actions(), rngs[player])
