@@ -1,12 +1,17 @@
 """Tournaments: agents meet at the table in every seat, win rates and head-to-head results with
 95% intervals.
 
-With k entrants at a table of n seats:
+With k entrants at a table of n seats, the schedule is balanced: every entrant sits in every
+seat equally often, and every two entrants meet in equally many games.
 
 - k >= n: every n-entrant table (each combination), each played in its n cyclic seat
   rotations, so every entrant sits in every seat of every table it plays;
-- k < n (k must divide n): the entrants fill the table in order, repeated n/k times (A, B, A,
-  B for two at four seats), played in each distinct cyclic rotation.
+- k < n: every entrant is at every table, with n // k seats each and one more seat for each of
+  r = n % k entrants: one table for each choice of those r entrants (all of them alike when k
+  divides n), the entrants seated in turn (A, B, A, B for two at four seats; A, B, C, A for
+  three at four with A's extra seat), each table played in its distinct cyclic rotations. Which
+  entrants sit next to each other is not balanced; an entrant with two seats plays against
+  itself there.
 
 Each seating plays ``games`` games from its own seed, derived as a sweep cell's is (the game,
 the rules' changes from the rulebook, the line-up seat by seat), so a seating re-run alone, or
@@ -15,7 +20,7 @@ as a sweep cell, gives the same numbers.
 Per game, an entrant's *win share* is the sum of its seats' win shares (a k-way shared win
 counts 1/k per seat), and its *place* is the best rank among its seats. ``standings``: the mean
 win share over the games the entrant played (Wilson interval) beside its fair share (its seats
-over the table size). ``pairwise``: for two entrants who met, the share of those games in which
+per game, on average, over the table size). ``pairwise``: for two entrants who met, the share of those games in which
 the first finished ahead of the second (better place; an equal place counts 1/2), Wilson
 interval. ``by_seat``: each entrant's win rate in each seat.
 """
@@ -80,7 +85,11 @@ def seatings(entrants: int, players: int) -> list[tuple[int, ...]]:
     if entrants >= players:
         tables = list(itertools.combinations(range(entrants), players))
     else:
-        tables = [tuple(seat % entrants for seat in range(players))]
+        base, extra = divmod(players, entrants)
+        tables = [
+            _in_turn([base + (e in group) for e in range(entrants)])
+            for group in itertools.combinations(range(entrants), extra)
+        ]
     result: list[tuple[int, ...]] = []
     for table in tables:
         for shift in range(players):
@@ -88,6 +97,13 @@ def seatings(entrants: int, players: int) -> list[tuple[int, ...]]:
             if rotated not in result:
                 result.append(rotated)
     return result
+
+
+def _in_turn(seats_of: list[int]) -> tuple[int, ...]:
+    """Entrants seated in turn, entrant e taking ``seats_of[e]`` seats (0, 1, 2, 0, 1 ...)."""
+    return tuple(
+        e for turn in range(max(seats_of)) for e, count in enumerate(seats_of) if count > turn
+    )
 
 
 def play_seating(task: SeatingTask, report: Any = None) -> SeatingResult:
@@ -141,13 +157,7 @@ def tournament(
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
         raise ValueError(f"entrants must have distinct names; repeated: {', '.join(repeated)}")
-    players = rules.players
-    if len(entrants) < players and players % len(entrants):
-        raise ValueError(
-            f"{len(entrants)} entrants cannot share {players} seats evenly: give {players} or "
-            f"more entrants, or a number that divides {players}"
-        )
-    plan = seatings(len(entrants), players)
+    plan = seatings(len(entrants), rules.players)
     problems = []
     tasks = []
     for seating in plan:
@@ -191,13 +201,13 @@ def _tables(
 ) -> Tournament:
     players = rules.players
     entrant_totals: dict[int, Moments] = {}
-    seats_per_game: dict[int, int] = {}
+    seats_played: dict[int, int] = {}  # seat-games: seats per game times games, summed
     pair_totals: dict[tuple[int, int], Moments] = {}
     seat_totals: dict[tuple[int, int], Moments] = {}
     for task, result in zip(tasks, results, strict=True):
         for e, moments in result.by_entrant.items():
             entrant_totals[e] = entrant_totals.get(e, Moments()) + moments
-            seats_per_game[e] = task.entrants.count(e)
+            seats_played[e] = seats_played.get(e, 0) + task.entrants.count(e) * moments.count
         for pair, moments in result.by_pair.items():
             pair_totals[pair] = pair_totals.get(pair, Moments()) + moments
         for seat, moments in result.by_seat.items():
@@ -212,8 +222,8 @@ def _tables(
         [
             {
                 "entrant": names[e],
-                "seats_per_game": seats_per_game[e],
-                "fair_share": seats_per_game[e] / players,
+                "seats_per_game": seats_played[e] / moments.count,
+                "fair_share": seats_played[e] / moments.count / players,
                 **estimate(moments),
             }
             for e, moments in sorted(entrant_totals.items())
