@@ -12,6 +12,7 @@ import argparse
 import ast
 import dataclasses
 import os
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -302,8 +303,11 @@ def command_sweep(args: argparse.Namespace) -> int:
     plan = plan_sweep(args.game, base, grid, agents, games=args.games, seed=args.seed)
     check_outputs([args.out], args.overwrite)
     _describe(args, f"{len(plan.cells)} cells × {plan.games:,} games")
-    frame = _run(args, partial(run_sweep, plan))
-    return _write(args, [(frame, args.out)])
+    store = units_folder(args.out)
+    frame = _run(
+        args, partial(run_sweep, plan, store=store, resume=args.resume, overwrite=args.overwrite)
+    )
+    return _write(args, [(frame, args.out)], store)
 
 
 def command_tournament(args: argparse.Namespace) -> int:
@@ -318,17 +322,20 @@ def command_tournament(args: argparse.Namespace) -> int:
         )
     check_outputs([args.out, args.pairwise_out, args.by_seat_out], args.overwrite)
     _describe(args, f"{len(entrants)} entrants, {args.games:,} games per seating")
+    store = units_folder(args.out)
     result = _run(
-        args, partial(tournament, args.game, rules, entrants, games=args.games, seed=args.seed)
-    )
-    return _write(
         args,
-        [
-            (result.standings, args.out),
-            (result.pairwise, args.pairwise_out),
-            (result.by_seat, args.by_seat_out),
-        ],
-    )
+        partial(
+            tournament, args.game, rules, entrants, games=args.games, seed=args.seed,
+            store=store, resume=args.resume, overwrite=args.overwrite,
+        ),
+    )  # fmt: skip
+    outputs = [
+        (result.standings, args.out),
+        (result.pairwise, args.pairwise_out),
+        (result.by_seat, args.by_seat_out),
+    ]
+    return _write(args, outputs, store)
 
 
 def _game_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -357,13 +364,25 @@ def _run(args: argparse.Namespace, run: Callable[..., Result]) -> Result:
         finish()
 
 
-def _write(args: argparse.Namespace, outputs: Sequence[tuple[pl.DataFrame, Path | None]]) -> int:
-    """Write the frames that have an output path (all or none) and say so; exit status 0."""
+def _write(
+    args: argparse.Namespace,
+    outputs: Sequence[tuple[pl.DataFrame, Path | None]],
+    store: Path | None = None,
+) -> int:
+    """Write the frames that have an output path (all or none) and say so; then the run's
+    store of finished units, its work done, is removed. Exit status 0."""
     written = [(frame, path) for frame, path in outputs if path is not None]
     write_frames(written)
     for _, path in written:
         _say(args, f"wrote {path}")
+    if store is not None:
+        shutil.rmtree(store, ignore_errors=True)
     return 0
+
+
+def units_folder(out: Path) -> Path:
+    """Where a run writing ``out`` keeps its finished units: ``OUT.units/`` beside it."""
+    return out.with_name(out.name + ".units")
 
 
 def _say(args: argparse.Namespace, text: str) -> None:
@@ -450,6 +469,13 @@ SCHEDULER = option(
     help="run the cells on a Dask cluster, e.g. tcp://scheduler:8786 "
     "(needs pip install 'workbench[dask]')",
 )
+RESUME = option(
+    "--resume",
+    action="store_true",
+    help="continue a stopped run: each finished unit (cell, seating) is kept in OUT.units/ as "
+    "it completes, and only the rest are run (the same command, game, rules, line-ups, games "
+    "and seed are required); without it an existing OUT.units/ is refused unless --overwrite",
+)
 #: What every run takes after its game, rules and line-up; and where it runs.
 RUN = (GAMES, SEED, OVERWRITE, QUIET)
 EXECUTOR = (WORKERS, SCHEDULER)
@@ -524,6 +550,7 @@ COMMANDS = (
             rules_option("a rule field of the base rules the grid varies"),
             AGENTS,
             *RUN,
+            RESUME,
             repeated(
                 "--grid",
                 "FIELD=V1,V2,...",
@@ -551,6 +578,7 @@ COMMANDS = (
             GAME,
             rules_option("a rule field and its value"),
             *RUN,
+            RESUME,
             option(
                 "--entrants",
                 required=True,
@@ -595,7 +623,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (CommandError, ValueError, TypeError) as exc:
+    except (CommandError, ValueError, TypeError, FileExistsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

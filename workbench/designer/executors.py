@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -17,6 +18,7 @@ from queue import Empty
 from typing import Any, TypeVar
 
 from workbench.kit.progress import progress_bar
+from workbench.kit.store import RunStore
 
 Result = TypeVar("Result")
 
@@ -69,6 +71,7 @@ def run_tasks(
     weights: Sequence[int] | None = None,
     progress: bool = True,
     description: str = "cells",
+    store: RunStore | None = None,
 ) -> list[Result]:
     """``[function(task, report) for task in tasks]``, run on ``executor``; results in task
     order.
@@ -79,6 +82,10 @@ def run_tasks(
     inline or in our own local processes it moves the bar batch by batch; on another executor
     (a Dask cluster) it is None and the bar moves as each task finishes. On an error or
     Ctrl-C the tasks not yet started are cancelled, our workers stopped, and the error raised.
+
+    ``store``: each finished task's result is kept there as it completes, and tasks already
+    kept (by an earlier, interrupted run) are read back instead of run again; the progress bar
+    counts them as done from the start.
     """
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(
@@ -86,14 +93,33 @@ def run_tasks(
             f"got {type(executor).__name__}"
         )
     weights = list(weights) if weights is not None else [1] * len(tasks)
+    results: list[Any] = [None] * len(tasks)
+    to_run = list(range(len(tasks)))
+    if store is not None:
+        to_run = []
+        for index in range(len(tasks)):
+            found, results[index] = store.load(index)
+            if not found:
+                to_run.append(index)
+        kept = len(tasks) - len(to_run)
+        description += f" ({kept} of {len(tasks)} units from the store)" if kept else ""
     owned = None
     if executor is None:
-        if len(tasks) <= 1:
+        if len(to_run) <= 1:
             executor = SerialExecutor()
         else:
             _check_picklable(function, tasks)
-            executor = owned = local_processes(min(len(tasks), default_workers()))
+            executor = owned = local_processes(min(len(to_run), default_workers()))
     bar = progress_bar(sum(weights), enabled=progress, description=description)
+    if len(to_run) < len(tasks):  # the units read back from the store
+        bar.update(sum(weights) - sum(weights[index] for index in to_run))
+    units_done = [len(tasks) - len(to_run)]
+
+    def show_units() -> None:
+        if hasattr(bar, "set_postfix_str"):  # finished / all units, kept ones included
+            bar.set_postfix_str(f"{units_done[0]}/{len(tasks)} units", refresh=False)
+
+    show_units()
     manager = queue = report = None
     if progress and isinstance(executor, SerialExecutor):
         report = bar.update
@@ -101,29 +127,40 @@ def run_tasks(
         manager = _local_context().Manager()
         report = queue = manager.Queue()
     futures: dict[Future, int] = {}
-    results: list[Any] = [None] * len(tasks)
+
+    def finish(future: Future) -> None:
+        index = futures[future]
+        try:
+            results[index] = future.result()
+        except BrokenProcessPool as exc:
+            raise RuntimeError(
+                "a worker process died before finishing its cell. Worker processes start by "
+                "importing the main script: in a script, call the bench under `if __name__ == "
+                "'__main__':`; or run in this process with executor=SerialExecutor()"
+            ) from exc
+        if store is not None:
+            store.save(index, results[index])
+        if report is None:
+            bar.update(weights[index])
+        units_done[0] += 1
+        show_units()
+
     try:
-        for index, task in enumerate(tasks):
-            futures[executor.submit(function, task, report)] = index
-        pending = set(futures)
+        pending = set()
+        for index in to_run:
+            future = executor.submit(function, tasks[index], report)
+            futures[future] = index
+            if future.done():  # run inline (SerialExecutor): keep it before the next starts
+                finish(future)
+            else:
+                pending.add(future)
         while pending:
             done, pending = wait(
                 pending, timeout=0.2 if queue is not None else None, return_when=FIRST_COMPLETED
             )
             _drain(queue, bar)
             for future in done:
-                index = futures[future]
-                try:
-                    results[index] = future.result()
-                except BrokenProcessPool as exc:
-                    raise RuntimeError(
-                        "a worker process died before finishing its cell. Worker processes "
-                        "start by importing the main script: in a script, call the bench under "
-                        "`if __name__ == '__main__':`; or run in this process with "
-                        "executor=SerialExecutor()"
-                    ) from exc
-                if report is None:
-                    bar.update(weights[index])
+                finish(future)
         _drain(queue, bar)
     except BaseException:
         for future in futures:
@@ -131,6 +168,12 @@ def run_tasks(
         if owned is not None:
             _stop_now(owned)
             owned = None
+        if store is not None:
+            print(
+                f"stopped: {store.finished()} of {len(tasks)} units are kept in {store.folder}; "
+                "run the same command again with resume=True (--resume) to finish the rest",
+                file=sys.stderr,
+            )
         raise
     finally:
         bar.close()

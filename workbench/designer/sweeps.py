@@ -12,6 +12,7 @@ gives the same numbers. Cells run in local processes by default (``executor``).
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -36,10 +37,12 @@ from workbench.designer.cells import (
     plain,
     resolve_agents,
     rule_fields,
+    rules_label,
     summarise_cell,
     value_label,
 )
 from workbench.designer.executors import run_tasks
+from workbench.kit.store import RunStore
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,9 @@ def sweep(
     executor: Executor | None = None,
     progress: bool = True,
     confidence: float = 0.95,
+    store: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
 ) -> pl.DataFrame:
     """Every combination of ``grid`` played ``games`` times: one row per cell × metric.
 
@@ -184,9 +190,31 @@ def sweep(
     ``executor``: None runs the cells in local processes on all cores; any
     ``concurrent.futures.Executor`` (e.g. a Dask client's ``get_executor()``, or
     ``SerialExecutor()``) runs them there, with identical results.
+
+    ``store``: a folder where each finished cell is kept as it completes
+    (``workbench.kit.store``); if the run is stopped, the same call with ``resume=True``
+    finishes it, running only the cells not yet kept, and gives the same table. An existing
+    store is refused unless ``resume`` (same sweep) or ``overwrite`` (start again).
     """
     plan = plan_sweep(game, base_rules, grid, agents, games=games, seed=seed)
-    return run_sweep(plan, executor=executor, progress=progress, confidence=confidence)
+    return run_sweep(
+        plan, executor=executor, progress=progress, confidence=confidence,
+        store=store, resume=resume, overwrite=overwrite,
+    )  # fmt: skip
+
+
+def sweep_identity(plan: SweepPlan) -> dict[str, Any]:
+    """What makes a sweep the same run (for resuming from a store): game, games and each
+    cell's rules, line-up and seed (which carries the base seed)."""
+    return {
+        "command": "sweep",
+        "game": plan.game,
+        "games": plan.games,
+        "units": [
+            [cell.label, rules_label(plan.module, cell.rules), lineup_label(cell.agents), cell.seed]
+            for cell in plan.cells
+        ],
+    }
 
 
 def run_sweep(
@@ -195,8 +223,14 @@ def run_sweep(
     executor: Executor | None = None,
     progress: bool = True,
     confidence: float = 0.95,
+    store: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
 ) -> pl.DataFrame:
     """Run a checked ``plan_sweep`` plan (see ``sweep``)."""
+    kept = None
+    if store is not None:
+        kept = RunStore.open(store, sweep_identity(plan), resume=resume, overwrite=overwrite)
     tasks = [
         CellTask(plan.game, cell.rules, cell.made, plan.games, cell.seed) for cell in plan.cells
     ]
@@ -207,6 +241,7 @@ def run_sweep(
         weights=[plan.games] * len(tasks),
         progress=progress,
         description=f"sweep {plan.game}",
+        store=kept,
     )
     frames = []
     for cell, summary in zip(plan.cells, summaries, strict=True):

@@ -20,14 +20,15 @@ as a sweep cell, gives the same numbers.
 Per game, an entrant's *win share* is the sum of its seats' win shares (a k-way shared win
 counts 1/k per seat), and its *place* is the best rank among its seats. ``standings``: the mean
 win share over the games the entrant played (Wilson interval) beside its fair share (its seats
-per game, on average, over the table size). ``pairwise``: for two entrants who met, the share of those games in which
-the first finished ahead of the second (better place; an equal place counts 1/2), Wilson
-interval. ``by_seat``: each entrant's win rate in each seat.
+per game, on average, over the table size). ``pairwise``: for two entrants who met, the share
+of those games in which the first finished ahead of the second (better place; an equal place
+counts 1/2), Wilson interval. ``by_seat``: each entrant's win rate in each seat.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import Any, NamedTuple
@@ -48,6 +49,7 @@ from workbench.designer.cells import (
 )
 from workbench.designer.executors import report_progress, run_tasks
 from workbench.designer.moments import Moments
+from workbench.kit.store import RunStore
 
 
 class Tournament(NamedTuple):
@@ -140,11 +142,17 @@ def tournament(
     executor: Executor | None = None,
     progress: bool = True,
     confidence: float = 0.95,
+    store: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
 ) -> Tournament:
     """Play ``agents`` (two or more names or agents) against each other with seats rotated,
     ``games`` games per seating: standings, pairwise results and win rate by seat, each with
     n and a 95% interval (see the module docstring), then the game, the rules and the base
-    seed; ``seatings`` lists each seating's line-up, own seed and games."""
+    seed; ``seatings`` lists each seating's line-up, own seed and games.
+
+    ``store``: a folder where each finished seating is kept as it completes; the same call
+    with ``resume=True`` finishes a stopped tournament with the same tables (see ``sweep``)."""
     module, games, seed = check_run(game, games, seed)
     rules = check_base_rules(module, rules, "rules")
     if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) < 2:
@@ -179,6 +187,18 @@ def tournament(
         )
     if problems:
         raise InvalidCells(problems)
+    kept = None
+    if store is not None:
+        identity = {
+            "command": "tournament",
+            "game": game_id(module),
+            "rules": rules_label(module, rules),
+            "entrants": names,
+            "games": games,
+            "seed": seed,
+            "units": [[task.label, task.seed] for task in tasks],
+        }
+        kept = RunStore.open(store, identity, resume=resume, overwrite=overwrite)
     results = run_tasks(
         play_seating,
         tasks,
@@ -186,6 +206,7 @@ def tournament(
         weights=[games] * len(tasks),
         progress=progress,
         description=f"tournament {game_id(module)}",
+        store=kept,
     )
     return _tables(module, rules, names, tasks, results, confidence, seed)
 

@@ -1,0 +1,153 @@
+"""A results store for long runs: each finished unit of work (a sweep cell, a tournament
+seating) is kept as it completes, so a run that is stopped part-way resumes where it stopped.
+
+The store is a folder: ``run.json`` describes the run that made it (its identity: command,
+game, rules, line-ups, games, seed, one entry per unit), and each finished unit is one file,
+``unit-<index>.bin``: a header line, the SHA-256 of the payload, then the pickled result. Every
+file is written to a temporary name in the folder and moved into place, so a crash leaves
+either the whole file or none; a unit file that fails its checksum (truncated, corrupted) is
+removed and its unit run again, never read as data. Readers need no lock: a unit file, once in
+place, never changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+#: Changes when the file layout does: a store of another layout is refused, never misread.
+LAYOUT = "workbench-units 1"
+_HEADER = (LAYOUT + "\n").encode()
+
+
+class StoreMismatch(ValueError):
+    """The store was made by another run (another command, game, rules, line-ups, games or
+    seed): resuming from it would mix two runs' results."""
+
+
+class RunStore:
+    """The finished units of one run, in ``folder`` (see the module docstring)."""
+
+    def __init__(self, folder: Path, identity: Mapping[str, Any]) -> None:
+        self.folder = folder
+        self.identity = dict(identity)
+        self.recomputed: list[int] = []  # units whose file was damaged, run again
+
+    @classmethod
+    def open(
+        cls,
+        folder: str | os.PathLike[str],
+        identity: Mapping[str, Any],
+        *,
+        resume: bool = False,
+        overwrite: bool = False,
+    ) -> RunStore:
+        """The store for a run described by ``identity`` (JSON values). An existing store is
+        continued with ``resume`` (after checking it was made by the same run), emptied with
+        ``overwrite``, and otherwise refused, so no finished work is lost by accident."""
+        folder = Path(folder)
+        identity = json.loads(json.dumps(identity))  # as it reads back: lists, not tuples
+        if folder.exists() and not folder.is_dir():
+            raise FileExistsError(f"the results store {folder} is a file, not a folder")
+        if folder.exists() and any(folder.iterdir()):
+            if resume:
+                _check_identity(folder, identity)
+                return cls(folder, identity)
+            if not overwrite:
+                raise FileExistsError(
+                    f"{folder} holds the finished units of an earlier run: continue it with "
+                    "resume=True (--resume), or start again with overwrite=True (--overwrite)"
+                )
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_atomically(folder / "run.json", json.dumps(identity, indent=1).encode())
+        return cls(folder, identity)
+
+    def _unit_path(self, index: int) -> Path:
+        return self.folder / f"unit-{index:05d}.bin"
+
+    def load(self, index: int) -> tuple[bool, Any]:
+        """(True, result) for a finished unit; (False, None) for one not finished, or whose
+        file is damaged (removed, to be run again)."""
+        path = self._unit_path(index)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return False, None
+        header, _, rest = data.partition(b"\n")
+        digest, _, payload = rest.partition(b"\n")
+        intact = (
+            header + b"\n" == _HEADER
+            and digest == hashlib.sha256(payload).hexdigest().encode()
+        )
+        if not intact:
+            path.unlink(missing_ok=True)
+            self.recomputed.append(index)
+            return False, None
+        return True, pickle.loads(payload)
+
+    def save(self, index: int, result: Any) -> None:
+        """Keep a finished unit's result (atomically)."""
+        payload = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        digest = hashlib.sha256(payload).hexdigest().encode()
+        _write_atomically(self._unit_path(index), _HEADER + digest + b"\n" + payload)
+
+    def finished(self) -> int:
+        """How many unit files the store holds."""
+        return sum(1 for _ in self.folder.glob("unit-*.bin"))
+
+    def remove(self) -> None:
+        """Delete the store (once the run's output is written)."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _check_identity(folder: Path, identity: dict[str, Any]) -> None:
+    try:
+        stored = json.loads((folder / "run.json").read_text())
+    except (OSError, ValueError) as exc:
+        raise StoreMismatch(
+            f"{folder} is not a results store of this workbench (no readable run.json: {exc}); "
+            "start again with overwrite=True (--overwrite)"
+        ) from None
+    if stored == identity:
+        return
+    differ = sorted(
+        key for key in set(stored) | set(identity) if stored.get(key) != identity.get(key)
+    )
+    shown = "; ".join(
+        f"{key}: stored {_short(stored.get(key))}, now {_short(identity.get(key))}"
+        for key in differ
+    )
+    raise StoreMismatch(
+        f"{folder} was made by another run ({shown}); resume only the same command, game, "
+        "rules, line-ups, games and seed, or start again with overwrite=True (--overwrite)"
+    )
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename."""
+    handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(partial, path)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
+
+
+__all__ = ["LAYOUT", "RunStore", "StoreMismatch"]
