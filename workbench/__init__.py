@@ -2,8 +2,9 @@
 
 Each game lives in ``workbench.games.<id>`` and keeps the same contract (see docs/design.md):
 ``Rules`` -> ``new_game`` -> ``State`` -> ``simulate`` -> analyses returning polars frames.
-The designer's bench works on every game: ``compare``, ``sweep``, ``tournament`` and
-``balance_metrics`` (``workbench.designer``; ``python -m workbench`` for batch runs).
+The designer's bench works on every game: ``compare``, ``sweep``, ``tournament``,
+``ladder`` and ``balance_metrics`` (``workbench.designer``; ``python -m workbench`` for
+batch runs).
 ``workbench.table(game, ...)`` seats you at any of them against the agents.
 """
 
@@ -19,6 +20,7 @@ __getattr__ = lazy_exports(
             "SerialExecutor",
             "balance_metrics",
             "compare",
+            "ladder",
             "sweep",
             "tournament",
         ),
@@ -32,6 +34,7 @@ __all__ = [
     "balance_metrics",
     "compare",
     "games",
+    "ladder",
     "load_table",
     "sweep",
     "table",

@@ -4,7 +4,9 @@
   (``workbench.designer.balance`` defines each one).
 - ``compare``: baseline vs variant on common random numbers, with paired differences.
 - ``sweep``: every combination of a grid of rule values and line-ups, per-cell seeds.
-- ``tournament``: agents against each other with seats rotated.
+- ``tournament``: agents against each other with seats rotated (any number of entrants).
+- ``ladder``: every agent alone against a table of every other: ratings with intervals and
+  each agent's best-response gain.
 - executors: local processes by default, any ``concurrent.futures.Executor`` (Dask's too), or
   ``SerialExecutor``.
 
@@ -21,6 +23,7 @@ from workbench.designer.balance import (
 from workbench.designer.cells import InvalidCells
 from workbench.designer.comparison import compare
 from workbench.designer.executors import SerialExecutor, local_processes
+from workbench.designer.ladder import Ladder, ladder
 from workbench.designer.moments import Moments
 from workbench.designer.sweeps import plan_sweep, run_sweep, sweep
 from workbench.designer.tournaments import Tournament, tournament
@@ -30,7 +33,7 @@ from workbench.lazy import lazy_exports
 __getattr__ = lazy_exports(
     globals(),
     {
-        "workbench.designer.charts": ("compare_chart", "sweep_chart"),
+        "workbench.designer.charts": ("compare_chart", "ladder_chart", "sweep_chart"),
         "workbench.designer.widgets": ("designer_dashboard",),
     },
 )
@@ -38,6 +41,7 @@ __getattr__ = lazy_exports(
 __all__ = [
     "COMMON_METRICS",
     "InvalidCells",
+    "Ladder",
     "Moments",
     "SerialExecutor",
     "Tournament",
@@ -45,6 +49,8 @@ __all__ = [
     "compare",
     "compare_chart",
     "designer_dashboard",
+    "ladder",
+    "ladder_chart",
     "local_processes",
     "metric_catalogue",
     "per_game_metrics",

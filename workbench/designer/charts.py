@@ -205,4 +205,28 @@ def sweep_chart(
     return chart.properties(title=heading)
 
 
-__all__ = ["compare_chart", "difference_chart", "sweep_chart"]
+def ladder_chart(ratings: pl.DataFrame, *, title: str | None = None) -> alt.TopLevelMixin:
+    """A ladder's ratings (``ladder(...).ratings``): each agent's rating, best first, with its
+    95% interval; 0 is the mean agent of the ladder."""
+    check_frame(ratings, ["game", "agent", "rating", "low", "high", "games"], "ladder_chart")
+    data = _json_safe(ratings)
+    order = data.sort("rating", descending=True)["agent"].to_list()
+    base = alt.Chart(data).encode(y=alt.Y("agent:N", sort=order, title=None))
+    points = base.mark_point(filled=True, size=70, color="#3182bd").encode(
+        x=alt.X("rating:Q", title="rating (log strength; 0 = the ladder's mean agent)"),
+        tooltip=["agent:N", *interval_tooltip("rating"), "games:Q"],
+    )
+    bars = base.mark_rule(color="black", strokeWidth=2).encode(x="low:Q", x2="high:Q")
+    zero = alt.Chart(alt.Data(values=[{"zero": 0}])).mark_rule(strokeDash=[4, 3], color="gray")
+    heading = alt.TitleParams(
+        title or f"{data['game'][0]}: strength ladder",
+        subtitle="black line: 95% interval; a difference d: e^d times as likely to win as one "
+        "of the other agent's seats",
+        anchor="start",
+    )
+    return alt.layer(zero.encode(x="zero:Q"), bars, points).properties(
+        width=WIDTH - 160, title=heading
+    )
+
+
+__all__ = ["compare_chart", "difference_chart", "ladder_chart", "sweep_chart"]
