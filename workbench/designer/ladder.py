@@ -13,9 +13,11 @@ likelihood to every match's win rate with ``scipy.optimize.minimize``; a rating 
 d means A is e^d times as likely as one B to be the winner. Ratings are centred (mean 0), the
 interval is Wald's from the likelihood's curvature, and a weak ridge (``RIDGE``) keeps the fit
 finite when an agent wins or loses every game (then the data only say "far stronger": the
-rating is set by the ridge and its interval is wide; read the matches' win rates). *Best-response gain* of agent B: how far above
-fair share the best challenger in the ladder gets against a table of B (the best single
-challenger found among the agents given, not the best possible one).
+rating is set by the ridge and its interval is wide; read the matches' win rates).
+
+*Best-response gain* of agent B: how far above fair share the best challenger in the ladder
+gets against a table of B (the best single challenger found among the agents given, not the
+best possible one).
 """
 
 from __future__ import annotations
