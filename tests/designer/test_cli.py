@@ -321,6 +321,7 @@ RUNS = {
     "compare": ["compare", "rubbish", "--variant", "destined_bonus=40", "--games", 30],
     "sweep": ["sweep", "rubbish", "--grid", "destined_bonus=10,40", "--games", 20],
     "tournament": ["tournament", "rubbish", "--entrants", "heuristic,random", "--games", 10],
+    "ladder": ["ladder", "rubbish", "--agents", "heuristic,random", "--games", 5],
 }
 
 
@@ -333,7 +334,7 @@ def test_the_seed_defaults_to_0_and_the_run_says_so(command, tmp_path, capsys):
     assert run(*arguments, "--seed", 0, "--quiet", "--out", tmp_path / "zero.parquet") == 0
     default = pl.read_parquet(tmp_path / "default.parquet")
     assert default.equals(pl.read_parquet(tmp_path / "zero.parquet"))
-    if command in ("compare", "tournament"):  # tables that carry the game and rules
+    if command in ("compare", "tournament", "ladder"):  # tables that carry the game and rules
         assert default["seed"].unique().to_list() == [0]
 
 

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from workbench import SerialExecutor, ladder
+from workbench.designer import cli
 from workbench.designer.cells import cell_seed
 from workbench.designer.charts import ladder_chart
 from workbench.designer.ladder import fit_ratings
@@ -96,3 +97,18 @@ def test_a_ladder_resumes_from_its_store(tmp_path, result):
     for name in ("ratings", "matches", "best_response"):
         assert getattr(again, name).equals(getattr(first, name))
         assert getattr(again, name).equals(getattr(result, name))
+
+
+def test_the_command_line_writes_the_same_tables(tmp_path, result):
+    ratings, best = tmp_path / "ratings.csv", tmp_path / "best.parquet"
+    code = cli.main(
+        [
+            "ladder", "going_gone", "--agents", ",".join(AGENTS), "--games", "40", "--seed", "3",
+            "--workers", "1", "--quiet", "--out", str(ratings), "--best-response-out", str(best),
+        ]
+    )  # fmt: skip
+    assert code == 0 and not (tmp_path / "ratings.csv.units").exists()
+    assert pl.read_parquet(best).equals(result.best_response)
+    written = pl.read_csv(ratings)
+    assert written["agent"].to_list() == result.ratings["agent"].to_list()
+    assert written["rating"].to_list() == pytest.approx(result.ratings["rating"].to_list())

@@ -338,6 +338,34 @@ def command_tournament(args: argparse.Namespace) -> int:
     return _write(args, outputs, store)
 
 
+def command_ladder(args: argparse.Namespace) -> int:
+    """Every agent alone against a table of every other: write the ratings and, when asked,
+    the matches and best responses."""
+    from workbench.designer.ladder import ladder
+
+    module, rules = _game_and_rules(args)
+    agents = parse_lineup(args.agents) if args.agents else None
+    if isinstance(agents, str):
+        raise CommandError(f"--agents needs two or more agents separated by commas, got {agents!r}")
+    check_outputs([args.out, args.matches_out, args.best_response_out], args.overwrite)
+    count = len(agents) if agents is not None else len(module.AGENTS)
+    _describe(args, f"{count} agents, {args.games:,} games per seat of each match")
+    store = units_folder(args.out)
+    result = _run(
+        args,
+        partial(
+            ladder, args.game, rules, agents, games=args.games, seed=args.seed, store=store,
+            resume=args.resume, overwrite=args.overwrite,
+        ),
+    )  # fmt: skip
+    outputs = [
+        (result.ratings, args.out),
+        (result.matches, args.matches_out),
+        (result.best_response, args.best_response_out),
+    ]
+    return _write(args, outputs, store)
+
+
 def _game_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
     """The game's module and its rules with --set applied; --games and --seed checked."""
     from workbench.designer.cells import check_seed, positive_count
@@ -591,6 +619,29 @@ COMMANDS = (
             out_option("--by-seat-out", "also write win rates by seat"),
         ),
         command_tournament,
+    ),
+    Command(
+        "ladder",
+        "A strength ladder: every agent alone against a table of every other, seats rotated; "
+        "a rating per agent with a 95% interval, and each agent's best-response gain.",
+        "python -m workbench ladder going_gone --agents random,valuation,collector \\\n"
+        "      --games 2000 --seed 1 --out ratings.csv --best-response-out best.csv",
+        (
+            GAME,
+            rules_option("a rule field and its value"),
+            *RUN,
+            RESUME,
+            option(
+                "--agents",
+                metavar="A,B,...",
+                help="two or more agent names, comma-separated (default: all the game's agents)",
+            ),
+            *EXECUTOR,
+            out_option("--out", "the ratings (.parquet/.csv)", required=True),
+            out_option("--matches-out", "also write every match (challenger x table)"),
+            out_option("--best-response-out", "also write each agent's best challenger"),
+        ),
+        command_ladder,
     ),
 )
 
