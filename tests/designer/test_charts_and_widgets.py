@@ -115,3 +115,31 @@ def test_the_dashboard_follows_a_change_of_game_and_reports_bad_values():
     assert dashboard.error == "values: type one or more values, separated by commas"
     dashboard.set(values="rotating, fixed")
     assert dashboard.error is None and dashboard.frame.height == 2
+
+
+def test_left_to_it_the_dashboard_chooses_the_games_for_each_game_and_line_up(monkeypatch):
+    from workbench.designer import widgets as dashboard_module
+
+    asked = []
+
+    def measured(game, agents=None, rule_sets=5):
+        asked.append((game, agents))
+        return {"rubbish": 2_800, "going_gone": 500}.get(game, 100)
+
+    monkeypatch.setattr(dashboard_module, "games_for_a_quick_answer", measured)
+    dashboard = designer_dashboard("rubbish", field="destined_bonus", seed=1)
+    assert dashboard.values()["games"] == 2_800 and dashboard.frame["n"][0] == 2_800
+    dashboard.set(game="going_gone")
+    assert dashboard.values()["games"] == 500 and dashboard.error is None
+    dashboard.set(agents="random")
+    assert asked == [("rubbish", None), ("going_gone", None), ("going_gone", "random")]
+    given = designer_dashboard("rubbish", games=300)  # the designer's number stays
+    given.set(game="going_gone")
+    assert given.values()["games"] == 300 and len(asked) == 3
+
+
+def test_the_quick_answer_is_a_whole_number_of_hundreds():
+    from workbench.designer.widgets import games_for_a_quick_answer
+
+    chosen = games_for_a_quick_answer("rubbish")
+    assert 100 <= chosen <= 20_000 and chosen % 100 == 0

@@ -2,10 +2,16 @@
 metric; see the baseline against the first value that differs from it (paired, on the same
 seeds) and the sweep over every value, each with 95% intervals. Built on
 ``workbench.widgets.Explorer``, so a test drives it with ``dashboard.set(...)``.
+
+The games per rule set are the designer's to choose; left to the dashboard, they are chosen
+for each game and line-up so that a change is answered in about ``ANSWER_SECONDS`` (measured
+on a short run of the rulebook's rules): fewer games for a slow game, with wider intervals,
+which every table and chart shows with its n.
 """
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import Executor
 from typing import Any
 
@@ -24,6 +30,24 @@ from workbench.designer.sweeps import sweep
 from workbench.widgets import Explorer
 
 SCALARS = (bool, int, float, str)
+#: What the dashboard aims for when it chooses the games per rule set itself.
+ANSWER_SECONDS = 0.4
+
+
+def games_for_a_quick_answer(game: str, agents: Any = None, rule_sets: int = 5) -> int:
+    """Games per rule set so that ``rule_sets`` runs take about ``ANSWER_SECONDS``, measured on
+    a short run of the rulebook's rules with ``agents`` (whole hundreds, 100–20,000: a slow
+    agent still plays 100 games a rule set, and takes longer than that to answer)."""
+    module = registry.get(game)
+    per_game = 0.0
+    for probe in (20, 200):  # the second, longer probe only when the first was quick
+        started = time.perf_counter()
+        module.simulate(None, agents, games=probe, seed=0, progress=False)
+        per_game = (time.perf_counter() - started) / probe
+        if per_game * probe > 0.05:
+            break
+    affordable = ANSWER_SECONDS / (rule_sets * per_game)
+    return int(min(20_000, max(100, affordable // 100 * 100)))
 
 
 def scalar_fields(game: str) -> list[str]:
@@ -73,13 +97,17 @@ def designer_dashboard(
     game: str = "rubbish",
     *,
     field: str | None = None,
-    games: int = 2_000,
+    games: int | None = None,
     seed: int = 0,
     executor: Executor | None = None,
 ) -> Explorer:
-    """The dashboard (see the module docstring). ``games`` per rule set; ``executor`` runs the
-    cells (default: in this process, which suits the small runs of an interactive view)."""
+    """The dashboard (see the module docstring). ``games`` per rule set (None: chosen for a
+    quick answer, again for each game picked); ``executor`` runs the cells (default: in this
+    process, which suits the small runs of an interactive view)."""
     executor = SerialExecutor() if executor is None else executor
+    chosen_games = games is None
+    if games is None:
+        games = games_for_a_quick_answer(game)
     fields = scalar_fields(game)
     field = field if field is not None else fields[0]
     controls = {
@@ -161,7 +189,7 @@ def designer_dashboard(
         """A new game brings its own fields, line-ups and metrics (set without recomputing;
         the explorer recomputes once, on the game's change)."""
         chosen = change["new"]
-        dependants = ("field", "values", "agents", "metric")
+        dependants = ("field", "values", "agents", "metric", "games")
         for name in dependants:
             controls[name].unobserve(dashboard._on_change, names="value")
         switching["game"] = True
@@ -174,6 +202,8 @@ def designer_dashboard(
             controls["agents"].value = DEFAULT_LINEUP
             controls["metric"].options = _metrics(chosen)
             controls["metric"].value = "win_rate_spread"
+            if chosen_games:
+                controls["games"].value = games_for_a_quick_answer(chosen)
         finally:
             switching["game"] = False
             for name in dependants:
@@ -189,11 +219,29 @@ def designer_dashboard(
         finally:
             controls["values"].observe(dashboard._on_change, names="value")
 
+    def follow_agents(change: dict) -> None:
+        """Another line-up plays at another speed: choose the games again (unless given)."""
+        if switching["game"] or not chosen_games:
+            return
+        agents = None if change["new"] == DEFAULT_LINEUP else change["new"]
+        controls["games"].unobserve(dashboard._on_change, names="value")
+        try:
+            controls["games"].value = games_for_a_quick_answer(controls["game"].value, agents)
+        finally:
+            controls["games"].observe(dashboard._on_change, names="value")
+
     # Registered before the explorer's own observers, so they run first.
     controls["game"].observe(follow_game, names="value")
+    controls["agents"].observe(follow_agents, names="value")
     controls["field"].observe(follow_field, names="value")
     dashboard = Explorer(controls, compute, title="Designer's bench: what does a rule change do?")
     return dashboard
 
 
-__all__ = ["designer_dashboard", "scalar_fields", "suggested_values"]
+__all__ = [
+    "ANSWER_SECONDS",
+    "designer_dashboard",
+    "games_for_a_quick_answer",
+    "scalar_fields",
+    "suggested_values",
+]
