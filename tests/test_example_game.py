@@ -160,7 +160,7 @@ def test_simulate_is_seeded_and_its_frames_keep_the_contract(example):
     )
     assert set(rich["score"]) == {100} and set(rich["surplus"]) == {0}
     assert rich["win_share"].round(9).unique().to_list() == [round(1 / 3, 9)]
-    with pytest.raises(ValueError, match="engine='fast'"):  # no fast engine: step only
+    with pytest.raises(ValueError, match="example has no fast engine"):  # no fast engine: step only
         example.simulate(games=1, seed=0, progress=False, engine="fast")
 
 

@@ -51,7 +51,7 @@ def test_rounds_false_leaves_the_rounds_frame_out_in_every_game():
 
 
 def test_a_game_without_a_fast_engine_refuses_engine_fast():
-    with pytest.raises(ValueError, match="engine='fast' needs batch agents"):
+    with pytest.raises(ValueError, match="shared_budget has no fast engine: engine must be"):
         shared_budget.simulate(games=1, seed=0, engine="fast", progress=False)
 
 

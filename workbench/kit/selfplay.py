@@ -156,6 +156,8 @@ class SelfPlay:
         games = whole_number("games", games, low=1, allowed="a positive whole number")
         seed_sequence(seed)  # validates the seed before any work
         progress = flag("progress", progress)
+        if engine == "fast" and self.fast is None:
+            raise ValueError(f"{self.game} has no fast engine: engine must be 'auto' or 'step'")
         fast = use_fast_engine(engine, agents, self.supports_fast)
         if wanted is None:
             wanted = {"rounds": True, **dict.fromkeys(self.extra_frames, False)}
