@@ -81,9 +81,7 @@ def compare(
     *,
     games: int,
     seed: int,
-    executor: Executor | None = None,
-    progress: bool = True,
-    confidence: float = 0.95,
+    executor: Executor | None = None, progress: bool = True, confidence: float = 0.95,
 ) -> pl.DataFrame:
     """Every metric under ``baseline`` and ``variant`` rules, and variant minus baseline.
 

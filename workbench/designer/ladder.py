@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import Any, NamedTuple
@@ -33,20 +32,10 @@ import numpy as np
 import polars as pl
 from scipy import optimize, stats
 
-from workbench.designer.cells import (
-    InvalidCells,
-    cell_seed,
-    check_base_rules,
-    check_run,
-    game_id,
-    lineup_label,
-    resolve_agents,
-    rules_label,
-)
-from workbench.designer.executors import run_tasks
+from workbench.designer.cells import check_base_rules, check_run, game_id, rules_label
 from workbench.designer.moments import Moments
-from workbench.designer.tournaments import SeatingTask, play_seating
-from workbench.kit.store import RunStore
+from workbench.designer.tournaments import check_entrants, play_seatings, seating_tasks
+from workbench.kit.store import StorePath
 
 #: Strength of the Gaussian prior on ratings (a tiny ridge; see the module docstring).
 RIDGE = 1e-3
@@ -68,12 +57,8 @@ def ladder(
     *,
     games: int,
     seed: int,
-    executor: Executor | None = None,
-    progress: bool = True,
-    confidence: float = 0.95,
-    store: str | os.PathLike[str] | None = None,
-    resume: bool = False,
-    overwrite: bool = False,
+    executor: Executor | None = None, progress: bool = True, confidence: float = 0.95,
+    store: StorePath = None, resume: bool = False, overwrite: bool = False,
 ) -> Ladder:
     """Every agent of ``agents`` (names or agents; None: all of the game's ``AGENTS``, slow
     ones included) alone against a table of every other, ``games`` games in each seat; see the
@@ -81,62 +66,25 @@ def ladder(
     does."""
     module, games, seed = check_run(game, games, seed)
     rules = check_base_rules(module, rules, "rules")
-    entrants = list(module.AGENTS) if agents is None else agents
-    if isinstance(entrants, str) or not isinstance(entrants, Sequence) or len(entrants) < 2:
-        raise ValueError(
-            f"agents must list two or more agents (names or agents), got {agents!r}; "
-            f"{game_id(module)} agents: {', '.join(module.AGENTS)}"
-        )
-    names = [lineup_label(agent) for agent in entrants]
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise ValueError(f"agents must have distinct names; repeated: {', '.join(repeated)}")
+    everyone = list(module.AGENTS) if agents is None else agents
+    entrants, names = check_entrants(module, everyone, "agents")
     players = rules.players
     pairs = list(itertools.permutations(range(len(entrants)), 2))
-    tasks, problems = [], []
-    for challenger, table in pairs:
-        for seat in range(players):
-            lineup = [entrants[table]] * players
-            lineup[seat] = entrants[challenger]
-            made, problem = resolve_agents(module, rules, lineup)
-            if problem:
-                problems.append(f"{names[challenger]} against {names[table]}: {problem}")
-            who = tuple(0 if s == seat else 1 for s in range(players))
-            seating_seed = cell_seed(seed, module, rules, lineup)
-            label = lineup_label(lineup)
-            tasks.append(
-                SeatingTask(
-                    game_id(module), rules, tuple(made or ()), who, games, seating_seed, label
-                )
-            )
-    if problems:
-        raise InvalidCells(sorted(set(problems)))
-    kept = None
-    if store is not None:
-        identity = {
-            "command": "ladder",
-            "game": game_id(module),
-            "rules": rules_label(module, rules),
-            "agents": names,
-            "games": games,
-            "seed": seed,
-            "units": [[task.label, task.seed] for task in tasks],
-        }
-        kept = RunStore.open(store, identity, resume=resume, overwrite=overwrite)
-    results = run_tasks(
-        play_seating,
-        tasks,
-        executor=executor,
-        weights=[games] * len(tasks),
-        progress=progress,
-        description=f"ladder {game_id(module)}",
-        store=kept,
-    )
+    plan = [  # the challenger in seat s, the table's agent in every other seat
+        tuple(challenger if other == seat else table for other in range(players))
+        for challenger, table in pairs
+        for seat in range(players)
+    ]
+    tasks = seating_tasks(module, rules, entrants, plan, games, seed)
+    results = play_seatings(
+        "ladder", module, rules, names, tasks, seed=seed, executor=executor, progress=progress,
+        store=store, resume=resume, overwrite=overwrite,
+    )  # fmt: skip
     match_moments = {}
     for index, (challenger, table) in enumerate(pairs):
         seats = results[index * players : (index + 1) * players]
         match_moments[challenger, table] = sum(
-            (result.by_entrant[0] for result in seats), Moments()
+            (result.by_entrant[challenger] for result in seats), Moments()
         )
     return _tables(module, rules, names, players, match_moments, confidence, seed)
 

@@ -12,7 +12,6 @@ gives the same numbers. Cells run in local processes by default (``executor``).
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -42,7 +41,7 @@ from workbench.designer.cells import (
     value_label,
 )
 from workbench.designer.executors import run_tasks
-from workbench.kit.store import RunStore
+from workbench.kit.store import RunStore, StorePath
 
 
 @dataclass(frozen=True)
@@ -169,12 +168,8 @@ def sweep(
     *,
     games: int,
     seed: int,
-    executor: Executor | None = None,
-    progress: bool = True,
-    confidence: float = 0.95,
-    store: str | os.PathLike[str] | None = None,
-    resume: bool = False,
-    overwrite: bool = False,
+    executor: Executor | None = None, progress: bool = True, confidence: float = 0.95,
+    store: StorePath = None, resume: bool = False, overwrite: bool = False,
 ) -> pl.DataFrame:
     """Every combination of ``grid`` played ``games`` times: one row per cell × metric.
 
@@ -220,12 +215,8 @@ def sweep_identity(plan: SweepPlan) -> dict[str, Any]:
 def run_sweep(
     plan: SweepPlan,
     *,
-    executor: Executor | None = None,
-    progress: bool = True,
-    confidence: float = 0.95,
-    store: str | os.PathLike[str] | None = None,
-    resume: bool = False,
-    overwrite: bool = False,
+    executor: Executor | None = None, progress: bool = True, confidence: float = 0.95,
+    store: StorePath = None, resume: bool = False, overwrite: bool = False,
 ) -> pl.DataFrame:
     """Run a checked ``plan_sweep`` plan (see ``sweep``)."""
     kept = None

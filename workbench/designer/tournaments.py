@@ -28,7 +28,6 @@ counts 1/2), Wilson interval. ``by_seat``: each entrant's win rate in each seat.
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import Any, NamedTuple
@@ -49,7 +48,7 @@ from workbench.designer.cells import (
 )
 from workbench.designer.executors import report_progress, run_tasks
 from workbench.designer.moments import Moments
-from workbench.kit.store import RunStore
+from workbench.kit.store import RunStore, StorePath
 
 
 class Tournament(NamedTuple):
@@ -139,12 +138,8 @@ def tournament(
     *,
     games: int,
     seed: int,
-    executor: Executor | None = None,
-    progress: bool = True,
-    confidence: float = 0.95,
-    store: str | os.PathLike[str] | None = None,
-    resume: bool = False,
-    overwrite: bool = False,
+    executor: Executor | None = None, progress: bool = True, confidence: float = 0.95,
+    store: StorePath = None, resume: bool = False, overwrite: bool = False,
 ) -> Tournament:
     """Play ``agents`` (two or more names or agents) against each other with seats rotated,
     ``games`` games per seating: standings, pairwise results and win rate by seat, each with
@@ -155,60 +150,93 @@ def tournament(
     with ``resume=True`` finishes a stopped tournament with the same tables (see ``sweep``)."""
     module, games, seed = check_run(game, games, seed)
     rules = check_base_rules(module, rules, "rules")
+    entrants, names = check_entrants(module, agents, "entrants")
+    plan = seatings(len(entrants), rules.players)
+    tasks = seating_tasks(module, rules, entrants, plan, games, seed)
+    results = play_seatings(
+        "tournament", module, rules, names, tasks, seed=seed, executor=executor,
+        progress=progress, store=store, resume=resume, overwrite=overwrite,
+    )  # fmt: skip
+    return _tables(module, rules, names, tasks, results, confidence, seed)
+
+
+def check_entrants(module: Any, agents: Any, what: str) -> tuple[list[Any], list[str]]:
+    """The entrants (two or more names or agents, with distinct names) and their names."""
     if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) < 2:
         raise ValueError(
-            f"agents must list two or more entrants (names or agents), got {agents!r}; "
+            f"agents must list two or more {what} (names or agents), got {agents!r}; "
             f"{game_id(module)} agents: {', '.join(module.AGENTS)}"
         )
     entrants = list(agents)
     names = [lineup_label(agent) for agent in entrants]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        raise ValueError(f"entrants must have distinct names; repeated: {', '.join(repeated)}")
-    plan = seatings(len(entrants), rules.players)
-    problems = []
-    tasks = []
+        raise ValueError(f"{what} must have distinct names; repeated: {', '.join(repeated)}")
+    return entrants, names
+
+
+def seating_tasks(
+    module: Any,
+    rules: Any,
+    entrants: Sequence[Any],
+    plan: Sequence[tuple[int, ...]],
+    games: int,
+    seed: int,
+) -> list[SeatingTask]:
+    """A task per seating of ``plan`` (entrant index per seat), its agents made and its own
+    seed; every seating whose agents cannot be made is reported at once (``InvalidCells``)."""
+    problems, tasks = [], []
     for seating in plan:
         lineup = [entrants[e] for e in seating]
         made, problem = resolve_agents(module, rules, lineup)
         if problem:
             problems.append(f"seating {lineup_label(lineup)}: {problem}")
         seating_seed = cell_seed(seed, module, rules, lineup)
+        agents = tuple(made or ())
+        label = lineup_label(lineup)
         tasks.append(
-            SeatingTask(
-                game_id(module),
-                rules,
-                tuple(made or ()),
-                seating,
-                games,
-                seating_seed,
-                lineup_label(lineup),
-            )
+            SeatingTask(game_id(module), rules, agents, seating, games, seating_seed, label)
         )
     if problems:
         raise InvalidCells(problems)
+    return tasks
+
+
+def play_seatings(
+    command: str,
+    module: Any,
+    rules: Any,
+    names: list[str],
+    tasks: list[SeatingTask],
+    *,
+    seed: int,
+    executor: Executor | None,
+    progress: bool,
+    store: StorePath, resume: bool, overwrite: bool,
+) -> list[SeatingResult]:
+    """Play every seating on ``executor``; with a ``store``, each finished seating is kept as
+    it completes and a resumed run plays only the rest (``workbench.kit.store``)."""
     kept = None
     if store is not None:
         identity = {
-            "command": "tournament",
+            "command": command,
             "game": game_id(module),
             "rules": rules_label(module, rules),
             "entrants": names,
-            "games": games,
+            "games": tasks[0].games,
             "seed": seed,
             "units": [[task.label, task.seed] for task in tasks],
         }
         kept = RunStore.open(store, identity, resume=resume, overwrite=overwrite)
-    results = run_tasks(
+    return run_tasks(
         play_seating,
         tasks,
         executor=executor,
-        weights=[games] * len(tasks),
+        weights=[task.games for task in tasks],
         progress=progress,
-        description=f"tournament {game_id(module)}",
+        description=f"{command} {game_id(module)}",
         store=kept,
     )
-    return _tables(module, rules, names, tasks, results, confidence, seed)
 
 
 def _tables(
@@ -286,4 +314,12 @@ def _tables(
     )
 
 
-__all__ = ["Tournament", "play_seating", "seatings", "tournament"]
+__all__ = [
+    "Tournament",
+    "check_entrants",
+    "play_seating",
+    "play_seatings",
+    "seating_tasks",
+    "seatings",
+    "tournament",
+]

@@ -22,6 +22,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+#: Where a run keeps its finished units: a folder, or None for no store.
+StorePath = str | os.PathLike[str] | None
+
 #: Changes when the file layout does: a store of another layout is refused, never misread.
 LAYOUT = "workbench-units 1"
 _HEADER = (LAYOUT + "\n").encode()
@@ -150,4 +153,4 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-__all__ = ["LAYOUT", "RunStore", "StoreMismatch"]
+__all__ = ["LAYOUT", "RunStore", "StoreMismatch", "StorePath"]
