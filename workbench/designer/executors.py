@@ -103,6 +103,8 @@ def run_tasks(
                 to_run.append(index)
         kept = len(tasks) - len(to_run)
         description += f" ({kept} of {len(tasks)} units from the store)" if kept else ""
+        if store.recomputed:
+            description += f" ({len(store.recomputed)} damaged units run again)"
     owned = None
     if executor is None:
         if len(to_run) <= 1:
