@@ -303,11 +303,8 @@ def command_sweep(args: argparse.Namespace) -> int:
     plan = plan_sweep(args.game, base, grid, agents, games=args.games, seed=args.seed)
     check_outputs([args.out], args.overwrite)
     _describe(args, f"{len(plan.cells)} cells × {plan.games:,} games")
-    store = units_folder(args.out)
-    frame = _run(
-        args, partial(run_sweep, plan, store=store, resume=args.resume, overwrite=args.overwrite)
-    )
-    return _write(args, [(frame, args.out)], store)
+    frame = _run(args, partial(run_sweep, plan))
+    return _write(args, [(frame, args.out)])
 
 
 def command_tournament(args: argparse.Namespace) -> int:
@@ -322,20 +319,15 @@ def command_tournament(args: argparse.Namespace) -> int:
         )
     check_outputs([args.out, args.pairwise_out, args.by_seat_out], args.overwrite)
     _describe(args, f"{len(entrants)} entrants, {args.games:,} games per seating")
-    store = units_folder(args.out)
     result = _run(
-        args,
-        partial(
-            tournament, args.game, rules, entrants, games=args.games, seed=args.seed,
-            store=store, resume=args.resume, overwrite=args.overwrite,
-        ),
-    )  # fmt: skip
+        args, partial(tournament, args.game, rules, entrants, games=args.games, seed=args.seed)
+    )
     outputs = [
         (result.standings, args.out),
         (result.pairwise, args.pairwise_out),
         (result.by_seat, args.by_seat_out),
     ]
-    return _write(args, outputs, store)
+    return _write(args, outputs)
 
 
 def command_ladder(args: argparse.Namespace) -> int:
@@ -350,20 +342,15 @@ def command_ladder(args: argparse.Namespace) -> int:
     check_outputs([args.out, args.matches_out, args.best_response_out], args.overwrite)
     count = len(agents) if agents is not None else len(module.AGENTS)
     _describe(args, f"{count} agents, {args.games:,} games per seat of each match")
-    store = units_folder(args.out)
     result = _run(
-        args,
-        partial(
-            ladder, args.game, rules, agents, games=args.games, seed=args.seed, store=store,
-            resume=args.resume, overwrite=args.overwrite,
-        ),
-    )  # fmt: skip
+        args, partial(ladder, args.game, rules, agents, games=args.games, seed=args.seed)
+    )
     outputs = [
         (result.ratings, args.out),
         (result.matches, args.matches_out),
         (result.best_response, args.best_response_out),
     ]
-    return _write(args, outputs, store)
+    return _write(args, outputs)
 
 
 def _game_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -384,27 +371,32 @@ def _describe(args: argparse.Namespace, what: str) -> None:
 
 def _run(args: argparse.Namespace, run: Callable[..., Result]) -> Result:
     """``run(executor=..., progress=...)`` on the executor that --workers / --scheduler choose,
-    released afterwards."""
+    released afterwards; a command that takes --resume also keeps its finished units in
+    ``units_folder(--out)`` (``store=``, ``resume=``, ``overwrite=``)."""
     executor, finish = make_executor(args)
+    kept: dict[str, Any] = {}
+    if _resumable(args):
+        kept = {"store": units_folder(args.out), "resume": args.resume, "overwrite": args.overwrite}
     try:
-        return run(executor=executor, progress=not args.quiet)
+        return run(executor=executor, progress=not args.quiet, **kept)
     finally:
         finish()
 
 
-def _write(
-    args: argparse.Namespace,
-    outputs: Sequence[tuple[pl.DataFrame, Path | None]],
-    store: Path | None = None,
-) -> int:
+def _resumable(args: argparse.Namespace) -> bool:
+    """Does the command keep its finished units (it declares ``RESUME``)?"""
+    return hasattr(args, "resume")
+
+
+def _write(args: argparse.Namespace, outputs: Sequence[tuple[pl.DataFrame, Path | None]]) -> int:
     """Write the frames that have an output path (all or none) and say so; then the run's
-    store of finished units, its work done, is removed. Exit status 0."""
+    store of finished units, if it kept one, is removed: its work is done. Exit status 0."""
     written = [(frame, path) for frame, path in outputs if path is not None]
     write_frames(written)
     for _, path in written:
         _say(args, f"wrote {path}")
-    if store is not None:
-        shutil.rmtree(store, ignore_errors=True)
+    if _resumable(args):
+        shutil.rmtree(units_folder(args.out), ignore_errors=True)
     return 0
 
 
