@@ -62,6 +62,5 @@ def rounds_frame(states: list[State], labels: list[str], first: int) -> pl.DataF
 SELF_PLAY = SelfPlay(
     "example", Rules, AGENTS, make_agent, "shading", new_game,
     frames=(Frame("games", None, games_frame), Frame("rounds", None, rounds_frame)),
-    frames_doc=__doc__.split("\n\n", 1)[1].strip(),
 )  # fmt: skip
 simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)

@@ -13,6 +13,7 @@ seat's agent use. The fast engine's batch b draws from the stream ``(seed, b)``.
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.checks import flag, whole_number
+from workbench.checks import flag, instance_or_default, whole_number
 from workbench.kit.batching import use_fast_engine
 from workbench.kit.lineup import agent_label, resolve_lineup
 from workbench.kit.progress import progress_bar
@@ -86,7 +87,8 @@ class SelfPlay:
     #: The result frames: games, rounds, then optional extra frames, each a keyword flag of
     #: ``simulate`` (False by default) that appends its frame to the result.
     frames: tuple[Frame, ...]
-    #: What the frames hold, for the ``simulate`` docstring.
+    #: What the frames hold, for the ``simulate`` docstring (default: the game's simulate
+    #: module docstring after its first paragraph).
     frames_doc: str = ""
     fast: FastEngine | None = None
     #: Finished States kept alive per yielded batch by the step engine: few, for memory.
@@ -100,18 +102,17 @@ class SelfPlay:
         """The optional frames' names (beyond games and rounds)."""
         return tuple(frame.name for frame in self.frames[2:])
 
+    def wanted(self, rounds: bool = True, **extras: bool) -> dict[str, bool]:
+        """Which frames a run builds: rounds unless told not to, extra frames only when asked."""
+        return {"rounds": rounds, **dict.fromkeys(self.extra_frames, False), **extras}
+
     # -- the pieces ------------------------------------------------------------------------
 
     def checked_rules(self, rules: object) -> Any:
         """``rules``, or the rulebook's when None; a TypeError for anything else."""
-        if rules is None:
-            return self.rules_type()
-        if not isinstance(rules, self.rules_type):
-            article = "an" if self.game[0] in "aeiou" else "a"
-            raise TypeError(
-                f"rules must be {article} {self.game} Rules or None, got {type(rules).__name__}"
-            )
-        return rules
+        article = "an" if self.game[0] in "aeiou" else "a"
+        allowed = f"{article} {self.game} Rules or None"
+        return instance_or_default("rules", rules, self.rules_type, self.rules_type, allowed)
 
     def resolve_agents(self, rules: Any, agents: Sequence[Any] | Any | None) -> list[Any]:
         """One agent per seat: names or agents, one for every seat, or None (the default
@@ -159,8 +160,7 @@ class SelfPlay:
         if engine == "fast" and self.fast is None:
             raise ValueError(f"{self.game} has no fast engine: engine must be 'auto' or 'step'")
         fast = use_fast_engine(engine, agents, self.supports_fast)
-        if wanted is None:
-            wanted = {"rounds": True, **dict.fromkeys(self.extra_frames, False)}
+        wanted = self.wanted() if wanted is None else wanted
         return self._played(rules, agents, games, seed, progress, fast, wanted)
 
     def _played(
@@ -209,9 +209,9 @@ class SelfPlay:
         **extras: bool,
     ) -> Iterator[Frames]:
         """The frames batch by batch (what ``simulate_batches`` yields)."""
-        wanted = {"rounds": flag("rounds", rounds), **dict.fromkeys(self.extra_frames, False)}
-        for name, value in extras.items():
-            wanted[name] = flag(name, value)
+        wanted = self.wanted(
+            rounds=flag("rounds", rounds), **{name: flag(name, on) for name, on in extras.items()}
+        )
         batches = self.played_batches(
             rules, agents, games=games, seed=seed, progress=progress, engine=engine, wanted=wanted
         )
@@ -259,7 +259,7 @@ class SelfPlay:
             f"Agents: None ({self.default_agent} everywhere), one name or agent for every seat, "
             f"or one per seat ({', '.join(self.agents)}). engine: 'auto' (the fast engine "
             "when every agent can play there), 'fast' or 'step'. Same arguments -> identical "
-            f"frames.\n\n{self.frames_doc}"
+            f"frames.\n\n{self.frames_doc or _after_first_paragraph(sys.modules[module].__doc__)}"
         )
         simulate_batches.__doc__ = (
             "Like ``simulate`` but yields the frames batch by batch, so memory stays bounded. "
@@ -302,3 +302,8 @@ def _build(frame: Frame, labels: list[str], first: int, played: Any) -> pl.DataF
     if frame.from_batch is None:
         raise TypeError(f"the {frame.name} frame has no fast-engine builder")
     return frame.from_batch(played, labels, first)
+
+
+def _after_first_paragraph(doc: str | None) -> str:
+    """A module docstring without its title paragraph (what a game's frames hold)."""
+    return (doc or "").split("\n\n", 1)[-1].strip()

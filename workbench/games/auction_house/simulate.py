@@ -326,7 +326,7 @@ SELF_PLAY = SelfPlay(
         Frame("games", lambda p, *at: batch_games_frame(*p, *at), states_games_frame),
         Frame("rounds", lambda p, *at: batch_rounds_frame(p[1], *at), states_rounds_frame),
     ),
-    step_chunk=32, frames_doc=__doc__.split("\n\n", 1)[1].strip(),
+    step_chunk=32,
 )  # fmt: skip
 simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
 played_batches = SELF_PLAY.played_batches

@@ -343,7 +343,6 @@ SELF_PLAY = SelfPlay(
         Frame("rounds", lambda p, *at: batch_rounds_frame(p[2], p[1], *at), states_rounds_frame),
         Frame("lots", lambda p, *at: batch_lots_frame(p[2], p[0], *at), states_lots_frame),
     ),
-    frames_doc=__doc__.split("\n\n", 1)[1].strip(),
 )  # fmt: skip
 simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
 resolve_agents, supports_fast = SELF_PLAY.resolve_agents, SELF_PLAY.supports_fast

@@ -231,7 +231,6 @@ SELF_PLAY = SelfPlay(
         Frame("games", lambda p, *at: batch_games_frame(p[0], *at), states_games_frame),
         Frame("rounds", lambda p, *at: batch_rounds_frame(p[1], *at), states_rounds_frame),
     ),
-    frames_doc=__doc__.split("\n\n", 1)[1].strip(),
 )  # fmt: skip
 simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
 resolve_agents, supports_fast = SELF_PLAY.resolve_agents, SELF_PLAY.supports_fast

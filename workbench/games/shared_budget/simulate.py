@@ -134,7 +134,7 @@ def states_rounds_frame(states: list[State], labels: list[str], first: int) -> p
 SELF_PLAY = SelfPlay(
     "shared_budget", Rules, AGENTS, make_agent, "coverage", new_game,
     frames=(Frame("games", None, states_games_frame), Frame("rounds", None, states_rounds_frame)),
-    step_chunk=BATCH_SIZE, streams=_streams, frames_doc=__doc__.split("\n\n", 1)[1].strip(),
+    step_chunk=BATCH_SIZE, streams=_streams,
 )  # fmt: skip
 simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
 resolve_agents = SELF_PLAY.resolve_agents
