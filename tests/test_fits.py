@@ -1,0 +1,194 @@
+"""The fit cache (workbench.kit.fits) and the policy fitter (workbench.kit.fitting)."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from workbench.kit.fits import Fit, cached_fit, fit_key, read_fit
+from workbench.kit.fitting import Fitting, Parameter, fit_policy
+
+
+@dataclass(frozen=True)
+class _Rules:
+    players: int = 3
+    bonus: tuple[int, ...] = (1, 2)
+
+
+def _fit_once(log: Path, params: dict[str, float] | None = None):
+    def fit():
+        with log.open("a") as file:
+            file.write("fitted\n")
+        return (params or {"a": 0.25, "b": 3.0}), {"games": 10}
+
+    return fit
+
+
+def test_a_fit_is_made_once_then_read_back(tmp_path):
+    log = tmp_path / "log"
+    first = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(log),
+                       folders=[tmp_path / "shipped", tmp_path / "cache"])  # fmt: skip
+    again = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(log),
+                       folders=[tmp_path / "shipped", tmp_path / "cache"])  # fmt: skip
+    assert first == again
+    assert first.params == {"a": 0.25, "b": 3.0}
+    assert first.rules == {"players": 3, "bonus": [1, 2]}
+    assert log.read_text() == "fitted\n"
+    assert first.vector(["b", "a"]) == [3.0, 0.25]
+    with pytest.raises(KeyError, match="no parameters"):
+        first.vector(["c"])
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"rules": _Rules(players=4)},
+        {"rules": _Rules(bonus=(2, 1))},
+        {"version": "2"},
+        {"seed": 1},
+        {"game": "h"},
+    ],
+)
+def test_the_key_changes_with_rules_version_seed_and_game(other):
+    base = {"game": "g", "rules": _Rules(), "version": "1", "seed": 0}
+    changed = {**base, **other}
+    key = fit_key(base["game"], base["rules"], version=base["version"], seed=base["seed"])
+    assert key != fit_key(changed["game"], changed["rules"], version=changed["version"],
+                          seed=changed["seed"])  # fmt: skip
+
+
+def test_shipped_fits_come_first_and_new_fits_go_to_the_cache(tmp_path):
+    shipped, cache = tmp_path / "shipped", tmp_path / "cache"
+    cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(tmp_path / "a", {"a": 1.0}),
+               folders=[shipped])  # fmt: skip
+    fit = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(tmp_path / "b"),
+                     folders=[shipped, cache])  # fmt: skip
+    assert fit.params == {"a": 1.0}
+    assert not (tmp_path / "b").exists() and not cache.exists()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: text[: len(text) // 2],  # truncated
+        lambda text: text.replace("0.25", "0.35"),  # edited: the checksum no longer matches
+        lambda text: "",  # empty
+        lambda text: json.dumps({"checksum": "0"}),  # not an entry
+    ],
+)
+def test_a_damaged_entry_is_fitted_again_never_trusted(tmp_path, damage):
+    log = tmp_path / "log"
+    fit = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(log), folders=[tmp_path])
+    path = tmp_path / (fit_key("g", _Rules(), version="1", seed=0) + ".json")
+    path.write_text(damage(path.read_text()))
+    with pytest.warns(UserWarning, match="damaged fit"):
+        again = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(log),
+                           folders=[tmp_path])  # fmt: skip
+    assert again == fit
+    assert log.read_text() == "fitted\n" * 2
+    assert read_fit(path) == fit  # the entry written again is whole
+
+
+def _fit_in_a_process(folder: str, log: str) -> None:
+    def slow_fit():
+        with open(log, "a") as file:
+            file.write("fitted\n")
+        time.sleep(1.0)
+        return {"a": 0.5}, {}
+
+    cached_fit("g", _Rules(), version="1", seed=0, fit=slow_fit, folders=[Path(folder)])
+
+
+def test_two_processes_fitting_the_same_rules_fit_once(tmp_path):
+    log = tmp_path / "log"
+    context = multiprocessing.get_context("spawn")
+    workers = [
+        context.Process(target=_fit_in_a_process, args=(str(tmp_path), str(log)))
+        for _ in range(2)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+        assert worker.exitcode == 0
+    assert log.read_text() == "fitted\n"
+    entries = list(tmp_path.glob("*.json"))
+    assert len(entries) == 1 and read_fit(entries[0]).params == {"a": 0.5}
+    assert not list(tmp_path.glob("*.part"))
+
+
+# -- the fitter, on a game whose objective is known exactly ---------------------------------
+
+
+class _Policy:
+    def __init__(self, vector):
+        self.x, self.y = (float(v) for v in vector)
+        self.name = "policy"
+
+
+class _Fixed(_Policy):
+    def __init__(self, name):
+        super().__init__((0.0, 0.0))
+        self.name = name
+
+
+class _KnownGame:
+    """A stand-in for a game's SelfPlay: a seat's win share is 1 - (x - 0.3)^2 - (y - 1.5)^2/4
+    when it plays the parametrised policy, plus seeded noise, and the rest share what's left.
+    The fitter should find x = 0.3, y = 1.5 (within the noise)."""
+
+    game = "known"
+
+    def make_agent(self, name, rules):
+        return _Fixed(name)
+
+    def frame_batches(self, rules, lineup, *, games, seed, progress, engine, rounds):
+        noise = np.random.default_rng(seed).normal(0.0, 0.02, size=games)
+        shares = np.zeros((games, rules.players))
+        for seat, agent in enumerate(lineup):
+            if type(agent) is _Policy:
+                shares[:, seat] = 1 - (agent.x - 0.3) ** 2 - (agent.y - 1.5) ** 2 / 4 + noise
+        yield (pl.DataFrame({
+            "seat": np.tile(np.arange(rules.players), games),
+            "win_share": shares.ravel(),
+        }),)  # fmt: skip
+
+
+_KNOWN = Fitting(
+    version="1",
+    parameters=(Parameter("x", 0.9, 0.0, 1.0), Parameter("y", 0.0, -2.0, 2.0)),
+    policy=lambda rules, vector: _Policy(vector),
+    opponents=("fixed",),
+    games=5,
+    generations=40,
+    population=8,
+)
+
+
+def test_the_fitter_finds_a_known_optimum_and_is_reproducible():
+    params, details = fit_policy(_KnownGame(), _KNOWN, _Rules(players=2), seed=3, progress=False)
+    assert params["x"] == pytest.approx(0.3, abs=0.05)
+    assert params["y"] == pytest.approx(1.5, abs=0.1)
+    assert details["games"] == 40 * 8 * 2 * 2 * 5  # generations x population x tables x seats
+    assert details["mean_share_by_generation"][-1] > details["mean_share_by_generation"][0]
+    again, _ = fit_policy(_KnownGame(), _KNOWN, _Rules(players=2), seed=3, progress=False)
+    assert again == params
+    other, _ = fit_policy(_KnownGame(), _KNOWN, _Rules(players=2), seed=4, progress=False)
+    assert other != params
+
+
+def test_a_parameter_starts_inside_its_range():
+    with pytest.raises(ValueError, match="outside"):
+        Parameter("x", 2.0, 0.0, 1.0)
+
+
+def test_fit_round_trips_through_its_fields():
+    fit = Fit("g", "1", 0, {"players": 3}, {"a": 1.0}, {"games": 3})
+    assert Fit(**fit.__dict__) == fit

@@ -1,0 +1,161 @@
+"""Fitting a parametrised policy to a rule set by self-play: the ``fitted`` agents.
+
+A game supplies a ``Fitting``: its policy's parameters (names, the hand-written values to start
+from, bounds), how to build the agent from a parameter vector, and the hand-written agents the
+fit must beat. ``fit_policy`` searches the parameters with CMA-ES (pycma). Each candidate sits
+alone against n - 1 copies of an opponent, in every seat in turn, against every opponent table:
+each hand-written agent and the current fit itself (the distribution's mean, so the fit also
+learns to beat its own kind: an iterated best response). All candidates of a generation play
+the same deals (common random numbers), so their differences are not drowned by the deal's
+luck. The objective is the candidate's mean win share over those games.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from workbench.kit.progress import progress_bar
+from workbench.kit.seeding import seed_sequence
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One policy parameter: its name, the hand-written value, and the range it may take."""
+
+    name: str
+    start: float
+    low: float
+    high: float
+
+    def __post_init__(self) -> None:
+        if not self.low <= self.start <= self.high:
+            raise ValueError(
+                f"parameter {self.name}: start {self.start} is outside [{self.low}, {self.high}]"
+            )
+
+
+@dataclass(frozen=True)
+class Fitting:
+    """What a game supplies to fit its parametrised policy (see the module docstring)."""
+
+    #: Changes whenever the policy or the fitting changes: older cached fits are not reused.
+    version: str
+    parameters: tuple[Parameter, ...]
+    #: ``policy(rules, vector)`` -> an agent playing the parametrised policy.
+    policy: Callable[[Any, Sequence[float]], Any]
+    #: The hand-written agents (names) whose tables a candidate plays against.
+    opponents: tuple[str, ...]
+    #: Games per candidate, per seat and opponent table, in each generation.
+    games: int = 100
+    generations: int = 30
+    population: int = 8
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.parameters)
+
+    def start(self) -> dict[str, float]:
+        """The hand-written parameters."""
+        return {p.name: p.start for p in self.parameters}
+
+
+def fit_policy(
+    selfplay: Any,
+    fitting: Fitting,
+    rules: Any,
+    *,
+    seed: int = 0,
+    progress: bool = True,
+    generations: int | None = None,
+) -> tuple[dict[str, float], dict[str, Any]]:
+    """Fit ``fitting``'s policy to ``rules`` (a game's ``SelfPlay`` plays the games); returns
+    the parameters by name and the fit's details (games played, seconds, objective by
+    generation). Same arguments -> same parameters."""
+    generations = fitting.generations if generations is None else generations
+    names = fitting.names
+    low = np.array([p.low for p in fitting.parameters], dtype=float)
+    high = np.array([p.high for p in fitting.parameters], dtype=float)
+    width = high - low
+    opponents = [selfplay.make_agent(name, rules) for name in fitting.opponents]
+
+    def to_params(unit: np.ndarray) -> np.ndarray:
+        return low + np.clip(unit, 0.0, 1.0) * width
+
+    strategy = _strategy(
+        (np.array([p.start for p in fitting.parameters]) - low) / width,
+        population=fitting.population,
+        seed=seed,
+    )
+    history: list[float] = []
+    played, started = 0, time.perf_counter()
+    bar = progress_bar(generations, enabled=progress, description=f"fitting {selfplay.game}",
+                       unit="generation")  # fmt: skip
+    try:
+        for generation in range(generations):
+            current = fitting.policy(rules, to_params(strategy.mean))
+            tables = [*opponents, current]
+            units = strategy.ask()
+            shares = np.array([
+                _share_against(selfplay, rules, fitting.policy(rules, to_params(u)), tables,
+                               fitting.games, seed_sequence(seed, generation))
+                for u in units
+            ])  # fmt: skip
+            played += len(units) * len(tables) * rules.players * fitting.games
+            strategy.tell(units, list(-shares))  # pycma minimises
+            history.append(float(shares.mean()))
+            bar.update(1)
+    finally:
+        bar.close()
+    params = {name: float(v) for name, v in zip(names, to_params(strategy.mean), strict=True)}
+    details = {
+        "games": played,
+        "seconds": round(time.perf_counter() - started, 3),
+        "generations": generations,
+        "population": fitting.population,
+        "games_per_table_and_seat": fitting.games,
+        "opponents": list(fitting.opponents),
+        "mean_share_by_generation": [round(h, 4) for h in history],
+    }
+    return params, details
+
+
+def _share_against(
+    selfplay: Any, rules: Any, candidate: Any, tables: list[Any], games: int, seed: Any
+) -> float:
+    """The candidate's mean win share alone against n - 1 copies of each table's agent, in
+    every seat, on the deals of ``seed`` (the same for every candidate)."""
+    total = 0.0
+    for table_index, opponent in enumerate(tables):
+        for seat in range(rules.players):
+            lineup = [opponent] * rules.players
+            lineup[seat] = candidate
+            batches = selfplay.frame_batches(
+                rules, lineup, games=games, seed=seed_sequence(seed, table_index, seat),
+                progress=False, engine="auto", rounds=False,
+            )  # fmt: skip
+            won = sum(float(b[0].filter(b[0]["seat"] == seat)["win_share"].sum()) for b in batches)
+            total += won / games
+    return total / (len(tables) * rules.players)
+
+
+def _strategy(start: np.ndarray, *, population: int, seed: int) -> Any:
+    """A pycma CMA-ES over the unit cube (each parameter scaled to [0, 1]) drawing from its own
+    seeded generator (pycma would otherwise use numpy's global one)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pycma warns when matplotlib is missing
+        import cma
+    normal = np.random.default_rng(seed_sequence(seed, 0xC3A))
+    return cma.CMAEvolutionStrategy(
+        list(start), 0.25,
+        {"seed": np.nan, "randn": lambda *shape: normal.standard_normal(shape),
+         "popsize": population, "bounds": [0.0, 1.0], "verbose": -9},
+    )  # fmt: skip
+
+
+__all__ = ["Fitting", "Parameter", "fit_policy"]
