@@ -1,19 +1,13 @@
 """The example game (tests/example_game), registered as ``workbench.games.example`` for these
 tests only, gets every part of the workbench through the contract alone: its engine, self-play,
-the designer's compare, sweep and tournament, the command line and the play-along table.
-
-The package is loaded under its registry name (so ``module.__name__`` is what a real game's
-would be) and the registry is patched as tests/designer/test_any_game.py does; nothing outside
-tests/ is edited.
+the designer's compare, sweep and tournament, the command line and the play-along table
+(the ``example`` fixture in tests/conftest.py registers it).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -21,31 +15,9 @@ from polars.testing import assert_frame_equal
 
 import workbench
 from workbench import SerialExecutor, balance_metrics, compare, sweep, tournament
-from workbench import games as registry
 from workbench.designer import cli
 from workbench.errors import IllegalAction
 from workbench.kit.seeding import generator, seed_sequence
-
-PACKAGE = Path(__file__).parent / "example_game"
-NAME = "workbench.games.example"
-
-
-@pytest.fixture
-def example(monkeypatch):
-    """The example game as the registry game 'example', for one test."""
-    spec = importlib.util.spec_from_file_location(
-        NAME, PACKAGE / "__init__.py", submodule_search_locations=[str(PACKAGE)]
-    )
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, NAME, module)
-    spec.loader.exec_module(module)
-    known, get = registry.available, registry.get
-    monkeypatch.setattr(registry, "available", lambda: [*known(), "example"])
-    monkeypatch.setattr(registry, "get", lambda g: module if g == "example" else get(g))
-    yield module
-    for name in [name for name in sys.modules if name.startswith(NAME + ".")]:
-        del sys.modules[name]
-
 
 # -- rules and engine ------------------------------------------------------------------------
 
@@ -63,7 +35,7 @@ def test_rules_are_validated_and_agents_made_by_name(example):
     for bad in ({"players": 1}, {"budget": 0}, {"items": 2.5}, {"tie_break": "coin"}):
         with pytest.raises(ValueError, match=f"Rules.{next(iter(bad))}"):
             example.Rules(**bad)
-    assert list(example.AGENTS) == ["random", "truthful", "shading"]
+    assert list(example.AGENTS) == ["random", "truthful", "shading", "search"]
     assert example.make_agent("shading", factor=0.5).name == "shading(0.5)"
     with pytest.raises(ValueError, match="unknown agent"):
         example.make_agent("oracle")

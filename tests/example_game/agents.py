@@ -1,4 +1,5 @@
-"""Agents, weakest first: random bids, truthful bids, and bids shaded below the value.
+"""Agents, weakest first: random bids, truthful bids, bids shaded below the value, and search
+(``search.py``: the kit's determinized search).
 
 Every agent is ``agent(observation, legal_actions, rng) -> bid``, deterministic given the rng.
 """
@@ -14,6 +15,7 @@ from workbench.kit.lineup import make_named_agent
 
 from .engine import Observation
 from .rules import Rules
+from .search import ExampleSearchAgent
 
 
 class RandomAgent:
@@ -51,7 +53,10 @@ class ShadingAgent:
         return min(int(value * self.factor), legal[-1])
 
 
-AGENTS = {"random": RandomAgent, "truthful": TruthfulAgent, "shading": ShadingAgent}
+AGENTS = {
+    "random": RandomAgent, "truthful": TruthfulAgent, "shading": ShadingAgent,
+    "search": ExampleSearchAgent,
+}  # fmt: skip
 
 
 def make_agent(name: str, rules: Rules | None = None, **options: object):

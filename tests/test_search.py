@@ -1,0 +1,96 @@
+"""The kit's information-set search (workbench.kit.search), on the example game: step playouts
+against plain step play, the hidden-information sampler against exact enumeration, and the
+search agent against hand-written agents."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from workbench.kit.search import split_wins, step_play_from, uniformity_p_value
+from workbench.kit.seeding import generator
+
+
+def _search_module():
+    return sys.modules["workbench.games.example.search"]
+
+
+def _position(example, rules, moves):
+    """The position after ``moves`` actions of a seeded game with shading agents."""
+    state = example.new_game(rules, seed=11)
+    agent = example.ShadingAgent()
+    for _ in range(moves):
+        state = state.apply(agent(state.observation(state.to_play), state.legal_actions(), None))
+    return state
+
+
+def test_split_wins_shares_the_top_score():
+    scores = np.array([[3, 5, 5], [1, 0, 0], [2, 2, 2]])
+    assert split_wins(scores).tolist() == [[0, 0.5, 0.5], [1, 0, 0], [1 / 3] * 3]
+
+
+@pytest.mark.parametrize("moves", [0, 1, 4, 7, 13])
+def test_step_playouts_continue_as_step_play_does(example, moves):
+    rules = example.Rules(players=3, items=5)
+    start = _position(example, rules, moves)
+    agents = [example.ShadingAgent(), example.TruthfulAgent(), example.ShadingAgent(0.5)]
+    scores = step_play_from([start, start], agents, playouts=2, seed=0)
+    state = start
+    while state.to_play is not None:
+        state = state.apply(agents[state.to_play](state.observation(state.to_play),
+                                                  state.legal_actions(), None))  # fmt: skip
+    assert scores.shape == (2, 2, 3)
+    assert (scores == np.array(state.result().scores)).all()
+
+
+def test_random_playouts_are_reproducible_and_vary_by_seed(example):
+    start = _position(example, example.Rules(), 2)
+    agents = [example.RandomAgent()] * 3
+    first = step_play_from(start, agents, playouts=8, seed=1)
+    assert (first == step_play_from(start, agents, playouts=8, seed=1)).all()
+    assert not (first == step_play_from(start, agents, playouts=8, seed=2)).all()
+
+
+@pytest.mark.parametrize("moves", [0, 1, 2, 3])
+def test_the_sampler_is_uniform_over_every_consistent_filling(example, moves):
+    search = _search_module()
+    rules = example.Rules(players=3, items=2, budget=2, max_value=2)
+    state = _position(example, rules, moves)
+    observation = state.observation(state.to_play)
+    consistent = list(search.consistent_fillings(observation))
+    assert search.filling_of(state, observation.player) in consistent  # the truth is possible
+    draws = 40 * len(consistent)
+    sampled = search.sample_states(observation, generator(moves), draws)
+    fillings = [search.filling_of(s, observation.player) for s in sampled]
+    assert uniformity_p_value(fillings, consistent) > 0.001
+    for s in sampled:  # everything the seat sees is as it was
+        assert s.observation(observation.player) == observation
+
+
+def test_uniformity_check_catches_a_biased_sampler():
+    support = ["a", "b", "c", "d"]
+    biased = ["a"] * 400 + ["b"] * 300 + ["c"] * 300 + ["d"] * 200
+    assert uniformity_p_value(biased, support) < 1e-6
+    with pytest.raises(AssertionError, match="not consistent"):
+        uniformity_p_value(["e"], support)
+
+
+def test_search_beats_truthful_bidders(example):
+    rules = example.Rules(players=3, items=3, budget=6)
+    games, _ = example.simulate(rules, ["search", "truthful", "truthful"], games=24, seed=5,
+                                progress=False, rounds=False)  # fmt: skip
+    share = games.filter(games["seat"] == 0)["win_share"].mean()
+    assert share > 0.5  # fair share 1/3; truthful bidders never gain on what they win
+
+
+def test_search_is_reproducible_and_takes_its_budget(example):
+    agent = example.make_agent("search", budget=8)
+    assert agent.budget == 8 and repr(agent) == "ExampleSearchAgent(budget=8)"
+    state = _position(example, example.Rules(), 3)
+    observation = state.observation(state.to_play)
+    choices = {agent(observation, state.legal_actions(), generator(4)) for _ in range(3)}
+    assert len(choices) == 1 and choices <= set(state.legal_actions())
+    with pytest.raises(ValueError, match="search budget"):
+        example.make_agent("search", budget=0)
