@@ -35,3 +35,14 @@ def example(monkeypatch):
     yield module
     for name in [name for name in sys.modules if name.startswith(NAME + ".")]:
         del sys.modules[name]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fit_cache(tmp_path_factory):
+    """New fits go to a folder of this test run, never the user's own cache."""
+    from workbench.kit.fits import CACHE_ENV
+
+    folder = tmp_path_factory.mktemp("fits")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(folder))
+        yield folder

@@ -35,7 +35,7 @@ def test_rules_are_validated_and_agents_made_by_name(example):
     for bad in ({"players": 1}, {"budget": 0}, {"items": 2.5}, {"tie_break": "coin"}):
         with pytest.raises(ValueError, match=f"Rules.{next(iter(bad))}"):
             example.Rules(**bad)
-    assert list(example.AGENTS) == ["random", "truthful", "shading", "search"]
+    assert list(example.AGENTS) == ["random", "truthful", "shading", "fitted", "search"]
     assert example.make_agent("shading", factor=0.5).name == "shading(0.5)"
     with pytest.raises(ValueError, match="unknown agent"):
         example.make_agent("oracle")

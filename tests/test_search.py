@@ -94,3 +94,24 @@ def test_search_is_reproducible_and_takes_its_budget(example):
     assert len(choices) == 1 and choices <= set(state.legal_actions())
     with pytest.raises(ValueError, match="search budget"):
         example.make_agent("search", budget=0)
+
+
+# -- the fitted agent (workbench.kit.fitting.FittedAgent) on the example game ----------------
+
+
+def test_fits_differ_between_far_apart_rules_and_are_cached(example):
+    agent = example.make_agent("fitted")
+    few = example.Rules(players=2, items=3, budget=100)
+    many = example.Rules(players=4, items=3, budget=100)
+    fit_few, fit_many = agent.fit(few, progress=False), agent.fit(many, progress=False)
+    assert fit_few.params != fit_many.params
+    assert fit_few.details["games"] == 8 * 6 * 3 * 2 * 10  # generations x population x tables...
+    assert agent.fit(few, progress=False) == fit_few  # read back from the cache
+    assert example.make_agent("fitted").policy_for(few).factor == fit_few.params["factor"]
+
+
+def test_the_fitted_agent_beats_truthful_bidders(example):
+    rules = example.Rules(players=3, items=3, budget=6)
+    games, _ = example.simulate(rules, ["fitted", "truthful", "truthful"], games=150, seed=2,
+                                progress=False, rounds=False)  # fmt: skip
+    assert games.filter(games["seat"] == 0)["win_share"].mean() > 0.45  # fair share 1/3

@@ -1,5 +1,5 @@
-"""Agents, weakest first: random bids, truthful bids, bids shaded below the value, and search
-(``search.py``: the kit's determinized search).
+"""Agents, weakest first: random bids, truthful bids, bids shaded below the value, a
+shading policy fitted to the rules (``fitted.py``) and search (``search.py``).
 
 Every agent is ``agent(observation, legal_actions, rng) -> bid``, deterministic given the rng.
 """
@@ -14,6 +14,7 @@ from workbench.checks import real_number
 from workbench.kit.lineup import make_named_agent
 
 from .engine import Observation
+from .fitted import ExampleFittedAgent
 from .rules import Rules
 from .search import ExampleSearchAgent
 
@@ -55,7 +56,7 @@ class ShadingAgent:
 
 AGENTS = {
     "random": RandomAgent, "truthful": TruthfulAgent, "shading": ShadingAgent,
-    "search": ExampleSearchAgent,
+    "fitted": ExampleFittedAgent, "search": ExampleSearchAgent,
 }  # fmt: skip
 
 

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from workbench.checks import whole_number
+from workbench.kit.fits import Fit, cached_fit
 from workbench.kit.progress import progress_bar
 from workbench.kit.seeding import seed_sequence
 
@@ -125,6 +127,61 @@ def fit_policy(
     return params, details
 
 
+def fitted_parameters(
+    selfplay: Any,
+    fitting: Fitting,
+    rules: Any,
+    *,
+    seed: int = 0,
+    progress: bool = True,
+    folders: Sequence[Any] | None = None,
+) -> Fit:
+    """The fit of ``fitting``'s policy to ``rules``: from the fit cache (shipped fits first),
+    or fitted now (with a progress bar) and cached. See ``workbench.kit.fits``."""
+    seed = whole_number("seed", seed, low=0)
+    return cached_fit(
+        selfplay.game, rules, version=fitting.version, seed=seed, folders=folders,
+        fit=lambda: fit_policy(selfplay, fitting, rules, seed=seed, progress=progress),
+    )  # fmt: skip
+
+
+class FittedAgent:
+    """Base of every game's ``fitted`` agent: the game's parametrised policy with parameters
+    fitted to the rules being played, so one line-up entry adapts to any rule set. The fit is
+    read from the cache (the rulebook's ships with the workbench) or made on first use.
+
+    A game subclasses it and defines ``_fitting()`` -> (its SelfPlay, its Fitting).
+    """
+
+    name = "fitted"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = whole_number("fitted seed", seed, low=0)
+        self._policies: dict[Any, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed})"
+
+    def _fitting(self) -> tuple[Any, Fitting]:
+        raise NotImplementedError(f"{type(self).__name__} names no fitting")
+
+    def fit(self, rules: Any, *, progress: bool = True) -> Fit:
+        """The fit for ``rules`` (cached; see ``fitted_parameters``)."""
+        selfplay, fitting = self._fitting()
+        return fitted_parameters(selfplay, fitting, rules, seed=self.seed, progress=progress)
+
+    def policy_for(self, rules: Any) -> Any:
+        """The parametrised agent with the parameters fitted to ``rules`` (made once)."""
+        if rules not in self._policies:
+            _selfplay, fitting = self._fitting()
+            vector = self.fit(rules).vector(fitting.names)
+            self._policies[rules] = fitting.policy(rules, vector)
+        return self._policies[rules]
+
+    def __call__(self, observation: Any, legal_actions: Sequence[Any], rng: Any) -> Any:
+        return self.policy_for(observation.rules)(observation, legal_actions, rng)
+
+
 def _share_against(
     selfplay: Any, rules: Any, candidate: Any, tables: list[Any], games: int, seed: Any
 ) -> float:
@@ -158,4 +215,4 @@ def _strategy(start: np.ndarray, *, population: int, seed: int) -> Any:
     )  # fmt: skip
 
 
-__all__ = ["Fitting", "Parameter", "fit_policy"]
+__all__ = ["FittedAgent", "Fitting", "Parameter", "fit_policy", "fitted_parameters"]
