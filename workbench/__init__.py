@@ -2,8 +2,8 @@
 
 Each game lives in ``workbench.games.<id>`` and keeps the same contract (see docs/design.md):
 ``Rules`` -> ``new_game`` -> ``State`` -> ``simulate`` -> analyses returning polars frames.
-The designer's bench works on every game: ``compare``, ``sweep``, ``tournament``,
-``ladder`` and ``balance_metrics`` (``workbench.designer``; ``python -m workbench`` for
+The designer's bench works on every game: ``compare``, ``robust_compare``, ``sweep``,
+``tournament``, ``ladder`` and ``balance_metrics`` (``workbench.designer``; ``python -m workbench`` for
 batch runs).
 ``workbench.table(game, ...)`` seats you at any of them against the agents.
 """
@@ -21,6 +21,7 @@ __getattr__ = lazy_exports(
             "balance_metrics",
             "compare",
             "ladder",
+            "robust_compare",
             "sweep",
             "tournament",
         ),
@@ -36,6 +37,7 @@ __all__ = [
     "games",
     "ladder",
     "load_table",
+    "robust_compare",
     "sweep",
     "table",
     "tournament",

@@ -3,6 +3,7 @@
 - ``balance_metrics``: every balance metric of a ``simulate`` run, with n and a 95% interval
   (``workbench.designer.balance`` defines each one).
 - ``compare``: baseline vs variant on common random numbers, with paired differences.
+- ``robust_compare``: the same under several strengths of play, with a verdict per metric.
 - ``sweep``: every combination of a grid of rule values and line-ups, per-cell seeds.
 - ``tournament``: agents against each other with seats rotated (any number of entrants).
 - ``ladder``: every agent alone against a table of every other: ratings with intervals and
@@ -24,6 +25,7 @@ from workbench.designer.cells import InvalidCells
 from workbench.designer.comparison import compare
 from workbench.designer.executors import SerialExecutor, local_processes
 from workbench.designer.ladder import Ladder, ladder
+from workbench.designer.robust import robust_compare
 from workbench.designer.moments import Moments
 from workbench.designer.sweeps import plan_sweep, run_sweep, sweep
 from workbench.designer.tournaments import Tournament, tournament
@@ -55,6 +57,7 @@ __all__ = [
     "metric_catalogue",
     "per_game_metrics",
     "plan_sweep",
+    "robust_compare",
     "run_sweep",
     "sweep",
     "sweep_chart",

@@ -153,7 +153,8 @@ def _agent_name(agent: Any) -> str:
 
 def resolve_agents(module: ModuleType, rules: Any, agents: Any) -> tuple[list[Any] | None, str]:
     """(one agent per seat, '') for a valid line-up, made once here so that workers need not
-    make them again (an equilibrium agent solves the game when made); (None, problem) for a
+    make them again (an equilibrium agent solves the game when made, a fitted agent fits to
+    ``rules`` or reads its fit from the cache); (None, problem) for a
     wrong length, an unknown name, or an agent its ``make_agent`` rejects for these rules.
     ``agents`` None stays None: the game's default agent, made where the cell runs."""
     if agents is None:
@@ -169,6 +170,9 @@ def resolve_agents(module: ModuleType, rules: Any, agents: Any) -> tuple[list[An
         )
     except (ValueError, TypeError) as exc:
         return None, str(exc)
+    for agent in made:  # a fitted agent fits to (or loads its fit for) these rules here, once,
+        if hasattr(agent, "policy_for"):  # and the fit travels with the agent to the workers
+            agent.policy_for(rules)
     return made, ""
 
 
