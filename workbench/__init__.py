@@ -3,8 +3,8 @@
 Each game lives in ``workbench.games.<id>`` and keeps the same contract (see docs/design.md):
 ``Rules`` -> ``new_game`` -> ``State`` -> ``simulate`` -> analyses returning polars frames.
 The designer's bench works on every game: ``compare``, ``robust_compare``, ``sweep``,
-``tournament``, ``ladder`` and ``balance_metrics`` (``workbench.designer``; ``python -m workbench`` for
-batch runs).
+``tournament``, ``ladder`` and ``balance_metrics`` (``workbench.designer``;
+``python -m workbench`` for batch runs).
 ``workbench.table(game, ...)`` seats you at any of them against the agents.
 """
 

@@ -25,8 +25,8 @@ from workbench.designer.cells import InvalidCells
 from workbench.designer.comparison import compare
 from workbench.designer.executors import SerialExecutor, local_processes
 from workbench.designer.ladder import Ladder, ladder
-from workbench.designer.robust import robust_compare
 from workbench.designer.moments import Moments
+from workbench.designer.robust import robust_compare
 from workbench.designer.sweeps import plan_sweep, run_sweep, sweep
 from workbench.designer.tournaments import Tournament, tournament
 from workbench.lazy import lazy_exports
