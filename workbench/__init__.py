@@ -3,7 +3,7 @@
 Each game lives in ``workbench.games.<id>`` and keeps the same contract (see docs/design.md):
 ``Rules`` -> ``new_game`` -> ``State`` -> ``simulate`` -> analyses returning polars frames.
 The designer's bench works on every game: ``compare``, ``robust_compare``, ``sweep``,
-``tournament``, ``ladder`` and ``balance_metrics`` (``workbench.designer``;
+``tune``, ``tournament``, ``ladder`` and ``balance_metrics`` (``workbench.designer``;
 ``python -m workbench`` for batch runs).
 ``workbench.table(game, ...)`` seats you at any of them against the agents.
 """
@@ -24,6 +24,7 @@ __getattr__ = lazy_exports(
             "robust_compare",
             "sweep",
             "tournament",
+            "tune",
         ),
         "workbench.play.table": ("load_table", "table"),
     },
@@ -41,5 +42,6 @@ __all__ = [
     "sweep",
     "table",
     "tournament",
+    "tune",
 ]
 __version__ = "0.1.0"

@@ -4,6 +4,8 @@
   (``workbench.designer.balance`` defines each one).
 - ``compare``: baseline vs variant on common random numbers, with paired differences.
 - ``robust_compare``: the same under several strengths of play, with a verdict per metric.
+- ``tune``: rule settings that put chosen metrics inside target bands (optuna, successive
+  halving over a budget of games).
 - ``sweep``: every combination of a grid of rule values and line-ups, per-cell seeds.
 - ``tournament``: agents against each other with seats rotated (any number of entrants).
 - ``ladder``: every agent alone against a table of every other: ratings with intervals and
@@ -29,6 +31,7 @@ from workbench.designer.moments import Moments
 from workbench.designer.robust import robust_compare
 from workbench.designer.sweeps import plan_sweep, run_sweep, sweep
 from workbench.designer.tournaments import Tournament, tournament
+from workbench.designer.tuning import tune
 from workbench.lazy import lazy_exports
 
 # Charts and the dashboard import altair and ipywidgets: loaded on first use.
@@ -62,4 +65,5 @@ __all__ = [
     "sweep",
     "sweep_chart",
     "tournament",
+    "tune",
 ]

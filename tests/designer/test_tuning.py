@@ -1,0 +1,81 @@
+"""tune: bands and distances by hand, up-front checks, and runs on the example game where the
+answer is known (a bigger budget uncaps truthful bids and raises the mean price)."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+
+from workbench.designer.cells import InvalidCells
+from workbench.designer.tuning import Band, tune
+
+
+@pytest.mark.parametrize(
+    ("band", "value", "distance"),
+    [
+        (Band("m", 1.0, 3.0), 2.0, 0.0),
+        (Band("m", 1.0, 3.0), 4.0, 0.5),  # 1 above, band width 2
+        (Band("m", 1.0, 3.0), 0.0, 0.5),
+        (Band("m", None, 0.2), 0.3, 0.5),  # open below: scale is the bound, 0.2
+        (Band("m", 0.0, None), -2.0, 2.0),  # a bound of 0: scale 1
+        (Band("m", 1.0, 3.0), math.nan, math.inf),
+    ],
+)
+def test_band_distance(band, value, distance):
+    assert band.distance(value) == pytest.approx(distance)
+
+
+def test_band_holds_an_interval_inside_it():
+    band = Band("m", 1.0, None)
+    assert band.holds(1.0, 9.0) and not band.holds(0.9, 2.0) and not band.holds(math.nan, 2.0)
+
+
+def test_tune_finds_the_budgets_that_put_the_price_in_its_band(example):
+    # Truthful bidders bid min(value, budget): with values 1..10 the mean price rises with the
+    # budget until the budget stops binding.
+    frame = tune(
+        "example", {"budget": [1, 2, 4, 8, 16]}, {"mean_price": (3.0, None)},
+        agents="truthful", budget=3000, seed=0, base_rules={"players": 3, "items": 3},
+        first_games=60, progress=False,
+    )  # fmt: skip
+    assert sorted(frame["budget"].to_list()) == [1, 2, 4, 8, 16]  # the grid, each once
+    assert frame["rank"].to_list() == [1, 2, 3, 4, 5]
+    best = frame.row(0, named=True)
+    assert best["meets"] and best["distance"] == 0 and best["budget"] in (4, 8, 16)
+    by_budget = dict(zip(frame["budget"], frame["mean_price"], strict=True))
+    assert by_budget[1] <= 1.0 and by_budget[2] <= 2.0  # the budget caps every price
+    assert not frame.filter(pl.col("budget") <= 2)["meets"].any()
+    # The seed and games of a row reproduce its numbers.
+    again = tune(
+        "example", {"budget": [1, 2, 4, 8, 16]}, {"mean_price": (3.0, None)},
+        agents="truthful", budget=3000, seed=0, base_rules={"players": 3, "items": 3},
+        first_games=60, progress=False,
+    )  # fmt: skip
+    assert again.equals(frame)
+
+
+def test_tune_over_a_range_stays_inside_it_and_within_budget(example):
+    frame = tune(
+        "example", {"budget": (1, 20)}, {"mean_price": (2.0, 4.0)}, agents="shading",
+        budget=1500, seed=3, base_rules={"players": 3, "items": 3}, first_games=50,
+        progress=False,
+    )  # fmt: skip
+    assert frame["budget"].is_between(1, 20).all()
+    assert frame["games"].sum() <= 1500 + 50 * 9  # the last candidate may finish its stage
+    assert frame["status"].is_in(["complete", "pruned"]).all()
+
+
+def test_tune_refuses_bad_input_before_playing(example):
+    with pytest.raises(ValueError, match="space is empty"):
+        tune("example", {}, {"mean_price": (1, 2)}, budget=100, seed=0)
+    with pytest.raises(ValueError, match="targets is empty"):
+        tune("example", {"budget": [1]}, {}, budget=100, seed=0)
+    with pytest.raises(InvalidCells) as raised:
+        tune("example", {"budjet": [1], "items": (5, 2)},
+             {"mean_prize": (1, 2), "tie_rate": (0.5, 0.1)}, budget=100, seed=0)  # fmt: skip
+    problems = "\n".join(raised.value.problems)
+    for expected in ("unknown rule field 'budjet'", "needs low < high", "unknown metric",
+                     "low 0.5 is above high 0.1"):  # fmt: skip
+        assert expected in problems
