@@ -79,3 +79,34 @@ def test_tune_refuses_bad_input_before_playing(example):
     for expected in ("unknown rule field 'budjet'", "needs low < high", "unknown metric",
                      "low 0.5 is above high 0.1"):  # fmt: skip
         assert expected in problems
+
+
+def test_an_interrupted_tune_resumes_to_the_same_table(example, tmp_path, monkeypatch):
+    from workbench.designer import tuning
+
+    arguments = dict(
+        game="example", space={"budget": (1, 20)}, targets={"mean_price": (2.0, 4.0)},
+        agents="shading", budget=1200, seed=3, base_rules={"players": 3, "items": 3},
+        first_games=50, progress=False,
+    )  # fmt: skip
+    whole = tune(**arguments)
+    store = tmp_path / "units"
+    calls, real = [], tuning.summarise_cell
+
+    def interrupted(task, report=None):
+        calls.append(task)
+        if len(calls) == 6:
+            raise KeyboardInterrupt
+        return real(task, report)
+
+    monkeypatch.setattr(tuning, "summarise_cell", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        tune(**arguments, store=store)
+    assert len(list(store.glob("unit-*.bin"))) >= 2  # finished candidates were kept
+    with pytest.raises(FileExistsError, match="resume"):
+        tune(**arguments, store=store)
+    monkeypatch.setattr(tuning, "summarise_cell", real)
+    with pytest.raises(ValueError, match="another run"):
+        tune(**{**arguments, "seed": 4}, store=store, resume=True)
+    assert tune(**arguments, store=store, resume=True).equals(whole)
+    assert not store.exists()
