@@ -23,7 +23,7 @@ from workbench import games as registry
 from workbench.designer.balance import metric_catalogue
 from workbench.designer.cells import build_rules, rule_fields, value_label
 from workbench.designer.charts import compare_chart, sweep_chart
-from workbench.designer.cli import parse_value, split_values
+from workbench.designer.cli_input import parse_value, split_values
 from workbench.designer.comparison import compare
 from workbench.designer.executors import SerialExecutor
 from workbench.designer.sweeps import sweep

@@ -1,0 +1,215 @@
+"""What each command of the command line does (``workbench.designer.cli`` declares them):
+check everything, describe the run, run it on the chosen executor, write its tables."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import shutil
+import sys
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import polars as pl
+
+from workbench import games as registry
+from workbench.designer.cli_input import (
+    CommandError,
+    build_rules,
+    check_outputs,
+    make_executor,
+    parse_assignment,
+    parse_lineup,
+    parse_settings,
+    parse_value,
+    split_values,
+    write_frames,
+)
+
+Result = TypeVar("Result")
+
+
+def command_games(args: argparse.Namespace) -> int:
+    """List the games, or one game's rule fields (with the rulebook's values) and agents."""
+    if args.game is None:
+        for game in registry.available():
+            module = registry.get(game)
+            summary = (module.__doc__ or "").strip().splitlines()[0]
+            print(f"{game}: {summary}")
+        return 0
+    module = registry.get(args.game)
+    rules = module.Rules()
+    print(f"{args.game} rule fields (the rulebook's value):")
+    for field in dataclasses.fields(rules):
+        if field.init:
+            value = getattr(rules, field.name)
+            shown = repr(value)
+            if len(shown) > 70:
+                shown = shown[:67] + "..."
+            print(f"  {field.name} = {shown}")
+    print(f"agents: {', '.join(module.AGENTS)}")
+    metrics = getattr(module, "GAME_METRICS", ())
+    if metrics:
+        print("its own metrics: " + ", ".join(metric.name for metric in metrics))
+    return 0
+
+
+def command_simulate(args: argparse.Namespace) -> int:
+    """Self-play: write the games frame, and the rounds frame when asked."""
+    from workbench.designer.cells import check_lineup
+
+    module, rules = _game_and_rules(args)
+    agents = parse_lineup(args.agents)
+    problem = check_lineup(module, rules, agents)
+    if problem:
+        raise CommandError(f"--agents: {problem}")
+    check_outputs([args.out, args.rounds_out], args.overwrite)
+    _describe(args, f"{args.games:,} games")
+    games_frame, rounds_frame = module.simulate(
+        rules, agents, games=args.games, seed=args.seed, progress=not args.quiet
+    )
+    return _write(args, [(games_frame, args.out), (rounds_frame, args.rounds_out)])
+
+
+def command_compare(args: argparse.Namespace) -> int:
+    """Baseline vs variant on the same seeds: write the comparison."""
+    from workbench.designer.comparison import compare
+
+    _, baseline = _game_and_rules(args)
+    changes = parse_settings(args.variant, "--variant")
+    agents = parse_lineup(args.agents)
+    check_outputs([args.out], args.overwrite)
+    _describe(args, f"baseline and variant, {args.games:,} games each")
+    frame = _run(
+        args,
+        partial(compare, args.game, baseline, changes, agents, games=args.games, seed=args.seed),
+    )
+    return _write(args, [(frame, args.out)])
+
+
+def command_sweep(args: argparse.Namespace) -> int:
+    """Every cell of the grid: write the sweep table."""
+    from workbench.designer.sweeps import plan_sweep, run_sweep
+
+    _, base = _game_and_rules(args)
+    grid: dict[str, list[Any]] = {}
+    for item in args.grid:
+        field, values = parse_assignment(item, "--grid")
+        if field in grid:
+            raise CommandError(f"--grid gives {field!r} twice; list all its values in one --grid")
+        grid[field] = [parse_value(value) for value in split_values(values)]
+    agents = parse_lineup(args.agents)
+    if args.lineup:
+        if agents is not None:
+            raise CommandError("give --agents (one line-up) or --lineup (a line-up axis), not both")
+        grid["agents"] = [parse_lineup(lineup) for lineup in args.lineup]
+    plan = plan_sweep(args.game, base, grid, agents, games=args.games, seed=args.seed)
+    check_outputs([args.out], args.overwrite)
+    _describe(args, f"{len(plan.cells)} cells × {plan.games:,} games")
+    frame = _run(args, partial(run_sweep, plan))
+    return _write(args, [(frame, args.out)])
+
+
+def command_tournament(args: argparse.Namespace) -> int:
+    """Agents against each other: write the standings and, when asked, the other tables."""
+    from workbench.designer.tournaments import tournament
+
+    _, rules = _game_and_rules(args)
+    entrants = parse_lineup(args.entrants)
+    if isinstance(entrants, str):
+        raise CommandError(
+            f"--entrants needs two or more agents separated by commas, got {args.entrants!r}"
+        )
+    check_outputs([args.out, args.pairwise_out, args.by_seat_out], args.overwrite)
+    _describe(args, f"{len(entrants)} entrants, {args.games:,} games per seating")
+    result = _run(
+        args, partial(tournament, args.game, rules, entrants, games=args.games, seed=args.seed)
+    )
+    outputs = [
+        (result.standings, args.out),
+        (result.pairwise, args.pairwise_out),
+        (result.by_seat, args.by_seat_out),
+    ]
+    return _write(args, outputs)
+
+
+def command_ladder(args: argparse.Namespace) -> int:
+    """Every agent alone against a table of every other: write the ratings and, when asked,
+    the matches and best responses."""
+    from workbench.designer.ladder import ladder
+
+    module, rules = _game_and_rules(args)
+    agents = parse_lineup(args.agents) if args.agents else None
+    if isinstance(agents, str):
+        raise CommandError(f"--agents needs two or more agents separated by commas, got {agents!r}")
+    check_outputs([args.out, args.matches_out, args.best_response_out], args.overwrite)
+    count = len(agents) if agents is not None else len(module.AGENTS)
+    _describe(args, f"{count} agents, {args.games:,} games per seat of each match")
+    result = _run(
+        args, partial(ladder, args.game, rules, agents, games=args.games, seed=args.seed)
+    )
+    outputs = [
+        (result.ratings, args.out),
+        (result.matches, args.matches_out),
+        (result.best_response, args.best_response_out),
+    ]
+    return _write(args, outputs)
+
+
+def _game_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The game's module and its rules with --set applied; --games and --seed checked."""
+    from workbench.designer.cells import check_seed, positive_count
+
+    module = registry.get(args.game)
+    rules = build_rules(module, parse_settings(args.set, "--set"))
+    positive_count("--games", args.games)
+    check_seed(args.seed)
+    return module, rules
+
+
+def _describe(args: argparse.Namespace, what: str) -> None:
+    """The run's one-line description on stderr, naming the seed: 'sweep rubbish: ..., seed 0'."""
+    _say(args, f"{args.command} {args.game}: {what}, seed {args.seed}")
+
+
+def _run(args: argparse.Namespace, run: Callable[..., Result]) -> Result:
+    """``run(executor=..., progress=...)`` on the executor that --workers / --scheduler choose,
+    released afterwards; a command that takes --resume also keeps its finished units in
+    ``units_folder(--out)`` (``store=``, ``resume=``, ``overwrite=``)."""
+    executor, finish = make_executor(args)
+    kept: dict[str, Any] = {}
+    if _resumable(args):
+        kept = {"store": units_folder(args.out), "resume": args.resume, "overwrite": args.overwrite}
+    try:
+        return run(executor=executor, progress=not args.quiet, **kept)
+    finally:
+        finish()
+
+
+def _resumable(args: argparse.Namespace) -> bool:
+    """Does the command keep its finished units (it declares ``RESUME``)?"""
+    return hasattr(args, "resume")
+
+
+def _write(args: argparse.Namespace, outputs: Sequence[tuple[pl.DataFrame, Path | None]]) -> int:
+    """Write the frames that have an output path (all or none) and say so; then the run's
+    store of finished units, if it kept one, is removed: its work is done. Exit status 0."""
+    written = [(frame, path) for frame, path in outputs if path is not None]
+    write_frames(written)
+    for _, path in written:
+        _say(args, f"wrote {path}")
+    if _resumable(args):
+        shutil.rmtree(units_folder(args.out), ignore_errors=True)
+    return 0
+
+
+def units_folder(out: Path) -> Path:
+    """Where a run writing ``out`` keeps its finished units: ``OUT.units/`` beside it."""
+    return out.with_name(out.name + ".units")
+
+
+def _say(args: argparse.Namespace, text: str) -> None:
+    if not args.quiet:
+        print(text, file=sys.stderr)
