@@ -322,12 +322,17 @@ RUNS = {
     "sweep": ["sweep", "rubbish", "--grid", "destined_bonus=10,40", "--games", 20],
     "tournament": ["tournament", "rubbish", "--entrants", "heuristic,random", "--games", 10],
     "ladder": ["ladder", "rubbish", "--agents", "heuristic,random", "--games", 5],
+    "robust-compare": ["robust-compare", "rubbish", "--variant", "destined_bonus=40",
+                       "--strength", "heuristic", "--strength", "random", "--games", 20],
+    "tune": ["tune", "rubbish", "--agents", "heuristic", "--space", "destined_bonus=10,40",
+             "--target", "winner_cheapskate_rate=:0.2", "--budget", 100, "--first-games", 50],
 }
+IN_PROCESS = ("simulate", "tune")  # commands without --workers
 
 
 @pytest.mark.parametrize("command", list(RUNS))
 def test_the_seed_defaults_to_0_and_the_run_says_so(command, tmp_path, capsys):
-    arguments = [*RUNS[command], *([] if command == "simulate" else ["--workers", 1])]
+    arguments = [*RUNS[command], *([] if command in IN_PROCESS else ["--workers", 1])]
     assert run(*arguments, "--out", tmp_path / "default.parquet") == 0
     description = capsys.readouterr().err.splitlines()[0]
     assert description.startswith(f"{command} rubbish: ") and description.endswith(", seed 0")
@@ -352,8 +357,48 @@ def test_a_bad_seed_is_refused_before_anything_runs(command, tmp_path, capsys):
 
 def test_each_command_is_parsed_from_its_one_declaration():
     parser = cli.build_parser()
-    assert [command.name for command in cli.COMMANDS] == ["games", *RUNS]
-    for command in cli.COMMANDS[1:]:
+    assert sorted(command.name for command in cli.COMMANDS) == sorted(["games", "fit", *RUNS])
+    for command in [c for c in cli.COMMANDS if c.name in RUNS]:
         assert any(option is cli.SEED for option in command.options)
         args = parser.parse_args([str(a) for a in [*RUNS[command.name], "--out", "x.csv"]])
         assert args.run is command.run and args.seed == 0
+
+
+def test_tune_reads_ranges_and_open_bands(tmp_path):
+    out = tmp_path / "tuned.csv"
+    arguments = ["tune", "rubbish", "--agents", "heuristic", "--space", "destined_bonus=10:60",
+                 "--target", "winner_cheapskate_rate=0.05:", "--budget", 150,
+                 "--first-games", 50, "--quiet", "--out", out]  # fmt: skip
+    assert run(*arguments) == 0
+    frame = pl.read_csv(out)
+    assert frame["destined_bonus"].is_between(10, 60).all() and frame["rank"][0] == 1
+    assert not (tmp_path / "tuned.csv.units").exists()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--space", "destined_bonus=10:x"], "a range is LOW:HIGH numbers"),
+        (["--target", "winner_cheapskate_rate=0.1"], "METRIC=LOW:HIGH"),
+        (["--target", "winner_cheapskate_rate=:"], "give LOW, HIGH or both"),
+        (["--target", "winner_cheapskate_rate=a:b"], "LOW and HIGH are numbers"),
+        (["--target", "no_such_metric=0:1"], "unknown metric 'no_such_metric'"),
+    ],
+)
+def test_tune_refuses_bad_spaces_and_targets(arguments, message, tmp_path, capsys):
+    base = {"--space": "destined_bonus=10,40", "--target": "winner_cheapskate_rate=:0.2"}
+    base.update(dict(zip(arguments[::2], arguments[1::2], strict=True)))
+    flat = [item for pair in base.items() for item in pair]
+    out = tmp_path / "tuned.csv"
+    assert run("tune", "rubbish", *flat, "--budget", 100, "--out", out) == 2
+    assert message in capsys.readouterr().err and not out.exists()
+
+
+def test_fit_prints_and_writes_the_fitted_parameters(example, tmp_path, capsys):
+    out = tmp_path / "fit.csv"
+    arguments = ["fit", "example", "--set", "players=2", "--set", "items=3", "--quiet"]
+    assert run(*arguments, "--out", out) == 0
+    frame = pl.read_csv(out)
+    assert frame["parameter"].to_list() == ["factor", "offset"]
+    printed = capsys.readouterr().out
+    assert f"factor = {frame['value'][0]:.6g}" in printed

@@ -18,11 +18,14 @@ from typing import Any
 
 from workbench.designer.cli_commands import (
     command_compare,
+    command_fit,
     command_games,
     command_ladder,
+    command_robust_compare,
     command_simulate,
     command_sweep,
     command_tournament,
+    command_tune,
 )
 from workbench.designer.cli_input import (
     VALUE_HELP,
@@ -34,7 +37,9 @@ from workbench.designer.cli_input import (
 
 MAIN_HELP = """\
 Batch runs of the workbench's games from the command line: simulate self-play, compare a rule
-variant with the baseline, sweep a grid of rule values, or run a tournament between agents.
+variant with the baseline (under one line-up, or several strengths of play), sweep a grid of
+rule values, tune rules toward target bands, fit the fitted agent to a rule set, or run a
+tournament or a strength ladder between agents.
 Every command writes a table (parquet or CSV, by the output's extension), shows progress on
 stderr and checks all of its input before it starts.
 
@@ -48,6 +53,8 @@ examples:
   python -m workbench sweep rubbish --grid destined_bonus=10,20,30,40 \\
       --lineup heuristic --lineup heuristic,random,random,random \\
       --games 100000 --seed 1 --out bonus.parquet
+  python -m workbench tune rubbish --space destined_bonus=10:60 --space starting_fame=20,30,40 \\
+      --target winner_cheapskate_rate=0.02:0.08 --budget 200000 --out tuned.csv
   python -m workbench tournament shared_budget --entrants coverage,random,equilibrium \\
       --games 2000 --seed 1 --out standings.csv --pairwise-out pairwise.csv
 
@@ -201,6 +208,74 @@ COMMANDS = (
             out_option("--out", "the comparison (.parquet/.csv)", required=True),
         ),
         command_compare,
+    ),
+    Command(
+        "robust-compare",
+        "Baseline vs variant under several strengths of play (default: the game's hand-written "
+        "agent, fitted, search): each metric's difference and 95% interval per strength, and a "
+        "verdict per metric (robust, depends on play, no clear effect).",
+        "python -m workbench robust-compare rubbish --variant destined_bonus=45 \\\n"
+        "      --games 20000 --seed 1 --out bonus45.csv",
+        (
+            GAME,
+            rules_option("a rule field of the baseline (default: the rulebook)"),
+            *RUN,
+            RESUME,
+            repeated(
+                "--variant",
+                "FIELD=VALUE",
+                "what the variant changes from the baseline; repeat for several fields",
+                required=True,
+            ),
+            repeated(
+                "--strength",
+                "LINEUP",
+                "a line-up to judge the change under (like --agents); repeat for each",
+            ),
+            *EXECUTOR,
+            out_option("--out", "the comparison (.parquet/.csv)", required=True),
+        ),
+        command_robust_compare,
+    ),
+    Command(
+        "tune",
+        "Rule settings that put metrics inside target bands: candidates from --space, games "
+        "spent by successive halving, ranked by distance to the targets, each with its "
+        "metrics' 95% intervals and the seed that reproduces it.",
+        "python -m workbench tune going_gone --space starting_bucks=15:40 \\\n"
+        "      --target shared_win_rate=:0.05 --budget 50000 --out tuned.csv",
+        (
+            GAME,
+            rules_option("a rule field of the base rules the space varies"),
+            option("--agents", metavar="LINEUP",
+                   help="the line-up every candidate is played with (default: fitted)"),
+            option("--budget", type=_whole_number, required=True, metavar="N",
+                   help="games to spend in all"),
+            option("--first-games", type=_whole_number, metavar="N",
+                   help="games each candidate plays first (default: budget / 40, at least 50)"),
+            SEED, OVERWRITE, QUIET, RESUME,
+            repeated("--space", "FIELD=V1,V2|LOW:HIGH",
+                     "a rule field and its values, or a numeric range; repeat for more fields",
+                     required=True),
+            repeated("--target", "METRIC=LOW:HIGH",
+                     "a metric's target band (an empty side is open); repeat for more",
+                     required=True),
+            out_option("--out", "the ranking (.parquet/.csv)", required=True),
+        ),
+        command_tune,
+    ),
+    Command(
+        "fit",
+        "Fit the game's fitted agent to a rule set (or read the fit from the cache) and print "
+        "its parameters.",
+        "python -m workbench fit rubbish --set destined_bonus=45",
+        (
+            GAME,
+            rules_option("a rule field and its value"),
+            SEED, OVERWRITE, QUIET,
+            out_option("--out", "also write the parameters as a table (.parquet/.csv)"),
+        ),
+        command_fit,
     ),
     Command(
         "sweep",

@@ -213,3 +213,95 @@ def units_folder(out: Path) -> Path:
 def _say(args: argparse.Namespace, text: str) -> None:
     if not args.quiet:
         print(text, file=sys.stderr)
+
+
+def parse_band(text: str, option: str) -> tuple[float | None, float | None]:
+    """'0.05:0.2' -> (0.05, 0.2); an empty side is an open end ('0.05:', ':0.2')."""
+    low, sep, high = text.partition(":")
+    if not sep:
+        raise CommandError(f"{option} takes METRIC=LOW:HIGH (an empty side is open), got {text!r}")
+    try:
+        band = tuple(float(side) if side.strip() else None for side in (low, high))
+    except ValueError:
+        raise CommandError(f"{option}: LOW and HIGH are numbers or empty, got {text!r}") from None
+    if band == (None, None):
+        raise CommandError(f"{option}: give LOW, HIGH or both, got {text!r}")
+    return band  # type: ignore[return-value]
+
+
+def parse_space(items: Sequence[str]) -> dict[str, Any]:
+    """--space FIELD=V1,V2,... (values to try) or FIELD=LOW:HIGH (a numeric range)."""
+    space: dict[str, Any] = {}
+    for item in items:
+        field, text = parse_assignment(item, "--space")
+        if field in space:
+            raise CommandError(f"--space gives {field!r} twice; list all its values in one")
+        if ":" in text and not any(c in text for c in "([{'\""):
+            low, high = (parse_value(side) for side in text.split(":", 1))
+            if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (low, high)):
+                raise CommandError(f"--space {field}: a range is LOW:HIGH numbers, got {text!r}")
+            space[field] = (low, high)
+        else:
+            space[field] = [parse_value(value) for value in split_values(text)]
+    return space
+
+
+def command_tune(args: argparse.Namespace) -> int:
+    """Rule settings ranked by distance to the target bands: write the ranking."""
+    from workbench.designer.cells import check_seed, positive_count
+    from workbench.designer.tuning import tune
+
+    module = registry.get(args.game)
+    base = build_rules(module, parse_settings(args.set, "--set"))
+    positive_count("--budget", args.budget)
+    check_seed(args.seed)
+    space = parse_space(args.space)
+    targets: dict[str, Any] = {}
+    for item in args.target:
+        metric, text = parse_assignment(item, "--target")
+        targets[metric] = parse_band(text, "--target")
+    check_outputs([args.out], args.overwrite)
+    _describe(args, f"{len(space)} rule field(s), {args.budget:,} games in all")
+    frame = tune(
+        args.game, space, targets, agents=parse_lineup(args.agents) or "fitted",
+        budget=args.budget, seed=args.seed, base_rules=base, first_games=args.first_games,
+        progress=not args.quiet, store=units_folder(args.out), resume=args.resume,
+        overwrite=args.overwrite,
+    )  # fmt: skip
+    return _write(args, [(frame, args.out)])
+
+
+def command_robust_compare(args: argparse.Namespace) -> int:
+    """Baseline vs variant under several strengths of play, with verdicts: write the table."""
+    from workbench.designer.robust import robust_compare
+
+    _, baseline = _game_and_rules(args)
+    changes = parse_settings(args.variant, "--variant")
+    strengths = [parse_lineup(text) for text in args.strength] if args.strength else None
+    check_outputs([args.out], args.overwrite)
+    _describe(args, f"baseline and variant, up to {args.games:,} games per strength")
+    frame = _run(args, partial(robust_compare, args.game, baseline, changes,
+                               strengths=strengths, games=args.games, seed=args.seed))  # fmt: skip
+    return _write(args, [(frame, args.out)])
+
+
+def command_fit(args: argparse.Namespace) -> int:
+    """Fit the game's ``fitted`` agent to the rules (or read the fit from the cache): print its
+    parameters and, with --out, write them as a table."""
+    from workbench.designer.cells import check_seed
+
+    module = registry.get(args.game)
+    rules = build_rules(module, parse_settings(args.set, "--set"))
+    check_seed(args.seed)
+    if "fitted" not in module.AGENTS:
+        agents = ", ".join(module.AGENTS)
+        raise CommandError(f"{args.game} has no fitted agent; its agents: {agents}")
+    check_outputs([args.out], args.overwrite)
+    fit = module.make_agent("fitted", seed=args.seed).fit(rules, progress=not args.quiet)
+    frame = pl.DataFrame(
+        {"parameter": list(fit.params), "value": list(fit.params.values())},
+        schema={"parameter": pl.String, "value": pl.Float64},
+    ).with_columns(game=pl.lit(args.game), version=pl.lit(fit.version), seed=pl.lit(fit.seed))
+    for name, value in fit.params.items():
+        print(f"{name} = {value:.6g}")
+    return _write(args, [(frame, args.out)])
