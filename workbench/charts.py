@@ -141,6 +141,8 @@ def enable_offline_rendering(*, live: bool = True) -> None:
 EMBED_OPTIONS = {"renderer": "svg", "actions": False}
 #: Name of the point selection an explorer adds to pick rows (``live_spec(pick=...)``).
 PICK = "pick"
+#: Name given to the view a pick selects in.
+PICKED_VIEW = "picked_view"
 CONTINUOUS = ("quantitative", "temporal")
 #: Marks an explorer's pick prefers, easiest to click first; rules and text only when nothing
 #: else has the fields.
@@ -221,8 +223,8 @@ def _add_pick(spec: dict[str, Any], fields: tuple[str, ...]) -> None:
     named, the selection lists it; its unpicked marks fade while something is picked."""
     view, _data = pick_view(spec, fields)
     selection: dict[str, Any] = {"name": PICK, "select": {"type": "point", "fields": list(fields)}}
+    view.setdefault("name", PICKED_VIEW)  # its marks group gets the class PICKED_VIEW_marks
     if view is not spec:
-        view.setdefault("name", "picked_view")
         selection["views"] = [view["name"]]
     spec.setdefault("params", []).append(selection)
     encoding = view.setdefault("encoding", {})

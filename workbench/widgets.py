@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import re
 import time
 import traceback
@@ -333,6 +334,10 @@ class Explorer(SavedCopy, widgets.VBox):
         _view, rows = pick_view(self.spec, self.pick_fields)
         return pl.DataFrame(rows, infer_schema_length=None)
 
+    def _fields_attribute(self) -> str:
+        """The pick fields as a data attribute (the browser check reads them)."""
+        return f"data-pick-fields='{html.escape(json.dumps(list(self.pick_fields)), quote=True)}'"
+
     def _show_table(self) -> None:
         """The table: every row, or (something picked) the picked rows, with a note."""
         shown = self.frame
@@ -350,12 +355,16 @@ class Explorer(SavedCopy, widgets.VBox):
                     ", ".join(f"{f} = {row[f]}" for f in self.pick_fields) for row in self.picked
                 )
                 note = (
-                    f"<span style='color:#1a5fb4'>picked in the chart: {html.escape(what)} "
+                    f"<span {self._fields_attribute()} style='color:#1a5fb4'>"
+                    f"picked in the chart: {html.escape(what)} "
                     f"({shown.height} of {source.height} rows); click the chart's background "
                     "to show every row</span>"
                 )
         elif self.pick_fields and self.spec is not None:
-            note = "<span style='color:#666'>click a mark in the chart to pick its rows</span>"
+            note = (
+                f"<span {self._fields_attribute()} style='color:#666'>"
+                "click a mark in the chart to pick its rows</span>"
+            )
         self.shown = shown
         self.pick_note.value = note
         self.table.value = "" if shown is None else Table(shown, max_rows=self.table_rows).html()
