@@ -260,7 +260,7 @@ OUTPUTS_JS = (
           info.widget = {
             images: Array.from(live.querySelectorAll('img.workbench-chart'))
               .filter((img) => getComputedStyle(img).display !== 'none').map(imageInfo),
-            live: live.querySelectorAll('.workbench-chart .vega-embed svg.marks').length,
+            live: live.querySelectorAll('.vega-embed svg.marks').length,
             busy: live.classList.contains('workbench-busy'),
             blankSelects: blank.map((s) => {
               const box = s.closest('.widget-inline-hbox');

@@ -59,14 +59,18 @@ HOVER_JS = """([kind, index]) => {
   return {x: r.left + r.width / 2, y: r.top + r.height / 2, count: live.length};
 }"""
 
+#: The text of a visible Vega tooltip (each chart has its own tooltip element, all with the
+#: same id, so they are found by class).
 TOOLTIP_JS = """() => {
-  const tip = document.getElementById('vg-tooltip-element');
-  if (!tip) return '';
-  const style = getComputedStyle(tip);
-  const shown = tip.classList.contains('visible') || (style.display !== 'none'
-    && style.visibility !== 'hidden' && parseFloat(style.opacity || '1') > 0);
-  return shown ? tip.textContent.trim() : '';
+  for (const tip of document.querySelectorAll('.vg-tooltip, #vg-tooltip-element')) {
+    const style = getComputedStyle(tip);
+    const shown = tip.classList.contains('visible') || (style.display !== 'none'
+      && style.visibility !== 'hidden' && parseFloat(style.opacity || '1') > 0);
+    if (shown && tip.textContent.trim()) return tip.textContent.trim();
+  }
+  return '';
 }"""
+
 
 #: Explorer ``e``'s pick: a mark of the picked view whose datum holds every pick field, and the
 #: table's state.
