@@ -134,7 +134,8 @@ def _pick(page: Page, index: int) -> tuple[str | None, str]:
         now = page.evaluate(PICK_JS, index)
         if now and "picked in the chart" in now["note"]:
             named = all(value in now["note"] for value in target["values"])
-            counted = f"({now['rows']} of " in now["note"] or now["rows"] >= 20
+            listed = f"({now['rows']} of " in now["note"] or now["rows"] >= 20  # a long table
+            counted = now["rows"] >= 1 and listed
             if not named or not counted:
                 return f"{where}: the pick shows {now['note'][:80]!r}, {now['rows']} rows", ""
             page.mouse.move(1, 1)
