@@ -80,7 +80,9 @@ def test_chart_problems_from_metadata_and_border_ink():
 
 BAD_CELLS = [
     "import altair as alt\nimport polars as pl\nimport workbench.charts\n"
-    "from workbench.games import rubbish\nworkbench.charts.enable_offline_rendering()\n"
+    "from workbench.games import rubbish\n"
+    # PNG only: with the widget state saved, a static export would show the live view instead.
+    "workbench.charts.enable_offline_rendering(live=False)\n"
     "frame = pl.DataFrame({'x': ['a long category name', 'b'], 'y': [1.0, 2.0]})",
     # Laid out without room: the axis labels fall outside the image and are cut at its edge.
     "alt.Chart(frame, title='Cramped').mark_bar().encode(x='y:Q', y='x:N')"

@@ -8,21 +8,29 @@ import warnings
 import zlib
 
 import altair as alt
+import ipywidgets as widgets
 import polars as pl
 import pytest
 import vl_convert
 
 import workbench.charts as charts
 from workbench.charts import (
+    EMBED_OPTIONS,
     METADATA_KEY,
+    PICK,
     PNG_SCALE,
+    ChartView,
     chart_text,
     compact_png,
     enable_offline_rendering,
     interval_bars,
+    live_spec,
+    pick_view,
     render,
     text_outside,
 )
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 RATES = pl.DataFrame(
     {"agent": ["A (coverage(±2))", "b"], "rate": [0.6, 0.2], "low": [0.5, 0.1], "high": [0.7, 0.3]}
@@ -146,8 +154,15 @@ def test_enabled_renderer_gives_png_and_text_and_warns_about_text_outside():
         assert alt.renderers.active == charts.RENDERER
         chart = alt.Chart(RATES, title="ok").mark_bar().encode(x="rate:Q", y="agent:N")
         data, metadata = chart._repr_mimebundle_()
-        assert set(data) == {"image/png", "text/plain"}
+        assert set(data) == {"image/png", "text/plain", WIDGET_VIEW}
         assert data["text/plain"].startswith("Chart: ok\nmarks: bar\n")
+        view = widgets.Widget.widgets[data[WIDGET_VIEW]["model_id"]]
+        assert isinstance(view, ChartView)
+        assert view.spec["datasets"] == chart.to_dict()["datasets"]
+        enable_offline_rendering(live=False)
+        data, _ = chart._repr_mimebundle_()
+        assert set(data) == {"image/png", "text/plain"}
+        enable_offline_rendering()
         assert metadata["image/png"]["width"] > 0
         cramped = chart.properties(autosize=alt.AutoSizeParams(type="none"))
         with pytest.warns(UserWarning, match="chart text outside the chart: "):
@@ -225,3 +240,82 @@ def test_compact_png_keeps_every_pixel_and_is_smaller():
     assert compact[25] == 3  # colour type 3: a palette (a white chart has few colours)
     transparent = vl_convert.vegalite_to_png(chart.to_dict(), scale=1)  # no background
     assert _decode(compact_png(transparent)) == _decode(transparent)
+
+
+# --- the live view ---------------------------------------------------------------------------
+
+
+def _units(spec):
+    return [view for view in charts._specs(spec) if "mark" in view]
+
+
+def test_live_spec_adds_tooltips_and_zoom_on_continuous_axes_only():
+    bars = alt.Chart(RATES).mark_bar().encode(x="rate:Q", y="agent:N")
+    spec = bars.to_dict()
+    live = live_spec(spec)
+    assert live["config"]["mark"]["tooltip"] == {"content": "data"}
+    assert live["params"] == [
+        {"name": "zoom_1", "select": {"type": "interval", "encodings": ["x"]}, "bind": "scales"}
+    ]
+    assert live["mark"] == {"type": "bar", "clip": True}
+    assert "params" not in spec and spec["mark"] == {"type": "bar"}  # the input is unchanged
+    nominal = alt.Chart(RATES).mark_bar().encode(x="agent:N", y=alt.Y("rate:Q", bin=True))
+    assert "params" not in live_spec(nominal.to_dict())  # no continuous, unbinned axis
+
+
+def test_live_spec_zooms_a_layer_once_and_each_concat_part():
+    layers = interval_bars(RATES, category="agent", value="rate", reference=0.5)
+    live = live_spec(alt.hconcat(layers, layers).to_dict())
+    zooms = [param["name"] for view in _units(live) for param in view.get("params", [])]
+    assert zooms == ["zoom_1", "zoom_2"]  # the first layer of each layer chart
+    assert all(view["mark"]["clip"] is True for view in _units(live))
+
+
+def test_live_spec_keeps_facets_unzoomed():
+    facet = alt.Chart(RATES).mark_point().encode(x="rate:Q").facet(row="agent:N")
+    assert not any(view.get("params") for view in _units(live_spec(facet.to_dict())))
+
+
+def test_the_pick_selects_in_the_first_clickable_view_with_the_fields():
+    layers = interval_bars(RATES, category="agent", value="rate", reference=0.5)
+    live = live_spec(layers.to_dict(), pick=("agent",))
+    view, rows = pick_view(layers.to_dict(), ("agent",))
+    assert view["mark"]["type"] == "bar" and [r["agent"] for r in rows] == RATES["agent"].to_list()
+    picked = [v for v in _units(live) if v.get("name") == "picked_view"]
+    assert len(picked) == 1 and picked[0]["mark"]["type"] == "bar"
+    assert live["params"][-1] == {
+        "name": PICK,
+        "select": {"type": "point", "fields": ["agent"]},
+        "views": ["picked_view"],
+    }
+    assert picked[0]["encoding"]["opacity"]["condition"]["param"] == PICK
+    with pytest.raises(ValueError, match=r"no view of the chart has data with the fields \['x'\]"):
+        live_spec(layers.to_dict(), pick=("x",))
+
+
+def test_a_live_spec_is_valid_vega_lite():
+    # vl-convert compiles it (it rejects unknown params, misplaced selections and bad views).
+    layers = interval_bars(RATES, category="agent", value="rate", reference=0.5)
+    spec = alt.vconcat(layers, alt.Chart(RATES).mark_point().encode(x="rate:Q")).to_dict()
+    assert vl_convert.vegalite_to_vega(live_spec(spec, pick=("agent",)))["signals"]
+
+
+def test_chart_view_draws_the_live_spec_and_reports_selections():
+    chart = alt.Chart(RATES).mark_bar().encode(x="rate:Q", y="agent:N")
+    view = ChartView()
+    view.show(chart.to_dict(), pick=("agent",))
+    assert view.embed_options == EMBED_OPTIONS and view.embed_options["actions"] is False
+    assert view.spec == live_spec(chart.to_dict(), pick=("agent",))
+    assert view._selection_types == {"zoom_1": "interval", PICK: "point"}
+    view.select_points(PICK, [{"agent": "b"}])
+    assert view.selections.pick.value == [{"agent": "b"}]
+    with pytest.raises(ValueError, match=r"no point selection 'zoom_1'; selections: "):
+        view.select_points("zoom_1", [])
+
+
+def test_the_live_view_script_loads_nothing_from_the_network():
+    # The offline bundle inlines Vega: no import of a URL (the page's requests are checked too).
+    source = ChartView()._esm
+    assert "esm.sh" not in source and not any(
+        line.lstrip().startswith("import ") and "http" in line for line in source.splitlines()
+    )

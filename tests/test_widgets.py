@@ -10,7 +10,14 @@ import ipywidgets as widgets
 import polars as pl
 import pytest
 
-from workbench.widgets import FALLBACK_NOTE, NONE_OPTION, Explorer, SavedCopy
+from workbench.widgets import (
+    BUSY_CLASS,
+    BUSY_TEXT,
+    FALLBACK_NOTE,
+    NONE_OPTION,
+    Explorer,
+    SavedCopy,
+)
 
 
 class Squares:
@@ -51,7 +58,8 @@ def test_recomputes_when_a_control_changes_and_on_set():
     assert explorer.frame.row(0) == ("x", 25)
     assert explorer.values() == {"n": 5, "label": "x"}
     assert explorer.chart.to_dict()["title"] == "n = 5"
-    assert explorer.rendered is not None and explorer.image.value == explorer.rendered.png
+    assert explorer.rendered is not None and explorer.view.spec["title"] == "n = 5"
+    assert explorer.view.spec["datasets"] == explorer.spec["datasets"]  # the live view
 
 
 def test_sliders_recompute_on_release():
@@ -87,11 +95,34 @@ def test_a_cache_of_size_zero_recomputes_every_time():
     assert compute.calls == 3 and explorer.frame["square"].to_list() == [9]
 
 
-def test_the_status_says_computing_while_computing():
-    explorer, compute = _explorer()
+class BusySquares(Squares):
+    """Also records whether the explorer carried the busy class while computing."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.busy_during: list[bool] = []
+
+    def __call__(self, n: int, label: str | None):
+        if self.explorer is not None:
+            self.busy_during.append(BUSY_CLASS in self.explorer._dom_classes)
+        return super().__call__(n, label)
+
+
+def test_a_busy_indicator_shows_while_computing_and_clears_after():
+    compute = BusySquares()
+    controls = {
+        "n": widgets.IntSlider(value=3, min=-5, max=10, description="n"),
+        "label": widgets.Dropdown(options=[("no label", None), ("x", "x")], value=None),
+    }
+    explorer = Explorer(controls, compute, title="Squares")
+    compute.explorer = explorer
     explorer.set(n=7)
-    assert "computing…" in compute.status_during[-1]
+    assert BUSY_TEXT in compute.status_during[-1] and compute.busy_during[-1] is True
+    assert BUSY_TEXT not in explorer.status.value.split("</style>")[-1]
+    assert BUSY_CLASS not in explorer._dom_classes
     assert re.search(r"computed in \d+\.\d\d s", explorer.status.value)
+    explorer.set(n=-1)  # an answer that is an error clears it too
+    assert BUSY_CLASS not in explorer._dom_classes
 
 
 def test_bad_input_shows_a_message_not_a_traceback():
@@ -100,7 +131,7 @@ def test_bad_input_shows_a_message_not_a_traceback():
     assert explorer.frame is None and explorer.chart is None and explorer.rendered is None
     assert explorer.error == "n must be >= 0, got -2"
     assert "n must be &gt;= 0, got -2" in explorer.status.value
-    assert explorer.image.layout.display == "none"
+    assert explorer.view.layout.display == "none"
     explorer.set(n=2)
     assert explorer.error is None and explorer.frame["square"].to_list() == [4]
 
@@ -141,7 +172,7 @@ def test_adapt_moves_bounds_and_disables_controls_with_the_situation():
         explorer.set(cards=2, held_out=4)
     assert explorer.values() == {"cards": 5, "held_out": 5, "epsilon": 0.1}
     assert controls["held_out"].max == 5  # restored with the values
-    assert explorer.image.layout.display == "none"  # compute gave no chart
+    assert explorer.view.layout.display == "none"  # compute gave no chart
 
 
 def test_downloads_hold_the_frame_as_csv_and_the_chart_as_png():
@@ -197,3 +228,69 @@ def test_unexpected_errors_are_raised_and_their_traceback_shown():
 def test_an_explorer_needs_controls():
     with pytest.raises(ValueError, match="at least one control"):
         Explorer({}, lambda: (None, None))
+
+
+# --- picking in the chart ----------------------------------------------------------------------
+
+
+def _scores(pick=("player",)) -> Explorer:
+    """Three players' scores as bars (one row each); ``pick`` as given."""
+
+    def compute(bonus: int):
+        frame = pl.DataFrame({"player": ["ann", "bob", "cy"], "score": [3 + bonus, 5, 4]})
+        chart = alt.Chart(frame).mark_bar().encode(x="player:N", y="score:Q")
+        return frame, chart
+
+    return Explorer({"bonus": widgets.IntSlider(value=0, max=5)}, compute, pick=pick)
+
+
+def test_a_pick_in_the_chart_filters_the_table():
+    explorer = _scores()
+    assert explorer.view._selection_types == {"pick": "point", "zoom_1": "interval"}
+    assert explorer.shown["player"].to_list() == ["ann", "bob", "cy"]
+    explorer.pick({"player": "bob"})
+    assert explorer.view.selections.pick.value == [{"player": "bob"}]
+    assert explorer.shown.rows() == [("bob", 5)]
+    assert ">bob</td>" in explorer.table.value and ">ann</td>" not in explorer.table.value
+    assert "player = bob (1 of 3 rows)" in explorer.pick_note.value
+    explorer.pick({"player": "ann"}, {"player": "cy"})
+    assert explorer.shown.rows() == [("ann", 3), ("cy", 4)]
+    explorer.pick()  # a click on the background
+    assert explorer.shown.height == 3 and "click a mark" in explorer.pick_note.value
+    explorer.pick({"player": "cy"})
+    explorer.set(bonus=2)  # a new result shows every row again
+    assert explorer.picked == [] and explorer.shown.rows()[0] == ("ann", 5)
+
+
+def test_the_browser_s_selection_message_reaches_the_table():
+    # What the page sends on a click: the selection signal of the point selection.
+    explorer = _scores()
+    signal = {"vlPoint": {"or": [{"player": "cy"}]}, "player": ["cy"]}
+    explorer.view._vl_selections = {
+        "pick": {"value": signal, "store": [{"unit": "", "values": ["cy"]}]},
+        "zoom_1": {"value": None, "store": []},
+    }
+    assert explorer.shown.rows() == [("cy", 4)]
+
+
+def test_a_pick_on_fields_the_table_lacks_shows_the_chart_s_rows():
+    def compute(n: int):
+        summary = pl.DataFrame({"metric": ["mean"], "value": [2.0]})
+        detail = pl.DataFrame({"k": [1, 2, 3], "p": [0.1 * n, 0.2, 0.3]})
+        return summary, alt.Chart(detail).mark_point().encode(x="k:O", y="p:Q")
+
+    explorer = Explorer({"n": widgets.IntSlider(value=1)}, compute, pick=("k",))
+    explorer.pick({"k": 2})
+    assert explorer.shown.rows() == [(2, 0.2)]
+
+
+def test_pick_fields_are_checked():
+    with pytest.raises(ValueError, match=r"pick takes a tuple of field names, got 'player'"):
+        _scores(pick="player")
+    with pytest.raises(ValueError, match=r"no view of the chart has data with the fields \['x'\]"):
+        _scores(pick=("x",))
+    explorer = _scores()
+    with pytest.raises(ValueError, match=r"every pick field \['player'\], got \['score'\]"):
+        explorer.pick({"score": 5})
+    with pytest.raises(ValueError, match="no pick fields"):
+        _scores(pick=()).pick({"player": "ann"})

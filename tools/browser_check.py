@@ -10,10 +10,14 @@ folder (Lab's autosave never touches the committed files):
    an image, every explorer's saved first result visible, no output reduced to its text form
    (``alt.LayerChart(...)``, ``Explorer(children=…)``).
 3. **Run.** All cells run in the page: no cell error and no traceback inside a widget; every
-   chart and every explorer's chart rendered; each explorer (and any other widget with a saved
-   copy) live, not its saved copy; no
+   chart and every explorer's chart rendered live (Vega, not the PNG); each explorer (and any
+   other widget with a saved copy) live, not its saved copy; no
    dropdown showing a blank entry, CSV and PNG download links present; a slider drag does not
-   recompute before the handle is released, and the release is answered (the time is printed).
+   recompute before the handle is released, and the release is answered (the time is printed)
+   with the busy indicator cleared; then the live checks of ``browser_live``: hovering a mark
+   shows its tooltip, clicking a mark in an explorer filters its table.
+
+Before running and after, every chart output and every explorer shows exactly one chart.
 
 In every pass: no chart text outside its chart (the chart's own record of texts the layout put
 outside the image, and the image's border pixels: ink touching the edge means something was
@@ -52,6 +56,9 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, Route, WebSocketRoute, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser_live import COUNT_CHARTS_JS, chart_count_problems, check_live
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
@@ -219,6 +226,7 @@ const wideTables = (root) => Array.from(root.querySelectorAll('.jp-OutputArea-ou
 OUTPUTS_JS = (
     """() => {
   IMAGE_JS
+  COUNT_CHARTS_JS
   const p = window.__bcPanel;
   const outputs = [];
   p.content.widgets.forEach((cell, i) => {
@@ -244,6 +252,7 @@ OUTPUTS_JS = (
           ? {images: Array.from(fallback.querySelectorAll('img')).map(imageInfo)} : null;
         if (!fallback) info.images = Array.from(node.querySelectorAll('img')).map(imageInfo);
         const live = node.querySelector('.workbench-explorer-live');
+        if (info.mimes.includes('image/png') || live || fallback) info.charts = chartsShown(node);
         if (live) {
           const blank = Array.from(live.querySelectorAll('select')).filter((s) => s.size <= 1
             && (s.selectedIndex < 0 || !s.options[s.selectedIndex].text.trim()));
@@ -251,6 +260,8 @@ OUTPUTS_JS = (
           info.widget = {
             images: Array.from(live.querySelectorAll('img.workbench-chart'))
               .filter((img) => getComputedStyle(img).display !== 'none').map(imageInfo),
+            live: live.querySelectorAll('.vega-embed svg.marks').length,
+            busy: live.classList.contains('workbench-busy'),
             blankSelects: blank.map((s) => {
               const box = s.closest('.widget-inline-hbox');
               const label = box ? box.querySelector('.widget-label') : null;
@@ -274,6 +285,7 @@ OUTPUTS_JS = (
   return {outputs, wrapped: wrappedText(root), wide: wideTables(root)};
 }"""
     .replace("IMAGE_JS", IMAGE_JS)
+    .replace("COUNT_CHARTS_JS", COUNT_CHARTS_JS)
     .replace("FALLBACK_SELECTOR", FALLBACK_SELECTOR)
 )
 
@@ -345,6 +357,7 @@ EXPLORER_STATUS_JS = """(e) => {
   const update = status ? status.querySelector('[data-update]') : null;
   const slider = live ? live.querySelector('[data-bc-drag] .widget-readout') : null;
   return {status: status ? status.textContent.trim() : '',
+    busy: live ? live.classList.contains('workbench-busy') : false,
     update: update ? update.dataset.update : '', readout: slider ? slider.textContent : ''};
 }"""
 
@@ -676,6 +689,7 @@ class LabPage:
             self._check_run(result, deadline)
             if problem is None:
                 self._check_sliders(result, deadline)
+                check_live(page, result)
         except PlaywrightError as exc:
             result.problems.append(f"browser: {_first_line(exc)}")
         finally:
@@ -769,6 +783,7 @@ class LabPage:
             result.problems += ink_problems(output["images"], where)
             if output["fallback"]:
                 result.problems += ink_problems(output["fallback"]["images"], where)
+        result.problems += chart_count_problems(outputs, "before running")
         result.problems += _layout_problems(found, "before running")
 
     def _check_run(self, result: Result, deadline: float) -> None:
@@ -780,14 +795,14 @@ class LabPage:
             images = [o for o in outputs if o["type"] != "not-run" and "image/png" in o["mimes"]]
             views = [o for o in outputs if o.get("view")]  # live widgets of any kind
             live = [o for o in outputs if o.get("widget") is not None]  # explorers among them
-            pending = sum(not i["loaded"] for o in images for i in o["images"])
-            pending += sum(not i["loaded"] for o in live for i in o["widget"]["images"])
-            done = pending == 0 and len(views) >= result.expected.explorers
+            # A chart output shows its live view (Vega); an image only if it holds no widget.
+            charts = sum(_chart_shown(o) for o in images)
+            widget_charts = sum(o["widget"]["live"] >= 1 for o in live)
+            done = charts == len(images) and widget_charts == len(live)
+            done = done and len(views) >= result.expected.explorers
             if done or time.monotonic() >= render_deadline:
                 break
             time.sleep(0.2)
-        charts = sum(_all_loaded(o["images"]) for o in images)
-        widget_charts = sum(_all_loaded(o["widget"]["images"]) for o in live)
         expected = result.expected
         result.shown["charts after running"] = f"{charts}/{max(expected.charts, len(images))}"
         result.shown["explorers"] += f", {len(views)} live"
@@ -824,6 +839,7 @@ class LabPage:
                     result.problems.append(f"{where} explorer: no CSV and PNG download links")
                 if widget["tracebacks"]:
                     result.problems.append(f"{where} explorer: traceback in its output")
+        result.problems += chart_count_problems(outputs, "after running")
         result.problems += _layout_problems(found, "after running")
 
     def _check_sliders(self, result: Result, deadline: float) -> None:
@@ -852,7 +868,7 @@ class LabPage:
                 page.mouse.move(x, slider["y"])
                 page.wait_for_timeout(150)
                 now = page.evaluate(EXPLORER_STATUS_JS, index)
-                if "computing" in now["status"] or now["update"] != before["update"]:
+                if now["busy"] or now["update"] != before["update"]:
                     early = True
             moved = page.evaluate(EXPLORER_STATUS_JS, index)["readout"] != before["readout"]
             released = time.monotonic()
@@ -897,10 +913,18 @@ def _wait_for_answer(page: Page, index: int, before: dict[str, Any], limit: floa
     """Wait until explorer ``index`` shows a new result (its update count moves on)."""
     while time.monotonic() < limit:
         now = page.evaluate(EXPLORER_STATUS_JS, index)
-        if now["update"] != before["update"] and "computing" not in now["status"]:
+        if now["update"] != before["update"] and not now["busy"]:
             return True
         time.sleep(0.05)
     return False
+
+
+def _chart_shown(output: dict[str, Any]) -> bool:
+    """A chart output after running: its live view drawn (a chart output carries one), or,
+    for an image without a widget, the image loaded."""
+    if WIDGET_VIEW in output["mimes"]:
+        return bool(output.get("charts") and output["charts"]["live"] >= 1)
+    return _all_loaded(output["images"])
 
 
 def _all_loaded(images: list[dict[str, Any]], *, empty: bool = False) -> bool:

@@ -10,14 +10,25 @@ a PNG drawn locally by vl-convert, beside a plain-text form of the chart's data:
   drawn by the browser with another font is;
 - nbval does not compare images, so the ``text/plain`` form (title, marks and the data rows,
   rounded) is what keeps a committed chart regression-tested.
+
+In a running kernel the same output also carries a live view: a ``ChartView`` widget (altair's
+``JupyterChart``, its Vega bundle inlined by vl-convert, so nothing is fetched). JupyterLab
+picks one mime type per output: the widget when its model is there (a running kernel), the PNG
+when it cannot show widgets (an untrusted notebook; nbconvert without saved widget state), so
+exactly one chart shows in each state. The live view's spec is ``live_spec(spec)``: tooltips
+on every mark (the datum's fields: value, interval ends and n where the data has them) and
+zoom/pan (an interval selection bound to the scales) on continuous axes; the PNG and the text
+form come from the spec as built, so they do not change with it.
 """
 
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import json
 import math
+import os
 import struct
 import warnings
 import zlib
@@ -29,6 +40,8 @@ import altair as alt
 import numpy as np
 import polars as pl
 import vl_convert
+from altair.jupyter.jupyter_chart import Params, Selections
+from altair.utils.selection import IndexSelection, IntervalSelection, PointSelection
 
 #: Default width of the notebooks' charts, in pixels.
 WIDTH = 420
@@ -96,22 +109,247 @@ def render(chart: alt.TopLevelMixin | Mapping[str, Any]) -> RenderedChart:
     )
 
 
-def _render_for_altair(spec: dict[str, Any], **_options: Any) -> tuple[dict, dict]:
-    """The altair renderer: the chart's mime bundle; warns when text falls outside it."""
+def _render_for_altair(spec: dict[str, Any], *, live: bool = True, **_options: Any) -> tuple:
+    """The altair renderer: the chart's mime bundle (PNG, text and, when ``live``, the live
+    view); warns when text falls outside the picture."""
     rendered = render(spec)
     if rendered.text_outside:
         shown = ", ".join(repr(text) for text in rendered.text_outside[:5])
         warnings.warn(f"chart text outside the chart: {shown}", UserWarning, stacklevel=2)
-    return rendered.mimebundle()
+    data, metadata = rendered.mimebundle()
+    if live:
+        bundle = ChartView(spec)._repr_mimebundle_()
+        widget_data = bundle[0] if isinstance(bundle, tuple) else bundle
+        data = {**(widget_data or {}), **data}
+    return data, metadata
 
 
-def enable_offline_rendering() -> None:
-    """Display charts as PNG drawn locally by vl-convert, with a text form of their data: no
-    internet needed, visible before the kernel runs, text measured and drawn with one font.
-    (Altair's default ``html`` renderer loads Vega from a CDN.)"""
+def enable_offline_rendering(*, live: bool = True) -> None:
+    """Display charts as PNG drawn locally by vl-convert, with a text form of their data, and
+    (``live``) a live interactive view for a running kernel: no internet needed, visible
+    before the kernel runs, text measured and drawn with one font. (Altair's default ``html``
+    renderer loads Vega from a CDN.)"""
     if RENDERER not in alt.renderers.names():
         alt.renderers.register(RENDERER, _render_for_altair)
-    alt.renderers.enable(RENDERER)
+    alt.renderers.enable(RENDERER, live=live)
+
+
+# --- the live view ---------------------------------------------------------------------------
+
+#: vega-embed options of the live view: SVG (marks are elements a browser test can hover) and
+#: no action menu (its "open in editor" link leaves the machine).
+EMBED_OPTIONS = {"renderer": "svg", "actions": False}
+#: Name of the point selection an explorer adds to pick rows (``live_spec(pick=...)``).
+PICK = "pick"
+#: Name given to the view a pick selects in.
+PICKED_VIEW = "picked_view"
+CONTINUOUS = ("quantitative", "temporal")
+#: Marks an explorer's pick prefers, easiest to click first; rules and text only when nothing
+#: else has the fields.
+PICKABLE_FIRST = ("bar", "rect", "point", "circle", "square", "arc", "area", "line", "tick")
+
+
+def live_spec(spec: Mapping[str, Any], *, pick: Sequence[str] = ()) -> dict[str, Any]:
+    """The spec the live view draws: every mark shows its datum as a tooltip (unless it
+    declares its own), each view with a continuous x or y zooms and pans (wheel and drag,
+    double-click resets), and with ``pick`` fields a click selects the datum's values of those
+    fields (selection ``PICK``; the picked marks stay opaque, the rest fade). The input is not
+    changed."""
+    live = copy.deepcopy(dict(spec))
+    config = live.setdefault("config", {})
+    config.setdefault("mark", {}).setdefault("tooltip", {"content": "data"})
+    counter = iter(range(1, 10_000))
+    _add_zoom(live, {}, counter)
+    if pick:
+        _add_pick(live, tuple(pick))
+    return live
+
+
+def _mark_dict(view: dict[str, Any]) -> dict[str, Any]:
+    mark = view["mark"]
+    if not isinstance(mark, Mapping):
+        mark = {"type": mark}
+        view["mark"] = mark
+    return mark  # type: ignore[return-value]
+
+
+def _continuous(encoding: Mapping[str, Any]) -> list[str]:
+    """The positional channels (x, y) of an encoding on a continuous, unbinned scale."""
+    found = []
+    for channel in ("x", "y"):
+        definition = encoding.get(channel)
+        if (
+            isinstance(definition, Mapping)
+            and definition.get("type") in CONTINUOUS
+            and not definition.get("bin")
+        ):
+            found.append(channel)
+    return found
+
+
+def _add_zoom(view: dict[str, Any], inherited: Mapping[str, Any], counter: Iterator[int]) -> None:
+    """Zoom/pan on each unit or layer with a continuous x or y (facets and repeats keep their
+    scales: a scale-bound selection needs one scale per view). Zoomed marks are clipped."""
+    encoding = {**inherited, **view.get("encoding", {})}
+    if "layer" in view:
+        children = view["layer"]
+        merged = [{**encoding, **child.get("encoding", {})} for child in children]
+        channels = sorted({channel for each in merged for channel in _continuous(each)})
+        if channels and all("mark" in child for child in children):
+            children[0].setdefault("params", []).append(_zoom_param(channels, counter))
+            for child in children:
+                _mark_dict(child).setdefault("clip", True)
+        return
+    for key in ("hconcat", "vconcat", "concat"):
+        for child in view.get(key, []):
+            _add_zoom(child, {}, counter)
+    if "mark" in view:
+        channels = _continuous(encoding)
+        if channels:
+            view.setdefault("params", []).append(_zoom_param(channels, counter))
+            _mark_dict(view).setdefault("clip", True)
+
+
+def _zoom_param(channels: list[str], counter: Iterator[int]) -> dict[str, Any]:
+    return {
+        "name": f"zoom_{next(counter)}",
+        "select": {"type": "interval", "encodings": channels},
+        "bind": "scales",
+    }
+
+
+def _add_pick(spec: dict[str, Any], fields: tuple[str, ...]) -> None:
+    """Add the top-level point selection ``PICK`` on ``fields`` to ``pick_view``: the view is
+    named, the selection lists it; its unpicked marks fade while something is picked."""
+    view, _data = pick_view(spec, fields)
+    selection: dict[str, Any] = {"name": PICK, "select": {"type": "point", "fields": list(fields)}}
+    view.setdefault("name", PICKED_VIEW)  # its marks group gets the class PICKED_VIEW_marks
+    if view is not spec:
+        selection["views"] = [view["name"]]
+    spec.setdefault("params", []).append(selection)
+    encoding = view.setdefault("encoding", {})
+    encoding.setdefault(
+        "opacity", {"condition": {"param": PICK, "value": 1, "empty": True}, "value": 0.3}
+    )
+
+
+def pick_view(
+    spec: Mapping[str, Any], fields: Sequence[str]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The view a pick on ``fields`` selects in (the first whose data rows hold every field,
+    a mark easy to click preferred; facets and repeats are not searched) and its data rows."""
+    found = list(_views_with_fields(spec, tuple(fields), spec.get("data"), spec))  # type: ignore[arg-type]
+    if not found:
+        raise ValueError(f"pick: no view of the chart has data with the fields {list(fields)}")
+    rank = {mark: place for place, mark in enumerate(PICKABLE_FIRST)}
+    return min(found, key=lambda item: rank.get(_mark_type(item[0]["mark"]), len(rank)))
+
+
+def _views_with_fields(
+    view: dict[str, Any], fields: tuple[str, ...], data: Any, root: Mapping[str, Any]
+) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Unit views (outside facets and repeats) whose data rows hold every field, with them."""
+    data = view.get("data", data)
+    if "mark" in view:
+        rows = _data_rows(data, root)
+        if rows and all(field in rows[0] for field in fields):
+            yield view, rows
+        return
+    for key in ("layer", "hconcat", "vconcat", "concat"):
+        for child in view.get(key, []):
+            yield from _views_with_fields(child, fields, data if key == "layer" else None, root)
+
+
+def _data_rows(data: Any, root: Mapping[str, Any]) -> list[dict[str, Any]]:
+    if not isinstance(data, Mapping):
+        return []
+    if isinstance(data.get("values"), list):
+        return [_row(v) for v in data["values"]]
+    return [_row(v) for v in root.get("datasets", {}).get(data.get("name"), [])]
+
+
+_BUNDLE: dict[str, str] = {}
+#: JupyterChart's own script (before any offline bundling), part of the bundle cache's key.
+_JS_SOURCE = "" if alt.JupyterChart._is_offline else alt.JupyterChart._esm
+
+
+def _offline_bundle() -> str:
+    """JupyterChart's script with Vega bundled in by vl-convert (no CDN), cached on disk:
+    bundling takes seconds and gives the same file for the same versions."""
+    if "esm" in _BUNDLE:
+        return _BUNDLE["esm"]
+    source = alt.JupyterChart._esm if alt.JupyterChart._is_offline else None
+    key = hashlib.sha256(
+        f"{alt.__version__}/{vl_convert.__version__}".encode() + _JS_SOURCE.encode()
+    ).hexdigest()[:16]
+    cache = os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "workbench"
+    )
+    path = os.path.join(cache, f"jupyterchart-{key}.js")
+    if source is None and os.path.isfile(path):
+        with open(path, encoding="utf-8") as handle:
+            source = handle.read()
+    if source is None:
+        alt.JupyterChart.enable_offline()
+        source = alt.JupyterChart._esm
+        try:
+            os.makedirs(cache, exist_ok=True)
+            with open(path + ".tmp", "w", encoding="utf-8") as handle:
+                handle.write(source)
+            os.replace(path + ".tmp", path)
+        except OSError:  # a read-only home: bundle again next time
+            pass
+    _BUNDLE["esm"] = source
+    return source
+
+
+class ChartView(alt.JupyterChart):
+    """A live chart in a running notebook (altair's ``JupyterChart``, offline): draws a
+    Vega-Lite spec (``live_spec`` of it), and holds what the reader selects in ``selections``
+    (e.g. ``selections.pick.value``). ``show(spec)`` draws another chart in the same view."""
+
+    def __init__(self, spec: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+        type(self)._esm = _offline_bundle()
+        super().__init__(None, embed_options=dict(EMBED_OPTIONS), **kwargs)
+        self.add_class("workbench-chart-view")
+        if spec is not None:
+            self.show(spec)
+
+    def show(self, spec: Mapping[str, Any], *, pick: Sequence[str] = ()) -> None:
+        """Draw ``live_spec(spec, pick=pick)`` (Vega-Lite dict; no altair validation, which
+        takes most of a second on a large chart); selections start empty."""
+        live = live_spec(spec, pick=pick)
+        kinds: dict[str, str] = {}
+        empty: dict[str, Any] = {}
+        for param in live.get("params", []):
+            select = param.get("select")
+            if select is None:
+                continue
+            kind = select if isinstance(select, str) else select["type"]
+            name = param["name"]
+            if kind == "interval":
+                kinds[name], empty[name] = "interval", IntervalSelection(name, {}, [])
+            elif isinstance(select, Mapping) and (select.get("fields") or select.get("encodings")):
+                kinds[name], empty[name] = "point", PointSelection(name, [], [])
+            else:
+                kinds[name], empty[name] = "index", IndexSelection(name, [], [])
+        self.params = Params({})
+        self.selections = Selections(empty)
+        with self.hold_sync():
+            self.spec = live
+            self._selection_types = kinds
+            self._vl_selections = {name: {"value": None, "store": []} for name in kinds}
+            self._params = {}
+
+    def select_points(self, name: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Set point selection ``name`` to ``rows`` (field -> value) as the browser does when
+        the reader clicks (for tests and notebooks: the same path the page takes)."""
+        if self._selection_types.get(name) != "point":
+            raise ValueError(
+                f"no point selection {name!r}; selections: {sorted(self._selection_types)}"
+            )
+        value = {"vlPoint": {"or": [dict(row) for row in rows]}} if rows else None
+        self._vl_selections = {**self._vl_selections, name: {"value": value, "store": []}}
 
 
 # --- the text form ----------------------------------------------------------------------------

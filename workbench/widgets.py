@@ -1,16 +1,22 @@
 """The explorer pattern behind every game's widgets.
 
 An ``Explorer`` owns named controls and a ``compute`` function from their values to a result
-frame and a chart, and shows both: the chart as a PNG drawn by ``workbench.charts.render``, the
-frame as a table that fits the notebook, links to download the frame (CSV) and the chart (PNG).
+frame and a chart, and shows both: the chart live (``workbench.charts.ChartView``: tooltips,
+zoom and pan), the frame as a table that fits the notebook, links to download the frame (CSV)
+and the chart (a PNG drawn by ``workbench.charts.render``).
 ``explorer.frame``, ``explorer.chart`` and ``explorer.error`` hold the latest result, so tests
 drive the controls with ``explorer.set(...)`` and check the numbers without a browser.
 
 What every explorer gets from here, so each game's builder only says what is specific to it:
 
-- Sliders and text boxes recompute on release (``continuous_update=False``); the status line
-  says "computing…" while a result is being made; results are cached by control values, so
+- Sliders and text boxes recompute on release (``continuous_update=False``); while a result
+  is being made the status line says "working…" and the explorer carries the class
+  ``BUSY_CLASS`` (its chart and table are dimmed); results are cached by control values, so
   going back to a setting is instant.
+- With ``pick`` fields, clicking a mark selects its values of those fields and the table
+  shows only the matching rows (of the result frame when it has those fields, else of the
+  clicked view's data); clicking the background shows every row again. ``explorer.pick(...)``
+  does the same from Python, through the same selection the browser sets.
 - An ``adapt`` function may move bounds, options and ``disabled`` flags with the situation (a
   slider that cannot exceed the usable cards, a control that does nothing in this setting).
 - Options whose value is None keep their label: ipywidgets 8 reads a Dropdown value of None
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import re
 import time
 import traceback
@@ -36,8 +43,9 @@ from typing import Any
 import altair as alt
 import ipywidgets as widgets
 import polars as pl
+from altair.utils.selection import PointSelection
 
-from workbench.charts import RenderedChart, render
+from workbench.charts import PICK, ChartView, RenderedChart, pick_view, render
 from workbench.tables import Table
 
 Compute = Callable[..., tuple[pl.DataFrame | None, alt.TopLevelMixin | None]]
@@ -70,6 +78,19 @@ NONE_OPTION = _NoneOption()
 
 #: Class of the saved copy a widget carries (the browser check looks for it).
 SAVED_CLASS = "workbench-saved"
+#: Class an explorer carries while it computes (the busy indicator; the browser check waits
+#: for it to clear).
+BUSY_CLASS = "workbench-busy"
+#: Shown in the status line while an explorer computes.
+BUSY_TEXT = "working…"
+#: The busy look: chart and table dimmed, the status as a badge (a style element in the
+#: status line, so that it travels with the widget).
+BUSY_STYLE = (
+    f"<style>.{BUSY_CLASS} .workbench-chart, .{BUSY_CLASS} .workbench-table-box "
+    "{opacity:0.45;transition:opacity 0.15s} "
+    ".workbench-busy-badge {background:#fff3bf;border:1px solid #e0b000;border-radius:3px;"
+    "padding:0 6px}</style>"
+)
 
 
 class SavedCopy:
@@ -119,11 +140,21 @@ class Explorer(SavedCopy, widgets.VBox):
         table_rows: int = 20,
         adapt: Adapt | None = None,
         cache_size: int = CACHE_SIZE,
+        pick: tuple[str, ...] = (),
     ) -> None:
         """``cache_size``: results kept by control values (0: recompute every time, for a
-        ``compute`` that is not a function of the controls alone)."""
+        ``compute`` that is not a function of the controls alone); ``pick``: fields a click on
+        the chart selects, filtering the table (see the module docstring)."""
         if not controls:
             raise ValueError("an Explorer needs at least one control")
+        if isinstance(pick, str) or not all(isinstance(f, str) and f for f in pick):
+            raise ValueError(f"pick takes a tuple of field names, got {pick!r}")
+        self.pick_fields = tuple(pick)
+        #: The rows the table shows (the result frame, or the picked rows of it).
+        self.shown: pl.DataFrame | None = None
+        #: The picked values, one dict (field -> value) per picked mark; empty: none picked.
+        self.picked: list[dict[str, Any]] = []
+        self.spec: dict[str, Any] | None = None
         self.controls = dict(controls)
         self.compute = compute
         self.title = title
@@ -141,22 +172,26 @@ class Explorer(SavedCopy, widgets.VBox):
         for control in self.controls.values():
             _prepare(control)
         self.status = widgets.HTML(layout=widgets.Layout(min_height="1.5em"))
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.view = ChartView(layout=widgets.Layout(max_width="100%"))
+        self.pick_note = widgets.HTML()
         self.links = widgets.HTML()
         self.table = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.output = widgets.Output()  # tracebacks of unexpected errors
         header = [widgets.HTML(f"<b>{html.escape(title)}</b>")] if title else []
         wrap = widgets.Layout(flex_flow="row wrap")
         box = widgets.HBox(list(self.controls.values()), layout=wrap)
-        results = [self.status, self.image, self.links, self.table, self.output]
+        results = [self.status, self.view, self.links, self.pick_note, self.table, self.output]
         super().__init__([*header, box, *results])
         # Class names the browser check looks for.
         self.add_class("workbench-explorer-live")
         self.status.add_class("workbench-status")
         self.links.add_class("workbench-downloads")
-        self.image.add_class("workbench-chart")
+        self.view.add_class("workbench-chart")
+        self.table.add_class("workbench-table-box")
+        self.pick_note.add_class("workbench-pick")
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
+        self.view.observe(self._on_selection, names="_vl_selections")
         self.refresh()
 
     # --- values -------------------------------------------------------------------------------
@@ -213,19 +248,23 @@ class Explorer(SavedCopy, widgets.VBox):
             self._cache.move_to_end(key)
             result = self._cache[key]
         else:
-            self.status.value = "<i>computing…</i>"
-            result = self._run(values)
+            self.add_class(BUSY_CLASS)
+            self.status.value = f"{BUSY_STYLE}<span class='workbench-busy-badge'>{BUSY_TEXT}</span>"
+            try:
+                result = self._run(values)
+            finally:
+                self.remove_class(BUSY_CLASS)
             if self._cache_size:
                 self._cache[key] = result
                 while len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
-        self.frame, self.chart, self.rendered, self.error = result
+        self.frame, self.chart, self.spec, self.rendered, self.error = result
         self._show()
         self.seconds = time.perf_counter() - started
         self.updates += 1
         if self.error is None:
             done = "shown from the cache" if cached else f"computed in {self.seconds:.2f} s"
-            self.status.value = f"<span style='color:#666'>{done}</span>"
+            self.status.value = f"{BUSY_STYLE}<span style='color:#666'>{done}</span>"
         # The update count lets a browser tell one answer from the next.
         self.status.value += f"<span data-update='{self.updates}'></span>"
         if self._saved is None:
@@ -235,28 +274,100 @@ class Explorer(SavedCopy, widgets.VBox):
         try:
             frame, chart = self.compute(**values)
         except ValueError as exc:
-            return None, None, None, str(exc)
+            return None, None, None, None, str(exc)
         except Exception:
             self.status.value = "<span style='color:#b00'>internal error (details below)</span>"
             with self.output:
                 traceback.print_exc()
             raise
-        rendered = None if chart is None else render(chart)
-        return frame, chart, rendered, None
+        if chart is None:
+            return frame, None, None, None, None
+        spec = chart.to_dict(context={"pre_transform": False})
+        if self.pick_fields:
+            pick_view(spec, self.pick_fields)  # a clear error now if no view has the fields
+        return frame, chart, spec, render(spec), None
 
     def _show(self) -> None:
         if self.error is not None:
             self.status.value = f"<span style='color:#b00'>{html.escape(self.error)}</span>"
-        rendered = self.rendered
-        if rendered is None:
-            self.image.layout.display = "none"
+        if self.spec is None:
+            self.view.layout.display = "none"
         else:
-            self.image.value = rendered.png
-            self.image.width = str(rendered.width)
-            self.image.layout.display = None
-        frame = self.frame
-        self.table.value = "" if frame is None else Table(frame, max_rows=self.table_rows).html()
+            self.view.show(self.spec, pick=self.pick_fields)
+            self.view.layout.display = None
+        self.picked = []
+        self._show_table()
         self.links.value = self._links()
+
+    # --- picking in the chart -----------------------------------------------------------------
+
+    def pick(self, *rows: Mapping[str, Any]) -> None:
+        """Pick marks by their values of the pick fields (none: clear the pick), through the
+        chart's selection as a click in the browser does; the table follows."""
+        if not self.pick_fields:
+            raise ValueError("this explorer has no pick fields (Explorer(..., pick=(...)))")
+        for row in rows:
+            if set(row) != set(self.pick_fields):
+                raise ValueError(
+                    f"a pick gives every pick field {list(self.pick_fields)}, got {sorted(row)}"
+                )
+        if self.spec is None:
+            raise ValueError("nothing to pick from: the explorer shows no chart")
+        self.view.select_points(PICK, rows)
+
+    def _on_selection(self, change: Mapping[str, Any]) -> None:
+        # Read from the change itself: altair's own observer may not have run yet.
+        signal = (change["new"].get(PICK) or {}).get("value") if self.pick_fields else None
+        points = PointSelection.from_vega(PICK, signal, []).value if signal else []
+        picked = [{f: row.get(f) for f in self.pick_fields} for row in points]
+        if picked != self.picked:
+            self.picked = picked
+            self._show_table()
+
+    def _pick_source(self) -> pl.DataFrame | None:
+        """What a pick filters: the result frame when it has the pick fields, else the data
+        of the chart's view the pick selects in."""
+        if self.frame is not None and all(f in self.frame.columns for f in self.pick_fields):
+            return self.frame
+        if self.spec is None:
+            return self.frame
+        _view, rows = pick_view(self.spec, self.pick_fields)
+        return pl.DataFrame(rows, infer_schema_length=None)
+
+    def _fields_attribute(self) -> str:
+        """The pick fields as a data attribute (the browser check reads them)."""
+        return f"data-pick-fields='{html.escape(json.dumps(list(self.pick_fields)), quote=True)}'"
+
+    def _show_table(self) -> None:
+        """The table: every row, or (something picked) the picked rows, with a note."""
+        shown = self.frame
+        note = ""
+        if self.picked and self.pick_fields:
+            source = self._pick_source()
+            if source is not None:
+                wanted = pl.DataFrame(self.picked, infer_schema_length=None)
+                wanted = wanted.with_columns(
+                    pl.col(f).cast(source.schema[f], strict=False) for f in self.pick_fields
+                ).unique()
+                shown = source.join(wanted, on=list(self.pick_fields), how="semi",
+                                    nulls_equal=True)  # fmt: skip
+                what = "; ".join(
+                    ", ".join(f"{f} = {row[f]}" for f in self.pick_fields) for row in self.picked
+                )
+                note = (
+                    f"<span {self._fields_attribute()} style='color:#1a5fb4'>"
+                    f"picked in the chart: {html.escape(what)} "
+                    f"({shown.height} of {source.height} rows); click the chart's background "
+                    "to show every row</span>"
+                )
+        elif self.pick_fields and self.spec is not None:
+            note = (
+                f"<span {self._fields_attribute()} style='color:#666'>"
+                "click a mark in the chart to pick its rows</span>"
+            )
+        self.shown = shown
+        self.pick_note.value = note
+        self.table.value = "" if shown is None else Table(shown, max_rows=self.table_rows).html()
 
     def _links(self) -> str:
         stem = _slug(self.title) or "explorer"
@@ -478,4 +589,4 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-__all__ = ["NONE_OPTION", "SAVED_CLASS", "Explorer", "SavedCopy"]
+__all__ = ["BUSY_CLASS", "BUSY_TEXT", "NONE_OPTION", "SAVED_CLASS", "Explorer", "SavedCopy"]

@@ -101,6 +101,14 @@ def test_the_dashboard_shows_the_sweep_and_the_paired_comparison():
     first, second = (part["title"] for part in dashboard.chart.to_dict()["vconcat"])
     assert first == "rubbish: destined_bonus=50 vs rulebook"
     assert second["text"] == "rubbish: winner_cheapskate_rate as destined_bonus varies"
+    # A click on a sweep point picks its cell: the table shows that cell's row alone.
+    assert dashboard.view._selection_types["pick"] == "point"
+    dashboard.pick({"cell": "destined_bonus=50"})
+    assert dashboard.shown.rows() == expected.filter(pl.col("cell") == "destined_bonus=50").select(
+        "cell", "n", "value", "low", "high"
+    ).rows()
+    dashboard.pick()
+    assert dashboard.shown.height == 2
 
 
 def test_the_dashboard_follows_a_change_of_game_and_reports_bad_values():

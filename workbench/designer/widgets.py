@@ -234,7 +234,12 @@ def designer_dashboard(
     controls["game"].observe(follow_game, names="value")
     controls["agents"].observe(follow_agents, names="value")
     controls["field"].observe(follow_field, names="value")
-    dashboard = Explorer(controls, compute, title="Designer's bench: what does a rule change do?")
+    dashboard = Explorer(
+        controls,
+        compute,
+        title="Designer's bench: what does a rule change do?",
+        pick=("cell",),
+    )
     return dashboard
 
 

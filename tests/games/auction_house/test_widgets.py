@@ -44,3 +44,15 @@ def test_charts_build_from_the_analysis_frames():
         ah.carry_chain_chart(pl.DataFrame({"length": [1]}))
     with pytest.raises(TypeError, match="takes a polars DataFrame"):
         ah.kitty_value_chart("frame")
+
+
+def test_a_click_on_a_tricks_point_shows_that_row_of_who_wins_the_kitty():
+    # The summary table has no tricks column: the pick shows the clicked chart rows instead.
+    explorer = ah.kitty_explorer(games=100, seed=3)
+    outcomes = ah.kitty_outcomes(ah.Rules(), "heuristic", deals=13 * 100, seed=3)
+    by_tricks = ah.win_by_tricks(outcomes)
+    tricks = by_tricks["tricks"][1]
+    explorer.pick({"tricks": tricks})
+    assert explorer.shown["tricks"].to_list() == [tricks]
+    expected = by_tricks.filter(pl.col("tricks") == tricks).row(0, named=True)
+    assert explorer.shown.row(0, named=True)["p_win"] == pytest.approx(expected["p_win"])

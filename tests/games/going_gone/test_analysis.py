@@ -163,3 +163,13 @@ def test_collection_explorer_names_a_non_default_value_table():
     assert odd.chart.to_dict()["title"]["text"] == (
         "Worth 0 without the lot, 4 with it (+4) (collection values 1, 4, 9, 16, 25, 36, 49)"
     )
+
+
+def test_a_click_on_a_collection_shows_its_sale_option():
+    explorer = collection_explorer(holding=["cars/Germany", "cars/Canada"], lot=["cars/China"])
+    name = explorer.frame["collection"][0]
+    explorer.pick({"collection": name})
+    assert explorer.shown.height >= 1
+    assert set(explorer.shown["collection"].to_list()) == {name}
+    picked = explorer.frame.filter(explorer.frame["collection"] == name)
+    assert explorer.shown.rows() == picked.rows()

@@ -201,3 +201,20 @@ def test_the_sampling_prior_remembers_calls_without_changing_results():
     assert remembered(observation, legal, first) == agent(observation, legal, second)
     assert remembered(observation, legal, first) == agent(observation, legal, second)
     assert first.bit_generator.state == second.bit_generator.state
+
+
+def test_a_click_on_a_total_shows_the_combinations_with_that_total(bids):
+    totals = bids.frame["total"].unique().sort().to_list()
+    bids.pick({"total": totals[-1]})
+    assert bids.shown.rows() == bids.frame.filter(bids.frame["total"] == totals[-1]).rows()
+    assert 0 < bids.shown.height < bids.frame.height
+    bids.pick()
+    assert bids.shown.height == bids.frame.height
+
+
+def test_a_click_on_a_seat_shows_that_seat_s_row(cheapskates):
+    cheapskates.pick({"seat": 1})
+    assert cheapskates.shown["seat"].to_list() == [1]
+    assert cheapskates.shown.rows() == cheapskates.frame.filter(
+        cheapskates.frame["seat"] == 1
+    ).rows()

@@ -72,7 +72,7 @@ def kitty_explorer(rules: Rules | None = None, *, games: int = 500, seed: int = 
         ).properties(title=f"{name}, {games:,} games (seed {seed})")
         return kitty_summary(outcomes), chart
 
-    return Explorer(controls, compute, title="Kitty outcomes")
+    return Explorer(controls, compute, title="Kitty outcomes", pick=("tricks",))
 
 
 __all__ = ["LINEUPS", "kitty_explorer"]

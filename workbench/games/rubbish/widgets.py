@@ -209,7 +209,9 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
             columns += ["low", "high"]
         return combinations.select(columns), chart
 
-    return Explorer(controls, compute, title="Hidden-bid inference", adapt=adapt)
+    return Explorer(
+        controls, compute, title="Hidden-bid inference", adapt=adapt, pick=("total",)
+    )
 
 
 def _subtitle(chart: alt.TopLevelMixin, first: str) -> list[str]:
@@ -311,7 +313,7 @@ def cheapskate_explorer(
         )
         return frame, chart
 
-    return Explorer(controls, compute, title="Cheapskate frequency")
+    return Explorer(controls, compute, title="Cheapskate frequency", pick=("seat",))
 
 
 __all__ = ["bid_inference_explorer", "cheapskate_explorer"]

@@ -137,4 +137,5 @@ def state_explorer(solution: Solution) -> Explorer:
         compute,
         title="Shared budget auction: equilibrium at a position",
         adapt=adapt,
+        pick=("bid",),
     )
