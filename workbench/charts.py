@@ -282,9 +282,9 @@ def _offline_bundle() -> str:
     key = hashlib.sha256(
         f"{alt.__version__}/{vl_convert.__version__}".encode() + _JS_SOURCE.encode()
     ).hexdigest()[:16]
-    cache = os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "workbench"
-    )
+    from platformdirs import user_cache_dir
+
+    cache = user_cache_dir("auction-workbench")
     path = os.path.join(cache, f"jupyterchart-{key}.js")
     if source is None and os.path.isfile(path):
         with open(path, encoding="utf-8") as handle:
