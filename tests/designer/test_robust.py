@@ -65,3 +65,44 @@ def test_robust_compare_reports_problems_before_running(example):
                        seed=0, games_by_strength={"search": 5})  # fmt: skip
     with pytest.raises(ValueError, match="variant is missing"):
         robust_compare("example", None, None, games=10, seed=0)
+
+
+def test_robust_chart_draws_every_strength_coloured_by_verdict():
+    from workbench.charts import render
+    from workbench.designer import robust_chart
+
+    rows = [
+        {"metric": metric, "strength": strength, "n": 100, "diff": diff, "low": diff - 0.1,
+         "high": diff + 0.1, "verdict": verdict, "game": "example", "baseline_name": "rulebook",
+         "variant_name": "budget=12"}
+        for metric, verdict, diffs in (("mean_price", "robust", (0.5, 0.7)),
+                                       ("tie_rate", "no clear effect", (0.0, 0.05)))
+        for strength, diff in zip(("truthful", "search"), diffs, strict=True)
+    ]  # fmt: skip
+    text = render(robust_chart(pl.DataFrame(rows))).text
+    assert "example: budget=12 vs rulebook, by strength" in text
+    assert "no clear effect" in text and "search" in text
+    with pytest.raises(ValueError, match="verdict"):
+        robust_chart(pl.DataFrame(rows).drop("verdict"))
+
+
+def test_a_fitted_line_up_carries_its_fit_to_the_workers(example, monkeypatch):
+    import pickle
+
+    from workbench.designer.cells import resolve_agents
+    from workbench.designer.fits import fit
+
+    rules = example.Rules(players=2, items=3)
+    made, problem = resolve_agents(example, rules, "fitted")
+    assert problem == "" and fit("example", rules, progress=False).params == made[0].fit(
+        rules, progress=False).params  # fmt: skip
+    shipped = pickle.loads(pickle.dumps(made[0]))
+
+    def no_fitting(*args, **kwargs):
+        raise AssertionError("a worker fitted again")
+
+    monkeypatch.setattr(type(shipped), "fit", no_fitting)
+    assert shipped.policy_for(rules).factor == made[0].policy_for(rules).factor
+    monkeypatch.delitem(example.AGENTS, "fitted")
+    with pytest.raises(ValueError, match="example has no fitted agent"):
+        fit("example", rules)

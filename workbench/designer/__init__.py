@@ -4,6 +4,7 @@
   (``workbench.designer.balance`` defines each one).
 - ``compare``: baseline vs variant on common random numbers, with paired differences.
 - ``robust_compare``: the same under several strengths of play, with a verdict per metric.
+- ``fit``: a game's ``fitted`` agent fitted to a rule set (cached).
 - ``tune``: rule settings that put chosen metrics inside target bands (optuna, successive
   halving over a budget of games).
 - ``sweep``: every combination of a grid of rule values and line-ups, per-cell seeds.
@@ -26,6 +27,7 @@ from workbench.designer.balance import (
 from workbench.designer.cells import InvalidCells
 from workbench.designer.comparison import compare
 from workbench.designer.executors import SerialExecutor, local_processes
+from workbench.designer.fits import fit
 from workbench.designer.ladder import Ladder, ladder
 from workbench.designer.moments import Moments
 from workbench.designer.robust import robust_compare
@@ -38,7 +40,9 @@ from workbench.lazy import lazy_exports
 __getattr__ = lazy_exports(
     globals(),
     {
-        "workbench.designer.charts": ("compare_chart", "ladder_chart", "sweep_chart"),
+        "workbench.designer.charts": (
+            "compare_chart", "ladder_chart", "robust_chart", "sweep_chart",
+        ),
         "workbench.designer.widgets": ("designer_dashboard",),
     },
 )
@@ -54,12 +58,14 @@ __all__ = [
     "compare",
     "compare_chart",
     "designer_dashboard",
+    "fit",
     "ladder",
     "ladder_chart",
     "local_processes",
     "metric_catalogue",
     "per_game_metrics",
     "plan_sweep",
+    "robust_chart",
     "robust_compare",
     "run_sweep",
     "sweep",

@@ -229,4 +229,49 @@ def ladder_chart(ratings: pl.DataFrame, *, title: str | None = None) -> alt.TopL
     )
 
 
-__all__ = ["compare_chart", "difference_chart", "ladder_chart", "sweep_chart"]
+#: A verdict's colour in ``robust_chart``.
+VERDICT_COLOURS = {
+    "robust": "#2ca02c", "depends on play": "#ff7f0e", "no clear effect": "#7f7f7f",
+}  # fmt: skip
+
+
+def robust_chart(
+    frame: pl.DataFrame, metrics: Sequence[str] | None = None, *, title: str | None = None
+) -> alt.FacetChart:
+    """Variant minus baseline per metric under each strength of play, with 95% intervals,
+    coloured by the metric's verdict (a ``robust_compare`` frame); each metric on its own
+    scale, a dashed line at 0."""
+    check_frame(
+        frame, ["metric", "strength", "n", "diff", "low", "high", "verdict", "game",
+                "baseline_name", "variant_name"], "robust_chart",
+    )  # fmt: skip
+    chosen = _pick_metrics(frame, metrics, "robust_chart")
+    first = frame.row(0, named=True)
+    data = _json_safe(frame.filter(pl.col("metric").is_in(chosen))).with_columns(
+        zero=pl.lit(0.0)
+    )
+    strengths = data["strength"].unique(maintain_order=True).to_list()
+    colour = alt.Color(
+        "verdict:N",
+        scale=alt.Scale(domain=list(VERDICT_COLOURS), range=list(VERDICT_COLOURS.values())),
+        legend=alt.Legend(orient="bottom", title="verdict"),
+    )
+    base = alt.Chart().encode(y=alt.Y("strength:N", sort=strengths, title=None))
+    zero = base.mark_rule(color="gray", strokeDash=[4, 3]).encode(x="zero:Q")
+    bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q", color=colour)
+    points = base.mark_point(filled=True, size=60).encode(
+        x=alt.X("diff:Q", title="variant − baseline (bar: 95% interval)",
+                axis=alt.Axis(tickCount=5)),
+        color=colour,
+        tooltip=["metric:N", "strength:N", *interval_tooltip("diff"), "n:Q", "verdict:N"],
+    )  # fmt: skip
+    heading = title or (
+        f"{first['game']}: {first['variant_name']} vs {first['baseline_name']}, by strength"
+    )
+    layers = alt.layer(zero, bars, points, data=data).properties(
+        width=WIDTH - 160, height=16 * len(strengths) + 8
+    )
+    return _by_metric(layers, chosen, heading)
+
+
+__all__ = ["compare_chart", "difference_chart", "ladder_chart", "robust_chart", "sweep_chart"]

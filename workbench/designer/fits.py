@@ -1,0 +1,25 @@
+"""``fit``: a game's ``fitted`` agent fitted to a rule set, from any game in the registry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.designer.cells import check_base_rules, check_seed, game_id, get_game
+from workbench.kit.fits import Fit
+
+
+def fit(game: str, rules: Any = None, *, seed: int = 0, progress: bool = True) -> Fit:
+    """The game's ``fitted`` policy fitted to ``rules`` (None: the rulebook's) by self-play:
+    read from the fit cache (the rulebook's fit ships with the workbench) or fitted now, with
+    a progress bar, and cached. The result's ``params`` are the policy's parameters by name."""
+    module = get_game(game)
+    rules = check_base_rules(module, rules, "rules")
+    seed = check_seed(seed)
+    if "fitted" not in module.AGENTS:
+        raise ValueError(
+            f"{game_id(module)} has no fitted agent; its agents: {', '.join(module.AGENTS)}"
+        )
+    return module.make_agent("fitted", seed=seed).fit(rules, progress=progress)
+
+
+__all__ = ["fit"]
