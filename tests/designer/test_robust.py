@@ -106,3 +106,29 @@ def test_a_fitted_line_up_carries_its_fit_to_the_workers(example, monkeypatch):
     monkeypatch.delitem(example.AGENTS, "fitted")
     with pytest.raises(ValueError, match="example has no fitted agent"):
         fit("example", rules)
+
+
+def test_an_interrupted_robust_compare_resumes_to_the_same_table(example, tmp_path, monkeypatch):
+    from workbench.designer import robust
+
+    arguments = dict(
+        game="example", baseline={"players": 3, "items": 3}, variant={"budget": 12},
+        strengths=["truthful", "shading"], games=60, seed=2, executor=SerialExecutor(),
+        progress=False,
+    )  # fmt: skip
+    whole = robust_compare(**arguments)
+    store, calls, real = tmp_path / "units", [], robust.cell_values
+
+    def interrupted(task, report=None):
+        calls.append(task)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(task, report)
+
+    monkeypatch.setattr(robust, "cell_values", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        robust_compare(**arguments, store=store)
+    assert len(list(store.glob("unit-*.bin"))) == 2
+    monkeypatch.setattr(robust, "cell_values", real)
+    assert robust_compare(**arguments, store=store, resume=True).equals(whole)
+    assert not store.exists()
