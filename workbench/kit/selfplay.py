@@ -159,21 +159,23 @@ class SelfPlay:
         progress = flag("progress", progress)
         if engine == "fast" and self.fast is None:
             raise ValueError(f"{self.game} has no fast engine: engine must be 'auto' or 'step'")
+        labels = [agent_label(a) for a in agents]
+        agents = [playing_agent(a, rules) for a in agents]
         fast = use_fast_engine(engine, agents, self.supports_fast)
         wanted = self.wanted() if wanted is None else wanted
-        return self._played(rules, agents, games, seed, progress, fast, wanted)
+        return self._played(rules, agents, labels, games, seed, progress, fast, wanted)
 
     def _played(
         self,
         rules: Any,
         agents: list[Any],
+        labels: list[str],
         games: int,
         seed: SeedLike,
         progress: bool,
         fast: bool,
         wanted: Wanted,
     ) -> Iterator[tuple[list[str], int, Any]]:
-        labels = [agent_label(a) for a in agents]
         bar = progress_bar(games, enabled=progress, description=self.game)
         try:
             if fast:
@@ -293,6 +295,12 @@ class SelfPlay:
             for name in self.extra_frames
         ]
         return inspect.Signature(common + extras)
+
+
+def playing_agent(agent: Any, rules: Any) -> Any:
+    """What plays a seat under ``rules``: a fitted agent's policy with the parameters fitted to
+    them (so it plays in the fast engine like any compiled policy), any other agent itself."""
+    return agent.policy_for(rules) if hasattr(agent, "policy_for") else agent
 
 
 def _build(frame: Frame, labels: list[str], first: int, played: Any) -> pl.DataFrame:
