@@ -139,8 +139,9 @@ class _Plan:
                 _bid_draws(available, observation.held_out[seat], seen, position, seat)
             )
         self.options = [self.table.lock_option(observation.locked[seat]) for seat in order]
+        self.money = rules.money_cards
         self.my_peek = observation.peek
-        self.past_options = _past_options(self.table, history)
+        self.past_peeks = _past_peeks(rules.money_cards, history)
         self.width = (
             len(self.geek_seats)
             + sum(not isinstance(source, Bid) for source in self.bid_sources)
@@ -188,19 +189,16 @@ class _Plan:
             if position == self.mine:
                 peeks.append(self.my_peek)
             else:
-                target = self.order[position - 1]
-                option = self.options[position - 1]
-                peeks.append(_peek(self.table, option, target, bids[position - 1], u[k]))
-            k += 1
-        history = []
-        for record, options in zip(self.template.history, self.past_options, strict=True):
-            past: list[Peek | None] = [None]
-            for position in range(1, len(record.order)):
-                target = record.order[position - 1]
-                bid = record.bids[target]
-                past.append(_peek(self.table, options[target], target, bid, u[k]))
+                seen = _peeks(self.money, self.options[position - 1], self.order[position - 1],
+                              bids[position - 1])  # fmt: skip
+                peeks.append(seen[int(u[k] * len(seen))])
                 k += 1
-            k += 1
+        history = []
+        for candidates in self.past_peeks:  # per past round, per position after the first
+            past: list[Peek | None] = [None]
+            for seen in candidates:
+                past.append(seen[int(u[k] * len(seen))])
+                k += 1
             history.append(tuple(past))
         deal = Deal(tuple(geeks), self.start, tuple(map(tuple, future)))
         return self.template._evolve(
@@ -208,25 +206,32 @@ class _Plan:
         )
 
 
-def _peek(table, option: int, target: int, bid: Bid, u: float) -> Peek:
-    """The engine's blind peek at ``bid`` with uniform number ``u`` (State._peek's rule)."""
+@functools.lru_cache(maxsize=4096)
+def _peeks(money: tuple[int, ...], option: int, target: int, bid: Bid) -> tuple[Peek, ...]:
+    """What the engine's blind peek at ``bid`` can show, one entry per physical card it may
+    fall on (State._peek's rule: 2+ held-out cards, else the unused available ones)."""
+    table = bid_table(money)
     if len(bid.cards) >= 2:
         candidates, source = bid.cards, "held_out"
     else:
         candidates, source = table.unused[option][bid], "unused"
     if not candidates:
-        return Peek(target, None, source)
-    return Peek(target, candidates[int(u * len(candidates))], source)
+        return (Peek(target, None, source),)
+    return tuple(Peek(target, card, source) for card in candidates)
 
 
-def _past_options(table, history) -> list[list[int]]:
-    """For each past round, each seat's lock option during it (its lock came from the round
-    before)."""
-    options = []
+def _past_peeks(money: tuple[int, ...], history) -> list[list[tuple[Peek, ...]]]:
+    """For each past round, what each peek (bidding positions 1 on) could have shown, given the
+    revealed bids and each seat's lock during that round (its lock came from the round before)."""
+    table = bid_table(money)
+    rounds = []
     for index, record in enumerate(history):
         locked = history[index - 1].locked_next if index else (None,) * len(record.order)
-        options.append([table.lock_option(card) for card in locked])
-    return options
+        rounds.append([
+            _peeks(money, table.lock_option(locked[target]), target, record.bids[target])
+            for target in record.order[:-1]
+        ])  # fmt: skip
+    return rounds
 
 
 def _bid_draws(
