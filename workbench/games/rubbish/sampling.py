@@ -9,7 +9,8 @@ What is hidden from a seat (compare ``State.observation``):
 - this round's peeks by other seats (which card of the previous bidder each saw);
 - past rounds' peeks, the seat's own included: the observation does not carry them, nothing in
   play reads them, only ``State.log`` does;
-- chance still to come: the numbers behind future peeks (drawn afresh, as the deal draws them).
+- chance still to come: the numbers behind future peeks. The sampled deal draws all its peek
+  numbers afresh, as ``new_game`` does; those behind peeks already made are never read again.
 
 A *filling* is the physical reality behind that: which geek each other seat holds, which
 physical money cards each hidden bid holds out (the two 2s are different cards) and which
@@ -110,7 +111,7 @@ class _Plan:
     def __init__(self, observation: Observation) -> None:
         _check_observation(observation)
         rules, me = observation.rules, observation.player
-        self.rules, self.me = rules, me
+        self.rules = rules
         self.table = bid_table(rules.money_cards)
         history = observation.history
         start = history[0].auctioneer if history else observation.auctioneer
@@ -122,16 +123,21 @@ class _Plan:
         order = observation.order
         made = sum(count is not None for count in observation.held_out) if bidding else 0
         mine = order.index(me) if bidding else -1
-        self.order, self.made, self.mine = order, made, mine
+        self.order, self.mine = order, mine
         self.peek_count = made + 1 if bidding else 0
         # bids: per position, a known Bid or a (bids, cumulative weights) table to draw from
         self.bid_sources: list[Bid | tuple[tuple[Bid, ...], list[float]]] = []
         for position in range(made):
             seat = order[position]
             if position == mine:
+                if observation.own_bid is None:
+                    raise ValueError(
+                        f"the observation is inconsistent: seat {me} has bid this round "
+                        "(held_out shows it) but own_bid is None"
+                    )
                 self.bid_sources.append(observation.own_bid)
                 continue
-            available = observation.available(seat)
+            available = self.table.available[self.table.lock_option(observation.locked[seat])]
             seen = None
             if position == mine - 1 and observation.peek is not None:
                 seen = (observation.peek.card, observation.peek.source)
@@ -220,18 +226,19 @@ def _peeks(money: tuple[int, ...], option: int, target: int, bid: Bid) -> tuple[
     return tuple(Peek(target, card, source) for card in candidates)
 
 
-def _past_peeks(money: tuple[int, ...], history) -> list[list[tuple[Peek, ...]]]:
+@functools.lru_cache(maxsize=256)
+def _past_peeks(money: tuple[int, ...], history) -> tuple[tuple[tuple[Peek, ...], ...], ...]:
     """For each past round, what each peek (bidding positions 1 on) could have shown, given the
     revealed bids and each seat's lock during that round (its lock came from the round before)."""
     table = bid_table(money)
     rounds = []
     for index, record in enumerate(history):
         locked = history[index - 1].locked_next if index else (None,) * len(record.order)
-        rounds.append([
+        rounds.append(tuple(
             _peeks(money, table.lock_option(locked[target]), target, record.bids[target])
             for target in record.order[:-1]
-        ])  # fmt: skip
-    return rounds
+        ))  # fmt: skip
+    return tuple(rounds)
 
 
 def _bid_draws(
