@@ -1,0 +1,345 @@
+"""Fill in what one seat cannot see: step-engine States drawn uniformly over every hidden
+filling consistent with the seat's observation, for the ``search`` agent's playouts.
+
+What is hidden from a seat (compare ``State.observation``):
+
+- every other seat's geek (dealt from the rules' geeks without replacement; unused geeks stay
+  hidden too, but they are whatever was not dealt, so the other seats' geeks settle them);
+- this round's bids made by other seats: only how many cards each held out is public;
+- this round's peeks by other seats (which card of the previous bidder each saw);
+- past rounds' peeks, the seat's own included: the observation does not carry them, nothing in
+  play reads them, only ``State.log`` does;
+- chance still to come: the numbers behind future peeks. The sampled deal draws all its peek
+  numbers afresh, as ``new_game`` does; those behind peeks already made are never read again.
+
+A *filling* is the physical reality behind that: which geek each other seat holds, which
+physical money cards each hidden bid holds out (the two 2s are different cards) and which
+physical card each hidden peek fell on. It is *consistent* with the observation when every
+hidden bid holds out the public number of cards from its bidder's available cards (all but the
+public locked card) and the seat's own peek shows the card it saw. Every consistent filling is
+equally likely. So a hidden bid is a uniformly random set of its bidder's available cards of
+the public size, and the bid the seat peeked at is weighed by the peek's true likelihood (the
+inference package's uniform prior: seeing a 2 among three held-out cards is twice as likely
+from 1+2+2 as from one particular 1+2+5). No model of how opponents choose is used.
+
+A State stores bids and peeks as card values, not physical cards, so ``filling_of`` reads off
+the value-level filling and ``consistent_fillings`` maps each value-level filling to the number
+of physical fillings behind it: the sampler draws each with probability proportional to that
+number (uniform over physical fillings).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import itertools
+from collections import Counter
+from itertools import accumulate
+
+import numpy as np
+
+from workbench.checks import whole_number
+from workbench.games.rubbish.cards import Bid, bid_table, physical_ways, sub_multisets, without
+from workbench.games.rubbish.engine import Deal, Observation, Peek, State
+from workbench.games.rubbish.rules import Rules
+
+#: (other seats' geeks by seat, hidden bids' cards by position, hidden peeks by position)
+Filling = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[Peek, ...]]
+
+
+def sample_states(observation: Observation, rng: np.random.Generator, count: int) -> list[State]:
+    """``count`` States consistent with ``observation``, every physical filling of what the
+    seat cannot see equally likely (module docstring); each plays on with the step engine."""
+    plan = _Plan(observation)
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy Generator (np.random.default_rng), got {rng!r}")
+    count = whole_number("count", count, low=0)
+    rules = observation.rules
+    uniforms = rng.random((count, plan.width)).tolist()
+    futures = rng.random((count, rules.rounds, rules.players)).tolist()
+    return [plan.state(u, future) for u, future in zip(uniforms, futures, strict=True)]
+
+
+def filling_of(state: State, player: int) -> Filling:
+    """The part of ``state`` hidden from ``player`` that play reads, at the level of card
+    values: the other seats' geeks, this round's other seats' bids and peeks by position."""
+    player = whole_number("player", player, low=0, high=state.rules.players - 1)
+    geeks = tuple(geek for seat, geek in enumerate(state.deal.geeks) if seat != player)
+    bids = tuple(
+        bid.cards for seat, bid in zip(state.order, state.bids, strict=False) if seat != player
+    )
+    peeks = tuple(
+        peek
+        for position, peek in enumerate(state.peeks)
+        if position > 0 and state.order[position] != player
+    )
+    return geeks, bids, peeks
+
+
+def consistent_fillings(observation: Observation) -> dict[Filling, int]:
+    """Every value-level filling consistent with ``observation`` and how many physical fillings
+    make it (exact enumeration of geek deals, physical card subsets and peeked cards; small
+    positions only, for tests)."""
+    _check_observation(observation)
+    rules, me = observation.rules, observation.player
+    others = [seat for seat in range(rules.players) if seat != me]
+    pool = [geek for geek in range(len(rules.geeks)) if geek != observation.geek]
+    deals = list(itertools.permutations(pool, len(others)))
+    rounds = Counter()
+    for bids, peeks in _physical_rounds(observation):
+        hidden_bids = tuple(
+            tuple(sorted(cards, reverse=True))
+            for seat, cards in zip(observation.order, bids, strict=False)
+            if seat != me
+        )
+        hidden_peeks = tuple(
+            peek
+            for position, peek in enumerate(peeks)
+            if position > 0 and observation.order[position] != me
+        )
+        rounds[hidden_bids, hidden_peeks] += 1
+    return {(deal, *round_part): ways for deal in deals for round_part, ways in rounds.items()}
+
+
+# -- the sampler ---------------------------------------------------------------------------------
+
+
+class _Plan:
+    """What one observation fixes, worked out once: the template State, the hidden bid and peek
+    positions with their tables, and how many uniform numbers one filling uses."""
+
+    def __init__(self, observation: Observation) -> None:
+        _check_observation(observation)
+        rules, me = observation.rules, observation.player
+        self.rules = rules
+        self.table = bid_table(rules.money_cards)
+        history = observation.history
+        start = history[0].auctioneer if history else observation.auctioneer
+        self.start = start
+        self.geek_pool = [g for g in range(len(rules.geeks)) if g != observation.geek]
+        self.geek_seats = [seat for seat in range(rules.players) if seat != me]
+        self.my_geek = observation.geek
+        bidding = observation.phase == "bid"
+        order = observation.order
+        made = sum(count is not None for count in observation.held_out) if bidding else 0
+        mine = order.index(me) if bidding else -1
+        self.order, self.mine = order, mine
+        self.peek_count = made + 1 if bidding else 0
+        # bids: per position, a known Bid or a (bids, cumulative weights) table to draw from
+        self.bid_sources: list[Bid | tuple[tuple[Bid, ...], list[float]]] = []
+        for position in range(made):
+            seat = order[position]
+            if position == mine:
+                if observation.own_bid is None:
+                    raise ValueError(
+                        f"the observation is inconsistent: seat {me} has bid this round "
+                        "(held_out shows it) but own_bid is None"
+                    )
+                self.bid_sources.append(observation.own_bid)
+                continue
+            available = self.table.available[self.table.lock_option(observation.locked[seat])]
+            seen = None
+            if position == mine - 1 and observation.peek is not None:
+                seen = (observation.peek.card, observation.peek.source)
+            self.bid_sources.append(
+                _bid_draws(available, observation.held_out[seat], seen, position, seat)
+            )
+        self.options = [self.table.lock_option(observation.locked[seat]) for seat in order]
+        self.money = rules.money_cards
+        self.my_peek = observation.peek
+        self.past_peeks = _past_peeks(rules.money_cards, history)
+        self.width = (
+            len(self.geek_seats)
+            + sum(not isinstance(source, Bid) for source in self.bid_sources)
+            + self.peek_count
+            + len(history) * rules.players
+        )
+        placeholder = Deal((0,) * rules.players, start, ())
+        self.template = State(rules, placeholder)._evolve(
+            rounds_done=observation.round - 1,
+            auctioneer=observation.auctioneer,
+            item=observation.item,
+            first_bidder=observation.first_bidder,
+            order=order,
+            fame=observation.fame,
+            locked=observation.locked,
+            items_won=observation.items_won,
+            discarded=observation.discarded,
+            remaining=observation.remaining,
+            cheapskate_counts=observation.cheapskate_counts,
+            history=history,
+        )
+
+    def state(self, u: list[float], future: list[list[float]]) -> State:
+        """One filled-in State from the uniform numbers ``u`` (``width`` of them) and fresh
+        peek numbers ``future`` for the deal."""
+        k = 0
+        pool = list(self.geek_pool)
+        geeks = [self.my_geek] * self.rules.players
+        for seat in self.geek_seats:  # a partial Fisher-Yates shuffle of the geeks left
+            pick = int(u[k] * len(pool))
+            k += 1
+            geeks[seat] = pool[pick]
+            pool[pick] = pool[-1]
+            pool.pop()
+        bids: list[Bid] = []
+        for source in self.bid_sources:
+            if isinstance(source, Bid):
+                bids.append(source)
+            else:
+                listed, cumulative = source
+                bids.append(listed[bisect.bisect_right(cumulative, u[k])])
+                k += 1
+        peeks: list[Peek | None] = [None] if self.peek_count else []
+        for position in range(1, self.peek_count):
+            if position == self.mine:
+                peeks.append(self.my_peek)
+            else:
+                seen = _peeks(self.money, self.options[position - 1], self.order[position - 1],
+                              bids[position - 1])  # fmt: skip
+                peeks.append(seen[int(u[k] * len(seen))])
+                k += 1
+        history = []
+        for candidates in self.past_peeks:  # per past round, per position after the first
+            past: list[Peek | None] = [None]
+            for seen in candidates:
+                past.append(seen[int(u[k] * len(seen))])
+                k += 1
+            history.append(tuple(past))
+        deal = Deal(tuple(geeks), self.start, tuple(map(tuple, future)))
+        return self.template._evolve(
+            deal=deal, bids=tuple(bids), peeks=tuple(peeks), peek_history=tuple(history)
+        )
+
+
+@functools.lru_cache(maxsize=4096)
+def _peeks(money: tuple[int, ...], option: int, target: int, bid: Bid) -> tuple[Peek, ...]:
+    """What the engine's blind peek at ``bid`` can show, one entry per physical card it may
+    fall on (State._peek's rule: 2+ held-out cards, else the unused available ones)."""
+    table = bid_table(money)
+    if len(bid.cards) >= 2:
+        candidates, source = bid.cards, "held_out"
+    else:
+        candidates, source = table.unused[option][bid], "unused"
+    if not candidates:
+        return (Peek(target, None, source),)
+    return tuple(Peek(target, card, source) for card in candidates)
+
+
+@functools.lru_cache(maxsize=256)
+def _past_peeks(money: tuple[int, ...], history) -> tuple[tuple[tuple[Peek, ...], ...], ...]:
+    """For each past round, what each peek (bidding positions 1 on) could have shown, given the
+    revealed bids and each seat's lock during that round (its lock came from the round before)."""
+    table = bid_table(money)
+    rounds = []
+    for index, record in enumerate(history):
+        locked = history[index - 1].locked_next if index else (None,) * len(record.order)
+        rounds.append(tuple(
+            _peeks(money, table.lock_option(locked[target]), target, record.bids[target])
+            for target in record.order[:-1]
+        ))  # fmt: skip
+    return tuple(rounds)
+
+
+def _bid_draws(
+    available: tuple[int, ...],
+    n_cards: int,
+    seen: tuple[int | None, str] | None,
+    position: int,
+    seat: int,
+) -> tuple[tuple[Bid, ...], list[float]]:
+    """The bids a hidden bid of ``n_cards`` can be, with cumulative probabilities: physical
+    card subsets, times the chance of what the seat's own peek ``seen`` showed."""
+    listed, cumulative = _draw_table(available, n_cards, seen)
+    if not listed:
+        raise ValueError(
+            f"the observation is inconsistent: seat {seat} (bidding position {position}) held "
+            f"out {n_cards} card(s) from {list(available)}, and no such bid shows the peek "
+            f"{seen}"
+        )
+    return listed, cumulative
+
+
+@functools.lru_cache(maxsize=1024)
+def _draw_table(
+    available: tuple[int, ...], n_cards: int, seen: tuple[int | None, str] | None
+) -> tuple[tuple[Bid, ...], list[float]]:
+    bids, weights = [], []
+    for cards in sub_multisets(available):
+        if len(cards) != n_cards:
+            continue
+        weight = physical_ways(available, cards)
+        if seen is not None:
+            card, source = seen
+            pool = cards if len(cards) >= 2 else without(available, cards)
+            if source != ("held_out" if len(cards) >= 2 else "unused"):
+                weight = 0
+            elif card is None:
+                weight *= not pool
+            else:
+                weight *= pool.count(card)
+        if weight:
+            bids.append(Bid(cards))
+            weights.append(weight)
+    total = sum(weights)
+    cumulative = [*[w / total for w in accumulate(weights)][:-1], 2.0] if weights else []
+    return tuple(bids), cumulative
+
+
+def _check_observation(observation: object) -> None:
+    if not isinstance(observation, Observation) or not isinstance(observation.rules, Rules):
+        raise TypeError(
+            "observation must be a rubbish Observation (state.observation(seat)), got "
+            f"{type(observation).__name__}"
+        )
+
+
+# -- exact enumeration (tests) -------------------------------------------------------------------
+
+
+def _physical_rounds(observation: Observation):
+    """Every physical filling of this round's bids and peeks that shows the seat what it saw:
+    (bids as card tuples by position, peeks by position), one per physical filling."""
+    if observation.phase != "bid":
+        yield (), ()
+        return
+    me, order = observation.player, observation.order
+    made = sum(count is not None for count in observation.held_out)
+    mine = order.index(me)
+    choices = []  # per position: every physical subset, as index tuples into the hand
+    hands = [observation.available(seat) for seat in order]
+    for position in range(made):
+        hand = hands[position]
+        if position == mine:
+            choices.append([_one_subset(hand, observation.own_bid.cards)])
+        else:
+            size = observation.held_out[order[position]]
+            choices.append(list(itertools.combinations(range(len(hand)), size)))
+    for subsets in itertools.product(*choices):
+        pools = []
+        for position in range(1, made + 1):
+            hand, chosen = hands[position - 1], subsets[position - 1]
+            held = [i for i in range(len(hand)) if (i in chosen) == (len(chosen) >= 2)]
+            source = "held_out" if len(chosen) >= 2 else "unused"
+            pools.append([(order[position - 1], hand[i], source) for i in held] or
+                         [(order[position - 1], None, source)])  # fmt: skip
+        for picks in itertools.product(*pools):
+            peeks = (None, *(Peek(*pick) for pick in picks))
+            if 0 < mine <= made and peeks[mine] != observation.peek:
+                continue
+            bids = tuple(tuple(hands[p][i] for i in s) for p, s in enumerate(subsets))
+            yield bids, peeks
+
+
+def _one_subset(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    """Indices of one physical subset of ``hand`` holding out ``cards``."""
+    left = list(range(len(hand)))
+    chosen = []
+    for card in cards:
+        index = next(i for i in left if hand[i] == card)
+        left.remove(index)
+        chosen.append(index)
+    return tuple(sorted(chosen))
+
+
+__all__: list[str] = ["Filling", "consistent_fillings", "filling_of", "sample_states"]
