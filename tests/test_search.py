@@ -77,6 +77,14 @@ def test_uniformity_check_catches_a_biased_sampler():
         uniformity_p_value(["e"], support)
 
 
+def test_uniformity_weighs_fillings_that_stand_for_several():
+    # "a" stands for two equally likely fillings (say, either of two identical cards).
+    weighted = {"a": 2, "b": 1, "c": 1}
+    fair = ["a"] * 500 + ["b"] * 250 + ["c"] * 250
+    assert uniformity_p_value(fair, weighted) > 0.5
+    assert uniformity_p_value(fair, list(weighted)) < 1e-6  # unweighted, "a" looks favoured
+
+
 def test_search_beats_truthful_bidders(example):
     rules = example.Rules(players=3, items=3, budget=6)
     games, _ = example.simulate(rules, ["search", "truthful", "truthful"], games=24, seed=5,

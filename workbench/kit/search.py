@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,20 +145,29 @@ def step_play_from(
     return out
 
 
-def uniformity_p_value(samples: Iterable[Hashable], consistent: Iterable[Hashable]) -> float:
+def uniformity_p_value(
+    samples: Iterable[Hashable], consistent: Iterable[Hashable] | Mapping[Hashable, int]
+) -> float:
     """Chi-square goodness-of-fit p-value of ``samples`` against the uniform distribution over
-    ``consistent`` (every filling exact enumeration finds). A sample outside it fails at once."""
+    every consistent filling (exact enumeration). ``consistent`` lists the fillings, or maps
+    each to how many equally likely fillings it stands for (identical cards: the two 2s give
+    one value-level filling two ways). A sample outside it fails at once."""
     from scipy.stats import chisquare
 
-    support = list(dict.fromkeys(consistent))
+    weights = (
+        dict(consistent) if isinstance(consistent, Mapping)
+        else dict.fromkeys(consistent, 1)
+    )  # fmt: skip
     counts = Counter(samples)
-    stray = set(counts) - set(support)
+    stray = set(counts) - set(weights)
     if stray:
         raise AssertionError(f"the sampler drew fillings that are not consistent: {stray}")
-    observed = np.array([counts[key] for key in support], dtype=float)
-    if len(support) == 1:
+    if len(weights) == 1:
         return 1.0
-    return float(chisquare(observed).pvalue)
+    observed = np.array([counts[key] for key in weights], dtype=float)
+    expected = np.array(list(weights.values()), dtype=float)
+    expected *= observed.sum() / expected.sum()
+    return float(chisquare(observed, expected).pvalue)
 
 
 __all__ = [
