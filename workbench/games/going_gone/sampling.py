@@ -272,11 +272,13 @@ def _holdings(frame: _Frame, winners: Sequence[int | None], past_items: dict) ->
     return holdings
 
 
-def _draw_allocation(budget: int, cups: int, rng: np.random.Generator) -> Allocation:
-    """An allocation of at most ``budget`` Bucks over ``cups`` cups, all equally likely (stars
-    and bars: the cups' dividers are ``cups`` distinct places among budget + cups)."""
-    places = np.sort(rng.choice(budget + cups, cups, replace=False))
-    return Allocation(tuple(int(b) for b in np.diff(places, prepend=-1) - 1))
+def _draw_allocations(budget: int, cups: int, count: int, rng: np.random.Generator) -> list:
+    """``count`` allocations of at most ``budget`` Bucks over ``cups`` cups, each drawn uniformly
+    (stars and bars: the cups' dividers are ``cups`` distinct places among budget + cups)."""
+    keys = rng.random((count, budget + cups))
+    places = np.sort(np.argsort(keys, axis=1)[:, :cups], axis=1)
+    bids = np.diff(places, axis=1, prepend=-1) - 1
+    return [Allocation(tuple(row)) for row in bids.tolist()]
 
 
 # -- the public functions ---------------------------------------------------------------------
@@ -293,7 +295,11 @@ def sample_states(observation: Observation, rng: np.random.Generator, count: int
     cumulative = np.cumsum(weights)
     secret_sales = bool(frame.pending_seats) and not rules.open_collections
     pool = np.array(frame.pool, dtype=np.int64)
-    states = []
+    allocations = {
+        seat: _draw_allocations(budget_of(rules, observation.bucks[seat]), rules.cups, count, rng)
+        for seat in frame.sealed_seats
+    }  # only while bidding, when no sale is hidden: never rejected
+    states: list[State] = []
     while len(states) < count:
         pick = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
         winners, past = splits[min(pick, len(splits) - 1)]
@@ -310,10 +316,7 @@ def sample_states(observation: Observation, rng: np.random.Generator, count: int
             if rng.random() * bound >= accept:
                 continue
         pending = {seat: _draw_sale(rules, holdings[seat], rng) for seat in frame.pending_seats}
-        sealed = {
-            seat: _draw_allocation(budget_of(rules, observation.bucks[seat]), rules.cups, rng)
-            for seat in frame.sealed_seats
-        }
+        sealed = {seat: allocations[seat][len(states)] for seat in frame.sealed_seats}
         states.append(_build(frame, sealed, holdings, future, pending, winners))
     return states
 
