@@ -83,7 +83,7 @@ def consistent_fillings(observation: Observation) -> Iterator[Filling]:
         range(observation.budgets[seat] + 1) if seat in hidden else (None,)
         for seat in _others(observation.rules.players, observation.player)
     ]
-    yield from itertools.product(*choices)
+    return itertools.product(*choices)
 
 
 def filling_of(state: State, player: int) -> Filling:
