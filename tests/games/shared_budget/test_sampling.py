@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from collections import Counter
 
 import numpy as np
@@ -29,18 +30,25 @@ from workbench.kit.seeding import generator
 
 #: Small rules: every position's consistent fillings can be enumerated and drawn 40 times each.
 SMALL_RULES = [
-    Rules(teams=2, budget=4),
-    Rules(teams=3, budget=3),
-    Rules(teams=3, budget=3, tie_priority="fixed", first_priority=2, final_tiebreak="shared"),
-    Rules(teams=4, budget=2),
+    Rules(teams=2, budget=6),
+    Rules(teams=3, budget=4),
+    Rules(teams=3, budget=4, tie_priority="fixed", first_priority=2, final_tiebreak="shared"),
+    Rules(teams=4, budget=3),
 ]
 RULEBOOK_RULES = [Rules(teams=2), Rules(teams=3), Rules(teams=4)]
 
 
+class ThriftyAgent:
+    """Bids 0, 1 or 2 (at most its budget) uniformly: budgets last into the late rounds."""
+
+    def __call__(self, observation, legal_actions, rng):
+        return int(rng.integers(min(observation.budget, 2) + 1))
+
+
 def game_states(rules: Rules, seed: int) -> list:
-    """Every State of a seeded step-engine game (start to end): random bidders in even seats,
-    jittered coverage bidders in odd ones."""
-    agents = [RandomAgent() if seat % 2 == 0 else CoverageHeuristic()
+    """Every State of a seeded step-engine game (start to end): thrifty random bidders, and
+    for an even seed jittered coverage bidders in the odd seats."""
+    agents = [ThriftyAgent() if seat % 2 == 0 or seed % 2 else CoverageHeuristic()
               for seat in range(rules.players)]  # fmt: skip
     rng = generator(seed)
     states = [new_game(rules, seed=seed)]
@@ -176,14 +184,17 @@ def hidden_positions(rules: Rules, seed: int, low_budget: int = 1) -> list:
 
 
 def chi_square_positions():
-    """Early, mid and late positions of two games under each small rule set where something is
-    hidden: the first, middle and last such (State, observer) of the game."""
+    """Early, mid and late positions (first, middle and last round) of two games under each
+    small rule set, the last seat to play: seen by it and, mid-game, by the seat before it."""
     for index, rules in enumerate(SMALL_RULES):
+        last = rules.players - 1
         for seed in (0, 1):
-            pairs = hidden_positions(rules, seed)
-            for phase, at in (("early", 0), ("mid", len(pairs) // 2), ("late", -1)):
-                state, player = pairs[at]
-                yield pytest.param(state, player, id=f"rules{index}-seed{seed}-{phase}")
+            for phase, round_index in (("early", 0), ("mid", 2), ("late", rules.rounds - 1)):
+                state = game_position(rules, seed, round_index, last)
+                observers = (last, last - 1) if phase == "mid" and last > 1 else (last,)
+                for player in observers:
+                    name = f"rules{index}-seed{seed}-{phase}-seat{player}"
+                    yield pytest.param(state, player, id=name)
 
 
 @pytest.mark.parametrize(("state", "player"), list(chi_square_positions()))
@@ -191,6 +202,8 @@ def test_sampler_is_uniform_against_exact_enumeration(state, player):
     observation = state.observation(player)
     consistent = list(consistent_fillings(observation))
     assert len(consistent) > 1  # something is hidden here
+    assert len(consistent) == math.prod(observation.budgets[seat] + 1
+                                        for seat in hidden_seats(observation))  # fmt: skip
     rng = generator(state.round_index, state.to_play, player)
     sampled = sample_states(observation, rng, 40 * len(consistent))
     fillings = [filling_of(s, player) for s in sampled]
@@ -198,8 +211,10 @@ def test_sampler_is_uniform_against_exact_enumeration(state, player):
 
 
 def test_positions_cover_early_mid_and_late_rounds():
-    rounds = {param.values[0].round_index for param in chi_square_positions()}
-    assert min(rounds) == 0 and max(rounds) >= 4
+    positions = [param.values for param in chi_square_positions()]
+    assert {state.round_index for state, _ in positions} == {0, 2, 5}
+    hidden = [len(hidden_seats(state.observation(player))) for state, player in positions]
+    assert set(hidden) == {1, 2, 3}  # one, two and three hidden bids
 
 
 def test_rulebook_two_teams_uniform_against_exact_enumeration():
