@@ -57,7 +57,7 @@ def test_sampling_agent_rejects_bad_settings():
         SamplingAgent(samples=0)
     with pytest.raises(TypeError, match=r"samples must be a whole number >= 1, got 2.0 \(float\)"):
         SamplingAgent(samples=2.0)
-    with pytest.raises(TypeError, match=r"rollout must be an agent written over batches"):
+    with pytest.raises(TypeError, match=r"rollout must be a compiled agent"):
         SamplingAgent(rollout=HeuristicAgent)
     assert SamplingAgent(samples=np.int64(3)).samples == 3
 

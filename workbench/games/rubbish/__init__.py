@@ -1,8 +1,10 @@
 """Rubbish Auction (docs/rules.md): 2–5 players bid money cards for 7 items.
 
 Public API: ``Rules``, ``new_game`` -> ``State``, the actions ``Auction`` and ``Bid``, the
-agents, and ``simulate``; the analyses: hidden-bid inference (``possible_bids``,
-``bid_posterior``, ``max_bid``, ``infer`` ...), cheapskate frequency, their charts and explorers.
+agents, ``simulate`` (the compiled fast engine plays the random and heuristic agents) and
+``play_from`` (many playouts of given positions to the end, for search agents); the analyses:
+hidden-bid inference (``possible_bids``, ``bid_posterior``, ``max_bid``, ``infer`` ...),
+cheapskate frequency, their charts and explorers.
 """
 
 from workbench.games.rubbish.agents import (
@@ -30,6 +32,7 @@ from workbench.games.rubbish.engine import (
     State,
     new_game,
 )
+from workbench.games.rubbish.fast import play_from
 from workbench.games.rubbish.inference import (
     GameInference,
     Inference,
@@ -110,6 +113,7 @@ __all__ = [
     "new_game",
     "observations_before_last_bid",
     "peek_distribution",
+    "play_from",
     "play_game",
     "possible_bids",
     "simulate",

@@ -11,22 +11,22 @@ score if the game ended now).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import polars as pl
 
+from workbench.games.rubbish import compiled
 from workbench.games.rubbish.agents import AGENTS, make_agent
-from workbench.games.rubbish.batch import (
-    ROLES,
-    BatchState,
-    Recording,
-    final_scores,
-    new_batch,
-    play,
-)
 from workbench.games.rubbish.cards import bid_table
+from workbench.games.rubbish.compiled import Positions, Recording
 from workbench.games.rubbish.engine import Auction, State, new_game
+from workbench.games.rubbish.fast import (
+    empty_recording,
+    new_positions,
+    play_positions,
+    tables_for,
+)
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.frames import agent_column, seat_rows, shares
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
@@ -34,28 +34,40 @@ from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 8192
 
+ROLES = ("winner", "cheapskate", "gainer")  # compiled.ROLE_* in order
 ROLE_TYPE = pl.Enum(list(ROLES))
 
 
-def _play_fast(
+class PlayedBatch(NamedTuple):
+    """A batch of finished fast games: where each ended, its standings, and the recording of
+    its rounds (None when the rounds frame is not wanted)."""
+
+    positions: Positions
+    standings: tuple[np.ndarray, np.ndarray, np.ndarray]  # scores, ranks, win shares
+    starting_auctioneer: np.ndarray
+    recording: Recording | None
+
+
+def play_fast(
     rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
-) -> tuple[BatchState, Recording | None]:
-    batch = new_batch(rules, size, rng)
-    recording = Recording.empty(size, rules.rounds, rules.players) if wanted["rounds"] else None
-    if recording is not None:
-        recording.starting_auctioneer[:] = batch.auctioneer
-    play(batch, agents, rng, recording, first_game=first)
-    return batch, recording
-
-
+) -> PlayedBatch:
+    """``size`` new games played by the compiled engine (the kit's ``FastEngine.play``)."""
+    positions = new_positions(rules, size, rng)
+    starting_auctioneer = positions.auctioneer.copy()
+    recording = empty_recording(size, rules.rounds, rules.players) if wanted["rounds"] else None
+    uniforms = rng.random((rules.rounds * (rules.players + 1), size))
+    play_positions(rules, positions, agents, uniforms, recording)
+    standings = compiled.standings(tables_for(rules), positions)
+    return PlayedBatch(positions, standings, starting_auctioneer, recording)
 
 
 # -- frames -------------------------------------------------------------------------------------
 
 
-def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int) -> pl.DataFrame:
+def batch_games_frame(batch: PlayedBatch, labels: Sequence[str], first_game: int) -> pl.DataFrame:
     """The games frame of a finished batch."""
-    scores, ranks, share = final_scores(batch)
+    scores, ranks, share = batch.standings
+    positions = batch.positions
     games, n = scores.shape
     seats = np.tile(np.arange(n), games)
     return pl.DataFrame(
@@ -63,15 +75,15 @@ def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int)
             "game": np.repeat(np.arange(first_game, first_game + games, dtype=np.int64), n),
             "seat": seats.astype(np.int8),
             "agent": agent_column(labels, seats),
-            "geek": batch.geek.ravel().astype(np.int8),
-            "score": scores.ravel().astype(np.int32),
-            "fame": batch.fame.ravel().astype(np.int32),
-            "rank": ranks.ravel().astype(np.int8),
+            "geek": positions.geek.ravel().astype(np.int8),
+            "score": scores.ravel(),
+            "fame": positions.fame.ravel(),
+            "rank": ranks.ravel(),
             "won": (ranks == 1).ravel(),
             "win_share": share.ravel(),
-            "items_won": batch.items_won.ravel().astype(np.int8),
-            "destined_won": batch.destined_won.ravel().astype(np.int8),
-            "times_cheapskate": batch.cheapskates.ravel().astype(np.int8),
+            "items_won": positions.items_won.ravel().astype(np.int8),
+            "destined_won": positions.destined_won.ravel().astype(np.int8),
+            "times_cheapskate": positions.cheapskates.ravel().astype(np.int8),
         }
     )
 
@@ -201,20 +213,29 @@ _ROUND_SCHEMA = {
 }
 
 
-def replay_recorded_game(rules: Rules, recording: Recording, geeks: np.ndarray, game: int) -> State:
+def replay_recorded_game(rules: Rules, batch: PlayedBatch, game: int) -> State:
     """Replay game ``game`` of a recorded fast batch through ``State.apply``, action by action
     (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
-    table = bid_table(rules.money_cards)
     state = new_game(
         rules,
         seed=0,
-        geeks=tuple(int(g) for g in geeks[game]),
-        starting_auctioneer=int(recording.starting_auctioneer[game]),
+        geeks=tuple(int(g) for g in batch.positions.geek[game]),
+        starting_auctioneer=int(batch.starting_auctioneer[game]),
     )
-    for round_index in range(rules.rounds):
+    assert batch.recording is not None, "replay needs a recorded batch"
+    return replay_rounds(state, batch.recording, game)
+
+
+def replay_rounds(state: State, recording: Recording, game: int) -> State:
+    """``state`` continued through ``State.apply`` with the recorded rounds of ``game``, from
+    the round and bidding position where it stands."""
+    rules = state.rules
+    table = bid_table(rules.money_cards)
+    for round_index in range(state.rounds_done, rules.rounds):
         first = int(recording.first[game, round_index])
-        state = state.apply(Auction(int(recording.item[game, round_index]), first))
-        for offset in range(rules.players):
+        if state.phase == "auction":
+            state = state.apply(Auction(int(recording.item[game, round_index]), first))
+        for offset in range(len(state.bids), rules.players):
             seat = (first + offset) % rules.players
             option = int(recording.lock_before[game, round_index, seat])
             bid = table.bids[option][int(recording.bid_index[game, round_index, seat])]
@@ -224,12 +245,12 @@ def replay_recorded_game(rules: Rules, recording: Recording, geeks: np.ndarray, 
 
 # -- the game's self-play ---------------------------------------------------------------------
 
-FAST_ENGINE = FastEngine(BATCH_SIZE, ("choose_bids", "choose_auctions"), _play_fast)
+FAST_ENGINE = FastEngine(BATCH_SIZE, ("compiled_policy",), play_fast)
 SELF_PLAY = SelfPlay(
     "rubbish", Rules, AGENTS, make_agent, "heuristic", new_game, fast=FAST_ENGINE,
     frames=(
-        Frame("games", lambda p, *at: batch_games_frame(p[0], *at), states_games_frame),
-        Frame("rounds", lambda p, *at: batch_rounds_frame(p[1], *at), states_rounds_frame),
+        Frame("games", batch_games_frame, states_games_frame),
+        Frame("rounds", lambda p, *at: batch_rounds_frame(p.recording, *at), states_rounds_frame),
     ),
 )  # fmt: skip
 simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)

@@ -1,0 +1,346 @@
+"""Rubbish Auction's compiled core (numba): the rules of a round and the compiled agents.
+
+This is the second implementation of the rules (the first, the readable reference, is
+``engine.State``); ``fast.py`` drives it. A test replays every recorded fast game through
+``State.apply`` and checks both give the same rounds and results.
+
+Games are played one after another, each from wherever it stands (``Positions``: a new game, or
+a mid-game position with every hidden fact filled in), to the end. Every decision reads one
+uniform number ``uniforms[d, g]``: decision ``d`` of game ``g`` counted from where it started,
+so a batch of new games reads them in exactly the order the old lockstep numpy engine drew them
+(one ``rng.random(games)`` per decision) and a seed gives the same games as before.
+
+A compiled agent is a policy kind (``RANDOM``, ``HEURISTIC``) and a float64 parameter vector
+per seat, dispatched here; the step-by-step call of the same agent runs the same functions on
+a one-game ``Positions`` built from its observation (``choose_one``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+#: Policy kinds of the compiled agents.
+RANDOM, HEURISTIC = 0, 1
+#: Heuristic parameters, in the order of its parameter vector.
+MAX_WANTED_BID, GAIN_SHARE, CHEAPSKATE_SHARE, LAST_ROUND_SHARE = 0, 1, 2, 3
+ROLE_WINNER, ROLE_CHEAPSKATE, ROLE_GAINER = 0, 1, 2
+
+
+class Tables(NamedTuple):
+    """One rule set as arrays: the bid table (per lock option ``o`` and bid ``k``, see
+    ``cards.BidTable``), the heuristic's preferred bids and the rule numbers."""
+
+    totals: np.ndarray  # (options, width) int32
+    counts: np.ndarray  # (options, width) int8: cards held out
+    lock_after: np.ndarray  # (options, width) int8: lock option after playing the bid
+    n_bids: np.ndarray  # (options,) int32
+    available_totals: np.ndarray  # (options,) int32
+    top_sums: np.ndarray  # (options, cards + 1) int32: largest total of exactly c cards
+    #: [min_cards, o, t + 1]: the preferred bid of total <= t (-1: none); see agents.py
+    best_at_most: np.ndarray
+    #: [min_cards, o, t]: the preferred bid of total >= t (-1: none)
+    cheapest_at_least: np.ndarray
+    destined: np.ndarray  # (geeks, items) bool
+    min_cards: np.ndarray  # (players,) int64: fewest cards at each bidding position
+    players: int
+    rounds: int
+    destined_bonus: int
+    keep_overspent: bool
+
+
+class Positions(NamedTuple):
+    """Games, each at some position (arrays with one row per game); mutated as they play.
+
+    ``position`` is the next bidding position (-1: the auctioneer is to choose; ``item`` and
+    ``first`` are -1 then). ``bid_index`` (by seat, -1: not yet bid) indexes the bid table of
+    that seat's ``lock`` option; ``held`` is the number of cards it holds out (public).
+    """
+
+    geek: np.ndarray  # (G, n) int16
+    fame: np.ndarray  # (G, n) int32
+    lock: np.ndarray  # (G, n) int8
+    remaining: np.ndarray  # (G, items) bool
+    auctioneer: np.ndarray  # (G,) int8
+    cheapskates: np.ndarray  # (G, n) int16
+    items_won: np.ndarray  # (G, n) int16
+    destined_won: np.ndarray  # (G, n) int16
+    rounds_done: np.ndarray  # (G,) int16
+    item: np.ndarray  # (G,) int8
+    first: np.ndarray  # (G,) int8
+    position: np.ndarray  # (G,) int8
+    bid_index: np.ndarray  # (G, n) int16
+    held: np.ndarray  # (G, n) int8
+
+
+class Recording(NamedTuple):
+    """Per-round facts of played games, for the rounds frame and for replay through the
+    engine (arrays (G, R) or (G, R, n); empty when not recording)."""
+
+    item: np.ndarray
+    first: np.ndarray
+    bid_index: np.ndarray  # index into the bid table of ``lock_before``
+    lock_before: np.ndarray  # lock option each seat bid under
+    total: np.ndarray
+    cards: np.ndarray
+    role: np.ndarray  # ROLE_*
+    fame_after: np.ndarray
+    score_after: np.ndarray  # fame + destined bonus for the destined items won so far
+    kept: np.ndarray
+
+
+# -- the agents --------------------------------------------------------------------------------
+# The loop and its helpers take plain arrays and run without numba's reference counting
+# (``_nrt=False``: they never allocate): counting the references of every array passed on every
+# call cost more than the decisions themselves. The helpers are inlined into the loop.
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _nth_remaining(remaining, g, nth):  # type: ignore[no-untyped-def]
+    """The ``nth`` (0-based) item still up in game ``g``; 0 if there are fewer (as the numpy
+    engine's argmax said; only a uniform within 2**-53 of 1 gets there)."""
+    seen = 0
+    for item in range(remaining.shape[1]):
+        if remaining[g, item]:
+            if seen == nth:
+                return item
+            seen += 1
+    return 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _auction(kind, remaining, destined, geek, g, actor, n, u):  # type: ignore[no-untyped-def]
+    """(item, First Bidder). Random: uniform among every (item, seat), the pick-th of the items
+    in order, then seats. Heuristic: its first wanted item naming itself First Bidder, else a
+    random unwanted item naming the seat on its left."""
+    up = 0
+    for item in range(remaining.shape[1]):
+        if remaining[g, item]:
+            if kind == HEURISTIC and destined[geek[g, actor], item]:
+                return item, actor
+            up += 1
+    if kind == HEURISTIC:
+        # No wanted item is left, so the unwanted items are exactly the remaining ones.
+        return _nth_remaining(remaining, g, int(u * up)), (actor + 1) % n
+    pick = int(u * (up * n))
+    return _nth_remaining(remaining, g, pick // n), pick % n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _heuristic_bid(  # type: ignore[no-untyped-def]
+    parameters, best_at_most, cheapest_at_least, totals, available_totals, top_sums,
+    lock, held, fame, g, first, actor, n, wanted, share_kind,
+):  # fmt: skip
+    """The rulebook's hints (see ``agents.HeuristicAgent``); ``best_at_most`` and
+    ``cheapest_at_least`` are the preferred-bid tables of this bidding position's minimum."""
+    top = best_at_most.shape[1] - 2  # the largest total any bid can reach
+    own = lock[g, actor]
+    lowest = cheapest_at_least[own, 0]
+    # Each opponent's cap: all its usable money, or once it has held out c cards its c
+    # largest usable cards. sure_win beats every cap (an equal total beats the seats bidding
+    # after the actor: ties go to whoever bid earlier).
+    actor_position = (actor - first) % n
+    sure_win = most_others = -1
+    for seat in range(n):
+        if seat == actor:
+            cap = -1
+        elif held[g, seat] < 0:
+            cap = available_totals[lock[g, seat]]
+        else:
+            cap = top_sums[lock[g, seat], held[g, seat]]
+        sure_win = max(sure_win, cap + (1 if (seat - first) % n < actor_position else 0))
+        most_others = max(most_others, cap)
+    if wanted:
+        budget = min(min(int(parameters[MAX_WANTED_BID]), fame[g, actor]), top)
+        cheapest_win = cheapest_at_least[own, min(sure_win, top + 1)]
+        if cheapest_win >= 0 and totals[own, cheapest_win] <= budget:
+            return cheapest_win
+        best_effort = best_at_most[own, budget + 1]
+        return best_effort if best_effort >= 0 else lowest
+    target = min(int(np.floor(parameters[share_kind] * available_totals[own])), most_others - 1)
+    gaining = best_at_most[own, min(max(target, -1), top) + 1]
+    return gaining if gaining >= 0 else lowest
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _bid(  # type: ignore[no-untyped-def]
+    kind, parameters, t_totals, t_n_bids, t_available_totals, t_top_sums, t_best_at_most,
+    t_cheapest_at_least, t_destined, t_min_cards, rounds,
+    geek, fame, lock, auctioneer, rounds_done, item, first, position, held, g, actor, n, u,
+):  # fmt: skip
+    """The bid index (into the bid table of the actor's lock) of the seat to bid in game g."""
+    fewest = t_min_cards[position[g]]
+    if kind != HEURISTIC:
+        return fewest + int(u * (t_n_bids[lock[g, actor]] - fewest))
+    share_kind = CHEAPSKATE_SHARE if auctioneer[g] == actor else GAIN_SHARE
+    if rounds_done[g] == 0:
+        share_kind = GAIN_SHARE
+    if rounds_done[g] == rounds - 1:
+        share_kind = LAST_ROUND_SHARE
+    return _heuristic_bid(
+        parameters, t_best_at_most[fewest], t_cheapest_at_least[fewest], t_totals,
+        t_available_totals, t_top_sums, lock, held, fame, g, first[g], actor, n,
+        t_destined[geek[g, actor], max(item[g], 0)], share_kind,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def choose_one(kind, parameters, tables, pos, u):  # type: ignore[no-untyped-def]
+    """The choice of a compiled agent in game 0 of ``pos``: (item, First Bidder) while the
+    auctioneer chooses, else (bid index, -1). What the step-by-step call runs."""
+    n = tables.players
+    if pos.position[0] < 0:
+        actor = pos.auctioneer[0]
+        return _auction(kind, pos.remaining, tables.destined, pos.geek, 0, actor, n, u)
+    actor = (pos.first[0] + pos.position[0]) % n
+    bid = _bid(
+        kind, parameters, tables.totals, tables.n_bids, tables.available_totals,
+        tables.top_sums, tables.best_at_most, tables.cheapest_at_least, tables.destined,
+        tables.min_cards, tables.rounds, pos.geek, pos.fame, pos.lock, pos.auctioneer,
+        pos.rounds_done, pos.item, pos.first, pos.position, pos.held, 0, actor, n, u,
+    )  # fmt: skip
+    return bid, -1
+
+
+# -- the rules ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def play(kinds, parameters, tables, pos, uniforms, rec, record):  # type: ignore[no-untyped-def]
+    """Play every game of ``pos`` to the end with the seats' compiled agents (``kinds[s]``,
+    ``parameters[s]``); game g's d-th decision reads ``uniforms[d, g]``. Records each round in
+    ``rec`` when ``record``."""
+    t = tables
+    _play(
+        kinds, parameters, t.totals, t.counts, t.lock_after, t.n_bids, t.available_totals,
+        t.top_sums, t.best_at_most, t.cheapest_at_least, t.destined, t.min_cards, t.players,
+        t.rounds, t.destined_bonus, t.keep_overspent,
+        pos.geek, pos.fame, pos.lock, pos.remaining, pos.auctioneer, pos.cheapskates,
+        pos.items_won, pos.destined_won, pos.rounds_done, pos.item, pos.first, pos.position,
+        pos.bid_index, pos.held, uniforms,
+        rec.item, rec.first, rec.bid_index, rec.lock_before, rec.total, rec.cards, rec.role,
+        rec.fame_after, rec.score_after, rec.kept, record,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def _play(  # type: ignore[no-untyped-def]
+    kinds, parameters, totals, counts, lock_after, n_bids, available_totals, top_sums,
+    best_at_most, cheapest_at_least, destined, min_cards, n, rounds, destined_bonus,
+    keep_overspent,
+    geek, fame, lock, remaining, auctioneer, cheapskates, items_won, destined_won, rounds_done,
+    item, first, position, bid_index, held, uniforms,
+    r_item, r_first, r_bid_index, r_lock_before, r_total, r_cards, r_role, r_fame_after,
+    r_score_after, r_kept, record,
+):  # fmt: skip
+    for g in range(fame.shape[0]):
+        d = 0
+        while rounds_done[g] < rounds:
+            if position[g] < 0:
+                actor = auctioneer[g]
+                kind = kinds[actor]
+                item[g], first[g] = _auction(
+                    kind, remaining, destined, geek, g, actor, n, uniforms[d, g]
+                )
+                d += 1
+                position[g] = 0
+            while position[g] < n:
+                actor = (first[g] + position[g]) % n
+                bid = _bid(
+                    kinds[actor], parameters[actor], totals, n_bids, available_totals, top_sums,
+                    best_at_most, cheapest_at_least, destined, min_cards, rounds,
+                    geek, fame, lock, auctioneer, rounds_done, item, first, position, held,
+                    g, actor, n, uniforms[d, g],
+                )  # fmt: skip
+                d += 1
+                bid_index[g, actor] = bid
+                held[g, actor] = counts[lock[g, actor], bid]
+                position[g] += 1
+            # The reveal (docs/rules.md): the highest total wins (ties: closest to the First
+            # Bidder), the lowest is the cheapskate (ties: farthest from the First Bidder).
+            winner = cheapskate = -1
+            best = worst = 0
+            for offset in range(n):
+                seat = (first[g] + offset) % n
+                total = totals[lock[g, seat], bid_index[g, seat]]
+                if winner < 0 or total > best:
+                    winner, best = seat, total
+                if cheapskate < 0 or total <= worst:
+                    cheapskate, worst = seat, total
+            r = rounds_done[g]
+            kept = True
+            for seat in range(n):
+                before, bid = lock[g, seat], bid_index[g, seat]
+                total = totals[before, bid]
+                if record:
+                    r_bid_index[g, r, seat] = bid
+                    r_lock_before[g, r, seat] = before
+                    r_total[g, r, seat] = total
+                    r_cards[g, r, seat] = counts[before, bid]
+                if seat == cheapskate:
+                    lock[g, seat] = 0  # the cheapskate locks nothing and gains nothing
+                    continue
+                lock[g, seat] = lock_after[before, bid]
+                if seat == winner:
+                    after = fame[g, seat] - total
+                    if after < 0:
+                        after = 0
+                        kept = keep_overspent
+                    fame[g, seat] = after
+                else:
+                    fame[g, seat] += total
+            won = item[g]
+            if kept:
+                items_won[g, winner] += 1
+                if destined[geek[g, winner], won]:
+                    destined_won[g, winner] += 1
+            cheapskates[g, cheapskate] += 1
+            remaining[g, won] = False
+            if record:
+                r_item[g, r] = won
+                r_first[g, r] = first[g]
+                r_kept[g, r] = kept
+                for seat in range(n):
+                    role = ROLE_GAINER
+                    if seat == winner:
+                        role = ROLE_WINNER
+                    elif seat == cheapskate:
+                        role = ROLE_CHEAPSKATE
+                    r_role[g, r, seat] = role
+                    r_fame_after[g, r, seat] = fame[g, seat]
+                    r_score_after[g, r, seat] = (
+                        fame[g, seat] + destined_bonus * destined_won[g, seat]
+                    )
+            auctioneer[g] = cheapskate
+            rounds_done[g] = r + 1
+            item[g] = first[g] = position[g] = -1
+            for seat in range(n):
+                bid_index[g, seat] = -1
+                held[g, seat] = -1
+
+
+@njit(cache=True)
+def standings(tables, pos):  # type: ignore[no-untyped-def]
+    """(scores, ranks, win shares) per game and seat of finished games: ranks 1 = best, ties on
+    score broken by items won, still tied share the rank and the win (as ``engine.score``)."""
+    games, n = pos.fame.shape
+    scores = np.empty((games, n), np.int32)
+    ranks = np.empty((games, n), np.int8)
+    shares = np.empty((games, n), np.float64)
+    keys = np.empty(n, np.int64)
+    for g in range(games):
+        for seat in range(n):
+            scores[g, seat] = pos.fame[g, seat] + tables.destined_bonus * pos.destined_won[g, seat]
+            keys[seat] = np.int64(scores[g, seat]) * (tables.rounds + 1) + pos.items_won[g, seat]
+        winners = 0
+        for seat in range(n):
+            above = 0
+            for other in range(n):
+                above += keys[other] > keys[seat]
+            ranks[g, seat] = 1 + above
+            winners += above == 0
+        for seat in range(n):
+            shares[g, seat] = (1.0 if ranks[g, seat] == 1 else 0.0) / winners
+    return scores, ranks, shares
