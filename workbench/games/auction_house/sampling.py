@@ -69,6 +69,7 @@ from workbench.games.auction_house.rules import HAND_SIZE, PLAYERS
 
 _INDEX = {name: index for index, name in enumerate(DECK)}
 _POOL = PLAYERS - 1  # bin index of the kitty pool, after the three other hands
+_BIT = [1 << card for card in range(DECK_SIZE)]
 
 
 class Hidden(NamedTuple):
@@ -374,11 +375,12 @@ def _hidden_trump_options(observation: Observation) -> list[str | None]:
     return [card for card in TRUMP_DECK if card not in shown]
 
 
-def _past_records(observation: Observation) -> tuple[tuple, tuple, tuple]:
+@lru_cache(maxsize=64)
+def _past_records(history: tuple) -> tuple[tuple, tuple, tuple]:
     """Each finished deal's dealt hands, kitty card by seat and a shuffle dealing those hands,
     reconstructed from the public record (see the module docstring)."""
     hands_history, kitty_history, shuffles = [], [], []
-    for record in observation.history:
+    for record in history:
         held = [set() for _ in range(PLAYERS)]
         for trick in record.tricks:
             for position, card in enumerate(trick.cards):
@@ -415,114 +417,116 @@ def _past_records(observation: Observation) -> tuple[tuple, tuple, tuple]:
 
 def _shuffle_dealing(hands: Sequence[Sequence[int]], dealer: int) -> tuple[int, ...]:
     """The shuffle that deals ``hands`` (ten cards each) one at a time from the dealer's left."""
-    return tuple(hands[(dealer + 1 + i) % PLAYERS][i // PLAYERS] for i in range(DECK_SIZE))
+    order = [hands[(dealer + 1 + k) % PLAYERS] for k in range(PLAYERS)]
+    return tuple(itertools.chain.from_iterable(zip(*order, strict=True)))
 
 
-def _base_fields(observation: Observation) -> dict:
-    """Every State field the filling does not change, from the observation."""
-    obs = observation
-    hands_history, kitty_history, past_shuffles = _past_records(obs)
-    forced = obs.taken is not None and any(
-        card is not None and card[-1] == obs.called for card in obs.offers
-    )
-    return {
-        "rules": obs.rules, "deal": obs.deal, "dealer": obs.dealer, "phase": obs.phase,
-        "scores": obs.scores, "carried_in": obs.carried_in, "trump_shown": obs.trump_shown,
-        "trump": None if obs.trump is None else SUITS.index(obs.trump),
-        "trump_card": obs.trump_card,
-        "asked": len(obs.passes) + (obs.starter is not None), "passes": obs.passes,
-        "starter": obs.starter,
-        "face_up": None if obs.face_up is None else _INDEX[obs.face_up],
-        "called": None if obs.called is None else SUITS.index(obs.called),
-        "n_offers": sum(obs.offered), "taken": None if obs.taken is None else _INDEX[obs.taken],
-        "taken_from": obs.taken_from, "forced": forced, "n_kitty": sum(obs.kitty_placed),
-        "leader": obs.leader if obs.phase == "play" else (obs.dealer + 1) % PLAYERS,
-        "trick": tuple(_INDEX[c] for c in obs.trick),
-        "tricks": tuple(
-            (t.leader, tuple(_INDEX[c] for c in t.cards), t.winner) for t in obs.tricks
-        ),
-        "tricks_won": obs.tricks_won, "history": obs.history,
-        "kitty_history": kitty_history, "hands_history": hands_history,
-        "_past_shuffles": past_shuffles,
-    }  # fmt: skip
+class _Frame:
+    """What every State sampled from one observation shares, and how to finish one from a
+    filling and the chance still to come."""
+
+    def __init__(self, observation: Observation, hidden: Hidden) -> None:
+        obs = observation
+        self.seats = hidden.seats
+        self.me = hidden.me
+        self.dealer = obs.dealer
+        self.first_dealer = (obs.dealer - (obs.deal - 1)) % PLAYERS
+        hands_history, kitty_history, self.past_shuffles = _past_records(obs.history)
+        forced = obs.taken is not None and any(
+            card is not None and card[-1] == obs.called for card in obs.offers
+        )
+        self.fields = {
+            "rules": obs.rules, "deal": obs.deal, "dealer": obs.dealer, "phase": obs.phase,
+            "scores": obs.scores, "carried_in": obs.carried_in, "trump_shown": obs.trump_shown,
+            "trump": None if obs.trump is None else SUITS.index(obs.trump),
+            "trump_card": obs.trump_card,
+            "asked": len(obs.passes) + (obs.starter is not None), "passes": obs.passes,
+            "starter": obs.starter,
+            "face_up": None if obs.face_up is None else _INDEX[obs.face_up],
+            "called": None if obs.called is None else SUITS.index(obs.called),
+            "n_offers": sum(obs.offered),
+            "taken": None if obs.taken is None else _INDEX[obs.taken],
+            "taken_from": obs.taken_from, "forced": forced, "n_kitty": sum(obs.kitty_placed),
+            "leader": obs.leader if obs.phase == "play" else (obs.dealer + 1) % PLAYERS,
+            "trick": tuple(_INDEX[c] for c in obs.trick),
+            "tricks": tuple(
+                (t.leader, tuple(_INDEX[c] for c in t.cards), t.winner) for t in obs.tricks
+            ),
+            "tricks_won": obs.tricks_won, "history": obs.history,
+            "kitty_history": kitty_history, "hands_history": hands_history,
+        }  # fmt: skip
+        self.played: list[list[int]] = [[] for _ in range(PLAYERS)]
+        rounds = [(t.leader, t.cards) for t in obs.tricks]
+        if obs.trick:
+            rounds.append((obs.leader, obs.trick))
+        for leader, cards in rounds:
+            for position, card in enumerate(cards):
+                self.played[(leader + position) % PLAYERS].append(_INDEX[card])
+        self.my_hand = [_INDEX[c] for c in obs.hand]
+        self.my_kitty = None if obs.own_kitty is None else _INDEX[obs.own_kitty]
+        self.offers = [None if c is None else _INDEX[c] for c in obs.offers]
+        if obs.own_offer is not None:
+            self.offers[self.me] = _INDEX[obs.own_offer]
+        self.swap = None
+        if obs.taken is not None:
+            self.swap = (obs.starter, obs.taken_from, _INDEX[obs.taken], _INDEX[obs.face_up])
+        self.revealed = obs.revealed_trumps
+        self.unturned = [c for c in TRUMP_DECK if c not in obs.revealed_trumps]
+        self.future = 13 - obs.deal
+
+    def state(
+        self,
+        hand_cards: list[list[int]],
+        kitty_cards: list[int | None],
+        hidden_offers: list[int | None],
+        trump_card: str | None,
+        trump_order: list[int],
+        future: list[tuple[int, ...]],
+    ) -> State:
+        """The State of one filling; ``trump_order`` orders the trump cards still face down
+        (after ``trump_card``), ``future`` holds the later deals' shuffles."""
+        hands, kitty, offers = [0] * PLAYERS, [None] * PLAYERS, list(self.offers)
+        dealt_cards: list[list[int]] = [[] for _ in range(PLAYERS)]
+        held = [[] for _ in range(PLAYERS)]
+        held[self.me] = self.my_hand
+        kitty[self.me] = self.my_kitty
+        for i, seat in enumerate(self.seats):
+            held[seat], kitty[seat] = hand_cards[i], kitty_cards[i]
+            if hidden_offers[i] is not None:
+                offers[seat] = hidden_offers[i]
+        for seat in range(PLAYERS):
+            hands[seat] = sum(map(_BIT.__getitem__, held[seat]))
+            cards = held[seat] + self.played[seat]
+            if kitty[seat] is not None:
+                cards.append(kitty[seat])
+            dealt_cards[seat] = cards
+        if self.swap is not None:  # undo the swap
+            starter, giver, taken, face_up = self.swap
+            dealt_cards[starter][dealt_cards[starter].index(taken)] = face_up
+            dealt_cards[giver][dealt_cards[giver].index(face_up)] = taken
+        unturned = self.unturned
+        head = self.revealed
+        if trump_card is not None:
+            unturned = [c for c in unturned if c != trump_card]
+            head = (*head, trump_card)
+        trump_cards = head + tuple(unturned[k] for k in trump_order)
+        shuffles = (*self.past_shuffles, _shuffle_dealing(dealt_cards, self.dealer), *future)
+        state = State.__new__(State)
+        fields = state.__dict__
+        fields.update(self.fields)
+        fields.update(
+            chance=Deal(self.first_dealer, trump_cards, shuffles), hands=tuple(hands),
+            dealt=tuple(sum(map(_BIT.__getitem__, cards)) for cards in dealt_cards),
+            offers=tuple(offers), kitty=tuple(kitty),
+        )  # fmt: skip
+        return state
 
 
-def _played_by_seat(observation: Observation) -> list[int]:
-    """Mask of the cards each seat has played this deal."""
-    played = [0] * PLAYERS
-    rounds = [(t.leader, t.cards) for t in observation.tricks]
-    if observation.trick:
-        rounds.append((observation.leader, observation.trick))
-    for leader, cards in rounds:
-        for position, card in enumerate(cards):
-            played[(leader + position) % PLAYERS] |= 1 << _INDEX[card]
-    return played
-
-
-def _state(
-    observation: Observation,
-    hidden: Hidden,
-    base: dict,
-    played: list[int],
-    filling: Filling,
-    rng: np.random.Generator,
-) -> State:
-    """The State of ``filling`` with the chance still to come drawn afresh."""
-    obs, me = observation, hidden.me
-    hands, kitty = [0] * PLAYERS, [None] * PLAYERS
-    offers = [None if c is None else _INDEX[c] for c in obs.offers]
-    hands[me] = sum(1 << _INDEX[c] for c in obs.hand)
-    kitty[me] = None if obs.own_kitty is None else _INDEX[obs.own_kitty]
-    if obs.own_offer is not None:
-        offers[me] = _INDEX[obs.own_offer]
-    for i, seat in enumerate(hidden.seats):
-        hands[seat], kitty[seat] = filling.hands[i], filling.kitty[i]
-        if filling.offers[i] is not None:
-            offers[seat] = filling.offers[i]
-    dealt = [hands[s] | played[s] | (0 if kitty[s] is None else 1 << kitty[s])
-             for s in range(PLAYERS)]  # fmt: skip
-    if obs.taken is not None:  # undo the swap
-        taken, face_up = 1 << _INDEX[obs.taken], 1 << _INDEX[obs.face_up]
-        dealt[obs.starter] = dealt[obs.starter] & ~taken | face_up
-        dealt[obs.taken_from] = dealt[obs.taken_from] & ~face_up | taken
-    unturned = [c for c in TRUMP_DECK if c not in obs.revealed_trumps]
-    if filling.trump_card is not None:
-        unturned.remove(filling.trump_card)
-        head: tuple[str, ...] = (*obs.revealed_trumps, filling.trump_card)
-    else:
-        head = obs.revealed_trumps
-    trump_cards = head + tuple(unturned[k] for k in rng.permutation(len(unturned)).tolist())
-    past = base["_past_shuffles"]
-    future = 13 - len(past) - 1
-    shuffles = (
-        *past,
-        _shuffle_dealing([card_bits(mask) for mask in dealt], obs.dealer),
-        *map(tuple, rng.permuted(np.tile(np.arange(DECK_SIZE), (future, 1)), axis=1).tolist()),
-    )
-    first_dealer = (obs.dealer - (obs.deal - 1)) % PLAYERS
-    state = State.__new__(State)
-    fields = state.__dict__
-    fields.update(base)
-    del fields["_past_shuffles"]
-    fields.update(
-        chance=Deal(first_dealer, trump_cards, shuffles), hands=tuple(hands),
-        dealt=tuple(dealt), offers=tuple(offers), kitty=tuple(kitty),
-    )  # fmt: skip
-    return state
-
-
-def _draw_filling(
-    sampler: _Sampler, hidden: Hidden, trumps: list[str | None], rng: np.random.Generator
-) -> Filling:
-    """One filling, uniformly: card places, then each hidden offer and the trump card."""
-    hand_cards, kitty = sampler.draw(rng)
-    offers = [
-        cards[int(rng.integers(len(cards)))] if hidden.offer_hidden[i] else None
-        for i, cards in enumerate(hand_cards)
-    ]
-    trump = trumps[int(rng.integers(len(trumps)))] if len(trumps) > 1 else trumps[0]
-    hands = tuple(sum(1 << c for c in cards) for cards in hand_cards)
-    return Filling(hands, tuple(kitty), tuple(offers), trump)
+def _permutations(rng: np.random.Generator, rows: int, size: int) -> list[list[int]]:
+    """``rows`` independent uniformly random orders of range(size)."""
+    if rows == 0:
+        return []
+    return rng.permuted(np.tile(np.arange(size), (rows, 1)), axis=1).tolist()
 
 
 def sample_states(observation: Observation, rng: np.random.Generator, count: int) -> list[State]:
@@ -535,12 +539,21 @@ def sample_states(observation: Observation, rng: np.random.Generator, count: int
     hidden = read_hidden(observation)
     sampler = _sampler(hidden)
     trumps = _hidden_trump_options(observation)
-    base = _base_fields(observation)
-    played = _played_by_seat(observation)
-    return [
-        _state(observation, hidden, base, played, _draw_filling(sampler, hidden, trumps, rng), rng)
-        for _ in range(count)
-    ]
+    frame = _Frame(observation, hidden)
+    unturned = len(frame.unturned) - (trumps[0] is not None)
+    trump_orders = _permutations(rng, count, unturned)
+    future = [tuple(row) for row in _permutations(rng, count * frame.future, DECK_SIZE)]
+    states = []
+    for k in range(count):
+        hand_cards, kitty = sampler.draw(rng)
+        offers = [
+            cards[int(rng.integers(len(cards)))] if hidden.offer_hidden[i] else None
+            for i, cards in enumerate(hand_cards)
+        ]
+        trump = trumps[int(rng.integers(len(trumps)))] if len(trumps) > 1 else trumps[0]
+        later = future[k * frame.future : (k + 1) * frame.future]
+        states.append(frame.state(hand_cards, kitty, offers, trump, trump_orders[k], later))
+    return states
 
 
 def filling_of(state: State, player: int) -> Filling:
