@@ -31,8 +31,10 @@ _NEG = -(10**6)  # "unreachable" in the DP; far below any reachable value
 CACHE = 1 << 18
 _CACHE_SHIFT = np.uint64(64 - 18)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: Free items up to which every assignment is tried (``_gray_value``) instead of the DP.
+GRAY_ITEMS = 12
 #: Scratch ints ``exact_value`` needs (callers pass one array of this size, reused).
-WORK = 96
+WORK = 128
 
 
 class Tables(NamedTuple):
@@ -151,7 +153,12 @@ def exact_value(
                 cfix[LOW8[r]] += 1
             else:
                 tfix[t] = 1
-    if any_free:
+    if not any_free:
+        value = 0
+        for line in range(8):
+            value += best[tfix[line]] + best[cfix[line]]
+        return value
+    if _free_count(free) > GRAY_ITEMS:
         _dominate(tfix, cfix, free, low, high, work[32:64])
     value = 0
     columns = 0
@@ -163,8 +170,68 @@ def exact_value(
         if not columns >> c & 1:
             value += best[cfix[c]]
     if columns:
-        value += _free_value(tfix, cfix, free, columns, best)
+        if _free_count(free) <= GRAY_ITEMS:
+            value += _gray_value(tfix, cfix, free, best, work[32:96])
+        else:
+            value += _free_value(tfix, cfix, free, columns, best)
     return value
+
+
+@njit(cache=True)
+def _free_count(free: np.ndarray) -> int:
+    k = 0
+    for t in range(8):
+        k += POP8[free[t]]
+    return k
+
+
+@njit(cache=True)
+def _gray_value(
+    tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, best: np.ndarray, work: np.ndarray
+) -> int:
+    """Best value of the lines the free items touch, by trying every way to send each free item
+    to its type or its country line, in Gray-code order (one item moves per step)."""
+    tcount, ccount, item_type, item_country = work[0:8], work[8:16], work[16:32], work[32:48]
+    k = 0
+    for t in range(8):
+        tcount[t] = tfix[t]
+        ccount[t] = cfix[t]
+    for t in range(8):
+        row = free[t]
+        while row:
+            c = LOW8[row]
+            row &= row - 1
+            item_type[k] = t
+            item_country[k] = c
+            tcount[t] += 1
+            k += 1
+    columns = 0
+    value = 0
+    for t in range(8):
+        columns |= free[t]
+        if free[t]:
+            value += best[tcount[t]]
+    for c in range(8):
+        if columns >> c & 1:
+            value += best[ccount[c]]
+    found = value
+    to_country = 0
+    for step in range(1, 1 << k):
+        j = LOW8[step & 255] if step & 255 else 8 + LOW8[(step >> 8) & 255]
+        t, c = item_type[j], item_country[j]
+        a, b = tcount[t], ccount[c]
+        if to_country >> j & 1:
+            value += best[a + 1] - best[a] + best[b - 1] - best[b]
+            tcount[t] = a + 1
+            ccount[c] = b - 1
+        else:
+            value += best[a - 1] - best[a] + best[b + 1] - best[b]
+            tcount[t] = a - 1
+            ccount[c] = b + 1
+        to_country ^= 1 << j
+        if value > found:
+            found = value
+    return found
 
 
 @njit(cache=True)
