@@ -1,6 +1,7 @@
-"""The fast batch engine is a second implementation of the rules: every recorded game must
-replay through ``State.apply`` to identical frames, batch-written agents must choose in the
-step engine what they chose in the batch, and illegal batch choices must raise."""
+"""The compiled fast engine is a second implementation of the rules: every recorded game must
+replay through ``State.apply`` to identical frames, the agents must choose in the step engine
+what their compiled policies chose in the fast engine, and agents without a compiled policy are
+refused."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ from workbench.games.going_gone import (
     new_game,
 )
 from workbench.games.going_gone.agents import view_of
-from workbench.games.going_gone.batch import Recording, View, new_batch, play
+from workbench.games.going_gone.batch import View
+from workbench.games.going_gone.batch import new_batch as numpy_batch
 from workbench.games.going_gone.bits import items_of
+from workbench.games.going_gone.fast import Recording, new_batch, play
 from workbench.games.going_gone.simulate import (
     batch_games_frame,
     batch_lots_frame,
@@ -166,7 +169,7 @@ def test_view_of_an_observation_matches_the_batch_view(variant):
         rules, seed=0, deck=tuple(int(i) for i in recording.deck[0]), first_auctioneer=0
     )
     replay = replay_recorded_game(rules, recording, 0)
-    fresh = new_batch(rules, 1, generator(9))
+    fresh = numpy_batch(rules, 1, generator(9))
     fresh.deck[0] = recording.deck[0]
     for round_index, record in enumerate(replay.history):
         fresh.deal()
@@ -202,78 +205,27 @@ def assert_same_view(single: View, batch_view: View) -> None:
 
 
 class Cheater:
-    """A batch agent that returns a given (illegal) answer."""
+    """An agent with no compiled policy, or a made-up one."""
 
     name = "cheater"
 
-    def __init__(self, bids=None, sales=None) -> None:
-        self.bids, self.sales = bids, sales
-
-    def choose_allocations(self, view, draw):
-        if self.bids is None:
-            return np.zeros((view.size, view.rules.cups), np.int64)
-        return self.bids(view)
-
-    def choose_sales(self, view, draw):
-        if self.sales is None:
-            return np.zeros((view.size, 0), np.uint64)
-        return self.sales(view)
-
-
-def _over_budget(view):
-    bids = np.zeros((view.size, 5), np.int64)
-    bids[:, 0] = view.budget + 1
-    return bids
-
-
-def _negative(view):
-    bids = np.zeros((view.size, 5), np.int64)
-    bids[:, 2] = -1
-    return bids
-
-
-def _fractional(view):
-    return np.full((view.size, 5), 0.5)
-
-
-def _unheld(view):
-    everything = np.uint64((1 << 55) - 1)  # every type line's bits (more than any holding)
-    free = everything & ~view.holding
-    return (free & (~free + np.uint64(1)))[:, None]  # the lowest item not held
-
-
-def _mixed(view):
-    return np.where(view.holding[:, None] != 0, view.holding[:, None], np.uint64(0))
+    def __init__(self, kind=None, params=None) -> None:
+        if kind is not None:
+            self.policy_kind, self.policy_params = kind, params
 
 
 @pytest.mark.parametrize(
     ("cheater", "message"),
     [
-        (Cheater(bids=_over_budget), r"agent 'cheater' bid \[26, 0, 0, 0, 0\] in game 0, seat 1"),
-        (Cheater(bids=_negative), "bids must be >= 0 Bucks and total at most 25"),
-        (Cheater(bids=_fractional), "bids must be whole numbers"),
-        (Cheater(bids=lambda view: np.zeros((view.size, 4), np.int64)), "expected .*, 5."),
-        (Cheater(sales=_unheld), "sells items it does not hold"),
+        (Cheater(), "agent 'cheater' has no compiled policy"),
+        (Cheater(7, np.zeros(6)), "agent 'cheater' has no compiled policy"),
+        (Cheater(1, np.zeros(3)), r"has \(3,\) policy parameters; expected 6"),
     ],
 )
-def test_illegal_batch_choices_raise_before_they_are_played(cheater, message):
+def test_agents_without_a_compiled_policy_are_refused_before_play(cheater, message):
     rules = Rules()
     agents = [ValuationAgent(), cheater, ValuationAgent(), ValuationAgent()]
     batch = new_batch(rules, 5, generator(1))
     with pytest.raises(ValueError, match=message):
         play(batch, agents, generator(2))
-    # nothing of the illegal choice was played
-    assert batch.rounds_done == 0
-    assert (batch.sales_made == 0).all() and (batch.sold == 0).all()
-    if cheater.sales is None:
-        assert (batch.bucks == 25).all() and (batch.holdings == 0).all()
-
-
-def test_a_sale_mixing_types_and_countries_is_refused():
-    rules = Rules()
-    # seat 1 wins lots with a valuation policy, then tries to sell its whole holding at once
-    agents = [ValuationAgent(), Cheater(sales=_mixed), ValuationAgent(), ValuationAgent()]
-    agents[1].bids = lambda view: np.minimum(np.full((view.size, 5), 5), view.budget[:, None] // 5)
-    batch = new_batch(rules, 64, generator(1))
-    with pytest.raises(ValueError, match="a collection mixes types and countries"):
-        play(batch, agents, generator(2))
+    assert batch.rounds_done == 0 and (batch.bucks == 25).all() and (batch.holdings == 0).all()

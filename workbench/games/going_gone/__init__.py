@@ -3,7 +3,8 @@ collectible items, and score Bucks plus the best arrangement of what they hold i
 
 Public API: ``Rules``, ``new_game`` -> ``State``, the actions ``Allocation``, ``Sell`` and
 ``DoneSelling``, the agents, ``simulate``; exact collection values (``best_collections``,
-``lot_value``, ``sale_value``, ...), the game's metrics, charts and explorers.
+``lot_value``, ``sale_value``, ...), ``play_from`` (many playouts of a position in the compiled
+fast engine), the game's metrics, charts and explorers.
 """
 
 from workbench.games.going_gone.actions import (
@@ -50,6 +51,7 @@ from workbench.games.going_gone.engine import (
     new_game,
 )
 from workbench.games.going_gone.metrics import GAME_METRICS, game_metrics
+from workbench.games.going_gone.playouts import play_from
 from workbench.games.going_gone.rules import Item, Rules, load_items
 from workbench.games.going_gone.simulate import (
     play_game,
@@ -110,6 +112,7 @@ __all__ = [
     "make_agent",
     "new_game",
     "parse_items",
+    "play_from",
     "play_game",
     "price_chart",
     "prices",

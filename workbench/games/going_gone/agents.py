@@ -102,6 +102,8 @@ class RandomAgent(_BatchWrittenAgent):
     """
 
     name = "random"
+    policy_kind = 0
+    policy_params = np.zeros(6)
 
     def choose_allocations(self, view: View, draw: Draw) -> np.ndarray:
         cups = view.rules.cups
@@ -162,6 +164,8 @@ class ValuationAgent(_BatchWrittenAgent):
         self.bid_share = float(bid_share)
         self.last_share = float(last_share)
         self.reserve = int(reserve)
+        self.policy_kind = 1
+        self.policy_params = np.array([self.bid_share, self.last_share, self.reserve, 0, 0, 0.0])
 
 
     def choose_allocations(self, view: View, draw: Draw) -> np.ndarray:
@@ -214,6 +218,9 @@ class CollectorAgent(_BatchWrittenAgent):
         if not isinstance(exact_values, bool):
             raise ValueError(f"exact_values must be True or False, got {exact_values!r}")
         self.exact_values = exact_values
+        self.policy_kind = 2
+        self.policy_params = np.array([self.bid_share, self.last_share, self.reserve,
+            self.projection, self.capture, float(exact_values)])
 
 
     def choose_allocations(self, view: View, draw: Draw) -> np.ndarray:

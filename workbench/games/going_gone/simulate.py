@@ -26,15 +26,9 @@ import polars as pl
 from workbench.games.going_gone.actions import Allocation, DoneSelling, Sell
 from workbench.games.going_gone.agents import AGENTS, make_agent
 from workbench.games.going_gone.arrangement import best_value
-from workbench.games.going_gone.batch import (
-    BatchState,
-    Recording,
-    final_scores,
-    new_batch,
-    play,
-)
 from workbench.games.going_gone.bits import items_of, mask_of, popcount
 from workbench.games.going_gone.engine import State, new_game
+from workbench.games.going_gone.fast import FastBatch, Recording, final_scores, new_batch, play
 from workbench.games.going_gone.rules import Rules
 from workbench.kit.frames import (
     GAME_COLUMNS,
@@ -56,13 +50,11 @@ DEFAULT_AGENT = "valuation"
 
 def _play_fast(
     rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
-) -> tuple[Rules, BatchState, Recording | None]:
+) -> tuple[Rules, FastBatch, Recording | None]:
     batch = new_batch(rules, size, rng)
     recording = Recording.empty(rules, size) if wanted["rounds"] or wanted["lots"] else None
-    play(batch, agents, rng, recording, first_game=first)
+    play(batch, agents, rng, recording)
     return rules, batch, recording
-
-
 
 
 def replay_recorded_game(rules: Rules, recording: Recording, game: int) -> State:
@@ -133,7 +125,7 @@ _LOT_SCHEMA = {
 }
 
 
-def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int) -> pl.DataFrame:
+def batch_games_frame(batch: FastBatch, labels: Sequence[str], first_game: int) -> pl.DataFrame:
     """The games frame of a finished batch."""
     values, scores, ranks, share = final_scores(batch)
     columns = {
@@ -152,7 +144,7 @@ def batch_games_frame(batch: BatchState, labels: Sequence[str], first_game: int)
 
 
 def batch_rounds_frame(
-    recording: Recording, batch: BatchState, labels: Sequence[str], first_game: int
+    recording: Recording, batch: FastBatch, labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The rounds frame of a recorded batch."""
     _, rounds, n = recording.bucks_after.shape
@@ -335,7 +327,7 @@ def states_lots_frame(
 
 # -- the game's self-play ---------------------------------------------------------------------
 
-FAST_ENGINE = FastEngine(BATCH_SIZE, ("choose_allocations", "choose_sales"), _play_fast)
+FAST_ENGINE = FastEngine(BATCH_SIZE, ("policy_kind", "policy_params"), _play_fast)
 SELF_PLAY = SelfPlay(
     "going_gone", Rules, AGENTS, make_agent, DEFAULT_AGENT, new_game, fast=FAST_ENGINE,
     frames=(

@@ -1,0 +1,43 @@
+"""The compiled exact values and quick arrangement agree with ``arrangement``'s solver and the
+numpy quick arrangement on seeded random holdings, for several value tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.games.going_gone import Rules
+from workbench.games.going_gone.agents import greedy_value
+from workbench.games.going_gone.arrangement import batch_values
+from workbench.games.going_gone.bits import item_bits
+from workbench.games.going_gone.compiled import exact_values, greedy_values
+
+TABLES = [(2, 6, 12, 20, 30, 38, 44), (1, 5, 6, 20, 21, 22, 40), (2, 3, 4, 5, 6, 7, 8)]
+
+
+@pytest.mark.parametrize("values", TABLES)
+def test_compiled_values_match_the_solver_on_random_holdings(values):
+    rules = Rules(collection_values=values)
+    bits = item_bits(rules)
+    rng = np.random.default_rng(sum(values))
+    masks = np.array(
+        [
+            np.bitwise_or.reduce(bits[rng.choice(len(bits), size=size, replace=False)])
+            for size in list(range(1, 21)) * 25
+        ]
+        + [0],
+        dtype=np.uint64,
+    )
+    best = np.asarray(rules.best_line_values)
+    assert np.array_equal(exact_values(masks, rules), batch_values(masks, best))
+    assert np.array_equal(greedy_values(masks, rules), greedy_value(masks, best))
+    shaped = masks[:40].reshape(4, 10)
+    assert exact_values(shaped, rules).shape == (4, 10)
+
+
+def test_hand_counted_holding():
+    # cars/Germany, cars/Canada, comics/Germany, toys/Germany: Germany x3 (12) + Canada (2) = 14
+    rules = Rules()
+    at = rules.item_at
+    mask = sum(int(item_bits(rules)[at[cell]]) for cell in [(0, 0), (0, 1), (1, 0), (4, 0)])
+    assert exact_values(np.array([mask], np.uint64), rules).tolist() == [14]

@@ -1,0 +1,459 @@
+"""Compiled (numba) building blocks of the fast engine: bit operations on one holding, its exact
+best-arrangement value and the quick arrangement the agents use.
+
+Everything here works on one 64-bit holding mask at a time (bit ``8 * type + country``), with
+the tables of ``Tables`` passed in as arrays; ``fast.py`` loops over the games of a batch. The
+exact value follows ``arrangement``'s method (forced items, the range test, then a dynamic
+programme over what is left) and is tied to ``arrangement.batch_values`` by tests.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from workbench.games.going_gone.arrangement import marginal_bounds
+from workbench.games.going_gone.bits import COLUMN_ONES, PAIRS_UP, PDEP, SPREAD, item_bits
+from workbench.games.going_gone.rules import Rules
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+U8 = np.uint64(8)
+U255 = np.uint64(255)
+POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+#: LOW8[byte]: index of the lowest set bit of a non-zero byte.
+LOW8 = np.array([(b & -b).bit_length() - 1 if b else 0 for b in range(256)], dtype=np.int64)
+_NEG = -(10**6)  # "unreachable" in the DP; far below any reachable value
+#: Slots of the direct-mapped cache of exact values each rule set keeps (a power of two).
+CACHE = 1 << 18
+_CACHE_SHIFT = np.uint64(64 - 18)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: Free items up to which every assignment is tried (``_gray_value``) instead of the DP.
+GRAY_ITEMS = 12
+#: Scratch ints ``exact_value`` needs (callers pass one array of this size, reused).
+WORK = 128
+
+
+class Tables(NamedTuple):
+    """A rule set's tables, as arrays the compiled code takes."""
+
+    best: np.ndarray  # int64 (L+1,): Rules.best_line_values
+    values: np.ndarray  # int64 (L+1,): 0, then Rules.collection_values (Bucks per size)
+    low: np.ndarray  # int64 (L+1, L+1): marginal_bounds' least gain over a count range
+    high: np.ndarray  # int64 (L+1, L+1): ... and most
+    item_bits: np.ndarray  # uint64 (items,): mask bit of each item id
+    lot_sizes: np.ndarray  # int64 (cups,)
+    all_items: np.ndarray  # uint64 (1,): mask of every item in the table
+    pdep: np.ndarray  # uint8 (256, 256): bits.PDEP
+    pairs_up: np.ndarray  # uint8 (9, 256): bits.PAIRS_UP
+    spread: np.ndarray  # uint64 (256,): bits.SPREAD
+    cache_keys: np.ndarray  # uint64 (CACHE,): holdings valued so far (0: empty slot)
+    cache_values: np.ndarray  # int64 (CACHE,): their exact values
+
+
+@cache
+def tables_of(rules: Rules) -> Tables:
+    """The compiled code's tables for ``rules`` (cached per rule set)."""
+    best = np.asarray(rules.best_line_values, dtype=np.int64)
+    low, high = marginal_bounds(best)
+    bits = item_bits(rules)
+    values = np.zeros(len(best), dtype=np.int64)
+    values[1:] = rules.collection_values[: len(best) - 1]
+    return Tables(
+        best=best,
+        values=values,
+        low=np.ascontiguousarray(low),
+        high=np.ascontiguousarray(high),
+        item_bits=bits,
+        lot_sizes=np.asarray(rules.lot_sizes, dtype=np.int64),
+        all_items=np.array([np.bitwise_or.reduce(bits)], dtype=np.uint64),
+        pdep=PDEP,
+        pairs_up=PAIRS_UP,
+        spread=SPREAD,
+        cache_keys=np.zeros(CACHE, dtype=np.uint64),
+        cache_values=np.zeros(CACHE, dtype=np.int64),
+    )
+
+
+# -- bits of one mask ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def popcount(x: np.uint64) -> int:
+    """Set bits of a uint64."""
+    x = x - ((x >> U1) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def row_of(mask: np.uint64, line: int) -> int:
+    """Byte ``line`` of a mask (a type line's countries, or of a transposed mask)."""
+    return np.int64((mask >> np.uint64(8 * line)) & U255)
+
+
+@njit(cache=True)
+def transpose(x: np.uint64) -> np.uint64:
+    """Swap types and countries (8x8 bit-matrix transpose, as ``bits.transpose``)."""
+    t = (x ^ (x >> np.uint64(7))) & np.uint64(0x00AA00AA00AA00AA)
+    x = x ^ t ^ (t << np.uint64(7))
+    t = (x ^ (x >> np.uint64(14))) & np.uint64(0x0000CCCC0000CCCC)
+    x = x ^ t ^ (t << np.uint64(14))
+    t = (x ^ (x >> np.uint64(28))) & np.uint64(0x00000000F0F0F0F0)
+    return x ^ t ^ (t << np.uint64(28))
+
+
+@njit(cache=True)
+def bit_index(low: np.uint64) -> int:
+    """Index of the single set bit of ``low``."""
+    for byte in range(8):
+        b = row_of(low, byte)
+        if b:
+            return 8 * byte + LOW8[b]
+    return -1
+
+
+# -- exact value ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def exact_value(
+    mask: np.uint64, best: np.ndarray, low: np.ndarray, high: np.ndarray, work: np.ndarray
+) -> int:
+    """The exact best-arrangement value of one holding (``arrangement.best_value``)."""
+    if mask == U0:
+        return 0
+    rows, tfix, cfix, free = work[0:8], work[8:16], work[16:24], work[24:32]
+    packed = U0
+    for t in range(8):
+        r = row_of(mask, t)
+        rows[t] = r
+        packed += COLUMN_ONES[r]
+    busy = 0
+    for c in range(8):
+        cfix[c] = 0
+        if row_of(packed, c) >= 2:
+            busy |= 1 << c
+    any_free = False
+    for t in range(8):
+        r = rows[t]
+        k = POP8[r]
+        free[t] = 0
+        tfix[t] = 0
+        if k >= 2:
+            free[t] = r & busy
+            tfix[t] = POP8[r & ~busy & 255]
+            any_free = any_free or free[t] != 0
+        elif k == 1:
+            if r & busy:
+                cfix[LOW8[r]] += 1
+            else:
+                tfix[t] = 1
+    if not any_free:
+        value = 0
+        for line in range(8):
+            value += best[tfix[line]] + best[cfix[line]]
+        return value
+    if _free_count(free) > GRAY_ITEMS:
+        _dominate(tfix, cfix, free, low, high, work[32:64])
+    value = 0
+    columns = 0
+    for t in range(8):
+        columns |= free[t]
+        if free[t] == 0:
+            value += best[tfix[t]]
+    for c in range(8):
+        if not columns >> c & 1:
+            value += best[cfix[c]]
+    if columns:
+        if _free_count(free) <= GRAY_ITEMS:
+            value += _gray_value(tfix, cfix, free, best, work[32:96])
+        else:
+            value += _free_value(tfix, cfix, free, columns, best)
+    return value
+
+
+@njit(cache=True)
+def _free_count(free: np.ndarray) -> int:
+    k = 0
+    for t in range(8):
+        k += POP8[free[t]]
+    return k
+
+
+@njit(cache=True)
+def _gray_value(
+    tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, best: np.ndarray, work: np.ndarray
+) -> int:
+    """Best value of the lines the free items touch, by trying every way to send each free item
+    to its type or its country line, in Gray-code order (one item moves per step)."""
+    tcount, ccount, item_type, item_country = work[0:8], work[8:16], work[16:32], work[32:48]
+    k = 0
+    for t in range(8):
+        tcount[t] = tfix[t]
+        ccount[t] = cfix[t]
+    for t in range(8):
+        row = free[t]
+        while row:
+            c = LOW8[row]
+            row &= row - 1
+            item_type[k] = t
+            item_country[k] = c
+            tcount[t] += 1
+            k += 1
+    columns = 0
+    value = 0
+    for t in range(8):
+        columns |= free[t]
+        if free[t]:
+            value += best[tcount[t]]
+    for c in range(8):
+        if columns >> c & 1:
+            value += best[ccount[c]]
+    found = value
+    to_country = 0
+    for step in range(1, 1 << k):
+        j = LOW8[step & 255] if step & 255 else 8 + LOW8[(step >> 8) & 255]
+        t, c = item_type[j], item_country[j]
+        a, b = tcount[t], ccount[c]
+        if to_country >> j & 1:
+            value += best[a + 1] - best[a] + best[b - 1] - best[b]
+            tcount[t] = a + 1
+            ccount[c] = b - 1
+        else:
+            value += best[a - 1] - best[a] + best[b + 1] - best[b]
+            tcount[t] = a - 1
+            ccount[c] = b + 1
+        to_country ^= 1 << j
+        if value > found:
+            found = value
+    return found
+
+
+@njit(cache=True)
+def cached_value(mask: np.uint64, tb: tuple, work: np.ndarray) -> int:
+    """``exact_value``, remembered in the rule set's direct-mapped cache (``Tables``)."""
+    if mask == U0:
+        return 0
+    slot = (mask * _GOLDEN) >> _CACHE_SHIFT
+    if tb.cache_keys[slot] == mask:
+        return tb.cache_values[slot]
+    value = exact_value(mask, tb.best, tb.low, tb.high, work)
+    tb.cache_keys[slot] = mask
+    tb.cache_values[slot] = value
+    return value
+
+
+@njit(cache=True)
+def _dominate(
+    tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, low: np.ndarray, high: np.ndarray,
+    work: np.ndarray,
+) -> None:  # fmt: skip
+    """Fix every free item whose line the range test decides, until none is (in place)."""
+    d, e, to_type, to_country = work[0:8], work[8:16], work[16:24], work[24:32]
+    while True:
+        for c in range(8):
+            e[c] = 0
+        for t in range(8):
+            d[t] = POP8[free[t]]
+            for c in range(8):
+                e[c] += free[t] >> c & 1
+        moved = False
+        for t in range(8):
+            to_type[t] = 0
+            to_country[t] = 0
+            row = free[t]
+            if row == 0:
+                continue
+            a = tfix[t]
+            a_end = a + d[t] - 1
+            for c in range(8):
+                if not row >> c & 1:
+                    continue
+                b = cfix[c]
+                b_end = b + e[c] - 1
+                if low[a, a_end] >= high[b, b_end]:
+                    to_type[t] |= 1 << c
+                    moved = True
+                elif low[b, b_end] >= high[a, a_end]:
+                    to_country[t] |= 1 << c
+                    moved = True
+        if not moved:
+            return
+        for t in range(8):
+            tfix[t] += POP8[to_type[t]]
+            for c in range(8):
+                cfix[c] += to_country[t] >> c & 1
+            free[t] &= ~(to_type[t] | to_country[t])
+
+
+@njit(cache=True)
+def _free_value(
+    tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, columns: int, best: np.ndarray
+) -> int:
+    """Best value of the lines the free items touch: a DP over one side's lines, the state
+    being how many free items each line of the other side has received (the smaller side)."""
+    type_states = 1
+    country_states = 1
+    for t in range(8):
+        type_states *= 1 + POP8[free[t]]
+    for c in range(8):
+        if columns >> c & 1:
+            k = 0
+            for t in range(8):
+                k += free[t] >> c & 1
+            country_states *= 1 + k
+    # held[i, j]: the free item of DP line i and cross line j
+    held = np.zeros((8, 8), dtype=np.int64)
+    for t in range(8):
+        for c in range(8):
+            if country_states <= type_states:
+                held[t, c] = free[t] >> c & 1
+            else:
+                held[c, t] = free[t] >> c & 1
+    line_fixed = tfix if country_states <= type_states else cfix
+    cross_fixed = cfix if country_states <= type_states else tfix
+    return _dp(held, line_fixed, cross_fixed, best)
+
+
+@njit(cache=True)
+def _dp(held: np.ndarray, line_fixed: np.ndarray, cross_fixed: np.ndarray, best: np.ndarray) -> int:
+    """``arrangement._solve_component`` (value only) over every touched line at once."""
+    caps = np.zeros(8, dtype=np.int64)
+    for i in range(8):
+        for j in range(8):
+            caps[j] += held[i, j]
+    strides = np.zeros(8, dtype=np.int64)
+    size = 1
+    for j in range(8):
+        strides[j] = size
+        size *= caps[j] + 1
+    table = np.full(size, _NEG, dtype=np.int64)
+    table[0] = 0
+    for i in range(8):
+        n = 0
+        for j in range(8):
+            n += held[i, j]
+        if n == 0:
+            continue
+        sent = np.full((n + 1, size), _NEG, dtype=np.int64)
+        sent[0, :] = table
+        j_seen = 0
+        for j in range(8):
+            if not held[i, j]:
+                continue
+            stride = strides[j]
+            for k in range(j_seen + 1, 0, -1):
+                for state in range(stride, size):
+                    v = sent[k - 1, state - stride]
+                    if v > sent[k, state]:
+                        sent[k, state] = v
+            j_seen += 1
+        fixed = line_fixed[i]
+        for state in range(size):
+            top = sent[0, state] + best[fixed + n]
+            for k in range(1, n + 1):
+                v = sent[k, state] + best[fixed + n - k]
+                if v > top:
+                    top = v
+            table[state] = top
+    found = _NEG
+    for state in range(size):
+        v = table[state]
+        rest = state
+        for j in range(8):
+            if caps[j]:
+                digit = rest // strides[j] % (caps[j] + 1)
+                v += best[cross_fixed[j] + digit]
+        if v > found:
+            found = v
+    return found
+
+
+# -- the quick arrangement -----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def greedy(mask: np.uint64, counts: np.ndarray, lines: np.ndarray) -> None:
+    """``agents``' quick arrangement: every item joins the longer of its type and country lines
+    (the type on a tie). Fills ``counts`` (16,) and ``lines`` (16,) uint64: types 0-7, then
+    countries 8-15."""
+    packed = U0
+    for t in range(8):
+        packed += COLUMN_ONES[row_of(mask, t)]
+    # no_longer[s]: the countries whose line holds at most s items, as a byte
+    no_longer = np.zeros(9, dtype=np.int64)
+    for c in range(8):
+        size = row_of(packed, c)
+        for s in range(size, 9):
+            no_longer[s] |= 1 << c
+    to_country = U0
+    for t in range(8):
+        r = row_of(mask, t)
+        to_type = r & no_longer[POP8[r]]
+        counts[t] = POP8[to_type]
+        shift = np.uint64(8 * t)
+        lines[t] = np.uint64(to_type) << shift
+        to_country |= np.uint64(r & ~to_type) << shift
+    by_country = transpose(to_country)
+    for c in range(8):
+        column = row_of(by_country, c)
+        counts[8 + c] = POP8[column]
+        lines[8 + c] = transpose(np.uint64(column) << np.uint64(8 * c))
+
+
+@njit(cache=True)
+def greedy_total(mask: np.uint64, best: np.ndarray, counts: np.ndarray, lines: np.ndarray) -> int:
+    """Value of the quick arrangement (a lower bound on ``exact_value``)."""
+    greedy(mask, counts, lines)
+    total = 0
+    for line in range(16):
+        total += best[counts[line]]
+    return total
+
+
+@njit(cache=True)
+def many_exact(
+    masks: np.ndarray, best: np.ndarray, low: np.ndarray, high: np.ndarray
+) -> np.ndarray:
+    """``exact_value`` of every mask of a flat uint64 array."""
+    work = np.zeros(WORK, dtype=np.int64)
+    out = np.empty(len(masks), dtype=np.int64)
+    for i in range(len(masks)):
+        out[i] = exact_value(masks[i], best, low, high, work)
+    return out
+
+
+@njit(cache=True)
+def many_greedy(masks: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """``greedy_total`` of every mask of a flat uint64 array."""
+    counts = np.zeros(16, dtype=np.int64)
+    lines = np.zeros(16, dtype=np.uint64)
+    out = np.empty(len(masks), dtype=np.int64)
+    for i in range(len(masks)):
+        out[i] = greedy_total(masks[i], best, counts, lines)
+    return out
+
+
+def exact_values(masks: np.ndarray, rules_or_best: Rules | np.ndarray) -> np.ndarray:
+    """Exact best-arrangement values of uint64 masks of any shape (compiled)."""
+    best = _best(rules_or_best)
+    low, high = marginal_bounds(best)
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    return many_exact(masks.ravel(), best, low, high).reshape(masks.shape)
+
+
+def greedy_values(masks: np.ndarray, rules_or_best: Rules | np.ndarray) -> np.ndarray:
+    """Values of the quick arrangement of uint64 masks of any shape (compiled)."""
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    return many_greedy(masks.ravel(), _best(rules_or_best)).reshape(masks.shape)
+
+
+def _best(rules_or_best: Rules | np.ndarray) -> np.ndarray:
+    if isinstance(rules_or_best, Rules):
+        return np.asarray(rules_or_best.best_line_values, dtype=np.int64)
+    return np.ascontiguousarray(rules_or_best, dtype=np.int64)
