@@ -25,12 +25,14 @@ from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.streams import (
     MAX_WORDS,
     STREAM_WORDS,
+    absorb_key,
     append_key,
     integers,
     pool_of,
     random,
     seed_keyed,
     seed_words,
+    start_pool,
 )
 from workbench.kit.seeding import SeedLike, seed_sequence
 
@@ -185,7 +187,7 @@ def _coverage_bid(
     return highest
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _choose(
     kind: int, parameters: np.ndarray, seat: int, round_index: int, budgets: np.ndarray,
     coverage: np.ndarray, players: int, first: int, masks: np.ndarray, later: np.ndarray,
@@ -265,12 +267,15 @@ def _play_games(
     (seed, g, s), where ``words[:length]`` are the seed's words."""
     games, players = budgets_out.shape
     streams = np.zeros((players, STREAM_WORDS), dtype=np.uint64)
-    pool = np.zeros(4, dtype=np.uint64)
+    run_pool, game_pool = np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64)
+    scratch = np.zeros(4, dtype=np.uint64)
+    run_hash = start_pool(words, length, run_pool)
     bids = np.zeros(players, dtype=np.int64)
     for game in range(games):
-        game_length = append_key(words, length, first_game + game)
+        game_pool[:] = run_pool
+        game_hash = absorb_key(game_pool, run_hash, first_game + game)
         for seat in range(players):
-            seed_keyed(words, game_length, seat, pool, streams[seat])
+            seed_keyed(game_pool, game_hash, seat, scratch, streams[seat])
         budgets, coverage, held = budgets_out[game], coverage_out[game], held_out[game]
         budgets[:] = start_budget
         coverage[:] = 0
@@ -294,7 +299,8 @@ def _play_from(
     functions each seat covers at the end into ``scores_out[i, playout, seat]``."""
     positions, playouts, players = scores_out.shape
     streams = np.zeros((1, STREAM_WORDS), dtype=np.uint64)
-    pool = np.zeros(4, dtype=np.uint64)
+    run_pool, scratch = np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64)
+    run_hash = start_pool(words, length, run_pool)
     budgets = np.zeros(players, dtype=np.int64)
     coverage = np.zeros(players, dtype=np.int64)
     held = np.zeros(players, dtype=np.int64)
@@ -302,7 +308,7 @@ def _play_from(
     no_bids = np.zeros((0, 0), dtype=np.int16)
     no_winners = np.zeros(0, dtype=np.int8)
     for position in range(positions):
-        seed_keyed(words, length, position, pool, streams[0])
+        seed_keyed(run_pool, run_hash, position, scratch, streams[0])
         for playout in range(playouts):
             budgets[:] = start_budgets[position]
             coverage[:] = start_coverage[position]

@@ -17,6 +17,7 @@ frames for the same seed.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -141,18 +142,33 @@ def _team_column(rules: Rules, seats: np.ndarray) -> pl.Series:
     return pl.Series(names, dtype=pl.String).gather(seats)
 
 
-def _joined(masks: np.ndarray, names: Sequence[str]) -> pl.Series:
-    """Each bit mask as its '+'-joined names (bit i = names[i]), built once per distinct mask."""
+def _joined(masks: np.ndarray, names: tuple[str, ...]) -> pl.Series:
+    """Each bit mask as its '+'-joined names (bit i = names[i]): a table of every mask when
+    there are few names, else built once per distinct mask."""
+    if len(names) <= _TABLE_BITS:
+        return _mask_texts(names).gather(masks.ravel())
     distinct, inverse = np.unique(masks.ravel(), return_inverse=True)
     texts = ["+".join(n for i, n in enumerate(names) if int(m) >> i & 1) for m in distinct]
     return pl.Series(texts, dtype=pl.String).gather(inverse.ravel())
 
 
+_TABLE_BITS = 10
+
+
+@lru_cache(maxsize=64)
+def _mask_texts(names: tuple[str, ...]) -> pl.Series:
+    masks = range(1 << len(names))
+    texts = ["+".join(n for i, n in enumerate(names) if m >> i & 1) for m in masks]
+    return pl.Series(texts, dtype=pl.String)
+
+
+@lru_cache(maxsize=8)
+def _number_texts(largest: int) -> pl.Series:
+    return pl.Series([str(n) for n in range(largest + 1)], dtype=pl.String)
+
+
 def _bit_counts(masks: np.ndarray) -> np.ndarray:
-    counts = np.zeros(masks.shape, dtype=np.int64)
-    for bit in range(int(masks.max(initial=0)).bit_length()):
-        counts += (masks >> bit) & 1
-    return counts
+    return np.bitwise_count(masks).astype(np.int64)
 
 
 def batch_games_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.DataFrame:
@@ -183,7 +199,7 @@ def batch_games_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.
         "budget_left": played.budgets.ravel(),
         "spent": rules.budget - played.budgets.ravel(),
         "cards_won": _bit_counts(played.held).ravel(),
-        "cards": _joined(played.held, [p.name for p in rules.projects]),
+        "cards": _joined(played.held, tuple(p.name for p in rules.projects)),
         "functions": _joined(played.coverage, rules.functions),
     }
     return typed_frame(columns, GAMES_SCHEMA)
@@ -199,7 +215,7 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
         bids = bids * table.prices[None, :, None]
         written = pl.Series(["pass", "buy"], dtype=pl.String).gather(played.bids.ravel())
     else:
-        written = _joined_numbers(bids)
+        written = _number_texts(rules.budget).gather(played.bids.ravel())
     paid = np.where(won, bids, 0)
     budget_after = rules.budget - np.cumsum(paid, axis=1)
     gained = np.where(won, table.masks[None, :, None], 0)
@@ -231,12 +247,6 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
         "score_after": functions_after.ravel(),
     }
     return typed_frame(columns, ROUNDS_SCHEMA)
-
-
-def _joined_numbers(values: np.ndarray) -> pl.Series:
-    """Each whole number as its decimal text, built once per distinct value."""
-    distinct, inverse = np.unique(values.ravel(), return_inverse=True)
-    return pl.Series([str(int(v)) for v in distinct], dtype=pl.String).gather(inverse.ravel())
 
 
 FAST_ENGINE = FastEngine(FAST_BATCH_SIZE, ("compiled_policy",), play_batch)

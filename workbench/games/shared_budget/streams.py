@@ -106,21 +106,47 @@ def append_key(words: np.ndarray, length: int, key: int) -> int:
 
 
 @numba.njit(cache=True)
-def pool_of(words: np.ndarray, length: int, pool: np.ndarray) -> None:
-    """SeedSequence's entropy pool (``SeedSequence.pool``) of ``words[:length]`` into ``pool``."""
+def start_pool(words: np.ndarray, length: int, pool: np.ndarray) -> np.uint64:
+    """SeedSequence's entropy pool of ``words[:length]`` into ``pool`` (at least the pool's 4
+    words, as ``seed_words`` gives); returns the hash constant further words continue from."""
     hash_const = _INIT_A
     for i in range(_POOL_SIZE):
-        word = words[i] if i < length else _ZERO
-        pool[i], hash_const = _hashmix(word, hash_const)
+        pool[i], hash_const = _hashmix(words[i], hash_const)
     for source in range(_POOL_SIZE):
         for target in range(_POOL_SIZE):
             if source != target:
                 mixed, hash_const = _hashmix(pool[source], hash_const)
                 pool[target] = _mix(pool[target], mixed)
     for source in range(_POOL_SIZE, length):
-        for target in range(_POOL_SIZE):
-            mixed, hash_const = _hashmix(words[source], hash_const)
-            pool[target] = _mix(pool[target], mixed)
+        hash_const = _absorb(pool, hash_const, words[source])
+    return hash_const
+
+
+@numba.njit(cache=True)
+def _absorb(pool: np.ndarray, hash_const: np.uint64, word: np.uint64) -> np.uint64:
+    for target in range(_POOL_SIZE):
+        mixed, hash_const = _hashmix(word, hash_const)
+        pool[target] = _mix(pool[target], mixed)
+    return hash_const
+
+
+@numba.njit(cache=True)
+def absorb_key(pool: np.ndarray, hash_const: np.uint64, key: int) -> np.uint64:
+    """The pool (in place) and hash constant once spawn key ``key`` follows the words so far:
+    a labelled sub-stream costs only its own words."""
+    value = np.uint64(key)
+    hash_const = _absorb(pool, hash_const, value & _M32)
+    value >>= _SHIFT32
+    while value != _ZERO:
+        hash_const = _absorb(pool, hash_const, value & _M32)
+        value >>= _SHIFT32
+    return hash_const
+
+
+@numba.njit(cache=True)
+def pool_of(words: np.ndarray, length: int, pool: np.ndarray) -> None:
+    """SeedSequence's entropy pool (``SeedSequence.pool``) of ``words[:length]`` into ``pool``."""
+    start_pool(words, length, pool)
 
 
 @numba.njit(cache=True)
@@ -144,19 +170,32 @@ def _step(stream: np.ndarray) -> None:
 
 
 @numba.njit(cache=True)
+def _state_word(
+    low_source: np.uint64, high_source: np.uint64, hash_const: np.uint64
+) -> tuple[np.uint64, np.uint64]:
+    """Two of generate_state's hashed uint32 words as one uint64 (low word first)."""
+    low, hash_const = _generated(low_source, hash_const)
+    high, hash_const = _generated(high_source, hash_const)
+    return low | (high << _SHIFT32), hash_const
+
+
+@numba.njit(cache=True)
+def _generated(source: np.uint64, hash_const: np.uint64) -> tuple[np.uint64, np.uint64]:
+    value = (source ^ hash_const) & _M32
+    hash_const = (hash_const * _MULT_B) & _M32
+    value = (value * hash_const) & _M32
+    return value ^ (value >> _SHIFT16), hash_const
+
+
+@numba.njit(cache=True)
 def seed_stream(pool: np.ndarray, stream: np.ndarray) -> None:
-    """``stream`` set as ``PCG64(SeedSequence)`` with this entropy pool sets itself."""
-    state = np.empty(8, dtype=np.uint64)
+    """``stream`` set as ``PCG64(SeedSequence)`` with this entropy pool sets itself
+    (``generate_state(4, uint64)``: eight hashed words, paired little-endian)."""
     hash_const = _INIT_B
-    for i in range(8):
-        value = (pool[i % _POOL_SIZE] ^ hash_const) & _M32
-        hash_const = (hash_const * _MULT_B) & _M32
-        value = (value * hash_const) & _M32
-        state[i] = value ^ (value >> _SHIFT16)
-    seed_high = state[0] | (state[1] << _SHIFT32)
-    seed_low = state[2] | (state[3] << _SHIFT32)
-    sequence_high = state[4] | (state[5] << _SHIFT32)
-    sequence_low = state[6] | (state[7] << _SHIFT32)
+    seed_high, hash_const = _state_word(pool[0], pool[1], hash_const)
+    seed_low, hash_const = _state_word(pool[2], pool[3], hash_const)
+    sequence_high, hash_const = _state_word(pool[0], pool[1], hash_const)
+    sequence_low, hash_const = _state_word(pool[2], pool[3], hash_const)
     stream[0], stream[1] = _ZERO, _ZERO
     stream[2] = (sequence_high << _ONE) | (sequence_low >> _SHIFT63)
     stream[3] = (sequence_low << _ONE) | _ONE
@@ -171,13 +210,13 @@ def seed_stream(pool: np.ndarray, stream: np.ndarray) -> None:
 
 @numba.njit(cache=True)
 def seed_keyed(
-    words: np.ndarray, length: int, key: int, pool: np.ndarray, stream: np.ndarray
+    pool: np.ndarray, hash_const: np.uint64, key: int, scratch: np.ndarray, stream: np.ndarray
 ) -> None:
-    """``stream`` set as ``generator(seed, *keys, key)`` where ``words[:length]`` are the seed's
-    and keys' words (``words`` has room for one more key)."""
-    total = append_key(words, length, key)
-    pool_of(words, total, pool)
-    seed_stream(pool, stream)
+    """``stream`` set as ``generator(seed, *keys, key)``, where ``pool`` and ``hash_const`` are
+    ``start_pool``'s (and ``absorb_key``'s) for the seed and keys; ``pool`` is left as it was."""
+    scratch[:] = pool
+    hash_const = absorb_key(scratch, hash_const, key)
+    seed_stream(scratch, stream)
 
 
 @numba.njit(cache=True)
