@@ -187,7 +187,7 @@ def _coverage_bid(
     return highest
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _choose(
     kind: int, parameters: np.ndarray, seat: int, round_index: int, budgets: np.ndarray,
     coverage: np.ndarray, players: int, first: int, masks: np.ndarray, later: np.ndarray,
@@ -272,14 +272,14 @@ def _play_games(
     run_hash = start_pool(words, length, run_pool)
     bids = np.zeros(players, dtype=np.int64)
     for game in range(games):
-        game_pool[:] = run_pool
+        for i in range(4):  # loops, not slice assignment: that costs seconds of compiling
+            game_pool[i] = run_pool[i]
         game_hash = absorb_key(game_pool, run_hash, first_game + game)
         for seat in range(players):
             seed_keyed(game_pool, game_hash, seat, scratch, streams[seat])
         budgets, coverage, held = budgets_out[game], coverage_out[game], held_out[game]
-        budgets[:] = start_budget
-        coverage[:] = 0
-        held[:] = 0
+        for seat in range(players):
+            budgets[seat], coverage[seat], held[seat] = start_budget, 0, 0
         _play_on(
             masks, later, priorities, prices, full, classroom, kinds, parameters, streams,
             False, budgets, coverage, held, 0, bids, 0, True, bids_out[game],
@@ -310,9 +310,10 @@ def _play_from(
     for position in range(positions):
         seed_keyed(run_pool, run_hash, position, scratch, streams[0])
         for playout in range(playouts):
-            budgets[:] = start_budgets[position]
-            coverage[:] = start_coverage[position]
-            bids[:] = start_bids[position]
+            for seat in range(players):
+                budgets[seat] = start_budgets[position, seat]
+                coverage[seat] = start_coverage[position, seat]
+                bids[seat] = start_bids[position, seat]
             _play_on(
                 masks, later, priorities, prices, full, classroom, kinds, parameters,
                 streams, True, budgets, coverage, held, round_starts[position], bids,

@@ -214,7 +214,8 @@ def seed_keyed(
 ) -> None:
     """``stream`` set as ``generator(seed, *keys, key)``, where ``pool`` and ``hash_const`` are
     ``start_pool``'s (and ``absorb_key``'s) for the seed and keys; ``pool`` is left as it was."""
-    scratch[:] = pool
+    for i in range(_POOL_SIZE):  # a loop: slice assignment costs seconds of compiling
+        scratch[i] = pool[i]
     hash_const = absorb_key(scratch, hash_const, key)
     seed_stream(scratch, stream)
 
