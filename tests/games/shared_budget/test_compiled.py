@@ -31,12 +31,13 @@ def compiled_stream(seed, *keys):
     base = streams.seed_words(seed_sequence(seed))
     words = np.zeros(streams.MAX_WORDS, dtype=np.uint64)
     words[: len(base)] = base
-    length = len(base)
+    pool, scratch = np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64)
+    hash_const = streams.start_pool(words, len(base), pool)
     for key in keys[:-1]:
-        length = streams.append_key(words, length, key)
-    pool = np.zeros(4, dtype=np.uint64)
+        hash_const = streams.absorb_key(pool, hash_const, key)
     stream = np.zeros(streams.STREAM_WORDS, dtype=np.uint64)
-    streams.seed_keyed(words, length, keys[-1], pool, stream)
+    streams.seed_keyed(pool, hash_const, keys[-1], scratch, stream)
+    streams.absorb_key(pool, hash_const, keys[-1])
     return stream, pool
 
 
@@ -50,6 +51,14 @@ def test_compiled_streams_draw_what_numpy_draws(seed, keys, draws):
     # integers(count) for every count (0 and 1 draw nothing), random() for count 0
     stream, pool = compiled_stream(seed, *keys)
     assert pool.tolist() == seed_sequence(seed, *keys).pool.tolist()
+    words = np.zeros(streams.MAX_WORDS, dtype=np.uint64)
+    length = len(base := streams.seed_words(seed_sequence(seed)))
+    words[:length] = base
+    for key in keys:
+        length = streams.append_key(words, length, key)
+    whole = np.zeros(4, dtype=np.uint64)
+    streams.pool_of(words, length, whole)
+    assert whole.tolist() == pool.tolist()
     rng = generator(seed, *keys)
     for count in draws:
         if count == 0:
