@@ -26,9 +26,7 @@ from workbench.games.shared_budget.streams import (
     MAX_WORDS,
     STREAM_WORDS,
     absorb_key,
-    append_key,
     integers,
-    pool_of,
     random,
     seed_keyed,
     seed_words,
@@ -259,17 +257,25 @@ def _play_on(
 def _play_games(
     masks: np.ndarray, later: np.ndarray, priorities: np.ndarray, prices: np.ndarray,
     full: int, classroom: bool, kinds: np.ndarray, parameters: np.ndarray,
-    words: np.ndarray, length: int, first_game: int, start_budget: int,
-    bids_out: np.ndarray, winners_out: np.ndarray, budgets_out: np.ndarray,
-    coverage_out: np.ndarray, held_out: np.ndarray,
-) -> None:  # fmt: skip
+    words: np.ndarray, length: int, check_key: int, check_pool: np.ndarray, first_game: int,
+    start_budget: int, bids_out: np.ndarray, winners_out: np.ndarray,
+    budgets_out: np.ndarray, coverage_out: np.ndarray, held_out: np.ndarray,
+) -> bool:  # fmt: skip
     """Play new games first_game, first_game + 1, ...: game g's seat s from the stream
-    (seed, g, s), where ``words[:length]`` are the seed's words."""
+    (seed, g, s), where ``words[:length]`` are the seed's words. First checks the compiled
+    seeding against numpy's: False (nothing played) unless the pool of (seed, check_key) is
+    ``check_pool``."""
     games, players = budgets_out.shape
     streams = np.zeros((players, STREAM_WORDS), dtype=np.uint64)
     run_pool, game_pool = np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64)
     scratch = np.zeros(4, dtype=np.uint64)
     run_hash = start_pool(words, length, run_pool)
+    for i in range(4):
+        game_pool[i] = run_pool[i]
+    absorb_key(game_pool, run_hash, check_key)
+    for i in range(4):
+        if game_pool[i] != check_pool[i]:
+            return False
     bids = np.zeros(players, dtype=np.int64)
     for game in range(games):
         for i in range(4):  # loops, not slice assignment: that costs seconds of compiling
@@ -285,6 +291,7 @@ def _play_games(
             False, budgets, coverage, held, 0, bids, 0, True, bids_out[game],
             winners_out[game],
         )
+    return True
 
 
 @numba.njit(cache=True)
@@ -334,20 +341,15 @@ def _stream_words(seed: np.random.SeedSequence) -> tuple[np.ndarray, int]:
     return words, len(base)
 
 
-def _run_seed(rng: np.random.Generator) -> np.random.SeedSequence:
+def _run_seed(rng: np.random.Generator) -> tuple[np.random.SeedSequence, int, np.ndarray]:
     """The run's seed from the batch generator self-play hands the fast engine, which is
-    ``generator(seed, batch)``: its seed sequence without the last spawn key; checked by
-    rebuilding the batch's entropy pool from it."""
+    ``generator(seed, batch)``: its seed sequence without the last spawn key; with that key
+    and the batch's entropy pool, which the compiled seeding must rebuild (checked)."""
     batch_seed = rng.bit_generator.seed_seq
     if not isinstance(batch_seed, np.random.SeedSequence) or not batch_seed.spawn_key:
         raise TypeError(f"the fast engine needs a generator(seed, batch), got {rng!r}")
     run = np.random.SeedSequence(batch_seed.entropy, spawn_key=batch_seed.spawn_key[:-1])
-    words, length = _stream_words(run)
-    pool = np.zeros(4, dtype=np.uint64)
-    pool_of(words, append_key(words, length, batch_seed.spawn_key[-1]), pool)
-    if not np.array_equal(pool, batch_seed.pool.astype(np.uint64)):
-        raise RuntimeError("compiled seeding disagrees with numpy's SeedSequence")
-    return run
+    return run, int(batch_seed.spawn_key[-1]), batch_seed.pool.astype(np.uint64)
 
 
 def play_batch(
@@ -356,7 +358,8 @@ def play_batch(
 ) -> PlayedBatch:
     """``size`` new games from game ``first_game`` on (self-play's fast-engine ``play``): the
     same games the step engine plays for the run's seed."""
-    words, length = _stream_words(_run_seed(rng))
+    run, check_key, check_pool = _run_seed(rng)
+    words, length = _stream_words(run)
     kinds, parameters = policies(agents)
     table = tables(rules)
     players, rounds = rules.players, rules.rounds
@@ -368,11 +371,13 @@ def play_batch(
         coverage=np.zeros((size, players), dtype=np.int64),
         held=np.zeros((size, players), dtype=np.int64),
     )
-    _play_games(
+    seeded = _play_games(
         table.masks, table.later, table.priorities, table.prices, table.full, table.classroom,
-        kinds, parameters, words, length, first_game, rules.budget, played.bids,
-        played.winners, played.budgets, played.coverage, played.held,
+        kinds, parameters, words, length, check_key, check_pool, first_game, rules.budget,
+        played.bids, played.winners, played.budgets, played.coverage, played.held,
     )  # fmt: skip
+    if not seeded:
+        raise RuntimeError("the compiled seeding disagrees with numpy's SeedSequence")
     return played
 
 
