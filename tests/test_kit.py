@@ -50,11 +50,6 @@ def test_rounds_false_leaves_the_rounds_frame_out_in_every_game():
         assert rounds is None and games.height == 2 * game.Rules().players
 
 
-def test_a_game_without_a_fast_engine_refuses_engine_fast():
-    with pytest.raises(ValueError, match="shared_budget has no fast engine: engine must be"):
-        shared_budget.simulate(games=1, seed=0, engine="fast", progress=False)
-
-
 def test_play_game_is_game_g_of_a_run_on_the_stream_seed_g():
     """Game g of ``simulate(seed=s)`` is ``play_game(seed=(s, g))``: same scores, any engine."""
     games, _ = rubbish.simulate(None, "random", games=4, seed=7, engine="step", progress=False)

@@ -1,9 +1,10 @@
 """Shared budget auction (docs/rules.md): teams bid sealed from one identical budget for
 six project cards in a fixed order, scoring one point per required function covered.
 
-Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate`` for batch self-play;
-``solve`` for the exact two-team equilibrium; agents; analyses returning polars frames;
-charts and the state explorer.
+Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate`` for self-play (a compiled
+fast engine for the random and coverage agents, identical to the step engine for a seed);
+``play_from`` for many compiled playouts from given positions; ``solve`` for the exact two-team
+equilibrium; agents; analyses returning polars frames; charts and the state explorer.
 """
 
 from workbench.games.shared_budget.agents import (
@@ -32,6 +33,7 @@ from workbench.games.shared_budget.analysis import (
     variant_values,
     versus_equilibrium,
 )
+from workbench.games.shared_budget.compiled import play_from
 from workbench.games.shared_budget.engine import (
     Observation,
     Result,
@@ -114,6 +116,7 @@ __all__ = [
     "make_agent",
     "make_panel",
     "new_game",
+    "play_from",
     "priority_order",
     "priority_variants",
     "purchase_effect_summary",

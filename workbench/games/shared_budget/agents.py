@@ -4,6 +4,9 @@ Every agent is ``agent(observation, legal_actions, rng) -> action`` (determinist
 rng) and also reports its exact action probabilities with ``agent.probabilities(observation,
 legal_actions)``, which ``expected_outcome`` uses to score matches without sampling. All three
 choose from the public position only (round, budgets, coverage), never from the history.
+The random agent and the coverage heuristic also play compiled in the fast engine
+(``compiled_policy()``: the same policy, the same draws); the equilibrium agent plays step by
+step only.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from workbench.checks import whole_number
+from workbench.games.shared_budget.compiled import COVERAGE, RANDOM, CompiledPolicy
 from workbench.games.shared_budget.engine import BUY, PASS, Observation
 from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.solver import Solution, solve
@@ -28,6 +32,10 @@ class RandomAgent:
     """Picks uniformly among the legal actions: every bid from 0 to the budget alike."""
 
     name = "random"
+
+    def compiled_policy(self) -> CompiledPolicy:
+        """This policy in the fast engine: uniform over the legal actions."""
+        return CompiledPolicy(RANDOM, ())
 
     def probabilities(
         self, observation: Observation, legal_actions: Sequence[Action]
@@ -52,13 +60,31 @@ class CoverageHeuristic:
     bid uniformly over target +/- jitter (at least 1, at most the sure-win bid), as teams
     haggling over a number do; ``jitter=0`` is deterministic. In the classroom variant the
     group buys a card when it adds a missing function and is affordable.
+
+    Parameters (the compiled policy's vector, in this order; defaults are the hand-set ones):
+    ``jitter`` (2) the spread of the bid around the target; ``share`` (1.0) scales the
+    budget's share for the added functions (capped at the budget); ``margin`` (1) what the
+    sure-win bid adds to the richest rival's budget without priority.
     """
 
-    def __init__(self, jitter: int = 2) -> None:
+    def __init__(self, jitter: int = 2, share: float = 1.0, margin: int = 1) -> None:
         self.jitter = whole_number(
             "CoverageHeuristic jitter", jitter, low=0, allowed="a non-negative int"
         )
-        self.name = "coverage" if jitter == 0 else f"coverage(±{jitter})"
+        number = isinstance(share, int | float) and not isinstance(share, bool)
+        if not number or not 0 <= share < math.inf:
+            raise ValueError(f"CoverageHeuristic share must be a number >= 0, got {share!r}")
+        self.share = float(share)
+        self.margin = whole_number(
+            "CoverageHeuristic margin", margin, low=0, allowed="a non-negative int"
+        )
+        name = "coverage" if jitter == 0 else f"coverage(±{jitter})"
+        tuned = [f"share={share:g}"] * (self.share != 1.0) + [f"margin={margin}"] * (margin != 1)
+        self.name = f"{name}[{', '.join(tuned)}]" if tuned else name
+
+    def compiled_policy(self) -> CompiledPolicy:
+        """This policy in the fast engine: its parameters (jitter, share, margin)."""
+        return CompiledPolicy(COVERAGE, (float(self.jitter), self.share, float(self.margin)))
 
     def target(self, observation: Observation) -> int:
         """The bid before jitter (see the class docstring)."""
@@ -78,8 +104,10 @@ class CoverageHeuristic:
         if adds & ~later:
             want = budget
         else:
-            want = math.ceil(budget * adds.bit_count() / missing.bit_count())
-        return min(want, self._sure_win(observation))
+            want = min(
+                budget, math.ceil(self.share * budget * adds.bit_count() / missing.bit_count())
+            )
+        return min(want, self._sure_win(observation, self.margin))
 
     def probabilities(
         self, observation: Observation, legal_actions: Sequence[Action]
@@ -90,7 +118,7 @@ class CoverageHeuristic:
         target = self.target(observation)
         if target == 0:
             return {0: 1.0}
-        high = min(observation.budget, self._sure_win(observation))
+        high = min(observation.budget, self._sure_win(observation, self.margin))
         weight = 1.0 / (2 * self.jitter + 1)
         result: dict[Action, float] = {}
         for offset in range(-self.jitter, self.jitter + 1):
@@ -106,13 +134,13 @@ class CoverageHeuristic:
         return _sample(distribution, rng)
 
     @staticmethod
-    def _sure_win(observation: Observation) -> int:
+    def _sure_win(observation: Observation, margin: int) -> int:
         me = observation.player
         rivals = [b for seat, b in enumerate(observation.budgets) if seat != me]
         if not rivals:
             return observation.budget
         first = observation.priority[0] == me
-        return max(1, max(rivals) + (0 if first else 1))
+        return max(1, max(rivals) + (0 if first else margin))
 
     @staticmethod
     def _classroom_choice(observation: Observation, legal_actions: Sequence[Action]) -> Action:

@@ -9,23 +9,27 @@ in the round's priority (1 = first), what it wrote, the bid as read (0 for a pas
 written bid was invalid (read as a pass), whether it won the card and what it paid, its budget
 before and after, functions covered before and gained, and score_after (functions covered
 after the round). Game g's state is seeded with ``derive_seed(seed, g)`` and seat s's agent
-draws from the stream ``(seed, g, s)``.
+draws from the stream ``(seed, g, s)``, in the step engine and in the compiled fast engine alike
+(``compiled.py``, which plays the random and coverage agents): both engines give identical
+frames for the same seed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from workbench.games.shared_budget.agents import AGENTS, make_agent
+from workbench.games.shared_budget.compiled import PlayedBatch, play_batch, tables
 from workbench.games.shared_budget.engine import State, new_game
-from workbench.games.shared_budget.rules import Rules
-from workbench.kit.frames import FrameRows
+from workbench.games.shared_budget.rules import TEAM_NAMES, Rules
+from workbench.kit.frames import FrameRows, agent_column, typed_frame
 from workbench.kit.seeding import derive_seed, generator
-from workbench.kit.selfplay import Frame, SelfPlay
+from workbench.kit.selfplay import FastEngine, Frame, SelfPlay
 
 Agent = Callable[[Any, Sequence[Any], np.random.Generator], Any]
 
@@ -65,8 +69,10 @@ ROUNDS_SCHEMA = {
 }
 
 
-#: Games per yielded chunk of ``simulate_batches``: fixed, so a seed always gives the same games.
+#: Games per yielded chunk of ``simulate_batches`` (step engine) and per fast-engine batch.
+#: Every game has its own streams, so the batch size never changes a game.
 BATCH_SIZE = 1024
+FAST_BATCH_SIZE = 8192
 
 
 def _streams(
@@ -131,9 +137,125 @@ def states_rounds_frame(states: list[State], labels: list[str], first: int) -> p
     return rows.frame()
 
 
+def _team_column(rules: Rules, seats: np.ndarray) -> pl.Series:
+    names = ["group"] if rules.variant == "classroom" else list(TEAM_NAMES[: rules.players])
+    return pl.Series(names, dtype=pl.String).gather(seats)
+
+
+def _joined(masks: np.ndarray, names: tuple[str, ...]) -> pl.Series:
+    """Each bit mask as its '+'-joined names (bit i = names[i]): a table of every mask when
+    there are few names, else built once per distinct mask."""
+    if len(names) <= _TABLE_BITS:
+        return _mask_texts(names).gather(masks.ravel())
+    distinct, inverse = np.unique(masks.ravel(), return_inverse=True)
+    texts = ["+".join(n for i, n in enumerate(names) if int(m) >> i & 1) for m in distinct]
+    return pl.Series(texts, dtype=pl.String).gather(inverse.ravel())
+
+
+_TABLE_BITS = 10
+
+
+@lru_cache(maxsize=64)
+def _mask_texts(names: tuple[str, ...]) -> pl.Series:
+    masks = range(1 << len(names))
+    texts = ["+".join(n for i, n in enumerate(names) if m >> i & 1) for m in masks]
+    return pl.Series(texts, dtype=pl.String)
+
+
+@lru_cache(maxsize=8)
+def _number_texts(largest: int) -> pl.Series:
+    return pl.Series([str(n) for n in range(largest + 1)], dtype=pl.String)
+
+
+def _bit_counts(masks: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(masks).astype(np.int64)
+
+
+def batch_games_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.DataFrame:
+    """The games frame of a fast-engine batch (the same rows as ``states_games_frame``)."""
+    rules = played.rules
+    games, players = played.budgets.shape
+    scores = _bit_counts(played.coverage)
+    if rules.variant == "classroom":
+        won = scores == len(rules.functions)
+        ranks, shares = np.ones_like(scores), won.astype(np.float64)
+    else:
+        keys = scores * (played.budgets.max(initial=0) + 1)
+        if rules.final_tiebreak == "budget":
+            keys = keys + played.budgets
+        ranks = 1 + (keys[:, None, :] > keys[:, :, None]).sum(axis=2)
+        won = ranks == 1
+        shares = np.where(won, 1.0 / won.sum(axis=1, keepdims=True), 0.0)
+    seats = np.tile(np.arange(players), games)
+    columns = {
+        "game": np.repeat(np.arange(first, first + games), players),
+        "seat": seats,
+        "team": _team_column(rules, seats),
+        "agent": agent_column(labels, seats),
+        "score": scores.ravel(),
+        "rank": ranks.ravel(),
+        "won": won.ravel(),
+        "win_share": shares.ravel(),
+        "budget_left": played.budgets.ravel(),
+        "spent": rules.budget - played.budgets.ravel(),
+        "cards_won": _bit_counts(played.held).ravel(),
+        "cards": _joined(played.held, tuple(p.name for p in rules.projects)),
+        "functions": _joined(played.coverage, rules.functions),
+    }
+    return typed_frame(columns, GAMES_SCHEMA)
+
+
+def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.DataFrame:
+    """The rounds frame of a fast-engine batch (the same rows as ``states_rounds_frame``)."""
+    rules, table = played.rules, tables(played.rules)
+    games, rounds, players = played.bids.shape
+    bids = played.bids.astype(np.int64)
+    won = played.winners[:, :, None] == np.arange(players)
+    if table.classroom:
+        bids = bids * table.prices[None, :, None]
+        written = pl.Series(["pass", "buy"], dtype=pl.String).gather(played.bids.ravel())
+    else:
+        written = _number_texts(rules.budget).gather(played.bids.ravel())
+    paid = np.where(won, bids, 0)
+    budget_after = rules.budget - np.cumsum(paid, axis=1)
+    gained = np.where(won, table.masks[None, :, None], 0)
+    coverage_after = np.bitwise_or.accumulate(gained, axis=1)
+    functions_after = _bit_counts(coverage_after)
+    functions_before = np.concatenate(
+        [np.zeros((games, 1, players), dtype=np.int64), functions_after[:, :-1]], axis=1
+    )
+    priority_rank = np.argsort(table.priorities, axis=1) + 1
+    seats = np.tile(np.arange(players), games * rounds)
+    round_of_row = np.tile(np.repeat(np.arange(rounds), players), games)
+    columns = {
+        "game": np.repeat(np.arange(first, first + games), rounds * players),
+        "round": round_of_row + 1,
+        "card": pl.Series([p.name for p in rules.projects], dtype=pl.String).gather(round_of_row),
+        "seat": seats,
+        "team": _team_column(rules, seats),
+        "agent": agent_column(labels, seats),
+        "priority_rank": np.tile(priority_rank.ravel(), games),
+        "written": written,
+        "bid": bids.ravel(),
+        "invalid": np.zeros(games * rounds * players, dtype=bool),
+        "won_card": won.ravel(),
+        "paid": paid.ravel(),
+        "budget_before": (budget_after + paid).ravel(),
+        "budget_after": budget_after.ravel(),
+        "functions_before": functions_before.ravel(),
+        "functions_gained": (functions_after - functions_before).ravel(),
+        "score_after": functions_after.ravel(),
+    }
+    return typed_frame(columns, ROUNDS_SCHEMA)
+
+
+FAST_ENGINE = FastEngine(FAST_BATCH_SIZE, ("compiled_policy",), play_batch)
 SELF_PLAY = SelfPlay(
-    "shared_budget", Rules, AGENTS, make_agent, "coverage", new_game,
-    frames=(Frame("games", None, states_games_frame), Frame("rounds", None, states_rounds_frame)),
+    "shared_budget", Rules, AGENTS, make_agent, "coverage", new_game, fast=FAST_ENGINE,
+    frames=(
+        Frame("games", batch_games_frame, states_games_frame),
+        Frame("rounds", batch_rounds_frame, states_rounds_frame),
+    ),
     step_chunk=BATCH_SIZE, streams=_streams,
 )  # fmt: skip
 simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)

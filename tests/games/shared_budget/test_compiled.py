@@ -1,0 +1,258 @@
+"""The compiled fast engine: numpy's streams reproduced bit for bit, fast frames identical to
+the step engine's, the replay tie, compiled agents choosing as their step calls, play_from."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+from workbench.games.shared_budget import (
+    CoverageHeuristic,
+    EquilibriumAgent,
+    RandomAgent,
+    Rules,
+    compiled,
+    new_game,
+    play_from,
+    simulate,
+    solve,
+    streams,
+)
+from workbench.games.shared_budget.simulate import states_games_frame, states_rounds_frame
+from workbench.kit.seeding import generator, seed_sequence
+
+
+def compiled_stream(seed, *keys):
+    """A compiled stream set as ``generator(seed, *keys)``."""
+    base = streams.seed_words(seed_sequence(seed))
+    words = np.zeros(streams.MAX_WORDS, dtype=np.uint64)
+    words[: len(base)] = base
+    pool, scratch = np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64)
+    hash_const = streams.start_pool(words, len(base), pool)
+    for key in keys[:-1]:
+        hash_const = streams.absorb_key(pool, hash_const, key)
+    stream = np.zeros(streams.STREAM_WORDS, dtype=np.uint64)
+    streams.seed_keyed(pool, hash_const, keys[-1], scratch, stream)
+    streams.absorb_key(pool, hash_const, keys[-1])
+    return stream, pool
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**80),
+    keys=st.lists(st.integers(0, 2**40), min_size=1, max_size=3),
+    draws=st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=60),
+)
+def test_compiled_streams_draw_what_numpy_draws(seed, keys, draws):
+    # integers(count) for every count (0 and 1 draw nothing), random() for count 0
+    stream, pool = compiled_stream(seed, *keys)
+    assert pool.tolist() == seed_sequence(seed, *keys).pool.tolist()
+    words = np.zeros(streams.MAX_WORDS, dtype=np.uint64)
+    length = len(base := streams.seed_words(seed_sequence(seed)))
+    words[:length] = base
+    for key in keys:
+        length = streams.append_key(words, length, key)
+    whole = np.zeros(4, dtype=np.uint64)
+    streams.pool_of(words, length, whole)
+    assert whole.tolist() == pool.tolist()
+    rng = generator(seed, *keys)
+    for count in draws:
+        if count == 0:
+            assert streams.random(stream) == rng.random()
+        else:
+            assert streams.integers(stream, count) == int(rng.integers(count))
+
+
+def test_seed_words_follow_numpys_entropy_coercion():
+    sequence = np.random.SeedSequence([7, 2**40 + 3], spawn_key=(5,))
+    words = streams.seed_words(sequence)
+    assert words.tolist() == [7, 3, 2**8, 0, 5]  # 2**40 + 3 is two words, padded to four
+    with pytest.raises(TypeError, match="SeedSequence"):
+        streams.seed_words(3)
+
+
+# (rules, agents): every variant and option the compiled loop branches on.
+ENGINE_CASES = [
+    (Rules(), "random"),
+    (Rules(), "coverage"),
+    (Rules(teams=4), "random"),
+    (Rules(teams=3), ["random", "coverage", CoverageHeuristic(jitter=0)]),
+    (
+        Rules(teams=4, final_tiebreak="shared", tie_priority="fixed", first_priority=2),
+        [CoverageHeuristic(5), RandomAgent(), CoverageHeuristic(0), CoverageHeuristic(3, 0.7, 0)],
+    ),
+    (Rules(variant="classroom"), "random"),
+    (Rules(variant="classroom"), "coverage"),
+    (Rules(teams=4, budget=3), "coverage"),
+    (Rules(budget=300), ["coverage", "random"]),
+    (Rules(teams=3, budget=9), CoverageHeuristic(jitter=4, share=1.6, margin=3)),
+]
+
+
+@pytest.mark.parametrize(("rules", "agents"), ENGINE_CASES)
+def test_fast_frames_equal_the_step_engines(rules, agents):
+    fast = simulate(rules, agents, games=120, seed=7, progress=False, engine="fast")
+    step = simulate(rules, agents, games=120, seed=7, progress=False, engine="step")
+    for fast_frame, step_frame in zip(fast, step, strict=True):
+        assert_frame_equal(fast_frame, step_frame)
+
+
+def test_seed_sequences_give_the_same_games_in_both_engines():
+    seed = np.random.SeedSequence([3, 2**50], spawn_key=(2,))
+    fast = simulate(Rules(teams=3), "random", games=40, seed=seed, progress=False, engine="fast")
+    step = simulate(Rules(teams=3), "random", games=40, seed=seed, progress=False, engine="step")
+    assert_frame_equal(fast[1], step[1])
+
+
+def test_fast_games_replay_through_the_step_engine():
+    # the replay tie: each recorded fast game, its bids applied one by one, gives the same frames
+    rules = Rules(teams=4)
+    agents = ["coverage", "random", "coverage", "random"]
+    games, rounds = simulate(rules, agents, games=60, seed=11, progress=False, engine="fast")
+    states = []
+    for game in range(60):
+        state = new_game(rules, seed=0)
+        for bid in rounds.filter(pl.col("game") == game).sort("round", "seat")["bid"]:
+            state = state.apply(bid)
+        states.append(state)
+    labels = games.filter(pl.col("game") == 0).sort("seat")["agent"].to_list()
+    assert_frame_equal(states_games_frame(states, labels, 0), games)
+    assert_frame_equal(states_rounds_frame(states, labels, 0), rounds)
+
+
+def test_batch_size_and_position_in_the_run_never_change_a_game():
+    whole = simulate(Rules(teams=3), "coverage", games=9000, seed=5, progress=False)[0]
+    assert whole["game"].n_unique() == 9000  # two fast batches
+    one = simulate(Rules(teams=3), "coverage", games=8200, seed=5, progress=False)[0]
+    assert_frame_equal(whole.filter(pl.col("game") < 8200), one)
+
+
+def random_position(rules, rng, steps):
+    state = new_game(rules, seed=0)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        state = state.apply(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    teams=st.integers(2, 4),
+    budget=st.integers(1, 40),
+    steps=st.integers(0, 23),
+    jitter=st.integers(0, 6),
+    seed=st.integers(0, 10**6),
+)
+def test_compiled_agents_choose_what_their_step_calls_choose(teams, budget, steps, jitter, seed):
+    rules = Rules(teams=teams, budget=budget)
+    state = random_position(rules, generator(seed), steps)
+    if state.is_over:
+        return
+    seat, table = state.to_play, compiled.tables(rules)
+    for agent in (RandomAgent(), CoverageHeuristic(jitter), CoverageHeuristic(jitter, 0.5, 2)):
+        kinds, parameters = compiled.policies([agent])
+        stream, _ = compiled_stream(seed, 1)
+        compiled_action = compiled._choose(
+            kinds[0], parameters[0], seat, state.round_index,
+            np.array(state.budgets), np.array(state.coverage), teams,
+            table.priorities[state.round_index, 0], table.masks, table.later, table.prices,
+            table.full, False, stream,
+        )  # fmt: skip
+        step_action = agent(state.observation(seat), state.legal_actions(), generator(seed, 1))
+        assert compiled_action == step_action
+
+
+def step_playouts(state, agents, playouts, rng):
+    """Continue ``state`` step by step ``playouts`` times, every seat drawing from ``rng``."""
+    scores = []
+    for _ in range(playouts):
+        position = state
+        while (seat := position.to_play) is not None:
+            legal = position.legal_actions()
+            position = position.apply(agents[seat](position.observation(seat), legal, rng))
+        scores.append(position.result().scores)
+    return np.array(scores, dtype=np.float64)
+
+
+@pytest.mark.parametrize(
+    ("rules", "agents"),
+    [
+        (Rules(), [RandomAgent(), CoverageHeuristic()]),
+        (Rules(teams=4), [RandomAgent(), CoverageHeuristic(), RandomAgent(), RandomAgent()]),
+        (Rules(teams=3, tie_priority="fixed"), [CoverageHeuristic(4)] * 3),
+        (Rules(variant="classroom"), [RandomAgent()]),
+    ],
+)
+def test_play_from_continues_as_the_step_engine(rules, agents):
+    # positions from seeded random games at every depth, mid-round ones included
+    rng = generator(99)
+    depth = rules.rounds * rules.players
+    positions = [random_position(rules, rng, step % (depth + 1)) for step in range(40)]
+    scores = play_from(positions, agents, playouts=6, seed=21)
+    assert scores.shape == (40, 6, rules.players) and scores.dtype == np.float64
+    for index, state in enumerate(positions):
+        expected = step_playouts(state, agents, 6, generator(21, index))
+        np.testing.assert_array_equal(scores[index], expected)
+
+
+def test_play_from_one_state_and_names():
+    state = new_game(Rules(teams=3), seed=0).apply(4)
+    scores = play_from(state, "random", playouts=500, seed=1)
+    assert scores.shape == (1, 500, 3)
+    assert set(np.unique(scores)) <= {0.0, 1.0, 2.0, 3.0}
+    again = play_from([state], ["random"] * 3, playouts=500, seed=1)
+    np.testing.assert_array_equal(scores, again)
+    assert not np.array_equal(scores, play_from(state, "random", playouts=500, seed=2))
+
+
+def test_play_from_a_finished_game_gives_its_scores():
+    state = new_game(seed=0)
+    for bid in [6, 6, 1, 1, 3, 3, 11, 11, 2, 3, 6, 5]:
+        state = state.apply(bid)
+    assert state.result().scores == (3, 3)  # the equilibrium line: both cover all three
+    scores = play_from(state, "coverage", playouts=3, seed=0)
+    assert scores.tolist() == [[[3.0, 3.0]] * 3]
+
+
+def test_play_from_refuses_bad_input():
+    state = new_game(seed=0)
+    with pytest.raises(ValueError, match="step by step only"):
+        play_from(state, [EquilibriumAgent(solve()), RandomAgent()], playouts=2, seed=0)
+    with pytest.raises(TypeError, match="State"):
+        play_from([], "random", playouts=2, seed=0)
+    with pytest.raises(TypeError, match="State"):
+        play_from("not a state", "random", playouts=2, seed=0)
+    with pytest.raises(ValueError, match="playouts"):
+        play_from(state, "random", playouts=0, seed=0)
+    with pytest.raises(ValueError, match="same rules"):
+        play_from([state, new_game(Rules(budget=5), seed=0)], "random", playouts=2, seed=0)
+
+
+def test_fast_engine_refuses_step_only_agents_and_auto_falls_back():
+    agents = [EquilibriumAgent(solve()), RandomAgent()]
+    with pytest.raises(ValueError, match="step-only"):
+        simulate(None, agents, games=2, seed=0, progress=False, engine="fast")
+    games, _ = simulate(None, agents, games=2, seed=0, progress=False)  # auto: the step engine
+    assert games.height == 4
+
+
+def test_coverage_parameters_are_named_and_checked():
+    assert CoverageHeuristic().compiled_policy() == (compiled.COVERAGE, (2.0, 1.0, 1.0))
+    assert CoverageHeuristic().name == "coverage(±2)"
+    assert CoverageHeuristic(0, share=0.5, margin=2).name == "coverage[share=0.5, margin=2]"
+    assert RandomAgent().compiled_policy() == (compiled.RANDOM, ())
+    for options, field in [
+        ({"share": -1.0}, "share"),
+        ({"share": float("nan")}, "share"),
+        ({"share": True}, "share"),
+        ({"margin": -1}, "margin"),
+        ({"margin": 1.5}, "margin"),
+    ]:
+        with pytest.raises((ValueError, TypeError), match=field):
+            CoverageHeuristic(**options)
