@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from workbench.errors import IllegalAction
-from workbench.games.auction_house import HeuristicAgent, RandomAgent, Rules, compiled, new_game
+from workbench.games.auction_house import (
+    HeuristicAgent,
+    RandomAgent,
+    Rules,
+    compiled,
+    layout,
+    new_game,
+)
 from workbench.games.auction_house.agents import CompiledAgent, sample_worlds
 from workbench.games.auction_house.cards import card_index
 from workbench.games.auction_house.fast import Policy, play_new_games
@@ -114,17 +121,17 @@ def test_sampled_worlds_stand_where_the_observer_stands_and_agree_with_what_it_s
     agent = HeuristicAgent()
     rng = generator(8)
     state = new_game(rules, seed=8)
-    hidden = [compiled.HANDS + s for s in range(4)] + [compiled.KITTY_CARDS + s for s in range(4)]
-    hidden += [compiled.OFFERS + s for s in range(4)]
+    hidden = [layout.HANDS + s for s in range(4)] + [layout.KITTY_CARDS + s for s in range(4)]
+    hidden += [layout.OFFERS + s for s in range(4)]
     checked = 0
     while not state.is_over and state.deal <= 3:
         seat = state.to_play
         observation = state.observation(seat)
         single = observation_row(observation)
         worlds = sample_worlds(observation, 4, rng)
-        public = [i for i in range(compiled.ROW) if i not in hidden]
+        public = [i for i in range(layout.ROW) if i not in hidden]
         assert (worlds.rows[:, public] == single[public]).all()
-        assert (worlds.rows[:, compiled.HANDS + seat] == single[compiled.HANDS + seat]).all()
+        assert (worlds.rows[:, layout.HANDS + seat] == single[layout.HANDS + seat]).all()
         voids = observation.voids()
         known = observation.known_holdings()
         for w in range(4):
@@ -132,10 +139,10 @@ def test_sampled_worlds_stand_where_the_observer_stands_and_agree_with_what_it_s
             assert compiled.actor_of(row) == seat
             cards = []
             for s in range(4):
-                hand = [c for c in range(40) if int(row[compiled.HANDS + s]) >> c & 1]
+                hand = [c for c in range(40) if int(row[layout.HANDS + s]) >> c & 1]
                 assert len(hand) == len(state.hand(s)), (s, observation.phase)
                 assert not any("CDHS"[c // 10] in voids[s] for c in hand)
-                kitty = int(row[compiled.KITTY_CARDS + s])
+                kitty = int(row[layout.KITTY_CARDS + s])
                 held = {*hand, kitty} - {-1}
                 assert all(card_index(card) in held for card in known[s])
                 cards += hand + ([kitty] if kitty >= 0 else [])
@@ -161,5 +168,5 @@ def test_an_illegal_choice_is_refused_naming_the_agent_game_and_seat():
     )
     with pytest.raises(IllegalAction, match=message):
         play_new_games(Rules(), [Unknown()] * 4, 5, generator(2))
-    nothing = np.full(4, -1)
-    assert choose(7, np.zeros(3), 3, 0, 1, 1, -1, -1, -1, nothing, nothing, 0, 0.5)[1] == -1
+    row = np.full(layout.ROW, -1)
+    assert choose(7, np.zeros((1, 3)), 0, 3, 0, 1, 1, -1, -1, -1, row, 0, 0.5)[1] == -1

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.games.auction_house import compiled
+from workbench.games.auction_house import compiled, layout
 from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS, card_index
 from workbench.games.auction_house.engine import (
     Action,
@@ -27,16 +27,12 @@ from workbench.games.auction_house.engine import (
     Take,
 )
 from workbench.games.auction_house.fast import Policy, lineup_policies, raise_refused
+from workbench.games.auction_house.layout import AUCTION, KITTY, OFFER, PLAY, TAKE
 from workbench.games.auction_house.policies import (
-    AUCTION,
     HEURISTIC,
     HEURISTIC_DEFAULTS,
     HEURISTIC_PARAMETERS,
-    KITTY,
-    OFFER,
-    PLAY,
     RANDOM,
-    TAKE,
     choose,
 )
 from workbench.games.auction_house.positions import card_mask, observation_row
@@ -59,20 +55,20 @@ class CompiledAgent:
     ) -> Action:
         row = observation_row(observation)
         seat = observation.player
-        phase = int(row[compiled.PHASE])
+        phase = int(row[layout.PHASE])
         start, card, suit = choose(
             self.policy.kind,
-            np.array(self.policy.params, np.float64),
+            np.array([self.policy.params], np.float64).reshape(1, -1),
+            0,
             phase,
-            int(row[compiled.STEP]) % PLAYERS,
-            row[compiled.HANDS + seat],
+            int(row[layout.STEP]) % PLAYERS,
+            row[layout.HANDS + seat],
             compiled.legal_of(row, seat),
-            row[compiled.TRUMP],
-            row[compiled.FACE_UP],
-            row[compiled.CALLED],
-            row[compiled.OFFERS : compiled.OFFERS + PLAYERS],
-            row[compiled.TRICK : compiled.TRICK + PLAYERS],
-            row[compiled.PLAYED],
+            row[layout.TRUMP],
+            row[layout.FACE_UP],
+            row[layout.CALLED],
+            row,
+            row[layout.PLAYED],
             float(rng.random()),
         )
         if phase == AUCTION:
@@ -201,17 +197,17 @@ class DeterminizationAgent:
             [SUITS.index(a.suit) if isinstance(a, Start) else 0 for a in legal_actions], worlds
         )
         compiled.apply_to_rows(rows, me, starts, cards, suits, sampled.trump_cards, rules.deals)
-        before = rows[:, compiled.SCORES : compiled.SCORES + PLAYERS].copy()
+        before = rows[:, layout.SCORES : layout.SCORES + PLAYERS].copy()
         kinds, params, may_start = lineup_policies([self.rollout] * PLAYERS)
         error = compiled.play_rows(
             rows, sampled.trump_cards, np.zeros((len(rows), 1, len(DECK)), np.int8),
             sampled.u[:, None, :], observation.deal, kinds, params, may_start, rules.deals,
             rules.trump_reveal == "before_auction", True,
-            np.zeros((1, 1, compiled.RECORD), np.int16), False,
+            np.zeros((1, 1, layout.RECORD), np.int16), False,
         )  # fmt: skip
         raise_refused(error, [self.rollout] * PLAYERS, observation.deal)
-        gain = (rows[:, compiled.SCORES : compiled.SCORES + PLAYERS] - before).astype(float)
-        tricks = rows[:, compiled.WON : compiled.WON + PLAYERS].astype(float)
+        gain = (rows[:, layout.SCORES : layout.SCORES + PLAYERS] - before).astype(float)
+        tricks = rows[:, layout.WON : layout.WON + PLAYERS].astype(float)
         others = (gain.sum(axis=1) - gain[:, me]) / (PLAYERS - 1)
         lead = tricks[:, me] - np.delete(tricks, me, axis=1).max(axis=1)
         value = gain[:, me] - others + self.trick_weight * lead
@@ -356,7 +352,7 @@ def _placeable(left: list[int], accepts: list[int], room: list[int]) -> bool:
 @dataclass
 class Worlds:
     """Sampled worlds in the compiled engine's form: one row per world (``compiled``'s
-    columns), each world's trump deck order, and this deal's uniforms (``compiled.SLOTS``)."""
+    columns), each world's trump deck order, and this deal's uniforms (``layout.SLOTS``)."""
 
     rows: np.ndarray
     trump_cards: np.ndarray
@@ -396,11 +392,11 @@ def sample_worlds(
         return np.tile(array, (repeat,) + (1,) * (array.ndim - 1))
 
     total = worlds * repeat
-    u = rng.random((total, compiled.SLOTS))
+    u = rng.random((total, layout.SLOTS))
     rows = np.tile(observation_row(obs), (total, 1))
-    rows[:, compiled.HANDS : compiled.HANDS + PLAYERS] = tile(hands)
-    rows[:, compiled.KITTY_CARDS : compiled.KITTY_CARDS + PLAYERS] = tile(kitty)
-    rows[:, compiled.OFFERS : compiled.OFFERS + PLAYERS] = tile(offers)
+    rows[:, layout.HANDS : layout.HANDS + PLAYERS] = tile(hands)
+    rows[:, layout.KITTY_CARDS : layout.KITTY_CARDS + PLAYERS] = tile(kitty)
+    rows[:, layout.OFFERS : layout.OFFERS + PLAYERS] = tile(offers)
     return Worlds(rows, tile(trump_cards), u)
 
 

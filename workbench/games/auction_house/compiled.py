@@ -16,25 +16,63 @@ import numba
 import numpy as np
 
 from workbench.games.auction_house.cards import POINTS, SUIT_SIZE
-from workbench.games.auction_house.policies import AUCTION, KITTY, OFFER, OVER, PLAY, TAKE, choose
-
-PLAYERS, TRICKS, FACES = 4, 9, 3
-#: Uniforms per game and deal, one slot per decision: 4 start-or-pass, 3 offers, 1 take,
-#: 4 kitty cards, 36 plays.
-SLOT_AUCTION, SLOT_OFFER, SLOT_TAKE, SLOT_KITTY, SLOT_PLAY = 0, 4, 7, 8, 12
-SLOTS = SLOT_PLAY + PLAYERS * TRICKS
-
-# -- a position's row ---------------------------------------------------------------------------
-DEAL, DEALER, PHASE, STEP, CARRIED, TRUMP, SHOWN = range(7)
-STARTER, FACE_UP, CALLED, TAKEN, TAKEN_FROM, FORCED, LEADER, PLAYED = range(7, 15)
-SCORES, OFFERS, KITTY_CARDS, TRICK, WON, HANDS = 15, 19, 23, 27, 31, 35
-ROW = HANDS + PLAYERS
-
-# -- a recorded deal (int16): what the frames, the kitty analyses and replay read ---------------
-R_DEALER, R_TRUMP, R_STARTER, R_FACE_UP, R_CALLED, R_TAKEN, R_TAKEN_FROM, R_FORCED = range(8)
-R_KITTY_WINNER, R_KITTY_POINTS, R_CARRIED_IN, R_CARRIED_OUT, R_LOST = range(8, 13)
-R_OFFERS, R_KITTY, R_WON, R_SCORES_AFTER, R_PLAYS = 13, 17, 21, 25, 29
-RECORD = R_PLAYS + PLAYERS * TRICKS
+from workbench.games.auction_house.layout import (  # re-exported: the engine's layout
+    AUCTION,
+    CALLED,
+    CARRIED,
+    DEAL,
+    DEALER,
+    FACE_UP,
+    FACES,
+    FORCED,
+    HANDS,
+    KITTY,
+    KITTY_CARDS,
+    LEADER,
+    OFFER,
+    OFFERS,
+    OVER,
+    PHASE,
+    PLAY,
+    PLAYED,
+    PLAYERS,
+    R_CALLED,
+    R_CARRIED_IN,
+    R_CARRIED_OUT,
+    R_DEALER,
+    R_FACE_UP,
+    R_FORCED,
+    R_KITTY,
+    R_KITTY_POINTS,
+    R_KITTY_WINNER,
+    R_LOST,
+    R_OFFERS,
+    R_PLAYS,
+    R_SCORES_AFTER,
+    R_STARTER,
+    R_TAKEN,
+    R_TAKEN_FROM,
+    R_TRUMP,
+    R_WON,
+    RECORD,
+    SCORES,
+    SHOWN,
+    SLOT_AUCTION,
+    SLOT_KITTY,
+    SLOT_OFFER,
+    SLOT_PLAY,
+    SLOT_TAKE,
+    STARTER,
+    STEP,
+    TAKE,
+    TAKEN,
+    TAKEN_FROM,
+    TRICK,
+    TRICKS,
+    TRUMP,
+    WON,
+)
+from workbench.games.auction_house.policies import choose
 
 #: Error codes of a refused choice (``play_rows`` returns the first, else all -1).
 ERROR = ("row", "seat", "phase", "card", "kind")
@@ -42,22 +80,23 @@ ERROR = ("row", "seat", "phase", "card", "kind")
 _POINTS = np.array([*POINTS, 0], np.int64)  # index -1 (no card) scores 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _bit(card: int) -> int:
     return np.int64(1) << card
 
 
-@numba.njit(cache=True)
-def turn_trump(row: np.ndarray, trump_cards: np.ndarray) -> None:
-    """Turn this deal's trump card (none once the 12-card deck has run out)."""
+@numba.njit(cache=True, inline="always")
+def turn_trump(row: np.ndarray, trump_cards: np.ndarray, r: int) -> None:
+    """Turn this deal's trump card, ``trump_cards[r]``'s (none once the 12-card deck has run
+    out)."""
     row[SHOWN] = 1
     deal = row[DEAL]
-    row[TRUMP] = trump_cards[deal - 1] // FACES if deal <= trump_cards.shape[0] else -1
+    row[TRUMP] = trump_cards[r, deal - 1] // FACES if deal <= trump_cards.shape[1] else -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def begin_deal(row: np.ndarray, deal: int, dealer: int, shuffle: np.ndarray,
-               trump_cards: np.ndarray, reveal_first: bool) -> None:  # fmt: skip
+               trump_cards: np.ndarray, r: int, reveal_first: bool) -> None:  # fmt: skip
     """Deal ``shuffle`` one card at a time clockwise from the dealer's left and clear the
     deal's record (scores and the carry-in stay); under the house rule, turn trump."""
     row[DEAL], row[DEALER], row[PHASE], row[STEP] = deal, dealer, AUCTION, 0
@@ -74,10 +113,10 @@ def begin_deal(row: np.ndarray, deal: int, dealer: int, shuffle: np.ndarray,
         seat = (dealer + 1 + position) % PLAYERS
         row[HANDS + seat] |= _bit(shuffle[position])
     if reveal_first:
-        turn_trump(row, trump_cards)
+        turn_trump(row, trump_cards, r)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def actor_of(row: np.ndarray) -> int:
     """The seat to act (meaningless once the deal is over)."""
     phase, step = row[PHASE], row[STEP]
@@ -90,7 +129,7 @@ def actor_of(row: np.ndarray) -> int:
     return (row[DEALER] + 1 + step) % PLAYERS
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def legal_of(row: np.ndarray, actor: int) -> int:
     """The cards the actor may choose now: the offers for a take; else its hand, within the
     suit led when it can follow."""
@@ -108,7 +147,7 @@ def legal_of(row: np.ndarray, actor: int) -> int:
     return follow if follow != 0 else hand
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _swap(row: np.ndarray, card: int, forced: bool) -> None:
     giver = 0
     for seat in range(PLAYERS):
@@ -121,7 +160,7 @@ def _swap(row: np.ndarray, card: int, forced: bool) -> None:
     row[PHASE], row[STEP] = KITTY, 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _trick_winner(row: np.ndarray) -> int:
     """Position of the winning card: highest trump, else highest of the suit led."""
     trump, led = row[TRUMP], row[TRICK] // SUIT_SIZE
@@ -139,8 +178,9 @@ def _trick_winner(row: np.ndarray) -> int:
     return best
 
 
-@numba.njit(cache=True)
-def _score_deal(row: np.ndarray, deals: int, record: np.ndarray, recording: bool) -> None:
+@numba.njit(cache=True, inline="always")
+def _score_deal(row: np.ndarray, deals: int, records: np.ndarray, r: int,
+                recording: bool) -> None:  # fmt: skip
     """The kitty to the single seat with most tricks; a tie carries it over (lost in the last
     deal). The deal ends (phase OVER)."""
     kitty_points = 0
@@ -164,6 +204,7 @@ def _score_deal(row: np.ndarray, deals: int, record: np.ndarray, recording: bool
         else:
             carried_out = stake
     if recording:
+        record = records[r, row[DEAL] - 1]
         record[R_DEALER], record[R_TRUMP] = row[DEALER], row[TRUMP]
         record[R_STARTER], record[R_FACE_UP] = row[STARTER], row[FACE_UP]
         record[R_CALLED], record[R_TAKEN] = row[CALLED], row[TAKEN]
@@ -180,9 +221,9 @@ def _score_deal(row: np.ndarray, deals: int, record: np.ndarray, recording: bool
     row[PHASE], row[STEP] = OVER, 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def apply_choice(row: np.ndarray, actor: int, start: bool, card: int, suit: int,
-                 trump_cards: np.ndarray, deals: int, record: np.ndarray,
+                 trump_cards: np.ndarray, r: int, deals: int, records: np.ndarray,
                  recording: bool) -> None:  # fmt: skip
     """Apply the actor's (already checked) choice and move to the next decision."""
     phase, step = row[PHASE], row[STEP]
@@ -192,7 +233,7 @@ def apply_choice(row: np.ndarray, actor: int, start: bool, card: int, suit: int,
         row[PLAYED] |= _bit(card)
         row[TRICK + position] = card
         if recording:
-            record[R_PLAYS + step] = card
+            records[r, row[DEAL] - 1, R_PLAYS + step] = card
         row[STEP] = step + 1
         if position < PLAYERS - 1:
             return
@@ -202,7 +243,7 @@ def apply_choice(row: np.ndarray, actor: int, start: bool, card: int, suit: int,
         for seat in range(PLAYERS):
             row[TRICK + seat] = -1
         if step + 1 == PLAYERS * TRICKS:
-            _score_deal(row, deals, record, recording)
+            _score_deal(row, deals, records, r, recording)
     elif phase == AUCTION:
         if start:
             row[STARTER], row[FACE_UP], row[CALLED] = actor, card, suit
@@ -234,10 +275,10 @@ def apply_choice(row: np.ndarray, actor: int, start: bool, card: int, suit: int,
         if step + 1 == PLAYERS:
             row[PHASE], row[STEP] = PLAY, 0
             if row[SHOWN] == 0:
-                turn_trump(row, trump_cards)
+                turn_trump(row, trump_cards, r)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _is_legal(row: np.ndarray, actor: int, legal: int, start: bool, card: int, suit: int) -> bool:
     if card < 0 or card >= 40:
         return row[PHASE] == AUCTION and not start
@@ -266,9 +307,8 @@ def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u
                     break
                 deal = row[DEAL] + 1
                 dealer = (row[DEALER] + 1) % PLAYERS if row[DEAL] > 0 else row[DEALER]
-                begin_deal(row, deal, dealer, shuffles[r, deal - 1], trump_cards[r], reveal_first)
+                begin_deal(row, deal, dealer, shuffles[r, deal - 1], trump_cards, r, reveal_first)
             deal, phase, step = row[DEAL], row[PHASE], row[STEP]
-            record = records[r, deal - 1] if recording else records[0, 0]
             actor = actor_of(row)
             legal = legal_of(row, actor)
             if phase == AUCTION:
@@ -282,16 +322,16 @@ def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u
             else:
                 slot = SLOT_PLAY + step
             start, card, suit = choose(
-                kinds[actor], params[actor], phase, step % PLAYERS, row[HANDS + actor], legal,
-                row[TRUMP], row[FACE_UP], row[CALLED], row[OFFERS:OFFERS + PLAYERS],
-                row[TRICK:TRICK + PLAYERS], row[PLAYED], u[r, deal - first_deal, slot],
+                kinds[actor], params, actor, phase, step % PLAYERS, row[HANDS + actor], legal,
+                row[TRUMP], row[FACE_UP], row[CALLED], row, row[PLAYED],
+                u[r, deal - first_deal, slot],
             )  # fmt: skip
             start = start and starts[actor]
             if not _is_legal(row, actor, legal, start, card, suit):
                 error[0], error[1], error[2] = r, actor, phase
                 error[3], error[4] = card, kinds[actor]
                 return error
-            apply_choice(row, actor, start, card, suit, trump_cards[r], deals, record, recording)
+            apply_choice(row, actor, start, card, suit, trump_cards, r, deals, records, recording)
     return error
 
 
@@ -299,7 +339,7 @@ def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u
 def apply_to_rows(rows: np.ndarray, actor: int, start: np.ndarray, card: np.ndarray,
                   suit: np.ndarray, trump_cards: np.ndarray, deals: int) -> None:  # fmt: skip
     """Apply one (legal) choice per row by ``actor``: the candidates a search compares."""
-    unused = np.zeros((1, RECORD), np.int16)
+    unused = np.zeros((1, 1, RECORD), np.int16)
     for r in range(rows.shape[0]):
-        apply_choice(rows[r], actor, start[r], card[r], suit[r], trump_cards[r], deals,
-                     unused[0], False)  # fmt: skip
+        apply_choice(rows[r], actor, start[r], card[r], suit[r], trump_cards, r, deals, unused,
+                     False)  # fmt: skip

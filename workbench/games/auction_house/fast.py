@@ -1,9 +1,10 @@
 """The compiled engine's Python side: new games for self-play (``play_new_games``), what a
 played batch records (``Recording``), and the compiled policies of a line-up.
 
-Randomness is drawn with numpy in a fixed order before the compiled loop runs: per batch, the
-first dealers, every game's trump deck order, its 13 shuffles (always 13, so rule variants
-share the deals), then one block of uniforms per deal (``compiled.SLOTS`` per game).
+Randomness is drawn from the batch's numpy generator in a fixed order before the compiled loop
+runs: the first dealers, every game's trump deck order, its 13 shuffles (always 13, so rule
+variants share the deals; drawn by ``pcg.shuffle_rows``, number for number what
+``rng.permuted`` draws), then one block of uniforms per deal (``layout.SLOTS`` per game).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import numpy as np
 
 from workbench.errors import IllegalAction
 from workbench.games.auction_house import compiled as c
+from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import DECK, TRUMP_DECK, cards_of
 from workbench.games.auction_house.engine import PHASES
+from workbench.games.auction_house.pcg import shuffle_rows
 from workbench.games.auction_house.policies import KIND_NAMES, PARAMETERS
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, Rules
 from workbench.kit.lineup import agent_label
@@ -72,29 +75,30 @@ class Recording:
 
     @classmethod
     def of_block(cls, block: np.ndarray) -> Recording:
-        """The named views of a (games, deals, ``compiled.RECORD``) block."""
+        """The named views of a (games, deals, ``layout.RECORD``) block."""
         wide = {
-            "offers": c.R_OFFERS,
-            "kitty": c.R_KITTY,
-            "tricks_won": c.R_WON,
-            "scores_after": c.R_SCORES_AFTER,
+            "offers": layout.R_OFFERS,
+            "kitty": layout.R_KITTY,
+            "tricks_won": layout.R_WON,
+            "scores_after": layout.R_SCORES_AFTER,
         }
         columns = {
-            "dealer": c.R_DEALER, "trump": c.R_TRUMP, "starter": c.R_STARTER,
-            "face_up": c.R_FACE_UP, "called": c.R_CALLED, "taken": c.R_TAKEN,
-            "taken_from": c.R_TAKEN_FROM, "forced": c.R_FORCED,
-            "kitty_winner": c.R_KITTY_WINNER, "kitty_points": c.R_KITTY_POINTS,
-            "carried_in": c.R_CARRIED_IN, "carried_out": c.R_CARRIED_OUT, "lost": c.R_LOST,
+            "dealer": layout.R_DEALER, "trump": layout.R_TRUMP, "starter": layout.R_STARTER,
+            "face_up": layout.R_FACE_UP, "called": layout.R_CALLED, "taken": layout.R_TAKEN,
+            "taken_from": layout.R_TAKEN_FROM, "forced": layout.R_FORCED,
+            "kitty_winner": layout.R_KITTY_WINNER, "kitty_points": layout.R_KITTY_POINTS,
+            "carried_in": layout.R_CARRIED_IN, "carried_out": layout.R_CARRIED_OUT,
+            "lost": layout.R_LOST,
         }  # fmt: skip
         views = {name: block[:, :, at] for name, at in columns.items()}
         views |= {name: block[:, :, at : at + PLAYERS] for name, at in wide.items()}
-        views["plays"] = block[:, :, c.R_PLAYS : c.R_PLAYS + PLAYERS * c.TRICKS]
+        views["plays"] = block[:, :, layout.R_PLAYS : layout.R_PLAYS + PLAYERS * layout.TRICKS]
         return cls(**{f.name: views[f.name] for f in fields(cls)})
 
     @classmethod
     def empty(cls, games: int, deals: int) -> Recording:
         """A block of ``games`` x ``deals`` deals, every entry -1 until played."""
-        return cls.of_block(np.full((games, deals, c.RECORD), -1, np.int16))
+        return cls.of_block(np.full((games, deals, layout.RECORD), -1, np.int16))
 
     @property
     def block(self) -> np.ndarray:
@@ -123,12 +127,10 @@ def draw_chance(
     first = rng.integers(PLAYERS, size=games)
     if rules.first_dealer != "random":
         first = np.full(games, rules.first_dealer)
-    trump_cards = rng.permuted(
-        np.tile(np.arange(len(TRUMP_DECK), dtype=np.int8), (games, 1)), axis=1
-    )
-    shuffles = rng.permuted(
-        np.tile(np.arange(len(DECK), dtype=np.int8), (games, MAX_DEALS, 1)), axis=2
-    )
+    trump_cards = np.empty((games, len(TRUMP_DECK)), np.int8)
+    shuffle_rows(rng, trump_cards)  # as rng.permuted of tiled aranges would, faster
+    shuffles = np.empty((games, MAX_DEALS, len(DECK)), np.int8)
+    shuffle_rows(rng, shuffles.reshape(-1, len(DECK)))
     return first.astype(np.int64), trump_cards, shuffles
 
 
@@ -153,9 +155,9 @@ def play_new_games(
     """Play ``games`` new games with one compiled-policy agent per seat, drawing their chance
     and every decision's uniform from ``rng`` (see the module docstring for the order)."""
     first, trump_cards, shuffles = draw_chance(rules, games, rng)
-    u = rng.random((rules.deals, games, c.SLOTS))
-    rows = np.zeros((games, c.ROW), np.int64)
-    rows[:, c.DEALER] = first
+    u = rng.random((rules.deals, games, layout.SLOTS))
+    rows = np.zeros((games, layout.ROW), np.int64)
+    rows[:, layout.DEALER] = first
     recording = Recording.empty(games, rules.deals)
     kinds, params, starts = lineup_policies(agents)
     error = c.play_rows(
@@ -163,8 +165,8 @@ def play_new_games(
         rules.deals, rules.trump_reveal == "before_auction", False, recording.block, True,
     )  # fmt: skip
     if error[0] >= 0:
-        raise_refused(error, agents, int(rows[error[0], c.DEAL]))
-    scores = rows[:, c.SCORES : c.SCORES + PLAYERS].copy()
+        raise_refused(error, agents, int(rows[error[0], layout.DEAL]))
+    scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].copy()
     return PlayedBatch(first, trump_cards, shuffles, scores), recording
 
 

@@ -7,8 +7,9 @@ inputs from its observation and calls it too, so both engines play one policy.
 
 The inputs are what the acting seat may know: its hand, the cards it may choose now
 (``legal``), trump (-1 while face down or in a deal without one), the auction's face-up card
-and called suit, the offers (-1 until revealed), the trick so far by position, the cards played
-this deal, and a uniform ``u`` in [0, 1) (the engine's random number for this decision).
+and called suit, the offers (-1 until revealed) and the trick so far by position (read from
+the position's row), the cards played this deal, and a uniform ``u`` in [0, 1) (the engine's
+random number for this decision).
 
 ``HEURISTIC_PARAMETERS`` names the heuristic's parameter vector, in order (defaults today's):
 
@@ -32,9 +33,9 @@ from workbench.games.auction_house.cards import (
     FULL_MASK,
     SUIT_SIZE,
 )
+from workbench.games.auction_house.layout import AUCTION, OFFER, PLAY, TAKE, TRICK
+from workbench.games.auction_house.layout import OFFERS as OFFER_COLUMN
 
-#: Decision phases (the step engine's PHASES order).
-AUCTION, OFFER, TAKE, KITTY, PLAY, OVER = range(6)
 #: Policy kinds.
 RANDOM, HEURISTIC = 0, 1
 KIND_NAMES = ("random", "heuristic")
@@ -48,13 +49,13 @@ FIELD = (1 << SUIT_SIZE) - 1
 _FULL = np.int64(FULL_MASK)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def suit_field(mask: int, suit: int) -> int:
     """The 10-bit field of ``suit`` in a card mask."""
     return (mask >> (SUIT_SIZE * suit)) & FIELD
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def count_cards(mask: int) -> int:
     """How many cards a mask holds."""
     total = 0
@@ -63,7 +64,7 @@ def count_cards(mask: int) -> int:
     return total
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def select_card(mask: int, k: int) -> int:
     """The k-th (0-based, ascending) card of a mask; -1 past the end."""
     for suit in range(4):
@@ -75,7 +76,7 @@ def select_card(mask: int, k: int) -> int:
     return -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def shed(hand: int, trump: int, called: int, called_penalty: int) -> int:
     """The card least useful for tricks: the lowest card of a short suit, trumps kept (value =
     rank + 3 x suit length + 20 for a trump, + ``called_penalty`` for suit ``called``; the
@@ -95,7 +96,7 @@ def shed(hand: int, trump: int, called: int, called_penalty: int) -> int:
     return best_suit * SUIT_SIZE + FIELD_LOW[suit_field(hand, best_suit)]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _random_start(hand: int, u: float) -> tuple[bool, int, int]:
     # Uniform over Pass and every (card, other suit), in legal_actions' order.
     options = 1 + 3 * count_cards(hand)
@@ -108,8 +109,10 @@ def _random_start(hand: int, u: float) -> tuple[bool, int, int]:
     return True, card, suit
 
 
-@numba.njit(cache=True)
-def _heuristic_start(hand: int, trump: int, params: np.ndarray) -> tuple[bool, int, int]:
+@numba.njit(cache=True, inline="always")
+def _heuristic_start(
+    hand: int, trump: int, give_rank: float, long_suit: float
+) -> tuple[bool, int, int]:
     face = shed(hand, trump, -1, 0)
     face_suit = face // SUIT_SIZE
     longest, longest_strength = 0, -BIG - 1
@@ -125,25 +128,25 @@ def _heuristic_start(hand: int, trump: int, params: np.ndarray) -> tuple[bool, i
         worth = called == trump
     else:
         called = longest
-        worth = FIELD_COUNT[suit_field(hand, called)] >= params[1]
-    start = face % SUIT_SIZE + 1 <= params[0] and worth
+        worth = FIELD_COUNT[suit_field(hand, called)] >= long_suit
+    start = face % SUIT_SIZE + 1 <= give_rank and worth
     return start, face, called
 
 
-@numba.njit(cache=True)
-def _heuristic_take(offers: np.ndarray, trump: int) -> int:
+@numba.njit(cache=True, inline="always")
+def _heuristic_take(row: np.ndarray, trump: int) -> int:
     best, best_value = 0, -2
     for seat in range(4):
-        card = offers[seat]
+        card = row[OFFER_COLUMN + seat]
         value = -1
         if card >= 0:
             value = card % SUIT_SIZE + (20 if card // SUIT_SIZE == trump else 0)
         if value > best_value:
             best, best_value = seat, value
-    return offers[best]
+    return row[OFFER_COLUMN + best]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _heuristic_lead(hand: int, trump: int, played: int) -> int:
     out = _FULL & ~played & ~hand
     side_master, draw = -1, False
@@ -169,14 +172,14 @@ def _heuristic_lead(hand: int, trump: int, played: int) -> int:
     return trump0 * SUIT_SIZE + FIELD_LOW[suit_field(hand, trump0)]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _heuristic_follow(
-    hand: int, legal: int, trump: int, played: int, trick: np.ndarray, position: int
+    hand: int, legal: int, trump: int, played: int, row: np.ndarray, position: int
 ) -> int:
-    led = trick[0] // SUIT_SIZE
-    best, best_key = trick[0], -2
+    led = row[TRICK] // SUIT_SIZE
+    best, best_key = row[TRICK], -2
     for k in range(position):
-        card = trick[k]
+        card = row[TRICK + k]
         suit, rank = card // SUIT_SIZE, card % SUIT_SIZE
         key = 100 + rank if suit == trump else (rank if suit == led else -1)
         if key > best_key:
@@ -201,10 +204,11 @@ def _heuristic_follow(
     return shed(hand, trump, -1, 0)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def choose(
     kind: int,
     params: np.ndarray,
+    seat: int,
     phase: int,
     position: int,
     hand: int,
@@ -212,14 +216,15 @@ def choose(
     trump: int,
     face_up: int,
     called: int,
-    offers: np.ndarray,
-    trick: np.ndarray,
+    row: np.ndarray,
     played: int,
     u: float,
 ) -> tuple[bool, int, int]:
     """One decision: (start, card, suit). In the auction phase ``start`` says whether to start
     (with ``card`` face up, calling ``suit``); in the other phases ``card`` is the choice.
-    An unknown kind answers card -1, which the engine refuses as illegal."""
+    ``params[seat]`` is the policy's vector; ``row`` (the position, ``layout``) is read for the
+    revealed offers and the trick only. An unknown kind answers card -1, which the engine
+    refuses as illegal."""
     if kind == RANDOM:
         if phase == AUCTION:
             return _random_start(hand, u)
@@ -229,12 +234,12 @@ def choose(
     if phase == PLAY:
         if position == 0:
             return False, _heuristic_lead(hand, trump, played), -1
-        return False, _heuristic_follow(hand, legal, trump, played, trick, position), -1
+        return False, _heuristic_follow(hand, legal, trump, played, row, position), -1
     if phase == AUCTION:
-        return _heuristic_start(hand, trump, params)
+        return _heuristic_start(hand, trump, params[seat, 0], params[seat, 1])
     if phase == OFFER:
-        wanted = face_up % SUIT_SIZE + 1 >= params[2]
+        wanted = face_up % SUIT_SIZE + 1 >= params[seat, 2]
         return False, shed(hand, trump, called, -BIG // 10 if wanted else 40), -1
     if phase == TAKE:
-        return False, _heuristic_take(offers, trump), -1
+        return False, _heuristic_take(row, trump), -1
     return False, shed(hand, trump, -1, 0), -1

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from workbench.games.auction_house import compiled as c
+from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import DECK, SUITS, TRUMP_DECK, card_index
 from workbench.games.auction_house.engine import PHASES, State
 from workbench.games.auction_house.fast import lineup_policies, raise_refused
@@ -32,6 +33,11 @@ def card_mask(cards: Sequence[str]) -> int:
     return mask
 
 
+def _put(row: np.ndarray, column: int, values: Sequence[int]) -> None:
+    """Set the four columns from ``column`` (one per seat, or per trick position)."""
+    row[column : column + PLAYERS] = values
+
+
 def _step_of(phase: str, passes: int, offered: int, placed: int, played: int) -> int:
     """The row's STEP: decisions already taken in the phase (plays: cards played this deal)."""
     return {"auction": passes, "offer": offered, "kitty": placed, "play": played}.get(phase, 0)
@@ -40,35 +46,37 @@ def _step_of(phase: str, passes: int, offered: int, placed: int, played: int) ->
 def observation_row(obs: Observation) -> np.ndarray:
     """What seat ``obs.player`` knows, as a row: its own hand, offer and kitty card, the
     revealed offers, the trick, the cards played; every other hand empty."""
-    row = np.full(c.ROW, -1, np.int64)
+    row = np.full(layout.ROW, -1, np.int64)
     trick = [card_index(card) for card in obs.trick]
     played = card_mask(obs.played)
-    row[c.DEAL], row[c.DEALER], row[c.PHASE] = obs.deal, obs.dealer, PHASE_CODE[obs.phase]
-    row[c.STEP] = _step_of(
+    row[layout.DEAL], row[layout.DEALER] = obs.deal, obs.dealer
+    row[layout.PHASE] = PHASE_CODE[obs.phase]
+    row[layout.STEP] = _step_of(
         obs.phase, len(obs.passes), sum(obs.offered), sum(obs.kitty_placed),
         PLAYERS * len(obs.tricks) + len(trick),
     )  # fmt: skip
-    row[c.CARRIED] = obs.carried_in
-    row[c.TRUMP] = -1 if obs.trump is None else SUITS.index(obs.trump)
-    row[c.SHOWN] = int(obs.trump_shown)
-    row[c.STARTER] = -1 if obs.starter is None else obs.starter
-    row[c.FACE_UP] = -1 if obs.face_up is None else card_index(obs.face_up)
-    row[c.CALLED] = -1 if obs.called is None else SUITS.index(obs.called)
-    row[c.TAKEN] = -1 if obs.taken is None else card_index(obs.taken)
-    row[c.TAKEN_FROM] = -1 if obs.taken_from is None else obs.taken_from
-    row[c.FORCED] = int(obs.taken is not None and _was_forced(obs))
-    row[c.LEADER] = obs.leader if obs.leader is not None else (obs.dealer + 1) % PLAYERS
-    row[c.PLAYED] = played
-    row[c.SCORES : c.SCORES + PLAYERS] = obs.scores
-    row[c.OFFERS : c.OFFERS + PLAYERS] = [-1 if x is None else card_index(x) for x in obs.offers]
+    row[layout.CARRIED] = obs.carried_in
+    row[layout.TRUMP] = -1 if obs.trump is None else SUITS.index(obs.trump)
+    row[layout.SHOWN] = int(obs.trump_shown)
+    row[layout.STARTER] = -1 if obs.starter is None else obs.starter
+    row[layout.FACE_UP] = -1 if obs.face_up is None else card_index(obs.face_up)
+    row[layout.CALLED] = -1 if obs.called is None else SUITS.index(obs.called)
+    row[layout.TAKEN] = -1 if obs.taken is None else card_index(obs.taken)
+    row[layout.TAKEN_FROM] = -1 if obs.taken_from is None else obs.taken_from
+    row[layout.FORCED] = int(obs.taken is not None and _was_forced(obs))
+    row[layout.LEADER] = obs.leader if obs.leader is not None else (obs.dealer + 1) % PLAYERS
+    row[layout.PLAYED] = played
+    _put(row, layout.SCORES, obs.scores)
+    offers = [-1 if x is None else card_index(x) for x in obs.offers]
+    _put(row, layout.OFFERS, offers)
     if obs.own_offer is not None:
-        row[c.OFFERS + obs.player] = card_index(obs.own_offer)
+        row[layout.OFFERS + obs.player] = card_index(obs.own_offer)
     if obs.own_kitty is not None:
-        row[c.KITTY_CARDS + obs.player] = card_index(obs.own_kitty)
-    row[c.TRICK : c.TRICK + PLAYERS] = trick + [-1] * (PLAYERS - len(trick))
-    row[c.WON : c.WON + PLAYERS] = obs.tricks_won
-    row[c.HANDS : c.HANDS + PLAYERS] = 0
-    row[c.HANDS + obs.player] = card_mask(obs.hand)
+        row[layout.KITTY_CARDS + obs.player] = card_index(obs.own_kitty)
+    _put(row, layout.TRICK, trick + [-1] * (PLAYERS - len(trick)))
+    _put(row, layout.WON, obs.tricks_won)
+    _put(row, layout.HANDS, 0)
+    row[layout.HANDS + obs.player] = card_mask(obs.hand)
     return row
 
 
@@ -81,31 +89,34 @@ def state_row(state: State) -> np.ndarray:
     """The whole position of a step-engine State (every hand, offer and kitty card) as a row."""
     if state.is_over:
         raise ValueError("the game is over: there is no position to play from")
-    row = np.full(c.ROW, -1, np.int64)
+    row = np.full(layout.ROW, -1, np.int64)
     offers = [-1 if x is None else x for x in state.offers]
-    row[c.DEAL], row[c.DEALER], row[c.PHASE] = state.deal, state.dealer, PHASE_CODE[state.phase]
-    row[c.STEP] = _step_of(
+    row[layout.DEAL], row[layout.DEALER] = state.deal, state.dealer
+    row[layout.PHASE] = PHASE_CODE[state.phase]
+    row[layout.STEP] = _step_of(
         state.phase, state.asked, state.n_offers, state.n_kitty,
         PLAYERS * len(state.tricks) + len(state.trick),
     )  # fmt: skip
-    row[c.CARRIED] = state.carried_in
-    row[c.TRUMP] = -1 if state.trump is None else state.trump
-    row[c.SHOWN] = int(state.trump_shown)
-    for column, value in (
-        (c.STARTER, state.starter), (c.FACE_UP, state.face_up), (c.CALLED, state.called),
-        (c.TAKEN, state.taken), (c.TAKEN_FROM, state.taken_from),
-    ):  # fmt: skip
+    row[layout.CARRIED] = state.carried_in
+    row[layout.TRUMP] = -1 if state.trump is None else state.trump
+    row[layout.SHOWN] = int(state.trump_shown)
+    optional = {
+        layout.STARTER: state.starter, layout.FACE_UP: state.face_up,
+        layout.CALLED: state.called, layout.TAKEN: state.taken,
+        layout.TAKEN_FROM: state.taken_from,
+    }  # fmt: skip
+    for column, value in optional.items():
         row[column] = -1 if value is None else value
-    row[c.FORCED] = int(state.forced)
-    row[c.LEADER] = state.leader
+    row[layout.FORCED] = int(state.forced)
+    row[layout.LEADER] = state.leader
     played = [card for _, cards, _ in state.tricks for card in cards] + list(state.trick)
-    row[c.PLAYED] = sum(1 << card for card in played)
-    row[c.SCORES : c.SCORES + PLAYERS] = state.scores
-    row[c.OFFERS : c.OFFERS + PLAYERS] = offers
-    row[c.KITTY_CARDS : c.KITTY_CARDS + PLAYERS] = [-1 if x is None else x for x in state.kitty]
-    row[c.TRICK : c.TRICK + PLAYERS] = list(state.trick) + [-1] * (PLAYERS - len(state.trick))
-    row[c.WON : c.WON + PLAYERS] = state.tricks_won
-    row[c.HANDS : c.HANDS + PLAYERS] = state.hands
+    row[layout.PLAYED] = sum(1 << card for card in played)
+    _put(row, layout.SCORES, state.scores)
+    _put(row, layout.OFFERS, offers)
+    _put(row, layout.KITTY_CARDS, [-1 if x is None else x for x in state.kitty])
+    _put(row, layout.TRICK, list(state.trick) + [-1] * (PLAYERS - len(state.trick)))
+    _put(row, layout.WON, state.tricks_won)
+    _put(row, layout.HANDS, state.hands)
     return row
 
 
@@ -194,9 +205,9 @@ def playout_details(
     shuffles = np.repeat(np.stack([s for _, s in chances]), playouts, axis=0)
     if future == "draw":
         turned = np.repeat([turned_trumps(s) for s in states], playouts)
-        draw_futures(trump_cards, shuffles, turned, rows[:, c.DEAL], rng)
-    first_deal = int(rows[:, c.DEAL].min())
-    u = rng.random((len(rows), rules.deals - first_deal + 1, c.SLOTS))
+        draw_futures(trump_cards, shuffles, turned, rows[:, layout.DEAL], rng)
+    first_deal = int(rows[:, layout.DEAL].min())
+    u = rng.random((len(rows), rules.deals - first_deal + 1, layout.SLOTS))
     recording = Recording.empty(len(rows), rules.deals)
     kinds, params, starts = lineup_policies(agents)
     error = c.play_rows(
@@ -204,8 +215,8 @@ def playout_details(
         rules.trump_reveal == "before_auction", False, recording.block, True,
     )  # fmt: skip
     if error[0] >= 0:
-        raise_refused(error, agents, int(rows[error[0], c.DEAL]))
-    scores = rows[:, c.SCORES : c.SCORES + PLAYERS].astype(np.float64)
+        raise_refused(error, agents, int(rows[error[0], layout.DEAL]))
+    scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].astype(np.float64)
     return scores.reshape(len(states), playouts, PLAYERS), (trump_cards, shuffles), recording
 
 
