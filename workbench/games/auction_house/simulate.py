@@ -272,9 +272,12 @@ def batch_deal(batch: PlayedBatch, game: int) -> Deal:
     )
 
 
-def recorded_actions(rules: Rules, recording: Recording, game: int) -> Iterator[Any]:
-    """Every action of recorded game ``game``, in the order the step engine asks for them."""
-    for d in range(rules.deals):
+def recorded_actions(
+    rules: Rules, recording: Recording, game: int, first_deal: int = 1
+) -> Iterator[Any]:
+    """Every action of recorded game ``game`` from deal ``first_deal`` on, in the order the
+    step engine asks for them."""
+    for d in range(first_deal - 1, rules.deals):
         dealer = int(recording.dealer[game, d])
         starter = int(recording.starter[game, d])
         for k in range(PLAYERS):
