@@ -290,6 +290,44 @@ def _is_legal(row: np.ndarray, actor: int, legal: int, start: bool, card: int, s
 
 
 @numba.njit(cache=True)
+def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray, u: np.ndarray,
+                 u_deal: int, deals: int, records: np.ndarray,
+                 recording: bool) -> tuple[int, int]:  # fmt: skip
+    """Play the deal's remaining cards (what ``apply_choice`` does card by card, without the
+    phase dispatch); (-1, -1), or the seat and card of a refused play."""
+    trump, leader, played = row[TRUMP], row[LEADER], row[PLAYED]
+    for step in range(row[STEP], PLAYERS * TRICKS):
+        position = step % PLAYERS
+        actor = (leader + position) % PLAYERS
+        hand = row[HANDS + actor]
+        legal = hand
+        if position > 0:
+            follow = hand & (np.int64(1023) << (SUIT_SIZE * (row[TRICK] // SUIT_SIZE)))
+            if follow != 0:
+                legal = follow
+        _, card, _ = choose(kinds[actor], params, actor, PLAY, position, hand, legal, trump,
+                            row[FACE_UP], row[CALLED], row, played,
+                            u[r, u_deal, SLOT_PLAY + step])  # fmt: skip
+        if card < 0 or card >= 40 or (legal >> card) & 1 == 0:
+            row[STEP], row[LEADER], row[PLAYED] = step, leader, played
+            return actor, card
+        card_bit = _bit(card)
+        row[HANDS + actor] = hand & ~card_bit
+        played |= card_bit
+        row[TRICK + position] = card
+        if recording:
+            records[r, row[DEAL] - 1, R_PLAYS + step] = card
+        if position == PLAYERS - 1:
+            leader = (leader + _trick_winner(row)) % PLAYERS
+            row[WON + leader] += 1
+            for seat in range(PLAYERS):
+                row[TRICK + seat] = -1
+    row[STEP], row[LEADER], row[PLAYED] = PLAYERS * TRICKS, leader, played
+    _score_deal(row, deals, records, r, recording)
+    return -1, -1
+
+
+@numba.njit(cache=True)
 def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u: np.ndarray,
               first_deal: int, kinds: np.ndarray, params: np.ndarray, starts: np.ndarray,
               deals: int, reveal_first: bool, to_deal_end: bool, records: np.ndarray,
@@ -309,6 +347,14 @@ def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u
                 dealer = (row[DEALER] + 1) % PLAYERS if row[DEAL] > 0 else row[DEALER]
                 begin_deal(row, deal, dealer, shuffles[r, deal - 1], trump_cards, r, reveal_first)
             deal, phase, step = row[DEAL], row[PHASE], row[STEP]
+            if phase == PLAY:  # the tricks, in a loop of their own (most decisions)
+                actor, card = _play_tricks(row, r, kinds, params, u, deal - first_deal, deals,
+                                           records, recording)  # fmt: skip
+                if actor >= 0:
+                    error[0], error[1], error[2] = r, actor, PLAY
+                    error[3], error[4] = card, kinds[actor]
+                    return error
+                continue
             actor = actor_of(row)
             legal = legal_of(row, actor)
             if phase == AUCTION:
