@@ -10,9 +10,11 @@ call in a fresh process (compiling, or loading numba's cache) <= 10 s; 1,000,000
 in < 1 GB.
 
 Ratios: to the step engine measured in the same run, and to the numpy batch engine the compiled
-engine replaced, measured on this machine at commit 96fc6a1 with this script's cases ("fast,
-random agents" and "fast, heuristic agents", 20,000 games, rounds=False, medians of 5):
-NUMPY_DEALS_PER_S below. The machine was shared and loaded for both measurements.
+engine replaced: NUMPY_DEALS_PER_S below, measured on this machine at commit 96fc6a1 with this
+script's cases then ("fast, random agents", "fast, heuristic agents": 20,000 games,
+rounds=False), medians of 5 runs interleaved one for one with the compiled engine's cases (the
+machine was shared and heavily loaded: the compiled engine ran 122,000 random and 78,500
+heuristic deals/s in those same minutes, x11.0 and x7.9).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import harness
 from harness import peak_mb
 
 #: The numpy batch engine's deals/s (commit 96fc6a1, this machine; see the docstring).
-NUMPY_DEALS_PER_S = {"random": 66_000, "heuristic": 47_500}
+NUMPY_DEALS_PER_S = {"random": 11_100, "heuristic": 9_950}
 CASES = {
     # name: (engine, agents, games, rounds frame)
     "step engine alone (play_game), random agents": ("loop", "random", 400, False),

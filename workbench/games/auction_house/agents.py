@@ -201,7 +201,7 @@ class DeterminizationAgent:
         kinds, params, may_start = lineup_policies([self.rollout] * PLAYERS)
         error = compiled.play_rows(
             rows, sampled.trump_cards, np.zeros((len(rows), 1, len(DECK)), np.int8),
-            sampled.u[:, None, :], observation.deal, kinds, params, may_start, rules.deals,
+            sampled.u[None, :, :], observation.deal, kinds, params, may_start, rules.deals,
             rules.trump_reveal == "before_auction", True,
             np.zeros((1, 1, layout.RECORD), np.int16), False,
         )  # fmt: skip

@@ -3,11 +3,12 @@ other in a compiled loop, with the compiled policies (``policies.choose``) decid
 
 This is the second implementation of the rules (the first is ``engine.State``); tests replay
 its games through ``State.apply`` and demand identical frames. A position is one int64 row
-(the columns below: hands as 40-bit masks, the auction, the kitty, the trick); a game's chance
-is its trump deck order (``trump_cards``, indices into ``TRUMP_DECK``) and one shuffle per
-deal. Every decision reads one uniform from ``u[row, deal - first_deal, slot]`` (the fixed slot
-layout below), so two rule variants or line-ups given the same numbers see the same numbers
-at the same decisions.
+(``layout``'s columns: hands as 40-bit masks, the auction, the kitty, the trick); a game's
+chance is its trump deck order (``trump_cards``, indices into ``TRUMP_DECK``) and one shuffle
+per deal. Every decision reads one uniform from ``u[deal - first_deal, row, slot]`` (``layout``'s
+fixed slots), so two rule variants or line-ups given the same numbers see the same numbers at
+the same decisions. Entries: ``play_rows`` (play rows to the end of the game or of the deal)
+and ``apply_to_rows`` (a search's candidate choices).
 """
 
 from __future__ import annotations
@@ -307,7 +308,7 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
                 legal = follow
         _, card, _ = choose(kinds[actor], params, actor, PLAY, position, hand, legal, trump,
                             row[FACE_UP], row[CALLED], row, played,
-                            u[r, u_deal, SLOT_PLAY + step])  # fmt: skip
+                            u[u_deal, r, SLOT_PLAY + step])  # fmt: skip
         if card < 0 or card >= 40 or (legal >> card) & 1 == 0:
             row[STEP], row[LEADER], row[PLAYED] = step, leader, played
             return actor, card
@@ -370,7 +371,7 @@ def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u
             start, card, suit = choose(
                 kinds[actor], params, actor, phase, step % PLAYERS, row[HANDS + actor], legal,
                 row[TRUMP], row[FACE_UP], row[CALLED], row, row[PLAYED],
-                u[r, deal - first_deal, slot],
+                u[deal - first_deal, r, slot],
             )  # fmt: skip
             start = start and starts[actor]
             if not _is_legal(row, actor, legal, start, card, suit):

@@ -18,7 +18,7 @@ import numpy as np
 from workbench.errors import IllegalAction
 from workbench.games.auction_house import compiled as c
 from workbench.games.auction_house import layout
-from workbench.games.auction_house.cards import DECK, TRUMP_DECK, cards_of
+from workbench.games.auction_house.cards import DECK, TRUMP_DECK
 from workbench.games.auction_house.engine import PHASES
 from workbench.games.auction_house.pcg import shuffle_rows
 from workbench.games.auction_house.policies import KIND_NAMES, PARAMETERS
@@ -161,7 +161,7 @@ def play_new_games(
     recording = Recording.empty(games, rules.deals)
     kinds, params, starts = lineup_policies(agents)
     error = c.play_rows(
-        rows, trump_cards, shuffles, u.transpose(1, 0, 2), 1, kinds, params, starts,
+        rows, trump_cards, shuffles, u, 1, kinds, params, starts,
         rules.deals, rules.trump_reveal == "before_auction", False, recording.block, True,
     )  # fmt: skip
     if error[0] >= 0:
@@ -177,8 +177,3 @@ def final_scores(batch: PlayedBatch) -> tuple[np.ndarray, np.ndarray, np.ndarray
     winners = ranks == 1
     share = winners / winners.sum(axis=1, keepdims=True)
     return scores, ranks, share
-
-
-def legal_cards(mask: int) -> list[str]:
-    """The cards of a mask in notation (for messages)."""
-    return [DECK[i] for i in cards_of(mask)]

@@ -14,7 +14,7 @@ from workbench.games.auction_house import compiled as c
 from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import DECK, SUITS, TRUMP_DECK, card_index
 from workbench.games.auction_house.engine import PHASES, State
-from workbench.games.auction_house.fast import lineup_policies, raise_refused
+from workbench.games.auction_house.fast import Recording, lineup_policies, raise_refused
 from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
 from workbench.kit.seeding import SeedLike, generator
@@ -179,8 +179,6 @@ def playout_details(
 ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]:
     """``play_from``'s scores, plus each playout's chance (trump cards, shuffles) and its
     recording block (what a test replays through the step engine)."""
-    from workbench.games.auction_house.fast import Recording
-
     states = [states] if isinstance(states, State) else list(states)
     if not states or not all(isinstance(s, State) for s in states):
         raise TypeError("states must be an auction_house State or a non-empty sequence of them")
@@ -207,7 +205,7 @@ def playout_details(
         turned = np.repeat([turned_trumps(s) for s in states], playouts)
         draw_futures(trump_cards, shuffles, turned, rows[:, layout.DEAL], rng)
     first_deal = int(rows[:, layout.DEAL].min())
-    u = rng.random((len(rows), rules.deals - first_deal + 1, layout.SLOTS))
+    u = rng.random((rules.deals - first_deal + 1, len(rows), layout.SLOTS))
     recording = Recording.empty(len(rows), rules.deals)
     kinds, params, starts = lineup_policies(agents)
     error = c.play_rows(
