@@ -4,35 +4,58 @@
     python bench/auction_house.py --quick    # fewer games and repeats
 
 A game is 13 deals; figures are deals per second (games/s x 13). Each case runs in its own
-process (pinned to one thread) so that its peak memory is its own. Targets (issue 10): fast
-engine >= 30,000 deals/s on one core with random or heuristic agents; step engine >= 500
-deals/s.
+process (pinned to one thread) so that its peak memory is its own. Targets (issue 18): the
+compiled engine >= 600,000 random deals/s through the public ``simulate`` on one core; first
+call in a fresh process (compiling, or loading numba's cache) <= 10 s; 1,000,000 games streamed
+in < 1 GB.
+
+Ratios: to the step engine measured in the same run, and to the numpy batch engine the compiled
+engine replaced: NUMPY_DEALS_PER_S below, measured on this machine at commit 96fc6a1 with this
+script's cases then ("fast, random agents", "fast, heuristic agents": 20,000 games,
+rounds=False), medians of 5 runs interleaved one for one with the compiled engine's cases (the
+machine was shared and heavily loaded: the compiled engine ran 122,000 random and 78,500
+heuristic deals/s in those same minutes, x11.0 and x7.9).
 """
 
 from __future__ import annotations
 
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
 import harness
 from harness import peak_mb
 
+#: The numpy batch engine's deals/s (commit 96fc6a1, this machine; see the docstring).
+NUMPY_DEALS_PER_S = {"random": 11_100, "heuristic": 9_950}
 CASES = {
     # name: (engine, agents, games, rounds frame)
-    "fast, random agents": ("fast", "random", 20_000, False),
-    "fast, heuristic agents": ("fast", "heuristic", 20_000, False),
-    "fast, heuristic agents, with rounds frame": ("fast", "heuristic", 20_000, True),
-    "kitty_outcomes, heuristic agents": ("kitty", "heuristic", 20_000, False),
     "step engine alone (play_game), random agents": ("loop", "random", 400, False),
     "step, random agents (simulate, both frames)": ("step", "random", 400, True),
     "step, heuristic agents (simulate, both frames)": ("step", "heuristic", 100, True),
-    "step, determinization (16 worlds) vs 3 heuristic": ("step", "determinization", 8, True),
-}
-STREAM_CASE = "fast, heuristic agents, 200,000 games streamed"
+    "compiled, random agents": ("fast", "random", 40_000, False),
+    "compiled, heuristic agents": ("fast", "heuristic", 40_000, False),
+    "compiled, heuristic agents, with rounds frame": ("fast", "heuristic", 20_000, True),
+    "kitty_outcomes, heuristic agents": ("kitty", "heuristic", 20_000, False),
+    "play_from, random agents (100 positions x 200 playouts)": ("playouts", "random", 100, False),
+    "play_from, heuristic agents (100 positions x 200 playouts)": (
+        "playouts", "heuristic", 100, False,
+    ),
+    "step, determinization (16 worlds) vs 3 heuristic": ("step", "determinization", 4, True),
+}  # fmt: skip
+FIRST_CALL = "first call in a fresh process (numba cache loaded)"
+FIRST_COMPILE = "first call in a fresh process (empty numba cache: compiling)"
+STREAM_CASE = "compiled, heuristic agents, 1,000,000 games streamed (both frames)"
+_medians: dict[str, float] = {}
 
 
 def run_case(name: str, scale: float) -> dict[str, float]:
     """Run one case in this process and report deals/s and peak RSS."""
+    if name in (FIRST_CALL, FIRST_COMPILE):
+        return _first_call(compile_afresh=name == FIRST_COMPILE)
     from workbench.games.auction_house import (
         DeterminizationAgent,
         HeuristicAgent,
@@ -40,17 +63,22 @@ def run_case(name: str, scale: float) -> dict[str, float]:
         Rules,
         kitty_outcomes,
         play_game,
+        simulate,
         simulate_batches,
     )
 
     rules = Rules()
     if name == STREAM_CASE:
-        engine, agents, games, rounds = "fast", "heuristic", int(200_000 * scale), True
+        engine, agents, games, rounds = "fast", "heuristic", int(1_000_000 * scale), True
     else:
         engine, agents, games, rounds = CASES[name]
         games = max(4, int(games * scale))
     if agents == "determinization":
         agents = [DeterminizationAgent()] + [HeuristicAgent()] * 3
+    if engine in ("fast", "kitty", "playouts"):  # compile or load the cache before timing
+        simulate(rules, agents, games=2, seed=0, progress=False)
+    if engine == "playouts":
+        return _playouts(rules, agents, games)
     start = time.perf_counter()
     if engine == "loop":
         random_agents = [RandomAgent()] * 4
@@ -68,6 +96,55 @@ def run_case(name: str, scale: float) -> dict[str, float]:
     return _figures(games, rules.deals, time.perf_counter() - start)
 
 
+def _playouts(rules: object, agents: str, positions: int) -> dict[str, float]:
+    """``play_from``: 200 playouts to the game's end from each of ``positions`` positions taken
+    every sixth action along one seeded game of random agents (deals 1 to 13)."""
+    from workbench.games.auction_house import HeuristicAgent, RandomAgent, new_game, play_from
+    from workbench.kit.seeding import generator
+
+    walker, rng = RandomAgent(), generator(7)
+    state, states, step = new_game(rules, seed=7), [], 0
+    while not state.is_over and len(states) < positions:
+        if step % 6 == 0:
+            states.append(state)
+        seat = state.to_play
+        state = state.apply(walker(state.observation(seat), state.legal_actions(), rng))
+        step += 1
+    agent = RandomAgent() if agents == "random" else HeuristicAgent()
+    playouts = 200
+    start = time.perf_counter()
+    play_from(states, [agent] * 4, playouts=playouts, seed=1)
+    elapsed = time.perf_counter() - start
+    deals_left = sum(rules.deals - s.deal + 1 for s in states) * playouts
+    return {
+        "games": len(states) * playouts,
+        "deals": deals_left,
+        "seconds": elapsed,
+        "deals_per_s": deals_left / elapsed,
+        "playouts_per_s": len(states) * playouts / elapsed,
+        "peak_mb": peak_mb(),
+    }
+
+
+def _first_call(compile_afresh: bool) -> dict[str, float]:
+    """Seconds from a fresh interpreter to the end of a first 1-game ``simulate`` (import
+    included), with numba's cache as it is, or in an empty cache directory."""
+    code = (
+        "from workbench.games.auction_house import simulate, play_from, new_game, RandomAgent; "
+        "simulate(None, 'random', games=1, seed=0, progress=False); "
+        "simulate(None, 'heuristic', games=1, seed=0, progress=False); "
+        "play_from(new_game(seed=0), [RandomAgent()] * 4, playouts=1, seed=0)"
+    )
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as cache:
+        if compile_afresh:
+            env["NUMBA_CACHE_DIR"] = cache
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], env=env, check=True)
+        elapsed = time.perf_counter() - start
+    return {"seconds": elapsed, "peak_mb": peak_mb()}
+
+
 def _figures(games: int, deals: int, elapsed: float) -> dict[str, float]:
     """Games, deals, seconds, deals/s and this process's peak resident memory in MB."""
     return {
@@ -80,11 +157,24 @@ def _figures(games: int, deals: int, elapsed: float) -> dict[str, float]:
 
 
 def _line(name: str, runs: list[dict[str, float]]) -> str:
+    if name in (FIRST_CALL, FIRST_COMPILE):
+        seconds = statistics.median(r["seconds"] for r in runs)
+        return f"  {name:<62} {seconds:>6.1f} s"
     rate = statistics.median(r["deals_per_s"] for r in runs)
+    _medians[name] = rate
     peak = max(r["peak_mb"] for r in runs)
-    return (
-        f"  {name:<52} {runs[0]['deals']:>9,} deals  {rate:>10,.0f} deals/s  peak {peak:>6,.0f} MB"
+    line = (
+        f"  {name:<62} {runs[0]['deals']:>10,} deals  {rate:>10,.0f} deals/s  peak {peak:>6,.0f} MB"
     )
+    if "playouts_per_s" in runs[0]:
+        line += f"  ({statistics.median(r['playouts_per_s'] for r in runs):,.0f} playouts/s)"
+    for agents in NUMPY_DEALS_PER_S:
+        if name == f"compiled, {agents} agents":
+            step = _medians.get(f"step, {agents} agents (simulate, both frames)")
+            line += f"\n  {'':<62} x{rate / NUMPY_DEALS_PER_S[agents]:.1f} the numpy engine"
+            if step:
+                line += f", x{rate / step:,.0f} the step engine (simulate)"
+    return line
 
 
 if __name__ == "__main__":
@@ -95,8 +185,8 @@ if __name__ == "__main__":
             f"Auction House, 13 deals a game, one thread; median of {repeats} runs "
             "(deals/s, peak RSS)"
         ),
-        [*CASES, STREAM_CASE],
+        [*CASES, FIRST_CALL, FIRST_COMPILE, STREAM_CASE],
         run_case,
         _line,
-        once=[STREAM_CASE],
+        once=[FIRST_COMPILE, STREAM_CASE],
     )

@@ -72,7 +72,7 @@ def test_agents_by_name_and_bad_settings():
         make_agent("smart")
     with pytest.raises(ValueError, match="worlds must be a positive whole number"):
         DeterminizationAgent(worlds=0)
-    with pytest.raises(ValueError, match="rollout must be a batch agent"):
+    with pytest.raises(ValueError, match="rollout must be a compiled-policy agent"):
         DeterminizationAgent(rollout=DeterminizationAgent())
     with pytest.raises(ValueError, match="give_rank must be 1–10"):
         HeuristicAgent(give_rank=0)

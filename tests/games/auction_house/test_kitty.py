@@ -27,7 +27,7 @@ from workbench.games.auction_house import (
     win_by_tricks,
 )
 from workbench.games.auction_house.agents import HeuristicAgent
-from workbench.games.auction_house.batch import Recording
+from workbench.games.auction_house.fast import Recording
 from workbench.games.auction_house.kitty import _NoAuction, _paired_recordings, cluster_ratio
 
 F = Fraction
@@ -209,7 +209,7 @@ def test_auction_value_reports_each_role():
     for column in ("win_change", "tricks_change", "points_change"):
         assert (value[f"{column}_low"] <= value[column]).all()
         assert (value[column] <= value[f"{column}_high"]).all()
-    with pytest.raises(ValueError, match="needs batch agents"):
+    with pytest.raises(ValueError, match="needs compiled-policy agents"):
         auction_value(Rules(), "determinization", deals=13, seed=1)
 
 

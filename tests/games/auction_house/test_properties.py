@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.games.auction_house import Deal, RandomAgent, Rules, State, new_game
-from workbench.games.auction_house.batch import Recording, new_batch, play
 from workbench.games.auction_house.cards import DECK, card_index
+from workbench.games.auction_house.fast import play_new_games
 from workbench.kit.seeding import generator
 
 rule_variants = st.builds(
@@ -128,13 +128,10 @@ def _check_twin(rules: Rules, state: State, actions: list, player: int, swap) ->
 
 @settings(max_examples=10)
 @given(rules=rule_variants, seed=st.integers(0, 2**32))
-def test_batch_invariants(rules, seed):
+def test_compiled_engine_invariants(rules, seed):
     rng = generator(seed)
     games = 64
-    batch = new_batch(rules, games, rng)
-    recording = Recording.empty(games, rules.deals)
-    play(batch, [RandomAgent()] * 4, rng, recording)
-    assert batch.is_over
+    batch, recording = play_new_games(rules, [RandomAgent()] * 4, games, rng)
     assert (recording.tricks_won.sum(axis=2) == 9).all()
     plays = np.sort(np.concatenate([recording.plays, recording.kitty], axis=2), axis=2)
     assert (plays == np.arange(40)).all()

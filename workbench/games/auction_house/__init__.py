@@ -3,7 +3,9 @@ a kitty won by the seat with most tricks.
 
 Public API: ``Rules``, ``new_game`` -> ``State`` and the actions (``Pass``, ``Start``,
 ``Offer``, ``Take``, ``Kitty``, ``Play``); card notation (``parse_cards``, ``trick_winner``);
-the agents; ``simulate`` / ``simulate_batches``; ``GAME_METRICS`` / ``game_metrics``; the
+the agents (random and heuristic are compiled policies); ``simulate`` / ``simulate_batches``
+(the compiled engine, ``compiled.py``, whenever every agent is compiled); ``play_from``: many
+playouts from given positions with compiled agents; ``GAME_METRICS`` / ``game_metrics``; the
 kitty analyses (``kitty_outcomes`` and its summaries, ``auction_value``,
 ``trump_reveal_comparison``, ``trump_odds``) with their charts and explorer.
 """
@@ -59,6 +61,7 @@ from workbench.games.auction_house.kitty import (
     win_by_tricks,
 )
 from workbench.games.auction_house.metrics import GAME_METRICS, game_metrics
+from workbench.games.auction_house.positions import play_from
 from workbench.games.auction_house.rules import TRUMP_REVEALS, Rules
 from workbench.games.auction_house.simulate import play_game, simulate, simulate_batches
 from workbench.lazy import lazy_exports
@@ -115,6 +118,7 @@ __all__ = [
     "make_agent",
     "new_game",
     "parse_cards",
+    "play_from",
     "play_game",
     "points_of",
     "rank_of",

@@ -2,34 +2,21 @@
 a determinization agent.
 
 Every agent is called as ``agent(observation, legal_actions, rng) -> action``. The random and
-heuristic agents are written once, over batches (``choose_start``, ``choose_offer``,
-``choose_take``, ``choose_kitty``, ``choose_play`` on a ``batch.View``); the step-by-step call
-runs the same code on a batch of one, so both engines play exactly the same policy.
+heuristic agents are compiled policies (``policies.choose``: a kind plus a parameter vector,
+``policy``); the compiled engine runs them in its loop and the step-by-step call runs the same
+compiled function on the observation, so both engines play exactly the same policy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.games.auction_house.batch import AUCTION, KITTY, OFFER, OVER, PLAY, TAKE, View
-from workbench.games.auction_house.cards import (
-    ABOVE,
-    DECK,
-    FIELD_COUNT,
-    FIELD_HIGH,
-    FIELD_LOW,
-    FULL_MASK,
-    SUIT_SIZE,
-    SUITS,
-    card_index,
-    count_cards,
-    fields,
-    select_card,
-)
+from workbench.games.auction_house import compiled, layout
+from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS, card_index
 from workbench.games.auction_house.engine import (
-    PHASES,
     Action,
     Kitty,
     Observation,
@@ -39,151 +26,85 @@ from workbench.games.auction_house.engine import (
     Start,
     Take,
 )
+from workbench.games.auction_house.fast import Policy, lineup_policies, raise_refused
+from workbench.games.auction_house.layout import AUCTION, KITTY, OFFER, PLAY, TAKE
+from workbench.games.auction_house.policies import (
+    HEURISTIC,
+    HEURISTIC_DEFAULTS,
+    HEURISTIC_PARAMETERS,
+    RANDOM,
+    choose,
+)
+from workbench.games.auction_house.positions import card_mask, observation_row
 from workbench.games.auction_house.rules import PLAYERS, Rules
-from workbench.kit.batching import BatchWrittenAgent
 from workbench.kit.lineup import agent_repr, make_named_agent
 
-_PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
 _CARD_ACTION = {OFFER: Offer, TAKE: Take, KITTY: Kitty, PLAY: Play}
-_CARD_METHOD = {
-    OFFER: "choose_offer",
-    TAKE: "choose_take",
-    KITTY: "choose_kitty",
-    PLAY: "choose_play",
-}
-_SUIT_IDS = np.arange(len(SUITS))
-_BIG = 10**6
 
 
-def _mask(cards: Sequence[str]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card_index(card)
-    return mask
+class CompiledAgent:
+    """An agent whose policy is compiled (``policy``: kind and parameters); its step call
+    runs the same compiled decision on the observation, with one uniform from ``rng``."""
 
-
-def view_of(observation: Observation) -> View:
-    """A batch of one game seen by the observing seat, for the batch-written agents."""
-    obs = observation
-    phase = _PHASE_CODE[obs.phase]
-    hand = _mask(obs.hand)
-    trick = [card_index(c) for c in obs.trick]
-    if phase == AUCTION:
-        step = len(obs.passes)
-    elif phase == OFFER:
-        step = sum(obs.offered)
-    elif phase == KITTY:
-        step = sum(obs.kitty_placed)
-    elif phase == PLAY:
-        step = PLAYERS * len(obs.tricks) + len(trick)
-    else:
-        step = 0
-    offers = [-1 if c is None else card_index(c) for c in obs.offers]
-    legal = hand
-    if phase == TAKE:
-        legal = _mask([c for c in obs.offers if c is not None])
-    elif phase == PLAY and trick:
-        led = trick[0] // SUIT_SIZE
-        follow = hand & (((1 << SUIT_SIZE) - 1) << (SUIT_SIZE * led))
-        legal = follow or hand
-    voids = [sum(1 << SUITS.index(s) for s in seat) for seat in obs.voids()]
-    leader = obs.leader if obs.leader is not None else (obs.dealer + 1) % PLAYERS
-
-    def one(value: object, dtype: type = np.int64) -> np.ndarray:
-        return np.array([value], dtype)
-
-    return View(
-        rules=obs.rules,
-        phase=phase,
-        step=step,
-        deal=obs.deal,
-        actor=one(obs.player),
-        hand=one(hand, np.uint64),
-        legal=one(legal, np.uint64),
-        dealer=one(obs.dealer),
-        trump=one(SUITS.index(obs.trump) if obs.trump is not None else -1),
-        trump_shown=obs.trump_shown,
-        starter=one(-1 if obs.starter is None else obs.starter),
-        face_up=one(-1 if obs.face_up is None else card_index(obs.face_up)),
-        called=one(-1 if obs.called is None else SUITS.index(obs.called)),
-        offers=np.array([offers], np.int64),
-        played=one(_mask(obs.played), np.uint64),
-        trick=np.array([trick + [-1] * (PLAYERS - len(trick))], np.int64),
-        leader=one(leader),
-        tricks_won=np.array([obs.tricks_won], np.int64),
-        scores=np.array([obs.scores], np.int64),
-        carried_in=one(obs.carried_in),
-        voids=np.array([voids], np.int64),
-    )
-
-
-class _BatchWrittenAgent(BatchWrittenAgent):
-    """Auction House's batch methods (start, offer, take, kitty, play); the step call runs them
-    on a batch of one."""
+    name = "compiled"
+    policy: Policy
+    __repr__ = agent_repr
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        view = view_of(observation)
-        u = np.array([rng.random()])
-        if view.phase == AUCTION:
-            start, card, suit = self.choose_start(view, u)
-            if not start[0]:
+        row = observation_row(observation)
+        seat = observation.player
+        phase = int(row[layout.PHASE])
+        start, card, suit = choose(
+            self.policy.kind,
+            np.array([self.policy.params], np.float64).reshape(1, -1),
+            0,
+            phase,
+            int(row[layout.STEP]) % PLAYERS,
+            row[layout.HANDS + seat],
+            compiled.legal_of(row, seat),
+            row[layout.TRUMP],
+            row[layout.FACE_UP],
+            row[layout.CALLED],
+            row,
+            row[layout.PLAYED],
+            float(rng.random()),
+        )
+        if phase == AUCTION:
+            if not (start and self.policy.starts):
                 return Pass()
-            return Start(DECK[int(card[0])], SUITS[int(suit[0])])
-        card = int(getattr(self, _CARD_METHOD[view.phase])(view, u)[0])
-        return _CARD_ACTION[view.phase](DECK[card])
+            return Start(DECK[int(card)], SUITS[int(suit)])
+        return _CARD_ACTION[phase](DECK[int(card)])
 
 
-class RandomAgent(_BatchWrittenAgent):
+class RandomAgent(CompiledAgent):
     """Uniformly random among the legal actions (the baseline every other agent must beat).
 
     A start-or-pass decision is uniform over Pass and every (face-up card, called suit), as
     ``legal_actions`` lists them, so a random seat nearly always starts the auction."""
 
     name = "random"
-
-    def choose_start(self, view: View, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        options = 1 + (len(SUITS) - 1) * count_cards(view.hand)
-        pick = (u * options).astype(np.int64) - 1  # -1: Pass
-        card = select_card(view.hand, np.maximum(pick, 0) // 3)
-        other = np.maximum(pick, 0) % 3
-        suit = other + (other >= card // SUIT_SIZE)
-        return pick >= 0, card, suit
-
-    def _uniform(self, view: View, u: np.ndarray) -> np.ndarray:
-        return select_card(view.legal, (u * count_cards(view.legal)).astype(np.int64))
-
-    choose_offer = choose_take = choose_kitty = choose_play = _uniform
+    policy = Policy(RANDOM)
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        # The batch formulas reduce to this on one game (both list legal actions in the same
-        # order); a test checks that they agree.
+        # The compiled formulas reduce to this on one game (both list legal actions in the
+        # same order); a test checks that they agree.
         return legal_actions[int(rng.random() * len(legal_actions))]
 
 
-def _shed(hand_fields: np.ndarray, trump: np.ndarray, penalty: np.ndarray | int = 0) -> np.ndarray:
-    """The card least useful for tricks: the lowest card of a short suit, trumps kept
-    (value = rank + 3 x suit length + 20 for a trump + ``penalty`` per suit; lowest wins)."""
-    counts = FIELD_COUNT[hand_fields]
-    low = FIELD_LOW[hand_fields]
-    value = low + 3 * counts + 20 * (trump[:, None] == _SUIT_IDS) + penalty
-    value = np.where(counts > 0, value, _BIG)
-    suit = np.argmin(value, axis=1)
-    return suit * SUIT_SIZE + np.take_along_axis(low, suit[:, None], axis=1)[:, 0]
+class HeuristicAgent(CompiledAgent):
+    """Sensible, deterministic play (the compiled ``policies.HEURISTIC``; its parameters are
+    ``policies.HEURISTIC_PARAMETERS``).
 
-
-class HeuristicAgent(_BatchWrittenAgent):
-    """Sensible, deterministic play.
-
-    - Auction: start when its least useful card (see ``_shed``) is low (rank <= ``give_rank``),
-      putting that card up and calling trump when trump is known, else its longest other suit
-      if that holds >= ``long_suit`` cards. Offer its least useful card, avoiding the called
-      suit, unless the face-up card is worth having (rank >= ``trade_rank``): then its lowest
-      card of the called suit, to be the one taken. Free choice: the best offered card (trumps
-      first, then rank).
+    - Auction: start when its least useful card (see ``policies.shed``) is low (rank <=
+      ``give_rank``), putting that card up and calling trump when trump is known, else its
+      longest other suit if that holds >= ``long_suit`` cards. Offer its least useful card,
+      avoiding the called suit, unless the face-up card is worth having (rank >=
+      ``trade_rank``): then its lowest card of the called suit, to be the one taken. Free
+      choice: the best offered card (trumps first, then rank).
     - Kitty: its least useful card.
     - Play: lead a side-suit card no one can beat (a master), else the master trump while
       trumps are out, else low from its longest side suit. Following: the cheapest card sure
@@ -194,12 +115,14 @@ class HeuristicAgent(_BatchWrittenAgent):
 
     name = "heuristic"
 
-    def __init__(self, give_rank: int = 3, long_suit: int = 4, trade_rank: int = 7) -> None:
-        for label, value in (
-            ("give_rank", give_rank),
-            ("long_suit", long_suit),
-            ("trade_rank", trade_rank),
-        ):
+    def __init__(
+        self,
+        give_rank: int = int(HEURISTIC_DEFAULTS[0]),
+        long_suit: int = int(HEURISTIC_DEFAULTS[1]),
+        trade_rank: int = int(HEURISTIC_DEFAULTS[2]),
+    ) -> None:
+        values = (give_rank, long_suit, trade_rank)
+        for label, value in zip(HEURISTIC_PARAMETERS, values, strict=True):
             if isinstance(value, bool) or not isinstance(value, int | np.integer):
                 raise ValueError(f"{label} must be a whole number, got {value!r}")
         if not 1 <= give_rank <= 10 or not 1 <= trade_rank <= 11 or not 0 <= long_suit <= 10:
@@ -210,91 +133,7 @@ class HeuristicAgent(_BatchWrittenAgent):
         self.give_rank = int(give_rank)
         self.long_suit = int(long_suit)
         self.trade_rank = int(trade_rank)
-
-
-    def choose_start(self, view: View, u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        rows = np.arange(view.games)
-        hand = fields(view.hand)
-        counts = FIELD_COUNT[hand]
-        trump = view.trump
-        face = _shed(hand, trump)
-        face_suit = face // SUIT_SIZE
-        strength = counts * 16 + FIELD_HIGH[hand]
-        strength = np.where(face_suit[:, None] == _SUIT_IDS, -_BIG, strength)
-        longest = np.argmax(strength, axis=1)
-        known = trump >= 0
-        called = np.where(known & (trump != face_suit), trump, longest)
-        worth = np.where(known, called == trump, counts[rows, called] >= self.long_suit)
-        start = (face % SUIT_SIZE + 1 <= self.give_rank) & worth
-        return start, face, called
-
-    def choose_offer(self, view: View, u: np.ndarray) -> np.ndarray:
-        hand = fields(view.hand)
-        wanted = (view.face_up % SUIT_SIZE + 1) >= self.trade_rank
-        called = view.called[:, None] == _SUIT_IDS
-        penalty = np.where(called, np.where(wanted[:, None], -_BIG // 10, 40), 0)
-        return _shed(hand, view.trump, penalty)
-
-    def choose_take(self, view: View, u: np.ndarray) -> np.ndarray:
-        offers = view.offers
-        value = offers % SUIT_SIZE + 20 * (offers // SUIT_SIZE == view.trump[:, None])
-        value = np.where(offers >= 0, value, -1)
-        return np.take_along_axis(offers, np.argmax(value, axis=1)[:, None], axis=1)[:, 0]
-
-    def choose_kitty(self, view: View, u: np.ndarray) -> np.ndarray:
-        return _shed(fields(view.hand), view.trump)
-
-    def choose_play(self, view: View, u: np.ndarray) -> np.ndarray:
-        rows = np.arange(view.games)
-        trump = view.trump
-        trump0 = np.maximum(trump, 0)
-        has_trump_suit = trump >= 0
-        out = np.uint64(FULL_MASK) & ~view.played & ~view.hand
-        mine, theirs = fields(view.hand), fields(out)
-        high_mine, high_out = FIELD_HIGH[mine], FIELD_HIGH[theirs]
-        low_mine, count_mine = FIELD_LOW[mine], FIELD_COUNT[mine]
-        is_trump = trump[:, None] == _SUIT_IDS
-        position = view.position
-        if position == 0:
-            master = (high_mine >= 0) & (high_mine > high_out)
-            side_master = master & ~is_trump
-            master_suit = np.argmax(side_master, axis=1)
-            lead_master = master_suit * SUIT_SIZE + high_mine[rows, master_suit]
-            draw = has_trump_suit & master[rows, trump0] & (theirs[rows, trump0] != 0)
-            lead_trump = trump0 * SUIT_SIZE + high_mine[rows, trump0]
-            length = np.where(is_trump | (count_mine == 0), -1, count_mine)
-            longest = np.argmax(length, axis=1)
-            lead_low = longest * SUIT_SIZE + low_mine[rows, longest]
-            low_trump = trump0 * SUIT_SIZE + low_mine[rows, trump0]
-            lead_low = np.where(length.max(axis=1) >= 0, lead_low, low_trump)
-            return np.where(
-                side_master.any(axis=1), lead_master, np.where(draw, lead_trump, lead_low)
-            )
-        trick = view.trick[:, :position]
-        led = trick[:, 0] // SUIT_SIZE
-        suit, rank = trick // SUIT_SIZE, trick % SUIT_SIZE
-        key = np.where(suit == trump[:, None], 100 + rank, np.where(suit == led[:, None], rank, -1))
-        best = trick[rows, np.argmax(key, axis=1)]
-        best_suit, best_rank = best // SUIT_SIZE, best % SUIT_SIZE
-        ruffed = (best_suit == trump) & (led != trump)
-        led_field = fields(view.legal)[rows, led]
-        winners = np.where(ruffed, 0, led_field & ABOVE[best_rank + 1])
-        sure = winners & ABOVE[high_out[rows, led] + 1]
-        last = position == PLAYERS - 1
-        follow = np.where(
-            sure != 0,
-            FIELD_LOW[sure],
-            np.where((winners != 0) & last, FIELD_LOW[winners], FIELD_LOW[led_field]),
-        )
-        follow = led * SUIT_SIZE + follow
-        trumps = np.where(has_trump_suit, mine[rows, trump0], 0)
-        beat = np.where(
-            best_suit == trump, ABOVE[np.where(best_suit == trump, best_rank, -1) + 1], 1023
-        )
-        ruff_field = trumps & beat
-        ruff = trump0 * SUIT_SIZE + FIELD_LOW[ruff_field]
-        void = np.where(ruff_field != 0, ruff, _shed(mine, trump))
-        return np.where(led_field != 0, follow, void)
+        self.policy = Policy(HEURISTIC, tuple(float(v) for v in values))
 
 
 AGENTS: dict[str, type] = {"random": RandomAgent, "heuristic": HeuristicAgent}
@@ -316,7 +155,7 @@ class DeterminizationAgent:
     the suits each has shown void in, the cards the table saw it holds after the auction, and
     hand sizes; the trump card, while still face down, from the rest of the trump deck), then
     plays each candidate to the end of the deal in every world with ``rollout`` agents in the
-    batch engine (the same worlds for every candidate) and takes the candidate with the best
+    compiled engine (the same worlds for every candidate) and takes the candidate with the best
     mean of (its kitty points won - the others' mean) this deal plus ``trick_weight`` x (its
     tricks - the most any other seat took), which steadies the choice between candidates the
     kitty alone scores alike. Step-only (it reads a whole observation); slow: about 0.6 s a
@@ -336,11 +175,11 @@ class DeterminizationAgent:
         self.worlds = int(worlds)
         self.trick_weight = float(trick_weight)
         self.rollout = rollout if rollout is not None else HeuristicAgent()
-        for method in ("choose_start", "choose_play"):
-            if not hasattr(self.rollout, method):
-                raise ValueError(
-                    f"rollout must be a batch agent (random or heuristic), got {self.rollout!r}"
-                )
+        if not isinstance(getattr(self.rollout, "policy", None), Policy):
+            raise ValueError(
+                "rollout must be a compiled-policy agent (random or heuristic), got "
+                f"{self.rollout!r}"
+            )
 
 
     def __call__(
@@ -348,45 +187,27 @@ class DeterminizationAgent:
     ) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        from workbench.games.auction_house.batch import (
-            apply_kitty,
-            apply_offer,
-            apply_play,
-            apply_start,
-            apply_take,
-            play,
-        )
-
         worlds = self.worlds
         candidates = len(legal_actions)
-        batch = sample_worlds(observation, worlds, rng, repeat=candidates)
-        me = observation.player
-        actor = np.full(batch.games, me)
-        phase = batch.phase
-        if phase == AUCTION:
-            start = np.repeat([isinstance(a, Start) for a in legal_actions], worlds)
-            card = np.repeat(
-                [card_index(a.card) if isinstance(a, Start) else 0 for a in legal_actions], worlds
-            )
-            suit = np.repeat(
-                [SUITS.index(a.suit) if isinstance(a, Start) else 0 for a in legal_actions], worlds
-            )
-            apply_start(batch, actor, start, card, suit)
-        else:
-            card = np.repeat([card_index(a.card) for a in legal_actions], worlds)
-            if phase == OFFER:
-                apply_offer(batch, actor, card)
-            elif phase == TAKE:
-                apply_take(batch, card)
-            elif phase == KITTY:
-                apply_kitty(batch, actor, card)
-            else:
-                apply_play(batch, actor, card)
-        before = batch.scores.copy()
-        if batch.phase != OVER:  # the candidate may itself end the deal (the last card)
-            play(batch, [self.rollout] * PLAYERS, None, to_deal_end=True)
-        gain = (batch.scores - before).astype(float)
-        tricks = batch.tricks_won.astype(float)
+        sampled = sample_worlds(observation, worlds, rng, repeat=candidates)
+        rows, rules, me = sampled.rows, observation.rules, observation.player
+        starts = np.repeat([isinstance(a, Start) for a in legal_actions], worlds)
+        cards = np.repeat([card_index(getattr(a, "card", "AC")) for a in legal_actions], worlds)
+        suits = np.repeat(
+            [SUITS.index(a.suit) if isinstance(a, Start) else 0 for a in legal_actions], worlds
+        )
+        compiled.apply_to_rows(rows, me, starts, cards, suits, sampled.trump_cards, rules.deals)
+        before = rows[:, layout.SCORES : layout.SCORES + PLAYERS].copy()
+        kinds, params, may_start = lineup_policies([self.rollout] * PLAYERS)
+        error = compiled.play_rows(
+            rows, sampled.trump_cards, np.zeros((len(rows), 1, len(DECK)), np.int8),
+            sampled.u[None, :, :], observation.deal, kinds, params, may_start, rules.deals,
+            rules.trump_reveal == "before_auction", True,
+            np.zeros((1, 1, layout.RECORD), np.int16), False,
+        )  # fmt: skip
+        raise_refused(error, [self.rollout] * PLAYERS, observation.deal)
+        gain = (rows[:, layout.SCORES : layout.SCORES + PLAYERS] - before).astype(float)
+        tricks = rows[:, layout.WON : layout.WON + PLAYERS].astype(float)
         others = (gain.sum(axis=1) - gain[:, me]) / (PLAYERS - 1)
         lead = tricks[:, me] - np.delete(tricks, me, axis=1).max(axis=1)
         value = gain[:, me] - others + self.trick_weight * lead
@@ -425,7 +246,7 @@ def _deal_unseen(observation: Observation, rng: np.random.Generator) -> tuple[li
     sizes = _seat_hand_sizes(obs)
     known = [sorted(card_index(c) for c in cards) for cards in obs.known_holdings()]
     void_bits = [sum(1 << SUITS.index(s) for s in seat) for seat in obs.voids()]
-    seen = _mask(obs.hand) | _mask(obs.played)
+    seen = card_mask(obs.hand) | card_mask(obs.played)
     if obs.own_kitty is not None:
         seen |= 1 << card_index(obs.own_kitty)
     others = [s for s in range(PLAYERS) if s != me]
@@ -512,7 +333,7 @@ def _finish_world(
             hand_cards = pool[:pick] + pool[pick + 1 :]
         masks[seat] = sum(1 << c for c in hand_cards)
         kitty[seat] = kitty_cards[0] if kitty_cards else -1
-    masks[me] = _mask(obs.hand)
+    masks[me] = card_mask(obs.hand)
     kitty[me] = -1 if obs.own_kitty is None else card_index(obs.own_kitty)
     return masks, kitty
 
@@ -528,17 +349,24 @@ def _placeable(left: list[int], accepts: list[int], room: list[int]) -> bool:
     return True
 
 
+@dataclass
+class Worlds:
+    """Sampled worlds in the compiled engine's form: one row per world (``compiled``'s
+    columns), each world's trump deck order, and this deal's uniforms (``layout.SLOTS``)."""
+
+    rows: np.ndarray
+    trump_cards: np.ndarray
+    u: np.ndarray
+
+
 def sample_worlds(
     observation: Observation, worlds: int, rng: np.random.Generator, *, repeat: int = 1
-) -> object:
-    """A batch of ``worlds`` deals consistent with ``observation``, each repeated ``repeat``
-    times (row ``copy * worlds + world``), standing where the observer is to act."""
-    from workbench.games.auction_house.batch import SLOTS, BatchState
-
+) -> Worlds:
+    """``worlds`` deals consistent with ``observation``, each repeated ``repeat`` times (row
+    ``copy * worlds + world``), standing where the observer is to act."""
     obs = observation
-    rules = obs.rules
     me = obs.player
-    hands = np.zeros((worlds, PLAYERS), np.uint64)
+    hands = np.zeros((worlds, PLAYERS), np.int64)
     kitty = np.full((worlds, PLAYERS), -1, np.int64)
     offers = np.full((worlds, PLAYERS), -1, np.int64)
     revealed_offers = [-1 if c is None else card_index(c) for c in obs.offers]
@@ -564,45 +392,12 @@ def sample_worlds(
         return np.tile(array, (repeat,) + (1,) * (array.ndim - 1))
 
     total = worlds * repeat
-    batch = BatchState(
-        rules,
-        np.full(total, obs.dealer),
-        tile(trump_cards),
-        np.zeros((total, 1, len(DECK)), np.int8),
-    )
-    batch.deal = obs.deal
-    batch.dealer = np.full(total, obs.dealer)
-    batch._clear_deal()
-    batch.phase = _PHASE_CODE[obs.phase]
-    batch.step = view_of(obs).step
-    batch.u = rng.random((total, SLOTS))
-    batch.hands = tile(hands)
-    batch.kitty = tile(kitty)
-    batch.offers = tile(offers)
-    batch.scores = np.tile(np.array(obs.scores, np.int64), (total, 1))
-    batch.carried_in = np.full(total, obs.carried_in)
-    batch.trump_shown = obs.trump_shown
-    batch.trump = np.full(total, SUITS.index(obs.trump) if obs.trump is not None else -1)
-    if obs.starter is not None:
-        batch.starter[:] = obs.starter
-        batch.face_up[:] = card_index(obs.face_up)
-        batch.called[:] = SUITS.index(obs.called)
-    if obs.taken is not None:
-        batch.taken[:] = card_index(obs.taken)
-        batch.taken_from[:] = obs.taken_from
-        batch.forced[:] = obs.phase != "take" and _was_forced(obs)
-    view = view_of(obs)
-    batch.leader[:] = view.leader[0]
-    batch.trick[:] = view.trick[0]
-    batch.tricks_won[:] = obs.tricks_won
-    batch.played[:] = view.played[0]
-    batch.voids[:] = view.voids[0]
-    return batch
-
-
-def _was_forced(observation: Observation) -> bool:
-    called = observation.called
-    return any(c is not None and c[-1] == called for c in observation.offers)
+    u = rng.random((total, layout.SLOTS))
+    rows = np.tile(observation_row(obs), (total, 1))
+    rows[:, layout.HANDS : layout.HANDS + PLAYERS] = tile(hands)
+    rows[:, layout.KITTY_CARDS : layout.KITTY_CARDS + PLAYERS] = tile(kitty)
+    rows[:, layout.OFFERS : layout.OFFERS + PLAYERS] = tile(offers)
+    return Worlds(rows, tile(trump_cards), u)
 
 
 TRUMP_DECK_ALL = tuple(f"{face}{suit}" for suit in SUITS for face in ("J", "Q", "K"))
@@ -622,5 +417,4 @@ __all__ = [
     "RandomAgent",
     "make_agent",
     "sample_worlds",
-    "view_of",
 ]

@@ -9,6 +9,7 @@ Student t on games - 1 degrees of freedom). ``trump_odds`` is exact (fractions).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -20,8 +21,8 @@ import polars as pl
 from scipy import stats as scipy_stats
 
 from workbench.checks import whole_number
-from workbench.games.auction_house.batch import BatchState, Recording, new_batch, play
 from workbench.games.auction_house.cards import SUITS, TRUMP_DECK, trump_suit_of
+from workbench.games.auction_house.fast import Recording, play_new_games
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, TRUMP_REVEALS, Rules
 from workbench.games.auction_house.simulate import (
     BATCH_SIZE,
@@ -343,18 +344,13 @@ def win_by_tricks(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.Da
 
 
 class _NoAuction:
-    """Wraps a batch agent: always passes in the auction phase, plays as the agent otherwise."""
+    """Wraps a compiled-policy agent: always passes in the auction phase, plays as the agent
+    otherwise (its policy with ``starts`` off; the uniforms are used as before)."""
 
     def __init__(self, agent: Any) -> None:
         self.agent = agent
         self.name = f"{agent_label(agent)} (no auction)"
-
-    def choose_start(self, view: Any, u: np.ndarray) -> tuple[np.ndarray, ...]:
-        start, card, suit = self.agent.choose_start(view, u)
-        return np.zeros_like(np.asarray(start, bool)), card, suit
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.agent, name)
+        self.policy = dataclasses.replace(agent.policy, starts=False)
 
 
 def _paired_recordings(
@@ -367,9 +363,7 @@ def _paired_recordings(
         size = min(BATCH_SIZE, games - start)
         for index, (arm_rules, arm_agents) in enumerate(arms):
             rng = generator(seed, start // BATCH_SIZE)
-            batch: BatchState = new_batch(arm_rules, size, rng)
-            recording = Recording.empty(size, arm_rules.deals)
-            play(batch, arm_agents, rng, recording)
+            _, recording = play_new_games(arm_rules, arm_agents, size, rng)
             out[index].append(recording)
     return out
 
@@ -386,12 +380,14 @@ def auction_value(
     where an auction was held, per role (starter; seller: the starter took its offer; the two
     other offerers) the mean change an auction makes to the seat's chance of winning the
     kitty, its tricks and the points of the deal's own kitty cards it won, with 95% intervals
-    (paired, clustered by game). Needs batch agents (random, heuristic)."""
+    (paired, clustered by game). Needs compiled-policy agents (random, heuristic)."""
     rules = Rules() if rules is None else rules
     lineup = resolve_agents(rules, agents)
     if not supports_fast(lineup):
         slow = sorted({agent_label(a) for a in lineup if not supports_fast([a])})
-        raise ValueError(f"auction_value needs batch agents (random, heuristic); got {slow}")
+        raise ValueError(
+            f"auction_value needs compiled-policy agents (random, heuristic); got {slow}"
+        )
     deals = whole_number("deals", deals, low=1, allowed="a positive whole number")
     seed_sequence(seed)
     games = -(-deals // rules.deals)

@@ -18,13 +18,6 @@ import numpy as np
 import polars as pl
 
 from workbench.games.auction_house.agents import AGENTS, make_agent
-from workbench.games.auction_house.batch import (
-    BatchState,
-    Recording,
-    final_scores,
-    new_batch,
-    play,
-)
 from workbench.games.auction_house.cards import DECK, POINTS, SUITS, TRUMP_DECK, card_index
 from workbench.games.auction_house.engine import (
     Deal,
@@ -37,6 +30,7 @@ from workbench.games.auction_house.engine import (
     Take,
     new_game,
 )
+from workbench.games.auction_house.fast import PlayedBatch, Recording, final_scores, play_new_games
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
 from workbench.kit.frames import (
     GAME_COLUMNS,
@@ -56,13 +50,8 @@ SUIT_TYPE = pl.Enum(list(SUITS))
 
 def _play_fast(
     rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
-) -> tuple[BatchState, Recording]:
-    batch = new_batch(rules, size, rng)
-    recording = Recording.empty(size, rules.deals)
-    play(batch, agents, rng, recording)
-    return batch, recording
-
-
+) -> tuple[PlayedBatch, Recording]:
+    return play_new_games(rules, agents, size, rng)
 
 
 # -- frames -------------------------------------------------------------------------------------
@@ -122,7 +111,7 @@ def _card_or_none(values: np.ndarray) -> list[str | None]:
 
 
 def batch_games_frame(
-    batch: BatchState, recording: Recording, labels: Sequence[str], first_game: int
+    batch: PlayedBatch, recording: Recording, labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
     """The games frame of a finished batch."""
     winners = recording.kitty_winner
@@ -274,7 +263,7 @@ def states_deals_frame(states: Sequence[State], first_game: int) -> pl.DataFrame
 # -- replay -------------------------------------------------------------------------------------
 
 
-def batch_deal(batch: BatchState, game: int) -> Deal:
+def batch_deal(batch: PlayedBatch, game: int) -> Deal:
     """The chance of game ``game`` of a batch, for ``new_game(deal=...)``."""
     return Deal(
         int(batch.first_dealer[game]),
@@ -283,9 +272,12 @@ def batch_deal(batch: BatchState, game: int) -> Deal:
     )
 
 
-def recorded_actions(rules: Rules, recording: Recording, game: int) -> Iterator[Any]:
-    """Every action of recorded game ``game``, in the order the step engine asks for them."""
-    for d in range(rules.deals):
+def recorded_actions(
+    rules: Rules, recording: Recording, game: int, first_deal: int = 1
+) -> Iterator[Any]:
+    """Every action of recorded game ``game`` from deal ``first_deal`` on, in the order the
+    step engine asks for them."""
+    for d in range(first_deal - 1, rules.deals):
         dealer = int(recording.dealer[game, d])
         starter = int(recording.starter[game, d])
         for k in range(PLAYERS):
@@ -306,7 +298,9 @@ def recorded_actions(rules: Rules, recording: Recording, game: int) -> Iterator[
             yield Play(DECK[int(card)])
 
 
-def replay_recorded_game(rules: Rules, batch: BatchState, recording: Recording, game: int) -> State:
+def replay_recorded_game(
+    rules: Rules, batch: PlayedBatch, recording: Recording, game: int
+) -> State:
     """Replay game ``game`` of a recorded fast batch through ``State.apply``, action by action
     (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
     state = new_game(rules, seed=0, deal=batch_deal(batch, game))
@@ -317,8 +311,8 @@ def replay_recorded_game(rules: Rules, batch: BatchState, recording: Recording, 
 
 # -- the game's self-play ---------------------------------------------------------------------
 
-#: What a batch agent decides, one method per kind of decision.
-AGENT_METHODS = ("choose_start", "choose_offer", "choose_take", "choose_kitty", "choose_play")
+#: An agent plays in the compiled engine when it has a compiled ``policy`` (``fast.Policy``).
+AGENT_METHODS = ("policy",)
 FAST_ENGINE = FastEngine(BATCH_SIZE, AGENT_METHODS, _play_fast)
 SELF_PLAY = SelfPlay(
     "auction_house", Rules, AGENTS, make_agent, "heuristic", new_game, fast=FAST_ENGINE,

@@ -1,6 +1,6 @@
-"""The fast batch engine is a second implementation of the rules: every recorded game must
-replay through ``State.apply`` to the same frames, and the batch-written agents must choose
-the same as their step-by-step calls."""
+"""The compiled engine is a second implementation of the rules: every recorded game must
+replay through ``State.apply`` to the same frames, and the compiled agents' step-by-step calls
+must choose what they chose in the compiled loop."""
 
 from __future__ import annotations
 
@@ -8,10 +8,19 @@ import numpy as np
 import pytest
 
 from workbench.errors import IllegalAction
-from workbench.games.auction_house import HeuristicAgent, RandomAgent, Rules, new_game
-from workbench.games.auction_house.agents import sample_worlds, view_of
-from workbench.games.auction_house.batch import Recording, new_batch, play
+from workbench.games.auction_house import (
+    HeuristicAgent,
+    RandomAgent,
+    Rules,
+    compiled,
+    layout,
+    new_game,
+)
+from workbench.games.auction_house.agents import CompiledAgent, sample_worlds
 from workbench.games.auction_house.cards import card_index
+from workbench.games.auction_house.fast import Policy, play_new_games
+from workbench.games.auction_house.policies import choose
+from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.simulate import (
     batch_deal,
     batch_deals_frame,
@@ -43,11 +52,7 @@ AGENT_MIXES = {
 
 
 def run_batch(rules: Rules, agents, games: int, seed: int):
-    rng = generator(seed)
-    batch = new_batch(rules, games, rng)
-    recording = Recording.empty(games, rules.deals)
-    play(batch, agents, rng, recording)
-    return batch, recording
+    return play_new_games(rules, agents, games, generator(seed))
 
 
 @pytest.mark.parametrize("mix", list(AGENT_MIXES))
@@ -90,7 +95,7 @@ class _FixedUniform:
 
 
 def test_random_agent_step_call_matches_its_batch_formula():
-    """The step call picks legal[floor(u * n)]; the batch formulas pick the same action."""
+    """The step call picks legal[floor(u * n)]; the compiled formulas pick the same action."""
     agent = RandomAgent()
     for rules in (Rules(), Rules(trump_reveal="before_auction")):
         state = new_game(rules, seed=4)
@@ -100,63 +105,44 @@ def test_random_agent_step_call_matches_its_batch_formula():
             legal = state.legal_actions()
             for u in (0.0, 0.31, 0.77, 0.999):
                 step = agent(observation, legal, _FixedUniform(u))
-                batch_choice = super(RandomAgent, agent).__call__(
+                compiled_choice = super(RandomAgent, agent).__call__(
                     observation, legal, _FixedUniform(u)
                 )
-                assert step == batch_choice
+                assert step == compiled_choice
             state = state.apply(agent(observation, legal, rng))
 
 
 def test_sampled_worlds_stand_where_the_observer_stands_and_agree_with_what_it_saw():
-    """Along a game, the batch rebuilt from each observation shows the observer the same view,
-    and every sampled world is a consistent deal: 40 distinct cards, hand sizes, the seen
-    cards, known holdings, and no card of a suit a seat has shown void in (except its kitty)."""
+    """Along a game, every world sampled from an observation shows the observer what it knows
+    (its row's public columns and its own cards are the observation's), and is a consistent
+    deal: 40 distinct cards, hand sizes, the seen cards, known holdings, and no card of a suit
+    a seat has shown void in (except its kitty card)."""
     rules = Rules()
     agent = HeuristicAgent()
     rng = generator(8)
     state = new_game(rules, seed=8)
-    fields = (
-        "hand",
-        "legal",
-        "trump",
-        "starter",
-        "face_up",
-        "called",
-        "offers",
-        "played",
-        "trick",
-        "leader",
-        "tricks_won",
-        "scores",
-        "carried_in",
-        "voids",
-        "dealer",
-    )
+    hidden = [layout.HANDS + s for s in range(4)] + [layout.KITTY_CARDS + s for s in range(4)]
+    hidden += [layout.OFFERS + s for s in range(4)]
     checked = 0
     while not state.is_over and state.deal <= 3:
         seat = state.to_play
         observation = state.observation(seat)
-        single = view_of(observation)
+        single = observation_row(observation)
         worlds = sample_worlds(observation, 4, rng)
-        batch_view = worlds.view(np.full(4, seat))
-        assert (batch_view.phase, batch_view.step, batch_view.deal) == (
-            single.phase,
-            single.step,
-            single.deal,
-        )
-        for name in fields:
-            assert np.array_equal(
-                getattr(batch_view, name), np.repeat(getattr(single, name), 4, axis=0)
-            ), name
+        public = [i for i in range(layout.ROW) if i not in hidden]
+        assert (worlds.rows[:, public] == single[public]).all()
+        assert (worlds.rows[:, layout.HANDS + seat] == single[layout.HANDS + seat]).all()
         voids = observation.voids()
         known = observation.known_holdings()
         for w in range(4):
+            row = worlds.rows[w]
+            assert compiled.actor_of(row) == seat
             cards = []
             for s in range(4):
-                hand = [c for c in range(40) if int(worlds.hands[w, s]) >> c & 1]
+                hand = [c for c in range(40) if int(row[layout.HANDS + s]) >> c & 1]
                 assert len(hand) == len(state.hand(s)), (s, observation.phase)
                 assert not any("CDHS"[c // 10] in voids[s] for c in hand)
-                kitty = int(worlds.kitty[w, s])
+                kitty = int(row[layout.KITTY_CARDS + s])
                 held = {*hand, kitty} - {-1}
                 assert all(card_index(card) in held for card in known[s])
                 cards += hand + ([kitty] if kitty >= 0 else [])
@@ -167,18 +153,20 @@ def test_sampled_worlds_stand_where_the_observer_stands_and_agree_with_what_it_s
     assert checked > 100
 
 
-class _Cheat(HeuristicAgent):
-    """Plays the highest card it holds, whatever suit was led."""
+def test_an_illegal_choice_is_refused_naming_the_agent_game_and_seat():
+    """The loop checks every choice before applying it: a policy kind it does not know passes
+    the auction and answers card -1 after it, which is refused, naming the agent, the game,
+    the deal and the seat."""
 
-    name = "cheat"
+    class Unknown(CompiledAgent):
+        name = "unknown"
+        policy = Policy(7)
 
-    def choose_play(self, view, u):
-        return np.array([int(hand).bit_length() - 1 for hand in view.hand])
-
-
-def test_batch_agents_choices_are_checked_before_they_are_played():
-    rng = generator(2)
-    batch = new_batch(Rules(), 50, rng)
-    message = r"agent 'cheat' chose an illegal card to play in game \d+ .deal 1, play, seat \d"
-    with pytest.raises(IllegalAction, match=message + ".*legal: "):
-        play(batch, [HeuristicAgent(), _Cheat(), HeuristicAgent(), HeuristicAgent()], rng)
+    message = (
+        r"agent 'unknown' \(policy unknown kind 7\) chose an illegal kitty choice in game 0 "
+        r"\(deal 1, seat \d\)"
+    )
+    with pytest.raises(IllegalAction, match=message):
+        play_new_games(Rules(), [Unknown()] * 4, 5, generator(2))
+    row = np.full(layout.ROW, -1)
+    assert choose(7, np.zeros((1, 3)), 0, 3, 0, 1, 1, -1, -1, -1, row, 0, 0.5)[1] == -1

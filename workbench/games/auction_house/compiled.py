@@ -1,0 +1,392 @@
+"""The compiled (numba) Auction House engine: many games or positions played one after the
+other in a compiled loop, with the compiled policies (``policies.choose``) deciding.
+
+This is the second implementation of the rules (the first is ``engine.State``); tests replay
+its games through ``State.apply`` and demand identical frames. A position is one int64 row
+(``layout``'s columns: hands as 40-bit masks, the auction, the kitty, the trick); a game's
+chance is its trump deck order (``trump_cards``, indices into ``TRUMP_DECK``) and one shuffle
+per deal. Every decision reads one uniform from ``u[deal - first_deal, row, slot]`` (``layout``'s
+fixed slots), so two rule variants or line-ups given the same numbers see the same numbers at
+the same decisions. Entries: ``play_rows`` (play rows to the end of the game or of the deal)
+and ``apply_to_rows`` (a search's candidate choices).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from workbench.games.auction_house.cards import POINTS, SUIT_SIZE
+from workbench.games.auction_house.layout import (  # re-exported: the engine's layout
+    AUCTION,
+    CALLED,
+    CARRIED,
+    DEAL,
+    DEALER,
+    FACE_UP,
+    FACES,
+    FORCED,
+    HANDS,
+    KITTY,
+    KITTY_CARDS,
+    LEADER,
+    OFFER,
+    OFFERS,
+    OVER,
+    PHASE,
+    PLAY,
+    PLAYED,
+    PLAYERS,
+    R_CALLED,
+    R_CARRIED_IN,
+    R_CARRIED_OUT,
+    R_DEALER,
+    R_FACE_UP,
+    R_FORCED,
+    R_KITTY,
+    R_KITTY_POINTS,
+    R_KITTY_WINNER,
+    R_LOST,
+    R_OFFERS,
+    R_PLAYS,
+    R_SCORES_AFTER,
+    R_STARTER,
+    R_TAKEN,
+    R_TAKEN_FROM,
+    R_TRUMP,
+    R_WON,
+    RECORD,
+    SCORES,
+    SHOWN,
+    SLOT_AUCTION,
+    SLOT_KITTY,
+    SLOT_OFFER,
+    SLOT_PLAY,
+    SLOT_TAKE,
+    STARTER,
+    STEP,
+    TAKE,
+    TAKEN,
+    TAKEN_FROM,
+    TRICK,
+    TRICKS,
+    TRUMP,
+    WON,
+)
+from workbench.games.auction_house.policies import choose
+
+#: Error codes of a refused choice (``play_rows`` returns the first, else all -1).
+ERROR = ("row", "seat", "phase", "card", "kind")
+
+_POINTS = np.array([*POINTS, 0], np.int64)  # index -1 (no card) scores 0
+
+
+@numba.njit(cache=True, inline="always")
+def _bit(card: int) -> int:
+    return np.int64(1) << card
+
+
+@numba.njit(cache=True, inline="always")
+def turn_trump(row: np.ndarray, trump_cards: np.ndarray, r: int) -> None:
+    """Turn this deal's trump card, ``trump_cards[r]``'s (none once the 12-card deck has run
+    out)."""
+    row[SHOWN] = 1
+    deal = row[DEAL]
+    row[TRUMP] = trump_cards[r, deal - 1] // FACES if deal <= trump_cards.shape[1] else -1
+
+
+@numba.njit(cache=True, inline="always")
+def begin_deal(row: np.ndarray, deal: int, dealer: int, shuffle: np.ndarray,
+               trump_cards: np.ndarray, r: int, reveal_first: bool) -> None:  # fmt: skip
+    """Deal ``shuffle`` one card at a time clockwise from the dealer's left and clear the
+    deal's record (scores and the carry-in stay); under the house rule, turn trump."""
+    row[DEAL], row[DEALER], row[PHASE], row[STEP] = deal, dealer, AUCTION, 0
+    row[TRUMP], row[SHOWN] = -1, 0
+    for column in (STARTER, FACE_UP, CALLED, TAKEN, TAKEN_FROM):
+        row[column] = -1
+    row[FORCED], row[PLAYED] = 0, 0
+    row[LEADER] = (dealer + 1) % PLAYERS
+    for seat in range(PLAYERS):
+        row[OFFERS + seat] = row[KITTY_CARDS + seat] = row[TRICK + seat] = -1
+        row[WON + seat] = 0
+        row[HANDS + seat] = 0
+    for position in range(shuffle.shape[0]):
+        seat = (dealer + 1 + position) % PLAYERS
+        row[HANDS + seat] |= _bit(shuffle[position])
+    if reveal_first:
+        turn_trump(row, trump_cards, r)
+
+
+@numba.njit(cache=True, inline="always")
+def actor_of(row: np.ndarray) -> int:
+    """The seat to act (meaningless once the deal is over)."""
+    phase, step = row[PHASE], row[STEP]
+    if phase == PLAY:
+        return (row[LEADER] + step % PLAYERS) % PLAYERS
+    if phase == OFFER:
+        return (row[STARTER] + 1 + step) % PLAYERS
+    if phase == TAKE:
+        return row[STARTER]
+    return (row[DEALER] + 1 + step) % PLAYERS
+
+
+@numba.njit(cache=True, inline="always")
+def legal_of(row: np.ndarray, actor: int) -> int:
+    """The cards the actor may choose now: the offers for a take; else its hand, within the
+    suit led when it can follow."""
+    hand = row[HANDS + actor]
+    if row[PHASE] == TAKE:
+        offered = 0
+        for seat in range(PLAYERS):
+            if row[OFFERS + seat] >= 0:
+                offered |= _bit(row[OFFERS + seat])
+        return offered
+    if row[PHASE] != PLAY or row[STEP] % PLAYERS == 0:
+        return hand
+    led = row[TRICK] // SUIT_SIZE
+    follow = hand & (np.int64(1023) << (SUIT_SIZE * led))
+    return follow if follow != 0 else hand
+
+
+@numba.njit(cache=True, inline="always")
+def _swap(row: np.ndarray, card: int, forced: bool) -> None:
+    giver = 0
+    for seat in range(PLAYERS):
+        if row[OFFERS + seat] == card:
+            giver = seat
+    starter, face = row[STARTER], row[FACE_UP]
+    row[HANDS + starter] = row[HANDS + starter] & ~_bit(face) | _bit(card)
+    row[HANDS + giver] = row[HANDS + giver] & ~_bit(card) | _bit(face)
+    row[TAKEN], row[TAKEN_FROM], row[FORCED] = card, giver, 1 if forced else 0
+    row[PHASE], row[STEP] = KITTY, 0
+
+
+@numba.njit(cache=True, inline="always")
+def _trick_winner(row: np.ndarray) -> int:
+    """Position of the winning card: highest trump, else highest of the suit led."""
+    trump, led = row[TRUMP], row[TRICK] // SUIT_SIZE
+    best, best_key = 0, -1
+    for position in range(PLAYERS):
+        card = row[TRICK + position]
+        suit = card // SUIT_SIZE
+        key = -1
+        if suit == trump:
+            key = 100 + card % SUIT_SIZE
+        elif suit == led:
+            key = card % SUIT_SIZE
+        if key > best_key:
+            best, best_key = position, key
+    return best
+
+
+@numba.njit(cache=True, inline="always")
+def _score_deal(row: np.ndarray, deals: int, records: np.ndarray, r: int,
+                recording: bool) -> None:  # fmt: skip
+    """The kitty to the single seat with most tricks; a tie carries it over (lost in the last
+    deal). The deal ends (phase OVER)."""
+    kitty_points = 0
+    most, leaders, winner = -1, 0, -1
+    for seat in range(PLAYERS):
+        kitty_points += _POINTS[row[KITTY_CARDS + seat]]
+        won = row[WON + seat]
+        if won > most:
+            most, leaders, winner = won, 1, seat
+        elif won == most:
+            leaders += 1
+    stake = kitty_points + row[CARRIED]
+    last = row[DEAL] == deals
+    carried_out = lost = 0
+    if leaders == 1:
+        row[SCORES + winner] += stake
+    else:
+        winner = -1
+        if last:
+            lost = stake
+        else:
+            carried_out = stake
+    if recording:
+        record = records[r, row[DEAL] - 1]
+        record[R_DEALER], record[R_TRUMP] = row[DEALER], row[TRUMP]
+        record[R_STARTER], record[R_FACE_UP] = row[STARTER], row[FACE_UP]
+        record[R_CALLED], record[R_TAKEN] = row[CALLED], row[TAKEN]
+        record[R_TAKEN_FROM], record[R_FORCED] = row[TAKEN_FROM], row[FORCED]
+        record[R_KITTY_WINNER], record[R_KITTY_POINTS] = winner, kitty_points
+        record[R_CARRIED_IN], record[R_CARRIED_OUT] = row[CARRIED], carried_out
+        record[R_LOST] = lost
+        for seat in range(PLAYERS):
+            record[R_OFFERS + seat] = row[OFFERS + seat]
+            record[R_KITTY + seat] = row[KITTY_CARDS + seat]
+            record[R_WON + seat] = row[WON + seat]
+            record[R_SCORES_AFTER + seat] = row[SCORES + seat]
+    row[CARRIED] = carried_out
+    row[PHASE], row[STEP] = OVER, 0
+
+
+@numba.njit(cache=True, inline="always")
+def apply_choice(row: np.ndarray, actor: int, start: bool, card: int, suit: int,
+                 trump_cards: np.ndarray, r: int, deals: int, records: np.ndarray,
+                 recording: bool) -> None:  # fmt: skip
+    """Apply the actor's (already checked) choice and move to the next decision."""
+    phase, step = row[PHASE], row[STEP]
+    if phase == PLAY:
+        position = step % PLAYERS
+        row[HANDS + actor] &= ~_bit(card)
+        row[PLAYED] |= _bit(card)
+        row[TRICK + position] = card
+        if recording:
+            records[r, row[DEAL] - 1, R_PLAYS + step] = card
+        row[STEP] = step + 1
+        if position < PLAYERS - 1:
+            return
+        winner = (row[LEADER] + _trick_winner(row)) % PLAYERS
+        row[WON + winner] += 1
+        row[LEADER] = winner
+        for seat in range(PLAYERS):
+            row[TRICK + seat] = -1
+        if step + 1 == PLAYERS * TRICKS:
+            _score_deal(row, deals, records, r, recording)
+    elif phase == AUCTION:
+        if start:
+            row[STARTER], row[FACE_UP], row[CALLED] = actor, card, suit
+            row[PHASE], row[STEP] = OFFER, 0
+        elif step + 1 == PLAYERS:
+            row[PHASE], row[STEP] = KITTY, 0
+        else:
+            row[STEP] = step + 1
+    elif phase == OFFER:
+        row[OFFERS + actor] = card
+        row[STEP] = step + 1
+        if step + 1 < PLAYERS - 1:
+            return
+        best = -1
+        for seat in range(PLAYERS):
+            offer = row[OFFERS + seat]
+            if offer >= 0 and offer // SUIT_SIZE == row[CALLED] and offer > best:
+                best = offer
+        if best >= 0:
+            _swap(row, best, True)
+        else:
+            row[PHASE], row[STEP] = TAKE, 0
+    elif phase == TAKE:
+        _swap(row, card, False)
+    elif phase == KITTY:
+        row[KITTY_CARDS + actor] = card
+        row[HANDS + actor] &= ~_bit(card)
+        row[STEP] = step + 1
+        if step + 1 == PLAYERS:
+            row[PHASE], row[STEP] = PLAY, 0
+            if row[SHOWN] == 0:
+                turn_trump(row, trump_cards, r)
+
+
+@numba.njit(cache=True, inline="always")
+def _is_legal(row: np.ndarray, actor: int, legal: int, start: bool, card: int, suit: int) -> bool:
+    if card < 0 or card >= 40:
+        return row[PHASE] == AUCTION and not start
+    if row[PHASE] == AUCTION:
+        if not start:
+            return True
+        return (legal >> card) & 1 == 1 and 0 <= suit < 4 and suit != card // SUIT_SIZE
+    return (legal >> card) & 1 == 1
+
+
+@numba.njit(cache=True)
+def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray, u: np.ndarray,
+                 u_deal: int, deals: int, records: np.ndarray,
+                 recording: bool) -> tuple[int, int]:  # fmt: skip
+    """Play the deal's remaining cards (what ``apply_choice`` does card by card, without the
+    phase dispatch); (-1, -1), or the seat and card of a refused play."""
+    trump, leader, played = row[TRUMP], row[LEADER], row[PLAYED]
+    for step in range(row[STEP], PLAYERS * TRICKS):
+        position = step % PLAYERS
+        actor = (leader + position) % PLAYERS
+        hand = row[HANDS + actor]
+        legal = hand
+        if position > 0:
+            follow = hand & (np.int64(1023) << (SUIT_SIZE * (row[TRICK] // SUIT_SIZE)))
+            if follow != 0:
+                legal = follow
+        _, card, _ = choose(kinds[actor], params, actor, PLAY, position, hand, legal, trump,
+                            row[FACE_UP], row[CALLED], row, played,
+                            u[u_deal, r, SLOT_PLAY + step])  # fmt: skip
+        if card < 0 or card >= 40 or (legal >> card) & 1 == 0:
+            row[STEP], row[LEADER], row[PLAYED] = step, leader, played
+            return actor, card
+        card_bit = _bit(card)
+        row[HANDS + actor] = hand & ~card_bit
+        played |= card_bit
+        row[TRICK + position] = card
+        if recording:
+            records[r, row[DEAL] - 1, R_PLAYS + step] = card
+        if position == PLAYERS - 1:
+            leader = (leader + _trick_winner(row)) % PLAYERS
+            row[WON + leader] += 1
+            for seat in range(PLAYERS):
+                row[TRICK + seat] = -1
+    row[STEP], row[LEADER], row[PLAYED] = PLAYERS * TRICKS, leader, played
+    _score_deal(row, deals, records, r, recording)
+    return -1, -1
+
+
+@numba.njit(cache=True)
+def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u: np.ndarray,
+              first_deal: int, kinds: np.ndarray, params: np.ndarray, starts: np.ndarray,
+              deals: int, reveal_first: bool, to_deal_end: bool, records: np.ndarray,
+              recording: bool) -> np.ndarray:  # fmt: skip
+    """Play every row from where it stands to the end of the game (or, ``to_deal_end``, of
+    the deal in progress), in place. A row at deal 0 begins the game: its DEALER holds the
+    first dealer. Seat s plays policy ``kinds[s]`` with ``params[s]``; ``starts[s]`` False
+    makes it pass every auction. Returns the first refused choice (``ERROR``), else -1s."""
+    error = np.full(len(ERROR), -1, np.int64)
+    for r in range(rows.shape[0]):
+        row = rows[r]
+        while True:
+            if row[DEAL] == 0 or row[PHASE] == OVER:
+                if row[DEAL] == deals or (to_deal_end and row[DEAL] > 0):
+                    break
+                deal = row[DEAL] + 1
+                dealer = (row[DEALER] + 1) % PLAYERS if row[DEAL] > 0 else row[DEALER]
+                begin_deal(row, deal, dealer, shuffles[r, deal - 1], trump_cards, r, reveal_first)
+            deal, phase, step = row[DEAL], row[PHASE], row[STEP]
+            if phase == PLAY:  # the tricks, in a loop of their own (most decisions)
+                actor, card = _play_tricks(row, r, kinds, params, u, deal - first_deal, deals,
+                                           records, recording)  # fmt: skip
+                if actor >= 0:
+                    error[0], error[1], error[2] = r, actor, PLAY
+                    error[3], error[4] = card, kinds[actor]
+                    return error
+                continue
+            actor = actor_of(row)
+            legal = legal_of(row, actor)
+            if phase == AUCTION:
+                slot = SLOT_AUCTION + step
+            elif phase == OFFER:
+                slot = SLOT_OFFER + step
+            elif phase == TAKE:
+                slot = SLOT_TAKE
+            elif phase == KITTY:
+                slot = SLOT_KITTY + step
+            else:
+                slot = SLOT_PLAY + step
+            start, card, suit = choose(
+                kinds[actor], params, actor, phase, step % PLAYERS, row[HANDS + actor], legal,
+                row[TRUMP], row[FACE_UP], row[CALLED], row, row[PLAYED],
+                u[deal - first_deal, r, slot],
+            )  # fmt: skip
+            start = start and starts[actor]
+            if not _is_legal(row, actor, legal, start, card, suit):
+                error[0], error[1], error[2] = r, actor, phase
+                error[3], error[4] = card, kinds[actor]
+                return error
+            apply_choice(row, actor, start, card, suit, trump_cards, r, deals, records, recording)
+    return error
+
+
+@numba.njit(cache=True)
+def apply_to_rows(rows: np.ndarray, actor: int, start: np.ndarray, card: np.ndarray,
+                  suit: np.ndarray, trump_cards: np.ndarray, deals: int) -> None:  # fmt: skip
+    """Apply one (legal) choice per row by ``actor``: the candidates a search compares."""
+    unused = np.zeros((1, 1, RECORD), np.int16)
+    for r in range(rows.shape[0]):
+        apply_choice(rows[r], actor, start[r], card[r], suit[r], trump_cards, r, deals, unused,
+                     False)  # fmt: skip

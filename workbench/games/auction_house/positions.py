@@ -1,0 +1,222 @@
+"""Positions in the compiled engine's row form (``compiled``'s columns): from an observation
+(what one seat knows; the compiled agents' step call and the determinization agent's worlds)
+or from a whole step-engine State, and ``play_from``: many playouts from given positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from workbench.games.auction_house import compiled as c
+from workbench.games.auction_house import layout
+from workbench.games.auction_house.cards import DECK, SUITS, TRUMP_DECK, card_index
+from workbench.games.auction_house.engine import PHASES, State
+from workbench.games.auction_house.fast import Recording, lineup_policies, raise_refused
+from workbench.games.auction_house.observation import Observation
+from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
+from workbench.kit.seeding import SeedLike, generator
+
+PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
+#: How a playout treats the chance still to come: "draw" deals the later deals and orders the
+#: trump cards not yet turned afresh for every playout; "state" keeps the state's own.
+FUTURES = ("draw", "state")
+
+
+def card_mask(cards: Sequence[str]) -> int:
+    """The 40-bit mask of cards given in notation."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card_index(card)
+    return mask
+
+
+def _put(row: np.ndarray, column: int, values: Sequence[int]) -> None:
+    """Set the four columns from ``column`` (one per seat, or per trick position)."""
+    row[column : column + PLAYERS] = values
+
+
+def _step_of(phase: str, passes: int, offered: int, placed: int, played: int) -> int:
+    """The row's STEP: decisions already taken in the phase (plays: cards played this deal)."""
+    return {"auction": passes, "offer": offered, "kitty": placed, "play": played}.get(phase, 0)
+
+
+def observation_row(obs: Observation) -> np.ndarray:
+    """What seat ``obs.player`` knows, as a row: its own hand, offer and kitty card, the
+    revealed offers, the trick, the cards played; every other hand empty."""
+    row = np.full(layout.ROW, -1, np.int64)
+    trick = [card_index(card) for card in obs.trick]
+    played = card_mask(obs.played)
+    row[layout.DEAL], row[layout.DEALER] = obs.deal, obs.dealer
+    row[layout.PHASE] = PHASE_CODE[obs.phase]
+    row[layout.STEP] = _step_of(
+        obs.phase, len(obs.passes), sum(obs.offered), sum(obs.kitty_placed),
+        PLAYERS * len(obs.tricks) + len(trick),
+    )  # fmt: skip
+    row[layout.CARRIED] = obs.carried_in
+    row[layout.TRUMP] = -1 if obs.trump is None else SUITS.index(obs.trump)
+    row[layout.SHOWN] = int(obs.trump_shown)
+    row[layout.STARTER] = -1 if obs.starter is None else obs.starter
+    row[layout.FACE_UP] = -1 if obs.face_up is None else card_index(obs.face_up)
+    row[layout.CALLED] = -1 if obs.called is None else SUITS.index(obs.called)
+    row[layout.TAKEN] = -1 if obs.taken is None else card_index(obs.taken)
+    row[layout.TAKEN_FROM] = -1 if obs.taken_from is None else obs.taken_from
+    row[layout.FORCED] = int(obs.taken is not None and _was_forced(obs))
+    row[layout.LEADER] = obs.leader if obs.leader is not None else (obs.dealer + 1) % PLAYERS
+    row[layout.PLAYED] = played
+    _put(row, layout.SCORES, obs.scores)
+    offers = [-1 if x is None else card_index(x) for x in obs.offers]
+    _put(row, layout.OFFERS, offers)
+    if obs.own_offer is not None:
+        row[layout.OFFERS + obs.player] = card_index(obs.own_offer)
+    if obs.own_kitty is not None:
+        row[layout.KITTY_CARDS + obs.player] = card_index(obs.own_kitty)
+    _put(row, layout.TRICK, trick + [-1] * (PLAYERS - len(trick)))
+    _put(row, layout.WON, obs.tricks_won)
+    _put(row, layout.HANDS, 0)
+    row[layout.HANDS + obs.player] = card_mask(obs.hand)
+    return row
+
+
+def _was_forced(obs: Observation) -> bool:
+    """Was the take forced (a card of the called suit offered)? Known once offers are shown."""
+    return any(card is not None and card[-1] == obs.called for card in obs.offers)
+
+
+def state_row(state: State) -> np.ndarray:
+    """The whole position of a step-engine State (every hand, offer and kitty card) as a row."""
+    if state.is_over:
+        raise ValueError("the game is over: there is no position to play from")
+    row = np.full(layout.ROW, -1, np.int64)
+    offers = [-1 if x is None else x for x in state.offers]
+    row[layout.DEAL], row[layout.DEALER] = state.deal, state.dealer
+    row[layout.PHASE] = PHASE_CODE[state.phase]
+    row[layout.STEP] = _step_of(
+        state.phase, state.asked, state.n_offers, state.n_kitty,
+        PLAYERS * len(state.tricks) + len(state.trick),
+    )  # fmt: skip
+    row[layout.CARRIED] = state.carried_in
+    row[layout.TRUMP] = -1 if state.trump is None else state.trump
+    row[layout.SHOWN] = int(state.trump_shown)
+    optional = {
+        layout.STARTER: state.starter, layout.FACE_UP: state.face_up,
+        layout.CALLED: state.called, layout.TAKEN: state.taken,
+        layout.TAKEN_FROM: state.taken_from,
+    }  # fmt: skip
+    for column, value in optional.items():
+        row[column] = -1 if value is None else value
+    row[layout.FORCED] = int(state.forced)
+    row[layout.LEADER] = state.leader
+    played = [card for _, cards, _ in state.tricks for card in cards] + list(state.trick)
+    row[layout.PLAYED] = sum(1 << card for card in played)
+    _put(row, layout.SCORES, state.scores)
+    _put(row, layout.OFFERS, offers)
+    _put(row, layout.KITTY_CARDS, [-1 if x is None else x for x in state.kitty])
+    _put(row, layout.TRICK, list(state.trick) + [-1] * (PLAYERS - len(state.trick)))
+    _put(row, layout.WON, state.tricks_won)
+    _put(row, layout.HANDS, state.hands)
+    return row
+
+
+def _state_chance(state: State) -> tuple[np.ndarray, np.ndarray]:
+    """A State's trump deck order (indices into TRUMP_DECK) and its 13 shuffles (int8)."""
+    trump = np.array([TRUMP_DECK.index(card) for card in state.chance.trump_cards], np.int8)
+    shuffles = np.zeros((MAX_DEALS, len(DECK)), np.int8)
+    given = np.array(state.chance.shuffles, np.int8)
+    shuffles[: len(given)] = given
+    return trump, shuffles
+
+
+def turned_trumps(state: State) -> int:
+    """How many trump cards the table has seen turned (this deal's, once it is turned)."""
+    return len(state.revealed_trumps)
+
+
+def draw_futures(
+    trump_cards: np.ndarray, shuffles: np.ndarray, turned: np.ndarray, deal: np.ndarray,
+    rng: np.random.Generator,
+) -> None:  # fmt: skip
+    """In place, per row: shuffle the trump cards not yet turned, and deal every later deal
+    afresh (the chance no one at the table has seen)."""
+    rows = len(trump_cards)
+    keys = rng.random((rows, trump_cards.shape[1]))
+    keys[np.arange(trump_cards.shape[1]) < turned[:, None]] = -1.0  # turned cards stay first
+    order = np.argsort(keys, axis=1, kind="stable")
+    trump_cards[:] = np.take_along_axis(trump_cards, order, axis=1)
+    fresh = rng.permuted(
+        np.tile(np.arange(len(DECK), dtype=np.int8), (rows, MAX_DEALS, 1)), axis=2
+    )
+    later = np.arange(1, MAX_DEALS + 1)[None, :] > deal[:, None]
+    shuffles[later] = fresh[later]
+
+
+def play_from(
+    states: State | Sequence[State],
+    agents: Sequence[Any],
+    *,
+    playouts: int,
+    seed: SeedLike,
+    future: str = "draw",
+) -> np.ndarray:
+    """Final scores of ``playouts`` continuations of each state to the end of its game, with
+    one compiled-policy agent per seat (random, heuristic): float64, shape (states, playouts,
+    4). Every hidden card of a state is as the state holds it; ``future`` "draw" (default)
+    deals the later deals and orders the unturned trump cards afresh for each playout, "state"
+    keeps the state's own chance. Same arguments, same scores."""
+    scores, _, _ = playout_details(states, agents, playouts=playouts, seed=seed, future=future)
+    return scores
+
+
+def playout_details(
+    states: State | Sequence[State],
+    agents: Sequence[Any],
+    *,
+    playouts: int,
+    seed: SeedLike,
+    future: str = "draw",
+) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """``play_from``'s scores, plus each playout's chance (trump cards, shuffles) and its
+    recording block (what a test replays through the step engine)."""
+    states = [states] if isinstance(states, State) else list(states)
+    if not states or not all(isinstance(s, State) for s in states):
+        raise TypeError("states must be an auction_house State or a non-empty sequence of them")
+    rules = states[0].rules
+    if any(s.rules != rules for s in states):
+        raise ValueError("every state must be under the same rules")
+    if isinstance(playouts, bool) or not isinstance(playouts, int | np.integer) or playouts < 1:
+        raise ValueError(f"playouts must be a positive whole number, got {playouts!r}")
+    if future not in FUTURES:
+        raise ValueError(f"future must be one of {FUTURES}, got {future!r}")
+    agents = list(agents)
+    if len(agents) != PLAYERS or not all(hasattr(a, "policy") for a in agents):
+        raise ValueError(
+            "agents must be one compiled-policy agent (random, heuristic) per seat: "
+            f"{PLAYERS}, got {agents!r}"
+        )
+    rng = generator(seed)
+    base = np.stack([state_row(s) for s in states])
+    chances = [_state_chance(s) for s in states]
+    rows = np.repeat(base, playouts, axis=0)
+    trump_cards = np.repeat(np.stack([t for t, _ in chances]), playouts, axis=0)
+    shuffles = np.repeat(np.stack([s for _, s in chances]), playouts, axis=0)
+    if future == "draw":
+        turned = np.repeat([turned_trumps(s) for s in states], playouts)
+        draw_futures(trump_cards, shuffles, turned, rows[:, layout.DEAL], rng)
+    first_deal = int(rows[:, layout.DEAL].min())
+    u = rng.random((rules.deals - first_deal + 1, len(rows), layout.SLOTS))
+    recording = Recording.empty(len(rows), rules.deals)
+    kinds, params, starts = lineup_policies(agents)
+    error = c.play_rows(
+        rows, trump_cards, shuffles, u, first_deal, kinds, params, starts, rules.deals,
+        rules.trump_reveal == "before_auction", False, recording.block, True,
+    )  # fmt: skip
+    if error[0] >= 0:
+        raise_refused(error, agents, int(rows[error[0], layout.DEAL]))
+    scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].astype(np.float64)
+    return scores.reshape(len(states), playouts, PLAYERS), (trump_cards, shuffles), recording
+
+
+__all__ = ["FUTURES", "observation_row", "play_from", "state_row"]
+
