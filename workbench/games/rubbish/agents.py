@@ -26,6 +26,7 @@ from workbench.games.rubbish.fast import (
     repeat_positions,
     tables_for,
 )
+from workbench.games.rubbish.fitted import RubbishFittedAgent
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.lineup import agent_repr, make_named_agent
 
@@ -147,6 +148,34 @@ class HeuristicAgent(CompiledAgent):
         return {Auction(item, first): 1 / len(items) for item in items}
 
 
+
+class FittedPolicy(HeuristicAgent):
+    """The heuristic's policy with any parameter vector (``HeuristicAgent.PARAMETERS``, in that
+    order, as floats; ``max_wanted_bid`` is rounded down when played): what the ``fitted``
+    agent plays with the parameters fitted to the rules (``fitted.py``)."""
+
+    name = "fitted policy"
+
+    def __init__(self, vector: Sequence[float]) -> None:
+        values = np.asarray(vector, dtype=np.float64).ravel()
+        if (
+            len(values) != len(self.PARAMETERS)
+            or not np.all(np.isfinite(values))
+            or values[0] < 0
+            or not np.all((values[1:] >= 0) & (values[1:] <= 1))
+        ):
+            raise ValueError(
+                f"FittedPolicy vector must hold {len(self.PARAMETERS)} finite numbers "
+                f"({', '.join(self.PARAMETERS)}): max_wanted_bid >= 0, the shares in [0, 1]; "
+                f"got {list(vector)!r}"
+            )
+        self.vector = tuple(float(v) for v in values)
+
+    def parameters(self) -> np.ndarray:
+        """The parameter vector as float64."""
+        return np.array(self.vector)
+
+
 def _require_choice(observation: object, legal_actions: Sequence[Action]) -> None:
     """Agents choose for the seat to play, among at least one legal action."""
     if not isinstance(observation, Observation):
@@ -251,7 +280,12 @@ def sample_worlds(observation: Observation, worlds: int, rng: np.random.Generato
     return positions
 
 
-AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "sampling": SamplingAgent}
+AGENTS = {
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+    "sampling": SamplingAgent,
+    "fitted": RubbishFittedAgent,
+}
 
 
 def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
@@ -264,6 +298,7 @@ def make_agent(name: str, rules: Rules | None = None, **options: object) -> obje
 __all__ = [
     "AGENTS",
     "CompiledAgent",
+    "FittedPolicy",
     "HeuristicAgent",
     "RandomAgent",
     "SamplingAgent",
