@@ -28,6 +28,7 @@ from workbench.games.rubbish.fast import (
 )
 from workbench.games.rubbish.fitted import RubbishFittedAgent
 from workbench.games.rubbish.rules import Rules
+from workbench.games.rubbish.search import RubbishSearchAgent
 from workbench.kit.lineup import agent_repr, make_named_agent
 
 
@@ -285,13 +286,14 @@ AGENTS = {
     "heuristic": HeuristicAgent,
     "sampling": SamplingAgent,
     "fitted": RubbishFittedAgent,
+    "search": RubbishSearchAgent,
 }
 
 
 def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
-    """An agent by name: 'random', 'heuristic' or 'sampling', with its ``options`` (checked
-    when it is made). ``rules`` is accepted for the common contract; these agents read the
-    rules from each observation."""
+    """An agent by name: 'random', 'heuristic', 'sampling', 'fitted' or 'search', with its
+    ``options`` (checked when it is made). ``rules`` is accepted for the common contract; these
+    agents read the rules from each observation."""
     return make_named_agent(AGENTS, name, options, game="rubbish", rules=rules, rules_type=Rules)
 
 
