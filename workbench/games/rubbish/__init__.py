@@ -2,9 +2,10 @@
 
 Public API: ``Rules``, ``new_game`` -> ``State``, the actions ``Auction`` and ``Bid``, the
 agents, ``simulate`` (the compiled fast engine plays the random and heuristic agents) and
-``play_from`` (many playouts of given positions to the end, for search agents); the analyses:
-hidden-bid inference (``possible_bids``, ``bid_posterior``, ``max_bid``, ``infer`` ...),
-cheapskate frequency, their charts and explorers.
+``play_from`` (many playouts of given positions to the end, for search agents), ``fit`` (the
+``fitted`` agent's parameters for a rule set); the analyses: hidden-bid inference
+(``possible_bids``, ``bid_posterior``, ``max_bid``, ``infer`` ...), cheapskate frequency, their
+charts and explorers.
 """
 
 from workbench.games.rubbish.agents import (
@@ -33,6 +34,7 @@ from workbench.games.rubbish.engine import (
     new_game,
 )
 from workbench.games.rubbish.fast import play_from
+from workbench.games.rubbish.fitted import RubbishFittedAgent, fit
 from workbench.games.rubbish.inference import (
     GameInference,
     Inference,
@@ -84,6 +86,7 @@ __all__ = [
     "RandomAgent",
     "Result",
     "RoundRecord",
+    "RubbishFittedAgent",
     "Rules",
     "SamplingAgent",
     "State",
@@ -99,6 +102,7 @@ __all__ = [
     "cheapskate_frequency",
     "cheapskate_win_rate_chart",
     "cheapskate_winning_chart",
+    "fit",
     "game_inference",
     "game_inference_chart",
     "game_metrics",

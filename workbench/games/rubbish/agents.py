@@ -26,7 +26,9 @@ from workbench.games.rubbish.fast import (
     repeat_positions,
     tables_for,
 )
+from workbench.games.rubbish.fitted import RubbishFittedAgent
 from workbench.games.rubbish.rules import Rules
+from workbench.games.rubbish.search import RubbishSearchAgent
 from workbench.kit.lineup import agent_repr, make_named_agent
 
 
@@ -147,6 +149,34 @@ class HeuristicAgent(CompiledAgent):
         return {Auction(item, first): 1 / len(items) for item in items}
 
 
+
+class FittedPolicy(HeuristicAgent):
+    """The heuristic's policy with any parameter vector (``HeuristicAgent.PARAMETERS``, in that
+    order, as floats; ``max_wanted_bid`` is rounded down when played): what the ``fitted``
+    agent plays with the parameters fitted to the rules (``fitted.py``)."""
+
+    name = "fitted policy"
+
+    def __init__(self, vector: Sequence[float]) -> None:
+        values = np.asarray(vector, dtype=np.float64).ravel()
+        if (
+            len(values) != len(self.PARAMETERS)
+            or not np.all(np.isfinite(values))
+            or values[0] < 0
+            or not np.all((values[1:] >= 0) & (values[1:] <= 1))
+        ):
+            raise ValueError(
+                f"FittedPolicy vector must hold {len(self.PARAMETERS)} finite numbers "
+                f"({', '.join(self.PARAMETERS)}): max_wanted_bid >= 0, the shares in [0, 1]; "
+                f"got {list(vector)!r}"
+            )
+        self.vector = tuple(float(v) for v in values)
+
+    def parameters(self) -> np.ndarray:
+        """The parameter vector as float64."""
+        return np.array(self.vector)
+
+
 def _require_choice(observation: object, legal_actions: Sequence[Action]) -> None:
     """Agents choose for the seat to play, among at least one legal action."""
     if not isinstance(observation, Observation):
@@ -251,19 +281,26 @@ def sample_worlds(observation: Observation, worlds: int, rng: np.random.Generato
     return positions
 
 
-AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent, "sampling": SamplingAgent}
+AGENTS = {
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+    "sampling": SamplingAgent,
+    "fitted": RubbishFittedAgent,
+    "search": RubbishSearchAgent,
+}
 
 
 def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
-    """An agent by name: 'random', 'heuristic' or 'sampling', with its ``options`` (checked
-    when it is made). ``rules`` is accepted for the common contract; these agents read the
-    rules from each observation."""
+    """An agent by name: 'random', 'heuristic', 'sampling', 'fitted' or 'search', with its
+    ``options`` (checked when it is made). ``rules`` is accepted for the common contract; these
+    agents read the rules from each observation."""
     return make_named_agent(AGENTS, name, options, game="rubbish", rules=rules, rules_type=Rules)
 
 
 __all__ = [
     "AGENTS",
     "CompiledAgent",
+    "FittedPolicy",
     "HeuristicAgent",
     "RandomAgent",
     "SamplingAgent",

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.games.rubbish.agents import make_agent
+from workbench.games.rubbish.agents import AGENTS, make_agent
 from workbench.games.rubbish.cards import Bid, bid_table, physical_ways, without
 from workbench.games.rubbish.engine import Observation
 from workbench.games.rubbish.inference.arguments import Number, _geek_numbers, _text
@@ -34,8 +34,8 @@ def _prior_spec(prior: object) -> object:
             return make_agent(prior)
         except ValueError:
             raise ValueError(
-                f"unknown prior {prior!r}: use 'uniform', an agent name (random, heuristic, "
-                "sampling) or an agent"
+                f"unknown prior {prior!r}: use 'uniform', an agent name ({', '.join(AGENTS)}) "
+                "or an agent"
             ) from None
     return prior
 

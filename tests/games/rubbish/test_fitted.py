@@ -1,0 +1,164 @@
+"""The ``fitted`` agent: the shipped rulebook fit is found without fitting, its policy plays the
+same in both engines (fast games replay through ``State.apply`` and the step call chooses what
+the fast engine chose), fits are seeded and follow the rules, and it beats the heuristic."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+from workbench.games.rubbish import (
+    AGENTS,
+    HeuristicAgent,
+    RandomAgent,
+    Rules,
+    bid_posterior,
+    bidding_situation,
+    fit,
+    make_agent,
+    new_game,
+    simulate,
+)
+from workbench.games.rubbish.agents import FittedPolicy
+from workbench.games.rubbish.fitted import (
+    FITTING,
+    RubbishFittedAgent,
+    SharesOnlySelfPlay,
+    fit_policy,
+)
+from workbench.games.rubbish.simulate import SELF_PLAY, play_fast, replay_recorded_game
+from workbench.kit.fits import fit_key, read_fit, shipped_folder
+from workbench.kit.seeding import generator
+
+#: A cheap fitting for tests: far fewer games and generations than the real one.
+CHEAP = dataclasses.replace(FITTING, games=40, generations=5, population=6)
+ODD = Rules(players=3, money_cards=(1, 1, 3, 4, 4, 9), destined_bonus=12)
+
+
+@pytest.fixture(autouse=True)
+def empty_cache(tmp_path, monkeypatch):
+    """New fits go to a fresh folder, so only the shipped fits are ever found."""
+    monkeypatch.setenv("WORKBENCH_FIT_CACHE", str(tmp_path))
+
+
+def test_registered_last_with_the_hand_written_agents_first():
+    assert list(AGENTS) == ["random", "heuristic", "sampling", "fitted", "search"]
+    agent = make_agent("fitted", seed=0)
+    assert isinstance(agent, RubbishFittedAgent) and agent.seed == 0
+    with pytest.raises(ValueError, match="fitted seed"):
+        make_agent("fitted", seed=-1)
+
+
+def test_the_rulebook_fit_ships_and_is_read_without_fitting():
+    path = shipped_folder("rubbish") / (
+        fit_key("rubbish", Rules(), version=FITTING.version, seed=0) + ".json"
+    )
+    shipped = read_fit(path)
+    assert shipped is not None and shipped.version == FITTING.version
+    assert set(shipped.params) == set(HeuristicAgent.PARAMETERS)
+    for parameter in FITTING.parameters:
+        assert parameter.low <= shipped.params[parameter.name] <= parameter.high
+    started = time.perf_counter()
+    found = fit(Rules(), progress=False)
+    assert time.perf_counter() - started < 1.0
+    assert found == shipped == fit(None, progress=False)
+    assert json.loads(path.read_text())["details"]["generations"] == FITTING.generations
+
+
+def test_fit_rejects_rules_of_another_kind():
+    with pytest.raises(TypeError, match="rubbish Rules or None"):
+        fit("rulebook")
+
+
+def test_the_policy_checks_its_vector():
+    with pytest.raises(ValueError, match="4 finite numbers"):
+        FittedPolicy([15, 0.5])
+    with pytest.raises(ValueError, match=r"shares in \[0, 1\]"):
+        FittedPolicy([15, 0.5, 1.5, 0.9])
+    assert list(FittedPolicy([15.7, 0.5, 0.7, 0.9]).parameters()) == [15.7, 0.5, 0.7, 0.9]
+
+
+@pytest.mark.parametrize("rules", [Rules(), ODD, Rules(players=2, bid_minimum="any")])
+def test_fitted_policy_plays_the_same_in_both_engines(rules):
+    """Fast games replay identically through the step engine (every action legal there), and
+    the step call with the uniform each decision read chooses what the fast engine chose."""
+    policy = (
+        make_agent("fitted").policy_for(rules) if rules == Rules()
+        else FittedPolicy([11.5, 0.62, 0.81, 0.95])
+    )  # fmt: skip
+    agents = [policy, HeuristicAgent(), policy, RandomAgent()][: rules.players]
+    games, n = 30, rules.players
+    batch = play_fast(rules, agents, games, generator(5), 0, {"rounds": True})
+    rng = generator(5)
+    rng.random((games, len(rules.geeks)))  # the geeks, as new_positions draws them
+    uniforms = rng.random((rules.rounds * (n + 1), games))
+    for game in range(games):
+        state = new_game(rules, seed=0, geeks=tuple(int(g) for g in batch.positions.geek[game]))
+        for decision in range(rules.rounds * (n + 1)):
+            seat = state.to_play
+            chosen = agents[seat].choose(state.observation(seat), uniforms[decision, game])
+            assert chosen in state.legal_actions()
+            state = state.apply(chosen)
+        assert state.history == replay_recorded_game(rules, batch, game).history
+
+
+def test_fitted_agent_in_simulate_is_seeded_and_fast_when_it_can_be():
+    lineup = ["fitted", "heuristic", "random", "fitted"]
+    first = simulate(None, lineup, games=300, seed=4, progress=False)
+    again = simulate(None, lineup, games=300, seed=4, progress=False)
+    assert first[0].equals(again[0]) and first[1].equals(again[1])
+    step = simulate(None, lineup, games=6, seed=4, progress=False, engine="step")[0]
+    assert step["agent"].to_list()[:4] == lineup
+
+
+def test_fitting_is_seeded_and_follows_the_rules():
+    selfplay = SharesOnlySelfPlay(SELF_PLAY)
+    rulebook, details = fit_policy(selfplay, CHEAP, Rules(), seed=3, progress=False)
+    again, _ = fit_policy(selfplay, CHEAP, Rules(), seed=3, progress=False)
+    assert rulebook == again
+    assert details["games"] == CHEAP.generations * CHEAP.population * 3 * 4 * CHEAP.games
+    far = Rules(players=2, money_cards=(1, 1, 3, 4, 4, 9), starting_fame=10, destined_bonus=2)
+    other, _ = fit_policy(selfplay, CHEAP, far, seed=3, progress=False)
+    assert set(other) == set(rulebook)
+    assert max(abs(other[name] - rulebook[name]) / (p.high - p.low)
+               for name, p in zip(CHEAP.names, CHEAP.parameters, strict=True)) > 0.05  # fmt: skip
+
+
+def test_shares_only_self_play_gives_the_games_simulate_plays():
+    agents = [make_agent("fitted").policy_for(Rules()), HeuristicAgent(), RandomAgent(),
+              HeuristicAgent()]  # fmt: skip
+    games = simulate(Rules(), agents, games=200, seed=9, progress=False, rounds=False)[0]
+    (slim,) = next(SharesOnlySelfPlay(SELF_PLAY).frame_batches(Rules(), agents, games=200,
+                                                                seed=9))  # fmt: skip
+    assert np.array_equal(slim["win_share"].to_numpy(), games["win_share"].to_numpy())
+    assert np.array_equal(slim["seat"].to_numpy(), games["seat"].to_numpy())
+
+
+def test_fitted_beats_the_heuristic_one_against_three():
+    won = 0.0
+    for seat in range(4):
+        lineup = ["heuristic"] * 4
+        lineup[seat] = "fitted"
+        frame = simulate(None, lineup, games=250, seed=11 + seat, progress=False, rounds=False)[0]
+        won += frame.filter(frame["seat"] == seat)["win_share"].sum()
+    assert binomtest(round(won), 1000, 0.25, alternative="greater").pvalue < 1e-6
+
+
+def test_fitted_is_an_exact_inference_prior():
+    """As a prior the fitted agent gives its policy's exact probabilities: its own bid only,
+    mixed here with 10% uniform play."""
+    situation = bidding_situation()
+    policy = make_agent("fitted").policy_for(Rules())
+    own = policy.choose(situation, 0.0)
+    by_name = bid_posterior((10, 5, 2, 2, 1), own.count, prior="fitted", situation=situation,
+                            epsilon=0.1)  # fmt: skip
+    by_policy = bid_posterior((10, 5, 2, 2, 1), own.count, prior=policy, situation=situation,
+                              epsilon=0.1)  # fmt: skip
+    assert by_name.select("total", "probability").equals(by_policy.select("total", "probability"))
+    top = by_name.sort("probability", descending=True).row(0, named=True)
+    assert top["total"] == own.total

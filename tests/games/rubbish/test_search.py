@@ -1,0 +1,107 @@
+"""The ``search`` agent: legal, seeded choices in the step engine; its candidate pruning; and
+its array-based sequential halving against the kit's generic one (same draws, same values).
+The sampler it draws from is tested against exact enumeration in test_sampling.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.games.rubbish import AGENTS, Bid, Rules, compiled, make_agent, new_game, simulate
+from workbench.games.rubbish.fast import play_positions, positions_of_states, tables_for
+from workbench.games.rubbish.fitted import FITTING
+from workbench.games.rubbish.search import SEARCHING, RubbishSearchAgent, candidates
+from workbench.kit.fits import cache_folder, cached_fit
+from workbench.kit.search import SearchAgent, Searching
+from workbench.kit.seeding import generator
+
+SMALL = Rules(players=3, money_cards=(1, 1, 3, 4, 4, 9), destined_bonus=12)
+TWO = Rules(players=2, bid_minimum="one")
+
+
+@pytest.fixture(autouse=True)
+def cached_fits(tmp_path, monkeypatch):
+    """A fresh fit cache holding given parameters for the small rule sets, so the fitted
+    policy the playouts use is never fitted here (fitting has its own tests)."""
+    monkeypatch.setenv("WORKBENCH_FIT_CACHE", str(tmp_path))
+    params = {"max_wanted_bid": 11.5, "gain_share": 0.62, "cheapskate_share": 0.81,
+              "last_round_share": 0.95}  # fmt: skip
+    for rules in (SMALL, TWO):
+        cached_fit("rubbish", rules, version=FITTING.version, seed=0, fit=lambda: (params, {}),
+                   folders=[cache_folder("rubbish")])  # fmt: skip
+
+
+def positions_along(rules: Rules, seed: int, every: int = 3) -> list:
+    """Step-engine States of one seeded game (heuristic play), every ``every``-th decision."""
+    heuristic, rng = make_agent("heuristic"), generator(seed)
+    state, states = new_game(rules, seed=seed), []
+    while (seat := state.to_play) is not None:
+        states.append(state)
+        state = state.apply(heuristic(state.observation(seat), state.legal_actions(), rng))
+    return states[::every]
+
+
+def tie_aware_play_from(states, agents, *, playouts, seed):
+    """``fast.play_from`` returning fame x (rounds + 1) + items won, so that the kit's
+    top-score-wins rule applies the game's tie-break (most items won)."""
+    rules = states[0].rules
+    positions = positions_of_states(states)
+    uniforms = generator(seed).random((rules.rounds * (rules.players + 1), len(states)))
+    play_positions(rules, positions, agents, uniforms)
+    scores = compiled.standings(tables_for(rules), positions)[0].astype(np.float64)
+    keys = scores * (rules.rounds + 1) + positions.items_won
+    return keys.reshape(len(states), playouts, rules.players)
+
+
+def test_registered_with_a_budget_option():
+    assert list(AGENTS)[-1] == "search"
+    assert make_agent("search").budget == SEARCHING.budget
+    assert make_agent("search", budget=8).budget == 8
+    with pytest.raises(ValueError, match="search budget"):
+        make_agent("search", budget=0)
+
+
+@pytest.mark.parametrize("rules", [Rules(), SMALL])
+def test_array_search_gives_the_kits_values(rules):
+    """Same rng, same fillings and playouts: the kit's per-candidate sequential halving (with
+    the game's tie-break) keeps the same action with the same mean win shares."""
+    generic = SearchAgent(Searching(
+        SEARCHING.sample_states, tie_aware_play_from, SEARCHING.rollout_agents, candidates,
+    ), budget=24)  # fmt: skip
+    fast = RubbishSearchAgent(budget=24)
+    for state in positions_along(rules, seed=2):
+        observation = state.observation(state.to_play)
+        actions = candidates(observation, state.legal_actions())
+        if len(actions) < 2:
+            continue
+        kept, values = fast.evaluate(observation, actions, generator(8))
+        kit_kept, kit_values = generic.evaluate(observation, actions, generator(8))
+        assert kept == kit_kept
+        np.testing.assert_allclose(values, kit_values)
+
+
+@pytest.mark.parametrize("rules", [Rules(), SMALL, TWO])
+def test_candidates_are_legal_and_lead_with_the_fitted_choice(rules):
+    fitted = make_agent("fitted")
+    for state in positions_along(rules, seed=5, every=1):
+        observation = state.observation(state.to_play)
+        legal = state.legal_actions()
+        chosen = candidates(observation, legal)
+        assert chosen[0] == fitted.policy_for(rules).choose(observation, 0.0)
+        assert len(set(chosen)) == len(chosen) and set(chosen) <= set(legal)
+        if isinstance(legal[0], Bid):
+            totals = {bid.total for bid in legal}
+            assert len(chosen) <= 8
+            assert min(totals) in {b.total for b in chosen}
+            assert max(totals) in {b.total for b in chosen}
+
+
+def test_search_plays_legal_seeded_games():
+    """Whole games in the step engine (State.apply refuses an illegal action), twice alike."""
+    lineup = [make_agent("search", budget=8), "fitted", "heuristic"]
+    first = simulate(SMALL, lineup, games=3, seed=6, progress=False)
+    again = simulate(SMALL, lineup, games=3, seed=6, progress=False)
+    assert first[0].equals(again[0]) and first[1].equals(again[1])
+    assert first[0]["agent"].to_list()[:3] == ["search", "fitted", "heuristic"]
+    other = simulate(SMALL, lineup, games=3, seed=7, progress=False)
+    assert not other[1].equals(first[1])
