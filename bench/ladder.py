@@ -22,7 +22,7 @@ from workbench import games as registry
 from workbench import ladder
 
 #: Agents too slow for a default run (games per second in the tens).
-SLOW = {"sampling", "determinization"}
+SLOW = {"sampling", "determinization", "search"}
 
 
 def main() -> None:

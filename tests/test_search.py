@@ -123,3 +123,13 @@ def test_the_fitted_agent_beats_truthful_bidders(example):
     games, _ = example.simulate(rules, ["fitted", "truthful", "truthful"], games=150, seed=2,
                                 progress=False, rounds=False)  # fmt: skip
     assert games.filter(games["seat"] == 0)["win_share"].mean() > 0.45  # fair share 1/3
+
+
+def test_seat_win_shares_of_a_step_only_game_are_the_frames(example):
+    rules = example.Rules(players=3, items=3)
+    lineup = ["shading", "truthful", "random"]
+    games, _ = example.simulate(rules, lineup, games=30, seed=4, progress=False, rounds=False)
+    agents = [example.make_agent(name) for name in lineup]
+    shares = example.SELF_PLAY.seat_win_shares(rules, agents, games=30, seed=4)
+    assert shares.shape == (30, 3)
+    assert np.array_equal(shares.ravel(), games.sort("game", "seat")["win_share"].to_numpy())

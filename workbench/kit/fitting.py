@@ -89,6 +89,11 @@ def fit_policy(
     def to_params(unit: np.ndarray) -> np.ndarray:
         return low + np.clip(unit, 0.0, 1.0) * width
 
+    def current() -> np.ndarray:
+        """The fit so far: the distribution's mean as pycma's boundary handling reads it (the
+        raw mean may leave the cube, while every candidate is reflected back inside)."""
+        return to_params(strategy.boundary_handler.transform(strategy.mean))
+
     strategy = _strategy(
         (np.array([p.start for p in fitting.parameters]) - low) / width,
         population=fitting.population,
@@ -100,8 +105,7 @@ def fit_policy(
                        unit="generation")  # fmt: skip
     try:
         for generation in range(generations):
-            current = fitting.policy(rules, to_params(strategy.mean))
-            tables = [*opponents, current]
+            tables = [*opponents, fitting.policy(rules, current())]
             units = strategy.ask()
             shares = np.array([
                 _share_against(selfplay, rules, fitting.policy(rules, to_params(u)), tables,
@@ -114,7 +118,7 @@ def fit_policy(
             bar.update(1)
     finally:
         bar.close()
-    params = {name: float(v) for name, v in zip(names, to_params(strategy.mean), strict=True)}
+    params = {name: float(v) for name, v in zip(names, current(), strict=True)}
     details = {
         "games": played,
         "seconds": round(time.perf_counter() - started, 3),
@@ -192,12 +196,10 @@ def _share_against(
         for seat in range(rules.players):
             lineup = [opponent] * rules.players
             lineup[seat] = candidate
-            batches = selfplay.frame_batches(
-                rules, lineup, games=games, seed=seed_sequence(seed, table_index, seat),
-                progress=False, engine="auto", rounds=False,
-            )  # fmt: skip
-            won = sum(float(b[0].filter(b[0]["seat"] == seat)["win_share"].sum()) for b in batches)
-            total += won / games
+            shares = selfplay.seat_win_shares(
+                rules, lineup, games=games, seed=seed_sequence(seed, table_index, seat)
+            )
+            total += float(shares[:, seat].mean())
     return total / (len(tables) * rules.players)
 
 

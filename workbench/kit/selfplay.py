@@ -65,6 +65,9 @@ class FastEngine:
     batch_size: int
     agent_methods: tuple[str, ...]
     play: Callable[..., Any]
+    #: ``win_shares(played)`` -> each game's win share per seat, (games, seats), read straight
+    #: off a played batch (what fitting needs, without building frames); None: from the frame.
+    win_shares: Callable[[Any], np.ndarray] | None = None
 
     def supports(self, agents: Sequence[Any]) -> bool:
         """Can this engine play every one of these agents?"""
@@ -197,6 +200,23 @@ class SelfPlay:
                     bar.update(stop - start)
         finally:
             bar.close()
+
+    def seat_win_shares(
+        self, rules: Any, agents: Sequence[Any], *, games: int, seed: SeedLike
+    ) -> np.ndarray:
+        """Each game's win share per seat, (games, seats), for the games ``simulate`` plays
+        with these arguments: straight off the fast engine's batches where it can say
+        (``FastEngine.win_shares``), else from the games frame. What the fitter reads."""
+        wanted = self.wanted(rounds=False)
+        parts = []
+        for labels, first, played in self.played_batches(rules, agents, games=games, seed=seed,
+                                                         wanted=wanted):  # fmt: skip
+            if self.fast is not None and not isinstance(played, list) and self.fast.win_shares:
+                parts.append(np.asarray(self.fast.win_shares(played), dtype=float))
+                continue
+            frame = _build(self.frames[0], labels, first, played).sort("game", "seat")
+            parts.append(frame["win_share"].to_numpy().reshape(-1, rules.players))
+        return np.concatenate(parts)
 
     def frame_batches(
         self,

@@ -25,14 +25,10 @@ from workbench.games.rubbish import (
     simulate,
 )
 from workbench.games.rubbish.agents import FittedPolicy
-from workbench.games.rubbish.fitted import (
-    FITTING,
-    RubbishFittedAgent,
-    SharesOnlySelfPlay,
-    fit_policy,
-)
+from workbench.games.rubbish.fitted import FITTING, RubbishFittedAgent
 from workbench.games.rubbish.simulate import SELF_PLAY, play_fast, replay_recorded_game
 from workbench.kit.fits import fit_key, read_fit, shipped_folder
+from workbench.kit.fitting import fit_policy
 from workbench.kit.seeding import generator
 
 #: A cheap fitting for tests: far fewer games and generations than the real one.
@@ -117,7 +113,7 @@ def test_fitted_agent_in_simulate_is_seeded_and_fast_when_it_can_be():
 
 
 def test_fitting_is_seeded_and_follows_the_rules():
-    selfplay = SharesOnlySelfPlay(SELF_PLAY)
+    selfplay = SELF_PLAY
     rulebook, details = fit_policy(selfplay, CHEAP, Rules(), seed=3, progress=False)
     again, _ = fit_policy(selfplay, CHEAP, Rules(), seed=3, progress=False)
     assert rulebook == again
@@ -129,14 +125,12 @@ def test_fitting_is_seeded_and_follows_the_rules():
                for name, p in zip(CHEAP.names, CHEAP.parameters, strict=True)) > 0.05  # fmt: skip
 
 
-def test_shares_only_self_play_gives_the_games_simulate_plays():
+def test_the_fitters_win_shares_are_those_of_the_games_simulate_plays():
     agents = [make_agent("fitted").policy_for(Rules()), HeuristicAgent(), RandomAgent(),
               HeuristicAgent()]  # fmt: skip
     games = simulate(Rules(), agents, games=200, seed=9, progress=False, rounds=False)[0]
-    (slim,) = next(SharesOnlySelfPlay(SELF_PLAY).frame_batches(Rules(), agents, games=200,
-                                                                seed=9))  # fmt: skip
-    assert np.array_equal(slim["win_share"].to_numpy(), games["win_share"].to_numpy())
-    assert np.array_equal(slim["seat"].to_numpy(), games["seat"].to_numpy())
+    shares = SELF_PLAY.seat_win_shares(Rules(), agents, games=200, seed=9)
+    assert np.array_equal(shares.ravel(), games["win_share"].to_numpy())
 
 
 def test_fitted_beats_the_heuristic_one_against_three():

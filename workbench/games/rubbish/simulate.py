@@ -245,7 +245,9 @@ def replay_rounds(state: State, recording: Recording, game: int) -> State:
 
 # -- the game's self-play ---------------------------------------------------------------------
 
-FAST_ENGINE = FastEngine(BATCH_SIZE, ("compiled_policy",), play_fast)
+FAST_ENGINE = FastEngine(
+    BATCH_SIZE, ("compiled_policy",), play_fast, win_shares=lambda played: played.standings[2]
+)
 SELF_PLAY = SelfPlay(
     "rubbish", Rules, AGENTS, make_agent, "heuristic", new_game, fast=FAST_ENGINE,
     frames=(
