@@ -25,6 +25,10 @@ from workbench.kit.fits import Fit, cached_fit
 from workbench.kit.progress import progress_bar
 from workbench.kit.seeding import seed_sequence
 
+#: The fitter's own version: part of every fit's cache key (with the game's ``Fitting.version``),
+#: so a change to how fits are made retires every fit made the old way.
+FITTER = "cma-es-2"
+
 
 @dataclass(frozen=True)
 class Parameter:
@@ -144,7 +148,7 @@ def fitted_parameters(
     or fitted now (with a progress bar) and cached. See ``workbench.kit.fits``."""
     seed = whole_number("seed", seed, low=0)
     return cached_fit(
-        selfplay.game, rules, version=fitting.version, seed=seed, folders=folders,
+        selfplay.game, rules, version=f"{fitting.version}/{FITTER}", seed=seed, folders=folders,
         fit=lambda: fit_policy(selfplay, fitting, rules, seed=seed, progress=progress),
     )  # fmt: skip
 
