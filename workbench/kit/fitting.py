@@ -66,6 +66,11 @@ class Fitting:
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.parameters)
 
+    @property
+    def cache_version(self) -> str:
+        """The version a fit is cached under: this policy's and the fitter's."""
+        return f"{self.version}/{FITTER}"
+
     def start(self) -> dict[str, float]:
         """The hand-written parameters."""
         return {p.name: p.start for p in self.parameters}
@@ -148,7 +153,7 @@ def fitted_parameters(
     or fitted now (with a progress bar) and cached. See ``workbench.kit.fits``."""
     seed = whole_number("seed", seed, low=0)
     return cached_fit(
-        selfplay.game, rules, version=f"{fitting.version}/{FITTER}", seed=seed, folders=folders,
+        selfplay.game, rules, version=fitting.cache_version, seed=seed, folders=folders,
         fit=lambda: fit_policy(selfplay, fitting, rules, seed=seed, progress=progress),
     )  # fmt: skip
 

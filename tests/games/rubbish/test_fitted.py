@@ -52,10 +52,10 @@ def test_registered_last_with_the_hand_written_agents_first():
 
 def test_the_rulebook_fit_ships_and_is_read_without_fitting():
     path = shipped_folder("rubbish") / (
-        fit_key("rubbish", Rules(), version=FITTING.version, seed=0) + ".json"
+        fit_key("rubbish", Rules(), version=FITTING.cache_version, seed=0) + ".json"
     )
     shipped = read_fit(path)
-    assert shipped is not None and shipped.version == FITTING.version
+    assert shipped is not None and shipped.version == FITTING.cache_version
     assert set(shipped.params) == set(HeuristicAgent.PARAMETERS)
     for parameter in FITTING.parameters:
         assert parameter.low <= shipped.params[parameter.name] <= parameter.high

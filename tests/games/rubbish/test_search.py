@@ -27,7 +27,8 @@ def cached_fits(tmp_path, monkeypatch):
     params = {"max_wanted_bid": 11.5, "gain_share": 0.62, "cheapskate_share": 0.81,
               "last_round_share": 0.95}  # fmt: skip
     for rules in (SMALL, TWO):
-        cached_fit("rubbish", rules, version=FITTING.version, seed=0, fit=lambda: (params, {}),
+        cached_fit("rubbish", rules, version=FITTING.cache_version, seed=0,
+                   fit=lambda: (params, {}),
                    folders=[cache_folder("rubbish")])  # fmt: skip
 
 
