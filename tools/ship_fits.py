@@ -1,6 +1,7 @@
-"""Fit each game's ``fitted`` agent at the rulebook's rules (seed 0) into ``data/fits/<game>/``,
-the fits that ship with the workbench so that nothing fits on first use. Entries made the old
-way (another fitting version) are removed.
+"""Fit each game's ``fitted`` agent at the rulebook's rules (seed 0), and at the rule sets the
+notebooks play (``NOTEBOOK_RULES``), into ``data/fits/<game>/``: the fits that ship with the
+workbench, so that nothing fits on first use and the notebooks re-run in under a minute.
+Entries made another way (an older fitting version, a rule set no longer listed) are removed.
 
 Usage: ``python tools/ship_fits.py [GAME ...]`` (default: every game with a fitted agent).
 """
@@ -9,25 +10,36 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 
 from workbench import games as registry
 from workbench.kit.fits import fit_key, shipped_folder
 from workbench.kit.fitting import fitted_parameters
 
+#: Rule changes (from the rulebook's) the notebooks play with a fitted line-up, per game.
+NOTEBOOK_RULES: dict[str, list[dict[str, object]]] = {
+    "rubbish": [{"destined_bonus": 45}],
+}
+
 
 def ship(game: str) -> None:
-    """Fit ``game`` at its rulebook's rules into its shipped folder, replacing older entries."""
+    """Fit ``game`` at the rulebook's rules and its notebooks' rule sets into its shipped
+    folder, removing every other entry."""
     module = registry.get(game)
     selfplay, fitting = module.make_agent("fitted", seed=0)._fitting()
     folder = shipped_folder(game)
     folder.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    fit = fitted_parameters(selfplay, fitting, module.Rules(), seed=0, folders=[folder])
-    kept = folder / (fit_key(game, module.Rules(), version=fit.version, seed=0) + ".json")
+    kept = set()
+    for changes in [{}, *NOTEBOOK_RULES.get(game, [])]:
+        rules = replace(module.Rules(), **changes)
+        started = time.perf_counter()
+        fit = fitted_parameters(selfplay, fitting, rules, seed=0, folders=[folder])
+        kept.add(folder / (fit_key(game, rules, version=fit.version, seed=0) + ".json"))
+        shown = ", ".join(f"{k}={v:.4g}" for k, v in fit.params.items())
+        print(f"{game} {changes or 'rulebook'}: {shown} ({time.perf_counter() - started:.1f} s)")
     for path in folder.iterdir():
-        if path != kept:
+        if path not in kept:
             path.unlink()  # older entries and the lock file
-    print(f"{game}: {fit.params} ({time.perf_counter() - started:.1f} s)")
 
 
 def main() -> None:
