@@ -18,6 +18,7 @@ from workbench.games.going_gone import (
     ValuationAgent,
     new_game,
 )
+from workbench.games.going_gone.agents import FittedPolicy
 from workbench.games.going_gone.bits import items_of, mask_of
 from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.fast import Recording, new_batch, play
@@ -46,6 +47,8 @@ VARIANTS = {
         starting_bucks=12,
     ),
 }
+#: A fitted policy's parameters outside the hand-written agents' ranges (shares above 1).
+FITTED = (1.3, 1.2, 17.0, 0.6, 0.2)
 AGENT_MIXES = {
     "random": [RandomAgent()] * 6,
     "valuation": [ValuationAgent()] * 6,
@@ -58,6 +61,7 @@ AGENT_MIXES = {
         ValuationAgent(bid_share=0.9, reserve=0),
         RandomAgent(),
     ],
+    "fitted policies": [FittedPolicy(FITTED), FittedPolicy((0.3, 1.4, 30.0, 1.0, 1.5))] * 3,
 }
 
 
@@ -102,7 +106,8 @@ class FixedUniforms:
     "variant", ["default", "three players, open collections", "odd lots and values"]
 )
 @pytest.mark.parametrize(
-    "agent", [ValuationAgent(), CollectorAgent(), CollectorAgent(exact_values=False)]
+    "agent",
+    [ValuationAgent(), CollectorAgent(), CollectorAgent(exact_values=False), FittedPolicy(FITTED)],
 )
 def test_step_agents_choose_what_the_fast_engine_chose(variant, agent):
     rules = VARIANTS[variant]

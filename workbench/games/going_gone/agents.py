@@ -19,6 +19,7 @@ from workbench.games.going_gone.actions import Action, Allocation, DoneSelling, 
 from workbench.games.going_gone.bits import items_of, mask_of
 from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.engine import Observation
+from workbench.games.going_gone.fitted import GoingGoneFittedAgent
 from workbench.games.going_gone.policies import (
     COLLECTOR,
     MAX_SALES,
@@ -29,6 +30,7 @@ from workbench.games.going_gone.policies import (
     scratch,
 )
 from workbench.games.going_gone.rules import Rules
+from workbench.games.going_gone.search import GoingGoneSearchAgent
 from workbench.kit.lineup import agent_repr, make_named_agent
 
 
@@ -182,6 +184,25 @@ class CollectorAgent(CompiledAgent):
         ])  # fmt: skip
 
 
+class FittedPolicy(CompiledAgent):
+    """The collector's policy (exact values) with any parameters, unchecked beyond being finite:
+    ``vector`` is (bid_share, last_share, reserve, projection, capture) in that order. What the
+    ``fitted`` agent plays with the parameters fitted to the rules (``fitted.py``)."""
+
+    name = "fitted policy"
+    policy_kind = COLLECTOR
+
+    def __init__(self, vector: Sequence[float]) -> None:
+        values = np.asarray(vector, dtype=np.float64)
+        if values.shape != (5,) or not np.isfinite(values).all():
+            raise ValueError(
+                "FittedPolicy vector must hold 5 finite numbers (bid_share, last_share, "
+                f"reserve, projection, capture), got {vector!r}"
+            )
+        self.vector = tuple(float(v) for v in values)
+        self.policy_params = np.array([*values, 1.0])
+
+
 def _fraction(name: str, value: object, *, zero: bool = False) -> float:
     low = "[0, 1]" if zero else "(0, 1]"
     if (
@@ -199,7 +220,13 @@ def _whole(name: str, value: object) -> int:
     return int(value)
 
 
-AGENTS = {"random": RandomAgent, "valuation": ValuationAgent, "collector": CollectorAgent}
+AGENTS = {
+    "random": RandomAgent,
+    "valuation": ValuationAgent,
+    "collector": CollectorAgent,
+    "fitted": GoingGoneFittedAgent,
+    "search": GoingGoneSearchAgent,
+}
 
 
 def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
