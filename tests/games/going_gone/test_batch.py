@@ -18,11 +18,11 @@ from workbench.games.going_gone import (
     ValuationAgent,
     new_game,
 )
-from workbench.games.going_gone.agents import view_of
-from workbench.games.going_gone.batch import View
-from workbench.games.going_gone.batch import new_batch as numpy_batch
-from workbench.games.going_gone.bits import items_of
+from workbench.games.going_gone.agents import FittedPolicy
+from workbench.games.going_gone.bits import items_of, mask_of
+from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.fast import Recording, new_batch, play
+from workbench.games.going_gone.policies import RANDOM, choose_bids, random_sale_pick, scratch
 from workbench.games.going_gone.simulate import (
     batch_games_frame,
     batch_lots_frame,
@@ -47,6 +47,8 @@ VARIANTS = {
         starting_bucks=12,
     ),
 }
+#: A fitted policy's parameters outside the hand-written agents' ranges (shares above 1).
+FITTED = (1.3, 1.2, 17.0, 0.6, 0.2)
 AGENT_MIXES = {
     "random": [RandomAgent()] * 6,
     "valuation": [ValuationAgent()] * 6,
@@ -59,6 +61,7 @@ AGENT_MIXES = {
         ValuationAgent(bid_share=0.9, reserve=0),
         RandomAgent(),
     ],
+    "fitted policies": [FittedPolicy(FITTED), FittedPolicy((0.3, 1.4, 30.0, 1.0, 1.5))] * 3,
 }
 
 
@@ -103,9 +106,10 @@ class FixedUniforms:
     "variant", ["default", "three players, open collections", "odd lots and values"]
 )
 @pytest.mark.parametrize(
-    "agent", [ValuationAgent(), CollectorAgent(), CollectorAgent(exact_values=False)]
+    "agent",
+    [ValuationAgent(), CollectorAgent(), CollectorAgent(exact_values=False), FittedPolicy(FITTED)],
 )
-def test_step_agents_choose_what_the_batch_agents_chose(variant, agent):
+def test_step_agents_choose_what_the_fast_engine_chose(variant, agent):
     rules = VARIANTS[variant]
     chance = FixedUniforms(0.37)
     batch, recording = run_batch(rules, [agent] * rules.players, games=12, seed=3, rng=chance)
@@ -134,74 +138,36 @@ def test_step_agents_choose_what_the_batch_agents_chose(variant, agent):
             state = state.apply(choice)
 
 
-def test_random_agent_step_call_matches_its_batch_formula():
+def test_random_agent_step_call_matches_its_compiled_formulas():
+    # the fast engine's random bids (one uniform ranks the allocations) and sale picks (one
+    # uniform per pick among DoneSelling and the collections left) are the step call's choice
     agent = RandomAgent()
-    state = new_game(Rules(), seed=4)
     rng = generator(1)
-    for _ in range(60):
-        if state.is_over:
-            break
-        observation = state.observation(state.to_play)
-        legal = state.legal_actions()
-        view = view_of(observation)
-        for u in (0.0, 0.31, 0.77, 0.999):
-            step = agent(observation, legal, FixedUniforms(u))
-            if state.phase == "bid":
-                batch = agent.choose_allocations(view, lambda k, u=u: np.full((1, k), u))[0]
-                assert step == Allocation(tuple(int(b) for b in batch))
-            else:
-                # the batch plan's first step is the step agent's choice on a fresh sale
-                pending = len(observation.pending_sale)
-                if pending == 0:
-                    plan = agent.choose_sales(view, lambda k, u=u: np.full((1, k), u))[0]
-                    first = [m for m in plan if m]
-                    expected = Sell(items_of(state.rules, first[0])) if first else DoneSelling()
-                    assert step == expected
-        state = state.apply(agent(observation, legal, rng))
-
-
-@pytest.mark.parametrize("variant", ["default", "three players, open collections"])
-def test_view_of_an_observation_matches_the_batch_view(variant):
-    rules = VARIANTS[variant]
-    agent = ValuationAgent()
-    _, recording = run_batch(rules, [agent] * rules.players, games=1, seed=9)
-    state = new_game(
-        rules, seed=0, deck=tuple(int(i) for i in recording.deck[0]), first_auctioneer=0
-    )
-    replay = replay_recorded_game(rules, recording, 0)
-    fresh = numpy_batch(rules, 1, generator(9))
-    fresh.deck[0] = recording.deck[0]
-    for round_index, record in enumerate(replay.history):
-        fresh.deal()
-        for seat in range(rules.players):
-            batch_view = fresh.view(np.array([0]), np.array([seat]), "bid")
-            single = view_of(state.observation(seat))
-            assert_same_view(single, batch_view)
-        while state.phase == "bid":
-            state = state.apply(record.bids[state.to_play])
-        while state.phase == "sell":
-            seat = state.to_play
-            for collection in record.sales[seat]:
-                state = state.apply(Sell(collection))
-            state = state.apply(DoneSelling())
-        # bring the fresh batch to the same point
-        fresh.bucks[0] = state.bucks
-        fresh.holdings[0] = [view_of(state.observation(s)).holding[0] for s in range(rules.players)]
-        if rules.open_collections:
-            fresh.sold[0] = view_of(state.observation(0)).sold[0]
-        fresh.rounds_done = round_index + 1
-        fresh.auctioneer[0] = state.auctioneer
-        if state.is_over:
-            break
-
-
-def assert_same_view(single: View, batch_view: View) -> None:
-    assert single.phase == batch_view.phase and single.rounds_done == batch_view.rounds_done
-    for name in ("seat", "auctioneer", "lots", "bucks", "item_counts", "holding"):
-        assert np.array_equal(getattr(single, name), getattr(batch_view, name)), name
-    for name in ("holdings", "sold"):
-        a, b = getattr(single, name), getattr(batch_view, name)
-        assert (a is None and b is None) or np.array_equal(a, b), name
+    checked = {"bid": 0, "sell": 0}
+    for game in range(4):
+        state = new_game(Rules(players=3), seed=game)
+        while not state.is_over:
+            observation = state.observation(state.to_play)
+            legal = state.legal_actions()
+            rules = state.rules
+            tb = tables_of(rules)
+            for u in (0.0, 0.31, 0.77, 0.999):
+                step = agent(observation, legal, FixedUniforms(u))
+                if state.phase == "bid":
+                    out = np.zeros(rules.cups, np.int64)
+                    lots = np.array([mask_of(rules, lot) for lot in observation.lots], np.uint64)
+                    choose_bids(RANDOM, np.zeros(6), np.array([u]), lots,
+                                np.uint64(mask_of(rules, observation.holding)),
+                                observation.budget, np.uint64(0), 0, tb, scratch(rules.cups),
+                                out)  # fmt: skip
+                    assert step == Allocation(tuple(int(b) for b in out))
+                else:
+                    available = np.uint64(mask_of(rules, observation.unsold))
+                    pick = int(random_sale_pick(u, available, tb))
+                    assert step == (Sell(items_of(rules, pick)) if pick else DoneSelling())
+                checked[state.phase] += 1
+            state = state.apply(agent(observation, legal, rng))
+    assert checked["bid"] > 50 and checked["sell"] > 50
 
 
 class Cheater:

@@ -2,7 +2,8 @@
 collectible items, and score Bucks plus the best arrangement of what they hold into collections.
 
 Public API: ``Rules``, ``new_game`` -> ``State``, the actions ``Allocation``, ``Sell`` and
-``DoneSelling``, the agents, ``simulate``; exact collection values (``best_collections``,
+``DoneSelling``, the agents (``fitted`` and ``search`` last; ``fit`` gives the fitted
+agent's parameters for any rules), ``simulate``; exact collection values (``best_collections``,
 ``lot_value``, ``sale_value``, ...), ``play_from`` (many playouts of a position in the compiled
 fast engine), the game's metrics, charts and explorers.
 """
@@ -50,6 +51,7 @@ from workbench.games.going_gone.engine import (
     State,
     new_game,
 )
+from workbench.games.going_gone.fitted import fit
 from workbench.games.going_gone.metrics import GAME_METRICS, game_metrics
 from workbench.games.going_gone.playouts import play_from
 from workbench.games.going_gone.rules import Item, Rules, load_items
@@ -103,6 +105,7 @@ __all__ = [
     "auctioneer_turn_win_rates",
     "best_collections",
     "collection_explorer",
+    "fit",
     "game_metrics",
     "holding_value",
     "holding_values_chart",

@@ -17,9 +17,9 @@ import numpy as np
 import polars as pl
 
 from workbench.games.going_gone.actions import collection_problem, line_collections
-from workbench.games.going_gone.agents import greedy_value
 from workbench.games.going_gone.arrangement import batch_values, best_lines
 from workbench.games.going_gone.bits import item_bits, mask_of
+from workbench.games.going_gone.compiled import greedy_values
 from workbench.games.going_gone.rules import Rules, is_whole_number
 from workbench.kit.seeding import SeedLike, generator
 from workbench.stats import mean_interval
@@ -421,7 +421,7 @@ def random_holding_values(
         picks = np.argsort(rng.random((samples, len(rules.items))), axis=1)[:, :size]
         masks = np.bitwise_or.reduce(bits[picks], axis=1) if size else np.zeros(samples, np.uint64)
         exact = batch_values(masks, best)
-        quick = greedy_value(masks, best)
+        quick = greedy_values(masks, best)
         mean, low, high = mean_interval(exact)
         rows.append(
             {
