@@ -61,6 +61,8 @@ class Fitting:
     games: int = 100
     generations: int = 30
     population: int = 8
+    #: CMA-ES's starting step, in units of each parameter's range.
+    step: float = 0.25
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -107,6 +109,7 @@ def fit_policy(
         (np.array([p.start for p in fitting.parameters]) - low) / width,
         population=fitting.population,
         seed=seed,
+        step=fitting.step,
     )
     history: list[float] = []
     played, started = 0, time.perf_counter()
@@ -212,7 +215,7 @@ def _share_against(
     return total / (len(tables) * rules.players)
 
 
-def _strategy(start: np.ndarray, *, population: int, seed: int) -> Any:
+def _strategy(start: np.ndarray, *, population: int, seed: int, step: float = 0.25) -> Any:
     """A pycma CMA-ES over the unit cube (each parameter scaled to [0, 1]) drawing from its own
     seeded generator (pycma would otherwise use numpy's global one)."""
     with warnings.catch_warnings():
@@ -220,7 +223,7 @@ def _strategy(start: np.ndarray, *, population: int, seed: int) -> Any:
         import cma
     normal = np.random.default_rng(seed_sequence(seed, 0xC3A))
     return cma.CMAEvolutionStrategy(
-        list(start), 0.25,
+        list(start), step,
         {"seed": np.nan, "randn": lambda *shape: normal.standard_normal(shape),
          "popsize": population, "bounds": [0.0, 1.0], "verbose": -9},
     )  # fmt: skip

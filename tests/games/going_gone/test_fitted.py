@@ -11,26 +11,22 @@ import numpy as np
 
 from workbench.games.going_gone import Rules, make_agent, simulate
 from workbench.games.going_gone.agents import FittedPolicy
-from workbench.games.going_gone.fitted import (
-    FITTING,
-    GoingGoneFittedAgent,
-    SharesOnlySelfPlay,
-    fit_policy,
-)
+from workbench.games.going_gone.fitted import FITTING, GoingGoneFittedAgent
 from workbench.games.going_gone.simulate import SELF_PLAY, replay_recorded_game
 from workbench.kit.fits import CACHE_ENV, fit_key, shipped_folder
+from workbench.kit.fitting import fit_policy
 
 from .test_batch import run_batch
 
 
 def test_the_rulebook_fit_ships_and_is_read_without_fitting(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))  # an empty user cache: only the shipped fit
-    name = fit_key("going_gone", Rules(), version=FITTING.version, seed=0) + ".json"
+    name = fit_key("going_gone", Rules(), version=FITTING.cache_version, seed=0) + ".json"
     assert (shipped_folder("going_gone") / name).is_file()
     started = time.perf_counter()
     fit = GoingGoneFittedAgent().fit(Rules(), progress=False)
     assert time.perf_counter() - started < 1.0
-    assert fit.version == FITTING.version and set(fit.params) == set(FITTING.names)
+    assert fit.version == FITTING.cache_version and set(fit.params) == set(FITTING.names)
     for parameter in FITTING.parameters:
         assert parameter.low <= fit.params[parameter.name] <= parameter.high
     assert not list(tmp_path.iterdir())  # nothing was fitted or written
@@ -55,7 +51,7 @@ def test_fitted_is_reproducible_in_both_engines():
 
 def test_far_apart_rules_fit_to_different_parameters():
     cheap = dataclasses.replace(FITTING, games=6, generations=2, population=4)
-    selfplay = SharesOnlySelfPlay(SELF_PLAY)
+    selfplay = SELF_PLAY
     poor = Rules(players=3, starting_bucks=6)
     rich = Rules(players=5, starting_bucks=80, collection_values=(1, 2, 3, 20, 30, 40, 60))
     a, _ = fit_policy(selfplay, cheap, poor, seed=1, progress=False)

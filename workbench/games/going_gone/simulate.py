@@ -327,7 +327,10 @@ def states_lots_frame(
 
 # -- the game's self-play ---------------------------------------------------------------------
 
-FAST_ENGINE = FastEngine(BATCH_SIZE, ("policy_kind", "policy_params"), _play_fast)
+FAST_ENGINE = FastEngine(
+    BATCH_SIZE, ("policy_kind", "policy_params"), _play_fast,
+    win_shares=lambda played: final_scores(played[1])[3],
+)  # fmt: skip
 SELF_PLAY = SelfPlay(
     "going_gone", Rules, AGENTS, make_agent, DEFAULT_AGENT, new_game, fast=FAST_ENGINE,
     frames=(
