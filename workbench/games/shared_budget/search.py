@@ -75,7 +75,7 @@ SEARCHING = Searching(
     rollout_agents=rollout_agents,
     candidates=candidates,
     win_shares=win_shares,
-    budget=32,
+    budget=16,
 )
 
 
