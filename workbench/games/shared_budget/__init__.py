@@ -44,6 +44,7 @@ from workbench.games.shared_budget.engine import (
     read_bid,
     resolve_round,
 )
+from workbench.games.shared_budget.fitted import FittedPolicy, SharedBudgetFittedAgent
 from workbench.games.shared_budget.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
 from workbench.games.shared_budget.rules import (
     FUNCTIONS,
@@ -61,7 +62,16 @@ from workbench.games.shared_budget.solver import (
     estimate_solve,
     solve,
 )
+from workbench.kit.fits import Fit
 from workbench.lazy import lazy_exports
+
+
+def fit(rules: Rules | None = None, *, seed: int = 0, progress: bool = True) -> Fit:
+    """The ``fitted`` agent's fit to ``rules`` (default the rulebook's): read from the fit
+    cache (the rulebook's fits for 2, 3 and 4 teams ship), or fitted now and cached."""
+    rules = Rules() if rules is None else rules
+    return SharedBudgetFittedAgent(seed=seed).fit(rules, progress=progress)
+
 
 # Charts, explorers and the table's panel import altair and ipywidgets: loaded on first use.
 __getattr__ = lazy_exports(
@@ -90,6 +100,8 @@ __all__ = [
     "GAME_METRICS",
     "CoverageHeuristic",
     "EquilibriumAgent",
+    "Fit",
+    "FittedPolicy",
     "Observation",
     "Project",
     "RandomAgent",
@@ -97,6 +109,7 @@ __all__ = [
     "RoundRecord",
     "Rules",
     "SealedBid",
+    "SharedBudgetFittedAgent",
     "Solution",
     "SolveEstimate",
     "StageGame",
@@ -111,6 +124,7 @@ __all__ = [
     "equilibrium_path",
     "estimate_solve",
     "expected_outcome",
+    "fit",
     "function_table_variants",
     "game_metrics",
     "make_agent",

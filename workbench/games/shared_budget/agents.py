@@ -11,17 +11,18 @@ step only.
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from workbench.checks import whole_number
+from workbench.games.shared_budget.choices import require_choice, sample_choice
 from workbench.games.shared_budget.compiled import COVERAGE, RANDOM, CompiledPolicy
 from workbench.games.shared_budget.engine import BUY, PASS, Observation
+from workbench.games.shared_budget.fitted import SharedBudgetFittedAgent
 from workbench.games.shared_budget.rules import Rules
+from workbench.games.shared_budget.search import SharedBudgetSearchAgent
 from workbench.games.shared_budget.solver import Solution, solve
 from workbench.kit.lineup import make_named_agent
 
@@ -46,7 +47,7 @@ class RandomAgent:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        _require_choice(legal_actions)
+        require_choice(legal_actions)
         return legal_actions[int(rng.integers(len(legal_actions)))]
 
 
@@ -129,9 +130,9 @@ class CoverageHeuristic:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        _require_choice(legal_actions)
+        require_choice(legal_actions)
         distribution = self.probabilities(observation, legal_actions)
-        return _sample(distribution, rng)
+        return sample_choice(distribution, rng)
 
     @staticmethod
     def _sure_win(observation: Observation, margin: int) -> int:
@@ -181,27 +182,14 @@ class EquilibriumAgent:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        _require_choice(legal_actions)
-        return _sample(self.probabilities(observation, legal_actions), rng)
+        require_choice(legal_actions)
+        return sample_choice(self.probabilities(observation, legal_actions), rng)
 
 
-def _require_choice(legal_actions: Sequence[Action]) -> None:
-    if not len(legal_actions):
-        raise ValueError("no legal action to choose from: the game is over")
-
-
-def _sample(distribution: dict[Action, float], rng: np.random.Generator) -> Action:
-    """One action from {action: probability} by one uniform draw (inverse CDF); a certain
-    action uses no randomness."""
-    if len(distribution) == 1:
-        return next(iter(distribution))
-    actions = list(distribution)
-    cumulative = list(itertools.accumulate(distribution.values()))
-    index = bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
-    return actions[min(index, len(actions) - 1)]
-
-
-AGENTS = {"random": RandomAgent, "coverage": CoverageHeuristic, "equilibrium": EquilibriumAgent}
+AGENTS = {
+    "random": RandomAgent, "coverage": CoverageHeuristic, "equilibrium": EquilibriumAgent,
+    "fitted": SharedBudgetFittedAgent, "search": SharedBudgetSearchAgent,
+}  # fmt: skip
 
 
 def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:

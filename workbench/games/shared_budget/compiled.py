@@ -7,8 +7,9 @@ the same choices from the same draws as the agents' step-by-step calls. So ``eng
 and ``engine='step'`` give identical frames.
 
 A compiled policy is an integer kind and a float64 parameter vector per seat
-(``CompiledPolicy``): ``RANDOM`` (no parameters) or ``COVERAGE`` (``COVERAGE_PARAMETERS``, the
-coverage heuristic's constants; see ``CoverageHeuristic``).
+(``CompiledPolicy``): ``RANDOM`` (no parameters), ``COVERAGE`` (``COVERAGE_PARAMETERS``, the
+coverage heuristic's constants; see ``CoverageHeuristic``) or ``FITTED`` (the ``fitted``
+agent's policy, ``features.FITTED_PARAMETERS``).
 """
 
 from __future__ import annotations
@@ -21,21 +22,22 @@ import numba
 import numpy as np
 
 from workbench.games.shared_budget.engine import State
+from workbench.games.shared_budget.features import bit_count, fitted_target, jittered
 from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.streams import (
     MAX_WORDS,
     STREAM_WORDS,
     absorb_key,
     integers,
-    random,
     seed_keyed,
     seed_words,
     start_pool,
 )
 from workbench.kit.seeding import SeedLike, seed_sequence
+from workbench.kit.selfplay import playing_agent
 
 #: Policy kinds.
-RANDOM, COVERAGE = 0, 1
+RANDOM, COVERAGE, FITTED = 0, 1, 2
 #: The coverage heuristic's parameters, in vector order.
 COVERAGE_PARAMETERS = ("jitter", "share", "margin")
 
@@ -84,8 +86,8 @@ def policies(agents: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
                         if not hasattr(a, "compiled_policy")})  # fmt: skip
     if step_only:
         raise ValueError(
-            f"the fast engine plays agents with a compiled policy (random, coverage); these "
-            f"play step by step only: {step_only}"
+            "the fast engine plays agents with a compiled policy (random, coverage, fitted); "
+            f"these play step by step only: {step_only}"
         )
     chosen = [agent.compiled_policy() for agent in agents]
     width = max(1, *(len(p.parameters) for p in chosen))
@@ -111,15 +113,6 @@ class PlayedBatch:
 
 
 # -- the compiled policies ---------------------------------------------------------------
-
-
-@numba.njit(cache=True)
-def _bit_count(mask: int) -> int:
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 @numba.njit(cache=True)
@@ -151,38 +144,9 @@ def _coverage_bid(
     if adds & ~later[round_index]:
         want = budget
     else:
-        want = min(budget, int(np.ceil(share * budget * _bit_count(adds) / _bit_count(missing))))
+        want = min(budget, int(np.ceil(share * budget * bit_count(adds) / bit_count(missing))))
     sure = _sure_win(seat, first, budgets, players, margin)
-    target = min(want, sure)
-    if target == 0:
-        return 0
-    high = min(budget, sure)
-    weight = 1.0 / (2 * jitter + 1)
-    # The distribution's bids rise with the offset, so equal bids are neighbours: merge them,
-    # summing weights and cumulating in the order the step agent does.
-    lowest = min(max(target - jitter, 1), high)
-    highest = min(max(target + jitter, 1), high)
-    if lowest == highest:
-        return lowest
-    total, group, previous = 0.0, 0.0, lowest
-    for offset in range(-jitter, jitter + 1):
-        bid = min(max(target + offset, 1), high)
-        if bid != previous:
-            total += group
-            group, previous = 0.0, bid
-        group += weight
-    total += group
-    point = random(stream) * total
-    cumulative, group, previous = 0.0, 0.0, lowest
-    for offset in range(-jitter, jitter + 1):
-        bid = min(max(target + offset, 1), high)
-        if bid != previous:
-            cumulative += group
-            if point < cumulative:
-                return previous
-            group, previous = 0.0, bid
-        group += weight
-    return highest
+    return jittered(min(want, sure), jitter, min(budget, sure), stream)
 
 
 @numba.njit(cache=True)
@@ -199,6 +163,11 @@ def _choose(
         return 1 if affordable and masks[round_index] & ~coverage[0] else 0
     if kind == RANDOM:
         return integers(stream, budgets[seat] + 1)
+    if kind == FITTED:
+        target, high, jitter = fitted_target(
+            parameters, seat, round_index, budgets, coverage, players, first, masks, full
+        )
+        return jittered(target, jitter, high, stream)
     return _coverage_bid(
         parameters, seat, round_index, budgets, coverage, players, first, masks, later, full,
         stream,
@@ -300,7 +269,7 @@ def _play_from(
     full: int, classroom: bool, kinds: np.ndarray, parameters: np.ndarray,
     words: np.ndarray, length: int, round_starts: np.ndarray, first_seats: np.ndarray,
     start_bids: np.ndarray, start_budgets: np.ndarray, start_coverage: np.ndarray,
-    scores_out: np.ndarray,
+    scores_out: np.ndarray, budgets_out: np.ndarray,
 ) -> None:  # fmt: skip
     """Playouts of each position i from the one stream (seed, i), one after another; the
     functions each seat covers at the end into ``scores_out[i, playout, seat]``."""
@@ -327,7 +296,8 @@ def _play_from(
                 first_seats[position], False, no_bids, no_winners,
             )
             for seat in range(players):
-                scores_out[position, playout, seat] = _bit_count(coverage[seat])
+                scores_out[position, playout, seat] = bit_count(coverage[seat])
+                budgets_out[position, playout, seat] = budgets[seat]
 
 
 # -- the Python entries ------------------------------------------------------------------
@@ -382,11 +352,13 @@ def play_batch(
 
 
 def play_from(
-    states: State | Sequence[State], agents: Any, *, playouts: int, seed: SeedLike
-) -> np.ndarray:
+    states: State | Sequence[State], agents: Any, *, playouts: int, seed: SeedLike,
+    budgets: bool = False,
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Play ``playouts`` continuations of each position to the end with one compiled agent per
     seat (agents or names, as ``simulate`` takes them); the functions each seat covers at the
-    end, float64 of shape (positions, playouts, seats).
+    end, float64 of shape (positions, playouts, seats); with ``budgets=True`` also each seat's
+    budget left at the end (the final tie-break), the same shape.
 
     Position i's playouts draw, one after another and every seat alike, from the one stream
     ``generator(seed, i)``: the same as continuing that state step by step with that generator
@@ -405,7 +377,9 @@ def play_from(
         raise ValueError("play_from's states must all be played under the same rules")
     playouts = whole_number("playouts", playouts, low=1, allowed="a positive whole number")
     words, length = _stream_words(seed_sequence(seed))
-    kinds, parameters = policies(resolve_agents(rules, agents))
+    kinds, parameters = policies(
+        [playing_agent(agent, rules) for agent in resolve_agents(rules, agents)]
+    )
     count, players = len(positions), rules.players
     round_starts = np.array([s.round_index for s in positions], dtype=np.int64)
     first_seats = np.array([s.to_play or 0 for s in positions], dtype=np.int64)
@@ -417,13 +391,14 @@ def play_from(
     start_budgets = np.array([s.budgets for s in positions], dtype=np.int64)
     start_coverage = np.array([s.coverage for s in positions], dtype=np.int64)
     scores = np.zeros((count, playouts, players), dtype=np.float64)
+    budgets_left = np.zeros((count, playouts, players), dtype=np.float64)
     table = tables(rules)
     _play_from(
         table.masks, table.later, table.priorities, table.prices, table.full, table.classroom,
         kinds, parameters, words, length, round_starts, first_seats, start_bids,
-        start_budgets, start_coverage, scores,
+        start_budgets, start_coverage, scores, budgets_left,
     )  # fmt: skip
-    return scores
+    return (scores, budgets_left) if budgets else scores
 
 
 def _action_index(rules: Rules, bid: int, written: str) -> int:

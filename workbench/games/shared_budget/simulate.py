@@ -171,21 +171,30 @@ def _bit_counts(masks: np.ndarray) -> np.ndarray:
     return np.bitwise_count(masks).astype(np.int64)
 
 
+def standings_arrays(
+    rules: Rules, scores: np.ndarray, budgets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Ranks (1 = best) and win shares of final scores and budgets (last axis: teams): the
+    best score wins, then the larger remaining budget (``final_tiebreak='budget'``), ties
+    shared; the classroom group wins when it covers every function."""
+    if rules.variant == "classroom":
+        won = scores == len(rules.functions)
+        return np.ones_like(scores), won.astype(np.float64)
+    keys = scores * (budgets.max(initial=0) + 1)
+    if rules.final_tiebreak == "budget":
+        keys = keys + budgets
+    ranks = 1 + (keys[..., None, :] > keys[..., :, None]).sum(axis=-1)
+    won = ranks == 1
+    return ranks, np.where(won, 1.0 / won.sum(axis=-1, keepdims=True), 0.0)
+
+
 def batch_games_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.DataFrame:
     """The games frame of a fast-engine batch (the same rows as ``states_games_frame``)."""
     rules = played.rules
     games, players = played.budgets.shape
     scores = _bit_counts(played.coverage)
-    if rules.variant == "classroom":
-        won = scores == len(rules.functions)
-        ranks, shares = np.ones_like(scores), won.astype(np.float64)
-    else:
-        keys = scores * (played.budgets.max(initial=0) + 1)
-        if rules.final_tiebreak == "budget":
-            keys = keys + played.budgets
-        ranks = 1 + (keys[:, None, :] > keys[:, :, None]).sum(axis=2)
-        won = ranks == 1
-        shares = np.where(won, 1.0 / won.sum(axis=1, keepdims=True), 0.0)
+    ranks, shares = standings_arrays(rules, scores, played.budgets)
+    won = shares > 0
     seats = np.tile(np.arange(players), games)
     columns = {
         "game": np.repeat(np.arange(first, first + games), players),

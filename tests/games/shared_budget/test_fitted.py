@@ -1,0 +1,126 @@
+"""The ``fitted`` agent: its compiled policy at the hand-written start is the coverage
+heuristic, legal and identical in both engines, reproducible, shipped fits for the rulebook's
+rules, fits that follow the rules, and a seeded match where it beats the heuristic."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from workbench.games.shared_budget import (
+    AGENTS,
+    FittedPolicy,
+    Rules,
+    SharedBudgetFittedAgent,
+    fit,
+    make_agent,
+    simulate,
+)
+from workbench.games.shared_budget.features import FITTED_PARAMETERS
+from workbench.games.shared_budget.fitted import FITTING
+from workbench.games.shared_budget.robust_fit import robust_fit
+from workbench.kit.fits import fit_key, read_fit, shipped_folder
+from workbench.stats import proportion_interval
+
+START = [p.start for p in FITTING.parameters]
+
+
+def test_agents_keep_their_order_with_fitted_and_search_last():
+    assert list(AGENTS) == ["random", "coverage", "equilibrium", "fitted", "search"]
+    assert isinstance(make_agent("fitted", seed=3), SharedBudgetFittedAgent)
+    with pytest.raises(ValueError, match="fitted seed"):
+        make_agent("fitted", seed=-1)
+
+
+@pytest.mark.parametrize("teams", [2, 3, 4])
+def test_the_start_vector_plays_the_coverage_heuristic(teams):
+    """Every added feature's start value gives the heuristic's bid back, in both engines."""
+    rules = Rules(teams=teams)
+    policy = FittedPolicy(rules, START)
+    for engine in ("fast", "step"):
+        lineup = [policy] + ["coverage"] * (teams - 1)
+        fitted, _ = simulate(rules, lineup, games=120, seed=4, progress=False, engine=engine)
+        heuristic, _ = simulate(rules, "coverage", games=120, seed=4, progress=False,
+                                engine=engine)  # fmt: skip
+        assert_frame_equal(fitted.drop("agent"), heuristic.drop("agent"))
+
+
+@pytest.mark.parametrize("teams", [2, 3, 4])
+def test_fitted_is_legal_and_identical_in_both_engines(teams):
+    rules = Rules(teams=teams)
+    lineup = ["fitted", "random", "coverage", "fitted"][:teams]
+    fast = simulate(rules, lineup, games=200, seed=9, progress=False, engine="fast")
+    step = simulate(rules, lineup, games=200, seed=9, progress=False, engine="step")
+    for fast_frame, step_frame in zip(fast, step, strict=True):
+        assert_frame_equal(fast_frame, step_frame)
+    rounds = step[1]
+    assert not rounds["invalid"].any()  # every bid written was a legal action
+    assert (rounds["bid"] <= rounds["budget_before"]).all()
+    again = simulate(rules, lineup, games=200, seed=9, progress=False, engine="fast")
+    assert_frame_equal(again[0], fast[0])
+
+
+def test_classroom_fitted_buys_what_adds_a_function():
+    rules = Rules(variant="classroom")
+    fast = simulate(rules, "fitted", games=20, seed=1, progress=False, engine="fast")
+    step = simulate(rules, "fitted", games=20, seed=1, progress=False, engine="step")
+    assert_frame_equal(fast[1], step[1])
+    heuristic = simulate(rules, "coverage", games=20, seed=1, progress=False)
+    assert fast[1]["written"].to_list() == heuristic[1]["written"].to_list()
+
+
+@pytest.mark.parametrize("teams", [2, 3, 4])
+def test_the_rulebook_fits_ship_and_load_without_fitting(teams):
+    rules = Rules(teams=teams)
+    name = fit_key("shared_budget", rules, version=FITTING.version, seed=0) + ".json"
+    shipped = read_fit(shipped_folder("shared_budget") / name)
+    assert shipped is not None and shipped.version == FITTING.version
+    assert set(shipped.params) == set(FITTED_PARAMETERS)
+    for parameter in FITTING.parameters:
+        assert parameter.low <= shipped.params[parameter.name] <= parameter.high
+    started = time.perf_counter()
+    found = SharedBudgetFittedAgent().fit(rules, progress=False)
+    assert time.perf_counter() - started < 1.0
+    assert found == shipped == fit(rules, progress=False)
+
+
+def test_fits_follow_the_rules(tmp_path):
+    """A cheap fit at the rulebook's 3 teams and at a far-apart rule set (4 teams, 6 credits,
+    shared ties) gives different parameters; the same arguments give the same fit."""
+    cheap = dataclasses.replace(FITTING, games=20, generations=3, population=6)
+    opponents = [make_agent("random"), make_agent("coverage")]
+    near = Rules(teams=3)
+    far = Rules(teams=4, budget=6, final_tiebreak="shared")
+    near_params, details = robust_fit(cheap, near, opponents, seed=1, progress=False)
+    far_params, _ = robust_fit(cheap, far, opponents, seed=1, progress=False)
+    assert near_params != far_params
+    assert len(details["mean_objective_by_generation"]) == 3
+    assert robust_fit(cheap, near, opponents, seed=1, progress=False)[0] == near_params
+
+
+def test_fitted_beats_the_heuristic_one_against_two():
+    rules = Rules(teams=3)
+    games = 300
+    share = 0.0
+    for seat in range(3):
+        lineup = ["coverage"] * 3
+        lineup[seat] = "fitted"
+        frame, _ = simulate(rules, lineup, games=games, seed=20 + seat, progress=False,
+                            rounds=False)  # fmt: skip
+        share += frame.filter(pl.col("seat") == seat)["win_share"].sum()
+    low, _high = proportion_interval(share, 3 * games)
+    assert low > 1 / 3
+
+
+def test_bad_parameter_vectors_are_refused():
+    with pytest.raises(ValueError, match="10 finite parameters"):
+        FittedPolicy(Rules(), [1.0, 2.0])
+    with pytest.raises(ValueError, match="finite"):
+        FittedPolicy(Rules(), [math.nan] * len(FITTED_PARAMETERS))
+    with pytest.raises(TypeError, match="Rules"):
+        FittedPolicy("rules", START)
