@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 import time
@@ -173,7 +174,7 @@ def test_the_fitter_finds_a_known_optimum_and_is_reproducible():
     assert params["x"] == pytest.approx(0.3, abs=0.05)
     assert params["y"] == pytest.approx(1.5, abs=0.1)
     assert details["games"] == 40 * 8 * 2 * 2 * 5  # generations x population x tables x seats
-    assert details["mean_share_by_generation"][-1] > details["mean_share_by_generation"][0]
+    assert details["mean_objective_by_generation"][-1] > details["mean_objective_by_generation"][0]
     again, _ = fit_policy(_KnownGame(), _KNOWN, _Rules(players=2), seed=3, progress=False)
     assert again == params
     other, _ = fit_policy(_KnownGame(), _KNOWN, _Rules(players=2), seed=4, progress=False)
@@ -188,3 +189,32 @@ def test_a_parameter_starts_inside_its_range():
 def test_fit_round_trips_through_its_fields():
     fit = Fit("g", "1", 0, {"players": 3}, {"a": 1.0}, {"games": 3})
     assert Fit(**fit.__dict__) == fit
+
+
+class _ExploitableGame(_KnownGame):
+    """Like ``_KnownGame`` but its best x is 0.9, and a lone fixed agent against a table of the
+    policy wins 0.6 x: above fair share (1/2) once x > 0.8333, so an exploitation penalty
+    (slack 0.01) should hold the fit near x = 0.8167."""
+
+    def seat_win_shares(self, rules, lineup, *, games, seed):
+        noise = np.random.default_rng(seed).normal(0.0, 0.005, size=games)
+        shares = np.zeros((games, rules.players))
+        policies = [a for a in lineup if type(a) is _Policy]
+        for seat, agent in enumerate(lineup):
+            if type(agent) is _Policy and len(policies) == 1:
+                shares[:, seat] = 1 - (agent.x - 0.9) ** 2 - (agent.y - 1.5) ** 2 / 4 + noise
+            elif type(agent) is not _Policy and policies:
+                shares[:, seat] = 0.6 * policies[0].x + noise
+        return shares
+
+
+def test_the_exploitation_penalty_keeps_a_lone_opponent_below_fair_share():
+    free = dataclasses.replace(_KNOWN, generations=60)
+    guarded = dataclasses.replace(free, penalty=3.0, slack=0.01)
+    loose, _ = fit_policy(_ExploitableGame(), free, _Rules(players=2), seed=1, progress=False)
+    held, details = fit_policy(_ExploitableGame(), guarded, _Rules(players=2), seed=1,
+                               progress=False)  # fmt: skip
+    assert loose["x"] == pytest.approx(0.9, abs=0.04)
+    assert held["x"] == pytest.approx(0.8167, abs=0.03)
+    assert details["penalty"] == 3.0
+    assert details["games"] == 60 * 8 * (2 + 1) * 2 * 5  # tables + the lone opponent's games

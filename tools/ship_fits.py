@@ -1,5 +1,5 @@
 """Fit each game's ``fitted`` agent at the rulebook's rules (seed 0), and at the rule sets the
-notebooks play (``NOTEBOOK_RULES``), into ``data/fits/<game>/``: the fits that ship with the
+notebooks play (``SHIPPED_RULES``), into ``data/fits/<game>/``: the fits that ship with the
 workbench, so that nothing fits on first use and the notebooks re-run in under a minute.
 Entries made another way (an older fitting version, a rule set no longer listed) are removed.
 
@@ -16,9 +16,11 @@ from workbench import games as registry
 from workbench.kit.fits import fit_key, shipped_folder
 from workbench.kit.fitting import fitted_parameters
 
-#: Rule changes (from the rulebook's) the notebooks play with a fitted line-up, per game.
-NOTEBOOK_RULES: dict[str, list[dict[str, object]]] = {
+#: Rule changes (from the rulebook's) that ship a fit too, per game: those the notebooks play
+#: with a fitted line-up, and the shared budget auction's 3 and 4 teams (its targets' tables).
+SHIPPED_RULES: dict[str, list[dict[str, object]]] = {
     "rubbish": [{"destined_bonus": 45}],
+    "shared_budget": [{"teams": 3}, {"teams": 4}],
 }
 
 
@@ -30,7 +32,7 @@ def ship(game: str) -> None:
     folder = shipped_folder(game)
     folder.mkdir(parents=True, exist_ok=True)
     kept = set()
-    for changes in [{}, *NOTEBOOK_RULES.get(game, [])]:
+    for changes in [{}, *SHIPPED_RULES.get(game, [])]:
         rules = replace(module.Rules(), **changes)
         started = time.perf_counter()
         fit = fitted_parameters(selfplay, fitting, rules, seed=0, folders=[folder])

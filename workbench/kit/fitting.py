@@ -7,7 +7,10 @@ alone against n - 1 copies of an opponent, in every seat in turn, against every 
 each hand-written agent and the current fit itself (the distribution's mean, so the fit also
 learns to beat its own kind: an iterated best response). All candidates of a generation play
 the same deals (common random numbers), so their differences are not drowned by the deal's
-luck. The objective is the candidate's mean win share over those games.
+luck. The objective is the candidate's mean win share over those games, less an optional
+exploitation penalty: each hand-written agent also sits alone against a table of the candidate,
+and whatever it wins above fair share counts against the candidate (a fit that only beats
+tables of others can leave its own table open to a lone hand-written agent).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from workbench.kit.seeding import seed_sequence
 #: The fitter's own version: part of every fit's cache key (with the game's ``Fitting.version``),
 #: so a change to how fits are made retires every fit made the old way.
 FITTER = "cma-es-2"
+#: The sub-stream the exploitation penalty's games draw from (apart from the tables' games).
+LONE_STREAM = 99
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,11 @@ class Fitting:
     population: int = 8
     #: CMA-ES's starting step, in units of each parameter's range.
     step: float = 0.25
+    #: Exploitation penalty: with ``penalty`` > 0 each hand-written opponent also sits alone
+    #: against n - 1 copies of the candidate, and every point of win share it gets above
+    #: fair share minus ``slack`` costs the candidate ``penalty`` points (see ``fit_policy``).
+    penalty: float = 0.0
+    slack: float = 0.01
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -120,11 +130,12 @@ def fit_policy(
             tables = [*opponents, fitting.policy(rules, current())]
             units = strategy.ask()
             shares = np.array([
-                _share_against(selfplay, rules, fitting.policy(rules, to_params(u)), tables,
-                               fitting.games, seed_sequence(seed, generation))
+                _objective(selfplay, fitting, rules, fitting.policy(rules, to_params(u)),
+                           opponents, tables, seed_sequence(seed, generation))
                 for u in units
             ])  # fmt: skip
-            played += len(units) * len(tables) * rules.players * fitting.games
+            lone = len(opponents) if fitting.penalty > 0 else 0
+            played += len(units) * (len(tables) + lone) * rules.players * fitting.games
             strategy.tell(units, list(-shares))  # pycma minimises
             history.append(float(shares.mean()))
             bar.update(1)
@@ -138,7 +149,8 @@ def fit_policy(
         "population": fitting.population,
         "games_per_table_and_seat": fitting.games,
         "opponents": list(fitting.opponents),
-        "mean_share_by_generation": [round(h, 4) for h in history],
+        "penalty": fitting.penalty,
+        "mean_objective_by_generation": [round(h, 4) for h in history],
     }
     return params, details
 
@@ -196,6 +208,22 @@ class FittedAgent:
 
     def __call__(self, observation: Any, legal_actions: Sequence[Any], rng: Any) -> Any:
         return self.policy_for(observation.rules)(observation, legal_actions, rng)
+
+
+def _objective(
+    selfplay: Any, fitting: Fitting, rules: Any, candidate: Any, opponents: list[Any],
+    tables: list[Any], seed: Any,
+) -> float:
+    """A candidate's score: its mean win share alone against each table, less the exploitation
+    penalty (each opponent alone against the candidate's table, above fair share - slack)."""
+    score = _share_against(selfplay, rules, candidate, tables, fitting.games, seed)
+    if fitting.penalty > 0:
+        fair = 1.0 / rules.players
+        for index, lone in enumerate(opponents):
+            share = _share_against(selfplay, rules, lone, [candidate], fitting.games,
+                                   seed_sequence(seed, LONE_STREAM, index))  # fmt: skip
+            score -= fitting.penalty * max(0.0, share - fair + fitting.slack)
+    return score
 
 
 def _share_against(

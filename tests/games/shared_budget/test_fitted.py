@@ -23,8 +23,9 @@ from workbench.games.shared_budget import (
 )
 from workbench.games.shared_budget.features import FITTED_PARAMETERS
 from workbench.games.shared_budget.fitted import FITTING
-from workbench.games.shared_budget.robust_fit import robust_fit
+from workbench.games.shared_budget.simulate import SELF_PLAY
 from workbench.kit.fits import fit_key, read_fit, shipped_folder
+from workbench.kit.fitting import fit_policy
 from workbench.stats import proportion_interval
 
 START = [p.start for p in FITTING.parameters]
@@ -77,9 +78,9 @@ def test_classroom_fitted_buys_what_adds_a_function():
 @pytest.mark.parametrize("teams", [2, 3, 4])
 def test_the_rulebook_fits_ship_and_load_without_fitting(teams):
     rules = Rules(teams=teams)
-    name = fit_key("shared_budget", rules, version=FITTING.version, seed=0) + ".json"
+    name = fit_key("shared_budget", rules, version=FITTING.cache_version, seed=0) + ".json"
     shipped = read_fit(shipped_folder("shared_budget") / name)
-    assert shipped is not None and shipped.version == FITTING.version
+    assert shipped is not None and shipped.version == FITTING.cache_version
     assert set(shipped.params) == set(FITTED_PARAMETERS)
     for parameter in FITTING.parameters:
         assert parameter.low <= shipped.params[parameter.name] <= parameter.high
@@ -93,14 +94,13 @@ def test_fits_follow_the_rules(tmp_path):
     """A cheap fit at the rulebook's 3 teams and at a far-apart rule set (4 teams, 6 credits,
     shared ties) gives different parameters; the same arguments give the same fit."""
     cheap = dataclasses.replace(FITTING, games=20, generations=3, population=6)
-    opponents = [make_agent("random"), make_agent("coverage")]
     near = Rules(teams=3)
     far = Rules(teams=4, budget=6, final_tiebreak="shared")
-    near_params, details = robust_fit(cheap, near, opponents, seed=1, progress=False)
-    far_params, _ = robust_fit(cheap, far, opponents, seed=1, progress=False)
+    near_params, details = fit_policy(SELF_PLAY, cheap, near, seed=1, progress=False)
+    far_params, _ = fit_policy(SELF_PLAY, cheap, far, seed=1, progress=False)
     assert near_params != far_params
     assert len(details["mean_objective_by_generation"]) == 3
-    assert robust_fit(cheap, near, opponents, seed=1, progress=False)[0] == near_params
+    assert fit_policy(SELF_PLAY, cheap, near, seed=1, progress=False)[0] == near_params
 
 
 def test_fitted_beats_the_heuristic_one_against_two():

@@ -258,7 +258,12 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
     return typed_frame(columns, ROUNDS_SCHEMA)
 
 
-FAST_ENGINE = FastEngine(FAST_BATCH_SIZE, ("compiled_policy",), play_batch)
+FAST_ENGINE = FastEngine(
+    FAST_BATCH_SIZE, ("compiled_policy",), play_batch,
+    win_shares=lambda played: standings_arrays(
+        played.rules, _bit_counts(played.coverage), played.budgets
+    )[1],
+)
 SELF_PLAY = SelfPlay(
     "shared_budget", Rules, AGENTS, make_agent, "coverage", new_game, fast=FAST_ENGINE,
     frames=(
