@@ -36,14 +36,25 @@ def test_wheel_ships_the_data_tables_and_loads_them(tmp_path):
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         archive.extractall(tmp_path / "site")
-    shipped = {Path(name).name for name in names if name.startswith("workbench/data/")}
-    in_checkout = {path.name for path in (ROOT / "data").glob("*.csv")}
-    assert shipped == in_checkout
+    shipped = {
+        name.removeprefix("workbench/data/")
+        for name in names
+        if name.startswith("workbench/data/") and not name.endswith("/")
+    }
+    in_checkout = {
+        path.relative_to(ROOT / "data").as_posix()
+        for path in (ROOT / "data").rglob("*")
+        if path.is_file()
+    }
+    assert shipped == in_checkout  # the card tables and the shipped fits
+    assert any(name.startswith("fits/rubbish/") for name in shipped)
     # Import the unpacked wheel (not the checkout) from a neutral directory and read a table.
     probe = (
         "import workbench, workbench.data as d; "
         "from workbench.games.rubbish import Rules; "
-        "print(workbench.__file__); print(d.data_dir()); print(Rules().items[0])"
+        "print(workbench.__file__); print(d.data_dir()); print(Rules().items[0]); "
+        "from workbench.kit.fits import read_fit, shipped_folder; "
+        "print(sum(read_fit(p) is not None for p in shipped_folder('rubbish').glob('*.json')))"
     )
     env = {"PYTHONPATH": str(tmp_path / "site")}
     result = subprocess.run(
@@ -54,10 +65,11 @@ def test_wheel_ships_the_data_tables_and_loads_them(tmp_path):
         capture_output=True,
         text=True,
     )
-    module_file, data_dir, first_item = result.stdout.splitlines()
+    module_file, data_dir, first_item, fits = result.stdout.splitlines()
     assert module_file.startswith(str(tmp_path / "site"))
     assert Path(data_dir) == tmp_path / "site" / "workbench" / "data"
     assert first_item == "Chipped teapot"
+    assert int(fits) >= 1  # the shipped fits are read from the installed package
 
 
 def _requirement_names(lines: list[str]) -> dict[str, str]:

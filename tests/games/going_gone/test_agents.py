@@ -49,7 +49,7 @@ def test_each_agent_beats_the_one_before(weaker, stronger, games_per_seat):
 
 
 def test_agents_are_listed_weakest_first_and_made_by_name():
-    assert list(AGENTS) == ["random", "valuation", "collector", "fitted", "search"]
+    assert list(AGENTS) == ["random", "valuation", "collector", "search", "fitted"]
     assert isinstance(make_agent("random"), RandomAgent)
     assert make_agent("valuation", Rules(), bid_share=0.5).bid_share == 0.5
     collector = make_agent("collector", reserve=9, exact_values=False)

@@ -195,7 +195,11 @@ def test_a_sure_win_is_certain_under_every_model():
         observation = state.observation(0)
         sure = rubbish.max_bid_table(observation)["to_beat"].max()
         for model in model_names():
-            frame = bid_outcomes(observation, model)
+            try:
+                frame = bid_outcomes(observation, model)
+            except ValueError as exc:  # a model that could not have played what was seen
+                assert model != "uniform" and "cannot have produced" in str(exc)
+                continue
             certain = frame.filter(frame["total"] >= sure)
             sure_wins += certain.height
             assert certain["p_win"].to_list() == pytest.approx([1.0] * certain.height, abs=1e-12)

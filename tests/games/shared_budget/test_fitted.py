@@ -32,7 +32,7 @@ START = [p.start for p in FITTING.parameters]
 
 
 def test_agents_keep_their_order_with_fitted_and_search_last():
-    assert list(AGENTS) == ["random", "coverage", "equilibrium", "fitted", "search"]
+    assert list(AGENTS) == ["random", "coverage", "fitted", "search", "equilibrium"]
     assert isinstance(make_agent("fitted", seed=3), SharedBudgetFittedAgent)
     with pytest.raises(ValueError, match="fitted seed"):
         make_agent("fitted", seed=-1)

@@ -220,12 +220,14 @@ def _whole(name: str, value: object) -> int:
     return int(value)
 
 
+#: Weakest first, as the strength ladder at the rulebook's rules orders them (bench/ladder.py;
+#: search, too slow to rate well yet, is not shown stronger than fitted).
 AGENTS = {
     "random": RandomAgent,
     "valuation": ValuationAgent,
     "collector": CollectorAgent,
-    "fitted": GoingGoneFittedAgent,
     "search": GoingGoneSearchAgent,
+    "fitted": GoingGoneFittedAgent,
 }
 
 

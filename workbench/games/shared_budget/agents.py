@@ -186,9 +186,11 @@ class EquilibriumAgent:
         return sample_choice(self.probabilities(observation, legal_actions), rng)
 
 
+#: Weakest first: at 3 teams search alone beats two fitted teams, which beat coverage; the exact
+#: equilibrium (two teams only) is best play.
 AGENTS = {
-    "random": RandomAgent, "coverage": CoverageHeuristic, "equilibrium": EquilibriumAgent,
-    "fitted": SharedBudgetFittedAgent, "search": SharedBudgetSearchAgent,
+    "random": RandomAgent, "coverage": CoverageHeuristic, "fitted": SharedBudgetFittedAgent,
+    "search": SharedBudgetSearchAgent, "equilibrium": EquilibriumAgent,
 }  # fmt: skip
 
 
