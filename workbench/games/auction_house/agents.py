@@ -1,5 +1,7 @@
 """Reference agents for Auction House, weakest to strongest: uniformly random, a heuristic, and
-a determinization agent.
+a determinization agent; then the ``fitted`` agent (``fitted.py``: the heuristic's policy
+extended with features, fitted to the rules by self-play) and the ``search`` agent
+(``search.py``: determinized search with fitted-policy playouts).
 
 Every agent is called as ``agent(observation, legal_actions, rng) -> action``. The random and
 heuristic agents are compiled policies (``policies.choose``: a kind plus a parameter vector,
@@ -29,6 +31,8 @@ from workbench.games.auction_house.engine import (
 from workbench.games.auction_house.fast import Policy, lineup_policies, raise_refused
 from workbench.games.auction_house.layout import AUCTION, KITTY, OFFER, PLAY, TAKE
 from workbench.games.auction_house.policies import (
+    FITTED,
+    FITTED_PARAMETERS,
     HEURISTIC,
     HEURISTIC_DEFAULTS,
     HEURISTIC_PARAMETERS,
@@ -134,6 +138,23 @@ class HeuristicAgent(CompiledAgent):
         self.long_suit = int(long_suit)
         self.trade_rank = int(trade_rank)
         self.policy = Policy(HEURISTIC, tuple(float(v) for v in values))
+
+
+class FittedPolicy(CompiledAgent):
+    """The heuristic's policy extended with named features (``policies.FITTED_PARAMETERS``),
+    at the given parameter vector: what the ``fitted`` agent plays, compiled."""
+
+    name = "fitted policy"
+
+    def __init__(self, params: Sequence[float]) -> None:
+        values = tuple(float(v) for v in params)
+        if len(values) != len(FITTED_PARAMETERS) or not all(np.isfinite(values)):
+            raise ValueError(
+                f"params must be {len(FITTED_PARAMETERS)} finite numbers "
+                f"({', '.join(FITTED_PARAMETERS)}), got {params!r}"
+            )
+        self.params = values
+        self.policy = Policy(FITTED, values)
 
 
 AGENTS: dict[str, type] = {"random": RandomAgent, "heuristic": HeuristicAgent}
@@ -410,11 +431,24 @@ def _remaining_trump_deck(observation: Observation) -> list[str]:
 
 AGENTS["determinization"] = DeterminizationAgent
 
+
+def _register_fitted_and_search() -> None:
+    """Put ``fitted`` and ``search`` last in ``AGENTS`` (their modules import this one)."""
+    from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
+    from workbench.games.auction_house.search import AuctionHouseSearchAgent
+
+    AGENTS["fitted"] = AuctionHouseFittedAgent
+    AGENTS["search"] = AuctionHouseSearchAgent
+
 __all__ = [
     "AGENTS",
     "DeterminizationAgent",
+    "FittedPolicy",
     "HeuristicAgent",
     "RandomAgent",
     "make_agent",
     "sample_worlds",
 ]
+
+
+_register_fitted_and_search()
