@@ -20,6 +20,7 @@ from workbench.games.auction_house import (
     simulate,
 )
 from workbench.games.auction_house import search as search_module
+from workbench.games.auction_house.fillings import fill_rows
 from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.sampling import consistent_fillings, filling_of, read_hidden
 from workbench.kit.search import uniformity_p_value
@@ -72,7 +73,7 @@ def test_fast_fillings_are_uniform_over_every_consistent_filling():
         if not 2 <= len(weights) <= 120:
             continue
         assert filling_of(state, observation.player)[:3] in weights  # the truth is possible
-        rows = search_module.fill_rows(observation, hidden, 40 * len(weights), rng)
+        rows = fill_rows(observation, hidden, 40 * len(weights), rng)
         drawn = [_row_filling(row, hidden) for row in rows]
         assert uniformity_p_value(drawn, weights) > 0.001
         tested += 1
@@ -86,7 +87,7 @@ def test_filled_rows_keep_what_the_seat_saw_and_place_every_card_once(phase):
     for _state, observation in list(positions)[::5]:
         hidden = read_hidden(observation)
         seen = observation_row(observation)
-        for row in search_module.fill_rows(observation, hidden, 30, rng):
+        for row in fill_rows(observation, hidden, 30, rng):
             me = observation.player
             assert row[layout.HANDS + me] == seen[layout.HANDS + me]
             masks = [int(row[layout.HANDS + s]) for s in range(4)]

@@ -4,16 +4,12 @@ sampling of hidden cards and compiled playouts to the game's end by the ``fitted
 fitted to the rules being played, at every seat.
 
 ``evaluate`` is the kit's, run on the compiled engine's rows: each round draws its fillings
-straight into rows (``fill_rows``), writes every surviving candidate into a copy
-(``compiled.apply_to_rows``) and plays them all in one compiled call with the same chance and
-uniforms per filling (common random numbers). The fillings are ``sampling``'s distribution
-(every consistent filling equally likely; a test checks it against exact enumeration), drawn
-fast: each card the table saw a seat hold at a uniformly random place of that seat's, the
-unseen cards in a uniformly random order over the rest, kept when no hand holds a suit its seat
-has shown void in (rejection keeps uniformity); when too few are kept, the rest come from
-``sampling``'s exact counting sampler. The chance still to come (later deals, the trump cards
-not turned, the face-down trump among them) is drawn afresh per filling
-(``positions.draw_futures``).
+straight into rows (``fillings.fill_rows``: ``sampling``'s uniform distribution, drawn fast),
+writes every surviving candidate into a copy (``compiled.apply_to_rows``) and plays them all in
+one compiled call with the same chance and uniforms per filling (common random numbers). The
+chance still to come (later deals, the trump cards not turned, the face-down trump among them)
+is drawn afresh per filling (``positions.draw_futures``). Win shares: top score wins, ties
+split (the rulebook's).
 
 Candidates: in play, one card per run of cards equal for the tricks (adjacent in their suit
 once the cards played are set aside); elsewhere the fitted policy's choice and a few others:
@@ -33,14 +29,12 @@ from workbench.games.auction_house import compiled, layout
 from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS, TRUMP_DECK, card_index
 from workbench.games.auction_house.engine import Action, Observation, Pass, Start
 from workbench.games.auction_house.fast import lineup_policies, raise_refused
+from workbench.games.auction_house.fillings import fill_rows
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
-from workbench.games.auction_house.positions import draw_futures, observation_row, play_from
+from workbench.games.auction_house.positions import draw_futures, play_from
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
-from workbench.games.auction_house.sampling import Hidden, _sampler, read_hidden, sample_states
+from workbench.games.auction_house.sampling import read_hidden, sample_states
 from workbench.kit.search import SearchAgent, Searching, split_wins
-
-#: Rejection draws per filling wanted before the exact sampler makes up the rest.
-REJECTION_TRIES = 4
 
 _FITTED = AuctionHouseFittedAgent(seed=0)
 
@@ -114,85 +108,6 @@ def _suit_ends(legal_actions: Sequence[Action]) -> list[Action]:
     return kept
 
 
-def fill_rows(
-    observation: Observation, hidden: Hidden, count: int, rng: np.random.Generator
-) -> np.ndarray:
-    """``count`` rows of the position, every other seat's hand, kitty card and face-down offer
-    filled in uniformly over the consistent fillings (module docstring)."""
-    rows = np.tile(observation_row(observation), (count, 1))
-    room, has_kitty = np.array(hidden.room), np.array(hidden.has_kitty, bool)
-    ends = np.cumsum(room + has_kitty)
-    starts = ends - room - has_kitty
-    places = _rejection_fillings(hidden, count, rng)
-    drawn = len(places)
-    hands = np.zeros((count, 3), np.int64)
-    kitty = np.full((count, 3), -1, np.int64)
-    bits = np.int64(1) << places
-    for i in range(3):
-        hands[:drawn, i] = bits[:, starts[i] : starts[i] + room[i]].sum(axis=1)
-        if has_kitty[i]:
-            kitty[:drawn, i] = places[:, ends[i] - 1]
-    if drawn < count:
-        exact = _sampler(hidden)
-        for n in range(drawn, count):
-            hand_cards, kitty_cards = exact.draw(rng)
-            for i in range(3):
-                hands[n, i] = sum(1 << c for c in hand_cards[i])
-                kitty[n, i] = -1 if kitty_cards[i] is None else kitty_cards[i]
-    for i, seat in enumerate(hidden.seats):
-        rows[:, layout.HANDS + seat] = hands[:, i]
-        rows[:, layout.KITTY_CARDS + seat] = kitty[:, i]
-        if hidden.offer_hidden[i]:  # a uniformly random card of the hand
-            picks = (rng.random(count) * room[i]).astype(np.int64)
-            rows[:, layout.OFFERS + seat] = [
-                _kth_card(int(mask), int(k)) for mask, k in zip(hands[:, i], picks, strict=True)
-            ]
-    return rows
-
-
-def _kth_card(mask: int, k: int) -> int:
-    """The k-th lowest card of a hand mask."""
-    for card in range(len(DECK)):
-        if mask >> card & 1:
-            if k == 0:
-                return card
-            k -= 1
-    raise ValueError(f"the hand holds fewer than {k + 1} cards")
-
-
-def _rejection_fillings(hidden: Hidden, count: int, rng: np.random.Generator) -> np.ndarray:
-    """Up to ``count`` uniform fillings, one row of cards by place (each other seat's hand,
-    then its kitty card): each seat's known cards at uniformly random places of its own, the
-    unseen cards in a uniformly random order over the rest (every filling that keeps the
-    known cards with their seats comes equally often), kept when no hand holds a suit its
-    seat has shown void in (rejection keeps it uniform)."""
-    room, has_kitty = np.array(hidden.room), np.array(hidden.has_kitty, bool)
-    ends = np.cumsum(room + has_kitty)
-    starts = ends - room - has_kitty
-    total = int(ends[-1])
-    voided = any(hidden.voids)
-    tries = count * (REJECTION_TRIES if voided else 1)
-    drawn = np.full((tries, total), -1, np.int64)
-    every = np.arange(tries)[:, None]
-    for i, known in enumerate(hidden.known):
-        if known:
-            keys = rng.random((tries, int(ends[i] - starts[i])))
-            chosen = np.argsort(keys, axis=1)[:, : len(known)] + starts[i]
-            drawn[every, chosen] = np.array(known, np.int64)[None, :]
-    if hidden.unseen:
-        order = rng.permuted(np.tile(np.array(hidden.unseen), (tries, 1)), axis=1)
-        drawn[drawn < 0] = order.ravel()
-    if voided:
-        owner = np.repeat(np.arange(3), room + has_kitty)
-        in_hand = np.concatenate([
-            [True] * int(r) + [False] * int(k) for r, k in zip(room, has_kitty, strict=True)
-        ])  # fmt: skip
-        void_of_place = np.array([hidden.voids[o] for o in owner], np.int64)[None, :]
-        clash = (void_of_place >> (drawn // SUIT_SIZE)) & 1 & in_hand[None, :]
-        drawn = drawn[~clash.astype(bool).any(axis=1)]
-    return drawn[:count]
-
-
 class AuctionHouseSearchAgent(SearchAgent):
     """Determinized search with ``budget`` playouts per decision (module docstring)."""
 
@@ -262,4 +177,4 @@ SEARCHING = Searching(
 )
 
 
-__all__ = ["SEARCHING", "AuctionHouseSearchAgent", "candidates", "fill_rows", "rollout_agents"]
+__all__ = ["SEARCHING", "AuctionHouseSearchAgent", "candidates", "rollout_agents"]
