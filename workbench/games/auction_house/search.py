@@ -8,8 +8,10 @@ straight into rows (``fillings.fill_rows``: ``sampling``'s uniform distribution,
 writes every surviving candidate into a copy (``compiled.apply_to_rows``) and plays them all in
 one compiled call with the same chance and uniforms per filling (common random numbers). The
 chance still to come (later deals, the trump cards not turned, the face-down trump among them)
-is drawn afresh per filling (``positions.draw_futures``). Win shares: top score wins, ties
-split (the rulebook's).
+is drawn afresh per filling (``positions.draw_futures``). Actions are ranked by mean win share
+(top score wins, ties split: the rulebook's), and between equal shares by the mean lead over
+the best other seat's final score: with the few playouts a decision gets, the game's winner
+rarely changes with one card, and the lead says which action did better when it does not.
 
 Candidates: in play, one card per run of cards equal for the tricks (adjacent in their suit
 once the cards played are set aside); elsewhere the fitted policy's choice and a few others:
@@ -131,6 +133,7 @@ class AuctionHouseSearchAgent(SearchAgent):
         order = np.array([*revealed, *(i for i in range(12) if i not in revealed)], np.int8)
         rounds = max(1, math.ceil(math.log2(len(actions))))
         total, count = np.zeros(len(actions)), np.zeros(len(actions))
+        margin = np.zeros(len(actions))
         alive = list(range(len(actions)))
         for round_index in range(rounds):
             fillings = max(1, self.budget // (len(alive) * (rounds - round_index)))
@@ -156,8 +159,12 @@ class AuctionHouseSearchAgent(SearchAgent):
             scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].astype(float)
             shares = split_wins(scores)[:, me].reshape(width, fillings)
             total[alive] += shares.sum(axis=1)
+            lead = scores[:, me] - np.delete(scores, me, axis=1).max(axis=1)
+            margin[alive] += lead.reshape(width, fillings).sum(axis=1)
             count[alive] += fillings
-            mean = total[alive] / count[alive]
+            # Win share first; between equal shares, the larger lead over the best other seat
+            # (1e-6 a point: even all 220 points weigh less than one playout's share).
+            mean = (total[alive] + margin[alive] * _TIE_BREAK) / count[alive]
             keep = max(1, math.ceil(len(alive) / 2))
             alive = [alive[i] for i in np.argsort(-mean, kind="stable")[:keep]]
             if len(alive) == 1:
@@ -166,6 +173,8 @@ class AuctionHouseSearchAgent(SearchAgent):
 
 
 _TRUMP_INDEX = {card: i for i, card in enumerate(TRUMP_DECK)}
+#: Weight of a point of score lead in the search's ranking (ties of win share only).
+_TIE_BREAK = 1e-6
 _NO_RECORD = np.zeros((1, 1, layout.RECORD), np.int16)
 
 SEARCHING = Searching(
