@@ -7,7 +7,8 @@ A game is 13 deals; figures are deals per second (games/s x 13). Each case runs 
 process (pinned to one thread) so that its peak memory is its own. Targets (issue 18): the
 compiled engine >= 600,000 random deals/s through the public ``simulate`` on one core; first
 call in a fresh process (compiling, or loading numba's cache) <= 10 s; 1,000,000 games streamed
-in < 1 GB.
+in < 1 GB. Issue 19: the fitted agent >= 50% of the heuristic's deals/s in the compiled
+engine; the search agent at its default budget, one seat against three fitted, >= 200 deals/s.
 
 Ratios: to the step engine measured in the same run, and to the numpy batch engine the compiled
 engine replaced: NUMPY_DEALS_PER_S below, measured on this machine at commit 96fc6a1 with this
@@ -45,6 +46,9 @@ CASES = {
         "playouts", "heuristic", 100, False,
     ),
     "step, determinization (16 worlds) vs 3 heuristic": ("step", "determinization", 4, True),
+    "compiled, fitted agents": ("fast", "fitted", 40_000, False),
+    "step, fitted agents (simulate, both frames)": ("step", "fitted", 100, True),
+    "step, search (default budget) vs 3 fitted": ("step", "search", 8, True),
 }  # fmt: skip
 FIRST_CALL = "first call in a fresh process (numba cache loaded)"
 FIRST_COMPILE = "first call in a fresh process (empty numba cache: compiling)"
@@ -75,7 +79,10 @@ def run_case(name: str, scale: float) -> dict[str, float]:
         games = max(4, int(games * scale))
     if agents == "determinization":
         agents = [DeterminizationAgent()] + [HeuristicAgent()] * 3
-    if engine in ("fast", "kitty", "playouts"):  # compile or load the cache before timing
+    adaptive = agents in ("fitted", "search")  # their fit is read on first use: not timed
+    if agents == "search":
+        agents = ["search", "fitted", "fitted", "fitted"]
+    if engine in ("fast", "kitty", "playouts") or adaptive:  # compile or load the cache first
         simulate(rules, agents, games=2, seed=0, progress=False)
     if engine == "playouts":
         return _playouts(rules, agents, games)

@@ -3,16 +3,18 @@ a kitty won by the seat with most tricks.
 
 Public API: ``Rules``, ``new_game`` -> ``State`` and the actions (``Pass``, ``Start``,
 ``Offer``, ``Take``, ``Kitty``, ``Play``); card notation (``parse_cards``, ``trick_winner``);
-the agents (random and heuristic are compiled policies); ``simulate`` / ``simulate_batches``
-(the compiled engine, ``compiled.py``, whenever every agent is compiled); ``play_from``: many
-playouts from given positions with compiled agents; ``GAME_METRICS`` / ``game_metrics``; the
-kitty analyses (``kitty_outcomes`` and its summaries, ``auction_value``,
+the agents (random, heuristic and fitted are compiled policies; ``fitted`` and ``search`` adapt
+to the rules: ``fit`` gives the fitted agent's parameters for a rule set); ``simulate`` /
+``simulate_batches`` (the compiled engine, ``compiled.py``, whenever every agent is compiled);
+``play_from``: many playouts from given positions with compiled agents; ``GAME_METRICS`` /
+``game_metrics``; the kitty analyses (``kitty_outcomes`` and its summaries, ``auction_value``,
 ``trump_reveal_comparison``, ``trump_odds``) with their charts and explorer.
 """
 
 from workbench.games.auction_house.agents import (
     AGENTS,
     DeterminizationAgent,
+    FittedPolicy,
     HeuristicAgent,
     RandomAgent,
     make_agent,
@@ -45,6 +47,7 @@ from workbench.games.auction_house.engine import (
     draw_deal,
     new_game,
 )
+from workbench.games.auction_house.fitted import AuctionHouseFittedAgent, fit
 from workbench.games.auction_house.kitty import (
     auction_value,
     carry_chains,
@@ -63,6 +66,7 @@ from workbench.games.auction_house.kitty import (
 from workbench.games.auction_house.metrics import GAME_METRICS, game_metrics
 from workbench.games.auction_house.positions import play_from
 from workbench.games.auction_house.rules import TRUMP_REVEALS, Rules
+from workbench.games.auction_house.search import AuctionHouseSearchAgent
 from workbench.games.auction_house.simulate import play_game, simulate, simulate_batches
 from workbench.lazy import lazy_exports
 
@@ -85,10 +89,13 @@ __all__ = [
     "SUITS",
     "TRUMP_DECK",
     "TRUMP_REVEALS",
+    "AuctionHouseFittedAgent",
+    "AuctionHouseSearchAgent",
     "AuctionRecord",
     "Deal",
     "DealRecord",
     "DeterminizationAgent",
+    "FittedPolicy",
     "HeuristicAgent",
     "Kitty",
     "LogEntry",
@@ -109,6 +116,7 @@ __all__ = [
     "carry_chains",
     "carry_over_rate",
     "draw_deal",
+    "fit",
     "game_metrics",
     "kitty_explorer",
     "kitty_outcomes",

@@ -1,5 +1,7 @@
 """Reference agents for Auction House, weakest to strongest: uniformly random, a heuristic, and
-a determinization agent.
+a determinization agent; then the ``fitted`` agent (``fitted.py``: the heuristic's policy
+extended with features, fitted to the rules by self-play) and the ``search`` agent
+(``search.py``: determinized search with fitted-policy playouts).
 
 Every agent is called as ``agent(observation, legal_actions, rng) -> action``. The random and
 heuristic agents are compiled policies (``policies.choose``: a kind plus a parameter vector,
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.games.auction_house import compiled, layout
-from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS, card_index
+from workbench.games.auction_house.cards import DECK, SUITS, card_index
 from workbench.games.auction_house.engine import (
     Action,
     Kitty,
@@ -27,16 +29,20 @@ from workbench.games.auction_house.engine import (
     Take,
 )
 from workbench.games.auction_house.fast import Policy, lineup_policies, raise_refused
+from workbench.games.auction_house.fillings import fill_rows
 from workbench.games.auction_house.layout import AUCTION, KITTY, OFFER, PLAY, TAKE
 from workbench.games.auction_house.policies import (
+    FITTED,
+    FITTED_PARAMETERS,
     HEURISTIC,
     HEURISTIC_DEFAULTS,
     HEURISTIC_PARAMETERS,
     RANDOM,
     choose,
 )
-from workbench.games.auction_house.positions import card_mask, observation_row
+from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.rules import PLAYERS, Rules
+from workbench.games.auction_house.sampling import read_hidden
 from workbench.kit.lineup import agent_repr, make_named_agent
 
 _CARD_ACTION = {OFFER: Offer, TAKE: Take, KITTY: Kitty, PLAY: Play}
@@ -136,6 +142,23 @@ class HeuristicAgent(CompiledAgent):
         self.policy = Policy(HEURISTIC, tuple(float(v) for v in values))
 
 
+class FittedPolicy(CompiledAgent):
+    """The heuristic's policy extended with named features (``policies.FITTED_PARAMETERS``),
+    at the given parameter vector: what the ``fitted`` agent plays, compiled."""
+
+    name = "fitted policy"
+
+    def __init__(self, params: Sequence[float]) -> None:
+        values = tuple(float(v) for v in params)
+        if len(values) != len(FITTED_PARAMETERS) or not all(np.isfinite(values)):
+            raise ValueError(
+                f"params must be {len(FITTED_PARAMETERS)} finite numbers "
+                f"({', '.join(FITTED_PARAMETERS)}), got {params!r}"
+            )
+        self.params = values
+        self.policy = Policy(FITTED, values)
+
+
 AGENTS: dict[str, type] = {"random": RandomAgent, "heuristic": HeuristicAgent}
 
 
@@ -151,9 +174,9 @@ class DeterminizationAgent:
     """Chooses by playing every candidate action out in sampled worlds.
 
     For each decision it draws ``worlds`` deals consistent with its observation (``sample_
-    worlds``: the unseen cards dealt to the other seats' hands and kitty cards, respecting
-    the suits each has shown void in, the cards the table saw it holds after the auction, and
-    hand sizes; the trump card, while still face down, from the rest of the trump deck), then
+    worlds``: every deal of the unseen cards to the other seats' hands, kitty cards and
+    face-down offers that fits what it saw equally likely, ``fillings.fill_rows``; the trump
+    card, while still face down, from the rest of the trump deck), then
     plays each candidate to the end of the deal in every world with ``rollout`` agents in the
     compiled engine (the same worlds for every candidate) and takes the candidate with the best
     mean of (its kitty points won - the others' mean) this deal plus ``trick_weight`` x (its
@@ -215,140 +238,6 @@ class DeterminizationAgent:
         return legal_actions[int(np.argmax(value))]
 
 
-def _seat_hand_sizes(observation: Observation) -> list[int]:
-    """How many cards each seat holds now."""
-    obs = observation
-    if obs.phase in ("auction", "offer", "take"):
-        return [10] * PLAYERS
-    if obs.phase == "kitty":
-        return [10 - int(placed) for placed in obs.kitty_placed]
-    played = [0] * PLAYERS
-    for trick in obs.tricks:
-        for position in range(PLAYERS):
-            played[(trick.leader + position) % PLAYERS] += 1
-    for position in range(len(obs.trick)):
-        played[(obs.leader + position) % PLAYERS] += 1
-    return [9 - n for n in played]
-
-
-def _deal_unseen(observation: Observation, rng: np.random.Generator) -> tuple[list[int], list[int]]:
-    """One world consistent with ``observation``: (hand mask, kitty card or -1) for every seat
-    (the observer's own as observed).
-
-    Each other seat has a hand of its current size and, once placed, one face-down kitty card.
-    A card of a suit the seat has shown void in can only be its kitty card; the cards the table
-    knows it holds stay with it. Unseen cards are placed one at a time, in random order, into
-    a slot chosen with weight proportional to the room left, among the slots that keep the rest
-    placeable (checked exactly: Hall's condition over the sets of suits), so no world is ever
-    rejected."""
-    obs = observation
-    me = obs.player
-    sizes = _seat_hand_sizes(obs)
-    known = [sorted(card_index(c) for c in cards) for cards in obs.known_holdings()]
-    void_bits = [sum(1 << SUITS.index(s) for s in seat) for seat in obs.voids()]
-    seen = card_mask(obs.hand) | card_mask(obs.played)
-    if obs.own_kitty is not None:
-        seen |= 1 << card_index(obs.own_kitty)
-    others = [s for s in range(PLAYERS) if s != me]
-    # Slots: per other seat, its hand (suits it is not void in) and its kitty card (any suit).
-    accepts: list[int] = []
-    room: list[int] = []
-    placed: list[list[int]] = []
-    owner: list[int] = []
-    for seat in others:
-        hand_room, kitty_room = sizes[seat], int(obs.kitty_placed[seat])
-        hand_cards, kitty_cards = [], []
-        for card in known[seat]:
-            seen |= 1 << card
-            if void_bits[seat] >> (card // SUIT_SIZE) & 1 or hand_room == 0:
-                kitty_cards.append(card)
-                kitty_room -= 1
-            else:
-                hand_cards.append(card)
-                hand_room -= 1
-        if kitty_room < 0 or hand_room < 0:
-            raise ValueError(
-                f"seat {me}'s observation is inconsistent: seat {seat} cannot hold {known[seat]}"
-            )
-        accepts += [15 & ~void_bits[seat], 15]
-        room += [hand_room, kitty_room]
-        placed += [hand_cards, kitty_cards]
-        owner += [seat, seat]
-    unseen = [c for c in range(len(DECK)) if not seen >> c & 1]
-    left = [0] * len(SUITS)
-    for card in unseen:
-        left[card // SUIT_SIZE] += 1
-    if not _placeable(left, accepts, room):
-        raise ValueError(f"no deal is consistent with seat {me}'s observation")
-    if all(accept == 15 for accept in accepts):  # no voids shown: every placement is fine
-        order = rng.permutation(len(unseen))
-        slots = np.repeat(np.arange(len(room)), room)
-        for card_at, slot in zip(order, rng.permutation(slots), strict=True):
-            placed[int(slot)].append(unseen[int(card_at)])
-        return _finish_world(obs, others, placed, void_bits, rng)
-    # Hall's condition, kept up to date: for every set of suits T, the cards of those suits
-    # still to place (need) must fit the room of the slots taking any of them (cap).
-    subsets = range(1, 16)
-    hits = [[1 if accept & t else 0 for t in range(16)] for accept in accepts]
-    cap = [sum(r * hit[t] for r, hit in zip(room, hits, strict=True)) for t in range(16)]
-    need = [sum(left[s] for s in range(len(SUITS)) if t >> s & 1) for t in range(16)]
-    for index in rng.permutation(len(unseen)):
-        card = unseen[index]
-        suit_bit = 1 << (card // SUIT_SIZE)
-        for t in subsets:
-            if t & suit_bit:
-                need[t] -= 1
-        options = [slot for slot in range(len(room)) if room[slot] and accepts[slot] & suit_bit]
-        while True:
-            weights = np.array([room[slot] for slot in options], float)
-            slot = options[int(rng.choice(len(options), p=weights / weights.sum()))]
-            hit = hits[slot]
-            if all(need[t] <= cap[t] - hit[t] for t in subsets):
-                break
-            options.remove(slot)  # the rest could not be placed: another slot
-        for t in subsets:
-            cap[t] -= hit[t]
-        room[slot] -= 1
-        placed[slot].append(card)
-    return _finish_world(obs, others, placed, void_bits, rng)
-
-
-def _finish_world(
-    obs: Observation,
-    others: list[int],
-    placed: list[list[int]],
-    void_bits: list[int],
-    rng: np.random.Generator,
-) -> tuple[list[int], list[int]]:
-    """Hand masks and kitty cards from the placed slots (see ``_deal_unseen``)."""
-    me = obs.player
-    masks, kitty = [0] * PLAYERS, [-1] * PLAYERS
-    for position, seat in enumerate(others):
-        hand_cards, kitty_cards = placed[2 * position], placed[2 * position + 1]
-        if kitty_cards and not void_bits[seat] >> (kitty_cards[0] // SUIT_SIZE) & 1:
-            # Any of its cards could be the kitty card: draw it from them all.
-            pool = hand_cards + kitty_cards
-            pick = int(rng.integers(len(pool)))
-            kitty_cards = [pool[pick]]
-            hand_cards = pool[:pick] + pool[pick + 1 :]
-        masks[seat] = sum(1 << c for c in hand_cards)
-        kitty[seat] = kitty_cards[0] if kitty_cards else -1
-    masks[me] = card_mask(obs.hand)
-    kitty[me] = -1 if obs.own_kitty is None else card_index(obs.own_kitty)
-    return masks, kitty
-
-
-def _placeable(left: list[int], accepts: list[int], room: list[int]) -> bool:
-    """Can ``left[suit]`` cards of each suit fill slots with ``room`` that take the suits in
-    ``accepts`` (bit masks)? Hall's condition: every set of suits fits in the room of the
-    slots taking any of them."""
-    for suits in range(1, 16):
-        need = sum(left[s] for s in range(len(SUITS)) if suits >> s & 1)
-        if need and need > sum(r for a, r in zip(accepts, room, strict=True) if a & suits):
-            return False
-    return True
-
-
 @dataclass
 class Worlds:
     """Sampled worlds in the compiled engine's form: one row per world (``compiled``'s
@@ -365,23 +254,7 @@ def sample_worlds(
     """``worlds`` deals consistent with ``observation``, each repeated ``repeat`` times (row
     ``copy * worlds + world``), standing where the observer is to act."""
     obs = observation
-    me = obs.player
-    hands = np.zeros((worlds, PLAYERS), np.int64)
-    kitty = np.full((worlds, PLAYERS), -1, np.int64)
-    offers = np.full((worlds, PLAYERS), -1, np.int64)
-    revealed_offers = [-1 if c is None else card_index(c) for c in obs.offers]
-    for w in range(worlds):
-        masks, kitty_cards = _deal_unseen(obs, rng)
-        hands[w] = masks
-        kitty[w] = kitty_cards
-        offers[w] = revealed_offers
-        if obs.phase == "offer":  # offers already face down: drawn from each offerer's hand
-            for seat in range(PLAYERS):
-                if obs.offered[seat] and seat != me:
-                    cards = [c for c in range(len(DECK)) if masks[seat] >> c & 1]
-                    offers[w, seat] = cards[int(rng.integers(len(cards)))]
-    if obs.own_offer is not None:
-        offers[:, me] = card_index(obs.own_offer)
+    filled = fill_rows(obs, read_hidden(obs), worlds, rng)
     remaining_trumps = _remaining_trump_deck(obs)
     trump_cards = np.zeros((worlds, len(TRUMP_DECK_ALL)), np.int8)
     for w in range(worlds):
@@ -391,13 +264,8 @@ def sample_worlds(
     def tile(array: np.ndarray) -> np.ndarray:
         return np.tile(array, (repeat,) + (1,) * (array.ndim - 1))
 
-    total = worlds * repeat
-    u = rng.random((total, layout.SLOTS))
-    rows = np.tile(observation_row(obs), (total, 1))
-    rows[:, layout.HANDS : layout.HANDS + PLAYERS] = tile(hands)
-    rows[:, layout.KITTY_CARDS : layout.KITTY_CARDS + PLAYERS] = tile(kitty)
-    rows[:, layout.OFFERS : layout.OFFERS + PLAYERS] = tile(offers)
-    return Worlds(rows, tile(trump_cards), u)
+    u = rng.random((worlds * repeat, layout.SLOTS))
+    return Worlds(tile(filled), tile(trump_cards), u)
 
 
 TRUMP_DECK_ALL = tuple(f"{face}{suit}" for suit in SUITS for face in ("J", "Q", "K"))
@@ -410,11 +278,24 @@ def _remaining_trump_deck(observation: Observation) -> list[str]:
 
 AGENTS["determinization"] = DeterminizationAgent
 
+
+def _register_fitted_and_search() -> None:
+    """Put ``fitted`` and ``search`` last in ``AGENTS`` (their modules import this one)."""
+    from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
+    from workbench.games.auction_house.search import AuctionHouseSearchAgent
+
+    AGENTS["fitted"] = AuctionHouseFittedAgent
+    AGENTS["search"] = AuctionHouseSearchAgent
+
 __all__ = [
     "AGENTS",
     "DeterminizationAgent",
+    "FittedPolicy",
     "HeuristicAgent",
     "RandomAgent",
     "make_agent",
     "sample_worlds",
 ]
+
+
+_register_fitted_and_search()

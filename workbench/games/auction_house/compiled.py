@@ -1,5 +1,6 @@
 """The compiled (numba) Auction House engine: many games or positions played one after the
-other in a compiled loop, with the compiled policies (``policies.choose``) deciding.
+other in a compiled loop, with the compiled policies (``policies.choose``: random, heuristic,
+fitted) deciding.
 
 This is the second implementation of the rules (the first is ``engine.State``); tests replay
 its games through ``State.apply`` and demand identical frames. A position is one int64 row

@@ -1,9 +1,10 @@
 """The compiled agents' policies: one numba function, ``choose``, that every engine calls.
 
-A policy is an integer ``kind`` (``RANDOM``, ``HEURISTIC``) plus a float64 parameter vector,
-so a fitted agent is the same parametrised policy with other numbers. The compiled engine
-(``compiled.py``) calls ``choose`` inside its loop; an agent's step-by-step call builds the same
-inputs from its observation and calls it too, so both engines play one policy.
+A policy is an integer ``kind`` (``RANDOM``, ``HEURISTIC``, ``FITTED``) plus a float64
+parameter vector, so a fitted agent is the same parametrised policy with other numbers. The
+compiled engine (``compiled.py``) calls ``choose`` inside its loop; an agent's step-by-step
+call builds the same inputs from its observation and calls it too, so both engines play one
+policy.
 
 The inputs are what the acting seat may know: its hand, the cards it may choose now
 (``legal``), trump (-1 while face down or in a deal without one), the auction's face-up card
@@ -17,6 +18,21 @@ random number for this decision).
 - ``long_suit`` (4): with trump unknown, the suit it calls must hold at least this many cards.
 - ``trade_rank`` (7): offer a card of the called suit (to be taken) when the face-up card
   ranks at least this (11: never).
+
+``FITTED_PARAMETERS`` extends it with named features of the same decisions (the heuristic
+plays them at the values in ``FITTED_DEFAULTS``, so ``FITTED`` at its defaults *is* the
+heuristic):
+
+- ``shed_length`` (3), ``shed_trump`` (20): a card's uselessness (``shed``) weighs its suit's
+  length and a trump by these (the card put up, offered, put in the kitty or discarded).
+- ``kitty_rank`` (0): the kitty card's value adds this x its rank (below -1: put the highest
+  card of the chosen suit in, raising the stake).
+- ``draw_trumps`` (0): lead the master trump to draw trumps only holding at least this many.
+- ``lead_long`` (1): the side suit to lead low from maximises this x its length (1: the
+  longest, -1: the shortest, to make a void).
+- ``cover_from`` (3): following, play the cheapest card that beats the trick so far (not sure
+  to win) from this position in the trick on (3: last seat only; 4: never).
+- ``ruff_from`` (1): void in the suit led, ruff from this position on (4: never ruff).
 """
 
 from __future__ import annotations
@@ -37,12 +53,17 @@ from workbench.games.auction_house.layout import AUCTION, OFFER, PLAY, TAKE, TRI
 from workbench.games.auction_house.layout import OFFERS as OFFER_COLUMN
 
 #: Policy kinds.
-RANDOM, HEURISTIC = 0, 1
-KIND_NAMES = ("random", "heuristic")
+RANDOM, HEURISTIC, FITTED = 0, 1, 2
+KIND_NAMES = ("random", "heuristic", "fitted")
 HEURISTIC_PARAMETERS = ("give_rank", "long_suit", "trade_rank")
 HEURISTIC_DEFAULTS = (3.0, 4.0, 7.0)
+FITTED_PARAMETERS = (
+    *HEURISTIC_PARAMETERS, "shed_length", "shed_trump", "kitty_rank", "draw_trumps",
+    "lead_long", "cover_from", "ruff_from",
+)  # fmt: skip
+FITTED_DEFAULTS = (*HEURISTIC_DEFAULTS, 3.0, 20.0, 0.0, 0.0, 1.0, 3.0, 1.0)
 #: Parameter vectors are this long for every kind (unused entries are 0).
-PARAMETERS = len(HEURISTIC_PARAMETERS)
+PARAMETERS = len(FITTED_PARAMETERS)
 BIG = 10**6
 FIELD = (1 << SUIT_SIZE) - 1
 
@@ -77,23 +98,35 @@ def select_card(mask: int, k: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def shed(hand: int, trump: int, called: int, called_penalty: int) -> int:
+def shed(
+    hand: int, trump: int, called: int, called_penalty: float, length: float = 3.0,
+    trump_bonus: float = 20.0, rank_weight: float = 0.0,
+) -> int:  # fmt: skip
     """The card least useful for tricks: the lowest card of a short suit, trumps kept (value =
-    rank + 3 x suit length + 20 for a trump, + ``called_penalty`` for suit ``called``; the
-    lowest value wins, the first suit on a tie)."""
-    best_suit, best_value = 0, BIG
+    rank x (1 + ``rank_weight``) + ``length`` x suit length + ``trump_bonus`` for a trump +
+    ``called_penalty`` for suit ``called``; the lowest value wins, the first card on a tie; the
+    heuristic's weights are the defaults). With ``rank_weight`` >= 0 that is the lowest card
+    of some suit, so only suits' lowest cards are weighed."""
+    best, best_value = -1, np.inf
     for suit in range(4):
         field = suit_field(hand, suit)
         if field == 0:
             continue
-        value = FIELD_LOW[field] + 3 * FIELD_COUNT[field]
+        base = length * FIELD_COUNT[field]
         if suit == trump:
-            value += 20
+            base += trump_bonus
         if suit == called:
-            value += called_penalty
-        if value < best_value:
-            best_suit, best_value = suit, value
-    return best_suit * SUIT_SIZE + FIELD_LOW[suit_field(hand, best_suit)]
+            base += called_penalty
+        rank = FIELD_LOW[field]
+        while rank < SUIT_SIZE:
+            if (field >> rank) & 1:
+                value = base + rank * (1.0 + rank_weight)
+                if value < best_value:
+                    best, best_value = suit * SUIT_SIZE + rank, value
+                if rank_weight >= 0.0:
+                    break
+            rank += 1
+    return best
 
 
 @numba.njit(cache=True, inline="always")
@@ -111,9 +144,9 @@ def _random_start(hand: int, u: float) -> tuple[bool, int, int]:
 
 @numba.njit(cache=True, inline="always")
 def _heuristic_start(
-    hand: int, trump: int, give_rank: float, long_suit: float
+    hand: int, trump: int, give_rank: float, long_suit: float, length: float, trump_bonus: float
 ) -> tuple[bool, int, int]:
-    face = shed(hand, trump, -1, 0)
+    face = shed(hand, trump, -1, 0.0, length, trump_bonus)
     face_suit = face // SUIT_SIZE
     longest, longest_strength = 0, -BIG - 1
     for suit in range(4):
@@ -147,21 +180,23 @@ def _heuristic_take(row: np.ndarray, trump: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _heuristic_lead(hand: int, trump: int, played: int) -> int:
+def _heuristic_lead(
+    hand: int, trump: int, played: int, draw_trumps: float, lead_long: float
+) -> int:
     out = _FULL & ~played & ~hand
     side_master, draw = -1, False
-    longest, longest_length = -1, -1
+    longest, longest_length = -1, -np.inf
     for suit in range(4):
         mine, theirs = suit_field(hand, suit), suit_field(out, suit)
         high = FIELD_HIGH[mine]
         master = high >= 0 and high > FIELD_HIGH[theirs]
         if suit == trump:
-            draw = master and theirs != 0
+            draw = master and theirs != 0 and FIELD_COUNT[mine] >= draw_trumps
         else:
             if master and side_master < 0:
                 side_master = suit
-            if mine != 0 and FIELD_COUNT[mine] > longest_length:
-                longest, longest_length = suit, FIELD_COUNT[mine]
+            if mine != 0 and lead_long * FIELD_COUNT[mine] > longest_length:
+                longest, longest_length = suit, lead_long * FIELD_COUNT[mine]
     if side_master >= 0:
         return side_master * SUIT_SIZE + FIELD_HIGH[suit_field(hand, side_master)]
     if draw:
@@ -174,8 +209,9 @@ def _heuristic_lead(hand: int, trump: int, played: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def _heuristic_follow(
-    hand: int, legal: int, trump: int, played: int, row: np.ndarray, position: int
-) -> int:
+    hand: int, legal: int, trump: int, played: int, row: np.ndarray, position: int,
+    cover_from: float, ruff_from: float, length: float, trump_bonus: float,
+) -> int:  # fmt: skip
     led = row[TRICK] // SUIT_SIZE
     best, best_key = row[TRICK], -2
     for k in range(position):
@@ -193,15 +229,27 @@ def _heuristic_follow(
         sure = winners & ABOVE[FIELD_HIGH[suit_field(out, led)] + 1]
         if sure != 0:
             return led * SUIT_SIZE + FIELD_LOW[sure]
-        if winners != 0 and position == 3:
+        if winners != 0 and position >= cover_from:
             return led * SUIT_SIZE + FIELD_LOW[winners]
         return led * SUIT_SIZE + FIELD_LOW[led_field]
     trumps = suit_field(hand, trump) if trump >= 0 else 0
     beat = ABOVE[best_rank + 1] if best_suit == trump else FIELD
     ruff_field = trumps & beat
-    if ruff_field != 0:
+    if ruff_field != 0 and position >= ruff_from:
         return trump * SUIT_SIZE + FIELD_LOW[ruff_field]
-    return shed(hand, trump, -1, 0)
+    return shed(hand, trump, -1, 0.0, length, trump_bonus)
+
+
+@numba.njit(cache=True, inline="always")
+def features(kind: int, params: np.ndarray, seat: int) -> tuple:
+    """The seat's full parameter vector (``FITTED_PARAMETERS``): its own for ``FITTED``; for
+    ``HEURISTIC`` its three and the heuristic's fixed values for the rest."""
+    if kind == FITTED:
+        return (params[seat, 0], params[seat, 1], params[seat, 2], params[seat, 3],
+                params[seat, 4], params[seat, 5], params[seat, 6], params[seat, 7],
+                params[seat, 8], params[seat, 9])  # fmt: skip
+    return (params[seat, 0], params[seat, 1], params[seat, 2], 3.0, 20.0, 0.0, 0.0, 1.0, 3.0,
+            1.0)  # fmt: skip
 
 
 @numba.njit(cache=True, inline="always")
@@ -229,17 +277,22 @@ def choose(
         if phase == AUCTION:
             return _random_start(hand, u)
         return False, select_card(legal, np.int64(u * count_cards(legal))), -1
-    if kind != HEURISTIC:
+    if kind != HEURISTIC and kind != FITTED:
         return False, -1, -1
+    (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, draw_trumps, lead_long,
+     cover_from, ruff_from) = features(kind, params, seat)  # fmt: skip
     if phase == PLAY:
         if position == 0:
-            return False, _heuristic_lead(hand, trump, played), -1
-        return False, _heuristic_follow(hand, legal, trump, played, row, position), -1
+            return False, _heuristic_lead(hand, trump, played, draw_trumps, lead_long), -1
+        card = _heuristic_follow(hand, legal, trump, played, row, position, cover_from,
+                                 ruff_from, length, trump_bonus)  # fmt: skip
+        return False, card, -1
     if phase == AUCTION:
-        return _heuristic_start(hand, trump, params[seat, 0], params[seat, 1])
+        return _heuristic_start(hand, trump, give_rank, long_suit, length, trump_bonus)
     if phase == OFFER:
-        wanted = face_up % SUIT_SIZE + 1 >= params[seat, 2]
-        return False, shed(hand, trump, called, -BIG // 10 if wanted else 40), -1
+        wanted = face_up % SUIT_SIZE + 1 >= trade_rank
+        penalty = -BIG // 10 if wanted else 40
+        return False, shed(hand, trump, called, penalty, length, trump_bonus), -1
     if phase == TAKE:
         return False, _heuristic_take(row, trump), -1
-    return False, shed(hand, trump, -1, 0), -1
+    return False, shed(hand, trump, -1, 0.0, length, trump_bonus, kitty_rank), -1

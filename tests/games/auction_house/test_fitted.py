@@ -1,0 +1,135 @@
+"""The Auction House ``fitted`` agent: its extended policy at the heuristic's values is the
+heuristic, it plays legally and identically in both engines, seeded games and fits reproduce,
+fits follow the rules, the rulebook's fit ships, and it beats the heuristic."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from workbench.games.auction_house import (
+    AGENTS,
+    FittedPolicy,
+    HeuristicAgent,
+    RandomAgent,
+    Rules,
+    fit,
+    make_agent,
+    new_game,
+    simulate,
+)
+from workbench.games.auction_house import fitted as fitted_module
+from workbench.games.auction_house.fast import final_scores, play_new_games
+from workbench.games.auction_house.policies import FITTED_DEFAULTS, FITTED_PARAMETERS
+from workbench.games.auction_house.simulate import (
+    SELF_PLAY,
+    batch_deal,
+    batch_games_frame,
+    recorded_actions,
+    replay_recorded_game,
+    states_games_frame,
+)
+from workbench.kit.seeding import generator
+
+
+def _fitted_policy():
+    return make_agent("fitted").policy_for(Rules())
+
+
+def test_fitted_and_search_come_last_in_the_registry():
+    assert list(AGENTS) == ["random", "heuristic", "determinization", "fitted", "search"]
+
+
+def test_the_rulebook_fit_ships_and_is_read_without_fitting(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("the rulebook's fit should be read, not fitted")
+
+    monkeypatch.setattr(fitted_module, "fit_policy", refuse)
+    found = fit(Rules(), progress=False)
+    assert found.version == fitted_module.FITTING.version
+    assert sorted(found.params) == sorted(FITTED_PARAMETERS) == sorted(fitted_module.FITTING.names)
+    for parameter in fitted_module.FITTING.parameters:
+        assert parameter.low <= found.params[parameter.name] <= parameter.high
+    assert found.details["games"] > 100_000
+    assert _fitted_policy().params == tuple(found.vector(FITTED_PARAMETERS))
+
+
+def test_the_extended_policy_at_the_heuristics_values_is_the_heuristic():
+    rules = Rules()
+    start = FittedPolicy(FITTED_DEFAULTS)
+    mine = play_new_games(rules, [start] * 4, 300, generator(5))[0].scores
+    theirs = play_new_games(rules, [HeuristicAgent()] * 4, 300, generator(5))[0].scores
+    assert (mine == theirs).all()
+    assert tuple(p.start for p in fitted_module.FITTING.parameters) == FITTED_DEFAULTS
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(deals=4, trump_reveal="before_auction")])
+def test_fast_fitted_games_replay_identically_through_the_step_engine(rules):
+    policy = _fitted_policy()
+    agents = [policy, HeuristicAgent(), policy, RandomAgent()]
+    labels = [a.name for a in agents]
+    batch, recording = play_new_games(rules, agents, 20, generator(3))
+    states = [replay_recorded_game(rules, batch, recording, g) for g in range(batch.games)]
+    assert batch_games_frame(batch, recording, labels, 0).equals(
+        states_games_frame(states, labels, 0)
+    )
+
+
+def test_the_step_call_chooses_legal_actions_and_what_the_compiled_engine_played():
+    """Replaying fast fitted games, the step-by-step call picks every recorded action (each
+    among the legal ones)."""
+    rules = Rules(deals=3)
+    fitted, policy = make_agent("fitted"), _fitted_policy()
+    batch, recording = play_new_games(rules, [policy] * 4, 6, generator(8))
+    for game in range(batch.games):
+        state = new_game(rules, seed=0, deal=batch_deal(batch, game))
+        for action in recorded_actions(rules, recording, game):
+            legal = state.legal_actions()
+            chosen = fitted.policy_for(Rules())(state.observation(state.to_play), legal,
+                                                generator(0))  # fmt: skip
+            assert chosen == action and chosen in legal
+            state = state.apply(action)
+
+
+def test_seeded_fitted_games_reproduce():
+    first = simulate(Rules(), ["fitted", "heuristic", "random", "fitted"], games=50, seed=2,
+                     progress=False)  # fmt: skip
+    again = simulate(Rules(), ["fitted", "heuristic", "random", "fitted"], games=50, seed=2,
+                     progress=False)  # fmt: skip
+    assert first[0].equals(again[0]) and first[1].equals(again[1])
+
+
+def test_fits_to_far_apart_rules_differ_and_reproduce(tmp_path):
+    cheap = dataclasses.replace(fitted_module.FITTING, games=8, generations=3, population=4)
+    selfplay = fitted_module.SharesOnlySelfPlay(SELF_PLAY)
+    rulebook, short = Rules(), Rules(deals=2, trump_reveal="before_auction")
+    params_a, details = fitted_module.fit_policy(selfplay, cheap, rulebook, seed=1, progress=False)
+    params_b, _ = fitted_module.fit_policy(selfplay, cheap, short, seed=1, progress=False)
+    again, _ = fitted_module.fit_policy(selfplay, cheap, rulebook, seed=1, progress=False)
+    assert params_a == again
+    assert params_a != params_b
+    assert details["games"] == 3 * 4 * 2 * 4 * 8  # generations x population x tables x seats
+
+
+def test_fitted_beats_the_heuristic_one_against_three():
+    rules, games = Rules(), 5000
+    policy, heuristic = _fitted_policy(), HeuristicAgent()
+    shares = []
+    for seat in range(4):
+        lineup = [heuristic] * 4
+        lineup[seat] = policy
+        played, _ = play_new_games(rules, lineup, games, generator(77, seat))
+        shares.append(final_scores(played)[2][:, seat])
+    share = np.concatenate(shares)
+    low = share.mean() - 2 * share.std() / math.sqrt(len(share))
+    assert low > 0.25, share.mean()
+
+
+def test_bad_parameters_get_a_clear_error():
+    with pytest.raises(ValueError, match="10 finite numbers"):
+        FittedPolicy((1.0, 2.0))
+    with pytest.raises(ValueError, match="finite"):
+        FittedPolicy((*FITTED_DEFAULTS[:-1], float("nan")))

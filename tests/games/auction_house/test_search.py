@@ -1,0 +1,128 @@
+"""The Auction House ``search`` agent: its fast fillings are uniform over every consistent
+filling (exact enumeration) and keep what the seat saw, its candidates merge only equal plays,
+and its games are legal and reproducible."""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+
+import pytest
+
+from workbench.games.auction_house import (
+    HeuristicAgent,
+    Play,
+    RandomAgent,
+    Rules,
+    layout,
+    make_agent,
+    new_game,
+    simulate,
+)
+from workbench.games.auction_house import search as search_module
+from workbench.games.auction_house.fillings import fill_rows
+from workbench.games.auction_house.positions import observation_row
+from workbench.games.auction_house.sampling import consistent_fillings, filling_of, read_hidden
+from workbench.kit.search import uniformity_p_value
+from workbench.kit.seeding import generator
+
+TABLE = [HeuristicAgent(), RandomAgent(), HeuristicAgent(), RandomAgent()]
+
+
+def _positions(rules: Rules, seeds, keep):
+    """(state, observation of the seat to play) at every decision ``keep`` accepts."""
+    for seed in seeds:
+        state = new_game(rules, seed=seed)
+        rng = generator(500 + seed)
+        while state.to_play is not None:
+            observation = state.observation(state.to_play)
+            if keep(state, observation):
+                yield state, observation
+            state = state.apply(TABLE[state.to_play](observation, state.legal_actions(), rng))
+
+
+def _row_filling(row, hidden):
+    """The (hands, kitty cards, hidden offers) of the other seats a filled row holds."""
+    hands = tuple(int(row[layout.HANDS + s]) for s in hidden.seats)
+    kitty = [int(row[layout.KITTY_CARDS + s]) for s in hidden.seats]
+    offers = [int(row[layout.OFFERS + s]) for s in hidden.seats]
+    return (
+        hands,
+        tuple(None if card < 0 else card for card in kitty),
+        tuple(c if down else None for c, down in zip(offers, hidden.offer_hidden, strict=True)),
+    )
+
+
+def _small_late(state, observation):
+    if state.phase != "play":
+        return False
+    hidden = read_hidden(observation)
+    return len(hidden.unseen) + sum(map(len, hidden.known)) <= 10
+
+
+def test_fast_fillings_are_uniform_over_every_consistent_filling():
+    positions = list(_positions(Rules(deals=1), range(8), _small_late))
+    with_voids = [o for _, o in positions if any(read_hidden(o).voids)]
+    with_known = [o for _, o in positions if any(read_hidden(o).known)]
+    assert len(positions) > 40 and len(with_voids) > 10 and len(with_known) > 5
+    rng = generator(3)
+    tested = 0
+    for state, observation in positions[::3]:
+        hidden = read_hidden(observation)
+        weights = Counter(f[:3] for f in consistent_fillings(observation))
+        if not 2 <= len(weights) <= 120:
+            continue
+        assert filling_of(state, observation.player)[:3] in weights  # the truth is possible
+        rows = fill_rows(observation, hidden, 40 * len(weights), rng)
+        drawn = [_row_filling(row, hidden) for row in rows]
+        assert uniformity_p_value(drawn, weights) > 0.001
+        tested += 1
+    assert tested >= 8
+
+
+@pytest.mark.parametrize("phase", ["offer", "kitty", "play"])
+def test_filled_rows_keep_what_the_seat_saw_and_place_every_card_once(phase):
+    positions = _positions(Rules(deals=2), range(6), lambda s, o: s.phase == phase)
+    rng = generator(4)
+    for _state, observation in list(positions)[::5]:
+        hidden = read_hidden(observation)
+        seen = observation_row(observation)
+        for row in fill_rows(observation, hidden, 30, rng):
+            me = observation.player
+            assert row[layout.HANDS + me] == seen[layout.HANDS + me]
+            masks = [int(row[layout.HANDS + s]) for s in range(4)]
+            masks += [1 << int(row[layout.KITTY_CARDS + s]) for s in range(4)
+                      if row[layout.KITTY_CARDS + s] >= 0]  # fmt: skip
+            masks.append(int(row[layout.PLAYED]))
+            assert sum(bin(m).count("1") for m in masks) == 40  # every card once
+            combined = 0
+            for mask in masks:
+                assert combined & mask == 0
+                combined |= mask
+            for i, seat in enumerate(hidden.seats):
+                assert bin(masks[seat]).count("1") == hidden.room[i]
+                if hidden.offer_hidden[i]:  # a face-down offer is a card of its owner's hand
+                    assert masks[seat] >> int(row[layout.OFFERS + seat]) & 1
+
+
+def test_plays_that_win_the_same_tricks_are_merged():
+    # 9H and 4C are played: 7H 8H 10H are one run, 2C 3C 5C another; 9C stands apart (6C-8C
+    # are still out).
+    observation = SimpleNamespace(played=("9H", "4C"))
+    legal = [Play(c) for c in ("7H", "8H", "10H", "2C", "3C", "5C", "9C")]
+    kept = search_module._distinct_plays(observation, legal)
+    assert [a.card for a in kept] == ["2C", "9C", "7H"]
+
+
+def test_search_games_are_legal_and_reproducible():
+    rules = Rules()  # the shipped fit: nothing to fit first
+    lineup = [make_agent("search", budget=8), "fitted", "heuristic", "fitted"]
+    first = simulate(rules, lineup, games=1, seed=5, progress=False)  # the engine refuses
+    again = simulate(rules, lineup, games=1, seed=5, progress=False)  # any illegal action
+    assert first[0].equals(again[0]) and first[1].equals(again[1])
+    assert first[0]["score"].sum() > 0
+
+
+def test_a_bad_budget_is_refused():
+    with pytest.raises(ValueError, match="budget"):
+        make_agent("search", budget=0)
