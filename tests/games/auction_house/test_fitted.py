@@ -32,6 +32,8 @@ from workbench.games.auction_house.simulate import (
     replay_recorded_game,
     states_games_frame,
 )
+from workbench.kit import fitting as fitting_module
+from workbench.kit.fitting import fit_policy
 from workbench.kit.seeding import generator
 
 
@@ -39,17 +41,17 @@ def _fitted_policy():
     return make_agent("fitted").policy_for(Rules())
 
 
-def test_fitted_and_search_come_last_in_the_registry():
-    assert list(AGENTS) == ["random", "heuristic", "determinization", "fitted", "search"]
+def test_the_registry_lists_the_agents_weakest_first_as_measured():
+    assert list(AGENTS) == ["random", "search", "heuristic", "fitted", "determinization"]
 
 
 def test_the_rulebook_fit_ships_and_is_read_without_fitting(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the rulebook's fit should be read, not fitted")
 
-    monkeypatch.setattr(fitted_module, "fit_policy", refuse)
+    monkeypatch.setattr(fitting_module, "fit_policy", refuse)
     found = fit(Rules(), progress=False)
-    assert found.version == fitted_module.FITTING.version
+    assert found.version == fitted_module.FITTING.cache_version
     assert sorted(found.params) == sorted(FITTED_PARAMETERS) == sorted(fitted_module.FITTING.names)
     for parameter in fitted_module.FITTING.parameters:
         assert parameter.low <= found.params[parameter.name] <= parameter.high
@@ -104,11 +106,11 @@ def test_seeded_fitted_games_reproduce():
 
 def test_fits_to_far_apart_rules_differ_and_reproduce(tmp_path):
     cheap = dataclasses.replace(fitted_module.FITTING, games=8, generations=3, population=4)
-    selfplay = fitted_module.SharesOnlySelfPlay(SELF_PLAY)
+    selfplay = SELF_PLAY
     rulebook, short = Rules(), Rules(deals=2, trump_reveal="before_auction")
-    params_a, details = fitted_module.fit_policy(selfplay, cheap, rulebook, seed=1, progress=False)
-    params_b, _ = fitted_module.fit_policy(selfplay, cheap, short, seed=1, progress=False)
-    again, _ = fitted_module.fit_policy(selfplay, cheap, rulebook, seed=1, progress=False)
+    params_a, details = fit_policy(selfplay, cheap, rulebook, seed=1, progress=False)
+    params_b, _ = fit_policy(selfplay, cheap, short, seed=1, progress=False)
+    again, _ = fit_policy(selfplay, cheap, rulebook, seed=1, progress=False)
     assert params_a == again
     assert params_a != params_b
     assert details["games"] == 3 * 4 * 2 * 4 * 8  # generations x population x tables x seats

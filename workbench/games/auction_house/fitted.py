@@ -13,19 +13,11 @@ engine. The rulebook's fit ships in ``data/fits/auction_house/``; other rules fi
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-import polars as pl
-
-from workbench.checks import whole_number
-from workbench.kit.fits import Fit, cached_fit
-from workbench.kit.fitting import FittedAgent, Fitting, Parameter, _share_against, _strategy
-from workbench.kit.progress import progress_bar
-from workbench.kit.seeding import SeedLike, generator, seed_sequence
-from workbench.kit.selfplay import playing_agent
+from workbench.kit.fits import Fit
+from workbench.kit.fitting import FittedAgent, Fitting, Parameter
 
 
 def _policy(rules: Any, vector: Sequence[float]) -> Any:
@@ -56,34 +48,6 @@ FITTING = Fitting(
 )
 
 
-class SharesOnlySelfPlay:
-    """The game's self-play as the fitter uses it, trimmed to what it reads: the compiled
-    engine's new games (``fast.play_new_games``, batch b from stream (seed, b) as ``simulate``
-    draws them), each batch's frame holding only ``seat`` and ``win_share``."""
-
-    game = "auction_house"
-
-    def __init__(self, selfplay: Any) -> None:
-        self.selfplay = selfplay
-        self.make_agent = selfplay.make_agent
-
-    def frame_batches(
-        self, rules: Any, agents: Sequence[Any], *, games: int, seed: SeedLike, **_ignored: Any
-    ) -> Iterator[tuple[pl.DataFrame]]:
-        """(frame of seat and win_share,) per batch of ``games`` compiled games."""
-        from workbench.games.auction_house.fast import final_scores, play_new_games
-        from workbench.games.auction_house.simulate import BATCH_SIZE
-
-        playing = [playing_agent(agent, rules) for agent in agents]
-        for start in range(0, games, BATCH_SIZE):
-            size = min(BATCH_SIZE, games - start)
-            rng = generator(seed, start // BATCH_SIZE)
-            played, _recording = play_new_games(rules, playing, size, rng)
-            shares = final_scores(played)[2]
-            seats = np.tile(np.arange(rules.players, dtype=np.int8), size)
-            yield (pl.DataFrame({"seat": seats, "win_share": shares.ravel()}),)
-
-
 class AuctionHouseFittedAgent(FittedAgent):
     """The extended heuristic policy with parameters fitted to the rules being played (see
     the module docstring); ``seed`` picks the fit."""
@@ -91,71 +55,7 @@ class AuctionHouseFittedAgent(FittedAgent):
     def _fitting(self) -> tuple[Any, Fitting]:
         from workbench.games.auction_house.simulate import SELF_PLAY  # simulate imports agents
 
-        return SharesOnlySelfPlay(SELF_PLAY), FITTING
-
-    def fit(self, rules: Any, *, progress: bool = True) -> Fit:
-        """The fit for ``rules``: cached (shipped fits first), else fitted by ``fit_policy``."""
-        selfplay, fitting = self._fitting()
-        return cached_fit(
-            selfplay.game, rules, version=fitting.version, seed=self.seed,
-            fit=lambda: fit_policy(selfplay, fitting, rules, seed=self.seed, progress=progress),
-        )  # fmt: skip
-
-
-def fit_policy(
-    selfplay: Any, fitting: Fitting, rules: Any, *, seed: int = 0, progress: bool = True
-) -> tuple[dict[str, float], dict[str, Any]]:
-    """The kit's ``fit_policy`` (same games, same CMA-ES draws) reading the current fit as the
-    CMA mean *through pycma's boundary transform*: the kit clips the raw mean to the unit cube,
-    and once the mean leaves the cube (pycma lets it, reflecting every candidate back inside)
-    the kit's current fit and result jump to the cube's corner, away from every candidate
-    played. To be lifted into the kit (the Rubbish agents make the same fix)."""
-    seed = whole_number("seed", seed, low=0)
-    names = fitting.names
-    low = np.array([p.low for p in fitting.parameters], dtype=float)
-    high = np.array([p.high for p in fitting.parameters], dtype=float)
-    width = high - low
-    opponents = [selfplay.make_agent(name, rules) for name in fitting.opponents]
-    strategy = _strategy(
-        (np.array([p.start for p in fitting.parameters]) - low) / width,
-        population=fitting.population, seed=seed,
-    )  # fmt: skip
-
-    def current() -> np.ndarray:
-        unit = strategy.boundary_handler.transform(strategy.mean)
-        return low + np.clip(unit, 0.0, 1.0) * width
-
-    history: list[float] = []
-    played, started = 0, time.perf_counter()
-    bar = progress_bar(fitting.generations, enabled=progress,
-                       description="fitting auction_house", unit="generation")  # fmt: skip
-    try:
-        for generation in range(fitting.generations):
-            tables = [*opponents, fitting.policy(rules, current())]
-            units = strategy.ask()
-            candidates = [low + np.clip(u, 0.0, 1.0) * width for u in units]
-            shares = np.array([
-                _share_against(selfplay, rules, fitting.policy(rules, vector), tables,
-                               fitting.games, seed_sequence(seed, generation))
-                for vector in candidates
-            ])  # fmt: skip
-            played += len(units) * len(tables) * rules.players * fitting.games
-            strategy.tell(units, list(-shares))  # pycma minimises
-            history.append(float(shares.mean()))
-            bar.update(1)
-    finally:
-        bar.close()
-    params = {name: float(v) for name, v in zip(names, current(), strict=True)}
-    details = {
-        "games": played,
-        "seconds": round(time.perf_counter() - started, 3),
-        "generations": fitting.generations,
-        "population": fitting.population,
-        "games_per_table_and_seat": fitting.games,
-        "opponents": list(fitting.opponents),
-        "mean_share_by_generation": [round(h, 4) for h in history],
-    }
-    return params, details
+        return SELF_PLAY, FITTING
 
 
 def fit(rules: Any = None, *, seed: int = 0, progress: bool = True) -> Fit:
@@ -167,4 +67,4 @@ def fit(rules: Any = None, *, seed: int = 0, progress: bool = True) -> Fit:
     return AuctionHouseFittedAgent(seed=seed).fit(rules, progress=progress)
 
 
-__all__ = ["FITTING", "AuctionHouseFittedAgent", "SharesOnlySelfPlay", "fit", "fit_policy"]
+__all__ = ["FITTING", "AuctionHouseFittedAgent", "fit"]

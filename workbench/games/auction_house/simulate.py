@@ -313,7 +313,9 @@ def replay_recorded_game(
 
 #: An agent plays in the compiled engine when it has a compiled ``policy`` (``fast.Policy``).
 AGENT_METHODS = ("policy",)
-FAST_ENGINE = FastEngine(BATCH_SIZE, AGENT_METHODS, _play_fast)
+FAST_ENGINE = FastEngine(
+    BATCH_SIZE, AGENT_METHODS, _play_fast, win_shares=lambda played: final_scores(played[0])[2]
+)
 SELF_PLAY = SelfPlay(
     "auction_house", Rules, AGENTS, make_agent, "heuristic", new_game, fast=FAST_ENGINE,
     frames=(
