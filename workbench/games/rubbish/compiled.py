@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 #: Policy kinds of the compiled agents.
 RANDOM, HEURISTIC = 0, 1
@@ -212,6 +212,23 @@ def choose_one(kind, parameters, tables, pos, u):  # type: ignore[no-untyped-def
         actor, n, u,
     )  # fmt: skip
     return bid, -1
+
+
+_CHOOSE_ONE_ENTRY: list = []
+
+
+def choose_one_direct(kind: int, parameters: np.ndarray, tables: Tables, pos: Positions,
+                      u: float) -> tuple[int, int]:  # fmt: skip
+    """``choose_one`` called straight at its compiled entry point: the dispatcher spends most
+    of a step call working out the types of two named tuples of arrays, and a step call's
+    arguments always have the same types (``fast.observed_position`` and ``fast.tables_for``
+    build them; ``kind`` int, ``parameters`` float64, ``u`` float)."""
+    if not _CHOOSE_ONE_ENTRY:
+        chosen = choose_one(kind, parameters, tables, pos, u)
+        types = tuple(typeof(value) for value in (kind, parameters, tables, pos, u))
+        _CHOOSE_ONE_ENTRY.append(choose_one.overloads[types].entry_point)
+        return chosen
+    return _CHOOSE_ONE_ENTRY[0](kind, parameters, tables, pos, u)
 
 
 # -- the rules ---------------------------------------------------------------------------------
