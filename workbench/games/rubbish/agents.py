@@ -61,9 +61,10 @@ class CompiledAgent:
         rules = observation.rules
         positions = observed_position(observation)
         parameters = np.ascontiguousarray(self.parameters(), dtype=np.float64)
-        a, b = compiled.choose_one_direct(
-            int(self.kind), parameters, tables_for(rules), positions, float(u)
-        )
+        a, b = compiled.call_direct(
+            compiled.choose_one, int(self.kind), parameters, tables_for(rules), positions,
+            float(u),
+        )  # fmt: skip
         if observation.phase == "auction":
             return Auction(int(a), int(b))
         option = int(positions.lock[0, observation.player])

@@ -214,21 +214,22 @@ def choose_one(kind, parameters, tables, pos, u):  # type: ignore[no-untyped-def
     return bid, -1
 
 
-_CHOOSE_ONE_ENTRY: list = []
+_ENTRIES: dict = {}
 
 
-def choose_one_direct(kind: int, parameters: np.ndarray, tables: Tables, pos: Positions,
-                      u: float) -> tuple[int, int]:  # fmt: skip
-    """``choose_one`` called straight at its compiled entry point: the dispatcher spends most
-    of a step call working out the types of two named tuples of arrays, and a step call's
-    arguments always have the same types (``fast.observed_position`` and ``fast.tables_for``
-    build them; ``kind`` int, ``parameters`` float64, ``u`` float)."""
-    if not _CHOOSE_ONE_ENTRY:
-        chosen = choose_one(kind, parameters, tables, pos, u)
-        types = tuple(typeof(value) for value in (kind, parameters, tables, pos, u))
-        _CHOOSE_ONE_ENTRY.append(choose_one.overloads[types].entry_point)
-        return chosen
-    return _CHOOSE_ONE_ENTRY[0](kind, parameters, tables, pos, u)
+def call_direct(function, *args):  # type: ignore[no-untyped-def]
+    """``function(*args)`` straight at its compiled entry point for these argument types,
+    found on the first call: the dispatcher spends more time than a small call itself working
+    out the types of named tuples of arrays. Only for call sites whose arguments always have
+    the same types (``fast.tables_for``, positions of ``fast.empty_positions``' dtypes,
+    float64 parameters and uniforms, Python ints and floats)."""
+    entry = _ENTRIES.get(function)
+    if entry is None:
+        result = function(*args)
+        types = tuple(typeof(value) for value in args)
+        _ENTRIES[function] = function.overloads[types].entry_point
+        return result
+    return entry(*args)
 
 
 # -- the rules ---------------------------------------------------------------------------------

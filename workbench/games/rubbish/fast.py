@@ -180,12 +180,13 @@ def play_positions(
     tables = tables_for(rules)
     record = recording is not None
     if recording is None:
-        recording = _NO_RECORDING
+        recording = NO_RECORDING
     compiled.play(kinds, parameters, tables, positions, uniforms, recording, record)
     return positions
 
 
-_NO_RECORDING = empty_recording(0, 0, 0)
+#: What the compiled loop writes to when not recording.
+NO_RECORDING = empty_recording(0, 0, 0)
 
 
 def positions_of_states(states: Sequence[State]) -> Positions:
