@@ -350,26 +350,14 @@ def _play(  # type: ignore[no-untyped-def]
         item[g], first[g], position[g] = game_item, game_first, game_position
 
 
-@njit(cache=True)
-def standings(tables, pos):  # type: ignore[no-untyped-def]
+def standings(tables: Tables, pos: Positions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(scores, ranks, win shares) per game and seat of finished games: ranks 1 = best, ties on
-    score broken by items won, still tied share the rank and the win (as ``engine.score``)."""
-    games, n = pos.fame.shape
-    scores = np.empty((games, n), np.int32)
-    ranks = np.empty((games, n), np.int8)
-    shares = np.empty((games, n), np.float64)
-    keys = np.empty(n, np.int64)
-    for g in range(games):
-        for seat in range(n):
-            scores[g, seat] = pos.fame[g, seat] + tables.destined_bonus * pos.destined_won[g, seat]
-            keys[seat] = np.int64(scores[g, seat]) * (tables.rounds + 1) + pos.items_won[g, seat]
-        winners = 0
-        for seat in range(n):
-            above = 0
-            for other in range(n):
-                above += keys[other] > keys[seat]
-            ranks[g, seat] = 1 + above
-            winners += above == 0
-        for seat in range(n):
-            shares[g, seat] = (1.0 if ranks[g, seat] == 1 else 0.0) / winners
-    return scores, ranks, shares
+    score broken by items won, still tied share the rank and the win (as ``engine.score``).
+    Plain numpy: a few array operations per batch, and nothing to compile."""
+    scores = pos.fame + np.int32(tables.destined_bonus) * pos.destined_won.astype(np.int32)
+    keys = scores.astype(np.int64) * (tables.rounds + 1) + pos.items_won
+    above = (keys[:, None, :] > keys[:, :, None]).sum(axis=2)
+    ranks = (1 + above).astype(np.int8)
+    top = above == 0
+    shares = top / top.sum(axis=1, keepdims=True)
+    return scores.astype(np.int32), ranks, shares

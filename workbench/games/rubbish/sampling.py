@@ -281,7 +281,7 @@ class PositionSampler:
 
 def _tiled(values: np.ndarray, copies: int) -> np.ndarray:
     """``np.tile(values, copies)`` for a 1-d array, without np.tile's Python overhead."""
-    return np.broadcast_to(values, (copies, len(values))).ravel()
+    return np.concatenate((values,) * copies) if copies > 1 else values
 
 
 @functools.lru_cache(maxsize=4096)

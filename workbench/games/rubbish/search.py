@@ -121,7 +121,7 @@ class RubbishSearchAgent(SearchAgent):
             compiled.call_direct(
                 compiled.play, kinds, parameters, tables, positions, uniforms, NO_RECORDING, False
             )
-            standings = compiled.call_direct(compiled.standings, tables, positions)
+            standings = compiled.standings(tables, positions)
             shares = standings[2][:, seat].reshape(len(alive), -1)
             total[alive] += shares.sum(axis=1)
             count[alive] += fillings
