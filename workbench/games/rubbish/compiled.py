@@ -354,10 +354,11 @@ def standings(tables: Tables, pos: Positions) -> tuple[np.ndarray, np.ndarray, n
     """(scores, ranks, win shares) per game and seat of finished games: ranks 1 = best, ties on
     score broken by items won, still tied share the rank and the win (as ``engine.score``).
     Plain numpy: a few array operations per batch, and nothing to compile."""
-    scores = pos.fame + np.int32(tables.destined_bonus) * pos.destined_won.astype(np.int32)
+    scores = pos.fame + np.int32(tables.destined_bonus) * pos.destined_won
     keys = scores.astype(np.int64) * (tables.rounds + 1) + pos.items_won
-    above = (keys[:, None, :] > keys[:, :, None]).sum(axis=2)
-    ranks = (1 + above).astype(np.int8)
-    top = above == 0
+    ranks = np.ones(keys.shape, np.int8)
+    for seat in range(keys.shape[1]):  # one pass per seat: the seats above each
+        ranks += keys[:, seat : seat + 1] > keys
+    top = ranks == 1
     shares = top / top.sum(axis=1, keepdims=True)
-    return scores.astype(np.int32), ranks, shares
+    return scores.astype(np.int32, copy=False), ranks, shares
