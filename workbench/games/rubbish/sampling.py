@@ -259,7 +259,7 @@ class PositionSampler:
         u = rng.random((count, plan.width))
         rng.random((count, rules.rounds, rules.players))  # the deals' peek numbers, unused
         games = count * copies
-        positions = Positions(*(np.repeat(a, games, axis=0) for a in self.template))
+        positions = Positions(*[a.repeat(games, axis=0) for a in self.template])
         rows = np.arange(count)
         pool = np.tile(self.geek_pool, (count, 1))
         for k, seat in enumerate(self.geek_seats):  # the partial Fisher-Yates of _Plan.state
