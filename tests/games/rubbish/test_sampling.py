@@ -374,3 +374,29 @@ def test_bad_input_is_refused_with_a_reason():
         sample_states(seen, rng, 1)
     with pytest.raises(ValueError, match="player must be"):
         filling_of(state, 3)
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(), SMALL, FOUR, TWO], ids=["rulebook", "small", "four", "two"]
+)
+def test_the_position_sampler_draws_what_sample_states_draws(rules):
+    """PositionSampler (what search plays from) gives, for the same generator state, exactly
+    the compiled positions of sample_states' States, for every seat at every decision, and
+    copies side by side as repeat_positions(tile=True) would; the generator ends in the same
+    state."""
+    from workbench.games.rubbish.fast import positions_of_states, repeat_positions
+    from workbench.games.rubbish.sampling import PositionSampler
+
+    for seed in range(6):
+        for state in positions(rules, seed):
+            for seat in range(rules.players):
+                observation = state.observation(seat)
+                by_states, by_sampler = np.random.default_rng(seed), np.random.default_rng(seed)
+                expected = positions_of_states(sample_states(observation, by_states, 5))
+                sampled = PositionSampler(observation).sample(by_sampler, 5, copies=3)
+                for name, want, got in zip(
+                    expected._fields, repeat_positions(expected, 3, tile=True), sampled,
+                    strict=True,
+                ):  # fmt: skip
+                    np.testing.assert_array_equal(got, want, err_msg=name)
+                assert by_states.random() == by_sampler.random()

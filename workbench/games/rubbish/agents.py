@@ -21,6 +21,7 @@ from workbench.games.rubbish.compiled import Positions
 from workbench.games.rubbish.engine import Action, Auction, Observation
 from workbench.games.rubbish.fast import (
     decisions_left,
+    observed_position,
     play_positions,
     positions_of_observation,
     repeat_positions,
@@ -58,10 +59,12 @@ class CompiledAgent:
     def choose(self, observation: Observation, u: float) -> Action:
         """The action the compiled policy takes in ``observation`` given the uniform ``u``."""
         rules = observation.rules
-        positions = positions_of_observation(observation)
-        a, b = compiled.choose_one(
-            self.kind, self.parameters(), tables_for(rules), positions, float(u)
-        )
+        positions = observed_position(observation)
+        parameters = np.ascontiguousarray(self.parameters(), dtype=np.float64)
+        a, b = compiled.call_direct(
+            compiled.choose_one, int(self.kind), parameters, tables_for(rules), positions,
+            float(u),
+        )  # fmt: skip
         if observation.phase == "auction":
             return Auction(int(a), int(b))
         option = int(positions.lock[0, observation.player])

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 #: Policy kinds of the compiled agents.
 RANDOM, HEURISTIC = 0, 1
@@ -98,6 +98,14 @@ class Recording(NamedTuple):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _next_seat(seat, steps, n):  # type: ignore[no-untyped-def]
+    """The seat ``steps`` (0 <= steps <= n) after ``seat`` (0 <= seat < n) round the table:
+    ``(seat + steps) % n`` without a division."""
+    later = seat + steps
+    return later - n if later >= n else later
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _nth_remaining(remaining, g, nth):  # type: ignore[no-untyped-def]
     """The ``nth`` (0-based) item still up in game ``g``; 0 if there are fewer (as the numpy
     engine's argmax said; only a uniform within 2**-53 of 1 gets there)."""
@@ -123,15 +131,16 @@ def _auction(kind, remaining, destined, geek, g, actor, n, u):  # type: ignore[n
             up += 1
     if kind == HEURISTIC:
         # No wanted item is left, so the unwanted items are exactly the remaining ones.
-        return _nth_remaining(remaining, g, int(u * up)), (actor + 1) % n
+        return _nth_remaining(remaining, g, int(u * up)), _next_seat(actor, 1, n)
     pick = int(u * (up * n))
-    return _nth_remaining(remaining, g, pick // n), pick % n
+    nth = pick // n
+    return _nth_remaining(remaining, g, nth), pick - nth * n
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _heuristic_bid(  # type: ignore[no-untyped-def]
     parameters, best_at_most, cheapest_at_least, totals, available_totals, top_sums,
-    lock, held, fame, g, first, actor, n, wanted, share_kind,
+    lock, held, fame, g, actor, n, wanted, share_kind,
 ):  # fmt: skip
     """The rulebook's hints (see ``agents.HeuristicAgent``); ``best_at_most`` and
     ``cheapest_at_least`` are the preferred-bid tables of this bidding position's minimum."""
@@ -140,8 +149,7 @@ def _heuristic_bid(  # type: ignore[no-untyped-def]
     lowest = cheapest_at_least[own, 0]
     # Each opponent's cap: all its usable money, or once it has held out c cards its c
     # largest usable cards. sure_win beats every cap (an equal total beats the seats bidding
-    # after the actor: ties go to whoever bid earlier).
-    actor_position = (actor - first) % n
+    # after the actor: ties go to whoever bid earlier, the seats that hold cards out already).
     sure_win = most_others = -1
     for seat in range(n):
         if seat == actor:
@@ -150,7 +158,7 @@ def _heuristic_bid(  # type: ignore[no-untyped-def]
             cap = available_totals[lock[g, seat]]
         else:
             cap = top_sums[lock[g, seat], held[g, seat]]
-        sure_win = max(sure_win, cap + (1 if (seat - first) % n < actor_position else 0))
+        sure_win = max(sure_win, cap + (1 if held[g, seat] >= 0 else 0))
         most_others = max(most_others, cap)
     if wanted:
         budget = min(min(int(parameters[MAX_WANTED_BID]), fame[g, actor]), top)
@@ -168,21 +176,22 @@ def _heuristic_bid(  # type: ignore[no-untyped-def]
 def _bid(  # type: ignore[no-untyped-def]
     kind, parameters, t_totals, t_n_bids, t_available_totals, t_top_sums, t_best_at_most,
     t_cheapest_at_least, t_destined, t_min_cards, rounds,
-    geek, fame, lock, auctioneer, rounds_done, item, first, position, held, g, actor, n, u,
+    geek, fame, lock, held, g, auctioneer, rounds_done, item, first, position, actor, n, u,
 ):  # fmt: skip
-    """The bid index (into the bid table of the actor's lock) of the seat to bid in game g."""
-    fewest = t_min_cards[position[g]]
+    """The bid index (into the bid table of the actor's lock) of the seat to bid in game g
+    (``auctioneer`` ... ``position``: that game's scalars)."""
+    fewest = t_min_cards[position]
     if kind != HEURISTIC:
         return fewest + int(u * (t_n_bids[lock[g, actor]] - fewest))
-    share_kind = CHEAPSKATE_SHARE if auctioneer[g] == actor else GAIN_SHARE
-    if rounds_done[g] == 0:
+    share_kind = CHEAPSKATE_SHARE if auctioneer == actor else GAIN_SHARE
+    if rounds_done == 0:
         share_kind = GAIN_SHARE
-    if rounds_done[g] == rounds - 1:
+    if rounds_done == rounds - 1:
         share_kind = LAST_ROUND_SHARE
     return _heuristic_bid(
         parameters, t_best_at_most[fewest], t_cheapest_at_least[fewest], t_totals,
-        t_available_totals, t_top_sums, lock, held, fame, g, first[g], actor, n,
-        t_destined[geek[g, actor], max(item[g], 0)], share_kind,
+        t_available_totals, t_top_sums, lock, held, fame, g, actor, n,
+        t_destined[geek[g, actor], max(item, 0)], share_kind,
     )  # fmt: skip
 
 
@@ -194,14 +203,33 @@ def choose_one(kind, parameters, tables, pos, u):  # type: ignore[no-untyped-def
     if pos.position[0] < 0:
         actor = pos.auctioneer[0]
         return _auction(kind, pos.remaining, tables.destined, pos.geek, 0, actor, n, u)
-    actor = (pos.first[0] + pos.position[0]) % n
+    actor = _next_seat(pos.first[0], pos.position[0], n)
     bid = _bid(
         kind, parameters, tables.totals, tables.n_bids, tables.available_totals,
         tables.top_sums, tables.best_at_most, tables.cheapest_at_least, tables.destined,
-        tables.min_cards, tables.rounds, pos.geek, pos.fame, pos.lock, pos.auctioneer,
-        pos.rounds_done, pos.item, pos.first, pos.position, pos.held, 0, actor, n, u,
+        tables.min_cards, tables.rounds, pos.geek, pos.fame, pos.lock, pos.held, 0,
+        pos.auctioneer[0], pos.rounds_done[0], pos.item[0], pos.first[0], pos.position[0],
+        actor, n, u,
     )  # fmt: skip
     return bid, -1
+
+
+_ENTRIES: dict = {}
+
+
+def call_direct(function, *args):  # type: ignore[no-untyped-def]
+    """``function(*args)`` straight at its compiled entry point for these argument types,
+    found on the first call: the dispatcher spends more time than a small call itself working
+    out the types of named tuples of arrays. Only for call sites whose arguments always have
+    the same types (``fast.tables_for``, positions of ``fast.empty_positions``' dtypes,
+    float64 parameters and uniforms, Python ints and floats)."""
+    entry = _ENTRIES.get(function)
+    if entry is None:
+        result = function(*args)
+        types = tuple(typeof(value) for value in args)
+        _ENTRIES[function] = function.overloads[types].entry_point
+        return result
+    return entry(*args)
 
 
 # -- the rules ---------------------------------------------------------------------------------
@@ -236,40 +264,41 @@ def _play(  # type: ignore[no-untyped-def]
     r_score_after, r_kept, record,
 ):  # fmt: skip
     for g in range(fame.shape[0]):
+        # This game's scalars live in locals while it plays (written back at the end).
         d = 0
-        while rounds_done[g] < rounds:
-            if position[g] < 0:
-                actor = auctioneer[g]
-                kind = kinds[actor]
-                item[g], first[g] = _auction(
-                    kind, remaining, destined, geek, g, actor, n, uniforms[d, g]
-                )
+        game_auctioneer, r = auctioneer[g], rounds_done[g]
+        game_item, game_first, game_position = item[g], first[g], position[g]
+        while r < rounds:
+            if game_position < 0:
+                game_item, game_first = _auction(
+                    kinds[game_auctioneer], remaining, destined, geek, g, game_auctioneer, n,
+                    uniforms[d, g],
+                )  # fmt: skip
                 d += 1
-                position[g] = 0
-            while position[g] < n:
-                actor = (first[g] + position[g]) % n
+                game_position = 0
+            while game_position < n:
+                actor = _next_seat(game_first, game_position, n)
                 bid = _bid(
                     kinds[actor], parameters[actor], totals, n_bids, available_totals, top_sums,
                     best_at_most, cheapest_at_least, destined, min_cards, rounds,
-                    geek, fame, lock, auctioneer, rounds_done, item, first, position, held,
-                    g, actor, n, uniforms[d, g],
+                    geek, fame, lock, held, g, game_auctioneer, r, game_item, game_first,
+                    game_position, actor, n, uniforms[d, g],
                 )  # fmt: skip
                 d += 1
                 bid_index[g, actor] = bid
                 held[g, actor] = counts[lock[g, actor], bid]
-                position[g] += 1
+                game_position += 1
             # The reveal (docs/rules.md): the highest total wins (ties: closest to the First
             # Bidder), the lowest is the cheapskate (ties: farthest from the First Bidder).
-            winner = cheapskate = -1
-            best = worst = 0
-            for offset in range(n):
-                seat = (first[g] + offset) % n
+            winner = cheapskate = game_first
+            best = worst = totals[lock[g, game_first], bid_index[g, game_first]]
+            for offset in range(1, n):
+                seat = _next_seat(game_first, offset, n)
                 total = totals[lock[g, seat], bid_index[g, seat]]
-                if winner < 0 or total > best:
+                if total > best:
                     winner, best = seat, total
-                if cheapskate < 0 or total <= worst:
+                if total <= worst:
                     cheapskate, worst = seat, total
-            r = rounds_done[g]
             kept = True
             for seat in range(n):
                 before, bid = lock[g, seat], bid_index[g, seat]
@@ -279,6 +308,8 @@ def _play(  # type: ignore[no-untyped-def]
                     r_lock_before[g, r, seat] = before
                     r_total[g, r, seat] = total
                     r_cards[g, r, seat] = counts[before, bid]
+                bid_index[g, seat] = -1
+                held[g, seat] = -1
                 if seat == cheapskate:
                     lock[g, seat] = 0  # the cheapskate locks nothing and gains nothing
                     continue
@@ -291,16 +322,15 @@ def _play(  # type: ignore[no-untyped-def]
                     fame[g, seat] = after
                 else:
                     fame[g, seat] += total
-            won = item[g]
             if kept:
                 items_won[g, winner] += 1
-                if destined[geek[g, winner], won]:
+                if destined[geek[g, winner], game_item]:
                     destined_won[g, winner] += 1
             cheapskates[g, cheapskate] += 1
-            remaining[g, won] = False
+            remaining[g, game_item] = False
             if record:
-                r_item[g, r] = won
-                r_first[g, r] = first[g]
+                r_item[g, r] = game_item
+                r_first[g, r] = game_first
                 r_kept[g, r] = kept
                 for seat in range(n):
                     role = ROLE_GAINER
@@ -313,34 +343,22 @@ def _play(  # type: ignore[no-untyped-def]
                     r_score_after[g, r, seat] = (
                         fame[g, seat] + destined_bonus * destined_won[g, seat]
                     )
-            auctioneer[g] = cheapskate
-            rounds_done[g] = r + 1
-            item[g] = first[g] = position[g] = -1
-            for seat in range(n):
-                bid_index[g, seat] = -1
-                held[g, seat] = -1
+            game_auctioneer = cheapskate
+            r += 1
+            game_item = game_first = game_position = -1
+        auctioneer[g], rounds_done[g] = game_auctioneer, r
+        item[g], first[g], position[g] = game_item, game_first, game_position
 
 
-@njit(cache=True)
-def standings(tables, pos):  # type: ignore[no-untyped-def]
+def standings(tables: Tables, pos: Positions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(scores, ranks, win shares) per game and seat of finished games: ranks 1 = best, ties on
-    score broken by items won, still tied share the rank and the win (as ``engine.score``)."""
-    games, n = pos.fame.shape
-    scores = np.empty((games, n), np.int32)
-    ranks = np.empty((games, n), np.int8)
-    shares = np.empty((games, n), np.float64)
-    keys = np.empty(n, np.int64)
-    for g in range(games):
-        for seat in range(n):
-            scores[g, seat] = pos.fame[g, seat] + tables.destined_bonus * pos.destined_won[g, seat]
-            keys[seat] = np.int64(scores[g, seat]) * (tables.rounds + 1) + pos.items_won[g, seat]
-        winners = 0
-        for seat in range(n):
-            above = 0
-            for other in range(n):
-                above += keys[other] > keys[seat]
-            ranks[g, seat] = 1 + above
-            winners += above == 0
-        for seat in range(n):
-            shares[g, seat] = (1.0 if ranks[g, seat] == 1 else 0.0) / winners
-    return scores, ranks, shares
+    score broken by items won, still tied share the rank and the win (as ``engine.score``).
+    Plain numpy: a few array operations per batch, and nothing to compile."""
+    scores = pos.fame + np.int32(tables.destined_bonus) * pos.destined_won
+    keys = scores.astype(np.int64) * (tables.rounds + 1) + pos.items_won
+    ranks = np.ones(keys.shape, np.int8)
+    for seat in range(keys.shape[1]):  # one pass per seat: the seats above each
+        ranks += keys[:, seat : seat + 1] > keys
+    top = ranks == 1
+    shares = top / top.sum(axis=1, keepdims=True)
+    return scores.astype(np.int32, copy=False), ranks, shares

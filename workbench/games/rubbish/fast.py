@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -180,12 +180,13 @@ def play_positions(
     tables = tables_for(rules)
     record = recording is not None
     if recording is None:
-        recording = _NO_RECORDING
+        recording = NO_RECORDING
     compiled.play(kinds, parameters, tables, positions, uniforms, recording, record)
     return positions
 
 
-_NO_RECORDING = empty_recording(0, 0, 0)
+#: What the compiled loop writes to when not recording.
+NO_RECORDING = empty_recording(0, 0, 0)
 
 
 def positions_of_states(states: Sequence[State]) -> Positions:
@@ -247,6 +248,54 @@ def positions_of_observation(observation: Observation) -> Positions:
         positions.first[0] = observation.first_bidder
         positions.position[0] = observation.order.index(me)
         positions.held[0] = [-1 if count is None else count for count in observation.held_out]
+    return positions
+
+
+class _ObservedBuffer(NamedTuple):
+    """A one-game Positions reused by every step call under one rule set, and the lock option
+    of each card value."""
+
+    positions: Positions
+    lock_option: dict[int | None, int]
+
+
+_OBSERVED: dict[Rules, _ObservedBuffer] = {}
+
+
+def observed_position(observation: Observation) -> Positions:
+    """What ``positions_of_observation`` gives, written into one buffer per rule set that the
+    next call overwrites: the cheap one-game position a compiled agent's step call reads."""
+    rules = observation.rules
+    buffer = _OBSERVED.get(rules)
+    if buffer is None:
+        table = bid_table(rules.money_cards)
+        options = {card: table.lock_option(card) for card in (None, *table.values)}
+        buffer = _OBSERVED.setdefault(rules, _ObservedBuffer(empty_positions(rules, 1), options))
+    positions, lock_option = buffer
+    me = observation.player
+    positions.geek[0] = 0
+    positions.geek[0, me] = observation.geek
+    positions.fame[0] = observation.fame
+    positions.lock[0] = [lock_option[card] for card in observation.locked]
+    remaining = positions.remaining
+    remaining[0] = False
+    remaining[0, list(observation.remaining)] = True
+    positions.auctioneer[0] = observation.auctioneer
+    positions.cheapskates[0] = observation.cheapskate_counts
+    positions.items_won[0] = [len(won) for won in observation.items_won]
+    positions.destined_won[0] = 0
+    positions.destined_won[0, me] = sum(
+        item in observation.destined for item in observation.items_won[me]
+    )
+    positions.rounds_done[0] = observation.round - 1
+    if observation.phase == "bid":
+        positions.item[0] = observation.item
+        positions.first[0] = observation.first_bidder
+        positions.position[0] = observation.order.index(me)
+        positions.held[0] = [-1 if count is None else count for count in observation.held_out]
+    else:
+        positions.item[0] = positions.first[0] = positions.position[0] = -1
+        positions.held[0] = -1
     return positions
 
 

@@ -212,6 +212,78 @@ class _Plan:
         )
 
 
+class PositionSampler:
+    """``sample_states`` straight into the compiled engine's arrays: ``sample(rng, count)``
+    draws exactly what ``sample_states(observation, rng, count)`` draws and returns the
+    Positions ``fast.positions_of_states`` would make of its States, without building them
+    (peeks, which no compiled agent reads, are drawn but not kept). What search plays from."""
+
+    def __init__(self, observation: Observation) -> None:
+        from workbench.games.rubbish.fast import positions_of_observation
+
+        plan = self.plan = _Plan(observation)
+        rules, table = plan.rules, plan.table
+        self.template = positions_of_observation(observation)
+        if observation.phase == "bid":  # the next bidder's position, whoever observes
+            self.template.position[0] = len(plan.bid_sources)
+        self.geek_pool = np.array(plan.geek_pool, np.int16)
+        self.geek_seats = np.array(plan.geek_seats, np.int64)
+        # destined items each seat has won, by the geek it might hold
+        destined = np.zeros((rules.players, len(rules.geeks)), np.int16)
+        for seat, won in enumerate(observation.items_won):
+            for geek in range(len(rules.geeks)):
+                destined[seat, geek] = sum(item in rules.destined_to(geek) for item in won)
+        self.destined = destined
+        # per bid made: (seat, its bid index) or (seat, table indices of the listed bids,
+        # cumulative weights)
+        self.bids: list[tuple[int, np.ndarray, np.ndarray | None]] = []
+        for position, source in enumerate(plan.bid_sources):
+            seat = plan.order[position]
+            index = table.index[plan.options[position]]
+            if isinstance(source, Bid):
+                self.bids.append((seat, np.array([index[source]], np.int16), None))
+            else:
+                listed, cumulative = source
+                indices = np.array([index[bid] for bid in listed], np.int16)
+                self.bids.append((seat, indices, np.array(cumulative)))
+
+    def sample(  # type: ignore[no-untyped-def]
+        self, rng: np.random.Generator, count: int, copies: int = 1
+    ):
+        """``count`` filled-in positions (fast.Positions), one per game row; with ``copies``
+        the whole batch again and again (row ``k * count + f``), as
+        ``fast.repeat_positions(..., tile=True)`` would make it."""
+        from workbench.games.rubbish.compiled import Positions
+
+        plan, rules = self.plan, self.plan.rules
+        u = rng.random((count, plan.width))
+        rng.random((count, rules.rounds, rules.players))  # the deals' peek numbers, unused
+        games = count * copies
+        positions = Positions(*[a.repeat(games, axis=0) for a in self.template])
+        rows = np.arange(count)
+        pool = np.tile(self.geek_pool, (count, 1))
+        for k, seat in enumerate(self.geek_seats):  # the partial Fisher-Yates of _Plan.state
+            pick = (u[:, k] * (len(self.geek_pool) - k)).astype(np.int64)
+            geeks = pool[rows, pick]
+            positions.geek[:, seat] = _tiled(geeks, copies)
+            positions.destined_won[:, seat] = _tiled(self.destined[seat, geeks], copies)
+            pool[rows, pick] = pool[:, len(self.geek_pool) - 1 - k]
+        k = len(self.geek_seats)
+        for seat, indices, cumulative in self.bids:
+            if cumulative is None:
+                positions.bid_index[:, seat] = indices[0]
+                continue
+            drawn = indices[np.searchsorted(cumulative, u[:, k], "right")]
+            positions.bid_index[:, seat] = _tiled(drawn, copies)
+            k += 1
+        return positions
+
+
+def _tiled(values: np.ndarray, copies: int) -> np.ndarray:
+    """``np.tile(values, copies)`` for a 1-d array, without np.tile's Python overhead."""
+    return np.concatenate((values,) * copies) if copies > 1 else values
+
+
 @functools.lru_cache(maxsize=4096)
 def _peeks(money: tuple[int, ...], option: int, target: int, bid: Bid) -> tuple[Peek, ...]:
     """What the engine's blind peek at ``bid`` can show, one entry per physical card it may
@@ -342,4 +414,6 @@ def _one_subset(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...
     return tuple(sorted(chosen))
 
 
-__all__: list[str] = ["Filling", "consistent_fillings", "filling_of", "sample_states"]
+__all__: list[str] = [
+    "Filling", "PositionSampler", "consistent_fillings", "filling_of", "sample_states",
+]  # fmt: skip
