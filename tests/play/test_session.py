@@ -151,7 +151,7 @@ def test_bad_arguments(case):
 
 
 def test_default_opponents_are_the_strongest_the_rules_allow():
-    assert set(Session("rubbish", seed=0).agent_names.values()) == {"fitted"}
+    assert set(Session("rubbish", seed=0).agent_names.values()) == {"search"}
     assert Session("shared_budget", seed=0).agent_names == {1: "equilibrium"}
     # The exact equilibrium is for two teams: three teams get the next strongest, search.
     three = Session("shared_budget", shared_budget.Rules(teams=3), seed=0)

