@@ -116,7 +116,9 @@ def test_the_dashboard_follows_a_change_of_game_and_reports_bad_values():
     dashboard.set(game="shared_budget")
     assert dashboard.error is None
     assert dashboard.values()["field"] == "teams" and dashboard.values()["values"] == "2, 3"
-    assert dashboard.controls["agents"].options == ("default", "random", "coverage", "equilibrium")
+    assert dashboard.controls["agents"].options == (
+        "default", "random", "coverage", "fitted", "search", "equilibrium"
+    )
     dashboard.set(field="tie_priority", values="rotating, sideways")
     assert "tie_priority=sideways: Rules.tie_priority must be one of" in dashboard.error
     dashboard.set(values=" ")

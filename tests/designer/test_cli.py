@@ -283,7 +283,8 @@ def test_games_lists_the_registry_and_a_games_fields(capsys):
     assert "rubbish:" in capsys.readouterr().out
     assert run("games", "shared_budget") == 0
     out = capsys.readouterr().out
-    assert "  tie_priority = 'rotating'" in out and "agents: random, coverage, equilibrium" in out
+    assert "  tie_priority = 'rotating'" in out
+    assert "agents: random, coverage, fitted, search, equilibrium" in out
 
 
 def test_as_a_subprocess(tmp_path):
