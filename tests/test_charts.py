@@ -319,3 +319,17 @@ def test_the_live_view_script_loads_nothing_from_the_network():
     assert "esm.sh" not in source and not any(
         line.lstrip().startswith("import ") and "http" in line for line in source.splitlines()
     )
+
+
+def test_each_copy_of_the_live_chart_script_names_its_svg_clips_and_gradients_apart():
+    # Every live chart loads its own copy of the script; ids counted from 1 in each copy
+    # collide ("#clip1" twice on a page draws one chart with another's clip).
+    bundle = charts._offline_bundle()
+    assert bundle.startswith(f"const {charts._SVG_ID_PREFIX} = Math.random()")
+    assert bundle.count(f'"clip"+{charts._SVG_ID_PREFIX}+') == 1
+    assert bundle.count(f'"gradient_"+{charts._SVG_ID_PREFIX}+') == 1
+    assert '"clip"+$' not in bundle and 'clip_id="clip"+' not in bundle.replace(
+        f'clip_id="clip"+{charts._SVG_ID_PREFIX}', ""
+    )
+    with pytest.raises(RuntimeError, match="found 0 of Vega's 2 SVG id counters"):
+        charts._unique_svg_ids("export default {}")

@@ -8,6 +8,7 @@ problems on the notebook's ``Result``:
 - **Pick.** In every explorer that can pick (its pick note names the fields), clicking a mark
   whose datum has those fields filters the table beside it: the note says what was picked and
   the table shows as many rows as the note counts.
+- **Distinct SVG ids.** No clip path or gradient id repeats on the page.
 - **One chart per output.** ``chart_count_problems``: each chart output and each explorer shows
   exactly one chart (the PNG before running, the live view after), never both or none.
 """
@@ -15,7 +16,7 @@ problems on the notebook's ``Result``:
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from playwright.sync_api import Page
 
@@ -98,23 +99,50 @@ PICK_JS = """(e) => {
 }"""
 
 
-def _hover(page: Page, kind: str, index: int) -> tuple[str, bool]:
-    """Hover the first mark of a live chart: (tooltip text, whether there was a mark)."""
+#: Ids given to more than one SVG clip path or gradient on the page: a mark clipped to a
+#: repeated id may take another chart's clip and be drawn cut off.
+REPEATED_SVG_IDS_JS = """() => {
+  const seen = {};
+  const ids = document.querySelectorAll('clipPath[id], linearGradient[id], radialGradient[id]');
+  for (const el of ids) seen[el.id] = (seen[el.id] || 0) + 1;
+  return Object.keys(seen).filter((id) => seen[id] > 1);
+}"""
+
+#: What is under a point of the page (to say what a hover or click met instead of a mark).
+ELEMENT_AT_JS = """([x, y]) => {
+  const el = document.elementFromPoint(x, y);
+  if (!el) return 'nothing';
+  const name = (node) => `${node.tagName.toLowerCase()}.${node.getAttribute('class') || ''}`;
+  return el.parentElement ? `${name(el)} in ${name(el.parentElement)}` : name(el);
+}"""
+
+
+class Hover(NamedTuple):
+    """What hovering a live chart's first mark gave."""
+
+    found: bool  # there was a mark to hover
+    tooltip: str  # the tooltip's text ('' for none)
+    under: str  # what was under the pointer
+
+
+def _hover(page: Page, kind: str, index: int) -> Hover:
+    """Hover the first mark of a live chart and wait for its tooltip."""
     target = page.evaluate(HOVER_JS, [kind, index])
     if target is None:
-        return "", False
+        return Hover(False, "", "")
     page.wait_for_timeout(150)
     target = page.evaluate(HOVER_JS, [kind, index])
     page.mouse.move(target["x"] - 30, target["y"] - 30)
     page.mouse.move(target["x"], target["y"], steps=4)
     limit = time.monotonic() + LIVE_TIMEOUT_S
-    while time.monotonic() < limit:
+    text = ""
+    while time.monotonic() < limit and not text:
         text = page.evaluate(TOOLTIP_JS)
-        if text:
-            page.mouse.move(1, 1)
-            return text, True
-        page.wait_for_timeout(100)
-    return "", True
+        if not text:
+            page.wait_for_timeout(100)
+    under = "" if text else page.evaluate(ELEMENT_AT_JS, [target["x"], target["y"]])
+    page.mouse.move(1, 1)
+    return Hover(True, text, under)
 
 
 def _pick(page: Page, index: int) -> tuple[str | None, str]:
@@ -146,21 +174,29 @@ def _pick(page: Page, index: int) -> tuple[str | None, str]:
 
 def check_live(page: Page, result: Any) -> None:
     """Hover and pick in the running notebook (see the module docstring)."""
-    text, found = _hover(page, "output", 0)
-    if found:
-        result.shown["tooltip"] = repr(text[:30]) if text else "none"
-        if not text:
-            result.problems.append("live chart: hovering a mark shows no tooltip")
+    repeated = page.evaluate(REPEATED_SVG_IDS_JS)
+    if repeated:
+        result.problems.append(
+            f"live charts share SVG ids {', '.join(repeated[:4])}: marks may be clipped by "
+            "another chart's clip"
+        )
+    hover = _hover(page, "output", 0)
+    if hover.found and hover.tooltip:
+        result.shown["tooltip"] = repr(hover.tooltip[:30])
+    elif hover.found:
+        result.problems.append(f"live chart: hovering a mark shows no tooltip (over {hover.under})")
     picks = []
     explorers = page.evaluate(
         "() => window.__bcPanel.content.node.querySelectorAll('.workbench-explorer-live').length"
     )
     for index in range(explorers):
-        text, found = _hover(page, "explorer", index)
-        if not found:
+        hover = _hover(page, "explorer", index)
+        if not hover.found:
             result.problems.append(f"explorer {index + 1}: no live chart mark to hover")
-        elif not text:
-            result.problems.append(f"explorer {index + 1}: hovering a mark shows no tooltip")
+        elif not hover.tooltip:
+            result.problems.append(
+                f"explorer {index + 1}: hovering a mark shows no tooltip (over {hover.under})"
+            )
         problem, done = _pick(page, index)
         if problem:
             result.problems.append(problem)

@@ -29,6 +29,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import struct
 import warnings
 import zlib
@@ -299,8 +300,30 @@ def _offline_bundle() -> str:
             os.replace(path + ".tmp", path)
         except OSError:  # a read-only home: bundle again next time
             pass
-    _BUNDLE["esm"] = source
-    return source
+    _BUNDLE["esm"] = _unique_svg_ids(source)
+    return _BUNDLE["esm"]
+
+
+#: Where Vega's SVG renderer names its clip paths and gradients ("clip" + counter).
+_SVG_ID_COUNTERS = re.compile(r'(\.(?:clip_id|id)=)"(clip|gradient_)"\+')
+_SVG_ID_PREFIX = "workbenchSvgIds"
+
+
+def _unique_svg_ids(source: str) -> str:
+    """The bundle with Vega's SVG clip-path and gradient ids made unique per loaded copy.
+
+    Each live chart loads its own copy of the script, and every copy counts ids from 1
+    ("clip1", ...): with two charts on a page, a mark clipped to "#clip1" takes the clip of
+    whichever chart came first and is drawn cut off (a known Vega bug, open upstream). A random
+    prefix per copy keeps the ids apart."""
+    patched, count = _SVG_ID_COUNTERS.subn(rf'\1"\2"+{_SVG_ID_PREFIX}+', source)
+    if count != 2:
+        raise RuntimeError(
+            f"live charts: found {count} of Vega's 2 SVG id counters in the bundled script "
+            f"(altair {alt.__version__}); the clip-path fix in workbench.charts needs updating"
+        )
+    prefix = f"const {_SVG_ID_PREFIX} = Math.random().toString(36).slice(2, 10) + '-';\n"
+    return prefix + patched
 
 
 class ChartView(alt.JupyterChart):
