@@ -320,6 +320,8 @@ class Explorer(SavedCopy, widgets.VBox):
         signal = (change["new"].get(PICK) or {}).get("value") if self.pick_fields else None
         points = PointSelection.from_vega(PICK, signal, []).value if signal else []
         picked = [{f: row.get(f) for f in self.pick_fields} for row in points]
+        # A mark with none of the pick fields (say, an empty cell of a grid) picks nothing.
+        picked = [row for row in picked if any(v is not None for v in row.values())]
         if picked != self.picked:
             self.picked = picked
             self._show_table()

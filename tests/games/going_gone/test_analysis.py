@@ -6,6 +6,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
+from workbench.charts import pick_view
 from workbench.games.going_gone import (
     Rules,
     arrangement_chart,
@@ -165,11 +166,22 @@ def test_collection_explorer_names_a_non_default_value_table():
     )
 
 
-def test_a_click_on_a_collection_shows_its_sale_option():
-    explorer = collection_explorer(holding=["cars/Germany", "cars/Canada"], lot=["cars/China"])
-    name = explorer.frame["collection"][0]
-    explorer.pick({"collection": name})
-    assert explorer.shown.height >= 1
-    assert set(explorer.shown["collection"].to_list()) == {name}
-    picked = explorer.frame.filter(explorer.frame["collection"] == name)
-    assert explorer.shown.rows() == picked.rows()
+def test_a_click_on_a_collection_in_the_grid_lists_the_sale_options_along_its_line():
+    holding = ["cars/Germany", "cars/Canada", "comics/Germany"]
+    explorer = collection_explorer(holding=holding, lot=["cars/China"])
+    _view, marks = pick_view(explorer.spec, explorer.pick_fields)
+    assert {m["line"] for m in marks} == {"cars", "Germany", None}  # None: cells not held
+    explorer.pick({"line": "cars"})
+    # The three cars sell as all three, as any of the three pairs, or one alone: 7 options.
+    assert explorer.shown.height == 7
+    assert set(explorer.shown["line"].to_list()) == {"cars"}
+    assert explorer.frame.height == 9  # and comics/Germany alone, and the Germany pair
+    explorer.pick({"line": "Germany"})
+    assert explorer.shown["collection"].to_list() == ["cars/Germany + comics/Germany"]
+
+
+def test_a_click_on_an_empty_cell_of_the_grid_picks_nothing():
+    explorer = collection_explorer(holding=["cars/Germany"])
+    explorer.pick({"line": None})
+    assert explorer.picked == []
+    assert explorer.shown.rows() == explorer.frame.rows()

@@ -74,6 +74,7 @@ def arrangement_chart(
                     if row
                     else "not held"
                 ),
+                "line": row["line"] if row else None,
                 "size": str(row["size"]) if row else "",
                 "in_lot": item in lot,
             }

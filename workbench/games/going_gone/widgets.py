@@ -27,7 +27,8 @@ def collection_explorer(
 ) -> Explorer:
     """Pick a holding and a lot -> the best arrangement of holding plus lot drawn on the grid
     (the lot outlined), the value with and without the lot in the title, and every collection
-    one could then sell with what it pays and what it gives up (best net first).
+    one could then sell with what it pays and what it gives up (best net first). Clicking a
+    collection in the grid lists the sale options along its line.
 
     Controls: ``holding`` and ``lot`` (item ids; the lot must not repeat held items).
     ``holding`` and ``lot`` set the starting selection (any form ``parse_items`` accepts).
@@ -68,5 +69,5 @@ def collection_explorer(
         controls,
         compute,
         title="Going, Going, GONE!: a holding, a lot, what to sell",
-        pick=("collection",),
+        pick=("line",),
     )
