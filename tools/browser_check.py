@@ -252,7 +252,10 @@ OUTPUTS_JS = (
           ? {images: Array.from(fallback.querySelectorAll('img')).map(imageInfo)} : null;
         if (!fallback) info.images = Array.from(node.querySelectorAll('img')).map(imageInfo);
         const live = node.querySelector('.workbench-explorer-live');
-        if (info.mimes.includes('image/png') || live || fallback) info.charts = chartsShown(node);
+        // A chart is expected where the output carries one: a PNG, an explorer, a saved copy
+        // with an image (a saved play-along table may hold none).
+        const savedChart = fallback && fallback.querySelector('img') !== null;
+        if (info.mimes.includes('image/png') || live || savedChart) info.charts = chartsShown(node);
         if (live) {
           const blank = Array.from(live.querySelectorAll('select')).filter((s) => s.size <= 1
             && (s.selectedIndex < 0 || !s.options[s.selectedIndex].text.trim()));
@@ -283,15 +286,13 @@ OUTPUTS_JS = (
   });
   const root = p.content.node;
   return {outputs, wrapped: wrappedText(root), wide: wideTables(root)};
-}"""
-    .replace("IMAGE_JS", IMAGE_JS)
+}""".replace("IMAGE_JS", IMAGE_JS)
     .replace("COUNT_CHARTS_JS", COUNT_CHARTS_JS)
     .replace("FALLBACK_SELECTOR", FALLBACK_SELECTOR)
 )
 
 #: The same inspection for a static HTML export (nbconvert's lab template).
-STATIC_JS = (
-    """() => {
+STATIC_JS = """() => {
   IMAGE_JS
   const outputs = Array.from(document.querySelectorAll('.jp-OutputArea-output'));
   const fallbacks = Array.from(document.querySelectorAll('FALLBACK_SELECTOR'))
@@ -306,10 +307,7 @@ STATIC_JS = (
       images: Array.from(f.querySelectorAll('img')).map(imageInfo)})),
     textForms,
   };
-}"""
-    .replace("IMAGE_JS", IMAGE_JS)
-    .replace("FALLBACK_SELECTOR", FALLBACK_SELECTOR)
-)
+}""".replace("IMAGE_JS", IMAGE_JS).replace("FALLBACK_SELECTOR", FALLBACK_SELECTOR)
 
 #: The first enabled slider of explorer ``e``, scrolled into view: its handle and its track.
 SLIDER_JS = """(e) => {

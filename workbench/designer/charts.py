@@ -186,12 +186,13 @@ def sweep_chart(
     kind = data["kind"][0] if "kind" in data.columns else ""
     y_title = metric  # the subtitle says what the bars are
     base = alt.Chart(data).encode(**encodings)
-    line = base.mark_line(point=True) if numeric else base.mark_point(filled=True, size=60)
-    estimates = line.encode(
-        y=alt.Y("value:Q", title=y_title, scale=alt.Scale(zero=kind == "proportion")),
-        tooltip=["cell:N", *interval_tooltip("value"), "n:Q"],
-    )
+    y_encoding = alt.Y("value:Q", title=y_title, scale=alt.Scale(zero=kind == "proportion"))
+    # Points of their own (not a line's point overlay): a click on one picks its cell.
+    points = base.mark_point(filled=True, size=30 if numeric else 60)
+    estimates = points.encode(y=y_encoding, tooltip=["cell:N", *interval_tooltip("value"), "n:Q"])
     bars = base.mark_rule(strokeWidth=2).encode(y="low:Q", y2="high:Q")
+    if numeric:
+        bars = bars + base.mark_line().encode(y=y_encoding)
     games = int(data["games"][0]) if "games" in data.columns else None
     per_cell = f"{games:,} games per cell; " if games else ""
     heading = alt.TitleParams(

@@ -37,6 +37,11 @@ def kitty_value_chart(distribution: pl.DataFrame, *, title: str = "") -> alt.Cha
             x=alt.X("at_stake:Q", bin=alt.Bin(step=2), title="points at stake"),
             y=alt.Y("sum(share):Q", title="share of deals", axis=alt.Axis(format="%")),
             color=alt.Color("pot:N", title="pot", sort="descending"),
+            tooltip=[
+                alt.Tooltip("at_stake:Q", bin=alt.Bin(step=2), title="points at stake"),
+                alt.Tooltip("pot:N", title="pot"),
+                alt.Tooltip("sum(share):Q", format=".1%", title="share of deals"),
+            ],
         )
         .properties(width=WIDTH, height=HEIGHT, title=title)
     )
