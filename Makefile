@@ -41,8 +41,10 @@ test: setup lint pytest browser-check
 lint: setup
 	$(BIN)/ruff check .
 
+# The tests and notebooks spread over the machine's cores (at most 4), a file to a worker: a
+# notebook's cells run in order in one kernel.
 pytest: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses=4 --dist loadfile
 
 browser-check: setup
 	$(BIN)/python tools/browser_check.py
