@@ -10,7 +10,6 @@ import polars as pl
 import pytest
 
 from workbench.games import auction_house, going_gone, rubbish, shared_budget
-from workbench.kit.batching import ask_each_agent
 from workbench.kit.frames import common_game_columns, seat_rows, shares, typed_frame
 from workbench.kit.lineup import agent_repr, make_named_agent
 from workbench.kit.seeding import generator, seed_sequence
@@ -61,33 +60,6 @@ def test_standard_streams_give_the_deal_sub_stream_0_and_seat_s_sub_stream_1_plu
     deal, rngs = standard_streams(seed_sequence(5, 2), 3)
     assert deal.spawn_key == (2, 0)
     assert rngs[1].random() == generator(5, 2, 2).random()
-
-
-def test_ask_each_agent_merges_answers_game_by_game():
-    seat_agent = np.array([0, 1, 0])  # seats 0 and 2 play agent 0, seat 1 agent 1
-    actor = np.array([0, 1, 2, 1])  # the acting seat in each of four games
-    asked = []
-
-    def ask(agent, mask):
-        asked.append((agent, None if mask is None else mask.tolist()))
-        return np.full(4, agent * 10)
-
-    merged = ask_each_agent([0, 1], seat_agent, actor, ask)
-    assert merged.tolist() == [0, 10, 0, 10]
-    assert asked == [(0, [True, False, True, False]), (1, [False, True, False, True])]
-    # One agent in every seat: asked once for every game.
-    assert ask_each_agent([0], np.zeros(3, int), actor, ask).tolist() == [0, 0, 0, 0]
-    assert asked[-1] == (0, None)
-
-
-def test_ask_each_agent_merges_tuples_of_answers():
-    merged = ask_each_agent(
-        ["a", "b"],
-        np.array([0, 1]),
-        np.array([1, 0]),
-        lambda agent, mask: (np.full(2, ord(agent)), np.full(2, -ord(agent))),
-    )
-    assert [m.tolist() for m in merged] == [[98, 97], [-98, -97]]
 
 
 def test_shares_and_standings_split_a_tie():

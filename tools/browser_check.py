@@ -36,21 +36,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import re
-import secrets
 import shutil
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +53,32 @@ from playwright.sync_api import Browser, Page, Route, WebSocketRoute, sync_playw
 from playwright.sync_api import Error as PlaywrightError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser_live import COUNT_CHARTS_JS, chart_count_problems, check_live
+from browser_lab import LAB_START_TIMEOUT_S, Lab
+from browser_live import chart_count_problems, check_live
+from browser_notebook import (
+    CHART_METADATA,
+    WIDGET_STATE,
+    WIDGET_VIEW,
+    Expected,
+    Result,
+    chart_text_problems,
+    expected_outputs,
+    ink_problems,
+)
+from browser_scripts import (
+    BOOT_JS,
+    CLOSE_JS,
+    DROPDOWN_JS,
+    EXPLORER_STATUS_JS,
+    EXPLORERS_JS,
+    OPEN_JS,
+    OUTPUTS_JS,
+    PREPARE_SCREENSHOT_JS,
+    RUN_ALL_JS,
+    SLIDER_JS,
+    STATE_JS,
+    STATIC_JS,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
@@ -72,7 +92,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-LAB_START_TIMEOUT_S = 90.0
 NOTEBOOK_TIMEOUT_S = 180.0
 #: How long outputs (images, widget views) may take to appear once cells are done.
 RENDER_TIMEOUT_S = 10.0
@@ -89,495 +108,8 @@ EXTERNAL_URL = re.compile(
     r"[a-z][a-z0-9+.-]*://",
     re.IGNORECASE,
 )
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-#: Output metadata key of a chart drawn by ``workbench.charts`` (texts outside the image).
-CHART_METADATA = "workbench_chart"
-#: Classes of a widget's saved copy (``workbench.widgets.SavedCopy``; "workbench-explorer" is
-#: what explorers saved before the mixin existed).
-FALLBACK_CLASSES = ("workbench-saved", "workbench-explorer")
-FALLBACK_SELECTOR = ", ".join(f".{name}" for name in FALLBACK_CLASSES)
-#: Mime types JupyterLab does not render in an untrusted notebook (it shows the next one).
-UNSAFE_MIME = re.compile(
-    r"^(image/svg\+xml|application/javascript|application/vnd\.vega(lite)?\.v\d+([.+]json)?"
-    r"|application/vnd\.jupyter\.widget-view\+json)$"
-)
 #: What a chart or widget looks like reduced to its text form.
 TEXT_FORM = re.compile(r"^(alt\.\w*Chart\(|\w+\(children=)")
-
-# --- JavaScript run in the page (needs Lab started with expose_app_in_browser) --------------
-
-BOOT_JS = """async () => {
-  const app = window.jupyterapp;
-  await app.restored;
-  for (const w of Array.from(app.shell.widgets('main'))) w.dispose();  // the Launcher
-  app.shell.collapseLeft();
-  app.shell.collapseRight();
-}"""
-
-OPEN_JS = """async (path) => {
-  const app = window.jupyterapp;
-  window.__bcRun = null;
-  const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
-  window.__bcPanel = panel;
-  window.__bcKernelLost = null;
-  panel.sessionContext.statusChanged.connect((_, status) => {
-    if (['autorestarting', 'restarting', 'dead'].includes(status)) window.__bcKernelLost = status;
-  });
-  app.shell.activateById(panel.id);
-  await panel.context.ready;
-}"""
-
-CLOSE_JS = """() => {
-  const panel = window.__bcPanel;
-  window.__bcPanel = null;
-  if (panel) panel.sessionContext.shutdown().catch(() => {}).finally(() => panel.dispose());
-}"""
-
-STATE_JS = """() => {
-  const p = window.__bcPanel;
-  const kernel = p.sessionContext.session ? p.sessionContext.session.kernel : null;
-  const running = Array.from(p.content.node.querySelectorAll('.jp-InputPrompt'))
-    .filter((el) => el.textContent.includes('[*]')).length;
-  return {
-    ready: p.context.isReady && p.sessionContext.isReady,
-    status: kernel ? kernel.status : 'none',
-    dialog: document.querySelector('.jp-Dialog .jp-Dialog-button.jp-mod-accept') !== null,
-    run: window.__bcRun || null,
-    kernelLost: window.__bcKernelLost || null,
-    running,
-  };
-}"""
-
-RUN_ALL_JS = """() => {
-  const app = window.jupyterapp;
-  app.shell.activateById(window.__bcPanel.id);
-  window.__bcRun = {done: false};
-  app.commands.execute('notebook:run-all-cells').then(
-    (ok) => { window.__bcRun = {done: true, ok: ok !== false}; },
-    (err) => { window.__bcRun = {done: true, ok: false, error: String(err)}; });
-}"""
-
-#: Helpers shared by the page inspections below: image state and ink at the image's border.
-IMAGE_JS = """
-const RING = 2;  // device pixels at the image's edge that must be background
-const TOLERANCE = 16;  // per colour channel, for anti-aliasing of the background itself
-const visible = (el) => {
-  const r = el.getBoundingClientRect();
-  return r.width >= 10 && r.height >= 10 && getComputedStyle(el).visibility !== 'hidden';
-};
-const inkAtBorder = (img) => {
-  const w = img.naturalWidth, h = img.naturalHeight;
-  if (!w || !h) return [];
-  const canvas = document.createElement('canvas');
-  canvas.width = w; canvas.height = h;
-  const ctx = canvas.getContext('2d', {willReadFrequently: true});
-  ctx.drawImage(img, 0, 0);
-  let d;
-  try { d = ctx.getImageData(0, 0, w, h).data; } catch (e) { return ['unreadable']; }
-  const at = (x, y) => 4 * (y * w + x);
-  const bg = [d[0], d[1], d[2], d[3]];
-  const ink = (x, y) => {
-    const k = at(x, y);
-    return Math.abs(d[k] - bg[0]) > TOLERANCE || Math.abs(d[k + 1] - bg[1]) > TOLERANCE
-      || Math.abs(d[k + 2] - bg[2]) > TOLERANCE || Math.abs(d[k + 3] - bg[3]) > TOLERANCE;
-  };
-  const sides = new Set();
-  for (let r = 0; r < RING && r < h && r < w; r++) {
-    for (let x = 0; x < w; x++) {
-      if (ink(x, r)) sides.add('top');
-      if (ink(x, h - 1 - r)) sides.add('bottom');
-    }
-    for (let y = 0; y < h; y++) {
-      if (ink(r, y)) sides.add('left');
-      if (ink(w - 1 - r, y)) sides.add('right');
-    }
-  }
-  return Array.from(sides);
-};
-const imageInfo = (img) => ({
-  loaded: img.complete && img.naturalWidth > 0 && visible(img),
-  width: img.naturalWidth, height: img.naturalHeight,
-  ink: img.complete && img.naturalWidth > 0 ? inkAtBorder(img) : [],
-  alt: img.getAttribute('alt') || '',
-});
-const wrappedText = (root) => {
-  const found = [];
-  for (const pre of root.querySelectorAll('.jp-OutputArea-output pre')) {
-    if (pre.closest('.jupyter-widgets')) continue;
-    const lines = pre.textContent.replace(/\\n$/, '').split('\\n');
-    const height = parseFloat(getComputedStyle(pre).lineHeight);
-    if (!(height > 0) || !visible(pre)) continue;
-    const rows = Math.round(pre.getBoundingClientRect().height / height);
-    if (rows > lines.length) {
-      const longest = lines.reduce((a, b) => (b.length > a.length ? b : a), '');
-      found.push(longest.slice(0, 60));
-    }
-  }
-  return found;
-};
-const wideTables = (root) => Array.from(root.querySelectorAll('.jp-OutputArea-output table'))
-  .map((t) => t.closest('div') || t)
-  .filter((box) => box.scrollWidth > box.clientWidth + 1 && visible(box))
-  .map((box) => box.textContent.trim().slice(0, 40));
-"""
-
-#: Every code cell's outputs: the saved mime types and metadata beside what the page shows.
-OUTPUTS_JS = (
-    """() => {
-  IMAGE_JS
-  COUNT_CHARTS_JS
-  const p = window.__bcPanel;
-  const outputs = [];
-  p.content.widgets.forEach((cell, i) => {
-    if (cell.model.type !== 'code') return;
-    const models = cell.model.outputs;
-    const children = cell.outputArea ? cell.outputArea.widgets : [];
-    for (let j = 0; j < models.length; j++) {
-      const json = models.get(j).toJSON();
-      const node = children[j] ? children[j].node.querySelector('.jp-OutputArea-output') : null;
-      const info = {
-        cell: i + 1, type: json.output_type, trusted: cell.model.trusted,
-        mimes: Object.keys(json.data || {}), metadata: json.metadata || {},
-        ename: json.ename || null, evalue: json.evalue || null,
-        shown: node ? (node.dataset.mimeType || null) : null,
-        text: node ? node.textContent.trim().slice(0, 80) : '',
-        images: [], fallback: null, widget: null,
-      };
-      if (node) {
-        const fallback = node.querySelector('FALLBACK_SELECTOR');
-        // A live widget view: Lab's widget renderer puts the widget's DOM in the output node.
-        info.view = node.querySelector('.jupyter-widgets') !== null && !fallback;
-        info.fallback = fallback && visible(fallback)
-          ? {images: Array.from(fallback.querySelectorAll('img')).map(imageInfo)} : null;
-        if (!fallback) info.images = Array.from(node.querySelectorAll('img')).map(imageInfo);
-        const live = node.querySelector('.workbench-explorer-live');
-        // A chart is expected where the output carries one: a PNG, an explorer, a saved copy
-        // with an image (a saved play-along table may hold none).
-        const savedChart = fallback && fallback.querySelector('img') !== null;
-        if (info.mimes.includes('image/png') || live || savedChart) info.charts = chartsShown(node);
-        if (live) {
-          const blank = Array.from(live.querySelectorAll('select')).filter((s) => s.size <= 1
-            && (s.selectedIndex < 0 || !s.options[s.selectedIndex].text.trim()));
-          const status = live.querySelector('.workbench-status');
-          info.widget = {
-            images: Array.from(live.querySelectorAll('img.workbench-chart'))
-              .filter((img) => getComputedStyle(img).display !== 'none').map(imageInfo),
-            live: live.querySelectorAll('.vega-embed svg.marks').length,
-            busy: live.classList.contains('workbench-busy'),
-            blankSelects: blank.map((s) => {
-              const box = s.closest('.widget-inline-hbox');
-              const label = box ? box.querySelector('.widget-label') : null;
-              return label ? label.textContent.trim().slice(0, 30) : '?';
-            }),
-            csv: live.querySelector('a[download][href^="data:text/csv"]') !== null,
-            png: live.querySelector('a[download][href^="data:image/png"]') !== null,
-            status: status ? status.textContent.trim() : '',
-            tracebacks: Array.from(live.querySelectorAll('.jp-OutputArea-output'))
-              .filter((o) => o.textContent.includes('Traceback')).length,
-          };
-        }
-      }
-      outputs.push(info);
-    }
-    if (cell.model.executionCount === null && cell.model.sharedModel.getSource().trim()) {
-      outputs.push({cell: i + 1, type: 'not-run', mimes: [], metadata: {}});
-    }
-  });
-  const root = p.content.node;
-  return {outputs, wrapped: wrappedText(root), wide: wideTables(root)};
-}""".replace("IMAGE_JS", IMAGE_JS)
-    .replace("COUNT_CHARTS_JS", COUNT_CHARTS_JS)
-    .replace("FALLBACK_SELECTOR", FALLBACK_SELECTOR)
-)
-
-#: The same inspection for a static HTML export (nbconvert's lab template).
-STATIC_JS = """() => {
-  IMAGE_JS
-  const outputs = Array.from(document.querySelectorAll('.jp-OutputArea-output'));
-  const fallbacks = Array.from(document.querySelectorAll('FALLBACK_SELECTOR'))
-    .filter((f) => !f.parentElement.closest('FALLBACK_SELECTOR'));  // the outermost only
-  const images = outputs.filter((o) => !o.querySelector('FALLBACK_SELECTOR'))
-    .flatMap((o) => Array.from(o.querySelectorAll('img')));
-  const textForms = outputs.map((o) => o.textContent.trim())
-    .filter((t) => /^(alt\\.\\w*Chart\\(|\\w+\\(children=)/.test(t)).map((t) => t.slice(0, 60));
-  return {
-    images: images.map(imageInfo),
-    fallbacks: fallbacks.map((f) => ({visible: visible(f),
-      images: Array.from(f.querySelectorAll('img')).map(imageInfo)})),
-    textForms,
-  };
-}""".replace("IMAGE_JS", IMAGE_JS).replace("FALLBACK_SELECTOR", FALLBACK_SELECTOR)
-
-#: The first enabled slider of explorer ``e``, scrolled into view: its handle and its track.
-SLIDER_JS = """(e) => {
-  const live = window.__bcPanel.content.node.querySelectorAll('.workbench-explorer-live')[e];
-  if (!live) return null;
-  const sliders = Array.from(live.querySelectorAll('.widget-slider'))
-    .filter((s) => !s.classList.contains('mod-disabled') && !s.querySelector('[disabled]'));
-  for (const slider of sliders) {
-    const handle = slider.querySelector('.noUi-handle');
-    const track = slider.querySelector('.noUi-target');
-    if (!handle || !track) continue;
-    live.querySelectorAll('[data-bc-drag]').forEach((el) => el.removeAttribute('data-bc-drag'));
-    slider.setAttribute('data-bc-drag', '1');
-    handle.scrollIntoView({block: 'center'});
-    const h = handle.getBoundingClientRect(), t = track.getBoundingClientRect();
-    return {x: h.left + h.width / 2, y: h.top + h.height / 2, left: t.left, right: t.right,
-      label: (slider.querySelector('.widget-label') || {}).textContent || ''};
-  }
-  return null;
-}"""
-
-#: When explorer ``e`` has no slider to drag: its first enabled dropdown with another option,
-#: marked so that the check can choose that option.
-DROPDOWN_JS = """(e) => {
-  const live = window.__bcPanel.content.node.querySelectorAll('.workbench-explorer-live')[e];
-  if (!live) return null;
-  live.querySelectorAll('[data-bc-select]').forEach((el) => el.removeAttribute('data-bc-select'));
-  for (const select of live.querySelectorAll('select')) {
-    if (select.disabled || select.multiple || select.options.length < 2) continue;
-    select.setAttribute('data-bc-select', '1');
-    select.scrollIntoView({block: 'center'});
-    const box = select.closest('.widget-inline-hbox');
-    const label = box ? box.querySelector('.widget-label') : null;
-    return {index: select.selectedIndex === 0 ? 1 : 0, label: label ? label.textContent : ''};
-  }
-  return null;
-}"""
-
-EXPLORERS_JS = """() => window.__bcPanel.content.node
-  .querySelectorAll('.workbench-explorer-live').length"""
-
-EXPLORER_STATUS_JS = """(e) => {
-  const live = window.__bcPanel.content.node.querySelectorAll('.workbench-explorer-live')[e];
-  const status = live ? live.querySelector('.workbench-status') : null;
-  const update = status ? status.querySelector('[data-update]') : null;
-  const slider = live ? live.querySelector('[data-bc-drag] .widget-readout') : null;
-  return {status: status ? status.textContent.trim() : '',
-    busy: live ? live.classList.contains('workbench-busy') : false,
-    update: update ? update.dataset.update : '', readout: slider ? slider.textContent : ''};
-}"""
-
-PREPARE_SCREENSHOT_JS = """() => {
-  const n = window.__bcPanel.content.node;
-  const scroller = n.querySelector('.jp-WindowedPanel-outer') || n;
-  return scroller.scrollHeight + (window.innerHeight - scroller.clientHeight);
-}"""
-
-#: JupyterLab user settings for the check: no news toast over the screenshots, every cell kept
-#: in the DOM (Lab's windowing would detach cells scrolled out of view), no blank space below.
-LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-        "fetchNews": "false",
-        "checkForUpdates": False,
-    },
-    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {
-        "windowingMode": "none",
-        "scrollPastEnd": False,
-    },
-}
-
-
-@dataclass
-class Expected:
-    """What the committed notebook holds: chart images, explorers and outputs a reader cannot
-    see before running (saved only in a form Lab shows as text when untrusted)."""
-
-    charts: int = 0
-    explorers: int = 0
-    hidden: list[str] = field(default_factory=list)
-    widget_state: bool = False
-
-
-@dataclass
-class Result:
-    """What the check found for one notebook."""
-
-    name: str
-    problems: list[str] = field(default_factory=list)
-    expected: Expected = field(default_factory=Expected)
-    shown: dict[str, str] = field(default_factory=dict)
-    external: list[str] = field(default_factory=list)
-    console_errors: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def passed(self) -> bool:
-        return not self.problems and not self.external
-
-    def line(self) -> str:
-        """The one-line report."""
-        counts = "; ".join(f"{k} {v}" for k, v in self.shown.items())
-        if self.passed:
-            return f"PASS {self.name} ({counts}; no external requests; {self.seconds:.1f} s)"
-        reasons = list(self.problems)
-        if self.external:
-            shown = ", ".join(self.external[:3])
-            more = f" and {len(self.external) - 3} more" if len(self.external) > 3 else ""
-            reasons.append(f"{len(self.external)} external request(s) blocked: {shown}{more}")
-        return f"FAIL {self.name} ({self.seconds:.1f} s): " + "; ".join(reasons)
-
-
-# --- what the notebook file holds --------------------------------------------------------------
-
-
-def _is_explorer(data: dict[str, Any]) -> bool:
-    """A widget view with a saved copy beside it (an explorer or any ``SavedCopy`` widget)."""
-    html = data.get("text/html", "")
-    html = "".join(html) if isinstance(html, list) else html
-    return WIDGET_VIEW in data and any(name in html for name in FALLBACK_CLASSES)
-
-
-def expected_outputs(notebook: Path) -> Expected:
-    """Count the committed notebook's chart images and explorers, and list the outputs that an
-    untrusted or static view cannot show (their only safe form is text)."""
-    nb = json.loads(notebook.read_text(encoding="utf-8"))
-    expected = Expected(widget_state=WIDGET_STATE in nb.get("metadata", {}).get("widgets", {}))
-    for number, cell in enumerate(nb.get("cells", []), start=1):
-        if cell.get("cell_type") != "code":
-            continue
-        for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            if _is_explorer(data):
-                expected.explorers += 1
-            elif "image/png" in data:
-                expected.charts += 1
-            elif any(UNSAFE_MIME.match(mime) for mime in data):
-                safe = [m for m in data if not UNSAFE_MIME.match(m) and m != "text/plain"]
-                if not safe:
-                    unsafe = ", ".join(sorted(m for m in data if UNSAFE_MIME.match(m)))
-                    expected.hidden.append(f"cell {number} ({unsafe})")
-    return expected
-
-
-def expected_charts(notebook: Path) -> int:
-    """How many charts and explorers the committed notebook holds (kept for other checks)."""
-    expected = expected_outputs(notebook)
-    return expected.charts + expected.explorers
-
-
-def chart_text_problems(metadata: dict[str, Any], where: str) -> list[str]:
-    """The texts a chart's renderer recorded as placed outside the image."""
-    outside = metadata.get(CHART_METADATA, {}).get("text_outside", [])
-    if not outside:
-        return []
-    shown = ", ".join(repr(t) for t in outside[:4])
-    more = f" and {len(outside) - 4} more" if len(outside) > 4 else ""
-    return [f"{where}: chart text outside the chart: {shown}{more}"]
-
-
-def ink_problems(images: list[dict[str, Any]], where: str) -> list[str]:
-    """Images whose border pixels carry ink: something drawn was cut at the image's edge."""
-    cut = [image for image in images if image.get("ink")]
-    return [
-        f"{where}: chart cut at its {'/'.join(image['ink'])} edge "
-        f"({image['width']}x{image['height']} px image)"
-        for image in cut
-    ]
-
-
-# --- JupyterLab ------------------------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class Lab:
-    """A headless JupyterLab on a free local port with a random token, in its own process group.
-    Its notebook trust database is in memory, so every notebook opens untrusted, as after a
-    fresh clone."""
-
-    def __init__(self, root: Path, scratch: Path) -> None:
-        self.root = root
-        self.port = _free_port()
-        self.token = secrets.token_hex(24)
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = scratch / "lab.log"
-        settings = scratch / "lab-settings"
-        for name, values in LAB_SETTINGS.items():
-            path = settings / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(values), encoding="utf-8")
-        self.env = {
-            **os.environ,
-            "JUPYTERLAB_SETTINGS_DIR": str(settings),
-            "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "lab-workspaces"),
-            "JUPYTER_CONFIG_DIR": str(scratch / "jupyter-config"),
-            "JUPYTER_RUNTIME_DIR": str(scratch / "jupyter-runtime"),
-        }
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def command(self) -> list[str]:
-        """The JupyterLab command line."""
-        cmd = [
-            sys.executable, "-m", "jupyterlab",
-            "--no-browser",
-            "--ServerApp.ip=127.0.0.1",
-            f"--ServerApp.port={self.port}",
-            "--ServerApp.port_retries=0",
-            f"--ServerApp.root_dir={self.root}",
-            f"--IdentityProvider.token={self.token}",
-            "--NotebookNotary.db_file=:memory:",
-            "--LabApp.expose_app_in_browser=True",
-            "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        ]  # fmt: skip
-        if os.geteuid() == 0:
-            cmd.append("--allow-root")
-        return cmd
-
-    def start(self) -> None:
-        """Start JupyterLab and wait until its API answers with our token."""
-        with self.log_path.open("wb") as log:
-            self.proc = subprocess.Popen(
-                self.command(),
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + LAB_START_TIMEOUT_S
-        status = f"{self.url}/api/status?token={self.token}"
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited with status {self.proc.returncode}")
-            try:
-                with urllib.request.urlopen(status, timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"JupyterLab did not answer within {LAB_START_TIMEOUT_S:.0f} s")
-
-    def log_tail(self, lines: int = 20) -> str:
-        """The end of JupyterLab's log, for error messages."""
-        try:
-            text = self.log_path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return ""
-        return "\n".join(text.splitlines()[-lines:])
-
-    def stop(self) -> None:
-        """Stop JupyterLab (it shuts its kernels down), killing the group if it lingers."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        for sig, wait in ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)):
-            try:
-                os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                return
-            try:
-                self.proc.wait(timeout=wait)
-                return
-            except subprocess.TimeoutExpired:
-                continue
-
 
 # --- the browser ---------------------------------------------------------------------------
 
@@ -1114,6 +646,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     return 1 if failed else 0
 
+
+#: What other checks and the tests use (some of it defined in the modules split from this one).
+__all__ = [
+    "CHART_METADATA", "CHROMIUM_ARGS", "WIDGET_STATE", "WIDGET_VIEW", "Lab", "LabPage",
+    "chart_text_problems", "expected_outputs", "ink_problems", "main",
+]  # fmt: skip
 
 if __name__ == "__main__":
     sys.exit(main())

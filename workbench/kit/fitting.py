@@ -193,9 +193,10 @@ class FittedAgent:
     def _fitting(self) -> tuple[Any, Fitting]:
         raise NotImplementedError(f"{type(self).__name__} names no fitting")
 
-    def fit(self, rules: Any, *, progress: bool = True) -> Fit:
-        """The fit for ``rules`` (cached; see ``fitted_parameters``)."""
+    def fit(self, rules: Any = None, *, progress: bool = True) -> Fit:
+        """The fit for ``rules`` (None: the rulebook's; cached, see ``fitted_parameters``)."""
         selfplay, fitting = self._fitting()
+        rules = selfplay.checked_rules(rules)
         return fitted_parameters(selfplay, fitting, rules, seed=self.seed, progress=progress)
 
     def policy_for(self, rules: Any) -> Any:
@@ -210,9 +211,28 @@ class FittedAgent:
         return self.policy_for(observation.rules)(observation, legal_actions, rng)
 
 
+def fit_function(agent_class: type[FittedAgent]) -> Callable[..., Fit]:
+    """A game's public ``fit(rules=None, *, seed=0, progress=True)``: its fitted agent's fit to
+    ``rules``, read from the shipped fits or the cache, else fitted now and cached."""
+
+    def fit(rules: Any = None, *, seed: int = 0, progress: bool = True) -> Fit:
+        """The ``fitted`` agent's fit to ``rules`` (None: the rulebook's): read from the
+        shipped fits or the cache, else fitted now (with a progress bar when ``progress``) and
+        cached. ``seed`` picks the fit."""
+        return agent_class(seed=seed).fit(rules, progress=progress)
+
+    fit.__module__ = agent_class.__module__
+    return fit
+
+
 def _objective(
-    selfplay: Any, fitting: Fitting, rules: Any, candidate: Any, opponents: list[Any],
-    tables: list[Any], seed: Any,
+    selfplay: Any,
+    fitting: Fitting,
+    rules: Any,
+    candidate: Any,
+    opponents: list[Any],
+    tables: list[Any],
+    seed: Any,
 ) -> float:
     """A candidate's score: its mean win share alone against each table, less the exploitation
     penalty (each opponent alone against the candidate's table, above fair share - slack)."""

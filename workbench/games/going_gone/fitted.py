@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.kit.fits import Fit
-from workbench.kit.fitting import FittedAgent, Fitting, Parameter
+from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
 
 
 def _policy(rules: Any, vector: Sequence[float]) -> Any:
@@ -55,13 +54,7 @@ class GoingGoneFittedAgent(FittedAgent):
         return SELF_PLAY, FITTING
 
 
-def fit(rules: Any = None, *, seed: int = 0, progress: bool = True) -> Fit:
-    """The fitted agent's fit to ``rules`` (None: the rulebook's): read from the shipped fits
-    or the cache, else fitted now (with a progress bar when ``progress``) and cached."""
-    from workbench.games.going_gone.simulate import SELF_PLAY
-
-    rules = SELF_PLAY.checked_rules(rules)
-    return GoingGoneFittedAgent(seed=seed).fit(rules, progress=progress)
+fit = fit_function(GoingGoneFittedAgent)
 
 
 __all__ = ["FITTING", "GoingGoneFittedAgent", "fit"]

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.kit.fits import Fit
-from workbench.kit.fitting import FittedAgent, Fitting, Parameter
+from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
 
 
 def _policy(rules: Any, vector: Sequence[float]) -> Any:
@@ -55,13 +54,7 @@ class RubbishFittedAgent(FittedAgent):
         return policy.action_probabilities(observation, legal_actions)
 
 
-def fit(rules: Any = None, *, seed: int = 0, progress: bool = True) -> Fit:
-    """The fitted agent's fit to ``rules`` (None: the rulebook's): read from the shipped fits
-    or the cache, else fitted now (with a progress bar when ``progress``) and cached."""
-    from workbench.games.rubbish.simulate import SELF_PLAY
-
-    rules = SELF_PLAY.checked_rules(rules)
-    return RubbishFittedAgent(seed=seed).fit(rules, progress=progress)
+fit = fit_function(RubbishFittedAgent)
 
 
 __all__ = ["FITTING", "RubbishFittedAgent", "fit"]

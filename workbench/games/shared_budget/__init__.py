@@ -44,7 +44,7 @@ from workbench.games.shared_budget.engine import (
     read_bid,
     resolve_round,
 )
-from workbench.games.shared_budget.fitted import FittedPolicy, SharedBudgetFittedAgent
+from workbench.games.shared_budget.fitted import FittedPolicy, SharedBudgetFittedAgent, fit
 from workbench.games.shared_budget.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
 from workbench.games.shared_budget.rules import (
     FUNCTIONS,
@@ -62,16 +62,7 @@ from workbench.games.shared_budget.solver import (
     estimate_solve,
     solve,
 )
-from workbench.kit.fits import Fit
 from workbench.lazy import lazy_exports
-
-
-def fit(rules: Rules | None = None, *, seed: int = 0, progress: bool = True) -> Fit:
-    """The ``fitted`` agent's fit to ``rules`` (default the rulebook's): read from the fit
-    cache (the rulebook's fits for 2, 3 and 4 teams ship), or fitted now and cached."""
-    rules = Rules() if rules is None else rules
-    return SharedBudgetFittedAgent(seed=seed).fit(rules, progress=progress)
-
 
 # Charts, explorers and the table's panel import altair and ipywidgets: loaded on first use.
 __getattr__ = lazy_exports(

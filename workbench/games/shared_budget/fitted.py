@@ -18,7 +18,7 @@ from workbench.games.shared_budget.compiled import FITTED, CompiledPolicy, table
 from workbench.games.shared_budget.engine import BUY, PASS, Observation
 from workbench.games.shared_budget.features import FITTED_PARAMETERS, FITTED_START, fitted_target
 from workbench.games.shared_budget.rules import Rules
-from workbench.kit.fitting import FittedAgent, Fitting, Parameter
+from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
 
 #: Each parameter's range: wide enough that play can adapt to other rules.
 _RANGES = {
@@ -129,3 +129,6 @@ class SharedBudgetFittedAgent(FittedAgent):
         from workbench.games.shared_budget.simulate import SELF_PLAY  # simulate imports agents
 
         return SELF_PLAY, FITTING
+
+
+fit = fit_function(SharedBudgetFittedAgent)
