@@ -3,12 +3,17 @@ serial numbers."""
 
 from __future__ import annotations
 
+import pickle
+
 import polars as pl
 import pytest
 
+import workbench.kit.fitting as fitting
 from workbench import SerialExecutor, sweep
 from workbench.designer import cli
+from workbench.designer.cells import resolve_agents
 from workbench.designer.executors import run_tasks
+from workbench.games import rubbish
 
 
 def square(x: int, report=None) -> int:
@@ -58,7 +63,9 @@ def test_agents_that_cannot_go_to_worker_processes_are_named_before_running():
 @pytest.mark.slow
 def test_a_dask_cluster_gives_the_serial_numbers(tmp_path):
     distributed = pytest.importorskip("distributed")
-    grid = {"destined_bonus": [10, 30], "agents": ["heuristic", "random"]}
+    # "fitted": each cell's agents fitted to its rules in this process (bonuses 30 and 45 ship
+    # their fits) and sent with the cell; the workers play the same fit.
+    grid = {"destined_bonus": [30, 45], "agents": ["heuristic", "random", "fitted"]}
     serial = sweep(
         "rubbish", grid=grid, games=500, seed=3, executor=SerialExecutor(), progress=False
     )
@@ -86,11 +93,13 @@ def test_a_dask_cluster_gives_the_serial_numbers(tmp_path):
                 "sweep",
                 "rubbish",
                 "--grid",
-                "destined_bonus=10,30",
+                "destined_bonus=30,45",
                 "--lineup",
                 "heuristic",
                 "--lineup",
                 "random",
+                "--lineup",
+                "fitted",
                 "--games",
                 "500",
                 "--seed",
@@ -104,6 +113,7 @@ def test_a_dask_cluster_gives_the_serial_numbers(tmp_path):
         )
         # The command line disconnects from the cluster; it does not shut the cluster down.
         assert client.submit(square, 7).result() == 49
+    assert serial.filter(pl.col("agents") == "fitted").height > 0
     assert on_dask.equals(serial)
     assert code == 0 and pl.read_parquet(out).equals(serial)
 
@@ -135,3 +145,19 @@ def test_the_progress_bar_moves_batch_by_batch(inline, monkeypatch):
     )
     # Two cells of two fast-engine batches each (8,192 games, then 808).
     assert sorted(bar.updates) == [808, 808, 8192, 8192]
+
+
+def test_a_cells_fitted_agents_carry_their_fit_to_the_workers(monkeypatch):
+    rules = rubbish.Rules(destined_bonus=45)  # its fit ships with the workbench
+    made, problem = resolve_agents(rubbish, rules, ["fitted", "heuristic", "fitted", "random"])
+    assert problem == ""
+    expected = made[0].policy_for(rules)
+    arrived = pickle.loads(pickle.dumps(made))  # what a worker process receives
+
+    def no_fitting(*args, **kwargs):
+        raise AssertionError("a worker looked for a fit: the cell should carry it")
+
+    monkeypatch.setattr(fitting, "fitted_parameters", no_fitting)
+    for seat in (0, 2):
+        policy = arrived[seat].policy_for(rules)
+        assert policy.vector == expected.vector
