@@ -31,7 +31,7 @@ CASES = {
                 ("winner_cheapskate_rate", (0.02, 0.08))),
     "going_gone": ("starting_bucks", [15, 17, 19, 21, 23, 27, 29, 31, 33, 35, 37, 40],
                    ("shared_win_rate", (None, 0.05))),
-    "auction_house": ("deals", [4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16],
+    "auction_house": ("deals", [4, 5, 6, 7, 8, 10, 11, 12, 1, 2, 3, 9],
                       ("shared_win_rate", (None, 0.1))),
     "shared_budget": ("budget", [8, 10, 12, 14, 16, 18, 22, 24, 26, 28, 30, 32],
                       ("first_seat_advantage", (-0.02, 0.02))),

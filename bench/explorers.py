@@ -78,6 +78,39 @@ STATE_CHANGES: Changes = [
 ]
 
 
+GONE_HOLDING = ["cars/Germany", "cars/Canada", "comics/Germany"]
+GONE_LOT = ["cars/China"]
+#: Holdings and lots by item name (the explorer's controls take item numbers: ``_items``).
+GONE_CHANGES: Changes = [
+    {"lot": ("toys/Germany",)},
+    {"holding": ("cars/Germany", "comics/Germany", "toys/Canada", "toys/China")},
+    {"lot": ("cars/China", "comics/China")},
+    {"holding": ()},
+    {"holding": ("comics/Canada",), "lot": ("comics/China",)},
+]
+
+
+def _items(changes: Changes) -> list[dict[str, Any]]:
+    """GONE! changes with item names turned into the item numbers the controls hold."""
+    from workbench.games.going_gone import Rules, parse_items
+
+    return [{k: parse_items(v, Rules()) for k, v in change.items()} for change in changes]
+KITTY_CHANGES: Changes = [
+    {"lineup": "random"},
+    {"trump_reveal": "before_auction"},
+    {"deals": 3},
+    {"lineup": "heuristic vs random"},
+    {"games": 1000},
+]
+
+
+def _default_agent(game: str) -> str:
+    """The agent a game's ``simulate`` seats when none is named."""
+    import importlib
+
+    return importlib.import_module(f"workbench.games.{game}.simulate").SELF_PLAY.default_agent
+
+
 def _time_changes(
     explorer: Any, changes: Changes
 ) -> tuple[list[float], list[str], list[dict[str, Any]]]:
@@ -152,11 +185,24 @@ def main() -> None:
 
     from workbench import games as registry
     from workbench.designer import designer_dashboard
+    from workbench.games import auction_house, going_gone
 
+    _report(
+        "going_gone collections (a holding, a lot, what to sell)",
+        lambda: going_gone.collection_explorer(holding=GONE_HOLDING, lot=GONE_LOT),
+        _items(GONE_CHANGES[:cut]),
+    )
+    _report(
+        "auction_house kitty (500 games per setting)",
+        lambda: auction_house.kitty_explorer(seed=1),
+        KITTY_CHANGES[:cut],
+    )
     for game in registry.available():
-        first_two = list(registry.get(game).AGENTS)[:2]  # the fast ones (random, heuristic)
+        # Random play and the game's default agent (the hand-written ones, fast); the slower
+        # search and fitted line-ups are left to the designer's own choice.
+        fast = ["random", _default_agent(game)]
         changes = [
-            *({"agents": name} for name in first_two),
+            *({"agents": name} for name in fast),
             {"metric": "first_seat_advantage"},
             {"agents": "default"},
         ]
