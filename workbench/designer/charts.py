@@ -324,10 +324,17 @@ def tune_chart(
              "band_high": [high if high is not None else max(seen) + pad]}
         )  # fmt: skip
         shade = alt.Chart(band).mark_rect(color=BAND_COLOUR, opacity=0.15)
-        base = alt.Chart(data).encode(y=alt.Y("candidate:N", sort=labels, title=None))
+        base = alt.Chart(data).encode(
+            y=alt.Y("candidate:N", sort=labels, title=None, axis=alt.Axis(labelLimit=320))
+        )
         bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q", color=colour)
         points = base.mark_point(filled=True, size=60).encode(
-            x=alt.X("value:Q", title=None, scale=alt.Scale(zero=False)),
+            x=alt.X(
+                "value:Q",
+                title=None,
+                scale=alt.Scale(zero=False, padding=10),
+                axis=alt.Axis(tickCount=5),
+            ),
             color=colour,
             tooltip=["candidate:N", *interval_tooltip("value"), "games:Q", "stage:Q",
                      "status:N"],
