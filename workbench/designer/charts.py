@@ -320,7 +320,8 @@ def tune_chart(
         seen = [v for v in (*data["low"], *data["high"], low, high) if v is not None]
         pad = 0.05 * ((max(seen) - min(seen)) or 1.0)
         band = pl.DataFrame(
-            {"band_low": [low if low is not None else min(seen) - pad],
+            {"band": [f"target band {_band_text(low, high)}"],
+             "band_low": [low if low is not None else min(seen) - pad],
              "band_high": [high if high is not None else max(seen) + pad]}
         )  # fmt: skip
         shade = alt.Chart(band).mark_rect(color=BAND_COLOUR, opacity=0.15)
@@ -341,7 +342,7 @@ def tune_chart(
         )  # fmt: skip
         panels.append(
             alt.layer(
-                shade.encode(x="band_low:Q", x2="band_high:Q"), bars, points
+                shade.encode(x="band_low:Q", x2="band_high:Q", tooltip=["band:N"]), bars, points
             ).properties(
                 width=WIDTH - 180,
                 height=16 * len(labels) + 8,
