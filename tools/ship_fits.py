@@ -19,9 +19,23 @@ from workbench.kit.fitting import fitted_parameters
 #: Rule changes (from the rulebook's) that ship a fit too, per game: those the notebooks play
 #: with a fitted line-up, and the shared budget auction's 3 and 4 teams (its targets' tables).
 SHIPPED_RULES: dict[str, list[dict[str, object]]] = {
-    "rubbish": [{"destined_bonus": 45}],
-    "shared_budget": [{"teams": 3}, {"teams": 4}],
-}
+    "auction_house": [{"deals": 9}],  # notebook 08: its tuned setting
+    "going_gone": [{"starting_bucks": 15}],  # notebook 08: its tuned setting
+    "rubbish": [
+        {"destined_bonus": 45},
+        # notebook 08: its tuning grid of destined bonus x starting fame
+        *({"destined_bonus": bonus, "starting_fame": fame}
+          for bonus in (30, 45, 60) for fame in (20, 30, 40)
+          if (bonus, fame) not in ((30, 30), (45, 30))),
+    ],
+    "shared_budget": [
+        {"teams": 3},
+        {"teams": 4},
+        # notebook 08: its tuning grid of team count x budget
+        *({"teams": teams, "budget": budget}
+          for teams in (2, 3, 4) for budget in (10, 15, 25)),
+    ],
+}  # fmt: skip
 
 
 def ship(game: str) -> None:

@@ -1,11 +1,11 @@
-"""Charts of the designer's bench: each takes a ``compare`` or ``sweep`` frame and returns an
-altair chart; nothing is computed here. Every interval is drawn as a bar and named in the
-axis title; the variant is named in every title.
+"""Charts of the designer's bench: each takes a ``compare``, ``sweep``, ``robust_compare`` or
+``tune`` frame and returns an altair chart; nothing is computed here. Every interval is drawn as
+a bar and named in the axis title or subtitle; the variant is named in every title.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import altair as alt
@@ -248,9 +248,7 @@ def robust_chart(
     )  # fmt: skip
     chosen = _pick_metrics(frame, metrics, "robust_chart")
     first = frame.row(0, named=True)
-    data = _json_safe(frame.filter(pl.col("metric").is_in(chosen))).with_columns(
-        zero=pl.lit(0.0)
-    )
+    data = _json_safe(frame.filter(pl.col("metric").is_in(chosen))).with_columns(zero=pl.lit(0.0))
     strengths = data["strength"].unique(maintain_order=True).to_list()
     colour = alt.Color(
         "verdict:N",
@@ -275,4 +273,114 @@ def robust_chart(
     return _by_metric(layers, chosen, heading)
 
 
-__all__ = ["compare_chart", "difference_chart", "ladder_chart", "robust_chart", "sweep_chart"]
+#: Colours of ``tune_chart``: a candidate that meets every target, one that misses, the band.
+#: Its marks are not clipped (``clip=False``, kept by the live view): a clipped mark's SVG
+#: clip path has an id that restarts in every live view, so on a page of several charts a
+#: later chart is cut to an earlier chart's plot size (rows past it vanish).
+TUNE_COLOURS = {"meets every target": "#2ca02c", "misses a target": "#7f7f7f"}
+BAND_COLOUR = "#2ca02c"
+
+
+def tune_chart(
+    frame: pl.DataFrame,
+    targets: Mapping[str, tuple[float | None, float | None]],
+    *,
+    title: str | None = None,
+) -> alt.VConcatChart:
+    """Each candidate of a ``tune`` frame (best first) and its value of every target metric,
+    with its 95% interval as a bar, beside the metric's target band (shaded; an open end runs
+    to the panel's edge); one panel per target, coloured by whether the candidate meets every
+    target. ``targets``: as given to ``tune``."""
+    check_frame(frame, ["rank", "distance", "meets", "games", "game"], "tune_chart")
+    if not targets:
+        raise ValueError("tune_chart needs the targets given to tune (metric -> (low, high))")
+    missing = [m for m in targets if not {m, f"{m}_low", f"{m}_high"} <= set(frame.columns)]
+    if missing:
+        raise ValueError(f"tune_chart: the frame has no columns for targets {missing}")
+    fields = frame.columns[frame.columns.index("rank") + 1 : frame.columns.index("distance")]
+    ranked = frame.sort("rank")
+    labels = [
+        f"#{row['rank']} " + ", ".join(f"{name}={row[name]}" for name in fields)
+        for row in ranked.iter_rows(named=True)
+    ]
+    colour = alt.Color(
+        "verdict:N",
+        title=None,
+        scale=alt.Scale(domain=list(TUNE_COLOURS), range=list(TUNE_COLOURS.values())),
+        legend=alt.Legend(orient="bottom"),
+    )
+    panels = []
+    for metric, (low, high) in targets.items():
+        data = _json_safe(
+            ranked.select(
+                "rank", "games", "stage", "status",
+                candidate=pl.Series(labels),
+                verdict=pl.when(pl.col("meets")).then(pl.lit("meets every target"))
+                .otherwise(pl.lit("misses a target")),
+                value=pl.col(metric), low=pl.col(f"{metric}_low"),
+                high=pl.col(f"{metric}_high"),
+            )
+        )  # fmt: skip
+        seen = [v for v in (*data["low"], *data["high"], low, high) if v is not None]
+        pad = 0.05 * ((max(seen) - min(seen)) or 1.0)
+        band = pl.DataFrame(
+            {"band": [f"target band {_band_text(low, high)}"],
+             "band_low": [low if low is not None else min(seen) - pad],
+             "band_high": [high if high is not None else max(seen) + pad]}
+        )  # fmt: skip
+        shade = alt.Chart(band).mark_rect(color=BAND_COLOUR, opacity=0.15, clip=False)
+        base = alt.Chart(data).encode(
+            y=alt.Y("candidate:N", sort=labels, title=None, axis=alt.Axis(labelLimit=320))
+        )
+        bars = base.mark_rule(strokeWidth=2, clip=False).encode(
+            x="low:Q", x2="high:Q", color=colour
+        )
+        points = base.mark_point(filled=True, size=60, clip=False).encode(
+            x=alt.X(
+                "value:Q",
+                title=None,
+                scale=alt.Scale(zero=False, padding=10),
+                axis=alt.Axis(tickCount=5),
+            ),
+            color=colour,
+            tooltip=["candidate:N", *interval_tooltip("value"), "games:Q", "stage:Q",
+                     "status:N"],
+        )  # fmt: skip
+        panels.append(
+            alt.layer(
+                shade.encode(x="band_low:Q", x2="band_high:Q", tooltip=["band:N"]), bars, points
+            ).properties(
+                width=WIDTH - 180,
+                height=16 * len(labels) + 8,
+                title=alt.TitleParams(
+                    metric, subtitle=f"shaded: target band {_band_text(low, high)}",
+                    anchor="start", fontSize=12,
+                ),
+            )
+        )  # fmt: skip
+    games = sorted(set(ranked["games"].to_list()))
+    heading = alt.TitleParams(
+        title or f"{ranked['game'][0]}: candidates against the targets, best first",
+        subtitle=f"bars: 95% intervals; games per candidate {games[0]:,}–{games[-1]:,} "
+        "(fewer: cut early by successive halving)",
+        anchor="start",
+    )
+    return alt.vconcat(*panels).properties(title=heading)
+
+
+def _band_text(low: float | None, high: float | None) -> str:
+    if low is None:
+        return f"≤ {high:g}"
+    if high is None:
+        return f"≥ {low:g}"
+    return f"{low:g} to {high:g}"
+
+
+__all__ = [
+    "compare_chart",
+    "difference_chart",
+    "ladder_chart",
+    "robust_chart",
+    "sweep_chart",
+    "tune_chart",
+]
