@@ -59,13 +59,3 @@ def test_tune_chart_refuses_a_frame_without_the_targets(tuned):
         tune_chart(tuned, {})
     with pytest.raises(ValueError, match="columns"):
         tune_chart(pl.DataFrame({"x": [1]}), TARGETS)
-
-
-def test_the_live_view_leaves_its_marks_unclipped(tuned):
-    # A clipped mark's SVG clip path id restarts in every live view, so on a page of several
-    # charts a later one would be cut to an earlier one's plot size.
-    from workbench.charts import live_spec
-
-    live = live_spec(tune_chart(tuned, TARGETS).to_dict())
-    marks = [layer["mark"] for panel in live["vconcat"] for layer in panel["layer"]]
-    assert marks and all(mark["clip"] is False for mark in marks)

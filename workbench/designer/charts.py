@@ -274,9 +274,6 @@ def robust_chart(
 
 
 #: Colours of ``tune_chart``: a candidate that meets every target, one that misses, the band.
-#: Its marks are not clipped (``clip=False``, kept by the live view): a clipped mark's SVG
-#: clip path has an id that restarts in every live view, so on a page of several charts a
-#: later chart is cut to an earlier chart's plot size (rows past it vanish).
 TUNE_COLOURS = {"meets every target": "#2ca02c", "misses a target": "#7f7f7f"}
 BAND_COLOUR = "#2ca02c"
 
@@ -328,14 +325,12 @@ def tune_chart(
              "band_low": [low if low is not None else min(seen) - pad],
              "band_high": [high if high is not None else max(seen) + pad]}
         )  # fmt: skip
-        shade = alt.Chart(band).mark_rect(color=BAND_COLOUR, opacity=0.15, clip=False)
+        shade = alt.Chart(band).mark_rect(color=BAND_COLOUR, opacity=0.15)
         base = alt.Chart(data).encode(
             y=alt.Y("candidate:N", sort=labels, title=None, axis=alt.Axis(labelLimit=320))
         )
-        bars = base.mark_rule(strokeWidth=2, clip=False).encode(
-            x="low:Q", x2="high:Q", color=colour
-        )
-        points = base.mark_point(filled=True, size=60, clip=False).encode(
+        bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q", color=colour)
+        points = base.mark_point(filled=True, size=60).encode(
             x=alt.X(
                 "value:Q",
                 title=None,
