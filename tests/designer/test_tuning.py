@@ -110,3 +110,33 @@ def test_an_interrupted_tune_resumes_to_the_same_table(example, tmp_path, monkey
         tune(**{**arguments, "seed": 4}, store=store, resume=True)
     assert tune(**arguments, store=store, resume=True).equals(whole)
     assert not store.exists()
+
+
+def test_tune_takes_tuple_values_such_as_a_collection_value_chart():
+    # GONE!'s collection values are a tuple per rule set: each candidate chart is one choice.
+    flat = (2, 6, 12, 20, 30, 38, 44)  # the rulebook's chart
+    steep = (1, 3, 8, 16, 28, 40, 52)
+    frame = tune(
+        "going_gone", {"collection_values": [flat, steep]}, {"sales": (4, None)},
+        agents="valuation", budget=400, first_games=100, seed=5, progress=False,
+    )  # fmt: skip
+    assert sorted(frame["collection_values"].to_list()) == sorted([list(flat), list(steep)])
+    assert (frame["status"] == "complete").all() and (frame["games"] >= 100).all()
+    labels = dict(zip(frame["rules"], frame["collection_values"], strict=True))
+    assert tuple(labels["rulebook"]) == flat
+    assert tuple(labels[f"collection_values={steep}"]) == steep
+    # The charts are played, not just labelled: the valuation players sell differently.
+    sales = {tuple(v): s for v, s in zip(frame["collection_values"], frame["sales"], strict=True)}
+    assert sales[steep] != sales[flat]
+
+
+class _SameLabel:
+    def __repr__(self) -> str:
+        return "same"
+
+
+def test_tune_refuses_two_choices_it_cannot_tell_apart():
+    with pytest.raises(InvalidCells, match="cannot be told apart"):
+        tune("going_gone", {"collection_values": [_SameLabel(), _SameLabel()]},
+             {"sales": (4, None)}, agents="valuation", budget=100, seed=0,
+             progress=False)  # fmt: skip

@@ -38,6 +38,7 @@ from workbench.designer.cells import (
     resolve_agents,
     rules_label,
     summarise_cell,
+    value_label,
 )
 from workbench.designer.comparison import resolve_rules
 from workbench.kit.progress import progress_bar
@@ -97,9 +98,10 @@ def tune(
 ) -> pl.DataFrame:
     """The rule settings in ``space`` ranked by distance to ``targets``.
 
-    ``space``: rule field -> list of values, or (low, high) for a numeric field (ints give whole
-    numbers). ``targets``: metric -> (low, high), None for an open end. ``agents``: the line-up
-    every candidate is played with (default "fitted": fitted to each candidate's rules).
+    ``space``: rule field -> list of values (any values the field takes, tuples included), or
+    (low, high) for a numeric field (ints give whole numbers). ``targets``: metric -> (low,
+    high), None for an open end. ``agents``: the line-up every candidate is played with
+    (default "fitted": fitted to each candidate's rules).
     ``base_rules``: the rules the space changes (Rules, a mapping of changes, or None).
     ``budget``: games to spend in all. ``first_games``: games each candidate plays first
     (default: budget / 40, at least 50); survivors play REDUCTION times more, STAGES times.
@@ -115,6 +117,7 @@ def tune(
         raise InvalidCells(problems)
     first = _first_games(first_games, budget)
     dimensions, bands = _check(module, base, space, targets)
+    choices = _choices(dimensions)
     study = _study(dimensions, seed, first)
     kept = None
     if store is not None:
@@ -133,7 +136,7 @@ def tune(
             found, row = kept.load(index) if kept is not None else (False, None)
             if not found:
                 row = _evaluate(module, base, agents, trial, bands, first, seed, confidence,
-                                budget - spent)  # fmt: skip
+                                budget - spent, choices)  # fmt: skip
                 if kept is not None:
                     kept.save(index, row)
             _tell(study, trial, row, replay=found)
@@ -145,14 +148,14 @@ def tune(
         bar.close()
     if kept is not None:
         kept.remove()
-    return _ranked(rows, list(space), bands, agents, seed, module)
+    return _ranked(rows, list(space), bands, agents, seed, module, choices)
 
 
-def _evaluate(module, base, agents, trial, bands, first, seed, confidence, left) -> dict:
+def _evaluate(module, base, agents, trial, bands, first, seed, confidence, left, choices) -> dict:
     """Play one candidate stage by stage (more games while it survives the cuts)."""
     values = dict(trial.params)
     row: dict[str, Any] = {"values": values, "games": 0, "stage": 0, "status": "complete"}
-    rules, problem = build_rules(module, base, values)
+    rules, problem = build_rules(module, base, _decoded(values, choices))
     made = None
     if rules is not None:
         made, problem = resolve_agents(module, rules, agents)
@@ -262,12 +265,36 @@ def _distributions(dimensions: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _choice(value: Any) -> Any:
-    """A grid value as optuna stores it (None, bool, int, float or str); others refused."""
+    """A grid value as optuna stores it: None, a bool, number or string as is, anything else
+    (a tuple of collection values, say) by its repr, read back by ``_choices``."""
     if isinstance(value, np.generic):
         value = value.item()
     if value is None or isinstance(value, bool | int | float | str):
         return value
-    raise InvalidCells([f"space value {value!r}: tune takes numbers, strings, booleans, None"])
+    return value_label(value)
+
+
+def _choices(dimensions: Mapping[str, Any]) -> dict[str, dict[Any, Any]]:
+    """Per listed field, each stored choice -> the value it stands for (for values optuna
+    cannot store; two values with one label are refused)."""
+    found: dict[str, dict[Any, Any]] = {}
+    for name, values in dimensions.items():
+        if isinstance(values, tuple):
+            continue
+        labels: dict[Any, Any] = {}
+        for value in values:
+            label = _choice(value)
+            if label in labels and labels[label] != value:
+                raise InvalidCells([f"space[{name!r}]: values {labels[label]!r} and {value!r} "
+                                    "cannot be told apart"])  # fmt: skip
+            labels[label] = value
+        found[name] = labels
+    return found
+
+
+def _decoded(stored: Mapping[str, Any], choices: Mapping[str, Mapping[Any, Any]]) -> dict:
+    """Trial parameters as rule values (labels of tuple values read back)."""
+    return {name: choices.get(name, {}).get(value, value) for name, value in stored.items()}
 
 
 def _grid(dimensions: Mapping[str, Any]) -> dict[str, list[Any]] | None:
@@ -304,11 +331,12 @@ def _exhausted(study: Any, dimensions: Mapping[str, Any], tried: int) -> bool:
     return grid is not None and tried >= math.prod(len(v) for v in grid.values())
 
 
-def _ranked(rows, fields, bands, agents, seed, module) -> pl.DataFrame:
+def _ranked(rows, fields, bands, agents, seed, module, choices) -> pl.DataFrame:
     records = []
     for trial, row in enumerate(rows):
         metrics = row.get("metrics", {})
         record = {field: row["values"].get(field) for field in fields}
+        record = _decoded(record, choices)
         record["distance"] = row["distance"]
         record["meets"] = bool(metrics) and all(
             band.holds(*metrics[band.metric][1:]) for band in bands
