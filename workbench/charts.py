@@ -88,8 +88,15 @@ class RenderedChart:
         return self.mimebundle()
 
 
-def render(chart: alt.TopLevelMixin | Mapping[str, Any]) -> RenderedChart:
-    """Draw an altair chart (or a Vega-Lite spec) as a PNG, whatever renderer is enabled."""
+def render(
+    chart: alt.TopLevelMixin | Mapping[str, Any], *, compact: bool = True, layout: bool = True
+) -> RenderedChart:
+    """Draw an altair chart (or a Vega-Lite spec) as a PNG, whatever renderer is enabled.
+
+    ``compact``: re-encode the PNG smaller (for what is saved in a notebook); ``layout``:
+    record the texts the layout put outside the picture (a second layout pass). An explorer's
+    later results, shown live and offered only as a download, skip both (a few tenths of a
+    second per answer)."""
     if isinstance(chart, alt.TopLevelMixin):
         spec = chart.to_dict(context={"pre_transform": False})
     elif isinstance(chart, Mapping):
@@ -98,15 +105,17 @@ def render(chart: alt.TopLevelMixin | Mapping[str, Any]) -> RenderedChart:
         raise TypeError(f"chart must be an altair chart or a Vega-Lite dict, got {type(chart)}")
     if "background" not in spec and "background" not in spec.get("config", {}):
         spec["background"] = BACKGROUND
-    png = compact_png(vl_convert.vegalite_to_png(spec, scale=PNG_SCALE))
+    png = vl_convert.vegalite_to_png(spec, scale=PNG_SCALE)
+    if compact:
+        png = compact_png(png)
     width, height = _png_size(png)
-    scenegraph = vl_convert.vegalite_to_scenegraph(spec)
+    outside = text_outside(vl_convert.vegalite_to_scenegraph(spec)) if layout else ()
     return RenderedChart(
         png=png,
         width=round(width / PNG_SCALE),
         height=round(height / PNG_SCALE),
         text=chart_text(spec),
-        text_outside=tuple(text_outside(scenegraph)),
+        text_outside=tuple(outside),
     )
 
 

@@ -282,10 +282,15 @@ class Explorer(SavedCopy, widgets.VBox):
             raise
         if chart is None:
             return frame, None, None, None, None
-        spec = chart.to_dict(context={"pre_transform": False})
+        # Not validated against the schema again (the chart builders' tests do that): a large
+        # chart's validation takes a tenth of a second per answer.
+        spec = chart.to_dict(validate=False, context={"pre_transform": False})
         if self.pick_fields:
             pick_view(spec, self.pick_fields)  # a clear error now if no view has the fields
-        return frame, chart, spec, render(spec), None
+        # Only the first result is saved in the notebook (kept small); later ones are drawn
+        # live, their PNG only a download.
+        first = self._saved is None
+        return frame, chart, spec, render(spec, compact=first, layout=False), None
 
     def _show(self) -> None:
         if self.error is not None:
