@@ -20,7 +20,8 @@ from workbench.kit.fitting import fitted_parameters
 #: with a fitted line-up, and the shared budget auction's 3 and 4 teams (its targets' tables).
 SHIPPED_RULES: dict[str, list[dict[str, object]]] = {
     "auction_house": [{"deals": 9}],  # notebook 08: its tuned setting
-    "going_gone": [{"starting_bucks": 15}],  # notebook 08: its tuned setting
+    # notebook 08: its tuned starting Bucks and collection value chart
+    "going_gone": [{"starting_bucks": 15}, {"collection_values": (3, 6, 9, 12, 15, 18, 21)}],
     "rubbish": [
         {"destined_bonus": 45},
         # notebook 08: its tuning grid of destined bonus x starting fame
