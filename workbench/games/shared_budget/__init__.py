@@ -91,7 +91,6 @@ __all__ = [
     "GAME_METRICS",
     "CoverageHeuristic",
     "EquilibriumAgent",
-    "Fit",
     "FittedPolicy",
     "Observation",
     "Project",
