@@ -33,6 +33,8 @@ _CACHE_SHIFT = np.uint64(64 - 18)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Free items up to which every assignment is tried (``_gray_value``) instead of the DP.
 GRAY_ITEMS = 12
+#: Free items above which the range test (``_dominate``) runs before the search.
+DOMINATE_ITEMS = 6
 #: Scratch ints ``exact_value`` needs (callers pass one array of this size, reused).
 WORK = 128
 
@@ -158,7 +160,7 @@ def exact_value(
         for line in range(8):
             value += best[tfix[line]] + best[cfix[line]]
         return value
-    if _free_count(free) > GRAY_ITEMS:
+    if _free_count(free) > DOMINATE_ITEMS:
         _dominate(tfix, cfix, free, low, high, work[32:64])
     value = 0
     columns = 0
@@ -170,10 +172,40 @@ def exact_value(
         if not columns >> c & 1:
             value += best[cfix[c]]
     if columns:
-        if _free_count(free) <= GRAY_ITEMS:
-            value += _gray_value(tfix, cfix, free, best, work[32:96])
+        value += _components_value(tfix, cfix, free, best, work)
+    return value
+
+
+@njit(cache=True)
+def _components_value(
+    tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, best: np.ndarray, work: np.ndarray
+) -> int:
+    """Best value of the lines the free items touch, one connected component at a time (free
+    items linked through a shared type or country line; components are independent, so their
+    best values add): small ones by ``_gray_value``, the others by the DP."""
+    part = work[80:88]
+    taken = 0  # type lines already in a component
+    value = 0
+    for start in range(8):
+        if free[start] == 0 or taken >> start & 1:
+            continue
+        types = 1 << start
+        columns = free[start]
+        grown = True
+        while grown:
+            grown = False
+            for t in range(8):
+                if free[t] & columns and not types >> t & 1:
+                    types |= 1 << t
+                    columns |= free[t]
+                    grown = True
+        taken |= types
+        for t in range(8):
+            part[t] = free[t] if types >> t & 1 else 0
+        if _free_count(part) <= GRAY_ITEMS:
+            value += _gray_value(tfix, cfix, part, best, work[32:80])
         else:
-            value += _free_value(tfix, cfix, free, columns, best)
+            value += _free_value(tfix, cfix, part, columns, best)
     return value
 
 
@@ -385,16 +417,22 @@ def greedy(mask: np.uint64, counts: np.ndarray, lines: np.ndarray) -> None:
     packed = U0
     for t in range(8):
         packed += COLUMN_ONES[row_of(mask, t)]
-    # no_longer[s]: the countries whose line holds at most s items, as a byte
-    no_longer = np.zeros(9, dtype=np.int64)
-    for c in range(8):
-        size = row_of(packed, c)
-        for s in range(size, 9):
-            no_longer[s] |= 1 << c
     to_country = U0
     for t in range(8):
         r = row_of(mask, t)
-        to_type = r & no_longer[POP8[r]]
+        k = POP8[r]
+        if k == 0:
+            counts[t] = 0
+            lines[t] = U0
+            continue
+        # the countries of this row whose line holds at most k items (no allocation)
+        to_type = 0
+        row = r
+        while row:
+            c = LOW8[row]
+            row &= row - 1
+            if row_of(packed, c) <= k:
+                to_type |= 1 << c
         counts[t] = POP8[to_type]
         shift = np.uint64(8 * t)
         lines[t] = np.uint64(to_type) << shift

@@ -14,7 +14,6 @@ import numpy as np
 from numba import njit
 
 from workbench.games.going_gone.compiled import (
-    LOW8,
     POP8,
     U0,
     U1,
@@ -141,12 +140,7 @@ def _lot_items(lot: np.uint64, lot_lines: np.ndarray) -> int:
     while rest != U0 and k < 32:
         low = rest & (~rest + U1)
         rest ^= low
-        position = 0
-        for byte in range(8):
-            b = row_of(low, byte)
-            if b:
-                position = 8 * byte + LOW8[b]
-                break
+        position = popcount(low - U1)  # the index of the bit
         lot_lines[2 * k] = position // 8
         lot_lines[2 * k + 1] = 8 + position % 8
         k += 1
@@ -159,6 +153,19 @@ def _insertion(counts: np.ndarray, lot: np.uint64, best: np.ndarray, lot_lines: 
     lines, nothing else moving (``agents.insertion_marginals``)."""
     k = _lot_items(lot, lot_lines)
     top = len(best) - 1
+    if k == 1:  # the better of its two lines (or nothing)
+        return max(0, _gain(counts[lot_lines[0]], 1, best), _gain(counts[lot_lines[1]], 1, best))
+    if k == 2:  # the four ways two items can go
+        found = 0
+        for option in range(4):
+            first = lot_lines[option & 1]
+            second = lot_lines[2 + (option >> 1)]
+            if first == second:
+                gain = _gain(counts[first], 2, best)
+            else:
+                gain = _gain(counts[first], 1, best) + _gain(counts[second], 1, best)
+            found = max(found, gain)
+        return found
     found = 0
     for option in range(1 << k):
         gain = 0
@@ -177,6 +184,13 @@ def _insertion(counts: np.ndarray, lot: np.uint64, best: np.ndarray, lot_lines: 
         if gain > found:
             found = gain
     return found
+
+
+@njit(cache=True)
+def _gain(before: int, joining: int, best: np.ndarray) -> int:
+    """What ``joining`` more items add to a line of ``before`` (counts capped at the table)."""
+    top = len(best) - 1
+    return best[min(before + joining, top)] - best[min(before, top)]
 
 
 @njit(cache=True)
