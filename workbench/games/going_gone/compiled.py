@@ -83,7 +83,7 @@ def tables_of(rules: Rules) -> Tables:
 # -- bits of one mask ----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def popcount(x: np.uint64) -> int:
     """Set bits of a uint64."""
     x = x - ((x >> U1) & np.uint64(0x5555555555555555))
@@ -92,13 +92,13 @@ def popcount(x: np.uint64) -> int:
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def row_of(mask: np.uint64, line: int) -> int:
     """Byte ``line`` of a mask (a type line's countries, or of a transposed mask)."""
     return np.int64((mask >> np.uint64(8 * line)) & U255)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def transpose(x: np.uint64) -> np.uint64:
     """Swap types and countries (8x8 bit-matrix transpose, as ``bits.transpose``)."""
     t = (x ^ (x >> np.uint64(7))) & np.uint64(0x00AA00AA00AA00AA)
@@ -266,7 +266,7 @@ def _gray_value(
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cached_value(mask: np.uint64, tb: tuple, work: np.ndarray) -> int:
     """``exact_value``, remembered in the rule set's direct-mapped cache (``Tables``)."""
     if mask == U0:
@@ -409,7 +409,7 @@ def _dp(held: np.ndarray, line_fixed: np.ndarray, cross_fixed: np.ndarray, best:
 # -- the quick arrangement -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy(mask: np.uint64, counts: np.ndarray, lines: np.ndarray) -> None:
     """``agents``' quick arrangement: every item joins the longer of its type and country lines
     (the type on a tie). Fills ``counts`` (16,) and ``lines`` (16,) uint64: types 0-7, then

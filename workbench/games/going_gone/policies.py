@@ -53,7 +53,7 @@ def scratch(cups: int) -> tuple:
 # -- bidding -------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_bids(
     kind: int, params: np.ndarray, u: np.ndarray, lots: np.ndarray, holding: np.uint64,
     budget: int, seen_extra: np.uint64, rounds_left: int, tb: tuple, space: tuple,
@@ -131,7 +131,7 @@ def _unrank(rank: int, budget: int, cups: int, out: np.ndarray) -> None:
         remaining -= x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lot_items(lot: np.uint64, lot_lines: np.ndarray) -> int:
     """The lot's items, lowest bit first: type line in ``lot_lines[2i]``, country line
     (numbered 8-15) in ``lot_lines[2i + 1]``; returns how many."""
@@ -147,7 +147,7 @@ def _lot_items(lot: np.uint64, lot_lines: np.ndarray) -> int:
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _insertion(counts: np.ndarray, lot: np.uint64, best: np.ndarray, lot_lines: np.ndarray) -> int:
     """The most a lot adds to the line ``counts`` when its items join their type or country
     lines, nothing else moving (``agents.insertion_marginals``)."""
@@ -186,7 +186,7 @@ def _insertion(counts: np.ndarray, lot: np.uint64, best: np.ndarray, lot_lines: 
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gain(before: int, joining: int, best: np.ndarray) -> int:
     """What ``joining`` more items add to a line of ``before`` (counts capped at the table)."""
     top = len(best) - 1
@@ -241,7 +241,7 @@ def _project(
 # -- selling -------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan_sales(
     kind: int, params: np.ndarray, holding: np.uint64, bucks: int, rounds_left: int,
     tb: tuple, space: tuple, out: np.ndarray,
@@ -257,7 +257,7 @@ def plan_sales(
     return _sell_for_bucks(holding, bucks, params[2], params[5] != 0, tb, space, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sell_arranged(
     holding: np.uint64, bucks: int, reserve: float, tb: tuple, space: tuple, out: np.ndarray
 ) -> int:
