@@ -129,37 +129,37 @@ def exact_value(
     """The exact best-arrangement value of one holding (``arrangement.best_value``)."""
     if mask == U0:
         return 0
-    rows, tfix, cfix, free = work[0:8], work[8:16], work[16:24], work[24:32]
+    # tfix, cfix and free live at work[8:16], work[16:24] and work[24:32]; indexed directly
+    # (no views) until a free item needs the search
     packed = U0
     for t in range(8):
-        r = row_of(mask, t)
-        rows[t] = r
-        packed += COLUMN_ONES[r]
+        packed += COLUMN_ONES[row_of(mask, t)]
     busy = 0
     for c in range(8):
-        cfix[c] = 0
+        work[16 + c] = 0
         if row_of(packed, c) >= 2:
             busy |= 1 << c
     any_free = False
     for t in range(8):
-        r = rows[t]
+        r = row_of(mask, t)
         k = POP8[r]
-        free[t] = 0
-        tfix[t] = 0
+        work[24 + t] = 0
+        work[8 + t] = 0
         if k >= 2:
-            free[t] = r & busy
-            tfix[t] = POP8[r & ~busy & 255]
-            any_free = any_free or free[t] != 0
+            work[24 + t] = r & busy
+            work[8 + t] = POP8[r & ~busy & 255]
+            any_free = any_free or (r & busy) != 0
         elif k == 1:
             if r & busy:
-                cfix[LOW8[r]] += 1
+                work[16 + LOW8[r]] += 1
             else:
-                tfix[t] = 1
+                work[8 + t] = 1
     if not any_free:
         value = 0
         for line in range(8):
-            value += best[tfix[line]] + best[cfix[line]]
+            value += best[work[8 + line]] + best[work[16 + line]]
         return value
+    tfix, cfix, free = work[8:16], work[16:24], work[24:32]
     if _free_count(free) > DOMINATE_ITEMS:
         _dominate(tfix, cfix, free, low, high, work[32:64])
     value = 0
