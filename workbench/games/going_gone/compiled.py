@@ -393,16 +393,26 @@ def _dp(held: np.ndarray, line_fixed: np.ndarray, cross_fixed: np.ndarray, best:
                 if v > top:
                     top = v
             table[state] = top
+    # the cross lines' values, walking the states in order with a mixed-radix counter
+    digits = np.zeros(8, dtype=np.int64)
+    cross = 0
+    for j in range(8):
+        cross += best[cross_fixed[j]] if caps[j] else 0
     found = _NEG
     for state in range(size):
-        v = table[state]
-        rest = state
-        for j in range(8):
-            if caps[j]:
-                digit = rest // strides[j] % (caps[j] + 1)
-                v += best[cross_fixed[j] + digit]
+        v = table[state] + cross
         if v > found:
             found = v
+        for j in range(8):  # the next state: carry through the full digits
+            if caps[j] == 0:
+                continue
+            d = digits[j]
+            if d < caps[j]:
+                cross += best[cross_fixed[j] + d + 1] - best[cross_fixed[j] + d]
+                digits[j] = d + 1
+                break
+            cross += best[cross_fixed[j]] - best[cross_fixed[j] + d]
+            digits[j] = 0
     return found
 
 
