@@ -33,6 +33,8 @@ _CACHE_SHIFT = np.uint64(64 - 18)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Free items up to which every assignment is tried (``_gray_value``) instead of the DP.
 GRAY_ITEMS = 12
+#: Free items above which the range test (``_dominate``) runs before the search.
+DOMINATE_ITEMS = 6
 #: Scratch ints ``exact_value`` needs (callers pass one array of this size, reused).
 WORK = 128
 
@@ -81,7 +83,7 @@ def tables_of(rules: Rules) -> Tables:
 # -- bits of one mask ----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def popcount(x: np.uint64) -> int:
     """Set bits of a uint64."""
     x = x - ((x >> U1) & np.uint64(0x5555555555555555))
@@ -90,13 +92,13 @@ def popcount(x: np.uint64) -> int:
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def row_of(mask: np.uint64, line: int) -> int:
     """Byte ``line`` of a mask (a type line's countries, or of a transposed mask)."""
     return np.int64((mask >> np.uint64(8 * line)) & U255)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def transpose(x: np.uint64) -> np.uint64:
     """Swap types and countries (8x8 bit-matrix transpose, as ``bits.transpose``)."""
     t = (x ^ (x >> np.uint64(7))) & np.uint64(0x00AA00AA00AA00AA)
@@ -127,38 +129,38 @@ def exact_value(
     """The exact best-arrangement value of one holding (``arrangement.best_value``)."""
     if mask == U0:
         return 0
-    rows, tfix, cfix, free = work[0:8], work[8:16], work[16:24], work[24:32]
+    # tfix, cfix and free live at work[8:16], work[16:24] and work[24:32]; indexed directly
+    # (no views) until a free item needs the search
     packed = U0
     for t in range(8):
-        r = row_of(mask, t)
-        rows[t] = r
-        packed += COLUMN_ONES[r]
+        packed += COLUMN_ONES[row_of(mask, t)]
     busy = 0
     for c in range(8):
-        cfix[c] = 0
+        work[16 + c] = 0
         if row_of(packed, c) >= 2:
             busy |= 1 << c
     any_free = False
     for t in range(8):
-        r = rows[t]
+        r = row_of(mask, t)
         k = POP8[r]
-        free[t] = 0
-        tfix[t] = 0
+        work[24 + t] = 0
+        work[8 + t] = 0
         if k >= 2:
-            free[t] = r & busy
-            tfix[t] = POP8[r & ~busy & 255]
-            any_free = any_free or free[t] != 0
+            work[24 + t] = r & busy
+            work[8 + t] = POP8[r & ~busy & 255]
+            any_free = any_free or (r & busy) != 0
         elif k == 1:
             if r & busy:
-                cfix[LOW8[r]] += 1
+                work[16 + LOW8[r]] += 1
             else:
-                tfix[t] = 1
+                work[8 + t] = 1
     if not any_free:
         value = 0
         for line in range(8):
-            value += best[tfix[line]] + best[cfix[line]]
+            value += best[work[8 + line]] + best[work[16 + line]]
         return value
-    if _free_count(free) > GRAY_ITEMS:
+    tfix, cfix, free = work[8:16], work[16:24], work[24:32]
+    if _free_count(free) > DOMINATE_ITEMS:
         _dominate(tfix, cfix, free, low, high, work[32:64])
     value = 0
     columns = 0
@@ -170,10 +172,40 @@ def exact_value(
         if not columns >> c & 1:
             value += best[cfix[c]]
     if columns:
-        if _free_count(free) <= GRAY_ITEMS:
-            value += _gray_value(tfix, cfix, free, best, work[32:96])
+        value += _components_value(tfix, cfix, free, best, work)
+    return value
+
+
+@njit(cache=True)
+def _components_value(
+    tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, best: np.ndarray, work: np.ndarray
+) -> int:
+    """Best value of the lines the free items touch, one connected component at a time (free
+    items linked through a shared type or country line; components are independent, so their
+    best values add): small ones by ``_gray_value``, the others by the DP."""
+    part = work[80:88]
+    taken = 0  # type lines already in a component
+    value = 0
+    for start in range(8):
+        if free[start] == 0 or taken >> start & 1:
+            continue
+        types = 1 << start
+        columns = free[start]
+        grown = True
+        while grown:
+            grown = False
+            for t in range(8):
+                if free[t] & columns and not types >> t & 1:
+                    types |= 1 << t
+                    columns |= free[t]
+                    grown = True
+        taken |= types
+        for t in range(8):
+            part[t] = free[t] if types >> t & 1 else 0
+        if _free_count(part) <= GRAY_ITEMS:
+            value += _gray_value(tfix, cfix, part, best, work[32:80])
         else:
-            value += _free_value(tfix, cfix, free, columns, best)
+            value += _free_value(tfix, cfix, part, columns, best)
     return value
 
 
@@ -234,7 +266,7 @@ def _gray_value(
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cached_value(mask: np.uint64, tb: tuple, work: np.ndarray) -> int:
     """``exact_value``, remembered in the rule set's direct-mapped cache (``Tables``)."""
     if mask == U0:
@@ -361,23 +393,33 @@ def _dp(held: np.ndarray, line_fixed: np.ndarray, cross_fixed: np.ndarray, best:
                 if v > top:
                     top = v
             table[state] = top
+    # the cross lines' values, walking the states in order with a mixed-radix counter
+    digits = np.zeros(8, dtype=np.int64)
+    cross = 0
+    for j in range(8):
+        cross += best[cross_fixed[j]] if caps[j] else 0
     found = _NEG
     for state in range(size):
-        v = table[state]
-        rest = state
-        for j in range(8):
-            if caps[j]:
-                digit = rest // strides[j] % (caps[j] + 1)
-                v += best[cross_fixed[j] + digit]
+        v = table[state] + cross
         if v > found:
             found = v
+        for j in range(8):  # the next state: carry through the full digits
+            if caps[j] == 0:
+                continue
+            d = digits[j]
+            if d < caps[j]:
+                cross += best[cross_fixed[j] + d + 1] - best[cross_fixed[j] + d]
+                digits[j] = d + 1
+                break
+            cross += best[cross_fixed[j]] - best[cross_fixed[j] + d]
+            digits[j] = 0
     return found
 
 
 # -- the quick arrangement -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy(mask: np.uint64, counts: np.ndarray, lines: np.ndarray) -> None:
     """``agents``' quick arrangement: every item joins the longer of its type and country lines
     (the type on a tie). Fills ``counts`` (16,) and ``lines`` (16,) uint64: types 0-7, then
@@ -385,16 +427,22 @@ def greedy(mask: np.uint64, counts: np.ndarray, lines: np.ndarray) -> None:
     packed = U0
     for t in range(8):
         packed += COLUMN_ONES[row_of(mask, t)]
-    # no_longer[s]: the countries whose line holds at most s items, as a byte
-    no_longer = np.zeros(9, dtype=np.int64)
-    for c in range(8):
-        size = row_of(packed, c)
-        for s in range(size, 9):
-            no_longer[s] |= 1 << c
     to_country = U0
     for t in range(8):
         r = row_of(mask, t)
-        to_type = r & no_longer[POP8[r]]
+        k = POP8[r]
+        if k == 0:
+            counts[t] = 0
+            lines[t] = U0
+            continue
+        # the countries of this row whose line holds at most k items (no allocation)
+        to_type = 0
+        row = r
+        while row:
+            c = LOW8[row]
+            row &= row - 1
+            if row_of(packed, c) <= k:
+                to_type |= 1 << c
         counts[t] = POP8[to_type]
         shift = np.uint64(8 * t)
         lines[t] = np.uint64(to_type) << shift

@@ -406,7 +406,11 @@ def _apply_sales(table, tb, bucks, holdings, sold, sales_made, sale_bucks, recor
                 rec_sale_bucks[g, r, s] = paid
                 rec_bucks_after[g, r, s] = bucks[g, s]
                 rec_holdings_after[g, r, s] = holdings[g, s]
-                rec_score_after[g, r, s] = bucks[g, s] + cached_value(holdings[g, s], tb, work)
+                if r > 0 and rec_holdings_after[g, r - 1, s] == holdings[g, s]:  # unchanged
+                    value = rec_score_after[g, r - 1, s] - rec_bucks_after[g, r - 1, s]
+                else:
+                    value = cached_value(holdings[g, s], tb, work)
+                rec_score_after[g, r, s] = bucks[g, s] + value
 
 
 def final_scores(batch: FastBatch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -14,7 +14,6 @@ import numpy as np
 from numba import njit
 
 from workbench.games.going_gone.compiled import (
-    LOW8,
     POP8,
     U0,
     U1,
@@ -54,7 +53,7 @@ def scratch(cups: int) -> tuple:
 # -- bidding -------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_bids(
     kind: int, params: np.ndarray, u: np.ndarray, lots: np.ndarray, holding: np.uint64,
     budget: int, seen_extra: np.uint64, rounds_left: int, tb: tuple, space: tuple,
@@ -132,7 +131,7 @@ def _unrank(rank: int, budget: int, cups: int, out: np.ndarray) -> None:
         remaining -= x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lot_items(lot: np.uint64, lot_lines: np.ndarray) -> int:
     """The lot's items, lowest bit first: type line in ``lot_lines[2i]``, country line
     (numbered 8-15) in ``lot_lines[2i + 1]``; returns how many."""
@@ -141,24 +140,32 @@ def _lot_items(lot: np.uint64, lot_lines: np.ndarray) -> int:
     while rest != U0 and k < 32:
         low = rest & (~rest + U1)
         rest ^= low
-        position = 0
-        for byte in range(8):
-            b = row_of(low, byte)
-            if b:
-                position = 8 * byte + LOW8[b]
-                break
+        position = popcount(low - U1)  # the index of the bit
         lot_lines[2 * k] = position // 8
         lot_lines[2 * k + 1] = 8 + position % 8
         k += 1
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _insertion(counts: np.ndarray, lot: np.uint64, best: np.ndarray, lot_lines: np.ndarray) -> int:
     """The most a lot adds to the line ``counts`` when its items join their type or country
     lines, nothing else moving (``agents.insertion_marginals``)."""
     k = _lot_items(lot, lot_lines)
     top = len(best) - 1
+    if k == 1:  # the better of its two lines (or nothing)
+        return max(0, _gain(counts[lot_lines[0]], 1, best), _gain(counts[lot_lines[1]], 1, best))
+    if k == 2:  # the four ways two items can go
+        found = 0
+        for option in range(4):
+            first = lot_lines[option & 1]
+            second = lot_lines[2 + (option >> 1)]
+            if first == second:
+                gain = _gain(counts[first], 2, best)
+            else:
+                gain = _gain(counts[first], 1, best) + _gain(counts[second], 1, best)
+            found = max(found, gain)
+        return found
     found = 0
     for option in range(1 << k):
         gain = 0
@@ -177,6 +184,13 @@ def _insertion(counts: np.ndarray, lot: np.uint64, best: np.ndarray, lot_lines: 
         if gain > found:
             found = gain
     return found
+
+
+@njit(cache=True, inline="always")
+def _gain(before: int, joining: int, best: np.ndarray) -> int:
+    """What ``joining`` more items add to a line of ``before`` (counts capped at the table)."""
+    top = len(best) - 1
+    return best[min(before + joining, top)] - best[min(before, top)]
 
 
 @njit(cache=True)
@@ -227,7 +241,7 @@ def _project(
 # -- selling -------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan_sales(
     kind: int, params: np.ndarray, holding: np.uint64, bucks: int, rounds_left: int,
     tb: tuple, space: tuple, out: np.ndarray,
@@ -243,7 +257,7 @@ def plan_sales(
     return _sell_for_bucks(holding, bucks, params[2], params[5] != 0, tb, space, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sell_arranged(
     holding: np.uint64, bucks: int, reserve: float, tb: tuple, space: tuple, out: np.ndarray
 ) -> int:

@@ -353,12 +353,33 @@ def _play(  # type: ignore[no-untyped-def]
 def standings(tables: Tables, pos: Positions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(scores, ranks, win shares) per game and seat of finished games: ranks 1 = best, ties on
     score broken by items won, still tied share the rank and the win (as ``engine.score``).
-    Plain numpy: a few array operations per batch, and nothing to compile."""
-    scores = pos.fame + np.int32(tables.destined_bonus) * pos.destined_won
-    keys = scores.astype(np.int64) * (tables.rounds + 1) + pos.items_won
-    ranks = np.ones(keys.shape, np.int8)
-    for seat in range(keys.shape[1]):  # one pass per seat: the seats above each
-        ranks += keys[:, seat : seat + 1] > keys
-    top = ranks == 1
-    shares = top / top.sum(axis=1, keepdims=True)
-    return scores.astype(np.int32, copy=False), ranks, shares
+    One compiled pass over the games (``_standings``)."""
+    games, n = pos.fame.shape
+    scores = np.empty((games, n), np.int32)
+    ranks = np.empty((games, n), np.int8)
+    shares = np.empty((games, n), np.float64)
+    _standings(pos.fame, pos.destined_won, pos.items_won, tables.destined_bonus, tables.rounds,
+               scores, ranks, shares)  # fmt: skip
+    return scores, ranks, shares
+
+
+@njit(cache=True, _nrt=False)
+def _standings(fame, destined_won, items_won, bonus, rounds, scores, ranks, shares):  # type: ignore[no-untyped-def]
+    """Each seat's score, its rank (1 + the seats whose (score, items won) is above its own)
+    and its share of the win (1/k for each of k seats ranked 1), into the arrays given."""
+    games, n = fame.shape
+    for g in range(games):
+        winners = 0
+        for seat in range(n):
+            scores[g, seat] = fame[g, seat] + bonus * destined_won[g, seat]
+        for seat in range(n):
+            key = np.int64(scores[g, seat]) * (rounds + 1) + items_won[g, seat]
+            above = 0
+            for other in range(n):
+                if np.int64(scores[g, other]) * (rounds + 1) + items_won[g, other] > key:
+                    above += 1
+            ranks[g, seat] = 1 + above
+            if above == 0:
+                winners += 1
+        for seat in range(n):
+            shares[g, seat] = 1.0 / winners if ranks[g, seat] == 1 else 0.0
