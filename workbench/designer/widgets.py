@@ -31,9 +31,9 @@ from workbench.widgets import Explorer
 
 SCALARS = (bool, int, float, str)
 #: The simulation time the dashboard aims for when it chooses the games per rule set itself;
-#: drawing the charts and the table adds about a quarter of a second, so a change is answered
-#: in under a second (``bench/explorers.py``).
-ANSWER_SECONDS = 0.3
+#: drawing the charts and the table adds about a quarter of a second, and the speed probe is
+#: rough, so a change is answered in under a second (``bench/explorers.py``).
+ANSWER_SECONDS = 0.25
 
 
 def games_for_a_quick_answer(game: str, agents: Any = None, rule_sets: int = 5) -> int:
