@@ -331,5 +331,6 @@ def test_each_copy_of_the_live_chart_script_names_its_svg_clips_and_gradients_ap
     assert '"clip"+$' not in bundle and 'clip_id="clip"+' not in bundle.replace(
         f'clip_id="clip"+{charts._SVG_ID_PREFIX}', ""
     )
-    with pytest.raises(RuntimeError, match="found 0 of Vega's 2 SVG id counters"):
-        charts._unique_svg_ids("export default {}")
+    # Another Vega than the locked one: the script is left as it is, with a warning.
+    with pytest.warns(RuntimeWarning, match="found 0 of Vega's 2 SVG id counters"):
+        assert charts._unique_svg_ids("export default {}") == "export default {}"

@@ -326,11 +326,15 @@ def _unique_svg_ids(source: str) -> str:
     whichever chart came first and is drawn cut off (a known Vega bug, open upstream). A random
     prefix per copy keeps the ids apart."""
     patched, count = _SVG_ID_COUNTERS.subn(rf'\1"\2"+{_SVG_ID_PREFIX}+', source)
-    if count != 2:
-        raise RuntimeError(
+    if count != 2:  # another Vega than the locked one: live charts still work, ids may repeat
+        warnings.warn(
             f"live charts: found {count} of Vega's 2 SVG id counters in the bundled script "
-            f"(altair {alt.__version__}); the clip-path fix in workbench.charts needs updating"
+            f"(altair {alt.__version__}); with several live charts on a page one may be cut "
+            "to another's plot area (the fix in workbench.charts needs updating)",
+            RuntimeWarning,
+            stacklevel=2,
         )
+        return source
     prefix = f"const {_SVG_ID_PREFIX} = Math.random().toString(36).slice(2, 10) + '-';\n"
     return prefix + patched
 
