@@ -15,6 +15,7 @@ tables of others can leave its own table open to a lone hand-written agent).
 
 from __future__ import annotations
 
+import importlib
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -33,6 +34,19 @@ from workbench.kit.seeding import seed_sequence
 FITTER = "cma-es-2"
 #: The sub-stream the exploitation penalty's games draw from (apart from the tables' games).
 LONE_STREAM = 99
+
+
+@dataclass(frozen=True)
+class PolicyClass:
+    """``Fitting.policy`` for a game whose parametrised policy is a class taking the parameter
+    vector: imported by name when first made (a game's agents module imports its fitted
+    module, so the fitted module cannot import the class at the top)."""
+
+    module: str
+    name: str = "FittedPolicy"
+
+    def __call__(self, rules: Any, vector: Sequence[float]) -> Any:
+        return getattr(importlib.import_module(self.module), self.name)(vector)
 
 
 @dataclass(frozen=True)

@@ -13,17 +13,9 @@ engine. The rulebook's fit ships in ``data/fits/auction_house/``; other rules fi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
-
-
-def _policy(rules: Any, vector: Sequence[float]) -> Any:
-    from workbench.games.auction_house.agents import FittedPolicy  # agents imports this module
-
-    return FittedPolicy(vector)
-
+from workbench.kit.fitting import FittedAgent, Fitting, Parameter, PolicyClass, fit_function
 
 FITTING = Fitting(
     version="auction_house-features-1",
@@ -39,7 +31,7 @@ FITTING = Fitting(
         Parameter("cover_from", 3.0, 1.0, 4.0),
         Parameter("ruff_from", 1.0, 1.0, 4.0),
     ),
-    policy=_policy,
+    policy=PolicyClass("workbench.games.auction_house.agents"),
     opponents=("heuristic",),
     games=200,
     generations=25,

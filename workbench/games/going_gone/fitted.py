@@ -12,17 +12,9 @@ engine. The rulebook's fit ships in ``data/fits/going_gone/``; other rules fit o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
-
-
-def _policy(rules: Any, vector: Sequence[float]) -> Any:
-    from workbench.games.going_gone.agents import FittedPolicy  # agents.py registers this
-
-    return FittedPolicy(vector)
-
+from workbench.kit.fitting import FittedAgent, Fitting, Parameter, PolicyClass, fit_function
 
 FITTING = Fitting(
     version="going_gone-collector-3",
@@ -33,7 +25,7 @@ FITTING = Fitting(
         Parameter("projection", 0.5, 0.0, 1.0),
         Parameter("capture", 0.5, 0.0, 1.5),
     ),
-    policy=_policy,
+    policy=PolicyClass("workbench.games.going_gone.agents"),
     opponents=("collector",),
     games=80,
     generations=20,

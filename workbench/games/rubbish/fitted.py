@@ -13,14 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
-
-
-def _policy(rules: Any, vector: Sequence[float]) -> Any:
-    from workbench.games.rubbish.agents import FittedPolicy  # agents.py registers this module
-
-    return FittedPolicy(vector)
-
+from workbench.kit.fitting import FittedAgent, Fitting, Parameter, PolicyClass, fit_function
 
 FITTING = Fitting(
     version="rubbish-heuristic-1",
@@ -30,7 +23,7 @@ FITTING = Fitting(
         Parameter("cheapskate_share", 0.7, 0.0, 1.0),
         Parameter("last_round_share", 0.9, 0.0, 1.0),
     ),
-    policy=_policy,
+    policy=PolicyClass("workbench.games.rubbish.agents"),
     opponents=("random", "heuristic"),
     games=400,
     generations=30,
