@@ -13,7 +13,7 @@ seeded results did not change.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -227,18 +227,28 @@ def positions_of_observation(observation: Observation) -> Positions:
     """One game as ``observation``'s player sees it: the public record, its own geek at its
     seat (the other seats' geeks, unknown, are 0) and the number of cards each earlier bidder
     holds out (their bids unknown, -1). What a compiled agent's step call decides from."""
-    rules = observation.rules
-    table = bid_table(rules.money_cards)
+    table = bid_table(observation.rules.money_cards)
+    positions = empty_positions(observation.rules, 1)
+    _write_observation(positions, observation, table.lock_option)
+    return positions
+
+
+def _write_observation(
+    positions: Positions, observation: Observation, lock_option: Callable[[Any], int]
+) -> None:
+    """Write game 0 of ``positions`` as ``positions_of_observation`` describes it, every
+    field set (a buffer used before holds nothing of the last observation)."""
     me = observation.player
-    positions = empty_positions(rules, 1)
+    positions.geek[0] = 0
     positions.geek[0, me] = observation.geek
     positions.fame[0] = observation.fame
-    positions.lock[0] = [table.lock_option(card) for card in observation.locked]
+    positions.lock[0] = [lock_option(card) for card in observation.locked]
     positions.remaining[0] = False
     positions.remaining[0, list(observation.remaining)] = True
     positions.auctioneer[0] = observation.auctioneer
     positions.cheapskates[0] = observation.cheapskate_counts
     positions.items_won[0] = [len(won) for won in observation.items_won]
+    positions.destined_won[0] = 0
     positions.destined_won[0, me] = sum(
         item in observation.destined for item in observation.items_won[me]
     )
@@ -248,7 +258,9 @@ def positions_of_observation(observation: Observation) -> Positions:
         positions.first[0] = observation.first_bidder
         positions.position[0] = observation.order.index(me)
         positions.held[0] = [-1 if count is None else count for count in observation.held_out]
-    return positions
+    else:
+        positions.item[0] = positions.first[0] = positions.position[0] = -1
+        positions.held[0] = -1
 
 
 class _ObservedBuffer(NamedTuple):
@@ -271,32 +283,8 @@ def observed_position(observation: Observation) -> Positions:
         table = bid_table(rules.money_cards)
         options = {card: table.lock_option(card) for card in (None, *table.values)}
         buffer = _OBSERVED.setdefault(rules, _ObservedBuffer(empty_positions(rules, 1), options))
-    positions, lock_option = buffer
-    me = observation.player
-    positions.geek[0] = 0
-    positions.geek[0, me] = observation.geek
-    positions.fame[0] = observation.fame
-    positions.lock[0] = [lock_option[card] for card in observation.locked]
-    remaining = positions.remaining
-    remaining[0] = False
-    remaining[0, list(observation.remaining)] = True
-    positions.auctioneer[0] = observation.auctioneer
-    positions.cheapskates[0] = observation.cheapskate_counts
-    positions.items_won[0] = [len(won) for won in observation.items_won]
-    positions.destined_won[0] = 0
-    positions.destined_won[0, me] = sum(
-        item in observation.destined for item in observation.items_won[me]
-    )
-    positions.rounds_done[0] = observation.round - 1
-    if observation.phase == "bid":
-        positions.item[0] = observation.item
-        positions.first[0] = observation.first_bidder
-        positions.position[0] = observation.order.index(me)
-        positions.held[0] = [-1 if count is None else count for count in observation.held_out]
-    else:
-        positions.item[0] = positions.first[0] = positions.position[0] = -1
-        positions.held[0] = -1
-    return positions
+    _write_observation(buffer.positions, observation, buffer.lock_option.__getitem__)
+    return buffer.positions
 
 
 def repeat_positions(positions: Positions, times: int, *, tile: bool = False) -> Positions:
