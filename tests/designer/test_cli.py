@@ -335,8 +335,9 @@ IN_PROCESS = ("simulate", "tune")  # commands without --workers
 def test_the_seed_defaults_to_0_and_the_run_says_so(command, tmp_path, capsys):
     arguments = [*RUNS[command], *([] if command in IN_PROCESS else ["--workers", 1])]
     assert run(*arguments, "--out", tmp_path / "default.parquet") == 0
-    description = capsys.readouterr().err.splitlines()[0]
-    assert description.startswith(f"{command} rubbish: ") and description.endswith(", seed 0")
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    lines = [line for line in lines if not line.startswith("fitting rubbish")]  # fits come first
+    assert lines[0].startswith(f"{command} rubbish: ") and lines[0].endswith(", seed 0")
     assert run(*arguments, "--seed", 0, "--quiet", "--out", tmp_path / "zero.parquet") == 0
     default = pl.read_parquet(tmp_path / "default.parquet")
     assert default.equals(pl.read_parquet(tmp_path / "zero.parquet"))
@@ -403,3 +404,13 @@ def test_fit_prints_and_writes_the_fitted_parameters(example, tmp_path, capsys):
     assert frame["parameter"].to_list() == ["factor", "offset"]
     printed = capsys.readouterr().out
     assert f"factor = {frame['value'][0]:.6g}" in printed
+
+
+def test_the_cli_defaults_to_fitted_players_and_quiet_hides_the_fit(tmp_path, capsys):
+    """No --agents: every seat plays the fitted agent, fitted to these rules (a rule set with no
+    shipped fit, so it fits here); --quiet shows neither the fit's progress nor the run's."""
+    out = tmp_path / "games.parquet"
+    arguments = ["simulate", "rubbish", "--set", "destined_bonus=35", "--games", 40, "--quiet"]
+    assert run(*arguments, "--out", out) == 0
+    assert capsys.readouterr().err == ""
+    assert pl.read_parquet(out)["agent"].unique().to_list() == ["fitted"]

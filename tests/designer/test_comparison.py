@@ -113,3 +113,14 @@ def test_a_game_that_does_not_say_what_it_shares_is_labelled():
 def test_bad_input_is_reported_before_running(baseline, variant, agents, error, message):
     with pytest.raises(error, match=message):
         run("rubbish", baseline, variant, agents)
+
+
+def test_without_a_lineup_the_designer_seats_the_fitted_agent():
+    """The designer's default line-up is ``fitted`` (fitted to each side's rules): the same
+    table as naming it, labelled so; a game without one keeps its own default agent."""
+    default = run("rubbish", None, {"destined_bonus": 40}, None, games=100)
+    named = run("rubbish", None, {"destined_bonus": 40}, "fitted", games=100)
+    assert default["agents"].unique().to_list() == ["fitted"]
+    assert default.equals(named)
+    heuristic = run("rubbish", None, {"destined_bonus": 40}, "heuristic", games=100)
+    assert not default["baseline"].equals(heuristic["baseline"])

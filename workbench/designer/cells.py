@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import ModuleType
@@ -34,6 +35,23 @@ from workbench.kit.seeding import derive_seed, seed_sequence
 
 #: The grid key that varies the agent line-up instead of a rule field.
 AGENTS_AXIS = "agents"
+#: The agent a designer's run seats when given no line-up: fitted to each rule set it plays,
+#: so a finding is judged under play adapted to the rules, not one hand-written agent's habits.
+DESIGNER_AGENT = "fitted"
+
+
+def hand_written_agent(module: ModuleType) -> str:
+    """The game's own default agent (hand-written): what ``simulate`` seats when given none."""
+    return importlib.import_module(module.__name__ + ".simulate").SELF_PLAY.default_agent
+
+
+def designer_lineup(module: ModuleType, agents: Any) -> Any:
+    """``agents``, or when None the designer's default: ``DESIGNER_AGENT`` in every seat where
+    the game has it (fitted to each rule set, or read from the fit cache), else None (the
+    game's own default agent)."""
+    if agents is None and DESIGNER_AGENT in module.AGENTS:
+        return DESIGNER_AGENT
+    return agents
 
 
 def get_game(game: str) -> ModuleType:
@@ -151,10 +169,13 @@ def _agent_name(agent: Any) -> str:
     return agent if isinstance(agent, str) else agent_label(agent)
 
 
-def resolve_agents(module: ModuleType, rules: Any, agents: Any) -> tuple[list[Any] | None, str]:
+def resolve_agents(
+    module: ModuleType, rules: Any, agents: Any, *, progress: bool = True
+) -> tuple[list[Any] | None, str]:
     """(one agent per seat, '') for a valid line-up, made once here so that workers need not
     make them again (an equilibrium agent solves the game when made, a fitted agent fits to
-    ``rules`` or reads its fit from the cache); (None, problem) for a
+    ``rules``, with a progress bar when ``progress``, or reads its fit from the cache); (None,
+    problem) for a
     wrong length, an unknown name, or an agent its ``make_agent`` rejects for these rules.
     ``agents`` None stays None: the game's default agent, made where the cell runs."""
     if agents is None:
@@ -172,13 +193,13 @@ def resolve_agents(module: ModuleType, rules: Any, agents: Any) -> tuple[list[An
         return None, str(exc)
     for agent in made:  # a fitted agent fits to (or loads its fit for) these rules here, once,
         if hasattr(agent, "policy_for"):  # and the fit travels with the agent to the workers
-            agent.policy_for(rules)
+            agent.policy_for(rules, progress=progress)
     return made, ""
 
 
-def check_lineup(module: ModuleType, rules: Any, agents: Any) -> str:
+def check_lineup(module: ModuleType, rules: Any, agents: Any, *, progress: bool = True) -> str:
     """'' when ``agents`` gives the game a valid line-up for ``rules``, else the problem."""
-    return resolve_agents(module, rules, agents)[1]
+    return resolve_agents(module, rules, agents, progress=progress)[1]
 
 
 def changed_fields(module: ModuleType, rules: Any, reference: Any = None) -> dict[str, Any]:

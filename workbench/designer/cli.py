@@ -108,7 +108,8 @@ AGENTS = option(
     "--agents",
     metavar="LINEUP",
     help="one agent name for every seat (heuristic) or one per seat, comma-separated "
-    "(heuristic,random,random,random); default: the game's default agent",
+    "(heuristic,random,random,random); default: fitted (fitted to the rules played, or read "
+    "from the fit cache) where the game has it, else the game's default agent",
 )
 GAMES = option(
     "--games",

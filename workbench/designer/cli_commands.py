@@ -58,11 +58,11 @@ def command_games(args: argparse.Namespace) -> int:
 
 def command_simulate(args: argparse.Namespace) -> int:
     """Self-play: write the games frame, and the rounds frame when asked."""
-    from workbench.designer.cells import check_lineup
+    from workbench.designer.cells import check_lineup, designer_lineup
 
     module, rules = _game_and_rules(args)
-    agents = parse_lineup(args.agents)
-    problem = check_lineup(module, rules, agents)
+    agents = designer_lineup(module, parse_lineup(args.agents))
+    problem = check_lineup(module, rules, agents, progress=not args.quiet)
     if problem:
         raise CommandError(f"--agents: {problem}")
     check_outputs([args.out, args.rounds_out], args.overwrite)
@@ -105,7 +105,9 @@ def command_sweep(args: argparse.Namespace) -> int:
         if agents is not None:
             raise CommandError("give --agents (one line-up) or --lineup (a line-up axis), not both")
         grid["agents"] = [parse_lineup(lineup) for lineup in args.lineup]
-    plan = plan_sweep(args.game, base, grid, agents, games=args.games, seed=args.seed)
+    plan = plan_sweep(
+        args.game, base, grid, agents, games=args.games, seed=args.seed, progress=not args.quiet
+    )
     check_outputs([args.out], args.overwrite)
     _describe(args, f"{len(plan.cells)} cells × {plan.games:,} games")
     frame = _run(args, partial(run_sweep, plan))

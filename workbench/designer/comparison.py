@@ -28,6 +28,7 @@ from workbench.designer.cells import (
     check_base_rules,
     check_fields,
     check_run,
+    designer_lineup,
     game_id,
     lineup_label,
     resolve_agents,
@@ -87,7 +88,8 @@ def compare(
 
     ``baseline``: the game's Rules, a mapping of changes to the rulebook's, or None (the
     rulebook's). ``variant``: Rules, or a mapping of changes to the baseline (e.g.
-    ``{"destined_bonus": 40}``). ``agents``: one line-up for both (None: the game's default).
+    ``{"destined_bonus": 40}``). ``agents``: one line-up for both (None: ``fitted``
+    in every seat, fitted to each side's rules, where the game has it; else the game's default).
     One row per metric: n (paired games), each side's value and interval, the difference with
     its paired t interval (a conservative Bonferroni range for the derived spread), the
     correlation of the paired per-game values; then the game, both rule sets' labels
@@ -97,6 +99,7 @@ def compare(
     8 bytes per metric per game per side (140 MB per side for a million Rubbish games).
     """
     module, games, seed = check_run(game, games, seed)
+    agents = designer_lineup(module, agents)
     if variant is None:
         raise ValueError(
             "variant is missing: give the variant's Rules or its changes, e.g. "
@@ -109,7 +112,10 @@ def compare(
     problems += more
     tasks = []
     for name, rules in (("baseline", base), ("variant", changed)):
-        made, problem = resolve_agents(module, rules, agents) if rules is not None else (None, "")
+        made, problem = (
+            resolve_agents(module, rules, agents, progress=progress)
+            if rules is not None else (None, "")
+        )  # fmt: skip
         if problem:
             problems.append(f"{name}: {problem}")
         tasks.append(CellTask(game_id(module), rules, made, games, seed))

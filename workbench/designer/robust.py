@@ -10,7 +10,6 @@ games (``games_by_strength``), and each row's ``n`` says how many pairs it rests
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
@@ -23,6 +22,7 @@ from workbench.designer.cells import (
     cell_values,
     check_run,
     game_id,
+    hand_written_agent,
     lineup_label,
     positive_count,
     resolve_agents,
@@ -90,7 +90,7 @@ def robust_compare(
     if not problems:
         for strength, count in zip(strengths, counts, strict=True):
             for side, rules in (("baseline", base), ("variant", changed)):
-                made, problem = resolve_agents(module, rules, strength)
+                made, problem = resolve_agents(module, rules, strength, progress=progress)
                 if problem:
                     problems.append(f"{lineup_label(strength)} ({side}): {problem}")
                 tasks.append(CellTask(game_id(module), rules, made, count, seed))
@@ -143,8 +143,8 @@ def verdicts(rows: pl.DataFrame) -> pl.DataFrame:
 
 def _default_strengths(module: Any) -> list[str]:
     """The game's default hand-written agent, then fitted and search where the game has them."""
-    hand_written = importlib.import_module(module.__name__ + ".simulate").SELF_PLAY.default_agent
-    return [hand_written, *(name for name in ("fitted", "search") if name in module.AGENTS)]
+    adaptive = [name for name in ("fitted", "search") if name in module.AGENTS]
+    return [hand_written_agent(module), *adaptive]
 
 
 def _games_per_strength(

@@ -31,6 +31,7 @@ from workbench.designer.cells import (
     check_base_rules,
     check_fields,
     check_run,
+    designer_lineup,
     game_id,
     lineup_label,
     plain,
@@ -85,10 +86,14 @@ def plan_sweep(
     *,
     games: int,
     seed: int,
+    progress: bool = True,
 ) -> SweepPlan:
-    """Check everything and list the cells, running nothing. Every problem (unknown fields,
-    values ``Rules`` rejects, bad line-ups), per cell, is raised together as ``InvalidCells``."""
+    """Check everything and list the cells, running nothing but the fits a ``fitted`` line-up
+    needs (progress bars when ``progress``). Every problem (unknown fields, values ``Rules``
+    rejects, bad line-ups), per cell, is raised together as ``InvalidCells``."""
     module, games, seed = check_run(game, games, seed)
+    if not (isinstance(grid, Mapping) and AGENTS_AXIS in grid):
+        agents = designer_lineup(module, agents)
     if isinstance(base_rules, Mapping):
         unknown = check_fields(module, list(base_rules))
         base, problem = (None, "") if unknown else build_rules(module, module.Rules(), base_rules)
@@ -106,7 +111,7 @@ def plan_sweep(
         rules, problem = build_rules(module, base, changes)
         made = None
         if not problem:
-            made, problem = resolve_agents(module, rules, lineup)
+            made, problem = resolve_agents(module, rules, lineup, progress=progress)
         if problem:
             problems.append(f"cell {cell.label}: {problem}")
             continue
@@ -177,7 +182,8 @@ def sweep(
     game's Rules, or a mapping of changes to the rulebook's; default: the rulebook's) with
     ``dataclasses.replace``; the key "agents" makes the
     line-up an axis too (a list of line-ups), so a conclusion can be checked against more
-    than one. ``agents`` is the line-up otherwise (None: the game's default agent). Columns:
+    than one. ``agents`` is the line-up otherwise (None: ``fitted`` in every seat, fitted to
+    each cell's rules, where the game has it; else the game's default agent). Columns:
     game, one per axis, agents, cell (label), seed (the cell's own), games, seats, then the
     metric's name, kind, n, value, low, high, interval, source, description. Write it with
     ``.write_parquet(path)`` or ``.write_csv(path)``.
@@ -191,7 +197,7 @@ def sweep(
     finishes it, running only the cells not yet kept, and gives the same table. An existing
     store is refused unless ``resume`` (same sweep) or ``overwrite`` (start again).
     """
-    plan = plan_sweep(game, base_rules, grid, agents, games=games, seed=seed)
+    plan = plan_sweep(game, base_rules, grid, agents, games=games, seed=seed, progress=progress)
     return run_sweep(
         plan, executor=executor, progress=progress, confidence=confidence,
         store=store, resume=resume, overwrite=overwrite,

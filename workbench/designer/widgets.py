@@ -21,7 +21,7 @@ import polars as pl
 
 from workbench import games as registry
 from workbench.designer.balance import metric_catalogue
-from workbench.designer.cells import build_rules, rule_fields, value_label
+from workbench.designer.cells import build_rules, hand_written_agent, rule_fields, value_label
 from workbench.designer.charts import compare_chart, sweep_chart
 from workbench.designer.cli_input import parse_value, split_values
 from workbench.designer.comparison import compare
@@ -81,13 +81,19 @@ def suggested_values(game: str, field: str) -> str:
     return ", ".join(value_label(v) if isinstance(v, str) else repr(v) for v in chosen)
 
 
-#: The line-up choice meaning "the game's default agent in every seat" (None to the bench).
+#: The line-up choice meaning "the game's own (hand-written) default agent in every seat": the
+#: dashboard's first answer, since a ``fitted`` line-up fits each new rule set (seconds each).
 DEFAULT_LINEUP = "default"
 
 
 def _lineups(game: str) -> list[str]:
     """The dashboard's line-ups: the game's default agent, or one named agent in every seat."""
     return [DEFAULT_LINEUP, *registry.get(game).AGENTS]
+
+
+def _chosen_lineup(game: str, choice: str) -> str:
+    """The agent a line-up choice seats (the default choice: the game's hand-written agent)."""
+    return hand_written_agent(registry.get(game)) if choice == DEFAULT_LINEUP else choice
 
 
 def _metrics(game: str) -> list[str]:
@@ -175,7 +181,7 @@ def designer_dashboard(
     def compute(
         game: str, field: str, values: str, agents: Any, metric: str, games: int
     ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
-        agents = None if agents == DEFAULT_LINEUP else agents
+        agents = _chosen_lineup(game, agents)
         tried = tuple(parse_value(text) for text in split_values(values) if text)
         if not tried:
             raise ValueError("values: type one or more values, separated by commas")
@@ -225,7 +231,7 @@ def designer_dashboard(
         """Another line-up plays at another speed: choose the games again (unless given)."""
         if switching["game"] or not chosen_games:
             return
-        agents = None if change["new"] == DEFAULT_LINEUP else change["new"]
+        agents = _chosen_lineup(controls["game"].value, change["new"])
         controls["games"].unobserve(dashboard._on_change, names="value")
         try:
             controls["games"].value = games_for_a_quick_answer(controls["game"].value, agents)

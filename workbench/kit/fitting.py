@@ -213,11 +213,12 @@ class FittedAgent:
         rules = selfplay.checked_rules(rules)
         return fitted_parameters(selfplay, fitting, rules, seed=self.seed, progress=progress)
 
-    def policy_for(self, rules: Any) -> Any:
-        """The parametrised agent with the parameters fitted to ``rules`` (made once)."""
+    def policy_for(self, rules: Any, *, progress: bool = True) -> Any:
+        """The parametrised agent with the parameters fitted to ``rules`` (made once; a
+        progress bar when ``progress`` and it has to fit)."""
         if rules not in self._policies:
             _selfplay, fitting = self._fitting()
-            vector = self.fit(rules).vector(fitting.names)
+            vector = self.fit(rules, progress=progress).vector(fitting.names)
             self._policies[rules] = fitting.policy(rules, vector)
         return self._policies[rules]
 
