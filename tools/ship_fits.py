@@ -24,6 +24,7 @@ SHIPPED_RULES: dict[str, list[dict[str, object]]] = {
     "going_gone": [{"starting_bucks": 15}, {"collection_values": (3, 6, 9, 12, 15, 18, 21)}],
     "rubbish": [
         {"destined_bonus": 45},
+        {"starting_auctioneer": "random"},  # notebook 02: fitted players, random first auctioneer
         # notebook 08: its tuning grid of destined bonus x starting fame
         *({"destined_bonus": bonus, "starting_fame": fame}
           for bonus in (30, 45, 60) for fame in (20, 30, 40)
