@@ -21,7 +21,8 @@ from workbench.kit.fitting import fitted_parameters
 SHIPPED_RULES: dict[str, list[dict[str, object]]] = {
     "auction_house": [{"deals": 9}],  # notebook 08: its tuned setting
     # notebook 08: its tuned starting Bucks and collection value chart
-    "going_gone": [{"starting_bucks": 15}, {"collection_values": (3, 6, 9, 12, 15, 18, 21)}],
+    "going_gone": [{"starting_bucks": 15}, {"collection_values": (3, 6, 9, 12, 15, 18, 21)},
+                   {"first_auctioneer": "random"}],  # notebook 03: fitted, random first Auctioneer
     "rubbish": [
         {"destined_bonus": 45},
         {"starting_auctioneer": "random"},  # notebook 02: fitted players, random first auctioneer
