@@ -19,7 +19,8 @@ from workbench.kit.fitting import fitted_parameters
 #: Rule changes (from the rulebook's) that ship a fit too, per game: those the notebooks play
 #: with a fitted line-up, and the shared budget auction's 3 and 4 teams (its targets' tables).
 SHIPPED_RULES: dict[str, list[dict[str, object]]] = {
-    "auction_house": [{"deals": 9}],  # notebook 08: its tuned setting
+    # notebook 08: its tuned setting; notebook 04: fitted players under the house rule
+    "auction_house": [{"deals": 9}, {"trump_reveal": "before_auction"}],
     # notebook 08: its tuned starting Bucks and collection value chart
     "going_gone": [{"starting_bucks": 15}, {"collection_values": (3, 6, 9, 12, 15, 18, 21)},
                    {"first_auctioneer": "random"}],  # notebook 03: fitted, random first Auctioneer

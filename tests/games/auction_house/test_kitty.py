@@ -213,6 +213,16 @@ def test_auction_value_reports_each_role():
         auction_value(Rules(), "determinization", deals=13, seed=1)
 
 
+@pytest.mark.parametrize("agent", ["heuristic", "fitted"])
+def test_auction_value_counts_the_auctions_kitty_outcomes_plays(agent):
+    """The played side of auction_value is the same games as kitty_outcomes (a fitted line-up
+    plays its policy fitted to the rules): the same number of deals with an auction."""
+    value = auction_value(Rules(), agent, deals=13 * 20, seed=3)
+    outcomes = kitty_outcomes(Rules(), agent, deals=13 * 20, seed=3)
+    assert value["auctions"][0] == outcomes["auction"].sum()
+    assert value["agents"][0] == f"{agent} x4"
+
+
 def test_trump_reveal_comparison_holds_both_readings_of_the_same_games():
     comparison = trump_reveal_comparison(Rules(), "heuristic", deals=13 * 30, seed=6)
     after = kitty_summary(kitty_outcomes(Rules(), "heuristic", deals=13 * 30, seed=6))

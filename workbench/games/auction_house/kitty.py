@@ -34,6 +34,7 @@ from workbench.games.auction_house.simulate import (
 )
 from workbench.kit.lineup import agent_label
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.selfplay import playing_agent
 from workbench.stats import proportion_interval
 
 PER_SUIT = len(TRUMP_DECK) // len(SUITS)  # 3 trump cards of each suit
@@ -380,13 +381,14 @@ def auction_value(
     where an auction was held, per role (starter; seller: the starter took its offer; the two
     other offerers) the mean change an auction makes to the seat's chance of winning the
     kitty, its tricks and the points of the deal's own kitty cards it won, with 95% intervals
-    (paired, clustered by game). Needs compiled-policy agents (random, heuristic)."""
+    (paired, clustered by game). Needs compiled-policy agents (random, heuristic, fitted)."""
     rules = Rules() if rules is None else rules
-    lineup = resolve_agents(rules, agents)
+    seated = resolve_agents(rules, agents)
+    lineup = [playing_agent(agent, rules) for agent in seated]  # a fitted agent: its policy
     if not supports_fast(lineup):
         slow = sorted({agent_label(a) for a in lineup if not supports_fast([a])})
         raise ValueError(
-            f"auction_value needs compiled-policy agents (random, heuristic); got {slow}"
+            f"auction_value needs compiled-policy agents (random, heuristic, fitted); got {slow}"
         )
     deals = whole_number("deals", deals, low=1, allowed="a positive whole number")
     seed_sequence(seed)
@@ -427,7 +429,7 @@ def auction_value(
         )
         offset += g
     frame = pl.concat(rows).filter(pl.col("game") * rules.deals + pl.col("deal") <= deals)
-    label = lineup_label([agent_label(a) for a in lineup])
+    label = lineup_label([agent_label(a) for a in seated])
     out = []
     for role in ("starter", "seller", "offerer"):
         part = frame.filter(pl.col("role") == role)
