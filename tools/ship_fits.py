@@ -27,6 +27,7 @@ SHIPPED_RULES: dict[str, list[dict[str, object]]] = {
     "rubbish": [
         {"destined_bonus": 45},
         {"starting_auctioneer": "random"},  # notebook 02: fitted players, random first auctioneer
+        {"destined_bonus": 0}, {"destined_bonus": 15},  # notebook 06: its bonus sweep
         # notebook 08: its tuning grid of destined bonus x starting fame
         *({"destined_bonus": bonus, "starting_fame": fame}
           for bonus in (30, 45, 60) for fame in (20, 30, 40)
