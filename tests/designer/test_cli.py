@@ -377,6 +377,22 @@ def test_tune_reads_ranges_and_open_bands(tmp_path):
     assert not (tmp_path / "tuned.csv.units").exists()
 
 
+def test_tune_takes_whole_value_charts_and_writes_them_back_as_literals(tmp_path):
+    """A tuple is one choice (a whole collection value chart); CSV, which holds no nested data,
+    gets it as the literal the command line reads back."""
+    out = tmp_path / "charts.csv"
+    charts = "(2,6,12,20,30,38,44),(3,6,9,12,15,18,21)"
+    arguments = ["tune", "going_gone", "--agents", "valuation", "--space",
+                 f"collection_values={charts}", "--target", "shared_win_rate=:0.05",
+                 "--budget", 100, "--first-games", 50, "--quiet", "--out", out]  # fmt: skip
+    assert run(*arguments) == 0
+    written = pl.read_csv(out)["collection_values"].to_list()
+    assert sorted(written) == ["(2, 6, 12, 20, 30, 38, 44)", "(3, 6, 9, 12, 15, 18, 21)"]
+    assert run(*arguments[:-2], "--out", tmp_path / "charts.parquet") == 0
+    stored = pl.read_parquet(tmp_path / "charts.parquet")["collection_values"].to_list()
+    assert sorted(map(tuple, stored)) == [(2, 6, 12, 20, 30, 38, 44), (3, 6, 9, 12, 15, 18, 21)]
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

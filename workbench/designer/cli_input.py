@@ -137,6 +137,22 @@ def check_outputs(paths: Sequence[Path | None], overwrite: bool) -> list[Path]:
     return chosen
 
 
+def csv_ready(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with every nested column (a list, such as a whole collection value chart) as
+    the Python literal a command line takes back: ``(2, 6, 12)``. CSV holds no nested data."""
+    nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
+    return frame.with_columns(
+        pl.Series(name, [_literal(value) for value in frame[name].to_list()], dtype=pl.String)
+        for name in nested
+    )
+
+
+def _literal(value: Any) -> str | None:
+    if value is None:
+        return None
+    return repr(tuple(value)) if isinstance(value, list) else repr(value)
+
+
 def write_frames(outputs: Sequence[tuple[pl.DataFrame, Path]]) -> None:
     """Write every frame to a temporary file beside its output, then rename them all into
     place; on any failure (or Ctrl-C) the temporary files are removed and nothing is left."""
@@ -146,7 +162,7 @@ def write_frames(outputs: Sequence[tuple[pl.DataFrame, Path]]) -> None:
             partial = path.with_name(f".{path.name}.partial-{os.getpid()}")
             temporary.append(partial)
             if path.suffix.lower() == ".csv":
-                frame.write_csv(partial)
+                csv_ready(frame).write_csv(partial)
             else:
                 frame.write_parquet(partial)
         for partial, (_, path) in zip(temporary, outputs, strict=True):
