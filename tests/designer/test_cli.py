@@ -219,13 +219,18 @@ def test_an_interrupted_run_leaves_no_file(tmp_path, monkeypatch, capsys):
 
 def test_a_failed_write_leaves_neither_part_nor_whole(tmp_path):
     good = pl.DataFrame({"x": [1]})
-    unwritable = pl.DataFrame({"x": [[1, 2]]})  # CSV cannot hold a list column
+    unwritable = pl.DataFrame({"x": [object()]}, schema={"x": pl.Object})  # nor can CSV
     existing = tmp_path / "b.csv"
     existing.write_text("old")
     with pytest.raises(pl.exceptions.ComputeError):
         cli.write_frames([(good, tmp_path / "a.parquet"), (unwritable, existing)])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.csv"]
     assert existing.read_text() == "old"
+
+
+def test_csv_takes_list_columns_as_literals():
+    frame = pl.DataFrame({"values": [[2, 6, 12], None], "n": [1, 2]})
+    assert cli.csv_ready(frame)["values"].to_list() == ["(2, 6, 12)", None]
 
 
 def test_simulate_and_tournament_write_their_frames(tmp_path):

@@ -30,6 +30,7 @@ from workbench.designer.cli_commands import (
 from workbench.designer.cli_input import (
     VALUE_HELP,
     CommandError,
+    csv_ready,
     parse_value,
     split_values,
     write_frames,
@@ -395,4 +396,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-__all__ = ["COMMANDS", "build_parser", "main", "parse_value", "split_values", "write_frames"]
+__all__ = [
+    "COMMANDS", "build_parser", "csv_ready", "main", "parse_value", "split_values", "write_frames",
+]  # fmt: skip
