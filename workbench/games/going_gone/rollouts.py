@@ -83,7 +83,7 @@ def empty_positions(rules: Rules, games: int) -> Positions:
 
 def repeat_positions(positions: Positions, times: int) -> Positions:
     """The positions ``times`` over, block after block (row ``k * G + g`` is game g)."""
-    return Positions(*(np.tile(a, (times,) + (1,) * (a.ndim - 1)) for a in positions))
+    return Positions(*(np.concatenate([a] * times) for a in positions))
 
 
 def play_positions(
