@@ -311,7 +311,11 @@ def _split_table(frame: _Frame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     winners, past, held = winners[ok], past[ok], held[ok]
     if not len(past):
         raise ValueError("no filling is consistent with this observation")
-    kinds, which = np.unique(past, axis=0, return_inverse=True)
+    kinds, which = (
+        (past, np.zeros(1, np.int64))
+        if len(past) == 1
+        else np.unique(past, axis=0, return_inverse=True)
+    )
     pool, future = len(frame.pool), frame.future_size
     ways = []
     for row in kinds.tolist():
@@ -392,8 +396,8 @@ class Sampler:
         self.cumulative = np.cumsum(weights)
         self.pool = np.array(frame.pool, dtype=np.int64)
         self.others = tuple(seat for seat in range(rules.players) if seat != me)
-        bits = item_bits(rules)
-        self.pool_bits = bits[self.pool] if len(self.pool) else np.zeros(0, np.uint64)
+        self.lookup = item_bits(rules)  # the mask bit of each item id
+        self.places = np.arange(len(self.pool))
         # per split: each other seat's past items (a slice of the shuffled pool) and lot items
         self.ends = np.cumsum(self.past, axis=1)
         self.starts = self.ends - self.past
@@ -422,7 +426,7 @@ class Sampler:
             for seat in frame.sealed_seats
         }  # only while bidding, when no sale is hidden: never rejected
         parts, kept, proposed = [], 0, 0
-        while kept < count:
+        while kept < count or not parts:
             # propose about as many as should be accepted still (by the rate so far)
             want = count - kept
             size = want if not proposed else max(want, int(want * proposed / max(kept, 1)) + 1)
@@ -434,9 +438,12 @@ class Sampler:
             parts.append((picks, shuffled, masks))
             kept += len(picks)
         picks, shuffled, masks = (np.concatenate(a)[:count] for a in zip(*parts, strict=True))
-        held = self.ends[picks, -1]
-        at = held[:, None] + np.arange(frame.future_size)
-        future = np.take_along_axis(shuffled, at, axis=1) if frame.future_size else at
+        if len(self.cumulative) == 1:
+            held = self.ends[0, -1]
+            future = shuffled[:, held : held + frame.future_size]
+        else:
+            at = self.ends[picks, -1][:, None] + np.arange(frame.future_size)
+            future = np.take_along_axis(shuffled, at, axis=1)
         sales = {
             seat: [_draw_sale(int(masks[row, seat]), rng) for row in range(count)]
             for seat in frame.pending_seats
@@ -446,19 +453,25 @@ class Sampler:
     def _propose(self, rng: np.random.Generator, size: int) -> tuple:
         """``size`` proposals: split picks, shuffled pools and the other seats' holdings."""
         cumulative, n = self.cumulative, self.observation.rules.players
-        picks = np.searchsorted(cumulative, rng.random(size) * cumulative[-1], side="right")
-        picks = np.minimum(picks, len(self.past) - 1)
+        if len(cumulative) == 1:  # one split (while bidding, or open collections): no draw
+            picks = np.zeros(size, np.int64)
+        else:
+            picks = np.searchsorted(cumulative, rng.random(size) * cumulative[-1], side="right")
+            picks = np.minimum(picks, len(cumulative) - 1)
         shuffled = rng.permuted(np.broadcast_to(self.pool, (size, len(self.pool))), axis=1)
         masks = np.zeros((size, n), np.uint64)
         if self.observation.rules.open_collections:
             masks[:] = self.seen_masks
             return picks, shuffled, masks
-        place = np.arange(len(self.pool))
-        item_masks = _bits_in_order(self.pool, self.pool_bits, shuffled)
+        item_masks = self.lookup[shuffled]
+        reduce = np.bitwise_or.reduce
         for k, seat in enumerate(self.others):
-            start, end = self.starts[picks, k][:, None], self.ends[picks, k][:, None]
-            mine = (place >= start) & (place < end)
-            past = np.bitwise_or.reduce(np.where(mine, item_masks, np.uint64(0)), axis=1)
+            if len(cumulative) == 1:
+                past = reduce(item_masks[:, self.starts[0, k] : self.ends[0, k]], axis=1)
+            else:
+                start, end = self.starts[picks, k][:, None], self.ends[picks, k][:, None]
+                mine = (self.places >= start) & (self.places < end)
+                past = reduce(np.where(mine, item_masks, np.uint64(0)), axis=1)
             masks[:, seat] = self.won[picks, k] | past
         return picks, shuffled, masks
 
@@ -490,13 +503,6 @@ class Sampler:
             seat: Allocation(tuple(bids[row].tolist())) for seat, bids in draws.sealed.items()
         }
         return _build(frame, sealed, holdings, future, pending, winners)
-
-
-def _bits_in_order(pool: np.ndarray, pool_bits: np.ndarray, shuffled: np.ndarray) -> np.ndarray:
-    """The mask bit of every item of the shuffled pools (same shape)."""
-    lookup = np.zeros(int(pool.max(initial=0)) + 1, np.uint64)
-    lookup[pool] = pool_bits
-    return lookup[shuffled]
 
 
 def consistent_fillings(observation: Observation) -> Iterator[Filling]:
