@@ -26,6 +26,13 @@ valuation with the default frames 11,900 -> 22,600 games per CPU-s (in a later s
 only (the streamed case, 100,000 games) 18,500 -> 27,900; end scoring of 10,000 games 0.085 ->
 0.046 CPU-s. The 80,000 target is not met. First call compiling into an empty numba cache:
 25.8 s at the branch point, 28.9 s now (not within 10 s, before or after); from the cache 0.45 s.
+
+The search agent (issue target: at its default budget, one seat against three fitted, >= 100
+games/s in the step engine on one core): "step, search (default budget) vs 3 fitted", 200 games
+a run, 45.4 games per CPU-s (median of 3; wall 42.1) on a loaded machine, each run interleaved
+with the branch point a64fd87 at 14.2 per CPU-s (3.2x); the target is not met. About half of a
+game's time is the playouts' compiled fitted-policy work (11 ms of 22 per game), a quarter the
+search's Python (sampling, positions) and a quarter the step engine and the fitted seats.
 """
 
 from __future__ import annotations
