@@ -30,9 +30,9 @@ only (the streamed case, 100,000 games) 18,500 -> 27,900; end scoring of 10,000 
 The search agent (issue target: at its default budget, one seat against three fitted, >= 100
 games/s in the step engine on one core): "step, search (default budget) vs 3 fitted", 200 games
 a run, 45.4 games per CPU-s (median of 3; wall 42.1) on a loaded machine, each run interleaved
-with the branch point a64fd87 at 14.2 per CPU-s (3.2x); the target is not met. About half of a
-game's time is the playouts' compiled fitted-policy work (11 ms of 22 per game), a quarter the
-search's Python (sampling, positions) and a quarter the step engine and the fitted seats.
+with the branch point a64fd87 at 14.2 per CPU-s (3.2x); the target is not met. Of a game's 24
+CPU-ms (one profile), the playouts' compiled fitted-policy work takes 11, the search's Python
+(sampling, positions, halving) about 8 and the step engine with the fitted seats about 5.
 """
 
 from __future__ import annotations
