@@ -56,10 +56,6 @@ class Positions(NamedTuple):
     done: np.ndarray  # (G, n) bool: seats whose sale is sealed (or that hold nothing)
     keys: np.ndarray  # (G,) uint64: each game's random stream
 
-    @property
-    def games(self) -> int:
-        return len(self.keys)
-
 
 def empty_positions(rules: Rules, games: int) -> Positions:
     """``games`` zeroed positions (no sealed bids) to fill in."""
@@ -106,18 +102,6 @@ def uniform(key: np.uint64, round_: int, seat: int, slot: int) -> float:
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     z = z ^ (z >> np.uint64(31))
     return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True)
-def uniforms(keys: np.ndarray, rounds: int, seats: int, slots: int) -> np.ndarray:
-    """Every game's uniforms (G, rounds, seats, slots), as the play draws them (for tests)."""
-    out = np.zeros((len(keys), rounds, seats, slots))
-    for g in range(len(keys)):
-        for r in range(rounds):
-            for s in range(seats):
-                for j in range(slots):
-                    out[g, r, s, j] = uniform(keys[g], r, s, j)
-    return out
 
 
 @njit(cache=True)
@@ -230,5 +214,5 @@ def _resolve(bids, lots, auctioneer, bucks, holdings):
 
 __all__ = [
     "BID", "OVER", "SELL", "Positions", "empty_positions", "play_positions",
-    "repeat_positions", "uniform", "uniforms",
+    "repeat_positions", "uniform",
 ]  # fmt: skip
