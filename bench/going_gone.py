@@ -26,6 +26,13 @@ valuation with the default frames 11,900 -> 22,600 games per CPU-s (in a later s
 only (the streamed case, 100,000 games) 18,500 -> 27,900; end scoring of 10,000 games 0.085 ->
 0.046 CPU-s. The 80,000 target is not met. First call compiling into an empty numba cache:
 25.8 s at the branch point, 28.9 s now (not within 10 s, before or after); from the cache 0.45 s.
+
+The search agent (issue target: at its default budget, one seat against three fitted, >= 100
+games/s in the step engine on one core): "step, search (default budget) vs 3 fitted", 200 games
+a run, 45.4 games per CPU-s (median of 3; wall 42.1) on a loaded machine, each run interleaved
+with the branch point a64fd87 at 14.2 per CPU-s (3.2x); the target is not met. Of a game's 24
+CPU-ms (one profile), the playouts' compiled fitted-policy work takes 11, the search's Python
+(sampling, positions, halving) about 8 and the step engine with the fitted seats about 5.
 """
 
 from __future__ import annotations
@@ -54,6 +61,7 @@ CASES = {
     "play_from, valuation agents (playouts/s)": ("playouts", "valuation", 20_000, None),
     "step engine (simulate), random agents": ("step", "random", 1_000, "all"),
     "step engine (simulate), valuation agents": ("step", "valuation", 1_000, "all"),
+    "step, search (default budget) vs 3 fitted": ("step", "search", 400, "all"),
 }
 
 
@@ -118,6 +126,9 @@ def run_case(name: str, scale: float) -> dict[str, float]:
         elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
         return _figures(count, count / elapsed, "games/s", count / cpu)
     lineup = _agents(agents, rules)
+    if agents == "search":  # compile or load the cache, read the fit: not timed
+        for _ in simulate_batches(rules, lineup, games=2, seed=0, engine="step", progress=False):
+            pass
     if frames == "default":  # compile or load the cache outside the timing
         for _ in simulate_batches(rules, lineup, games=64, seed=0, progress=False):
             pass
@@ -142,6 +153,8 @@ def _agents(name: str, rules: object) -> list:
 
     if name == "mixed":
         return [make_agent("collector")] + [make_agent("valuation")] * 3
+    if name == "search":
+        return [make_agent("search")] + [make_agent("fitted")] * 3
     return [make_agent(name)] * 4
 
 

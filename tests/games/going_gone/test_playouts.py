@@ -1,5 +1,6 @@
-"""``play_from``: continuations of positions reached by seeded step-engine games, replayed
-action by action through ``State.apply`` from the same position, end with the same scores."""
+"""``play_from`` and the compiled play under it (``rollouts``): continuations of positions
+reached by seeded step-engine games end with the scores the step engine gives when every agent
+draws the same uniforms, and ``play_from`` is seeded per continuation."""
 
 from __future__ import annotations
 
@@ -7,19 +8,16 @@ import numpy as np
 import pytest
 
 from workbench.games.going_gone import (
-    Allocation,
     CollectorAgent,
-    DoneSelling,
     RandomAgent,
     Rules,
-    Sell,
     ValuationAgent,
     new_game,
     play_from,
 )
-from workbench.games.going_gone.bits import items_of
-from workbench.games.going_gone.fast import Recording
-from workbench.games.going_gone.playouts import continue_batch
+from workbench.games.going_gone.compiled import tables_of
+from workbench.games.going_gone.playouts import compiled_policies, positions_of_states
+from workbench.games.going_gone.rollouts import play_positions, repeat_positions, uniform
 from workbench.kit.seeding import generator
 
 RULES = {
@@ -53,35 +51,50 @@ def positions(rules: Rules, count: int, seed: int, agents=None) -> list:
     return found
 
 
-def replay(state, recording: Recording, game: int):
-    """The recorded continuation ``game`` applied to ``state`` through ``State.apply``."""
-    rules = state.rules
-    start = state.rounds_done
-    for r in range(start, rules.rounds):
-        while state.phase == "bid" and state.round == r + 1:
-            bids = recording.bids[game, r, state.to_play]
-            state = state.apply(Allocation(tuple(int(b) for b in bids)))
-        while state.phase == "sell" and state.round == r + 1:
-            seat = state.to_play
-            masks = [int(m) for m in recording.sales[r - start][game, seat] if m]
-            for mask in masks[len(state.pending[seat]) :]:
-                state = state.apply(Sell(items_of(rules, mask)))
-            state = state.apply(DoneSelling())
-    return state
+class Uniforms:
+    """A stand-in generator handing out given uniforms (what the compiled play drew)."""
+
+    def __init__(self, values: list[float]) -> None:
+        self.values = values
+
+    def random(self, size=None):
+        return self.values[0] if size is None else np.array(self.values).reshape(size)
+
+
+def step_reference(state, agents, key: int):
+    """The step engine playing ``state`` to the end with the agents' step calls, each handed the
+    uniforms the compiled play draws for that game key (bid: slots 0..cups-1 of its round and
+    seat; k-th sale pick: slot 512 + k); every action goes through ``State.apply``."""
+    rules, picks = state.rules, {}
+    key = np.uint64(key)
+    while not state.is_over:
+        seat, r = state.to_play, state.rounds_done
+        if state.phase == "bid":
+            values = [uniform(key, r, seat, j) for j in range(rules.cups)]
+        else:
+            k = picks.get((r, seat), 0)
+            picks[(r, seat)] = k + 1
+            values = [uniform(key, r, seat, 512 + k)]
+        observation = state.observation(seat)
+        state = state.apply(agents[seat](observation, state.legal_actions(), Uniforms(values)))
+    return list(state.result().scores)
 
 
 @pytest.mark.parametrize("variant", list(RULES))
 @pytest.mark.parametrize("lineup", list(LINEUPS))
-def test_every_continuation_replays_through_the_step_engine(variant, lineup):
+def test_every_continuation_is_the_step_engines(variant, lineup):
+    """Positions mid-round included (sealed bids, sales part-way), three keys each: the
+    compiled play ends with the scores the step engine gives with the same uniforms."""
     rules = RULES[variant]
     agents = LINEUPS[lineup](rules.players)
-    for index, state in enumerate(positions(rules, 12, len(variant) + len(lineup), agents)):
-        recording = Recording.empty(rules, 6)
-        _, scores = continue_batch(state, agents, 6, generator(5, index), recording)
-        for game in range(6):
-            end = replay(state, recording, game)
-            assert end.is_over
-            assert list(end.result().scores) == scores[game].tolist()
+    kinds, params = compiled_policies(agents, rules.players)
+    states = positions(rules, 12, len(variant) + len(lineup), agents)
+    batch = repeat_positions(positions_of_states(states), 3)
+    batch.keys[:] = np.arange(len(batch.keys), dtype=np.uint64) * 7919 + 11
+    scores = play_positions(rules, tables_of(rules), kinds, params, batch)
+    for row, key in enumerate(batch.keys):
+        state = states[row % len(states)]
+        assert scores[row].tolist() == step_reference(state, agents, int(key)), (row, state)
 
 
 def test_play_from_is_seeded_and_shaped_by_states_playouts_and_players():
@@ -117,4 +130,3 @@ def test_bad_arguments_are_refused(arguments, message):
     call.update(arguments)
     with pytest.raises(ValueError, match=message):
         play_from(call["states"], call["agents"], playouts=call["playouts"], seed=0)
-

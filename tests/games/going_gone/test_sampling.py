@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from workbench.games.going_gone import Rules, make_agent, new_game, sampling
+from workbench.games.going_gone.bits import items_of
 from workbench.kit.search import step_play_from, uniformity_p_value
 from workbench.kit.seeding import generator
 
@@ -115,7 +116,7 @@ def test_the_check_catches_a_sampler_that_ignores_how_many_sales_a_holding_allow
             for s in sampling.sample_states(observation, generator(1), draws)]  # fmt: skip
     assert uniformity_p_value(fair, consistent) > 0.001
     # accepting every proposal draws holdings uniformly, not weighted by their sales
-    monkeypatch.setattr(sampling, "sale_count", lambda rules, holding: 1)
+    monkeypatch.setattr(sampling, "_mask_sales", lambda holding: 1)
     monkeypatch.setattr(sampling, "_bell", lambda n: 1)
     biased = [sampling.filling_of(s, observation.player)
               for s in sampling.sample_states(observation, generator(1), draws)]  # fmt: skip
@@ -137,6 +138,38 @@ def test_the_check_catches_a_sampler_that_ignores_how_many_sales_a_holding_allow
 def test_sale_counts_by_hand(holding, expected):
     assert sampling.sale_count(SMALL["secret"], holding) == expected
     assert len(set(sampling._all_sales(SMALL["secret"], holding))) == expected
+
+
+@pytest.mark.parametrize("rules", [SMALL["secret"], SMALL["duo"], Rules(), Rules(players=3)])
+def test_the_split_table_is_the_splits(rules):
+    """The sampler's array splits (``_split_table``) are the enumeration's (``_splits``): the
+    same lot winners and past items in the same order, the same weights."""
+    for seed in range(2):
+        for state in positions(rules, seed)[:-1]:
+            frame = sampling._frame(state.observation(state.to_play))
+            splits, weights = sampling._splits(frame)
+            winners, past, table_weights = sampling._split_table(frame)
+            others = [s for s in range(rules.players) if s != state.to_play]
+            assert [tuple(None if w < 0 else w for w in row) for row in winners.tolist()] == [
+                w for w, _ in splits
+            ]
+            if not rules.open_collections:
+                assert past.tolist() == [[p[s] for s in others] for _, p in splits]
+            np.testing.assert_array_equal(table_weights, weights)
+
+
+@pytest.mark.parametrize("holding", [(0, 1, 3), (0, 1, 2, 3, 4), (0, 1, 2, 3, 4, 5)])
+def test_a_drawn_sale_is_uniform_over_every_sale(holding):
+    """The sale drawer (counts on holding masks) against the enumeration of every sale
+    (``_all_sales``, on item positions), and the counts against the enumeration's size."""
+    rules = SMALL["secret"]
+    every = set(sampling._all_sales(rules, holding))
+    assert sampling.sale_count(rules, holding) == len(every)
+    rng = generator(len(holding))
+    mask = sampling.mask_of(rules, holding)
+    drawn = [tuple(sorted(items_of(rules, c) for c in sampling._draw_sale(mask, rng)))
+             for _ in range(60 * len(every))]  # fmt: skip
+    assert uniformity_p_value(drawn, every) > 0.001
 
 
 def test_rulebook_marginals_match_the_exact_values():

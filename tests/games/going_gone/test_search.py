@@ -1,10 +1,19 @@
 """The ``search`` agent: its candidates are legal actions led by the fitted policy's choice,
-its games are legal (``State.apply`` refuses anything else) and reproducible by seed."""
+its games are legal (``State.apply`` refuses anything else) and reproducible by seed, and its
+array-based sequential halving gives the kit's generic one's values (same draws)."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from workbench.games.going_gone import DoneSelling, Rules, make_agent, new_game, simulate
-from workbench.games.going_gone.search import GoingGoneSearchAgent, candidates
+from workbench.games.going_gone.playouts import positions_of_states
+from workbench.games.going_gone.rollouts import Positions
+from workbench.games.going_gone.sampled import PositionSampler
+from workbench.games.going_gone.sampling import sample_states
+from workbench.games.going_gone.search import SEARCHING, GoingGoneSearchAgent, candidates
+from workbench.kit.search import SearchAgent
 from workbench.kit.seeding import generator
 
 
@@ -42,3 +51,58 @@ def test_search_is_made_by_name_with_a_budget():
     agent = make_agent("search", budget=7)
     assert isinstance(agent, GoingGoneSearchAgent) and agent.budget == 7
     assert repr(agent) == "GoingGoneSearchAgent(budget=7)"
+
+
+def decisions_along(rules: Rules, seed: int, games: int = 2) -> list:
+    """States where a seat has more than one candidate, along seeded fitted-policy games."""
+    fitted, rng, found = make_agent("fitted"), generator(seed), []
+    for game in range(games):
+        state = new_game(rules, seed=100 * seed + game)
+        while not state.is_over:
+            observation, legal = state.observation(state.to_play), state.legal_actions()
+            if len(candidates(observation, legal)) > 1:
+                found.append(state)
+            state = state.apply(fitted(observation, legal, rng))
+    return found
+
+
+RULE_SETS = {
+    "default": Rules(),
+    "open collections": Rules(open_collections=True),
+}
+
+
+@pytest.mark.parametrize("variant", list(RULE_SETS))
+def test_array_search_gives_the_kits_values(variant):
+    """Same rng, same fillings and playouts: the kit's per-candidate sequential halving
+    (sample_states, State.apply, play_from) keeps the same action with the same values."""
+    rules = RULE_SETS[variant]
+    generic = SearchAgent(SEARCHING, budget=16)
+    fast = GoingGoneSearchAgent(budget=16)
+    phases = set()
+    for index, state in enumerate(decisions_along(rules, seed=4)[::3]):
+        observation = state.observation(state.to_play)
+        actions = candidates(observation, state.legal_actions())
+        kept, values = fast.evaluate(observation, actions, generator(8, index))
+        kit_kept, kit_values = generic.evaluate(observation, actions, generator(8, index))
+        assert kept == kit_kept
+        np.testing.assert_array_equal(values, kit_values)
+        phases.add(state.phase)
+    assert phases == {"bid", "sell"}
+
+
+@pytest.mark.parametrize("variant", list(RULE_SETS))
+def test_sampled_positions_are_the_sampled_states(variant):
+    """The positions drawn straight from an observation are those of ``sample_states``' States
+    (same rng) wherever the compiled play reads them."""
+    rules = RULE_SETS[variant]
+    per_round = rules.items_per_round
+    for index, state in enumerate(decisions_along(rules, seed=6)[::4]):
+        observation = state.observation(state.to_play)
+        drawn = PositionSampler(observation).sample(generator(index), 5)
+        states = positions_of_states(sample_states(observation, generator(index), 5))
+        start = state.rounds_done * per_round
+        assert np.array_equal(drawn.deck[:, start:], states.deck[:, start:])
+        for name in Positions._fields:
+            if name != "deck":
+                assert np.array_equal(getattr(drawn, name), getattr(states, name)), name

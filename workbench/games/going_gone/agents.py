@@ -12,6 +12,7 @@ change while the sale is sealed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
@@ -72,15 +73,22 @@ def compiled_step(
         u = rng.random((1, 1 if kind == RANDOM else rules.cups))[0]
         out = np.zeros(rules.cups, dtype=np.int64)
         choose_bids(kind, params, u, lots, holding, observation.budget, np.uint64(extra),
-                    rounds_left, tb, scratch(rules.cups), out)  # fmt: skip
+                    rounds_left, tb, _scratch(rules.cups), out)  # fmt: skip
         return Allocation(tuple(int(b) for b in out))
     plan = np.zeros(MAX_SALES, dtype=np.uint64)
     made = plan_sales(kind, params, holding, observation.bucks[seat], rounds_left, tb,
-                      scratch(1), plan)  # fmt: skip
+                      _scratch(1), plan)  # fmt: skip
     done = len(observation.pending_sale)
     if done < made:
         return Sell(items_of(rules, int(plan[done])))
     return DoneSelling()
+
+
+@cache
+def _scratch(cups: int) -> tuple:
+    """A step call's work arrays, made once per size and reused (as the fast engine reuses
+    them across a batch: the policies write every entry before reading it)."""
+    return scratch(cups)
 
 
 class RandomAgent(CompiledAgent):

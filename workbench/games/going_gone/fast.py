@@ -141,17 +141,6 @@ def new_batch(rules: Rules, games: int, rng: np.random.Generator) -> FastBatch:
     )
 
 
-@dataclass
-class Resume:
-    """Where a batch's first round stands when it starts from a mid-round position (the same
-    for every game of the batch): bids already sealed, or sales already sealed."""
-
-    phase: str  # "bid" or "sell"
-    bids: np.ndarray  # (n, cups) int64: sealed bids, -1 rows for seats yet to bid
-    pending: np.ndarray  # (n, S) uint64: collections each seat has put in its sale so far
-    done: np.ndarray  # (n,) bool: seats whose sale is sealed
-
-
 def policy_of(agent: Any) -> tuple[int, np.ndarray]:
     """An agent's compiled policy: (kind, float64 parameter vector); anything else is refused,
     naming the agent and what is allowed."""
@@ -176,10 +165,9 @@ def play(
     agents: Sequence[Any],
     rng: np.random.Generator,
     recording: Recording | None = None,
-    resume: Resume | None = None,
 ) -> FastBatch:
-    """Play every game of the batch to the end with compiled-policy agents (one per seat);
-    ``resume``: the first round is already under way (``play_from``)."""
+    """Play every game of the batch to the end with compiled-policy agents (one per seat)
+    (``rollouts`` plays games that stand part-way through a round)."""
     rules = batch.rules
     tb = tables_of(rules)
     distinct, seat_agent = distinct_agents(agents)
@@ -198,34 +186,24 @@ def play(
     while not batch.is_over:
         r = batch.rounds_done
         rounds_left = rules.rounds - r - 1
-        if resume is None or resume.phase == "bid":
-            _deal(batch.deck, r * rules.items_per_round, tb, batch.auctioneer,
-                  batch.times_auctioneer, lots)  # fmt: skip
-            for kind, params, seats in groups:
-                u = rng.random((G * len(seats), 1 if kind == RANDOM else cups))
-                _group_bids(kind, params, seats, u, rounds_left, lots, batch.bucks,
-                            batch.holdings, batch.sold, rules.open_collections, limit, tb,
-                            bids)  # fmt: skip
-            if resume is not None:
-                sealed = resume.bids[:, 0] >= 0
-                bids[:, sealed] = resume.bids[sealed]
-            _resolve(bids, lots, tb, batch.auctioneer, batch.bucks, batch.holdings, batch.spent,
-                     batch.lots_won, batch.items_won, recording is not None, r, record.bids,
-                     record.winners, record.prices, record.spent, record.lots_won,
-                     record.items_won)  # fmt: skip
+        _deal(batch.deck, r * rules.items_per_round, tb, batch.auctioneer,
+              batch.times_auctioneer, lots)  # fmt: skip
+        for kind, params, seats in groups:
+            u = rng.random((G * len(seats), 1 if kind == RANDOM else cups))
+            _group_bids(kind, params, seats, u, rounds_left, lots, batch.bucks, batch.holdings,
+                        batch.sold, rules.open_collections, limit, tb, bids)  # fmt: skip
+        _resolve(bids, lots, tb, batch.auctioneer, batch.bucks, batch.holdings, batch.spent,
+                 batch.lots_won, batch.items_won, recording is not None, r, record.bids,
+                 record.winners, record.prices, record.spent, record.lots_won,
+                 record.items_won)  # fmt: skip
         width = max(MAX_SALES, int(np.bitwise_count(batch.holdings).max(initial=0)))
         table = np.zeros((G, n, width), np.uint64)
-        sealed_sale = resume is not None and resume.phase == "sell"
         for kind, params, seats in groups:
             if kind == RANDOM:
-                _random_sales(seats, batch.holdings, tb, table, rng,
-                              resume.pending if sealed_sale else None)  # fmt: skip
+                _random_sales(seats, batch.holdings, tb, table, rng)
             else:
                 _group_sales(kind, params, seats, rounds_left, batch.bucks, batch.holdings, tb,
                              table)  # fmt: skip
-        if sealed_sale:
-            _sealed_sales(resume, table, groups)
-        resume = None
         _apply_sales(table, tb, batch.bucks, batch.holdings, batch.sold, batch.sales_made,
                      batch.sale_bucks, recording is not None, r, record.sales_made,
                      record.sale_bucks, record.bucks_after, record.holdings_after,
@@ -241,47 +219,18 @@ def play(
 
 def _random_sales(
     seats: np.ndarray, holdings: np.ndarray, tb: Tables, table: np.ndarray,
-    rng: np.random.Generator, pending: np.ndarray | None = None,
+    rng: np.random.Generator,
 ) -> None:  # fmt: skip
     """The random agent's sales: pick after pick, one uniform per (game, seat) pair each time,
-    until every pair has said it is done. ``pending``: (n, S) collections already in each
-    seat's sale (a resumed round); picks continue from the items left, after them."""
-    held = holdings[:, seats]
+    until every pair has said it is done."""
+    available = np.ascontiguousarray(holdings[:, seats]).ravel()
     first = np.zeros(len(seats), np.int64)
-    if pending is not None:
-        held = held & ~np.bitwise_or.reduce(pending[seats], axis=1)
-        first = (pending[seats] != 0).sum(axis=1)
-    available = np.ascontiguousarray(held).ravel()
     active = np.ones(len(available), np.bool_)
     pick = 0
     while active.any():
         u = rng.random(len(available))
         _random_sale_step(u, seats, available, active, tb, table, pick, first)
         pick += 1
-
-
-def _sealed_sales(resume: Resume, table: np.ndarray, groups: list) -> None:
-    """A resumed sale phase: sealed sales stand; a seat part-way through its sale keeps what
-    it has put in and adds the rest of its plan (as its step call would); refuses a plan that
-    would sell an item twice."""
-    random_seats = {int(s) for kind, _, seats in groups if kind == RANDOM for s in seats}
-    for seat in range(table.shape[1]):
-        pending = [int(m) for m in resume.pending[seat] if m]
-        if resume.done[seat]:
-            table[:, seat] = 0
-            table[:, seat, : len(pending)] = pending
-        elif pending:
-            if seat not in random_seats:  # the plan's first len(pending) steps are done
-                rest = table[:, seat, len(pending) : len(pending) + MAX_SALES].copy()
-                table[:, seat] = 0
-                table[:, seat, len(pending) : len(pending) + rest.shape[1]] = rest
-            table[:, seat, : len(pending)] = pending
-            union = np.bitwise_or.reduce(table[:, seat], axis=1)
-            if (np.bitwise_count(union) != np.bitwise_count(table[:, seat]).sum(axis=1)).any():
-                raise ValueError(
-                    f"seat {seat}'s sale so far does not match its agent's plan: the rest of "
-                    "the plan sells an item already in the sale"
-                )
 
 
 @njit(cache=True)

@@ -1,9 +1,10 @@
-"""Playouts: many continuations of given positions to the end, in the fast engine.
+"""Playouts: many continuations of given positions to the end, in one compiled call.
 
 A position is a step-engine ``State`` with every card known (its deck is the whole deal; a
 search agent builds one from an observation plus a sampled filling-in of the hidden cards).
-Each position is copied ``playouts`` times into one fast batch, the round under way is resumed
-where the State stands (sealed bids and sales stay), and compiled-policy agents play on.
+Each position is written ``playouts`` times into one batch of ``rollouts.Positions``, the round
+under way resumes where the State stands (sealed bids and sales stay), and compiled-policy
+agents play on (``rollouts.play_positions``).
 """
 
 from __future__ import annotations
@@ -14,16 +15,21 @@ from typing import Any
 import numpy as np
 
 from workbench.games.going_gone.bits import mask_of
+from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.engine import State
-from workbench.games.going_gone.fast import (
-    FastBatch,
-    Recording,
-    Resume,
-    final_scores,
-    play,
-    policy_of,
+from workbench.games.going_gone.fast import policy_of
+from workbench.games.going_gone.rollouts import (
+    BID,
+    OVER,
+    SELL,
+    Positions,
+    empty_positions,
+    play_positions,
+    repeat_positions,
 )
-from workbench.kit.seeding import SeedLike, generator
+from workbench.kit.seeding import SeedLike, seed_sequence
+
+PHASES = {"bid": BID, "sell": SELL, "over": OVER}
 
 
 def play_from(
@@ -31,7 +37,8 @@ def play_from(
 ) -> np.ndarray:
     """Final scores of ``playouts`` continuations of each position, played to the end by
     ``agents`` (one compiled-policy agent per seat): float64 (len(states), playouts, players).
-    Seeded: position i's continuations draw from the stream ``(seed, i)``."""
+    Seeded: continuation p of position i plays from key ``i * playouts + p`` of
+    ``stream_keys(seed, ...)`` (``rollouts``: its draws depend on that key alone)."""
     if isinstance(states, State):
         states = [states]
     states = list(states)
@@ -39,13 +46,33 @@ def play_from(
         raise ValueError(f"playouts must be a whole number >= 1, got {playouts!r}")
     if not states:
         raise ValueError("states must hold at least one going_gone State")
-    players = None
+    rules = None
     for state in states:
         if not isinstance(state, State):
             raise TypeError(f"states must be going_gone States, got {type(state).__name__}")
-        if players is not None and state.rules.players != players:
-            raise ValueError("every state must have the same number of players")
-        players = state.rules.players
+        if rules is not None and state.rules != rules:
+            raise ValueError("every state must be played under the same rules")
+        rules = state.rules
+    assert rules is not None
+    kinds, params = compiled_policies(agents, rules.players)
+    positions = positions_of_states(states)
+    # row p * len(states) + i is continuation p of position i; its key is i * playouts + p
+    positions = repeat_positions(positions, int(playouts))
+    keys = stream_keys(seed, len(states) * int(playouts)).reshape(len(states), int(playouts))
+    positions.keys[:] = keys.T.ravel()
+    scores = play_positions(rules, tables_of(rules), kinds, params, positions)
+    return scores.reshape(int(playouts), len(states), -1).transpose(1, 0, 2).astype(np.float64)
+
+
+def stream_keys(seed: SeedLike, count: int) -> np.ndarray:
+    """``count`` random-stream keys (uint64) of ``seed``: the first ``count`` raw outputs of its
+    generator, so key k does not depend on how many are drawn."""
+    return np.random.PCG64(seed_sequence(seed)).random_raw(count).astype(np.uint64)
+
+
+def compiled_policies(agents: Sequence[Any], players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The agents' compiled policies: kinds (n,) int64 and parameters (n, PARAMETERS);
+    refuses anything but one compiled-policy agent per seat."""
     agents = list(agents)
     if len(agents) != players:
         raise ValueError(f"agents must give one agent per seat ({players}), got {len(agents)}")
@@ -55,72 +82,37 @@ def play_from(
                 f"agent {agent!r} has no compiled policy; play_from takes the game's compiled "
                 "agents (random, valuation, collector)"
             )
-    scores = np.zeros((len(states), int(playouts), players))
-    for index, state in enumerate(states):
-        scores[index] = continue_batch(state, agents, int(playouts), generator(seed, index))[1]
-    return scores
+    policies = [policy_of(agent) for agent in agents]
+    return np.array([k for k, _ in policies], np.int64), np.stack([p for _, p in policies])
 
 
-def continue_batch(
-    state: State,
-    agents: Sequence[Any],
-    playouts: int,
-    rng: np.random.Generator,
-    recording: Recording | None = None,
-) -> tuple[FastBatch, np.ndarray]:
-    """``playouts`` continuations of one position: (the played batch, final scores (P, n))."""
-    for agent in agents:
-        policy_of(agent)
-    batch = batch_at(state, playouts)
-    if state.is_over:
-        return batch, final_scores(batch)[1].astype(np.float64)
-    if recording is not None:
-        recording.deck[:] = batch.deck
-        recording.first_auctioneer[:] = batch.first_auctioneer
-    play(batch, agents, rng, recording, resume=resume_of(state))
-    return batch, final_scores(batch)[1].astype(np.float64)
+def positions_of_states(states: Sequence[State]) -> Positions:
+    """The positions of fully known States, one row each (keys zero)."""
+    positions = empty_positions(states[0].rules, len(states))
+    for row, state in enumerate(states):
+        write_state(positions, row, state)
+    return positions
 
 
-def batch_at(state: State, playouts: int) -> FastBatch:
-    """A fast batch of ``playouts`` copies of the position (its counters start at zero)."""
+def write_state(positions: Positions, row: int, state: State) -> None:
+    """Write a fully known State into row ``row`` of ``positions``."""
     rules = state.rules
-    n = rules.players
-    deck = np.tile(np.asarray(state.deal.deck, np.int16), (playouts, 1))
-    holdings = np.array([mask_of(rules, h) for h in state.holdings], np.uint64)
-    sold = np.array([mask_of(rules, [i for c in s for i in c]) for s in state.sold], np.uint64)
-    zeros = np.zeros((playouts, n), np.int64)
-    return FastBatch(
-        rules=rules,
-        deck=deck,
-        first_auctioneer=np.full(playouts, state.deal.first_auctioneer, np.int64),
-        auctioneer=np.full(playouts, state.auctioneer, np.int64),
-        bucks=np.tile(np.asarray(state.bucks, np.int64), (playouts, 1)),
-        holdings=np.tile(holdings, (playouts, 1)),
-        sold=np.tile(sold, (playouts, 1)),
-        items_won=zeros.copy(),
-        lots_won=zeros.copy(),
-        spent=zeros.copy(),
-        sales_made=zeros.copy(),
-        sale_bucks=zeros.copy(),
-        times_auctioneer=zeros.copy(),
-        rounds_done=state.rounds_done,
-    )
+    positions.deck[row] = state.deal.deck
+    positions.rounds_done[row] = state.rounds_done
+    positions.phase[row] = PHASES[state.phase]
+    positions.auctioneer[row] = state.auctioneer
+    positions.bucks[row] = state.bucks
+    for seat in range(rules.players):
+        positions.holdings[row, seat] = mask_of(rules, state.holdings[seat])
+        positions.sold[row, seat] = mask_of(rules, [i for c in state.sold[seat] for i in c])
+        if state.phase == "bid" and state.bids[seat] is not None:
+            positions.bids[row, seat] = state.bids[seat].bids
+        if state.phase == "sell":
+            sale = state.pending[seat]
+            positions.sale_items[row, seat] = mask_of(rules, [i for c in sale for i in c])
+            positions.sale_count[row, seat] = len(sale)
+            positions.sale_bucks[row, seat] = sum(rules.sale_value(len(c)) for c in sale)
+            positions.done[row, seat] = state.done[seat] or seat not in state.sellers
 
 
-def resume_of(state: State) -> Resume:
-    """Where the round under way stands: sealed bids, or sales sealed and under way."""
-    rules = state.rules
-    n = rules.players
-    bids = np.full((n, rules.cups), -1, np.int64)
-    for seat, allocation in enumerate(state.bids):
-        if allocation is not None and state.phase == "bid":
-            bids[seat] = allocation.bids
-    width = max([len(p) for p in state.pending] + [1])
-    pending = np.zeros((n, width), np.uint64)
-    done = np.zeros(n, bool)
-    if state.phase == "sell":
-        for seat in range(n):
-            for k, collection in enumerate(state.pending[seat]):
-                pending[seat, k] = mask_of(rules, collection)
-            done[seat] = state.done[seat] or seat not in state.sellers
-    return Resume(state.phase, bids, pending, done)
+__all__ = ["compiled_policies", "play_from", "positions_of_states", "stream_keys", "write_state"]

@@ -46,10 +46,12 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from workbench.games.going_gone.actions import Allocation, Allocations, budget_of
+from workbench.games.going_gone.bits import item_bits, items_of, mask_of
 from workbench.games.going_gone.engine import Deal, Observation, State
 from workbench.games.going_gone.rules import Rules
 
@@ -140,38 +142,62 @@ def _blocks(lines: tuple[tuple[int, ...], tuple[int, ...]], left: int) -> Iterat
             sub = (sub - 1) & others
 
 
-@lru_cache(maxsize=1 << 16)
-def _sales_count(lines: tuple[tuple[int, ...], tuple[int, ...]], left: int) -> int:
-    """How many sets of disjoint collections the positions in ``left`` allow (the empty set
-    included): the lowest position is either unsold or in exactly one collection."""
+#: A type line and a country line of a holding mask (bit ``8 * type + country``), shifted into
+#: place by the line's first bit.
+_TYPE_LINE, _COUNTRY_LINE = 0xFF, 0x0101010101010101
+
+
+@lru_cache(maxsize=1 << 18)
+def _mask_sales(left: int) -> int:
+    """How many sets of disjoint collections the items of the holding mask ``left`` allow (the
+    empty set included): its lowest item is unsold, sold alone, or sold with a non-empty set
+    of the other items of its type line or of its country line. A count depends on the items
+    alone, so every holding shares the cache."""
     if not left:
         return 1
-    low = left & -left
-    return _sales_count(lines, left ^ low) + sum(
-        _sales_count(lines, left & ~block) for block in _blocks(lines, left)
-    )
+    rest = left & (left - 1)
+    x = (left ^ rest).bit_length() - 1
+    total = 2 * _mask_sales(rest)
+    for line in (_TYPE_LINE << (x & ~7), _COUNTRY_LINE << (x & 7)):
+        others = rest & line
+        sub = others
+        while sub:
+            total += _mask_sales(rest & ~sub)
+            sub = (sub - 1) & others
+    return total
 
 
 def sale_count(rules: Rules, holding: Sequence[int]) -> int:
     """How many sealed sales ``holding`` allows: sets of disjoint collections, none included."""
-    items = tuple(sorted(holding))
-    return _sales_count(_lines(rules, items), (1 << len(items)) - 1)
+    return _mask_sales(mask_of(rules, holding))
 
 
-def _draw_sale(rules: Rules, holding: Sequence[int], rng: np.random.Generator) -> tuple:
-    """A sale of ``holding`` drawn uniformly from all ``sale_count`` of them."""
-    items = tuple(sorted(holding))
-    lines = _lines(rules, items)
-    left, sale = (1 << len(items)) - 1, []
+def _draw_sale(holding: int, rng: np.random.Generator) -> list[int]:
+    """A sale of the holding mask drawn uniformly from all its sales (collection masks): the
+    lowest item's fate (unsold or in one collection) drawn by the number of sales each leaves
+    for the rest."""
+    left, sale = holding, []
     while left:
-        low = left & -left
-        choices = [(left ^ low, None)] + [(left & ~b, b) for b in _blocks(lines, left)]
-        weights = np.array([_sales_count(lines, rest) for rest, _ in choices], dtype=float)
-        rest, block = choices[int(rng.choice(len(choices), p=weights / weights.sum()))]
-        if block is not None:
-            sale.append(tuple(items[j] for j in range(len(items)) if block >> j & 1))
-        left = rest
-    return tuple(sorted(sale))
+        rest = left & (left - 1)
+        low = left ^ rest
+        x = low.bit_length() - 1
+        choices = [(rest, 0), (rest, low)]
+        for line in (_TYPE_LINE << (x & ~7), _COUNTRY_LINE << (x & 7)):
+            others = rest & line
+            sub = others
+            while sub:
+                choices.append((rest & ~sub, low | sub))
+                sub = (sub - 1) & others
+        weights = [_mask_sales(after) for after, _ in choices]
+        target = rng.random() * sum(weights)
+        pick = 0
+        while pick < len(choices) - 1 and target >= weights[pick]:
+            target -= weights[pick]
+            pick += 1
+        left, block = choices[pick]
+        if block:
+            sale.append(block)
+    return sale
 
 
 def _all_sales(rules: Rules, holding: Sequence[int]) -> Iterator[tuple]:
@@ -256,6 +282,51 @@ def _splits(frame: _Frame) -> tuple[list[tuple], np.ndarray]:
     return splits, np.array([w / top for w in weights])
 
 
+def _split_table(frame: _Frame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_splits`` as arrays, worked out at once: each split's lot winners (splits, cups) (-1:
+    discarded; no columns unless selling with secret collections), each other seat's past items
+    (splits, other seats), and the weights."""
+    observation = frame.observation
+    rules, me, counts = observation.rules, observation.player, observation.item_counts
+    others = [seat for seat in range(rules.players) if seat != me]
+    if rules.open_collections:
+        return np.zeros((1, 0), np.int64), np.zeros((1, len(others)), np.int64), np.ones(1)
+    options = [np.array([-1 if o is None else o for o in opts]) for opts in frame.lot_options]
+    winners = np.zeros((1, 0), np.int64)
+    if options:  # every choice of winners, in itertools.product's order
+        at = np.indices([len(o) for o in options]).reshape(len(options), -1)
+        winners = np.array([o[k] for o, k in zip(options, at, strict=True)], np.int64).T
+    sizes = np.array([len(lot) for lot in observation.lots][: len(options)], np.int64)
+    won = np.stack([((winners == seat) * sizes).sum(axis=1) for seat in others], axis=1)
+    past = np.array([counts[seat] for seat in others], np.int64) - won
+    held = past.sum(axis=1)
+    ok = (past.min(axis=1) >= 0) & (held <= frame.past_room)
+    ok &= held + frame.future_size <= len(frame.pool)
+    if options and rules.cube_limit is not None:
+        own = np.array(observation.own_bids.bids, np.int64)
+        for seat in others:
+            behind = int(frame.order.index(seat) > frame.order.index(me))
+            least = ((winners == seat) * np.maximum(1, own + behind)).sum(axis=1)
+            ok &= least <= rules.cube_limit
+    winners, past, held = winners[ok], past[ok], held[ok]
+    if not len(past):
+        raise ValueError("no filling is consistent with this observation")
+    kinds, which = (
+        (past, np.zeros(1, np.int64))
+        if len(past) == 1
+        else np.unique(past, axis=0, return_inverse=True)
+    )
+    pool, future = len(frame.pool), frame.future_size
+    ways = []
+    for row in kinds.tolist():
+        count = math.factorial(pool) // math.factorial(pool - sum(row) - future)
+        for size in row:
+            count //= math.factorial(size)
+        ways.append(count)
+    top = max(ways)
+    return winners, past, np.array([w / top for w in ways])[which.ravel()]
+
+
 def _holdings(frame: _Frame, winners: Sequence[int | None], past_items: dict) -> list:
     """Every seat's items: the observer's as seen, the others' from their lots and past items."""
     observation = frame.observation
@@ -272,13 +343,13 @@ def _holdings(frame: _Frame, winners: Sequence[int | None], past_items: dict) ->
     return holdings
 
 
-def _draw_allocations(budget: int, cups: int, count: int, rng: np.random.Generator) -> list:
-    """``count`` allocations of at most ``budget`` Bucks over ``cups`` cups, each drawn uniformly
-    (stars and bars: the cups' dividers are ``cups`` distinct places among budget + cups)."""
+def _draw_allocations(budget: int, cups: int, count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` allocations (count, cups) of at most ``budget`` Bucks over ``cups`` cups, each
+    drawn uniformly (stars and bars: the cups' dividers are ``cups`` distinct places among
+    budget + cups)."""
     keys = rng.random((count, budget + cups))
     places = np.sort(np.argsort(keys, axis=1)[:, :cups], axis=1)
-    bids = np.diff(places, axis=1, prepend=-1) - 1
-    return [Allocation(tuple(row)) for row in bids.tolist()]
+    return np.diff(places, axis=1, prepend=-1) - 1
 
 
 # -- the public functions ---------------------------------------------------------------------
@@ -287,38 +358,151 @@ def _draw_allocations(budget: int, cups: int, count: int, rng: np.random.Generat
 def sample_states(observation: Observation, rng: np.random.Generator, count: int) -> list[State]:
     """``count`` States consistent with ``observation``, every filling equally likely (see the
     module docstring for what is hidden and what consistent means)."""
-    if isinstance(count, bool) or not isinstance(count, int | np.integer) or count < 0:
-        raise ValueError(f"count must be a whole number >= 0, got {count!r}")
-    frame = _frame(observation)
-    rules = observation.rules
-    splits, weights = _splits(frame)
-    cumulative = np.cumsum(weights)
-    secret_sales = bool(frame.pending_seats) and not rules.open_collections
-    pool = np.array(frame.pool, dtype=np.int64)
-    allocations = {
-        seat: _draw_allocations(budget_of(rules, observation.bucks[seat]), rules.cups, count, rng)
-        for seat in frame.sealed_seats
-    }  # only while bidding, when no sale is hidden: never rejected
-    states: list[State] = []
-    while len(states) < count:
-        pick = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-        winners, past = splits[min(pick, len(splits) - 1)]
-        shuffled = rng.permutation(pool).tolist()
+    sampler = Sampler(observation)
+    draws = sampler.draw(rng, count)
+    return [sampler.state(draws, row) for row in range(count)]
+
+
+class Draws(NamedTuple):
+    """``count`` sampled fillings as arrays (``Sampler.draw``)."""
+
+    picks: np.ndarray  # (count,): each filling's split (lot winners, past items per seat)
+    shuffled: np.ndarray  # (count, pool): the unseen pool in a uniform order; each other seat's
+    # past items come first (seat after seat, as many as its split gives it), then the future
+    masks: np.ndarray  # (count, players) uint64: every other seat's holding (0 for the observer)
+    future: np.ndarray  # (count, future_size): the cards still to be dealt after this round
+    sealed: dict  # seat -> (count, cups) int64: its hidden sealed allocation
+    sales: dict  # seat -> [count lists of collection masks]: its hidden sealed sale
+
+    @property
+    def count(self) -> int:
+        return len(self.picks)
+
+
+class Sampler:
+    """Uniform fillings of one observation: what the observation fixes is worked out once (the
+    frame, the lot-winner splits and their weights), then ``draw`` samples many at once.
+
+    Proposals are drawn in batches (a split by its weight, the unseen pool shuffled); when other
+    seats' sealed sales are hidden, a proposal is accepted with probability (its holdings' sales)
+    / (the Bell bound, fixed by the seats' item counts), and the first ``count`` accepted are
+    kept: independent proposals, so the kept fillings are independent and uniform."""
+
+    def __init__(self, observation: Observation) -> None:
+        frame = self.frame = _frame(observation)
+        self.observation = observation
+        rules, me = observation.rules, observation.player
+        self.winners, self.past, weights = _split_table(frame)
+        self.cumulative = np.cumsum(weights)
+        self.pool = np.array(frame.pool, dtype=np.int64)
+        self.others = tuple(seat for seat in range(rules.players) if seat != me)
+        self.lookup = item_bits(rules)  # the mask bit of each item id
+        self.places = np.arange(len(self.pool))
+        # per split: each other seat's past items (a slice of the shuffled pool) and lot items
+        self.ends = np.cumsum(self.past, axis=1)
+        self.starts = self.ends - self.past
+        lots = np.array([mask_of(rules, lot) for lot in observation.lots], np.uint64)
+        lots = lots[: self.winners.shape[1]]
+        mine = self.winners[:, :, None] == np.array(self.others)
+        self.won = np.bitwise_or.reduce(np.where(mine, lots[None, :, None], np.uint64(0)), axis=1)
+        self.secret_sales = bool(frame.pending_seats) and not rules.open_collections
+        self.seen_masks = np.array(
+            [0 if seat == me or h is None else mask_of(rules, h)
+             for seat, h in enumerate(observation.holdings)], np.uint64,
+        )  # fmt: skip
+        self.bound = math.prod(
+            _bell(observation.item_counts[s] + 1) for s in frame.pending_seats
+        )  # fmt: skip
+
+    def draw(self, rng: np.random.Generator, count: int) -> Draws:
+        """``count`` fillings, each consistent filling equally likely."""
+        if isinstance(count, bool) or not isinstance(count, int | np.integer) or count < 0:
+            raise ValueError(f"count must be a whole number >= 0, got {count!r}")
+        frame, observation, rules = self.frame, self.observation, self.observation.rules
+        sealed = {
+            seat: _draw_allocations(
+                budget_of(rules, observation.bucks[seat]), rules.cups, count, rng
+            )
+            for seat in frame.sealed_seats
+        }  # only while bidding, when no sale is hidden: never rejected
+        parts, kept, proposed = [], 0, 0
+        while kept < count or not parts:
+            # propose about as many as should be accepted still (by the rate so far)
+            want = count - kept
+            size = want if not proposed else max(want, int(want * proposed / max(kept, 1)) + 1)
+            picks, shuffled, masks = self._propose(rng, size)
+            proposed += size
+            if self.secret_sales:
+                accepted = self._accept(rng, masks)
+                picks, shuffled, masks = picks[accepted], shuffled[accepted], masks[accepted]
+            parts.append((picks, shuffled, masks))
+            kept += len(picks)
+        picks, shuffled, masks = (np.concatenate(a)[:count] for a in zip(*parts, strict=True))
+        if len(self.cumulative) == 1:
+            held = self.ends[0, -1]
+            future = shuffled[:, held : held + frame.future_size]
+        else:
+            at = self.ends[picks, -1][:, None] + np.arange(frame.future_size)
+            future = np.take_along_axis(shuffled, at, axis=1)
+        sales = {
+            seat: [_draw_sale(int(masks[row, seat]), rng) for row in range(count)]
+            for seat in frame.pending_seats
+        }
+        return Draws(picks, shuffled, masks, future, sealed, sales)
+
+    def _propose(self, rng: np.random.Generator, size: int) -> tuple:
+        """``size`` proposals: split picks, shuffled pools and the other seats' holdings."""
+        cumulative, n = self.cumulative, self.observation.rules.players
+        if len(cumulative) == 1:  # one split (while bidding, or open collections): no draw
+            picks = np.zeros(size, np.int64)
+        else:
+            picks = np.searchsorted(cumulative, rng.random(size) * cumulative[-1], side="right")
+            picks = np.minimum(picks, len(cumulative) - 1)
+        shuffled = rng.permuted(np.broadcast_to(self.pool, (size, len(self.pool))), axis=1)
+        masks = np.zeros((size, n), np.uint64)
+        if self.observation.rules.open_collections:
+            masks[:] = self.seen_masks
+            return picks, shuffled, masks
+        item_masks = self.lookup[shuffled]
+        reduce = np.bitwise_or.reduce
+        for k, seat in enumerate(self.others):
+            if len(cumulative) == 1:
+                past = reduce(item_masks[:, self.starts[0, k] : self.ends[0, k]], axis=1)
+            else:
+                start, end = self.starts[picks, k][:, None], self.ends[picks, k][:, None]
+                mine = (self.places >= start) & (self.places < end)
+                past = reduce(np.where(mine, item_masks, np.uint64(0)), axis=1)
+            masks[:, seat] = self.won[picks, k] | past
+        return picks, shuffled, masks
+
+    def _accept(self, rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+        """Which proposals pass the rejection step (by their holdings' numbers of sales)."""
+        seats = self.frame.pending_seats
+        accept = [math.prod(_mask_sales(int(row[s])) for s in seats) for row in masks]
+        u = rng.random(len(masks))
+        return np.array([u[i] * self.bound < accept[i] for i in range(len(masks))], np.bool_)
+
+    def state(self, draws: Draws, row: int) -> State:
+        """The State of drawn filling ``row`` (with the witness the module docstring describes)."""
+        frame, rules = self.frame, self.observation.rules
+        pick = int(draws.picks[row])
+        winners = tuple(None if w < 0 else w for w in self.winners[pick].tolist())
+        past = dict(zip(self.others, self.past[pick].tolist(), strict=True))
+        shuffled = draws.shuffled[row].tolist()
         past_items, start = {}, 0
         for seat, size in past.items():
             past_items[seat] = shuffled[start : start + size]
             start += size
-        future = tuple(shuffled[start : start + frame.future_size])
+        future = tuple(draws.future[row].tolist())
         holdings = _holdings(frame, winners, past_items)
-        if secret_sales:
-            accept = math.prod(sale_count(rules, holdings[s]) for s in frame.pending_seats)
-            bound = math.prod(_bell(len(holdings[s]) + 1) for s in frame.pending_seats)
-            if rng.random() * bound >= accept:
-                continue
-        pending = {seat: _draw_sale(rules, holdings[seat], rng) for seat in frame.pending_seats}
-        sealed = {seat: allocations[seat][len(states)] for seat in frame.sealed_seats}
-        states.append(_build(frame, sealed, holdings, future, pending, winners))
-    return states
+        pending = {
+            seat: tuple(sorted(items_of(rules, c) for c in sales[row]))
+            for seat, sales in draws.sales.items()
+        }
+        sealed = {
+            seat: Allocation(tuple(bids[row].tolist())) for seat, bids in draws.sealed.items()
+        }
+        return _build(frame, sealed, holdings, future, pending, winners)
 
 
 def consistent_fillings(observation: Observation) -> Iterator[Filling]:

@@ -8,21 +8,32 @@ while bidding, the fitted policy's allocation (its bids rounded to nearest), the
 halved and raised by half (scaled back within the budget), and bidding nothing; while selling,
 the fitted policy's next step and stopping (``DoneSelling()``). When they coincide there is
 nothing to search and the agent plays at once.
+
+``evaluate`` is the kit's, run on arrays: each round's fillings are drawn straight into compiled
+positions (``sampled.PositionSampler``: the draws of ``sample_states``), every surviving
+candidate is written into its copy of them, and one compiled call plays them all, each filling
+with the same random stream for every candidate (what the kit's per-candidate ``play_from``
+calls with one seed give; a test checks the values are the kit's).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from workbench.games.going_gone.actions import Action, Allocation, DoneSelling
+from workbench.games.going_gone.actions import Action, Allocation, DoneSelling, Sell
+from workbench.games.going_gone.bits import mask_of
+from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.engine import Observation
 from workbench.games.going_gone.fitted import GoingGoneFittedAgent
-from workbench.games.going_gone.playouts import play_from
+from workbench.games.going_gone.playouts import compiled_policies, play_from, stream_keys
+from workbench.games.going_gone.rollouts import Positions, play_positions, repeat_positions
+from workbench.games.going_gone.sampled import PositionSampler
 from workbench.games.going_gone.sampling import sample_states
-from workbench.kit.search import SearchAgent, Searching
+from workbench.kit.search import SearchAgent, Searching, split_wins
 
 #: Factors the fitted policy's bids are scaled by to make the other bidding candidates.
 BID_SCALES = (0.5, 1.5)
@@ -76,6 +87,55 @@ class GoingGoneSearchAgent(SearchAgent):
 
     def __init__(self, budget: int = SEARCHING.budget) -> None:
         super().__init__(SEARCHING, budget)
+
+    def evaluate(
+        self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator
+    ) -> tuple[int, np.ndarray]:
+        """The kit's sequential halving (``SearchAgent.evaluate``: the same draws from ``rng``,
+        the same fillings and playouts), with every candidate of a round played in one
+        compiled call."""
+        rules, seat = observation.rules, observation.player
+        kinds, params = compiled_policies(self.rollout_agents(rules), rules.players)
+        tables = tables_of(rules)
+        sampler = PositionSampler(observation)
+        rounds = max(1, math.ceil(math.log2(len(actions))))
+        total, count = np.zeros(len(actions)), np.zeros(len(actions))
+        alive = list(range(len(actions)))
+        for round_index in range(rounds):
+            fillings = max(1, self.budget // (len(alive) * (rounds - round_index)))
+            drawn = sampler.sample(rng, fillings)
+            keys = stream_keys(int(rng.integers(2**63)), fillings)
+            positions = repeat_positions(drawn, len(alive))  # row: candidate * fillings + f
+            positions.keys[:] = np.tile(keys, len(alive))
+            _write_actions(observation, positions, [actions[i] for i in alive], fillings)
+            scores = play_positions(rules, tables, kinds, params, positions)
+            shares = split_wins(scores)[:, seat].reshape(len(alive), fillings)
+            total[alive] += shares.sum(axis=1)
+            count[alive] += fillings
+            mean = total[alive] / count[alive]
+            keep = max(1, math.ceil(len(alive) / 2))
+            alive = [alive[i] for i in np.argsort(-mean, kind="stable")[:keep]]
+            if len(alive) == 1:
+                break
+        return alive[0], total / np.maximum(count, 1)
+
+
+def _write_actions(
+    observation: Observation, positions: Positions, actions: Sequence[Action], fillings: int
+) -> None:
+    """Make each block of ``fillings`` rows take its action (row = action * fillings + f), as
+    ``State.apply`` would before the compiled play goes on."""
+    rules, me = observation.rules, observation.player
+    blocks = [slice(k * fillings, (k + 1) * fillings) for k in range(len(actions))]
+    for rows, action in zip(blocks, actions, strict=True):
+        if isinstance(action, Allocation):
+            positions.bids[rows, me] = action.bids
+        elif isinstance(action, Sell):
+            positions.sale_items[rows, me] |= np.uint64(mask_of(rules, action.collection))
+            positions.sale_count[rows, me] += 1
+            positions.sale_bucks[rows, me] += rules.sale_value(len(action.collection))
+        else:
+            positions.done[rows, me] = True
 
 
 __all__ = ["SEARCHING", "GoingGoneSearchAgent", "candidates", "rollout_agents"]
