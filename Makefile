@@ -6,6 +6,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# The engines' numba kernels, compiled once into numba's cache after installing (and again when a
+# compiled module changes), so that a game's first call in a notebook or a test loads them.
+WARM   := $(VENV)/.warm
+COMPILED := $(shell grep -rl --include='*.py' numba workbench)
 # nbconvert --execute stores widget state in the notebook by default; committed notebooks must
 # not hold it (static renderers would show a blank widget, not an explorer's saved result, and
 # it doubles the file), so the environment's nbconvert is configured not to (notebooks/README.md).
@@ -17,7 +21,7 @@ LAB_OPTS ?=
 
 .PHONY: setup lab test lint pytest browser-check bench lock clean
 
-setup: $(STAMP) $(NBCONVERT_CONFIG)
+setup: $(STAMP) $(NBCONVERT_CONFIG) $(WARM)
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
@@ -28,6 +32,10 @@ $(STAMP): requirements.lock pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
+
+$(WARM): $(STAMP) $(COMPILED)
+	$(BIN)/python -m workbench.warm
+	@touch $(WARM)
 
 $(NBCONVERT_CONFIG): Makefile | $(BIN)/python
 	@mkdir -p $(dir $@)
