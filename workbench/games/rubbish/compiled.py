@@ -109,13 +109,12 @@ def _next_seat(seat, steps, n):  # type: ignore[no-untyped-def]
 def _nth_remaining(remaining, g, nth):  # type: ignore[no-untyped-def]
     """The ``nth`` (0-based) item still up in game ``g``; 0 if there are fewer (as the numpy
     engine's argmax said; only a uniform within 2**-53 of 1 gets there)."""
-    seen = 0
-    for item in range(remaining.shape[1]):
-        if remaining[g, item]:
-            if seen == nth:
-                return item
-            seen += 1
-    return 0
+    found = seen = 0
+    for item in range(remaining.shape[1]):  # without branches: which items are up is random
+        up = remaining[g, item]
+        found = item if (seen == nth) & up else found
+        seen += up
+    return found
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -124,11 +123,15 @@ def _auction(kind, remaining, destined, geek, g, actor, n, u):  # type: ignore[n
     in order, then seats. Heuristic: its first wanted item naming itself First Bidder, else a
     random unwanted item naming the seat on its left."""
     up = 0
-    for item in range(remaining.shape[1]):
-        if remaining[g, item]:
-            if kind == HEURISTIC and destined[geek[g, actor], item]:
-                return item, actor
-            up += 1
+    if kind == HEURISTIC:
+        for item in range(remaining.shape[1]):
+            if remaining[g, item]:
+                if destined[geek[g, actor], item]:
+                    return item, actor
+                up += 1
+    else:
+        for item in range(remaining.shape[1]):
+            up += remaining[g, item]
     if kind == HEURISTIC:
         # No wanted item is left, so the unwanted items are exactly the remaining ones.
         return _nth_remaining(remaining, g, int(u * up)), _next_seat(actor, 1, n)
@@ -253,6 +256,43 @@ def play(kinds, parameters, tables, pos, uniforms, rec, record):  # type: ignore
     )  # fmt: skip
 
 
+@njit(cache=True)
+def play_new(  # type: ignore[no-untyped-def]
+    kinds, parameters, tables, starting_fame, geek_draws, auctioneers, pos, uniforms, rec,
+    record, scores, ranks, shares,
+):  # fmt: skip
+    """New games dealt into ``pos`` (whatever it held), played to the end (``play``) and
+    scored (``standings`` into ``scores``, ``ranks``, ``shares``), in one call. Game g's seats
+    get the geeks of its ``geek_draws[g]`` in increasing order of the draws (the first
+    ``players`` of ``np.argsort(geek_draws[g])``), ``auctioneers[g]`` starts."""
+    games, n = pos.fame.shape
+    geeks = geek_draws.shape[1]
+    for g in range(games):
+        for geek in range(geeks):  # its place in the sorted draws, equal draws in index order
+            place, mine = 0, geek_draws[g, geek]
+            for other in range(geeks):
+                draw = geek_draws[g, other]
+                place += (draw < mine) | ((draw == mine) & (other < geek))
+            if place < n:
+                pos.geek[g, place] = geek
+        for seat in range(n):
+            pos.fame[g, seat] = starting_fame
+            pos.lock[g, seat] = 0
+            pos.cheapskates[g, seat] = 0
+            pos.items_won[g, seat] = 0
+            pos.destined_won[g, seat] = 0
+            pos.bid_index[g, seat] = -1
+            pos.held[g, seat] = -1
+        for item in range(pos.remaining.shape[1]):
+            pos.remaining[g, item] = True
+        pos.auctioneer[g] = auctioneers[g]
+        pos.rounds_done[g] = 0
+        pos.item[g] = pos.first[g] = pos.position[g] = -1
+    play(kinds, parameters, tables, pos, uniforms, rec, record)
+    _standings(pos.fame, pos.destined_won, pos.items_won, tables.destined_bonus, tables.rounds,
+               scores, ranks, shares)  # fmt: skip
+
+
 @njit(cache=True, _nrt=False)
 def _play(  # type: ignore[no-untyped-def]
     kinds, parameters, totals, counts, lock_after, n_bids, available_totals, top_sums,
@@ -299,7 +339,9 @@ def _play(  # type: ignore[no-untyped-def]
                     winner, best = seat, total
                 if total <= worst:
                     cheapskate, worst = seat, total
-            kept = True
+            # Every seat locks its top card and gains its total, then the cheapskate's and the
+            # winner's own rules override (no branch per seat: who wins is random).
+            winner_fame, cheapskate_fame = fame[g, winner], fame[g, cheapskate]
             for seat in range(n):
                 before, bid = lock[g, seat], bid_index[g, seat]
                 total = totals[before, bid]
@@ -310,22 +352,15 @@ def _play(  # type: ignore[no-untyped-def]
                     r_cards[g, r, seat] = counts[before, bid]
                 bid_index[g, seat] = -1
                 held[g, seat] = -1
-                if seat == cheapskate:
-                    lock[g, seat] = 0  # the cheapskate locks nothing and gains nothing
-                    continue
                 lock[g, seat] = lock_after[before, bid]
-                if seat == winner:
-                    after = fame[g, seat] - total
-                    if after < 0:
-                        after = 0
-                        kept = keep_overspent
-                    fame[g, seat] = after
-                else:
-                    fame[g, seat] += total
-            if kept:
-                items_won[g, winner] += 1
-                if destined[geek[g, winner], game_item]:
-                    destined_won[g, winner] += 1
+                fame[g, seat] += total
+            lock[g, cheapskate] = 0  # the cheapskate locks nothing and gains nothing
+            fame[g, cheapskate] = cheapskate_fame
+            after = winner_fame - best  # the winner pays (never the cheapskate: n >= 2)
+            kept = (after >= 0) | keep_overspent
+            fame[g, winner] = max(after, 0)
+            items_won[g, winner] += kept
+            destined_won[g, winner] += kept & destined[geek[g, winner], game_item]
             cheapskates[g, cheapskate] += 1
             remaining[g, game_item] = False
             if record:

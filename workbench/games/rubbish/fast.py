@@ -118,6 +118,48 @@ def new_positions(rules: Rules, games: int, rng: np.random.Generator) -> Positio
     return positions
 
 
+def play_new_games(
+    rules: Rules,
+    agents: Sequence[Any],
+    games: int,
+    rng: np.random.Generator,
+    recording: Recording | None = None,
+) -> tuple[Positions, tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    """``games`` new games played to the end by ``agents``, drawing from ``rng`` what
+    ``new_positions`` and then ``rules.rounds * (players + 1)`` uniforms per game draw (the
+    module docstring's order), in one compiled call (``compiled.play_new``): (the finished
+    positions, their standings (scores, ranks, win shares), the starting auctioneers).
+    Records each round in ``recording`` if given."""
+    n = rules.players
+    geek_draws = rng.random((games, len(rules.geeks)))
+    if rules.starting_auctioneer == "random":
+        auctioneers = rng.integers(n, size=games).astype(np.int8)
+    else:
+        auctioneers = np.full(games, rules.starting_auctioneer, np.int8)
+    uniforms = rng.random((rules.rounds * (n + 1), games))
+    positions = Positions(*(np.empty((games, *a.shape[1:]), a.dtype) for a in _NO_GAMES[rules]))
+    standings = (np.empty((games, n), np.int32), np.empty((games, n), np.int8),
+                 np.empty((games, n), np.float64))  # fmt: skip
+    kinds, parameters = policies(agents)
+    record = recording is not None
+    compiled.play_new(
+        kinds, parameters, tables_for(rules), rules.starting_fame, geek_draws, auctioneers,
+        positions, uniforms, recording if record else NO_RECORDING, record, *standings,
+    )  # fmt: skip
+    return positions, standings, auctioneers
+
+
+class _NoGames(dict):
+    """Positions of no games per rule set: the fields' dtypes and shapes, made once."""
+
+    def __missing__(self, rules: Rules) -> Positions:
+        self[rules] = positions = empty_positions(rules, 0)
+        return positions
+
+
+_NO_GAMES = _NoGames()
+
+
 def empty_recording(games: int, rounds: int, players: int) -> Recording:
     """Recording arrays for ``games`` games (0 games: nothing is recorded)."""
     by_seat = (games, rounds, players)
