@@ -118,26 +118,28 @@ def _nth_remaining(remaining, g, nth):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _auction(kind, remaining, destined, geek, g, actor, n, u):  # type: ignore[no-untyped-def]
-    """(item, First Bidder). Random: uniform among every (item, seat), the pick-th of the items
-    in order, then seats. Heuristic: its first wanted item naming itself First Bidder, else a
-    random unwanted item naming the seat on its left."""
-    up = 0
+def _auction(kind, remaining, destined, geek, g, actor, n, u, up):  # type: ignore[no-untyped-def]
+    """(item, First Bidder) with ``up`` items remaining. Random: uniform among every (item,
+    seat), the pick-th of the items in order, then seats. Heuristic: its first wanted item
+    naming itself First Bidder, else a random unwanted item naming the seat on its left."""
     if kind == HEURISTIC:
         for item in range(remaining.shape[1]):
-            if remaining[g, item]:
-                if destined[geek[g, actor], item]:
-                    return item, actor
-                up += 1
-    else:
-        for item in range(remaining.shape[1]):
-            up += remaining[g, item]
-    if kind == HEURISTIC:
+            if remaining[g, item] and destined[geek[g, actor], item]:
+                return item, actor
         # No wanted item is left, so the unwanted items are exactly the remaining ones.
         return _nth_remaining(remaining, g, int(u * up)), _next_seat(actor, 1, n)
+    # The item whose n picks [low, low + n) hold the pick, and the seat at pick - low: the
+    # pick-th of up * n (item, seat) pairs, without a division or a branch. pick < up * n
+    # (u < 1, and u * m rounds below any whole m).
     pick = int(u * (up * n))
-    nth = pick // n
-    return _nth_remaining(remaining, g, nth), pick - nth * n
+    found = seat = low = 0
+    for item in range(remaining.shape[1]):
+        is_up = remaining[g, item]
+        hit = is_up & (pick >= low) & (pick < low + n)
+        found = item if hit else found
+        seat = pick - low if hit else seat
+        low += n * is_up
+    return found, seat
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -205,7 +207,10 @@ def choose_one(kind, parameters, tables, pos, u):  # type: ignore[no-untyped-def
     n = tables.players
     if pos.position[0] < 0:
         actor = pos.auctioneer[0]
-        return _auction(kind, pos.remaining, tables.destined, pos.geek, 0, actor, n, u)
+        up = 0
+        for item in range(pos.remaining.shape[1]):
+            up += pos.remaining[0, item]
+        return _auction(kind, pos.remaining, tables.destined, pos.geek, 0, actor, n, u, up)
     actor = _next_seat(pos.first[0], pos.position[0], n)
     bid = _bid(
         kind, parameters, tables.totals, tables.n_bids, tables.available_totals,
@@ -308,11 +313,14 @@ def _play(  # type: ignore[no-untyped-def]
         d = 0
         game_auctioneer, r = auctioneer[g], rounds_done[g]
         game_item, game_first, game_position = item[g], first[g], position[g]
+        up = 0  # items remaining (one goes each round)
+        for one in range(remaining.shape[1]):
+            up += remaining[g, one]
         while r < rounds:
             if game_position < 0:
                 game_item, game_first = _auction(
                     kinds[game_auctioneer], remaining, destined, geek, g, game_auctioneer, n,
-                    uniforms[d, g],
+                    uniforms[d, g], up,
                 )  # fmt: skip
                 d += 1
                 game_position = 0
@@ -363,6 +371,7 @@ def _play(  # type: ignore[no-untyped-def]
             destined_won[g, winner] += kept & destined[geek[g, winner], game_item]
             cheapskates[g, cheapskate] += 1
             remaining[g, game_item] = False
+            up -= 1
             if record:
                 r_item[g, r] = game_item
                 r_first[g, r] = game_first
