@@ -272,14 +272,17 @@ def play_new(  # type: ignore[no-untyped-def]
     ``players`` of ``np.argsort(geek_draws[g])``), ``auctioneers[g]`` starts."""
     games, n = pos.fame.shape
     geeks = geek_draws.shape[1]
+    draws = np.empty(geeks)
     for g in range(games):
-        for geek in range(geeks):  # its place in the sorted draws, equal draws in index order
-            place, mine = 0, geek_draws[g, geek]
-            for other in range(geeks):
-                draw = geek_draws[g, other]
-                place += (draw < mine) | ((draw == mine) & (other < geek))
-            if place < n:
-                pos.geek[g, place] = geek
+        draws[:] = geek_draws[g]
+        for seat in range(n):  # the smallest draw left (the first of equal ones), then drop it
+            smallest, least = 0, draws[0]
+            for geek in range(1, geeks):
+                lower = draws[geek] < least
+                smallest = geek if lower else smallest
+                least = draws[geek] if lower else least
+            pos.geek[g, seat] = smallest
+            draws[smallest] = np.inf
         for seat in range(n):
             pos.fame[g, seat] = starting_fame
             pos.lock[g, seat] = 0
