@@ -257,7 +257,7 @@ def play(kinds, parameters, tables, pos, uniforms, rec, record):  # type: ignore
         pos.items_won, pos.destined_won, pos.rounds_done, pos.item, pos.first, pos.position,
         pos.bid_index, pos.held, uniforms,
         rec.item, rec.first, rec.bid_index, rec.lock_before, rec.total, rec.cards, rec.role,
-        rec.fame_after, rec.score_after, rec.kept, record,
+        rec.fame_after, rec.score_after, rec.kept, record, np.empty(t.players, np.int64),
     )  # fmt: skip
 
 
@@ -298,7 +298,7 @@ def play_new(  # type: ignore[no-untyped-def]
         pos.item[g] = pos.first[g] = pos.position[g] = -1
     play(kinds, parameters, tables, pos, uniforms, rec, record)
     _standings(pos.fame, pos.destined_won, pos.items_won, tables.destined_bonus, tables.rounds,
-               scores, ranks, shares)  # fmt: skip
+               scores, ranks, shares, np.empty(n, np.int64))  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -309,8 +309,10 @@ def _play(  # type: ignore[no-untyped-def]
     geek, fame, lock, remaining, auctioneer, cheapskates, items_won, destined_won, rounds_done,
     item, first, position, bid_index, held, uniforms,
     r_item, r_first, r_bid_index, r_lock_before, r_total, r_cards, r_role, r_fame_after,
-    r_score_after, r_kept, record,
+    r_score_after, r_kept, record, seat_total,
 ):  # fmt: skip
+    """``play`` on plain arrays; ``seat_total`` (n,) holds each seat's bid total during a
+    reveal."""
     for g in range(fame.shape[0]):
         # This game's scalars live in locals while it plays (written back at the end).
         d = 0
@@ -343,9 +345,11 @@ def _play(  # type: ignore[no-untyped-def]
             # Bidder), the lowest is the cheapskate (ties: farthest from the First Bidder).
             winner = cheapskate = game_first
             best = worst = totals[lock[g, game_first], bid_index[g, game_first]]
+            seat_total[game_first] = best
             for offset in range(1, n):
                 seat = _next_seat(game_first, offset, n)
                 total = totals[lock[g, seat], bid_index[g, seat]]
+                seat_total[seat] = total
                 if total > best:
                     winner, best = seat, total
                 if total <= worst:
@@ -355,7 +359,7 @@ def _play(  # type: ignore[no-untyped-def]
             winner_fame, cheapskate_fame = fame[g, winner], fame[g, cheapskate]
             for seat in range(n):
                 before, bid = lock[g, seat], bid_index[g, seat]
-                total = totals[before, bid]
+                total = seat_total[seat]
                 if record:
                     r_bid_index[g, r, seat] = bid
                     r_lock_before[g, r, seat] = before
@@ -406,27 +410,32 @@ def standings(tables: Tables, pos: Positions) -> tuple[np.ndarray, np.ndarray, n
     ranks = np.empty((games, n), np.int8)
     shares = np.empty((games, n), np.float64)
     _standings(pos.fame, pos.destined_won, pos.items_won, tables.destined_bonus, tables.rounds,
-               scores, ranks, shares)  # fmt: skip
+               scores, ranks, shares, np.empty(n, np.int64))  # fmt: skip
     return scores, ranks, shares
 
 
 @njit(cache=True, _nrt=False)
-def _standings(fame, destined_won, items_won, bonus, rounds, scores, ranks, shares):  # type: ignore[no-untyped-def]
+def _standings(  # type: ignore[no-untyped-def]
+    fame, destined_won, items_won, bonus, rounds, scores, ranks, shares, keys
+):
     """Each seat's score, its rank (1 + the seats whose (score, items won) is above its own)
-    and its share of the win (1/k for each of k seats ranked 1), into the arrays given."""
+    and its share of the win (1/k for each of k seats ranked 1), into the arrays given;
+    ``keys`` (n,) holds a game's (score, items won) as one number."""
     games, n = fame.shape
     for g in range(games):
+        for seat in range(n):
+            score = fame[g, seat] + bonus * destined_won[g, seat]
+            scores[g, seat] = score
+            keys[seat] = np.int64(score) * (rounds + 1) + items_won[g, seat]
+        top = keys[0]
+        for seat in range(1, n):
+            top = max(top, keys[seat])
         winners = 0
         for seat in range(n):
-            scores[g, seat] = fame[g, seat] + bonus * destined_won[g, seat]
-        for seat in range(n):
-            key = np.int64(scores[g, seat]) * (rounds + 1) + items_won[g, seat]
             above = 0
             for other in range(n):
-                if np.int64(scores[g, other]) * (rounds + 1) + items_won[g, other] > key:
-                    above += 1
+                above += keys[other] > keys[seat]
             ranks[g, seat] = 1 + above
-            if above == 0:
-                winners += 1
+            winners += keys[seat] == top
         for seat in range(n):
-            shares[g, seat] = 1.0 / winners if ranks[g, seat] == 1 else 0.0
+            shares[g, seat] = 1.0 / winners if keys[seat] == top else 0.0

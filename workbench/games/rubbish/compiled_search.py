@@ -112,11 +112,11 @@ def play_round(  # type: ignore[no-untyped-def]
         pos.destined_won[:games], pos.rounds_done[:games], pos.item[:games], pos.first[:games],
         pos.position[:games], pos.bid_index[:games], pos.held[:games], uniforms,
         rec.item, rec.first, rec.bid_index, rec.lock_before, rec.total, rec.cards, rec.role,
-        rec.fame_after, rec.score_after, rec.kept, False,
+        rec.fame_after, rec.score_after, rec.kept, False, np.empty(t.players, np.int64),
     )  # fmt: skip
     _standings(
         pos.fame[:games], pos.destined_won[:games], pos.items_won[:games], t.destined_bonus,
-        t.rounds, scores[:games], ranks[:games], shares[:games],
+        t.rounds, scores[:games], ranks[:games], shares[:games], np.empty(t.players, np.int64),
     )  # fmt: skip
 
 
