@@ -114,7 +114,8 @@ class RubbishSearchAgent(SearchAgent):
                  buffers.positions, NO_RECORDING)  # fmt: skip
         sampler_tables = sampler.tables()
         rounds = max(1, math.ceil(math.log2(len(actions))))
-        total, count = np.zeros(len(actions)), np.zeros(len(actions))
+        # the kit's bookkeeping in Python floats (the same IEEE operations as its numpy arrays)
+        total, count = [0.0] * len(actions), [0] * len(actions)
         alive = list(range(len(actions)))
         for round_index in range(rounds):
             fillings = max(1, self.budget // (len(alive) * (rounds - round_index)))
@@ -130,14 +131,16 @@ class RubbishSearchAgent(SearchAgent):
                 buffers.uniforms, *buffers.standings,
             )  # fmt: skip
             shares = buffers.standings[2][: fillings * len(alive), seat].reshape(len(alive), -1)
-            total[alive] += shares.sum(axis=1)
-            count[alive] += fillings
-            mean = total[alive] / count[alive]
+            for action, share in zip(alive, shares.sum(axis=1).tolist(), strict=True):
+                total[action] += share
+                count[action] += fillings
+            mean = [total[action] / count[action] for action in alive]
             keep = max(1, math.ceil(len(alive) / 2))
-            alive = [alive[i] for i in np.argsort(-mean, kind="stable")[:keep]]
+            # np.argsort(-mean, kind="stable"): sorted is stable too
+            alive = [alive[k] for k in sorted(range(len(alive)), key=lambda k: -mean[k])[:keep]]
             if len(alive) == 1:
                 break
-        return alive[0], total / np.maximum(count, 1)
+        return alive[0], np.array(total) / np.maximum(count, 1)
 
     def _buffers_for(self, rules: Any, rows: int) -> _Buffers:
         """This agent's arrays for ``rules`` with room for ``rows`` playouts (made once, and
