@@ -8,11 +8,11 @@ First Bidder (the two choices the heuristic makes) and the fitted policy's own c
 weighs the fitted policy's bid and the other totals nearest to it (one bid per total, the one
 with the lowest top card, as the heuristic prefers), plus holding out the fewest and the most.
 
-``evaluate`` is the kit's, run on arrays: each round's fillings are drawn straight into compiled
-positions (``sampling.PositionSampler``: the same draws as ``sample_states``),
-every surviving candidate is written into a copy, and one compiled call plays them all with the
-same uniforms per filling (what the kit's per-candidate ``play_from`` calls with one seed give;
-a test checks the values are the kit's).
+``evaluate`` is the kit's, run on arrays, one compiled call per round
+(``compiled_search.play_round``): the round's fillings (drawn as ``sample_states`` draws them,
+``sampling.PositionSampler``) are written into compiled positions, once per surviving
+candidate with its action, and played out with the same uniforms per filling (what the kit's
+per-candidate ``play_from`` calls with one seed give; a test checks the values are the kit's).
 """
 
 from __future__ import annotations
