@@ -39,7 +39,7 @@ from itertools import accumulate
 import numpy as np
 
 from workbench.checks import whole_number
-from workbench.games.rubbish import compiled, compiled_search
+from workbench.games.rubbish import compiled
 from workbench.games.rubbish.cards import Bid, bid_table, physical_ways, sub_multisets, without
 from workbench.games.rubbish.engine import Deal, Observation, Peek, State
 from workbench.games.rubbish.fast import empty_positions, positions_of_observation, tables_for
@@ -226,7 +226,7 @@ class PositionSampler:
     draws exactly what ``sample_states(observation, rng, count)`` draws and returns the
     Positions ``fast.positions_of_states`` would make of its States, without building them
     (peeks, which no compiled agent reads, are drawn but not kept). What search plays from:
-    ``draw`` takes the uniforms, ``compiled_search`` turns them into positions."""
+    ``draw`` takes the uniforms, ``compiled.fill_samples`` turns them into positions."""
 
     def __init__(self, observation: Observation) -> None:
         plan = self.plan = _Plan(observation)
@@ -291,14 +291,14 @@ class PositionSampler:
 
     def fill(self, positions, u: np.ndarray, copies: int) -> None:  # type: ignore[no-untyped-def]
         """Write the fillings of ``u`` (``draw``) into the first rows of ``positions``, the
-        whole batch ``copies`` times over (``compiled_search.fill_samples``)."""
+        whole batch ``copies`` times over (``compiled.fill_samples``)."""
         compiled.call_direct(
-            compiled_search.fill_samples, self.template, positions, u, u.shape[0], copies,
+            compiled.fill_samples, self.template, positions, u, u.shape[0], copies,
             *self.tables(),
         )  # fmt: skip
 
     def tables(self) -> tuple[np.ndarray, ...]:
-        """The sampler's arrays in ``compiled_search``'s argument order (geek_pool ...
+        """The sampler's arrays in ``compiled.fill_samples``' argument order (geek_pool ...
         bid_cumulative)."""
         return (
             self.geek_pool, self.geek_seats, self.destined, self.bid_seats, self.bid_hidden,

@@ -9,7 +9,7 @@ weighs the fitted policy's bid and the other totals nearest to it (one bid per t
 with the lowest top card, as the heuristic prefers), plus holding out the fewest and the most.
 
 ``evaluate`` is the kit's, run on arrays, one compiled call per round
-(``compiled_search.play_round``): the round's fillings (drawn as ``sample_states`` draws them,
+(``compiled.play_round``): the round's fillings (drawn as ``sample_states`` draws them,
 ``sampling.PositionSampler``) are written into compiled positions, once per surviving
 candidate with its action, and played out with the same uniforms per filling (what the kit's
 per-candidate ``play_from`` calls with one seed give; a test checks the values are the kit's).
@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from workbench.games.rubbish import compiled, compiled_search
+from workbench.games.rubbish import compiled
 from workbench.games.rubbish.cards import Bid, bid_table
 from workbench.games.rubbish.engine import Observation
 from workbench.games.rubbish.fast import (
@@ -101,7 +101,7 @@ class RubbishSearchAgent(SearchAgent):
     ) -> tuple[int, np.ndarray]:
         """The kit's sequential halving (``SearchAgent.evaluate``: the same draws from ``rng``,
         the same fillings and playouts), each round one compiled call
-        (``compiled_search.play_round``) playing every candidate, with the win shares of the
+        (``compiled.play_round``) playing every candidate, with the win shares of the
         game's own rule (ties on fame broken by items won)."""
         rules, seat = observation.rules, observation.player
         buffers = self._buffers_for(rules, max(self.budget, len(actions)))
@@ -126,7 +126,7 @@ class RubbishSearchAgent(SearchAgent):
             # the same uniforms for every candidate
             drawn = np.random.Generator(np.random.PCG64(seed)).random((decisions, fillings))
             compiled.call_direct(
-                compiled_search.play_round, *fixed, u, fillings, *sampler_tables,
+                compiled.play_round, *fixed, u, fillings, *sampler_tables,
                 seat, auction, action_a, action_b, np.array(alive, np.int64), drawn,
                 buffers.uniforms, *buffers.standings,
             )  # fmt: skip
@@ -173,7 +173,7 @@ class _Buffers(NamedTuple):
 def _action_arrays(
     rules: Any, observation: Observation, actions: Sequence[Any]
 ) -> tuple[bool, np.ndarray, np.ndarray]:
-    """(auction?, a, b) per action, as ``compiled_search.play_round`` writes them: the item
+    """(auction?, a, b) per action, as ``compiled.play_round`` writes them: the item
     and First Bidder of an auction, or the bid table index and cards held out of a bid (what
     ``State.apply`` does before the compiled engine plays on)."""
     if observation.phase == "auction":
