@@ -20,7 +20,6 @@ from workbench.games.rubbish import (
 )
 from workbench.games.rubbish.agents import sample_worlds
 from workbench.games.rubbish.fast import (
-    NO_RECORDING,
     decisions_left,
     empty_positions,
     empty_recording,
@@ -96,9 +95,9 @@ def test_fast_games_replay_identically_through_the_engine(variant, mix):
 @pytest.mark.parametrize("mix", list(AGENT_MIXES))
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_new_games_in_one_call_are_the_positions_played_step_by_step(variant, mix):
-    """play_new_games (deal, play and standings in one compiled call) gives what dealing with
-    new_positions, playing with play_positions and scoring with standings give, from the
-    same generator; the generator ends in the same state."""
+    """play_new_games (dealt by compiled.deal_new) gives what dealing with new_positions,
+    playing with play_positions and scoring with standings give, from the same generator; the
+    generator ends in the same state."""
     rules = VARIANTS[variant]
     agents = AGENT_MIXES[mix][: rules.players]
     rng, reference_rng = generator(11), generator(11)
@@ -129,15 +128,8 @@ def test_new_games_deal_equal_geek_draws_in_seat_order():
         [0.9, 0.1, 0.3, 0.1, 0.7, 0.0, 0.3],
         [0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0],
     ])  # fmt: skip
-    games = len(draws)
-    positions = empty_positions(rules, games)
-    standings = np.empty((games, 4), np.int32), np.empty((games, 4), np.int8), np.empty((games, 4))
-    kinds, parameters = policies([RandomAgent()] * 4)
-    uniforms = generator(1).random((rules.rounds * 5, games))
-    compiled.play_new(
-        kinds, parameters, tables_for(rules), rules.starting_fame, draws,
-        np.zeros(games, np.int8), positions, uniforms, NO_RECORDING, False, *standings,
-    )  # fmt: skip
+    positions = empty_positions(rules, len(draws))
+    compiled.deal_new(rules.starting_fame, draws, np.zeros(len(draws), np.int8), positions)
     np.testing.assert_array_equal(positions.geek, [[0, 1, 2, 3], [5, 1, 3, 2], [6, 5, 4, 3]])
     np.testing.assert_array_equal(positions.geek, np.argsort(draws, 1, kind="stable")[:, :4])
 

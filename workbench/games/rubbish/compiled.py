@@ -12,9 +12,9 @@ so a batch of new games reads them in exactly the order the old lockstep numpy e
 
 A compiled agent is a policy kind (``RANDOM``, ``HEURISTIC``) and a float64 parameter vector
 per seat, dispatched here; the step-by-step call of the same agent runs the same functions on
-a one-game ``Positions`` built from its observation (``choose_one``). ``play_new`` deals, plays
-and scores a batch of new games in one call (self-play); ``play_round`` plays one round of the
-search agent's sequential halving.
+a one-game ``Positions`` built from its observation (``choose_one``). ``deal_new`` deals a batch
+of new games (self-play); ``play_round`` plays one round of the search agent's sequential
+halving.
 """
 
 from __future__ import annotations
@@ -264,19 +264,17 @@ def play(kinds, parameters, tables, pos, uniforms, rec, record):  # type: ignore
 
 
 @njit(cache=True)
-def play_new(  # type: ignore[no-untyped-def]
-    kinds, parameters, tables, starting_fame, geek_draws, auctioneers, pos, uniforms, rec,
-    record, scores, ranks, shares,
-):  # fmt: skip
-    """New games dealt into ``pos`` (whatever it held), played to the end (``play``) and
-    scored (``standings`` into ``scores``, ``ranks``, ``shares``), in one call. Game g's seats
-    get the geeks of its ``geek_draws[g]`` in increasing order of the draws (the first
-    ``players`` of ``np.argsort(geek_draws[g])``), ``auctioneers[g]`` starts."""
+def deal_new(starting_fame, geek_draws, auctioneers, pos):  # type: ignore[no-untyped-def]
+    """New games dealt into ``pos`` (whatever it held): game g's seats get the geeks of its
+    ``geek_draws[g]`` in increasing order of the draws (the first ``players`` of
+    ``np.argsort(geek_draws[g])``), ``auctioneers[g]`` starts. (Apart from ``play``: a
+    compiled function calling ``play`` would compile the whole engine a second time.)"""
     games, n = pos.fame.shape
     geeks = geek_draws.shape[1]
     draws = np.empty(geeks)
     for g in range(games):
-        draws[:] = geek_draws[g]
+        for geek in range(geeks):
+            draws[geek] = geek_draws[g, geek]
         for seat in range(n):  # the smallest draw left (the first of equal ones), then drop it
             smallest, least = 0, draws[0]
             for geek in range(1, geeks):
@@ -298,9 +296,6 @@ def play_new(  # type: ignore[no-untyped-def]
         pos.auctioneer[g] = auctioneers[g]
         pos.rounds_done[g] = 0
         pos.item[g] = pos.first[g] = pos.position[g] = -1
-    play(kinds, parameters, tables, pos, uniforms, rec, record)
-    _standings(pos.fame, pos.destined_won, pos.items_won, tables.destined_bonus, tables.rounds,
-               scores, ranks, shares, np.empty(n, np.int64))  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -486,7 +481,8 @@ def fill_samples(  # type: ignore[no-untyped-def]
     size = geek_pool.shape[0]
     pool = np.empty(size, geek_pool.dtype)
     for f in range(count):
-        pool[:] = geek_pool
+        for slot in range(size):
+            pool[slot] = geek_pool[slot]
         for k in range(geek_seats.shape[0]):  # the partial Fisher-Yates of sampling._Plan.state
             pick = int(u[f, k] * (size - k))
             geek = pool[pick]

@@ -127,8 +127,9 @@ def play_new_games(
 ) -> tuple[Positions, tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
     """``games`` new games played to the end by ``agents``, drawing from ``rng`` what
     ``new_positions`` and then ``rules.rounds * (players + 1)`` uniforms per game draw (the
-    module docstring's order), in one compiled call (``compiled.play_new``): (the finished
-    positions, their standings (scores, ranks, win shares), the starting auctioneers).
+    module docstring's order), dealt by ``compiled.deal_new`` (not ``new_positions``' numpy
+    calls): (the finished positions, their standings (scores, ranks, win shares), the starting
+    auctioneers).
     Records each round in ``recording`` if given."""
     n = rules.players
     geek_draws = rng.random((games, len(rules.geeks)))
@@ -138,15 +139,15 @@ def play_new_games(
         auctioneers = np.full(games, rules.starting_auctioneer, np.int8)
     uniforms = rng.random((rules.rounds * (n + 1), games))
     positions = Positions(*(np.empty((games, *a.shape[1:]), a.dtype) for a in _NO_GAMES[rules]))
-    standings = (np.empty((games, n), np.int32), np.empty((games, n), np.int8),
-                 np.empty((games, n), np.float64))  # fmt: skip
+    compiled.deal_new(rules.starting_fame, geek_draws, auctioneers, positions)
     kinds, parameters = policies(agents)
+    tables = tables_for(rules)
     record = recording is not None
-    compiled.play_new(
-        kinds, parameters, tables_for(rules), rules.starting_fame, geek_draws, auctioneers,
-        positions, uniforms, recording if record else NO_RECORDING, record, *standings,
+    compiled.play(
+        kinds, parameters, tables, positions, uniforms, recording if record else NO_RECORDING,
+        record,
     )  # fmt: skip
-    return positions, standings, auctioneers
+    return positions, compiled.standings(tables, positions), auctioneers
 
 
 class _NoGames(dict):
