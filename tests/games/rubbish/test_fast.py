@@ -21,8 +21,10 @@ from workbench.games.rubbish import (
 from workbench.games.rubbish.agents import sample_worlds
 from workbench.games.rubbish.fast import (
     decisions_left,
+    empty_positions,
     empty_recording,
     new_positions,
+    play_new_games,
     play_positions,
     policies,
     positions_of_observation,
@@ -88,6 +90,48 @@ def test_fast_games_replay_identically_through_the_engine(variant, mix):
     assert batch_rounds_frame(batch.recording, labels, 0).equals(
         states_rounds_frame(states, labels, 0)
     )
+
+
+@pytest.mark.parametrize("mix", list(AGENT_MIXES))
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_new_games_in_one_call_are_the_positions_played_step_by_step(variant, mix):
+    """play_new_games (dealt by compiled.deal_new) gives what dealing with new_positions,
+    playing with play_positions and scoring with standings give, from the same generator; the
+    generator ends in the same state."""
+    rules = VARIANTS[variant]
+    agents = AGENT_MIXES[mix][: rules.players]
+    rng, reference_rng = generator(11), generator(11)
+    recording = empty_recording(300, rules.rounds, rules.players)
+    positions, standings, starting = play_new_games(rules, agents, 300, rng, recording)
+    expected = new_positions(rules, 300, reference_rng)
+    expected_start = expected.auctioneer.copy()
+    uniforms = reference_rng.random((rules.rounds * (rules.players + 1), 300))
+    expected_recording = empty_recording(300, rules.rounds, rules.players)
+    play_positions(rules, expected, agents, uniforms, expected_recording)
+    for name, got, want in zip(expected._fields, positions, expected, strict=True):
+        np.testing.assert_array_equal(got, want, err_msg=name)
+        assert got.dtype == want.dtype, name
+    for got, want in zip(standings, compiled.standings(tables_for(rules), expected), strict=True):
+        np.testing.assert_array_equal(got, want)
+    for got, want in zip(recording, expected_recording, strict=True):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(starting, expected_start)
+    assert rng.random() == reference_rng.random()
+
+
+def test_new_games_deal_equal_geek_draws_in_seat_order():
+    """Equal draws (a tie numpy's argsort may order either way) deal in geek order, as a
+    stable argsort does; distinct draws deal from the smallest."""
+    rules = Rules()
+    draws = np.array([
+        [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5],
+        [0.9, 0.1, 0.3, 0.1, 0.7, 0.0, 0.3],
+        [0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0],
+    ])  # fmt: skip
+    positions = empty_positions(rules, len(draws))
+    compiled.deal_new(rules.starting_fame, draws, np.zeros(len(draws), np.int8), positions)
+    np.testing.assert_array_equal(positions.geek, [[0, 1, 2, 3], [5, 1, 3, 2], [6, 5, 4, 3]])
+    np.testing.assert_array_equal(positions.geek, np.argsort(draws, 1, kind="stable")[:, :4])
 
 
 @pytest.mark.parametrize("mix", list(AGENT_MIXES))

@@ -12,7 +12,9 @@ so a batch of new games reads them in exactly the order the old lockstep numpy e
 
 A compiled agent is a policy kind (``RANDOM``, ``HEURISTIC``) and a float64 parameter vector
 per seat, dispatched here; the step-by-step call of the same agent runs the same functions on
-a one-game ``Positions`` built from its observation (``choose_one``).
+a one-game ``Positions`` built from its observation (``choose_one``). ``deal_new`` deals a batch
+of new games (self-play); ``play_round`` plays one round of the search agent's sequential
+halving.
 """
 
 from __future__ import annotations
@@ -109,32 +111,37 @@ def _next_seat(seat, steps, n):  # type: ignore[no-untyped-def]
 def _nth_remaining(remaining, g, nth):  # type: ignore[no-untyped-def]
     """The ``nth`` (0-based) item still up in game ``g``; 0 if there are fewer (as the numpy
     engine's argmax said; only a uniform within 2**-53 of 1 gets there)."""
-    seen = 0
-    for item in range(remaining.shape[1]):
-        if remaining[g, item]:
-            if seen == nth:
-                return item
-            seen += 1
-    return 0
+    found = seen = 0
+    for item in range(remaining.shape[1]):  # without branches: which items are up is random
+        up = remaining[g, item]
+        found = item if (seen == nth) & up else found
+        seen += up
+    return found
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _auction(kind, remaining, destined, geek, g, actor, n, u):  # type: ignore[no-untyped-def]
-    """(item, First Bidder). Random: uniform among every (item, seat), the pick-th of the items
-    in order, then seats. Heuristic: its first wanted item naming itself First Bidder, else a
-    random unwanted item naming the seat on its left."""
-    up = 0
-    for item in range(remaining.shape[1]):
-        if remaining[g, item]:
-            if kind == HEURISTIC and destined[geek[g, actor], item]:
-                return item, actor
-            up += 1
+def _auction(kind, remaining, destined, geek, g, actor, n, u, up):  # type: ignore[no-untyped-def]
+    """(item, First Bidder) with ``up`` items remaining. Random: uniform among every (item,
+    seat), the pick-th of the items in order, then seats. Heuristic: its first wanted item
+    naming itself First Bidder, else a random unwanted item naming the seat on its left."""
     if kind == HEURISTIC:
+        for item in range(remaining.shape[1]):
+            if remaining[g, item] and destined[geek[g, actor], item]:
+                return item, actor
         # No wanted item is left, so the unwanted items are exactly the remaining ones.
         return _nth_remaining(remaining, g, int(u * up)), _next_seat(actor, 1, n)
+    # The item whose n picks [low, low + n) hold the pick, and the seat at pick - low: the
+    # pick-th of up * n (item, seat) pairs, without a division or a branch. pick < up * n
+    # (u < 1, and u * m rounds below any whole m).
     pick = int(u * (up * n))
-    nth = pick // n
-    return _nth_remaining(remaining, g, nth), pick - nth * n
+    found = seat = low = 0
+    for item in range(remaining.shape[1]):
+        is_up = remaining[g, item]
+        hit = is_up & (pick >= low) & (pick < low + n)
+        found = item if hit else found
+        seat = pick - low if hit else seat
+        low += n * is_up
+    return found, seat
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -202,7 +209,10 @@ def choose_one(kind, parameters, tables, pos, u):  # type: ignore[no-untyped-def
     n = tables.players
     if pos.position[0] < 0:
         actor = pos.auctioneer[0]
-        return _auction(kind, pos.remaining, tables.destined, pos.geek, 0, actor, n, u)
+        up = 0
+        for item in range(pos.remaining.shape[1]):
+            up += pos.remaining[0, item]
+        return _auction(kind, pos.remaining, tables.destined, pos.geek, 0, actor, n, u, up)
     actor = _next_seat(pos.first[0], pos.position[0], n)
     bid = _bid(
         kind, parameters, tables.totals, tables.n_bids, tables.available_totals,
@@ -249,8 +259,43 @@ def play(kinds, parameters, tables, pos, uniforms, rec, record):  # type: ignore
         pos.items_won, pos.destined_won, pos.rounds_done, pos.item, pos.first, pos.position,
         pos.bid_index, pos.held, uniforms,
         rec.item, rec.first, rec.bid_index, rec.lock_before, rec.total, rec.cards, rec.role,
-        rec.fame_after, rec.score_after, rec.kept, record,
+        rec.fame_after, rec.score_after, rec.kept, record, np.empty(t.players, np.int64),
     )  # fmt: skip
+
+
+@njit(cache=True)
+def deal_new(starting_fame, geek_draws, auctioneers, pos):  # type: ignore[no-untyped-def]
+    """New games dealt into ``pos`` (whatever it held): game g's seats get the geeks of its
+    ``geek_draws[g]`` in increasing order of the draws (the first ``players`` of
+    ``np.argsort(geek_draws[g])``), ``auctioneers[g]`` starts. (Apart from ``play``: a
+    compiled function calling ``play`` would compile the whole engine a second time.)"""
+    games, n = pos.fame.shape
+    geeks = geek_draws.shape[1]
+    draws = np.empty(geeks)
+    for g in range(games):
+        for geek in range(geeks):
+            draws[geek] = geek_draws[g, geek]
+        for seat in range(n):  # the smallest draw left (the first of equal ones), then drop it
+            smallest, least = 0, draws[0]
+            for geek in range(1, geeks):
+                lower = draws[geek] < least
+                smallest = geek if lower else smallest
+                least = draws[geek] if lower else least
+            pos.geek[g, seat] = smallest
+            draws[smallest] = np.inf
+        for seat in range(n):
+            pos.fame[g, seat] = starting_fame
+            pos.lock[g, seat] = 0
+            pos.cheapskates[g, seat] = 0
+            pos.items_won[g, seat] = 0
+            pos.destined_won[g, seat] = 0
+            pos.bid_index[g, seat] = -1
+            pos.held[g, seat] = -1
+        for item in range(pos.remaining.shape[1]):
+            pos.remaining[g, item] = True
+        pos.auctioneer[g] = auctioneers[g]
+        pos.rounds_done[g] = 0
+        pos.item[g] = pos.first[g] = pos.position[g] = -1
 
 
 @njit(cache=True, _nrt=False)
@@ -261,18 +306,23 @@ def _play(  # type: ignore[no-untyped-def]
     geek, fame, lock, remaining, auctioneer, cheapskates, items_won, destined_won, rounds_done,
     item, first, position, bid_index, held, uniforms,
     r_item, r_first, r_bid_index, r_lock_before, r_total, r_cards, r_role, r_fame_after,
-    r_score_after, r_kept, record,
+    r_score_after, r_kept, record, seat_total,
 ):  # fmt: skip
+    """``play`` on plain arrays; ``seat_total`` (n,) holds each seat's bid total during a
+    reveal."""
     for g in range(fame.shape[0]):
         # This game's scalars live in locals while it plays (written back at the end).
         d = 0
         game_auctioneer, r = auctioneer[g], rounds_done[g]
         game_item, game_first, game_position = item[g], first[g], position[g]
+        up = 0  # items remaining (one goes each round)
+        for one in range(remaining.shape[1]):
+            up += remaining[g, one]
         while r < rounds:
             if game_position < 0:
                 game_item, game_first = _auction(
                     kinds[game_auctioneer], remaining, destined, geek, g, game_auctioneer, n,
-                    uniforms[d, g],
+                    uniforms[d, g], up,
                 )  # fmt: skip
                 d += 1
                 game_position = 0
@@ -292,17 +342,21 @@ def _play(  # type: ignore[no-untyped-def]
             # Bidder), the lowest is the cheapskate (ties: farthest from the First Bidder).
             winner = cheapskate = game_first
             best = worst = totals[lock[g, game_first], bid_index[g, game_first]]
+            seat_total[game_first] = best
             for offset in range(1, n):
                 seat = _next_seat(game_first, offset, n)
                 total = totals[lock[g, seat], bid_index[g, seat]]
+                seat_total[seat] = total
                 if total > best:
                     winner, best = seat, total
                 if total <= worst:
                     cheapskate, worst = seat, total
-            kept = True
+            # Every seat locks its top card and gains its total, then the cheapskate's and the
+            # winner's own rules override (no branch per seat: who wins is random).
+            winner_fame, cheapskate_fame = fame[g, winner], fame[g, cheapskate]
             for seat in range(n):
                 before, bid = lock[g, seat], bid_index[g, seat]
-                total = totals[before, bid]
+                total = seat_total[seat]
                 if record:
                     r_bid_index[g, r, seat] = bid
                     r_lock_before[g, r, seat] = before
@@ -310,24 +364,18 @@ def _play(  # type: ignore[no-untyped-def]
                     r_cards[g, r, seat] = counts[before, bid]
                 bid_index[g, seat] = -1
                 held[g, seat] = -1
-                if seat == cheapskate:
-                    lock[g, seat] = 0  # the cheapskate locks nothing and gains nothing
-                    continue
                 lock[g, seat] = lock_after[before, bid]
-                if seat == winner:
-                    after = fame[g, seat] - total
-                    if after < 0:
-                        after = 0
-                        kept = keep_overspent
-                    fame[g, seat] = after
-                else:
-                    fame[g, seat] += total
-            if kept:
-                items_won[g, winner] += 1
-                if destined[geek[g, winner], game_item]:
-                    destined_won[g, winner] += 1
+                fame[g, seat] += total
+            lock[g, cheapskate] = 0  # the cheapskate locks nothing and gains nothing
+            fame[g, cheapskate] = cheapskate_fame
+            after = winner_fame - best  # the winner pays (never the cheapskate: n >= 2)
+            kept = (after >= 0) | keep_overspent
+            fame[g, winner] = max(after, 0)
+            items_won[g, winner] += kept
+            destined_won[g, winner] += kept & destined[geek[g, winner], game_item]
             cheapskates[g, cheapskate] += 1
             remaining[g, game_item] = False
+            up -= 1
             if record:
                 r_item[g, r] = game_item
                 r_first[g, r] = game_first
@@ -359,27 +407,145 @@ def standings(tables: Tables, pos: Positions) -> tuple[np.ndarray, np.ndarray, n
     ranks = np.empty((games, n), np.int8)
     shares = np.empty((games, n), np.float64)
     _standings(pos.fame, pos.destined_won, pos.items_won, tables.destined_bonus, tables.rounds,
-               scores, ranks, shares)  # fmt: skip
+               scores, ranks, shares, np.empty(n, np.int64))  # fmt: skip
     return scores, ranks, shares
 
 
 @njit(cache=True, _nrt=False)
-def _standings(fame, destined_won, items_won, bonus, rounds, scores, ranks, shares):  # type: ignore[no-untyped-def]
+def _standings(  # type: ignore[no-untyped-def]
+    fame, destined_won, items_won, bonus, rounds, scores, ranks, shares, keys
+):
     """Each seat's score, its rank (1 + the seats whose (score, items won) is above its own)
-    and its share of the win (1/k for each of k seats ranked 1), into the arrays given."""
+    and its share of the win (1/k for each of k seats ranked 1), into the arrays given;
+    ``keys`` (n,) holds a game's (score, items won) as one number."""
     games, n = fame.shape
     for g in range(games):
+        for seat in range(n):
+            score = fame[g, seat] + bonus * destined_won[g, seat]
+            scores[g, seat] = score
+            keys[seat] = np.int64(score) * (rounds + 1) + items_won[g, seat]
+        top = keys[0]
+        for seat in range(1, n):
+            top = max(top, keys[seat])
         winners = 0
         for seat in range(n):
-            scores[g, seat] = fame[g, seat] + bonus * destined_won[g, seat]
-        for seat in range(n):
-            key = np.int64(scores[g, seat]) * (rounds + 1) + items_won[g, seat]
             above = 0
             for other in range(n):
-                if np.int64(scores[g, other]) * (rounds + 1) + items_won[g, other] > key:
-                    above += 1
+                above += keys[other] > keys[seat]
             ranks[g, seat] = 1 + above
-            if above == 0:
-                winners += 1
+            winners += keys[seat] == top
         for seat in range(n):
-            shares[g, seat] = 1.0 / winners if ranks[g, seat] == 1 else 0.0
+            shares[g, seat] = 1.0 / winners if keys[seat] == top else 0.0
+
+
+# -- the search agent's rounds ---------------------------------------------------------------
+# The hidden-card sampler's draws turned into positions (``fill_samples``: what
+# ``sampling.PositionSampler`` draws) and one whole round of the search agent's sequential
+# halving (``play_round``). Here, beside ``_play``, so that numba's cache of them is renewed
+# whenever the rules' code changes (it follows only the file a cached function is in).
+
+
+@njit(cache=True)
+def fill_samples(  # type: ignore[no-untyped-def]
+    template, pos, u, count, copies, geek_pool, geek_seats, destined,
+    bid_seats, bid_hidden, bid_starts, bid_indices, bid_cumulative,
+):  # fmt: skip
+    """Rows ``k * count + f`` (k < ``copies``) of ``pos``: game 0 of ``template`` with filling f
+    drawn from ``u[f]``: the other seats' geeks by a partial Fisher-Yates shuffle of
+    ``geek_pool`` (one uniform each, in ``geek_seats`` order), then each bid made this round,
+    known or drawn by inverting its cumulative weights (one uniform per hidden bid).
+
+    Bid b is seat ``bid_seats[b]``'s, its candidates ``bid_indices[bid_starts[b]:bid_starts[b +
+    1]]`` (bid table indices) with cumulative weights at the same places when ``bid_hidden[b]``.
+    """
+    games = count * copies
+    n = template.geek.shape[1]
+    items = template.remaining.shape[1]
+    for row in range(games):
+        for seat in range(n):
+            pos.geek[row, seat] = template.geek[0, seat]
+            pos.fame[row, seat] = template.fame[0, seat]
+            pos.lock[row, seat] = template.lock[0, seat]
+            pos.cheapskates[row, seat] = template.cheapskates[0, seat]
+            pos.items_won[row, seat] = template.items_won[0, seat]
+            pos.destined_won[row, seat] = template.destined_won[0, seat]
+            pos.bid_index[row, seat] = template.bid_index[0, seat]
+            pos.held[row, seat] = template.held[0, seat]
+        for item in range(items):
+            pos.remaining[row, item] = template.remaining[0, item]
+        pos.auctioneer[row] = template.auctioneer[0]
+        pos.rounds_done[row] = template.rounds_done[0]
+        pos.item[row] = template.item[0]
+        pos.first[row] = template.first[0]
+        pos.position[row] = template.position[0]
+    size = geek_pool.shape[0]
+    pool = np.empty(size, geek_pool.dtype)
+    for f in range(count):
+        for slot in range(size):
+            pool[slot] = geek_pool[slot]
+        for k in range(geek_seats.shape[0]):  # the partial Fisher-Yates of sampling._Plan.state
+            pick = int(u[f, k] * (size - k))
+            geek = pool[pick]
+            pool[pick] = pool[size - 1 - k]
+            seat = geek_seats[k]
+            for copy in range(copies):
+                pos.geek[copy * count + f, seat] = geek
+                pos.destined_won[copy * count + f, seat] = destined[seat, geek]
+        k = geek_seats.shape[0]
+        for b in range(bid_seats.shape[0]):
+            start, stop = bid_starts[b], bid_starts[b + 1]
+            chosen = start
+            if bid_hidden[b]:  # bisect_right: the first cumulative weight above u
+                while chosen < stop - 1 and bid_cumulative[chosen] <= u[f, k]:
+                    chosen += 1
+                k += 1
+            for copy in range(copies):
+                pos.bid_index[copy * count + f, bid_seats[b]] = bid_indices[chosen]
+
+
+@njit(cache=True)
+def play_round(  # type: ignore[no-untyped-def]
+    kinds, parameters, tables, template, pos, rec, u, count, geek_pool, geek_seats, destined,
+    bid_seats, bid_hidden, bid_starts, bid_indices, bid_cumulative,
+    me, auction, action_a, action_b, alive, drawn, uniforms, scores, ranks, shares,
+):  # fmt: skip
+    """One round of sequential halving: ``count`` fillings (``fill_samples``) once per
+    surviving candidate ``alive[k]`` (rows ``k * count + f``), each row taking its candidate's
+    action (auction: item ``action_a``, First Bidder ``action_b``; bid: bid table index
+    ``action_a`` holding out ``action_b`` cards, by seat ``me``), played to the end with
+    ``drawn[d, f]`` as decision d's uniform in every copy of filling f; the standings of the
+    rows are written into the first rows of ``scores``, ``ranks`` and ``shares``."""
+    copies = alive.shape[0]
+    games = count * copies
+    fill_samples(template, pos, u, count, copies, geek_pool, geek_seats, destined,
+                 bid_seats, bid_hidden, bid_starts, bid_indices, bid_cumulative)  # fmt: skip
+    for copy in range(copies):
+        action = alive[copy]
+        for f in range(count):
+            row = copy * count + f
+            if auction:  # as State.apply: the item is up, bidding starts at position 0
+                pos.item[row] = action_a[action]
+                pos.first[row] = action_b[action]
+                pos.position[row] = 0
+            else:
+                pos.bid_index[row, me] = action_a[action]
+                pos.held[row, me] = action_b[action]
+                pos.position[row] += 1
+            for d in range(drawn.shape[0]):
+                uniforms[d, row] = drawn[d, f]
+    t = tables
+    _play(
+        kinds, parameters, t.totals, t.counts, t.lock_after, t.n_bids, t.available_totals,
+        t.top_sums, t.best_at_most, t.cheapest_at_least, t.destined, t.min_cards, t.players,
+        t.rounds, t.destined_bonus, t.keep_overspent,
+        pos.geek[:games], pos.fame[:games], pos.lock[:games], pos.remaining[:games],
+        pos.auctioneer[:games], pos.cheapskates[:games], pos.items_won[:games],
+        pos.destined_won[:games], pos.rounds_done[:games], pos.item[:games], pos.first[:games],
+        pos.position[:games], pos.bid_index[:games], pos.held[:games], uniforms,
+        rec.item, rec.first, rec.bid_index, rec.lock_before, rec.total, rec.cards, rec.role,
+        rec.fame_after, rec.score_after, rec.kept, False, np.empty(t.players, np.int64),
+    )  # fmt: skip
+    _standings(
+        pos.fame[:games], pos.destined_won[:games], pos.items_won[:games], t.destined_bonus,
+        t.rounds, scores[:games], ranks[:games], shares[:games], np.empty(t.players, np.int64),
+    )  # fmt: skip

@@ -118,6 +118,49 @@ def new_positions(rules: Rules, games: int, rng: np.random.Generator) -> Positio
     return positions
 
 
+def play_new_games(
+    rules: Rules,
+    agents: Sequence[Any],
+    games: int,
+    rng: np.random.Generator,
+    recording: Recording | None = None,
+) -> tuple[Positions, tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    """``games`` new games played to the end by ``agents``, drawing from ``rng`` what
+    ``new_positions`` and then ``rules.rounds * (players + 1)`` uniforms per game draw (the
+    module docstring's order), dealt by ``compiled.deal_new`` (not ``new_positions``' numpy
+    calls): (the finished positions, their standings (scores, ranks, win shares), the starting
+    auctioneers).
+    Records each round in ``recording`` if given."""
+    n = rules.players
+    geek_draws = rng.random((games, len(rules.geeks)))
+    if rules.starting_auctioneer == "random":
+        auctioneers = rng.integers(n, size=games).astype(np.int8)
+    else:
+        auctioneers = np.full(games, rules.starting_auctioneer, np.int8)
+    uniforms = rng.random((rules.rounds * (n + 1), games))
+    positions = Positions(*(np.empty((games, *a.shape[1:]), a.dtype) for a in _NO_GAMES[rules]))
+    compiled.deal_new(rules.starting_fame, geek_draws, auctioneers, positions)
+    kinds, parameters = policies(agents)
+    tables = tables_for(rules)
+    record = recording is not None
+    compiled.play(
+        kinds, parameters, tables, positions, uniforms, recording if record else NO_RECORDING,
+        record,
+    )  # fmt: skip
+    return positions, compiled.standings(tables, positions), auctioneers
+
+
+class _NoGames(dict):
+    """Positions of no games per rule set: the fields' dtypes and shapes, made once."""
+
+    def __missing__(self, rules: Rules) -> Positions:
+        self[rules] = positions = empty_positions(rules, 0)
+        return positions
+
+
+_NO_GAMES = _NoGames()
+
+
 def empty_recording(games: int, rounds: int, players: int) -> Recording:
     """Recording arrays for ``games`` games (0 games: nothing is recorded)."""
     by_seat = (games, rounds, players)

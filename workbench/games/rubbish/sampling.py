@@ -39,8 +39,10 @@ from itertools import accumulate
 import numpy as np
 
 from workbench.checks import whole_number
+from workbench.games.rubbish import compiled
 from workbench.games.rubbish.cards import Bid, bid_table, physical_ways, sub_multisets, without
 from workbench.games.rubbish.engine import Deal, Observation, Peek, State
+from workbench.games.rubbish.fast import empty_positions, positions_of_observation, tables_for
 from workbench.games.rubbish.rules import Rules
 
 #: (other seats' geeks by seat, hidden bids' cards by position, hidden peeks by position)
@@ -154,20 +156,27 @@ class _Plan:
             + self.peek_count
             + len(history) * rules.players
         )
-        placeholder = Deal((0,) * rules.players, start, ())
-        self.template = State(rules, placeholder)._evolve(
+        self.observation = observation
+
+    @functools.cached_property
+    def template(self) -> State:
+        """The observed position as a State, hidden facts still to fill (made on first use:
+        the position sampler never needs it)."""
+        observation, rules = self.observation, self.rules
+        placeholder = Deal((0,) * rules.players, self.start, ())
+        return State(rules, placeholder)._evolve(
             rounds_done=observation.round - 1,
             auctioneer=observation.auctioneer,
             item=observation.item,
             first_bidder=observation.first_bidder,
-            order=order,
+            order=observation.order,
             fame=observation.fame,
             locked=observation.locked,
             items_won=observation.items_won,
             discarded=observation.discarded,
             remaining=observation.remaining,
             cheapskate_counts=observation.cheapskate_counts,
-            history=history,
+            history=observation.history,
         )
 
     def state(self, u: list[float], future: list[list[float]]) -> State:
@@ -216,11 +225,10 @@ class PositionSampler:
     """``sample_states`` straight into the compiled engine's arrays: ``sample(rng, count)``
     draws exactly what ``sample_states(observation, rng, count)`` draws and returns the
     Positions ``fast.positions_of_states`` would make of its States, without building them
-    (peeks, which no compiled agent reads, are drawn but not kept). What search plays from."""
+    (peeks, which no compiled agent reads, are drawn but not kept). What search plays from:
+    ``draw`` takes the uniforms, ``compiled.fill_samples`` turns them into positions."""
 
     def __init__(self, observation: Observation) -> None:
-        from workbench.games.rubbish.fast import positions_of_observation
-
         plan = self.plan = _Plan(observation)
         rules, table = plan.rules, plan.table
         self.template = positions_of_observation(observation)
@@ -229,23 +237,47 @@ class PositionSampler:
         self.geek_pool = np.array(plan.geek_pool, np.int16)
         self.geek_seats = np.array(plan.geek_seats, np.int64)
         # destined items each seat has won, by the geek it might hold
+        destined_items = tables_for(rules).destined  # (geeks, items)
         destined = np.zeros((rules.players, len(rules.geeks)), np.int16)
         for seat, won in enumerate(observation.items_won):
-            for geek in range(len(rules.geeks)):
-                destined[seat, geek] = sum(item in rules.destined_to(geek) for item in won)
+            if won:
+                destined[seat] = destined_items[:, list(won)].sum(axis=1)
         self.destined = destined
-        # per bid made: (seat, its bid index) or (seat, table indices of the listed bids,
-        # cumulative weights)
-        self.bids: list[tuple[int, np.ndarray, np.ndarray | None]] = []
+        # per bid made: its seat, whether it is hidden, its candidates (bid table indices:
+        # the known bid alone, or the listed bids) and their cumulative weights, flattened
+        seats, hidden, starts, indices, cumulative = [], [], [0], [], []
         for position, source in enumerate(plan.bid_sources):
-            seat = plan.order[position]
+            seats.append(plan.order[position])
             index = table.index[plan.options[position]]
             if isinstance(source, Bid):
-                self.bids.append((seat, np.array([index[source]], np.int16), None))
+                hidden.append(False)
+                indices.append(index[source])
+                cumulative.append(2.0)
             else:
-                listed, cumulative = source
-                indices = np.array([index[bid] for bid in listed], np.int16)
-                self.bids.append((seat, indices, np.array(cumulative)))
+                listed, weights = source
+                hidden.append(True)
+                indices.extend(index[bid] for bid in listed)
+                cumulative.extend(weights)
+            starts.append(len(indices))
+        self.bid_seats = np.array(seats, np.int64)
+        self.bid_hidden = np.array(hidden, np.bool_)
+        self.bid_starts = np.array(starts, np.int64)
+        self.bid_indices = np.array(indices, np.int16)
+        self.bid_cumulative = np.array(cumulative, np.float64)
+        n = rules.players
+        # decisions left from here, in every filling (fast.decisions_left of the template)
+        position = int(self.template.position[0])
+        this_round = n + 1 if position < 0 else n - position
+        self.decisions = this_round + (rules.rounds - int(self.template.rounds_done[0]) - 1) * (
+            n + 1
+        )
+
+    def draw(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        """The uniforms of ``count`` fillings, (count, width): what ``sample_states`` draws
+        from ``rng`` (it then draws the deals' peek numbers, which nothing here reads)."""
+        rules, width = self.plan.rules, self.plan.width
+        drawn = rng.random(count * (width + rules.rounds * rules.players))
+        return drawn[: count * width].reshape(count, width)
 
     def sample(  # type: ignore[no-untyped-def]
         self, rng: np.random.Generator, count: int, copies: int = 1
@@ -253,35 +285,25 @@ class PositionSampler:
         """``count`` filled-in positions (fast.Positions), one per game row; with ``copies``
         the whole batch again and again (row ``k * count + f``), as
         ``fast.repeat_positions(..., tile=True)`` would make it."""
-        from workbench.games.rubbish.compiled import Positions
-
-        plan, rules = self.plan, self.plan.rules
-        u = rng.random((count, plan.width))
-        rng.random((count, rules.rounds, rules.players))  # the deals' peek numbers, unused
-        games = count * copies
-        positions = Positions(*[a.repeat(games, axis=0) for a in self.template])
-        rows = np.arange(count)
-        pool = np.tile(self.geek_pool, (count, 1))
-        for k, seat in enumerate(self.geek_seats):  # the partial Fisher-Yates of _Plan.state
-            pick = (u[:, k] * (len(self.geek_pool) - k)).astype(np.int64)
-            geeks = pool[rows, pick]
-            positions.geek[:, seat] = _tiled(geeks, copies)
-            positions.destined_won[:, seat] = _tiled(self.destined[seat, geeks], copies)
-            pool[rows, pick] = pool[:, len(self.geek_pool) - 1 - k]
-        k = len(self.geek_seats)
-        for seat, indices, cumulative in self.bids:
-            if cumulative is None:
-                positions.bid_index[:, seat] = indices[0]
-                continue
-            drawn = indices[np.searchsorted(cumulative, u[:, k], "right")]
-            positions.bid_index[:, seat] = _tiled(drawn, copies)
-            k += 1
+        positions = empty_positions(self.plan.rules, count * copies)
+        self.fill(positions, self.draw(rng, count), copies)
         return positions
 
+    def fill(self, positions, u: np.ndarray, copies: int) -> None:  # type: ignore[no-untyped-def]
+        """Write the fillings of ``u`` (``draw``) into the first rows of ``positions``, the
+        whole batch ``copies`` times over (``compiled.fill_samples``)."""
+        compiled.call_direct(
+            compiled.fill_samples, self.template, positions, u, u.shape[0], copies,
+            *self.tables(),
+        )  # fmt: skip
 
-def _tiled(values: np.ndarray, copies: int) -> np.ndarray:
-    """``np.tile(values, copies)`` for a 1-d array, without np.tile's Python overhead."""
-    return np.concatenate((values,) * copies) if copies > 1 else values
+    def tables(self) -> tuple[np.ndarray, ...]:
+        """The sampler's arrays in ``compiled.fill_samples``' argument order (geek_pool ...
+        bid_cumulative)."""
+        return (
+            self.geek_pool, self.geek_seats, self.destined, self.bid_seats, self.bid_hidden,
+            self.bid_starts, self.bid_indices, self.bid_cumulative,
+        )  # fmt: skip
 
 
 @functools.lru_cache(maxsize=4096)

@@ -8,18 +8,18 @@ First Bidder (the two choices the heuristic makes) and the fitted policy's own c
 weighs the fitted policy's bid and the other totals nearest to it (one bid per total, the one
 with the lowest top card, as the heuristic prefers), plus holding out the fewest and the most.
 
-``evaluate`` is the kit's, run on arrays: each round's fillings are drawn straight into compiled
-positions (``sampling.PositionSampler``: the same draws as ``sample_states``),
-every surviving candidate is written into a copy, and one compiled call plays them all with the
-same uniforms per filling (what the kit's per-candidate ``play_from`` calls with one seed give;
-a test checks the values are the kit's).
+``evaluate`` is the kit's, run on arrays, one compiled call per round
+(``compiled.play_round``): the round's fillings (drawn as ``sample_states`` draws them,
+``sampling.PositionSampler``) are written into compiled positions, once per surviving
+candidate with its action, and played out with the same uniforms per filling (what the kit's
+per-candidate ``play_from`` calls with one seed give; a test checks the values are the kit's).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from workbench.games.rubbish.cards import Bid, bid_table
 from workbench.games.rubbish.engine import Observation
 from workbench.games.rubbish.fast import (
     NO_RECORDING,
-    decisions_left,
+    empty_positions,
     play_from,
     policies,
     tables_for,
@@ -36,7 +36,6 @@ from workbench.games.rubbish.fast import (
 from workbench.games.rubbish.fitted import RubbishFittedAgent
 from workbench.games.rubbish.sampling import PositionSampler, sample_states
 from workbench.kit.search import SearchAgent, Searching
-from workbench.kit.seeding import generator
 
 #: Bids weighed besides the fitted policy's: this many other totals nearest to its total.
 NEAREST_TOTALS = 4
@@ -95,64 +94,97 @@ class RubbishSearchAgent(SearchAgent):
 
     def __init__(self, budget: int = SEARCHING.budget) -> None:
         super().__init__(SEARCHING, budget)
+        self._buffers: dict[Any, _Buffers] = {}
 
     def evaluate(
         self, observation: Observation, actions: Sequence[Any], rng: np.random.Generator
     ) -> tuple[int, np.ndarray]:
         """The kit's sequential halving (``SearchAgent.evaluate``: the same draws from ``rng``,
-        the same fillings and playouts), with every candidate of a round played in one compiled
-        call and the win shares of the game's own rule (ties on fame broken by items won)."""
+        the same fillings and playouts), each round one compiled call
+        (``compiled.play_round``) playing every candidate, with the win shares of the
+        game's own rule (ties on fame broken by items won)."""
         rules, seat = observation.rules, observation.player
-        kinds, parameters = policies(self.rollout_agents(rules))
-        tables = tables_for(rules)
+        buffers = self._buffers_for(rules, max(self.budget, len(actions)))
         sampler = PositionSampler(observation)
         # Every filling stands where the observation does: one more decision than after the
         # action (uniforms[d, f] does not depend on the number of rows drawn).
-        decisions = decisions_left(rules, sampler.template)
+        decisions = sampler.decisions
+        auction, action_a, action_b = _action_arrays(rules, observation, actions)
+        fixed = (buffers.kinds, buffers.parameters, buffers.tables, sampler.template,
+                 buffers.positions, NO_RECORDING)  # fmt: skip
+        sampler_tables = sampler.tables()
         rounds = max(1, math.ceil(math.log2(len(actions))))
-        total, count = np.zeros(len(actions)), np.zeros(len(actions))
+        # the kit's bookkeeping in Python floats (the same IEEE operations as its numpy arrays)
+        total, count = [0.0] * len(actions), [0] * len(actions)
         alive = list(range(len(actions)))
         for round_index in range(rounds):
             fillings = max(1, self.budget // (len(alive) * (rounds - round_index)))
-            # what sample_states draws, as positions, once per surviving candidate
-            positions = sampler.sample(rng, fillings, len(alive))
+            # what sample_states draws, then the playouts' seed and uniforms
+            u = sampler.draw(rng, fillings)
             seed = int(rng.integers(2**63))
-            _write_actions(rules, observation, positions, [actions[i] for i in alive], fillings)
-            drawn = generator(seed).random((decisions, 1, fillings))
-            uniforms = np.broadcast_to(drawn, (decisions, len(alive), fillings)).reshape(
-                decisions, -1
-            )  # the same uniforms for every candidate: np.tile(drawn, (1, len(alive)))
+            # generator(seed)'s stream (PCG64 seeded by SeedSequence(seed)), without its checks;
+            # the same uniforms for every candidate
+            drawn = np.random.Generator(np.random.PCG64(seed)).random((decisions, fillings))
             compiled.call_direct(
-                compiled.play, kinds, parameters, tables, positions, uniforms, NO_RECORDING, False
-            )
-            standings = compiled.standings(tables, positions)
-            shares = standings[2][:, seat].reshape(len(alive), -1)
-            total[alive] += shares.sum(axis=1)
-            count[alive] += fillings
-            mean = total[alive] / count[alive]
+                compiled.play_round, *fixed, u, fillings, *sampler_tables,
+                seat, auction, action_a, action_b, np.array(alive, np.int64), drawn,
+                buffers.uniforms, *buffers.standings,
+            )  # fmt: skip
+            shares = buffers.standings[2][: fillings * len(alive), seat].reshape(len(alive), -1)
+            for action, share in zip(alive, shares.sum(axis=1).tolist(), strict=True):
+                total[action] += share
+                count[action] += fillings
+            mean = [total[action] / count[action] for action in alive]
             keep = max(1, math.ceil(len(alive) / 2))
-            alive = [alive[i] for i in np.argsort(-mean, kind="stable")[:keep]]
+            # np.argsort(-mean, kind="stable"): sorted is stable too
+            alive = [alive[k] for k in sorted(range(len(alive)), key=lambda k: -mean[k])[:keep]]
             if len(alive) == 1:
                 break
-        return alive[0], total / np.maximum(count, 1)
+        return alive[0], np.array(total) / np.maximum(count, 1)
+
+    def _buffers_for(self, rules: Any, rows: int) -> _Buffers:
+        """This agent's arrays for ``rules`` with room for ``rows`` playouts (made once, and
+        again only for more rows)."""
+        buffers = self._buffers.get(rules)
+        if buffers is None or buffers.positions.fame.shape[0] < rows:
+            kinds, parameters = policies(self.rollout_agents(rules))
+            n = rules.players
+            buffers = self._buffers[rules] = _Buffers(
+                kinds, parameters, tables_for(rules), empty_positions(rules, rows),
+                np.zeros((rules.rounds * (n + 1), rows)),
+                (np.zeros((rows, n), np.int32), np.zeros((rows, n), np.int8),
+                 np.zeros((rows, n), np.float64)),
+            )  # fmt: skip
+        return buffers
 
 
-def _write_actions(
-    rules: Any, observation: Observation, positions: Any, actions: Sequence[Any], fillings: int
-) -> None:
-    """Make each block of ``fillings`` rows take its action (row = action * fillings + f), as
-    ``State.apply`` would before the compiled engine plays on."""
+class _Buffers(NamedTuple):
+    """What every decision under one rule set reuses: the playout policies, the rule tables,
+    the positions played, their uniforms and standings (scores, ranks, win shares)."""
+
+    kinds: np.ndarray
+    parameters: np.ndarray
+    tables: Any
+    positions: Any
+    uniforms: np.ndarray
+    standings: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _action_arrays(
+    rules: Any, observation: Observation, actions: Sequence[Any]
+) -> tuple[bool, np.ndarray, np.ndarray]:
+    """(auction?, a, b) per action, as ``compiled.play_round`` writes them: the item
+    and First Bidder of an auction, or the bid table index and cards held out of a bid (what
+    ``State.apply`` does before the compiled engine plays on)."""
     if observation.phase == "auction":
-        positions.item[:] = np.repeat([a.item for a in actions], fillings)
-        positions.first[:] = np.repeat([a.first_bidder for a in actions], fillings)
-        positions.position[:] = 0
-        return
+        a = [action.item for action in actions]
+        b = [action.first_bidder for action in actions]
+        return True, np.array(a, np.int64), np.array(b, np.int64)
     table = bid_table(rules.money_cards)
-    me = observation.player
-    option = table.lock_option(observation.locked[me])
-    positions.bid_index[:, me] = np.repeat([table.index[option][a] for a in actions], fillings)
-    positions.held[:, me] = np.repeat([len(a.cards) for a in actions], fillings)
-    positions.position[:] += 1
+    index = table.index[table.lock_option(observation.locked[observation.player])]
+    a = [index[action] for action in actions]
+    b = [len(action.cards) for action in actions]
+    return False, np.array(a, np.int64), np.array(b, np.int64)
 
 
 __all__ = ["SEARCHING", "RubbishSearchAgent", "candidates", "rollout_agents"]

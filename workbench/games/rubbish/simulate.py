@@ -11,22 +11,17 @@ score if the game ended now).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
 import polars as pl
 
-from workbench.games.rubbish import compiled
 from workbench.games.rubbish.agents import AGENTS, make_agent
 from workbench.games.rubbish.cards import bid_table
 from workbench.games.rubbish.compiled import Positions, Recording
 from workbench.games.rubbish.engine import Auction, State, new_game
-from workbench.games.rubbish.fast import (
-    empty_recording,
-    new_positions,
-    play_positions,
-    tables_for,
-)
+from workbench.games.rubbish.fast import empty_recording, play_new_games
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.frames import agent_column, seat_rows, shares
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
@@ -52,12 +47,8 @@ def play_fast(
     rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
 ) -> PlayedBatch:
     """``size`` new games played by the compiled engine (the kit's ``FastEngine.play``)."""
-    positions = new_positions(rules, size, rng)
-    starting_auctioneer = positions.auctioneer.copy()
     recording = empty_recording(size, rules.rounds, rules.players) if wanted["rounds"] else None
-    uniforms = rng.random((rules.rounds * (rules.players + 1), size))
-    play_positions(rules, positions, agents, uniforms, recording)
-    standings = compiled.standings(tables_for(rules), positions)
+    positions, standings, starting_auctioneer = play_new_games(rules, agents, size, rng, recording)
     return PlayedBatch(positions, standings, starting_auctioneer, recording)
 
 
@@ -68,13 +59,12 @@ def batch_games_frame(batch: PlayedBatch, labels: Sequence[str], first_game: int
     """The games frame of a finished batch."""
     scores, ranks, share = batch.standings
     positions = batch.positions
-    games, n = scores.shape
-    seats = np.tile(np.arange(n), games)
+    game, seat, agent = _seat_columns(tuple(labels), scores.shape[0])
     return pl.DataFrame(
         {
-            "game": np.repeat(np.arange(first_game, first_game + games, dtype=np.int64), n),
-            "seat": seats.astype(np.int8),
-            "agent": agent_column(labels, seats),
+            "game": game + first_game if first_game else game,
+            "seat": seat,
+            "agent": agent,
             "geek": positions.geek.ravel().astype(np.int8),
             "score": scores.ravel(),
             "fame": positions.fame.ravel(),
@@ -86,6 +76,17 @@ def batch_games_frame(batch: PlayedBatch, labels: Sequence[str], first_game: int
             "times_cheapskate": positions.cheapskates.ravel().astype(np.int8),
         }
     )
+
+
+@lru_cache(maxsize=8)
+def _seat_columns(labels: tuple[str, ...], games: int) -> tuple[np.ndarray, pl.Series, pl.Series]:
+    """The games frame's columns that depend only on the line-up and the batch size, made once
+    per batch size: the game number from 0 (int64), the seat and the agent label per row."""
+    n = len(labels)
+    seats = np.tile(np.arange(n), games)
+    game = np.repeat(np.arange(games, dtype=np.int64), n)
+    game.flags.writeable = False
+    return game, pl.Series("seat", seats.astype(np.int8)), agent_column(labels, seats)
 
 
 def batch_rounds_frame(
