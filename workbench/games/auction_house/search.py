@@ -27,16 +27,17 @@ from typing import Any
 
 import numpy as np
 
-from workbench.games.auction_house import compiled, layout
-from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS, TRUMP_DECK, card_index
+from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS, card_index
 from workbench.games.auction_house.engine import Action, Observation, Pass, Start
 from workbench.games.auction_house.fast import lineup_policies, raise_refused
-from workbench.games.auction_house.fillings import fill_rows
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
-from workbench.games.auction_house.positions import draw_futures, play_from
-from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
+from workbench.games.auction_house.pcg import state_of, store
+from workbench.games.auction_house.policies import RANDOM
+from workbench.games.auction_house.positions import play_from
+from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import read_hidden, sample_states
-from workbench.kit.search import SearchAgent, Searching, split_wins
+from workbench.games.auction_house.search_rows import fill, play_round, search_position
+from workbench.kit.search import SearchAgent, Searching
 
 _FITTED = AuctionHouseFittedAgent(seed=0)
 
@@ -124,43 +125,30 @@ class AuctionHouseSearchAgent(SearchAgent):
         rules, me = observation.rules, observation.player
         agents = self.rollout_agents(rules)
         kinds, params, may_start = lineup_policies(agents)
-        hidden = read_hidden(observation)
+        position = search_position(observation, read_hidden(observation))
         starts = np.array([isinstance(a, Start) for a in actions])
-        cards = np.array([card_index(a.card) if hasattr(a, "card") else -1 for a in actions])
+        cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
         suits = np.array([SUITS.index(a.suit) if isinstance(a, Start) else -1 for a in actions])
-        turned = len(observation.revealed_trumps)
-        revealed = [_TRUMP_INDEX[c] for c in observation.revealed_trumps]
-        order = np.array([*revealed, *(i for i in range(12) if i not in revealed)], np.int8)
+        draw_uniforms = bool((kinds == RANDOM).any())  # the other policies never read them
         rounds = max(1, math.ceil(math.log2(len(actions))))
         total, count = np.zeros(len(actions)), np.zeros(len(actions))
         margin = np.zeros(len(actions))
         alive = list(range(len(actions)))
+        state = state_of(rng)
         for round_index in range(rounds):
             fillings = max(1, self.budget // (len(alive) * (rounds - round_index)))
-            rows = fill_rows(observation, hidden, fillings, rng)
-            trump_cards = np.tile(order, (fillings, 1))
-            shuffles = np.zeros((fillings, MAX_DEALS, len(DECK)), np.int8)
-            draw_futures(trump_cards, shuffles, np.full(fillings, turned), rows[:, layout.DEAL],
-                         rng)  # fmt: skip
-            u = rng.random((rules.deals - observation.deal + 1, fillings, layout.SLOTS))
-            width = len(alive)
-            rows = np.tile(rows, (width, 1))
-            trump_cards = np.tile(trump_cards, (width, 1))
-            shuffles = np.tile(shuffles, (width, 1, 1))
-            pick = np.repeat(alive, fillings)
-            compiled.apply_to_rows(rows, me, starts[pick], cards[pick], suits[pick], trump_cards,
-                                   rules.deals)  # fmt: skip
-            error = compiled.play_rows(
-                rows, trump_cards, shuffles, np.tile(u, (1, width, 1)), observation.deal, kinds,
-                params, may_start, rules.deals, rules.trump_reveal == "before_auction", False,
-                _NO_RECORD, False,
+            rows, state = fill(position, fillings, state, rng)
+            pick = np.array(alive)
+            shares, leads, error = play_round(
+                state, rows, position.trump_order, position.turned, me, starts[pick],
+                cards[pick], suits[pick], kinds, params, may_start, rules.deals,
+                rules.trump_reveal == "before_auction", draw_uniforms,
             )  # fmt: skip
-            raise_refused(error, agents, observation.deal)
-            scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].astype(float)
-            shares = split_wins(scores)[:, me].reshape(width, fillings)
-            total[alive] += shares.sum(axis=1)
-            lead = scores[:, me] - np.delete(scores, me, axis=1).max(axis=1)
-            margin[alive] += lead.reshape(width, fillings).sum(axis=1)
+            if error[0] >= 0:
+                store(rng, state)
+                raise_refused(error, agents, observation.deal)
+            total[alive] += shares
+            margin[alive] += leads
             count[alive] += fillings
             # Win share first; between equal shares, the larger lead over the best other seat
             # (1e-6 a point: even all 220 points weigh less than one playout's share).
@@ -169,13 +157,13 @@ class AuctionHouseSearchAgent(SearchAgent):
             alive = [alive[i] for i in np.argsort(-mean, kind="stable")[:keep]]
             if len(alive) == 1:
                 break
+        store(rng, state)
         return alive[0], total / np.maximum(count, 1)
 
 
-_TRUMP_INDEX = {card: i for i, card in enumerate(TRUMP_DECK)}
+_INDEX = {card: i for i, card in enumerate(DECK)}
 #: Weight of a point of score lead in the search's ranking (ties of win share only).
 _TIE_BREAK = 1e-6
-_NO_RECORD = np.zeros((1, 1, layout.RECORD), np.int16)
 
 SEARCHING = Searching(
     sample_states=sample_states,

@@ -1,0 +1,254 @@
+"""The search agent's rounds, compiled: fill in what one seat cannot see and play every
+surviving candidate on those fillings, in two compiled calls drawing from the search's own
+Generator (``pcg``: its PCG64 stepped in compiled code), with no Python per row or card.
+
+``SearchPosition`` holds what does not change between the rounds of one decision: the
+observation's row, its hidden cards as flat arrays (``sampling.Hidden``) and the order of the
+trump cards turned. ``fill`` draws the fillings as ``fillings.fill_rows`` does: each card the
+table saw a seat hold goes to a uniformly random place of that seat's, the unseen cards in a
+uniformly random order over the other places, kept when no hand holds a suit its seat has shown
+void in (rejection keeps it uniform over the consistent fillings); when too few are kept within
+``REJECTION_TRIES`` draws a filling, ``sampling``'s exact sampler makes up the rest.
+A face-down offer is a uniformly random card of its owner's hand. ``play_round`` draws each
+filling's chance still to come, writes every candidate into a copy (common random numbers) and
+plays them all to the game's end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from workbench.games.auction_house import layout
+from workbench.games.auction_house.cards import DECK_SIZE, SUIT_SIZE, TRUMP_DECK
+from workbench.games.auction_house.compiled import apply_choice, play_rows
+from workbench.games.auction_house.observation import Observation
+from workbench.games.auction_house.pcg import below, state_of, store, uniform
+from workbench.games.auction_house.positions import observation_row
+from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
+from workbench.games.auction_house.sampling import Hidden, _sampler
+
+#: Rejection draws allowed per filling wanted before the exact sampler makes up the rest.
+REJECTION_TRIES = 64
+_TRUMP_INDEX = {card: i for i, card in enumerate(TRUMP_DECK)}
+
+
+@dataclass(frozen=True)
+class SearchPosition:
+    """One observation ready for rounds of search (module docstring); per-seat arrays follow
+    ``hidden.seats``."""
+
+    hidden: Hidden
+    row: np.ndarray  # int64 (ROW,): what the seat knows
+    seats: np.ndarray  # int64 (3,)
+    room: np.ndarray  # int64 (3,): cards in the hand
+    has_kitty: np.ndarray  # int64 (3,): 1 once the seat's kitty card is down
+    voids: np.ndarray  # int64 (3,): bit per suit the hand cannot hold
+    offer_hidden: np.ndarray  # bool (3,)
+    known: np.ndarray  # int64: every seat's known cards, one after the other
+    known_ends: np.ndarray  # int64 (4,): seat i's known cards are known[ends[i]:ends[i + 1]]
+    unseen: np.ndarray  # int64
+    trump_order: np.ndarray  # int8 (12,): the turned trump cards first, the rest in order
+    turned: int
+
+
+def search_position(observation: Observation, hidden: Hidden) -> SearchPosition:
+    """What every round of one decision shares (``hidden`` is ``read_hidden(observation)``)."""
+    revealed = [_TRUMP_INDEX[c] for c in observation.revealed_trumps]
+    order = [*revealed, *(i for i in range(len(TRUMP_DECK)) if i not in revealed)]
+    lengths = [len(cards) for cards in hidden.known]
+    return SearchPosition(
+        hidden=hidden,
+        row=observation_row(observation),
+        seats=np.array(hidden.seats, np.int64),
+        room=np.array(hidden.room, np.int64),
+        has_kitty=np.array(hidden.has_kitty, np.int64),
+        voids=np.array(hidden.voids, np.int64),
+        offer_hidden=np.array(hidden.offer_hidden, bool),
+        known=np.array([c for cards in hidden.known for c in cards], np.int64),
+        known_ends=np.array([0, *np.cumsum(lengths)], np.int64),
+        unseen=np.array(hidden.unseen, np.int64),
+        trump_order=np.array(order, np.int8),
+        turned=len(revealed),
+    )
+
+
+def fill(position: SearchPosition, count: int, state: np.ndarray, rng: np.random.Generator
+         ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``count`` rows of the position with the other seats' hands and kitty cards filled in
+    uniformly over the consistent fillings, and the PCG state to go on drawing from (the
+    exact sampler, when needed, draws from ``rng`` at ``state``)."""
+    p = position
+    rows = np.empty((count, layout.ROW), np.int64)
+    kept = _reject_fill(state, p.row, p.seats, p.room, p.has_kitty, p.voids, p.known,
+                        p.known_ends, p.unseen, rows, count * REJECTION_TRIES)  # fmt: skip
+    if kept < count:
+        store(rng, state)
+        exact = _sampler(p.hidden)
+        for n in range(kept, count):
+            hand_cards, kitty_cards = exact.draw(rng)
+            rows[n] = p.row
+            for i, seat in enumerate(p.hidden.seats):
+                rows[n, layout.HANDS + seat] = sum(1 << c for c in hand_cards[i])
+                card = kitty_cards[i]
+                rows[n, layout.KITTY_CARDS + seat] = -1 if card is None else card
+        state = state_of(rng)
+    if p.offer_hidden.any():
+        _draw_offers(state, rows, p.seats, p.room, p.offer_hidden)
+    return rows, state
+
+
+@numba.njit(cache=True)
+def _draw_offers(state: np.ndarray, rows: np.ndarray, seats: np.ndarray, room: np.ndarray,
+                 offer_hidden: np.ndarray) -> None:  # fmt: skip
+    """Each face-down offer: a uniformly random card of its owner's filled-in hand."""
+    for r in range(rows.shape[0]):
+        for i in range(seats.shape[0]):
+            if offer_hidden[i]:  # the k-th lowest card of the hand
+                k, hand = below(state, room[i] - 1), rows[r, layout.HANDS + seats[i]]
+                for _ in range(k):
+                    hand &= hand - 1
+                lowest = 0
+                while not (hand >> lowest) & 1:
+                    lowest += 1
+                rows[r, layout.OFFERS + seats[i]] = lowest
+
+
+@numba.njit(cache=True)
+def _reject_fill(state: np.ndarray, base: np.ndarray, seats: np.ndarray, room: np.ndarray,
+                 has_kitty: np.ndarray, voids: np.ndarray, known: np.ndarray,
+                 known_ends: np.ndarray, unseen: np.ndarray, rows: np.ndarray,
+                 tries: int) -> int:  # fmt: skip
+    """Fill rows by rejection (module docstring) until all are kept or ``tries`` draws are
+    spent; how many were kept. A draw is dropped at its first card in a void suit."""
+    seats_n = seats.shape[0]
+    starts = np.zeros(seats_n + 1, np.int64)
+    for i in range(seats_n):
+        starts[i + 1] = starts[i] + room[i] + has_kitty[i]
+    total = starts[seats_n]
+    owner = np.empty(total, np.int64)
+    in_hand = np.empty(total, np.bool_)
+    for i in range(seats_n):
+        for p in range(starts[i], starts[i + 1]):
+            owner[p] = i
+            in_hand[p] = p - starts[i] < room[i]
+    places = np.empty(total, np.int64)
+    slots = np.empty(total, np.int64)
+    pool = np.empty(unseen.shape[0], np.int64)
+    kept = 0
+    for _ in range(tries):
+        if kept == rows.shape[0]:
+            break
+        places[:] = -1
+        clash = False
+        for i in range(seats_n):
+            size = starts[i + 1] - starts[i]
+            for j in range(size):
+                slots[j] = starts[i] + j
+            for j in range(known_ends[i + 1] - known_ends[i]):
+                pick = j + below(state, size - 1 - j)
+                slots[j], slots[pick] = slots[pick], slots[j]
+                card = known[known_ends[i] + j]
+                places[slots[j]] = card
+                if in_hand[slots[j]] and (voids[i] >> (card // SUIT_SIZE)) & 1:
+                    clash = True
+            if clash:
+                break
+        if clash:
+            continue
+        left = unseen.shape[0]
+        pool[:] = unseen
+        for p in range(total):
+            if places[p] >= 0:
+                continue
+            pick = below(state, left - 1)
+            card = pool[pick]
+            left -= 1
+            pool[pick] = pool[left]
+            if in_hand[p] and (voids[owner[p]] >> (card // SUIT_SIZE)) & 1:
+                clash = True
+                break
+            places[p] = card
+        if clash:
+            continue
+        rows[kept] = base
+        for i in range(seats_n):
+            hand = np.int64(0)
+            for p in range(starts[i], starts[i] + room[i]):
+                hand |= np.int64(1) << places[p]
+            rows[kept, layout.HANDS + seats[i]] = hand
+            rows[kept, layout.KITTY_CARDS + seats[i]] = places[starts[i + 1] - 1] if (
+                has_kitty[i]) else -1  # fmt: skip
+        kept += 1
+    return kept
+
+
+@numba.njit(cache=True)
+def _shuffle(state: np.ndarray, values: np.ndarray) -> None:
+    """Shuffle ``values`` in place, uniformly (Fisher-Yates from the last position)."""
+    for i in range(values.shape[0] - 1, 0, -1):
+        j = below(state, i)
+        values[i], values[j] = values[j], values[i]
+
+
+@numba.njit(cache=True)
+def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, turned: int,
+               me: int, start: np.ndarray, card: np.ndarray, suit: np.ndarray, kinds: np.ndarray,
+               params: np.ndarray, may_start: np.ndarray, deals: int, reveal_first: bool,
+               draw_uniforms: bool) -> tuple:  # fmt: skip
+    """Play candidate ``w`` (``start[w], card[w], suit[w]`` by seat ``me``) on every filled row
+    to the game's end, each filling with its chance still to come (later deals, trump cards not
+    turned) drawn once and shared by every candidate. Returns each candidate's summed win share
+    of seat ``me``, its summed lead over the best other seat, and the first refused choice
+    (``ERROR``)."""
+    fillings, width = filled.shape[0], start.shape[0]
+    deal = filled[0, layout.DEAL]
+    trump_cards = np.empty((fillings * width, trump_order.shape[0]), np.int8)
+    shuffles = np.zeros((fillings * width, MAX_DEALS, DECK_SIZE), np.int8)
+    u = np.zeros((deals - deal + 1, fillings * width, layout.SLOTS))
+    for f in range(fillings):
+        trump_cards[f] = trump_order
+        _shuffle(state, trump_cards[f, turned:])
+        for later in range(deal, deals):
+            for c in range(DECK_SIZE):
+                shuffles[f, later, c] = c
+            _shuffle(state, shuffles[f, later])
+        if draw_uniforms:
+            for d in range(deals - deal + 1):
+                for slot in range(layout.SLOTS):
+                    u[d, f, slot] = uniform(state)
+    rows = np.empty((fillings * width, filled.shape[1]), np.int64)
+    no_record = np.zeros((1, 1, layout.RECORD), np.int16)
+    for w in range(width):
+        for f in range(fillings):
+            r = w * fillings + f
+            rows[r] = filled[f]
+            if w > 0:
+                trump_cards[r] = trump_cards[f]
+                shuffles[r] = shuffles[f]
+                u[:, r] = u[:, f]
+            apply_choice(rows[r], me, start[w], card[w], suit[w], trump_cards, r, deals,
+                         no_record, False)  # fmt: skip
+    error = play_rows(rows, trump_cards, shuffles, u, deal, kinds, params, may_start, deals,
+                      reveal_first, False, no_record, False)  # fmt: skip
+    shares, leads = np.zeros(width), np.zeros(width)
+    for r in range(fillings * width):
+        best, best_other, tops = -(10**9), -(10**9), 0
+        for seat in range(PLAYERS):
+            score = rows[r, layout.SCORES + seat]
+            if score > best:
+                best, tops = score, 1
+            elif score == best:
+                tops += 1
+            if seat != me and score > best_other:
+                best_other = score
+        mine = rows[r, layout.SCORES + me]
+        if mine == best:
+            shares[r // fillings] += 1.0 / tops
+        leads[r // fillings] += mine - best_other
+    return shares, leads, error
+
+
+__all__ = ["REJECTION_TRIES", "SearchPosition", "fill", "play_round", "search_position"]
