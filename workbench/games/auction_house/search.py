@@ -27,13 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS, card_index
+from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS
 from workbench.games.auction_house.engine import Action, Observation, Pass, Start
 from workbench.games.auction_house.fast import lineup_policies, raise_refused
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
 from workbench.games.auction_house.pcg import state_of, store
 from workbench.games.auction_house.policies import RANDOM
-from workbench.games.auction_house.positions import play_from
+from workbench.games.auction_house.positions import observation_row, play_from
 from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import read_hidden, sample_states
 from workbench.games.auction_house.search_rows import fill, play_round, search_position
@@ -50,7 +50,7 @@ def rollout_agents(rules: Any) -> list[Any]:
 
 def candidates(observation: Observation, legal_actions: Sequence[Action]) -> list[Action]:
     """The actions worth searching (module docstring), the fitted policy's choice first."""
-    fitted = _FITTED.policy_for(observation.rules)(observation, legal_actions, _NO_RNG)
+    fitted = _FITTED.policy_for(observation.rules).decide(observation, _row_of(observation), 0.0)
     if observation.phase == "auction":
         starts = [a for a in legal_actions if isinstance(a, Start)]
         face = fitted.card if isinstance(fitted, Start) else _would_put_up(observation, starts)
@@ -64,14 +64,16 @@ def candidates(observation: Observation, legal_actions: Sequence[Action]) -> lis
     return [fitted, *(action for action in kept if action != fitted)]
 
 
-class _NoRandomness:
-    """The fitted policy draws one uniform it never reads (it is deterministic)."""
-
-    def random(self) -> float:
-        return 0.0
+_last_row: tuple[Observation | None, np.ndarray] = (None, np.empty(0, np.int64))
 
 
-_NO_RNG = _NoRandomness()
+def _row_of(observation: Observation) -> np.ndarray:
+    """``observation_row(observation)``, built once for the candidates and the search of one
+    decision (the last observation is held, so its identity cannot be reused)."""
+    global _last_row
+    if _last_row[0] is not observation:
+        _last_row = (observation, observation_row(observation))
+    return _last_row[1]
 
 
 def _would_put_up(observation: Observation, starts: Sequence[Start]) -> str | None:
@@ -79,17 +81,17 @@ def _would_put_up(observation: Observation, starts: Sequence[Start]) -> str | No
     any card may go up, any suit length is worth calling)."""
     policy = _FITTED.policy_for(observation.rules)
     forced = type(policy)((10.0, 0.0, *policy.params[2:]))
-    choice = forced(observation, [Pass(), *starts], _NO_RNG)
+    choice = forced.decide(observation, _row_of(observation), 0.0)
     return choice.card if isinstance(choice, Start) else None
 
 
 def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -> list[Action]:
     """One card (the lowest) per run of legal cards adjacent in their suit once the cards
     already played are set aside: such cards win and lose the same tricks."""
-    gone = {card_index(c) for c in observation.played}
+    gone = {_INDEX[c] for c in observation.played}
     kept, previous = [], None
-    for action in sorted(legal_actions, key=lambda a: card_index(a.card)):
-        card = card_index(action.card)
+    for action in sorted(legal_actions, key=lambda a: _INDEX[a.card]):
+        card = _INDEX[action.card]
         if previous is not None and previous // SUIT_SIZE == card // SUIT_SIZE and all(
             between in gone for between in range(previous + 1, card)
         ):
@@ -103,7 +105,7 @@ def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -
 def _suit_ends(legal_actions: Sequence[Action]) -> list[Action]:
     """The lowest and the highest legal card of each suit."""
     by_suit: dict[str, list[Action]] = {}
-    for action in sorted(legal_actions, key=lambda a: card_index(a.card)):
+    for action in sorted(legal_actions, key=lambda a: _INDEX[a.card]):
         by_suit.setdefault(action.card[-1], []).append(action)
     kept = []
     for actions in by_suit.values():
@@ -125,7 +127,7 @@ class AuctionHouseSearchAgent(SearchAgent):
         rules, me = observation.rules, observation.player
         agents = self.rollout_agents(rules)
         kinds, params, may_start = lineup_policies(agents)
-        position = search_position(observation, read_hidden(observation))
+        position = search_position(observation, read_hidden(observation), _row_of(observation))
         starts = np.array([isinstance(a, Start) for a in actions])
         cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
         suits = np.array([SUITS.index(a.suit) if isinstance(a, Start) else -1 for a in actions])
