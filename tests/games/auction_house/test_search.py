@@ -90,11 +90,16 @@ def _compiled_fill(observation, count, rng):
     return rows
 
 
-@pytest.mark.parametrize("tries", [search_rows.REJECTION_TRIES, 1, 0])
-def test_compiled_fillings_are_uniform_over_every_consistent_filling(monkeypatch, tries):
-    """The search's compiled rejection (its default tries; one try a filling, so the exact
-    sampler makes up about half; none, so it makes up all) against exact enumeration."""
+@pytest.mark.parametrize(
+    ("tries", "probe"), [(search_rows.REJECTION_TRIES, search_rows.REJECTION_PROBE), (512, 1),
+                         (1, 32), (0, 32)],
+)  # fmt: skip
+def test_compiled_fillings_are_uniform_over_every_consistent_filling(monkeypatch, tries, probe):
+    """The search's compiled rejection (its defaults; giving up after one draw a filling when
+    keeps are rare; one draw a filling, so the exact sampler makes up about half; none, so it
+    makes up all) against exact enumeration."""
     monkeypatch.setattr(search_rows, "REJECTION_TRIES", tries)
+    monkeypatch.setattr(search_rows, "REJECTION_PROBE", probe)
     positions = list(_positions(Rules(deals=1), range(8), _small_late))
     rng = generator(13)
     tested = 0

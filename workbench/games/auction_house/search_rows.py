@@ -4,12 +4,14 @@ Generator (``pcg``: its PCG64 stepped in compiled code), with no Python per row 
 
 ``SearchPosition`` holds what does not change between the rounds of one decision: the
 observation's row, its hidden cards as flat arrays (``sampling.Hidden``) and the order of the
-trump cards turned. ``fill`` draws the fillings as ``fillings.fill_rows`` does: each card the
-table saw a seat hold goes to a uniformly random place of that seat's, the unseen cards in a
-uniformly random order over the other places, kept when no hand holds a suit its seat has shown
-void in (rejection keeps it uniform over the consistent fillings); when too few are kept within
-``REJECTION_TRIES`` draws a filling, ``sampling``'s exact sampler makes up the rest.
-A face-down offer is a uniformly random card of its owner's hand. ``play_round`` draws each
+trump cards turned. ``fill`` draws the fillings by rejection, as ``fillings.fill_rows`` does,
+but from a closer proposal: each card, the most restricted first, takes a uniformly random slot
+among a fixed number, the places it may go (never a hand of a seat void in its suit; a card the
+table saw a seat hold, only that seat's) and dead slots that drop the draw (``_reject_fill``:
+every complete placement equally likely, so uniform over the consistent fillings); when too
+few are kept within ``REJECTION_TRIES`` draws a filling (or the first ``REJECTION_PROBE`` a
+filling keep too few to finish), ``sampling``'s exact sampler makes up the rest. A face-down
+offer is a uniformly random card of its owner's hand. ``play_round`` draws each
 filling's chance still to come, writes every candidate into a copy (common random numbers) and
 plays them all to the game's end.
 """
@@ -31,8 +33,11 @@ from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
 from workbench.games.auction_house.sampling import Hidden, _sampler
 
 #: Rejection draws allowed per filling wanted before the exact sampler makes up the rest (a
-#: draw dropped costs about 40 ns, an exact draw 15-50 us).
+#: draw dropped costs well under a microsecond, an exact draw 15-50 us).
 REJECTION_TRIES = 512
+#: Rejection draws per filling after which it stops when fewer than one in REJECTION_TRIES
+#: was kept (it would not finish: the exact sampler makes up the rest at once).
+REJECTION_PROBE = 32
 _TRUMP_INDEX = {card: i for i, card in enumerate(TRUMP_DECK)}
 
 
@@ -86,7 +91,8 @@ def fill(position: SearchPosition, count: int, state: np.ndarray, rng: np.random
     p = position
     rows = np.empty((count, layout.ROW), np.int64)
     kept = _reject_fill(state, p.row, p.seats, p.room, p.has_kitty, p.voids, p.known,
-                        p.known_ends, p.unseen, rows, count * REJECTION_TRIES)  # fmt: skip
+                        p.known_ends, p.unseen, rows, count * REJECTION_TRIES,
+                        count * REJECTION_PROBE, REJECTION_TRIES)  # fmt: skip
     if kept < count:
         store(rng, state)
         exact = _sampler(p.hidden)
@@ -122,68 +128,92 @@ def _draw_offers(state: np.ndarray, rows: np.ndarray, seats: np.ndarray, room: n
 @numba.njit(cache=True)
 def _reject_fill(state: np.ndarray, base: np.ndarray, seats: np.ndarray, room: np.ndarray,
                  has_kitty: np.ndarray, voids: np.ndarray, known: np.ndarray,
-                 known_ends: np.ndarray, unseen: np.ndarray, rows: np.ndarray,
-                 tries: int) -> int:  # fmt: skip
+                 known_ends: np.ndarray, unseen: np.ndarray, rows: np.ndarray, tries: int,
+                 probe: int, give_up: int) -> int:  # fmt: skip
     """Fill rows by rejection (module docstring) until all are kept or ``tries`` draws are
-    spent; how many were kept. A draw is dropped at its first card in a void suit."""
+    spent, or after ``probe`` draws fewer than one in ``give_up`` was kept; how many were kept.
+    (Each kept row is uniform whenever the drawing stops: when to stop depends on how many
+    were kept, never on which.)
+
+    A draw places the cards one by one, the most restricted first, each in one of ``bound[t]``
+    slots: the free places it may take (a hand of a seat not void in its suit, or a kitty
+    card; a known card only its seat's), then dead slots that drop the draw. ``bound[t]`` is
+    fixed beforehand at no fewer than such places can ever be free, so every complete
+    placement keeps the same probability, the product of 1 / bound: uniform over the places
+    that break no rule, hence over the consistent fillings."""
     seats_n = seats.shape[0]
-    starts = np.zeros(seats_n + 1, np.int64)
+    kinds = 2 * seats_n  # where a card may go: seat i's hand (i) or its kitty card (3 + i)
+    cap = np.zeros(kinds, np.int64)
     for i in range(seats_n):
-        starts[i + 1] = starts[i] + room[i] + has_kitty[i]
-    total = starts[seats_n]
-    owner = np.empty(total, np.int64)
-    in_hand = np.empty(total, np.bool_)
+        cap[i], cap[seats_n + i] = room[i], has_kitty[i]
+    count = known.shape[0] + unseen.shape[0]
+    cards, allowed = np.empty(count, np.int64), np.empty(count, np.int64)
     for i in range(seats_n):
-        for p in range(starts[i], starts[i + 1]):
-            owner[p] = i
-            in_hand[p] = p - starts[i] < room[i]
-    places = np.empty(total, np.int64)
-    slots = np.empty(total, np.int64)
-    pool = np.empty(unseen.shape[0], np.int64)
+        for k in range(known_ends[i], known_ends[i + 1]):
+            cards[k] = known[k]
+            suit_free = not (voids[i] >> (known[k] // SUIT_SIZE)) & 1
+            allowed[k] = (np.int64(1) << i if suit_free else 0) | np.int64(1) << (seats_n + i)
+    for k in range(unseen.shape[0]):
+        t = known.shape[0] + k
+        cards[t] = unseen[k]
+        mask = np.int64(0)
+        for i in range(seats_n):
+            if not (voids[i] >> (unseen[k] // SUIT_SIZE)) & 1:
+                mask |= np.int64(1) << i
+            mask |= np.int64(1) << (seats_n + i)
+        allowed[t] = mask
+    room_of = np.zeros(count, np.int64)
+    for t in range(count):
+        for kind in range(kinds):
+            if (allowed[t] >> kind) & 1:
+                room_of[t] += cap[kind]
+    order = np.argsort(room_of * 64 + allowed, kind="mergesort")  # most restricted first
+    cards, allowed, room_of = cards[order], allowed[order], room_of[order]
+    bound = np.empty(count, np.int64)
+    for t in range(count):
+        inside = 0  # earlier cards that can only sit inside this card's places
+        for e in range(t):
+            if allowed[e] & ~allowed[t] == 0:
+                inside += 1
+        bound[t] = min(room_of[t] - inside, count - t)
+        if bound[t] < 1:
+            return 0  # no placement in this order: the exact sampler does it all
+    free = np.empty(kinds, np.int64)
+    hands = np.empty(seats_n, np.int64)
+    kitty = np.empty(seats_n, np.int64)
     kept = 0
-    for _ in range(tries):
+    for spent in range(tries):
         if kept == rows.shape[0]:
             break
-        places[:] = -1
-        clash = False
-        for i in range(seats_n):
-            size = starts[i + 1] - starts[i]
-            for j in range(size):
-                slots[j] = starts[i] + j
-            for j in range(known_ends[i + 1] - known_ends[i]):
-                pick = j + below(state, size - 1 - j)
-                slots[j], slots[pick] = slots[pick], slots[j]
-                card = known[known_ends[i] + j]
-                places[slots[j]] = card
-                if in_hand[slots[j]] and (voids[i] >> (card // SUIT_SIZE)) & 1:
-                    clash = True
-            if clash:
+        if spent == probe and kept * give_up < spent:
+            break  # too rare a keep: the exact sampler is cheaper for the rest
+        free[:] = cap
+        hands[:] = 0
+        kitty[:] = -1
+        dropped = False
+        for t in range(count):
+            slot = below(state, bound[t] - 1)
+            kind = -1
+            for candidate in range(kinds):
+                if (allowed[t] >> candidate) & 1:
+                    if slot < free[candidate]:
+                        kind = candidate
+                        break
+                    slot -= free[candidate]
+            if kind < 0:  # a dead slot
+                dropped = True
                 break
-        if clash:
-            continue
-        left = unseen.shape[0]
-        pool[:] = unseen
-        for p in range(total):
-            if places[p] >= 0:
-                continue
-            pick = below(state, left - 1)
-            card = pool[pick]
-            left -= 1
-            pool[pick] = pool[left]
-            if in_hand[p] and (voids[owner[p]] >> (card // SUIT_SIZE)) & 1:
-                clash = True
-                break
-            places[p] = card
-        if clash:
+            free[kind] -= 1
+            if kind < seats_n:
+                hands[kind] |= np.int64(1) << cards[t]
+            else:
+                kitty[kind - seats_n] = cards[t]
+        if dropped:
             continue
         rows[kept] = base
         for i in range(seats_n):
-            hand = np.int64(0)
-            for p in range(starts[i], starts[i] + room[i]):
-                hand |= np.int64(1) << places[p]
-            rows[kept, layout.HANDS + seats[i]] = hand
-            rows[kept, layout.KITTY_CARDS + seats[i]] = places[starts[i + 1] - 1] if (
-                has_kitty[i]) else -1  # fmt: skip
+            rows[kept, layout.HANDS + seats[i]] = hands[i]
+            rows[kept, layout.KITTY_CARDS + seats[i]] = kitty[i]
         kept += 1
     return kept
 
@@ -257,4 +287,7 @@ def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, t
     return shares, leads, error
 
 
-__all__ = ["REJECTION_TRIES", "SearchPosition", "fill", "play_round", "search_position"]
+__all__ = [
+    "REJECTION_PROBE", "REJECTION_TRIES", "SearchPosition", "fill", "play_round",
+    "search_position",
+]  # fmt: skip
