@@ -118,6 +118,15 @@ class AuctionHouseSearchAgent(SearchAgent):
 
     def __init__(self, budget: int = 32) -> None:
         super().__init__(SEARCHING, budget)
+        self._lineups: dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = {}
+
+    def lineup(self, rules: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+        """The playouts' policies for ``rules`` as the compiled engine reads them (kinds,
+        parameters, may start) and whether they read uniforms (only the random policy does)."""
+        if rules not in self._lineups:
+            kinds, params, may_start = lineup_policies(self.rollout_agents(rules))
+            self._lineups[rules] = (kinds, params, may_start, bool((kinds == RANDOM).any()))
+        return self._lineups[rules]
 
     def evaluate(
         self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator
@@ -125,13 +134,11 @@ class AuctionHouseSearchAgent(SearchAgent):
         """The kit's sequential halving (``SearchAgent.evaluate``) on compiled rows, every
         candidate of a round played in one call on the same fillings and chance."""
         rules, me = observation.rules, observation.player
-        agents = self.rollout_agents(rules)
-        kinds, params, may_start = lineup_policies(agents)
+        kinds, params, may_start, draw_uniforms = self.lineup(rules)
         position = search_position(observation, read_hidden(observation), _row_of(observation))
         starts = np.array([isinstance(a, Start) for a in actions])
         cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
         suits = np.array([SUITS.index(a.suit) if isinstance(a, Start) else -1 for a in actions])
-        draw_uniforms = bool((kinds == RANDOM).any())  # the other policies never read them
         rounds = max(1, math.ceil(math.log2(len(actions))))
         total, count = np.zeros(len(actions)), np.zeros(len(actions))
         margin = np.zeros(len(actions))
@@ -148,7 +155,7 @@ class AuctionHouseSearchAgent(SearchAgent):
             )  # fmt: skip
             if error[0] >= 0:
                 store(rng, state)
-                raise_refused(error, agents, observation.deal)
+                raise_refused(error, self.rollout_agents(rules), observation.deal)
             total[alive] += shares
             margin[alive] += leads
             count[alive] += fillings
