@@ -20,8 +20,6 @@ from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
 from workbench.kit.seeding import SeedLike, generator
 
 PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
-_INDEX = {name: index for index, name in enumerate(DECK)}
-_BIT = {name: 1 << index for index, name in enumerate(DECK)}
 #: How a playout treats the chance still to come: "draw" deals the later deals and orders the
 #: trump cards not yet turned afresh for every playout; "state" keeps the state's own.
 FUTURES = ("draw", "state")
@@ -31,18 +29,28 @@ def card_mask(cards: Sequence[str]) -> int:
     """The 40-bit mask of cards given in notation."""
     mask = 0
     for card in cards:
-        bit = _BIT.get(card)
-        mask |= (1 << card_index(card)) if bit is None else bit
+        mask |= _BIT[card]
     return mask
 
 
+class _Checked(dict):
+    """Card notation to a value: one dict look-up for the canonical notation an observation
+    holds; anything else goes through ``card_index``'s checks (and its clear errors)."""
+
+    def __init__(self, value_of_index: Any) -> None:
+        super().__init__((name, value_of_index(index)) for index, name in enumerate(DECK))
+        self.value_of_index = value_of_index
+
+    def __missing__(self, card: Any) -> int:
+        return self.value_of_index(card_index(card))
+
+
+_INDEX = _Checked(lambda index: index)
+_BIT = _Checked(lambda index: 1 << index)
+
 def _index(card: str | None) -> int:
-    """A card's index, -1 for None (an observation's cards are in canonical notation: one dict
-    look-up; anything else goes through ``card_index``'s checks)."""
-    if card is None:
-        return -1
-    index = _INDEX.get(card)
-    return card_index(card) if index is None else index
+    """A card's index, -1 for None."""
+    return -1 if card is None else _INDEX[card]
 
 
 def _put(row: np.ndarray, column: int, values: Sequence[int]) -> None:
@@ -59,12 +67,15 @@ def observation_row(obs: Observation) -> np.ndarray:
     """What seat ``obs.player`` knows, as a row: its own hand, offer and kitty card, the
     revealed offers, the trick, the cards played; every other hand empty."""
     me = obs.player
-    trick = [_index(card) for card in obs.trick]
+    trick = [_INDEX[card] for card in obs.trick]
     tricks = obs.tricks
-    played = card_mask(obs.trick)
+    played = 0
+    for card in obs.trick:
+        played |= _BIT[card]
     for finished in tricks:
-        played |= card_mask(finished.cards)
-    offers = [_index(card) for card in obs.offers]
+        for card in finished.cards:
+            played |= _BIT[card]
+    offers = [-1 if card is None else _INDEX[card] for card in obs.offers]
     if obs.own_offer is not None:
         offers[me] = _index(obs.own_offer)
     kitty = [-1] * PLAYERS

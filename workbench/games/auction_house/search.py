@@ -3,12 +3,14 @@ sequential halving over candidate actions, common random numbers) with this game
 sampling of hidden cards and compiled playouts to the game's end by the ``fitted`` policy
 fitted to the rules being played, at every seat.
 
-``evaluate`` is the kit's, run on the compiled engine's rows: each round draws its fillings
-straight into rows (``fillings.fill_rows``: ``sampling``'s uniform distribution, drawn fast),
-writes every surviving candidate into a copy (``compiled.apply_to_rows``) and plays them all in
-one compiled call with the same chance and uniforms per filling (common random numbers). The
-chance still to come (later deals, the trump cards not turned, the face-down trump among them)
-is drawn afresh per filling (``positions.draw_futures``). Actions are ranked by mean win share
+``evaluate`` is the kit's, run on the compiled engine's rows (``search_rows``, two compiled
+calls a round drawing from the agent's Generator): each round draws its fillings straight into
+rows (``sampling``'s uniform distribution, drawn by rejection from a close proposal), writes
+every surviving candidate into a copy and plays them all in one compiled call with the same
+chance per filling (common random numbers). The chance still to come (later deals, the trump
+cards not turned, the face-down trump among them) is drawn afresh per filling. What does not
+change between rounds (the observation's row, its hidden cards) is built once a decision, the
+row shared with the candidates' fitted choice. Actions are ranked by mean win share
 (top score wins, ties split: the rulebook's), and between equal shares by the mean lead over
 the best other seat's final score: with the few playouts a decision gets, the game's winner
 rarely changes with one card, and the lead says which action did better when it does not.
