@@ -142,8 +142,9 @@ class AuctionHouseSearchAgent(SearchAgent):
         cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
         suits = np.array([SUITS.index(a.suit) if isinstance(a, Start) else -1 for a in actions])
         rounds = max(1, math.ceil(math.log2(len(actions))))
-        total, count = np.zeros(len(actions)), np.zeros(len(actions))
-        margin = np.zeros(len(actions))
+        # Plain floats: a handful of candidates, where numpy's calls cost more than the sums.
+        total, count = [0.0] * len(actions), [0] * len(actions)
+        margin = [0.0] * len(actions)
         alive = list(range(len(actions)))
         state = state_of(rng)
         for round_index in range(rounds):
@@ -158,18 +159,20 @@ class AuctionHouseSearchAgent(SearchAgent):
             if error[0] >= 0:
                 store(rng, state)
                 raise_refused(error, self.rollout_agents(rules), observation.deal)
-            total[alive] += shares
-            margin[alive] += leads
-            count[alive] += fillings
+            for j, action in enumerate(alive):
+                total[action] += float(shares[j])
+                margin[action] += float(leads[j])
+                count[action] += fillings
             # Win share first; between equal shares, the larger lead over the best other seat
             # (1e-6 a point: even all 220 points weigh less than one playout's share).
-            mean = (total[alive] + margin[alive] * _TIE_BREAK) / count[alive]
+            mean = [(total[a] + margin[a] * _TIE_BREAK) / count[a] for a in alive]
             keep = max(1, math.ceil(len(alive) / 2))
-            alive = [alive[i] for i in np.argsort(-mean, kind="stable")[:keep]]
+            ranked = sorted(range(len(alive)), key=lambda j: -mean[j])  # stable, as argsort's
+            alive = [alive[j] for j in ranked[:keep]]
             if len(alive) == 1:
                 break
         store(rng, state)
-        return alive[0], total / np.maximum(count, 1)
+        return alive[0], np.array(total) / np.maximum(count, 1)
 
 
 _INDEX = {card: i for i, card in enumerate(DECK)}
