@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -81,10 +82,16 @@ def _row_of(observation: Observation) -> np.ndarray:
 def _would_put_up(observation: Observation, starts: Sequence[Start]) -> str | None:
     """The card the fitted policy puts up when it starts (its start decision made willing:
     any card may go up, any suit length is worth calling)."""
-    policy = _FITTED.policy_for(observation.rules)
-    forced = type(policy)((10.0, 0.0, *policy.params[2:]))
-    choice = forced.decide(observation, _row_of(observation), 0.0)
+    choice = _willing(_FITTED.policy_for(observation.rules)).decide(
+        observation, _row_of(observation), 0.0
+    )
     return choice.card if isinstance(choice, Start) else None
+
+
+@lru_cache(maxsize=16)
+def _willing(policy: Any) -> Any:
+    """The fitted ``policy`` with its start decision made willing (made once per policy)."""
+    return type(policy)((10.0, 0.0, *policy.params[2:]))
 
 
 def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -> list[Action]:

@@ -66,18 +66,25 @@ def search_position(observation: Observation, hidden: Hidden, row: np.ndarray | 
     ``row`` its ``observation_row`` when already built)."""
     revealed = [_TRUMP_INDEX[c] for c in observation.revealed_trumps]
     order = [*revealed, *(i for i in range(len(TRUMP_DECK)) if i not in revealed)]
-    lengths = [len(cards) for cards in hidden.known]
+    ends = [0]
+    for cards in hidden.known:
+        ends.append(ends[-1] + len(cards))
+    # One array per kind of value, its rows the per-seat fields (one conversion, not six).
+    seat_fields = np.array([hidden.seats, hidden.room, hidden.has_kitty, hidden.voids], np.int64)
+    cards = np.array([*(c for known in hidden.known for c in known), *hidden.unseen, *ends],
+                     np.int64)  # fmt: skip
+    known_count = ends[-1]
     return SearchPosition(
         hidden=hidden,
         row=observation_row(observation) if row is None else row,
-        seats=np.array(hidden.seats, np.int64),
-        room=np.array(hidden.room, np.int64),
-        has_kitty=np.array(hidden.has_kitty, np.int64),
-        voids=np.array(hidden.voids, np.int64),
+        seats=seat_fields[0],
+        room=seat_fields[1],
+        has_kitty=seat_fields[2],
+        voids=seat_fields[3],
         offer_hidden=np.array(hidden.offer_hidden, bool),
-        known=np.array([c for cards in hidden.known for c in cards], np.int64),
-        known_ends=np.array([0, *np.cumsum(lengths)], np.int64),
-        unseen=np.array(hidden.unseen, np.int64),
+        known=cards[:known_count],
+        known_ends=cards[known_count + len(hidden.unseen) :],
+        unseen=cards[known_count : known_count + len(hidden.unseen)],
         trump_order=np.array(order, np.int8),
         turned=len(revealed),
     )
