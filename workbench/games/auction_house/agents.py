@@ -39,7 +39,6 @@ from workbench.games.auction_house.policies import (
     HEURISTIC_DEFAULTS,
     HEURISTIC_PARAMETERS,
     RANDOM,
-    choose,
 )
 from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.rules import PLAYERS, Rules
@@ -65,22 +64,9 @@ class CompiledAgent:
     def decide(self, observation: Observation, row: np.ndarray, u: float) -> Action:
         """The compiled decision on ``row`` (``observation_row(observation)``, which a caller
         deciding twice on one observation builds once) with uniform ``u``."""
-        seat = observation.player
         phase = int(row[layout.PHASE])
-        start, card, suit = choose(
-            self.policy.kind,
-            _params_matrix(self.policy.params),
-            0,
-            phase,
-            int(row[layout.STEP]) % PLAYERS,
-            row[layout.HANDS + seat],
-            compiled.legal_of(row, seat),
-            row[layout.TRUMP],
-            row[layout.FACE_UP],
-            row[layout.CALLED],
-            row,
-            row[layout.PLAYED],
-            u,
+        start, card, suit = compiled.decide_row(
+            self.policy.kind, _params_matrix(self.policy.params), observation.player, row, u
         )
         if phase == AUCTION:
             if not (start and self.policy.starts):
