@@ -17,7 +17,7 @@ from workbench.games.auction_house import (
 )
 from workbench.games.auction_house.cards import TRUMP_DECK
 from workbench.games.auction_house.chance import Deal
-from workbench.games.auction_house.pcg import below, shuffle_rows, state_of, store, uniform
+from workbench.games.auction_house.pcg import below, bounded, shuffle_rows, state_of, store, uniform
 from workbench.games.auction_house.positions import playout_details
 from workbench.games.auction_house.simulate import recorded_actions
 from workbench.kit.seeding import generator
@@ -174,3 +174,25 @@ def test_compiled_uniforms_and_bounded_draws_are_numpys():
         assert (uniforms == theirs.random(50)).all()
         assert (values == theirs.permuted(np.arange(41))).all()
         assert (ours.random(9) == theirs.random(9)).all()
+
+
+@numba.njit
+def _bounded_draws(state: np.ndarray, count: int, size: int) -> np.ndarray:
+    out = np.empty(size, np.int64)
+    for k in range(size):
+        out[k] = bounded(state, count)
+    return out
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 7, 40, 1000])
+def test_compiled_bounded_draws_are_uniform(count):
+    """``pcg.bounded`` (Lemire's multiply-and-reject) against the uniform distribution on
+    0..count-1: chi-square over 200 draws a value, every value in range."""
+    from scipy.stats import chisquare
+
+    drawn = _bounded_draws(state_of(generator(count, 3)), count, 200 * count)
+    assert drawn.min() >= 0 and drawn.max() < count
+    if count > 1:
+        assert chisquare(np.bincount(drawn, minlength=count)).pvalue > 0.001
+    large = _bounded_draws(state_of(generator(5)), 2**32 - 1, 1000)
+    assert large.min() >= 0 and large.max() < 2**32 - 1 and large.max() > 2**31

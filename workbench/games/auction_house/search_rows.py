@@ -27,7 +27,7 @@ from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import DECK_SIZE, SUIT_SIZE, TRUMP_DECK
 from workbench.games.auction_house.compiled import apply_choice, play_rows
 from workbench.games.auction_house.observation import Observation
-from workbench.games.auction_house.pcg import below, state_of, store, uniform
+from workbench.games.auction_house.pcg import bounded, state_of, store, uniform
 from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
 from workbench.games.auction_house.sampling import Hidden, _sampler
@@ -123,7 +123,7 @@ def _draw_offers(state: np.ndarray, rows: np.ndarray, seats: np.ndarray, room: n
     for r in range(rows.shape[0]):
         for i in range(seats.shape[0]):
             if offer_hidden[i]:  # the k-th lowest card of the hand
-                k, hand = below(state, room[i] - 1), rows[r, layout.HANDS + seats[i]]
+                k, hand = bounded(state, room[i]), rows[r, layout.HANDS + seats[i]]
                 for _ in range(k):
                     hand &= hand - 1
                 lowest = 0
@@ -199,7 +199,7 @@ def _reject_fill(state: np.ndarray, base: np.ndarray, seats: np.ndarray, room: n
         kitty[:] = -1
         dropped = False
         for t in range(count):
-            slot = below(state, bound[t] - 1)
+            slot = bounded(state, bound[t])
             kind = -1
             for candidate in range(kinds):
                 if (allowed[t] >> candidate) & 1:
@@ -229,7 +229,7 @@ def _reject_fill(state: np.ndarray, base: np.ndarray, seats: np.ndarray, room: n
 def _shuffle(state: np.ndarray, values: np.ndarray) -> None:
     """Shuffle ``values`` in place, uniformly (Fisher-Yates from the last position)."""
     for i in range(values.shape[0] - 1, 0, -1):
-        j = below(state, i)
+        j = bounded(state, i + 1)
         values[i], values[j] = values[j], values[i]
 
 
