@@ -161,7 +161,7 @@ class State(Evolving):
             return []
         seat = self.to_play
         if phase == "play":
-            return [Play(DECK[i]) for i in card_bits(self._legal_mask(seat))]
+            return [Play(card) for card in card_names(self._legal_mask(seat))]
         if phase == "auction":
             return [Pass()] + [
                 Start(DECK[i], suit)
@@ -172,7 +172,7 @@ class State(Evolving):
         if phase == "take":
             offered = sorted(card for card in self.offers if card is not None)
             return [Take(DECK[i]) for i in offered]
-        return [ACTION_OF_PHASE[phase](DECK[i]) for i in card_bits(self.hands[seat])]
+        return [ACTION_OF_PHASE[phase](card) for card in card_names(self.hands[seat])]
 
     def observation(self, player: int) -> Observation:
         """What ``player`` knows now: never another seat's hand, offer (before the reveal) or
