@@ -9,6 +9,10 @@ compiled engine >= 600,000 random deals/s through the public ``simulate`` on one
 call in a fresh process (compiling, or loading numba's cache) <= 10 s; 1,000,000 games streamed
 in < 1 GB. Issue 19: the fitted agent >= 50% of the heuristic's deals/s in the compiled
 engine; the search agent at its default budget, one seat against three fitted, >= 200 deals/s.
+Measured ("step, search (default budget) vs 3 fitted", shared machine, lightly loaded, runs
+interleaved one for one with the commit before the work, a64fd87): 198 deals/s median of 7
+with 8 games (197 to 203; 91 for a64fd87, x2.2), 201 to 203 in 5 runs of 16 games. About two
+thirds of it is the playouts themselves (compiled, about 2,500 playout-deals a deal played).
 
 Ratios: to the step engine measured in the same run, and to the numpy batch engine the compiled
 engine replaced: NUMPY_DEALS_PER_S below, measured on this machine at commit 96fc6a1 with this

@@ -17,10 +17,12 @@ from workbench.games.auction_house import (
     layout,
     make_agent,
     new_game,
+    search_rows,
     simulate,
 )
 from workbench.games.auction_house import search as search_module
 from workbench.games.auction_house.fillings import fill_rows
+from workbench.games.auction_house.pcg import state_of, store
 from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.sampling import consistent_fillings, filling_of, read_hidden
 from workbench.kit.search import uniformity_p_value
@@ -80,14 +82,81 @@ def test_fast_fillings_are_uniform_over_every_consistent_filling():
     assert tested >= 8
 
 
+def _compiled_fill(observation, count, rng):
+    """``search_rows.fill``'s rows, ``rng`` advanced past its draws."""
+    position = search_rows.search_position(observation, read_hidden(observation))
+    rows, state = search_rows.fill(position, count, state_of(rng), rng)
+    store(rng, state)
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("tries", "probe"), [(search_rows.REJECTION_TRIES, search_rows.REJECTION_PROBE), (512, 1),
+                         (1, 32), (0, 32)],
+)  # fmt: skip
+def test_compiled_fillings_are_uniform_over_every_consistent_filling(monkeypatch, tries, probe):
+    """The search's compiled rejection (its defaults; giving up after one draw a filling when
+    keeps are rare; one draw a filling, so the exact sampler makes up about half; none, so it
+    makes up all) against exact enumeration."""
+    monkeypatch.setattr(search_rows, "REJECTION_TRIES", tries)
+    monkeypatch.setattr(search_rows, "REJECTION_PROBE", probe)
+    positions = list(_positions(Rules(deals=1), range(8), _small_late))
+    rng = generator(13)
+    tested = 0
+    for state, observation in positions[::3]:
+        hidden = read_hidden(observation)
+        weights = Counter(f[:3] for f in consistent_fillings(observation))
+        if not 2 <= len(weights) <= 120:
+            continue
+        assert filling_of(state, observation.player)[:3] in weights
+        rows = _compiled_fill(observation, 40 * len(weights), rng)
+        drawn = [_row_filling(row, hidden) for row in rows]
+        assert uniformity_p_value(drawn, weights) > 0.001
+        tested += 1
+    assert tested >= 8
+
+
+def test_compiled_face_down_offers_are_uniformly_random_cards_of_the_hand():
+    """While offers are face down each other seat's offer is a card of its filled-in hand, its
+    place among the hand's cards (lowest first) uniform: chi-square against 1 / room."""
+    positions = _positions(Rules(deals=1), range(6), lambda s, o: s.phase == "offer")
+    rng = generator(14)
+    tested = 0
+    for _state, observation in list(positions)[::2]:
+        hidden = read_hidden(observation)
+        if not any(hidden.offer_hidden):
+            continue
+        rows = _compiled_fill(observation, 2000, rng)
+        for i, seat in enumerate(hidden.seats):
+            if not hidden.offer_hidden[i]:
+                continue
+            places = []
+            for row in rows:
+                hand, offer = int(row[layout.HANDS + seat]), int(row[layout.OFFERS + seat])
+                assert hand >> offer & 1
+                places.append(bin(hand & ((1 << offer) - 1)).count("1"))
+            assert uniformity_p_value(places, range(hidden.room[i])) > 0.001
+            tested += 1
+    assert tested >= 6
+
+
+@pytest.mark.parametrize("fill", ["numpy", "compiled"])
 @pytest.mark.parametrize("phase", ["offer", "kitty", "play"])
-def test_filled_rows_keep_what_the_seat_saw_and_place_every_card_once(phase):
+def test_filled_rows_keep_what_the_seat_saw_and_place_every_card_once(fill, phase):
     positions = _positions(Rules(deals=2), range(6), lambda s, o: s.phase == phase)
     rng = generator(4)
     for _state, observation in list(positions)[::5]:
         hidden = read_hidden(observation)
         seen = observation_row(observation)
-        for row in fill_rows(observation, hidden, 30, rng):
+        rows = (
+            fill_rows(observation, hidden, 30, rng) if fill == "numpy"
+            else _compiled_fill(observation, 30, rng)
+        )  # fmt: skip
+        for row in rows:
+            same = [c for c in range(layout.ROW) if not layout.HANDS <= c < layout.HANDS + 4
+                    and not layout.KITTY_CARDS <= c < layout.KITTY_CARDS + 4
+                    and not layout.OFFERS <= c < layout.OFFERS + 4]  # fmt: skip
+            assert (row[same] == seen[same]).all()
             me = observation.player
             assert row[layout.HANDS + me] == seen[layout.HANDS + me]
             masks = [int(row[layout.HANDS + s]) for s in range(4)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -38,7 +39,6 @@ from workbench.games.auction_house.policies import (
     HEURISTIC_DEFAULTS,
     HEURISTIC_PARAMETERS,
     RANDOM,
-    choose,
 )
 from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.rules import PLAYERS, Rules
@@ -59,29 +59,26 @@ class CompiledAgent:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        row = observation_row(observation)
-        seat = observation.player
+        return self.decide(observation, observation_row(observation), float(rng.random()))
+
+    def decide(self, observation: Observation, row: np.ndarray, u: float) -> Action:
+        """The compiled decision on ``row`` (``observation_row(observation)``, which a caller
+        deciding twice on one observation builds once) with uniform ``u``."""
         phase = int(row[layout.PHASE])
-        start, card, suit = choose(
-            self.policy.kind,
-            np.array([self.policy.params], np.float64).reshape(1, -1),
-            0,
-            phase,
-            int(row[layout.STEP]) % PLAYERS,
-            row[layout.HANDS + seat],
-            compiled.legal_of(row, seat),
-            row[layout.TRUMP],
-            row[layout.FACE_UP],
-            row[layout.CALLED],
-            row,
-            row[layout.PLAYED],
-            float(rng.random()),
+        start, card, suit = compiled.decide_row(
+            self.policy.kind, _params_matrix(self.policy.params), observation.player, row, u
         )
         if phase == AUCTION:
             if not (start and self.policy.starts):
                 return Pass()
             return Start(DECK[int(card)], SUITS[int(suit)])
         return _CARD_ACTION[phase](DECK[int(card)])
+
+
+@lru_cache(maxsize=64)
+def _params_matrix(params: tuple[float, ...]) -> np.ndarray:
+    """A policy's parameters as the one-row float64 matrix ``choose`` reads (made once)."""
+    return np.array([params], np.float64).reshape(1, -1)
 
 
 class RandomAgent(CompiledAgent):

@@ -391,3 +391,12 @@ def apply_to_rows(rows: np.ndarray, actor: int, start: np.ndarray, card: np.ndar
     for r in range(rows.shape[0]):
         apply_choice(rows[r], actor, start[r], card[r], suit[r], trump_cards, r, deals, unused,
                      False)  # fmt: skip
+
+
+@numba.njit(cache=True)
+def decide_row(kind: int, params: np.ndarray, seat: int, row: np.ndarray, u: float) -> tuple:
+    """One decision of seat ``seat`` on ``row`` by policy ``kind`` (``params`` row 0), as the
+    engine's loop takes it: the step engine's compiled agents, in one compiled call."""
+    return choose(kind, params, 0, row[PHASE], row[STEP] % PLAYERS, row[HANDS + seat],
+                  legal_of(row, seat), row[TRUMP], row[FACE_UP], row[CALLED], row, row[PLAYED],
+                  u)  # fmt: skip

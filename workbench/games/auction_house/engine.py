@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import numbers
+from functools import lru_cache
 
 from workbench.errors import IllegalAction
 from workbench.games.auction_house.actions import (
@@ -160,7 +161,7 @@ class State(Evolving):
             return []
         seat = self.to_play
         if phase == "play":
-            return [Play(DECK[i]) for i in card_bits(self._legal_mask(seat))]
+            return [Play(card) for card in card_names(self._legal_mask(seat))]
         if phase == "auction":
             return [Pass()] + [
                 Start(DECK[i], suit)
@@ -171,7 +172,7 @@ class State(Evolving):
         if phase == "take":
             offered = sorted(card for card in self.offers if card is not None)
             return [Take(DECK[i]) for i in offered]
-        return [ACTION_OF_PHASE[phase](DECK[i]) for i in card_bits(self.hands[seat])]
+        return [ACTION_OF_PHASE[phase](card) for card in card_names(self.hands[seat])]
 
     def observation(self, player: int) -> Observation:
         """What ``player`` knows now: never another seat's hand, offer (before the reveal) or
@@ -187,10 +188,7 @@ class State(Evolving):
     @property
     def public_tricks(self) -> tuple[Trick, ...]:
         """This deal's finished tricks in card notation, as the whole table saw them."""
-        return tuple(
-            Trick(leader, tuple(DECK[c] for c in cards), winner)
-            for leader, cards, winner in self.tricks
-        )
+        return _public_tricks(self.tricks)
 
     def result(self) -> Result:
         """Final standings (``ValueError`` before the end): highest score wins, ties share."""
@@ -473,3 +471,12 @@ def new_game(rules: Rules | None = None, *, seed: SeedLike, deal: Deal | None = 
         raise TypeError(f"rules must be an auction_house Rules, got {type(rules).__name__}")
     chance = draw_deal(rules, seed) if deal is None else check_deal(rules, deal)
     return State(rules, chance)
+
+
+@lru_cache(maxsize=1024)
+def _public_tricks(tricks: tuple) -> tuple[Trick, ...]:
+    """Tricks (leader, card indices, winner) in card notation; made once per tuple of tricks,
+    as every seat's observation of a deal's play reads the same ones."""
+    return tuple(
+        Trick(leader, tuple(DECK[c] for c in cards), winner) for leader, cards, winner in tricks
+    )

@@ -10,7 +10,6 @@ from workbench.games.auction_house.cards import DECK, SUITS
 from workbench.games.auction_house.hands import card_names
 from workbench.games.auction_house.records import DealRecord, Trick
 from workbench.games.auction_house.rules import PLAYERS, Rules
-from workbench.kit.state import fields_of
 
 if TYPE_CHECKING:
     from workbench.games.auction_house.engine import State
@@ -91,25 +90,35 @@ def observe(state: State, player: int) -> Observation:
     """What seat ``player`` (already checked) knows now: never another seat's hand, offer
     (before the reveal) or kitty card, nor trump before it is turned."""
     revealed = state.n_offers == PLAYERS - 1
-    return Observation(
-        **fields_of(
-            state,
-            "rules", "deal", "dealer", "phase", "to_play", "scores", "carried_in", "trump_shown",
-            "trump_card", "revealed_trumps", "passes", "starter", "taken_from", "tricks_won",
-            "history",
-        ),
+    offers, kitty = state.offers, state.kitty
+    return Observation(  # every field by name (the hot path of every step-engine decision)
         player=player,
+        rules=state.rules,
+        deal=state.deal,
+        dealer=state.dealer,
+        phase=state.phase,
+        to_play=state.to_play,
         hand=card_names(state.hands[player]),
+        scores=state.scores,
+        carried_in=state.carried_in,
+        trump_shown=state.trump_shown,
+        trump_card=state.trump_card,
         trump=None if state.trump is None else SUITS[state.trump],
+        revealed_trumps=state.revealed_trumps,
+        passes=state.passes,
+        starter=state.starter,
         face_up=None if state.face_up is None else DECK[state.face_up],
         called=None if state.called is None else SUITS[state.called],
-        offered=tuple(card is not None for card in state.offers),
-        offers=tuple(DECK[c] if c is not None and revealed else None for c in state.offers),
-        own_offer=None if state.offers[player] is None else DECK[state.offers[player]],
+        offered=tuple(card is not None for card in offers),
+        offers=tuple(DECK[c] if c is not None and revealed else None for c in offers),
+        own_offer=None if offers[player] is None else DECK[offers[player]],
         taken=None if state.taken is None else DECK[state.taken],
-        kitty_placed=tuple(card is not None for card in state.kitty),
-        own_kitty=None if state.kitty[player] is None else DECK[state.kitty[player]],
+        taken_from=state.taken_from,
+        kitty_placed=tuple(card is not None for card in kitty),
+        own_kitty=None if kitty[player] is None else DECK[kitty[player]],
         leader=state.leader if state.phase == "play" else None,
         trick=tuple(DECK[c] for c in state.trick),
         tricks=state.public_tricks,
+        tricks_won=state.tricks_won,
+        history=state.history,
     )

@@ -4,7 +4,10 @@ the very numbers numpy would (``Generator.permuted``'s shuffles) without a call 
 ``shuffle_rows(rng, rows)`` fills each row of ``rows`` with 0..n-1 and shuffles it exactly as
 ``rng.permuted(np.tile(np.arange(n), ...), axis=-1)`` does (Fisher-Yates from the last
 position, numpy's masked rejection ``random_interval`` on 32-bit draws), then writes the
-advanced state back into ``rng``. A test checks it against numpy draw for draw.
+advanced state back into ``rng``. A test checks it against numpy draw for draw. ``state_of``
+and ``store`` hand a Generator's state to other compiled code and back, which draws with
+``below`` (a bounded whole number) and ``uniform`` (a double), as numpy does, or ``bounded``
+(a bounded whole number, faster, not numpy's stream).
 """
 
 from __future__ import annotations
@@ -56,6 +59,47 @@ def _next32(state: np.ndarray) -> np.uint64:
     return draw & _MASK32
 
 
+@numba.njit(cache=True, inline="always")
+def below(state: np.ndarray, bound: int) -> int:
+    """A whole number drawn uniformly from 0..bound (inclusive), as numpy's masked rejection
+    on 32-bit draws (``random_interval``; ``bound`` < 2**32)."""
+    if bound == 0:
+        return 0
+    limit = np.uint64(bound)
+    mask = limit
+    mask |= mask >> np.uint64(1)
+    mask |= mask >> np.uint64(2)
+    mask |= mask >> np.uint64(4)
+    mask |= mask >> np.uint64(8)
+    mask |= mask >> np.uint64(16)
+    value = _next32(state) & mask
+    while value > limit:
+        value = _next32(state) & mask
+    return np.int64(value)
+
+
+@numba.njit(cache=True, inline="always")
+def bounded(state: np.ndarray, count: int) -> int:
+    """A whole number drawn uniformly from 0..count-1 (1 <= count < 2**32) by Lemire's
+    multiply-and-reject: exact, and almost always one 32-bit draw (``below``, numpy's masked
+    rejection, takes more; use it where numpy's own stream must be matched)."""
+    n = np.uint64(count)
+    product = _next32(state) * n
+    low = product & _MASK32
+    if low < n:
+        threshold = ((_MASK32 + np.uint64(1)) - n) % n
+        while low < threshold:
+            product = _next32(state) * n
+            low = product & _MASK32
+    return np.int64(product >> _U32)
+
+
+@numba.njit(cache=True, inline="always")
+def uniform(state: np.ndarray) -> float:
+    """A double uniform in [0, 1), as numpy's ``random()``: the top 53 bits of a 64-bit draw."""
+    return np.float64(_next64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
 @numba.njit(cache=True)
 def _shuffle_rows(state: np.ndarray, rows: np.ndarray) -> None:
     n = rows.shape[1]
@@ -63,40 +107,42 @@ def _shuffle_rows(state: np.ndarray, rows: np.ndarray) -> None:
         for i in range(n):
             rows[r, i] = i
         for i in range(n - 1, 0, -1):
-            bound = np.uint64(i)
-            mask = bound
-            mask |= mask >> np.uint64(1)
-            mask |= mask >> np.uint64(2)
-            mask |= mask >> np.uint64(4)
-            mask |= mask >> np.uint64(8)
-            mask |= mask >> np.uint64(16)
-            value = _next32(state) & mask
-            while value > bound:
-                value = _next32(state) & mask
-            j = np.int64(value)
+            j = below(state, i)
             rows[r, i], rows[r, j] = rows[r, j], rows[r, i]
 
 
-def shuffle_rows(rng: np.random.Generator, rows: np.ndarray) -> None:
-    """Shuffle 0..n-1 into every row of the 2-D int array ``rows``, as ``rng.permuted`` of the
-    tiled aranges would, advancing ``rng`` as it would (PCG64 only)."""
+def state_of(rng: np.random.Generator) -> np.ndarray:
+    """``rng``'s PCG64 state as the uint64 array the compiled draws step (hand it back with
+    ``store`` once they are done)."""
     bit_generator = rng.bit_generator
     if not isinstance(bit_generator, np.random.PCG64):
-        raise TypeError(f"shuffle_rows needs a PCG64 generator, got {type(bit_generator).__name__}")
+        name = type(bit_generator).__name__
+        raise TypeError(f"compiled draws need a PCG64 generator, got {name}")
     saved = bit_generator.state
     lcg = saved["state"]
-    state = np.array(
+    return np.array(
         [
             lcg["state"] >> 64, lcg["state"] & (2**64 - 1), lcg["inc"] >> 64,
             lcg["inc"] & (2**64 - 1), saved["has_uint32"], saved["uinteger"],
         ],
         np.uint64,
     )  # fmt: skip
-    _shuffle_rows(state, rows)
+
+
+def store(rng: np.random.Generator, state: np.ndarray) -> None:
+    """Advance ``rng`` to the compiled draws' ``state`` (from ``state_of``)."""
     high, low, inc_high, inc_low, has_uint32, kept = (int(v) for v in state)
-    bit_generator.state = {
+    rng.bit_generator.state = {
         "bit_generator": "PCG64",
         "state": {"state": high << 64 | low, "inc": inc_high << 64 | inc_low},
         "has_uint32": has_uint32,
         "uinteger": kept,
     }
+
+
+def shuffle_rows(rng: np.random.Generator, rows: np.ndarray) -> None:
+    """Shuffle 0..n-1 into every row of the 2-D int array ``rows``, as ``rng.permuted`` of the
+    tiled aranges would, advancing ``rng`` as it would (PCG64 only)."""
+    state = state_of(rng)
+    _shuffle_rows(state, rows)
+    store(rng, state)

@@ -29,8 +29,28 @@ def card_mask(cards: Sequence[str]) -> int:
     """The 40-bit mask of cards given in notation."""
     mask = 0
     for card in cards:
-        mask |= 1 << card_index(card)
+        mask |= _BIT[card]
     return mask
+
+
+class _Checked(dict):
+    """Card notation to a value: one dict look-up for the canonical notation an observation
+    holds; anything else goes through ``card_index``'s checks (and its clear errors)."""
+
+    def __init__(self, value_of_index: Any) -> None:
+        super().__init__((name, value_of_index(index)) for index, name in enumerate(DECK))
+        self.value_of_index = value_of_index
+
+    def __missing__(self, card: Any) -> int:
+        return self.value_of_index(card_index(card))
+
+
+_INDEX = _Checked(lambda index: index)
+_BIT = _Checked(lambda index: 1 << index)
+
+def _index(card: str | None) -> int:
+    """A card's index, -1 for None."""
+    return -1 if card is None else _INDEX[card]
 
 
 def _put(row: np.ndarray, column: int, values: Sequence[int]) -> None:
@@ -46,38 +66,39 @@ def _step_of(phase: str, passes: int, offered: int, placed: int, played: int) ->
 def observation_row(obs: Observation) -> np.ndarray:
     """What seat ``obs.player`` knows, as a row: its own hand, offer and kitty card, the
     revealed offers, the trick, the cards played; every other hand empty."""
-    row = np.full(layout.ROW, -1, np.int64)
-    trick = [card_index(card) for card in obs.trick]
-    played = card_mask(obs.played)
-    row[layout.DEAL], row[layout.DEALER] = obs.deal, obs.dealer
-    row[layout.PHASE] = PHASE_CODE[obs.phase]
-    row[layout.STEP] = _step_of(
-        obs.phase, len(obs.passes), sum(obs.offered), sum(obs.kitty_placed),
-        PLAYERS * len(obs.tricks) + len(trick),
-    )  # fmt: skip
-    row[layout.CARRIED] = obs.carried_in
-    row[layout.TRUMP] = -1 if obs.trump is None else SUITS.index(obs.trump)
-    row[layout.SHOWN] = int(obs.trump_shown)
-    row[layout.STARTER] = -1 if obs.starter is None else obs.starter
-    row[layout.FACE_UP] = -1 if obs.face_up is None else card_index(obs.face_up)
-    row[layout.CALLED] = -1 if obs.called is None else SUITS.index(obs.called)
-    row[layout.TAKEN] = -1 if obs.taken is None else card_index(obs.taken)
-    row[layout.TAKEN_FROM] = -1 if obs.taken_from is None else obs.taken_from
-    row[layout.FORCED] = int(obs.taken is not None and _was_forced(obs))
-    row[layout.LEADER] = obs.leader if obs.leader is not None else (obs.dealer + 1) % PLAYERS
-    row[layout.PLAYED] = played
-    _put(row, layout.SCORES, obs.scores)
-    offers = [-1 if x is None else card_index(x) for x in obs.offers]
-    _put(row, layout.OFFERS, offers)
+    me = obs.player
+    trick = [_INDEX[card] for card in obs.trick]
+    tricks = obs.tricks
+    played = 0
+    for card in obs.trick:
+        played |= _BIT[card]
+    for finished in tricks:
+        for card in finished.cards:
+            played |= _BIT[card]
+    offers = [-1 if card is None else _INDEX[card] for card in obs.offers]
     if obs.own_offer is not None:
-        row[layout.OFFERS + obs.player] = card_index(obs.own_offer)
+        offers[me] = _index(obs.own_offer)
+    kitty = [-1] * PLAYERS
     if obs.own_kitty is not None:
-        row[layout.KITTY_CARDS + obs.player] = card_index(obs.own_kitty)
-    _put(row, layout.TRICK, trick + [-1] * (PLAYERS - len(trick)))
-    _put(row, layout.WON, obs.tricks_won)
-    _put(row, layout.HANDS, 0)
-    row[layout.HANDS + obs.player] = card_mask(obs.hand)
-    return row
+        kitty[me] = _index(obs.own_kitty)
+    hands = [0] * PLAYERS
+    hands[me] = card_mask(obs.hand)
+    step = _step_of(
+        obs.phase, len(obs.passes), sum(obs.offered), sum(obs.kitty_placed),
+        PLAYERS * len(tricks) + len(trick),
+    )  # fmt: skip
+    row = [
+        obs.deal, obs.dealer, PHASE_CODE[obs.phase], step, obs.carried_in,
+        -1 if obs.trump is None else SUITS.index(obs.trump), int(obs.trump_shown),
+        -1 if obs.starter is None else obs.starter, _index(obs.face_up),
+        -1 if obs.called is None else SUITS.index(obs.called), _index(obs.taken),
+        -1 if obs.taken_from is None else obs.taken_from,
+        int(obs.taken is not None and _was_forced(obs)),
+        obs.leader if obs.leader is not None else (obs.dealer + 1) % PLAYERS, played,
+        *obs.scores, *offers, *kitty, *trick, *[-1] * (PLAYERS - len(trick)), *obs.tricks_won,
+        *hands,
+    ]  # fmt: skip
+    return np.array(row, np.int64)
 
 
 def _was_forced(obs: Observation) -> bool:

@@ -68,6 +68,7 @@ from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.rules import HAND_SIZE, PLAYERS
 
 _INDEX = {name: index for index, name in enumerate(DECK)}
+_SUIT_BIT = {suit: 1 << index for index, suit in enumerate(SUITS)}
 _POOL = PLAYERS - 1  # bin index of the kitty pool, after the three other hands
 _BIT = [1 << card for card in range(DECK_SIZE)]
 
@@ -106,18 +107,24 @@ def read_hidden(observation: Observation) -> Hidden:
         raise ValueError("the game is over: there is nothing hidden left to sample")
     me = obs.player
     seats = tuple(s for s in range(PLAYERS) if s != me)
-    played = [0] * PLAYERS
-    for trick in obs.tricks:
-        for position in range(PLAYERS):
-            played[(trick.leader + position) % PLAYERS] += 1
+    played = [len(obs.tricks)] * PLAYERS  # a finished trick holds a card of every seat
+    void_bits = [0] * PLAYERS  # suits each seat did not follow (``Observation.voids``)
+    rounds = [(t.leader, t.cards) for t in obs.tricks]
+    if obs.trick:
+        rounds.append((obs.leader, obs.trick))
+    seen = {_INDEX[c] for c in obs.hand}
+    for leader, cards in rounds:
+        led = cards[0][-1]
+        for position, card in enumerate(cards):
+            seen.add(_INDEX[card])
+            if card[-1] != led:
+                void_bits[(leader + position) % PLAYERS] |= _SUIT_BIT[led]
     for position in range(len(obs.trick)):
         played[(obs.leader + position) % PLAYERS] += 1
     room = tuple(HAND_SIZE - int(obs.kitty_placed[s]) - played[s] for s in seats)
-    void_suits = obs.voids()
-    voids = tuple(sum(1 << SUITS.index(suit) for suit in void_suits[s]) for s in seats)
+    voids = tuple(void_bits[s] for s in seats)
     holdings = obs.known_holdings()
     known = tuple(tuple(sorted(_INDEX[c] for c in holdings[s])) for s in seats)
-    seen = {_INDEX[c] for c in (*obs.hand, *obs.played)}
     for card in (obs.own_kitty, obs.own_offer):
         if card is not None:
             seen.add(_INDEX[card])

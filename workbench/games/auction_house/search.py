@@ -3,12 +3,14 @@ sequential halving over candidate actions, common random numbers) with this game
 sampling of hidden cards and compiled playouts to the game's end by the ``fitted`` policy
 fitted to the rules being played, at every seat.
 
-``evaluate`` is the kit's, run on the compiled engine's rows: each round draws its fillings
-straight into rows (``fillings.fill_rows``: ``sampling``'s uniform distribution, drawn fast),
-writes every surviving candidate into a copy (``compiled.apply_to_rows``) and plays them all in
-one compiled call with the same chance and uniforms per filling (common random numbers). The
-chance still to come (later deals, the trump cards not turned, the face-down trump among them)
-is drawn afresh per filling (``positions.draw_futures``). Actions are ranked by mean win share
+``evaluate`` is the kit's, run on the compiled engine's rows (``search_rows``, two compiled
+calls a round drawing from the agent's Generator): each round draws its fillings straight into
+rows (``sampling``'s uniform distribution, drawn by rejection from a close proposal), writes
+every surviving candidate into a copy and plays them all in one compiled call with the same
+chance per filling (common random numbers). The chance still to come (later deals, the trump
+cards not turned, the face-down trump among them) is drawn afresh per filling. What does not
+change between rounds (the observation's row, its hidden cards) is built once a decision, the
+row shared with the candidates' fitted choice. Actions are ranked by mean win share
 (top score wins, ties split: the rulebook's), and between equal shares by the mean lead over
 the best other seat's final score: with the few playouts a decision gets, the game's winner
 rarely changes with one card, and the lead says which action did better when it does not.
@@ -23,20 +25,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from workbench.games.auction_house import compiled, layout
-from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS, TRUMP_DECK, card_index
+from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS
 from workbench.games.auction_house.engine import Action, Observation, Pass, Start
 from workbench.games.auction_house.fast import lineup_policies, raise_refused
-from workbench.games.auction_house.fillings import fill_rows
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
-from workbench.games.auction_house.positions import draw_futures, play_from
-from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
+from workbench.games.auction_house.pcg import state_of, store
+from workbench.games.auction_house.policies import RANDOM
+from workbench.games.auction_house.positions import observation_row, play_from
+from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import read_hidden, sample_states
-from workbench.kit.search import SearchAgent, Searching, split_wins
+from workbench.games.auction_house.search_rows import fill, play_round, search_position
+from workbench.kit.search import SearchAgent, Searching
 
 _FITTED = AuctionHouseFittedAgent(seed=0)
 
@@ -49,7 +53,7 @@ def rollout_agents(rules: Any) -> list[Any]:
 
 def candidates(observation: Observation, legal_actions: Sequence[Action]) -> list[Action]:
     """The actions worth searching (module docstring), the fitted policy's choice first."""
-    fitted = _FITTED.policy_for(observation.rules)(observation, legal_actions, _NO_RNG)
+    fitted = _FITTED.policy_for(observation.rules).decide(observation, _row_of(observation), 0.0)
     if observation.phase == "auction":
         starts = [a for a in legal_actions if isinstance(a, Start)]
         face = fitted.card if isinstance(fitted, Start) else _would_put_up(observation, starts)
@@ -63,32 +67,40 @@ def candidates(observation: Observation, legal_actions: Sequence[Action]) -> lis
     return [fitted, *(action for action in kept if action != fitted)]
 
 
-class _NoRandomness:
-    """The fitted policy draws one uniform it never reads (it is deterministic)."""
-
-    def random(self) -> float:
-        return 0.0
+_last_row: tuple[Observation | None, np.ndarray] = (None, np.empty(0, np.int64))
 
 
-_NO_RNG = _NoRandomness()
+def _row_of(observation: Observation) -> np.ndarray:
+    """``observation_row(observation)``, built once for the candidates and the search of one
+    decision (the last observation is held, so its identity cannot be reused)."""
+    global _last_row
+    if _last_row[0] is not observation:
+        _last_row = (observation, observation_row(observation))
+    return _last_row[1]
 
 
 def _would_put_up(observation: Observation, starts: Sequence[Start]) -> str | None:
     """The card the fitted policy puts up when it starts (its start decision made willing:
     any card may go up, any suit length is worth calling)."""
-    policy = _FITTED.policy_for(observation.rules)
-    forced = type(policy)((10.0, 0.0, *policy.params[2:]))
-    choice = forced(observation, [Pass(), *starts], _NO_RNG)
+    choice = _willing(_FITTED.policy_for(observation.rules)).decide(
+        observation, _row_of(observation), 0.0
+    )
     return choice.card if isinstance(choice, Start) else None
+
+
+@lru_cache(maxsize=16)
+def _willing(policy: Any) -> Any:
+    """The fitted ``policy`` with its start decision made willing (made once per policy)."""
+    return type(policy)((10.0, 0.0, *policy.params[2:]))
 
 
 def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -> list[Action]:
     """One card (the lowest) per run of legal cards adjacent in their suit once the cards
     already played are set aside: such cards win and lose the same tricks."""
-    gone = {card_index(c) for c in observation.played}
+    gone = {_INDEX[c] for c in observation.played}
     kept, previous = [], None
-    for action in sorted(legal_actions, key=lambda a: card_index(a.card)):
-        card = card_index(action.card)
+    for action in sorted(legal_actions, key=lambda a: _INDEX[a.card]):
+        card = _INDEX[action.card]
         if previous is not None and previous // SUIT_SIZE == card // SUIT_SIZE and all(
             between in gone for between in range(previous + 1, card)
         ):
@@ -102,7 +114,7 @@ def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -
 def _suit_ends(legal_actions: Sequence[Action]) -> list[Action]:
     """The lowest and the highest legal card of each suit."""
     by_suit: dict[str, list[Action]] = {}
-    for action in sorted(legal_actions, key=lambda a: card_index(a.card)):
+    for action in sorted(legal_actions, key=lambda a: _INDEX[a.card]):
         by_suit.setdefault(action.card[-1], []).append(action)
     kept = []
     for actions in by_suit.values():
@@ -115,6 +127,15 @@ class AuctionHouseSearchAgent(SearchAgent):
 
     def __init__(self, budget: int = 32) -> None:
         super().__init__(SEARCHING, budget)
+        self._lineups: dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = {}
+
+    def lineup(self, rules: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+        """The playouts' policies for ``rules`` as the compiled engine reads them (kinds,
+        parameters, may start) and whether they read uniforms (only the random policy does)."""
+        if rules not in self._lineups:
+            kinds, params, may_start = lineup_policies(self.rollout_agents(rules))
+            self._lineups[rules] = (kinds, params, may_start, bool((kinds == RANDOM).any()))
+        return self._lineups[rules]
 
     def evaluate(
         self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator
@@ -122,60 +143,48 @@ class AuctionHouseSearchAgent(SearchAgent):
         """The kit's sequential halving (``SearchAgent.evaluate``) on compiled rows, every
         candidate of a round played in one call on the same fillings and chance."""
         rules, me = observation.rules, observation.player
-        agents = self.rollout_agents(rules)
-        kinds, params, may_start = lineup_policies(agents)
-        hidden = read_hidden(observation)
+        kinds, params, may_start, draw_uniforms = self.lineup(rules)
+        position = search_position(observation, read_hidden(observation), _row_of(observation))
         starts = np.array([isinstance(a, Start) for a in actions])
-        cards = np.array([card_index(a.card) if hasattr(a, "card") else -1 for a in actions])
+        cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
         suits = np.array([SUITS.index(a.suit) if isinstance(a, Start) else -1 for a in actions])
-        turned = len(observation.revealed_trumps)
-        revealed = [_TRUMP_INDEX[c] for c in observation.revealed_trumps]
-        order = np.array([*revealed, *(i for i in range(12) if i not in revealed)], np.int8)
         rounds = max(1, math.ceil(math.log2(len(actions))))
-        total, count = np.zeros(len(actions)), np.zeros(len(actions))
-        margin = np.zeros(len(actions))
+        # Plain floats: a handful of candidates, where numpy's calls cost more than the sums.
+        total, count = [0.0] * len(actions), [0] * len(actions)
+        margin = [0.0] * len(actions)
         alive = list(range(len(actions)))
+        state = state_of(rng)
         for round_index in range(rounds):
             fillings = max(1, self.budget // (len(alive) * (rounds - round_index)))
-            rows = fill_rows(observation, hidden, fillings, rng)
-            trump_cards = np.tile(order, (fillings, 1))
-            shuffles = np.zeros((fillings, MAX_DEALS, len(DECK)), np.int8)
-            draw_futures(trump_cards, shuffles, np.full(fillings, turned), rows[:, layout.DEAL],
-                         rng)  # fmt: skip
-            u = rng.random((rules.deals - observation.deal + 1, fillings, layout.SLOTS))
-            width = len(alive)
-            rows = np.tile(rows, (width, 1))
-            trump_cards = np.tile(trump_cards, (width, 1))
-            shuffles = np.tile(shuffles, (width, 1, 1))
-            pick = np.repeat(alive, fillings)
-            compiled.apply_to_rows(rows, me, starts[pick], cards[pick], suits[pick], trump_cards,
-                                   rules.deals)  # fmt: skip
-            error = compiled.play_rows(
-                rows, trump_cards, shuffles, np.tile(u, (1, width, 1)), observation.deal, kinds,
-                params, may_start, rules.deals, rules.trump_reveal == "before_auction", False,
-                _NO_RECORD, False,
+            rows, state = fill(position, fillings, state, rng)
+            pick = np.array(alive)
+            shares, leads, error = play_round(
+                state, rows, position.trump_order, position.turned, me, starts[pick],
+                cards[pick], suits[pick], kinds, params, may_start, rules.deals,
+                rules.trump_reveal == "before_auction", draw_uniforms,
             )  # fmt: skip
-            raise_refused(error, agents, observation.deal)
-            scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].astype(float)
-            shares = split_wins(scores)[:, me].reshape(width, fillings)
-            total[alive] += shares.sum(axis=1)
-            lead = scores[:, me] - np.delete(scores, me, axis=1).max(axis=1)
-            margin[alive] += lead.reshape(width, fillings).sum(axis=1)
-            count[alive] += fillings
+            if error[0] >= 0:
+                store(rng, state)
+                raise_refused(error, self.rollout_agents(rules), observation.deal)
+            for j, action in enumerate(alive):
+                total[action] += float(shares[j])
+                margin[action] += float(leads[j])
+                count[action] += fillings
             # Win share first; between equal shares, the larger lead over the best other seat
             # (1e-6 a point: even all 220 points weigh less than one playout's share).
-            mean = (total[alive] + margin[alive] * _TIE_BREAK) / count[alive]
+            mean = [(total[a] + margin[a] * _TIE_BREAK) / count[a] for a in alive]
             keep = max(1, math.ceil(len(alive) / 2))
-            alive = [alive[i] for i in np.argsort(-mean, kind="stable")[:keep]]
+            ranked = sorted(range(len(alive)), key=lambda j: -mean[j])  # stable, as argsort's
+            alive = [alive[j] for j in ranked[:keep]]
             if len(alive) == 1:
                 break
-        return alive[0], total / np.maximum(count, 1)
+        store(rng, state)
+        return alive[0], np.array(total) / np.maximum(count, 1)
 
 
-_TRUMP_INDEX = {card: i for i, card in enumerate(TRUMP_DECK)}
+_INDEX = {card: i for i, card in enumerate(DECK)}
 #: Weight of a point of score lead in the search's ranking (ties of win share only).
 _TIE_BREAK = 1e-6
-_NO_RECORD = np.zeros((1, 1, layout.RECORD), np.int16)
 
 SEARCHING = Searching(
     sample_states=sample_states,
