@@ -11,7 +11,8 @@ New fits go to a temporary folder (``WORKBENCH_FIT_CACHE``), so the first fit of
 is timed from nothing (the first value of each game's list ships no fit); the tune case fits
 its 12 rule sets first, untimed, then tunes. ``robust_compare`` runs twice: on one core
 (``SerialExecutor``) and with its default executor (local processes on every core). Search
-plays its default subsample: 5% of the games per strength, at least 50 (here 100 per side).
+plays its default subsample, 5% of the games per strength and at least 50 (here 100 per
+side), then a stated subsample of 50 games per side on one core.
 """
 
 from __future__ import annotations
@@ -56,10 +57,13 @@ def bench_game(game: str) -> None:
                   first_games=300, progress=False)  # fmt: skip
     print(f"{game}: tune over {len(values)} rule sets (cached fits), {ranked['games'].sum():,} "
           f"games: {time.perf_counter() - started:.1f} s")  # fmt: skip
-    for executor, where in ((SerialExecutor(), "one core"), (None, "local processes")):
+    runs = [(SerialExecutor(), "one core", None), (None, "local processes", None),
+            (SerialExecutor(), "one core, search on 50 games", {"search": 50})]  # fmt: skip
+    for executor, where, subsample in runs:
         started = time.perf_counter()
         frame = robust_compare(game, None, {field: values[-1]}, games=2_000, seed=1,
-                               executor=executor, progress=False)  # fmt: skip
+                               executor=executor, progress=False,
+                               games_by_strength=subsample)  # fmt: skip
         counts = dict(frame.select("strength", "n").unique(maintain_order=True).iter_rows())
         print(f"{game}: robust_compare ({where}), games per strength {counts}: "
               f"{time.perf_counter() - started:.1f} s")  # fmt: skip
