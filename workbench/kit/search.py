@@ -95,24 +95,51 @@ class SearchAgent:
         over the playouts it got (actions dropped early got fewer)."""
         seat, agents = observation.player, self.rollout_agents(observation.rules)
         shares = self.searching.win_shares or split_wins
-        rounds = max(1, math.ceil(math.log2(len(actions))))
-        total, count = np.zeros(len(actions)), np.zeros(len(actions))
-        alive = list(range(len(actions)))
-        for round_index in range(rounds):
-            fillings = max(1, self.budget // (len(alive) * (rounds - round_index)))
+
+        def play_round(alive: list[int], fillings: int) -> tuple[list[float], None]:
             states = self.searching.sample_states(observation, rng, fillings)
             seed = int(rng.integers(2**63))
+            sums = []
             for index in alive:
                 after = [state.apply(actions[index]) for state in states]
                 scores = self.searching.play_from(after, agents, playouts=1, seed=seed)
-                total[index] += shares(scores)[..., seat].sum()
-                count[index] += scores.shape[0] * scores.shape[1]
-            mean = total[alive] / count[alive]
-            keep = max(1, math.ceil(len(alive) / 2))
-            alive = [alive[i] for i in np.argsort(-mean, kind="stable")[:keep]]
-            if len(alive) == 1:
-                break
-        return alive[0], total / np.maximum(count, 1)
+                sums.append(float(shares(scores)[..., seat].sum()))
+            return sums, None
+
+        return sequential_halving(len(actions), self.budget, play_round)
+
+
+#: ``play_round(alive, fillings)`` -> (each alive candidate's summed win share over the round's
+#: ``fillings`` playouts, and optionally a summed tie-break score for each, or None).
+PlayRound = Callable[[list[int], int], tuple[Sequence[float], Sequence[float] | None]]
+
+
+def sequential_halving(
+    candidates: int, budget: int, play_round: PlayRound, tie_weight: float = 0.0
+) -> tuple[int, np.ndarray]:
+    """Sequential halving over ``candidates`` with ``budget`` playouts: ceil(log2 n) rounds, each
+    giving every surviving candidate budget / (alive x rounds left) playouts (at least one) and
+    keeping the better half by mean win share (plus ``tie_weight`` x the mean tie-break score;
+    equal means keep their order). The kept index, and every candidate's mean win share over
+    the playouts it got. Plain floats: a handful of candidates, where numpy costs more than
+    the sums (the same IEEE operations, and a stable sort as ``np.argsort(kind="stable")``)."""
+    rounds = max(1, math.ceil(math.log2(candidates)))
+    total, count, ties = [0.0] * candidates, [0] * candidates, [0.0] * candidates
+    alive = list(range(candidates))
+    for round_index in range(rounds):
+        fillings = max(1, budget // (len(alive) * (rounds - round_index)))
+        shares, tie_scores = play_round(alive, fillings)
+        for j, index in enumerate(alive):
+            total[index] += float(shares[j])
+            count[index] += fillings
+            if tie_scores is not None:
+                ties[index] += float(tie_scores[j])
+        mean = [(total[i] + ties[i] * tie_weight) / count[i] for i in alive]
+        keep = max(1, math.ceil(len(alive) / 2))
+        alive = [alive[j] for j in sorted(range(len(alive)), key=lambda j: -mean[j])[:keep]]
+        if len(alive) == 1:
+            break
+    return alive[0], np.array(total) / np.maximum(count, 1)
 
 
 def step_play_from(
@@ -171,6 +198,6 @@ def uniformity_p_value(
 
 
 __all__ = [
-    "PlayFrom", "SearchAgent", "Searching", "split_wins", "step_play_from",
-    "uniformity_p_value",
+    "PlayFrom", "PlayRound", "SearchAgent", "Searching", "sequential_halving", "split_wins",
+    "step_play_from", "uniformity_p_value",
 ]  # fmt: skip

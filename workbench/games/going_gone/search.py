@@ -18,7 +18,6 @@ calls with one seed give; a test checks the values are the kit's).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +32,7 @@ from workbench.games.going_gone.playouts import compiled_policies, play_from, st
 from workbench.games.going_gone.rollouts import Positions, play_positions, repeat_positions
 from workbench.games.going_gone.sampled import PositionSampler
 from workbench.games.going_gone.sampling import sample_states
-from workbench.kit.search import SearchAgent, Searching, split_wins
+from workbench.kit.search import SearchAgent, Searching, sequential_halving, split_wins
 
 #: Factors the fitted policy's bids are scaled by to make the other bidding candidates.
 BID_SCALES = (0.5, 1.5)
@@ -98,26 +97,17 @@ class GoingGoneSearchAgent(SearchAgent):
         kinds, params = compiled_policies(self.rollout_agents(rules), rules.players)
         tables = tables_of(rules)
         sampler = PositionSampler(observation)
-        rounds = max(1, math.ceil(math.log2(len(actions))))
-        total, count = np.zeros(len(actions)), np.zeros(len(actions))
-        alive = list(range(len(actions)))
-        for round_index in range(rounds):
-            fillings = max(1, self.budget // (len(alive) * (rounds - round_index)))
+
+        def play_round(alive: list[int], fillings: int) -> tuple[np.ndarray, None]:
             drawn = sampler.sample(rng, fillings)
             keys = stream_keys(int(rng.integers(2**63)), fillings)
             positions = repeat_positions(drawn, len(alive))  # row: candidate * fillings + f
             positions.keys[:] = np.tile(keys, len(alive))
             _write_actions(observation, positions, [actions[i] for i in alive], fillings)
             scores = play_positions(rules, tables, kinds, params, positions)
-            shares = split_wins(scores)[:, seat].reshape(len(alive), fillings)
-            total[alive] += shares.sum(axis=1)
-            count[alive] += fillings
-            mean = total[alive] / count[alive]
-            keep = max(1, math.ceil(len(alive) / 2))
-            alive = [alive[i] for i in np.argsort(-mean, kind="stable")[:keep]]
-            if len(alive) == 1:
-                break
-        return alive[0], total / np.maximum(count, 1)
+            return split_wins(scores)[:, seat].reshape(len(alive), fillings).sum(axis=1), None
+
+        return sequential_halving(len(actions), self.budget, play_round)
 
 
 def _write_actions(

@@ -17,7 +17,6 @@ per-candidate ``play_from`` calls with one seed give; a test checks the values a
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -35,7 +34,7 @@ from workbench.games.rubbish.fast import (
 )
 from workbench.games.rubbish.fitted import RubbishFittedAgent
 from workbench.games.rubbish.sampling import PositionSampler, sample_states
-from workbench.kit.search import SearchAgent, Searching
+from workbench.kit.search import SearchAgent, Searching, sequential_halving
 
 #: Bids weighed besides the fitted policy's: this many other totals nearest to its total.
 NEAREST_TOTALS = 4
@@ -113,12 +112,8 @@ class RubbishSearchAgent(SearchAgent):
         fixed = (buffers.kinds, buffers.parameters, buffers.tables, sampler.template,
                  buffers.positions, NO_RECORDING)  # fmt: skip
         sampler_tables = sampler.tables()
-        rounds = max(1, math.ceil(math.log2(len(actions))))
-        # the kit's bookkeeping in Python floats (the same IEEE operations as its numpy arrays)
-        total, count = [0.0] * len(actions), [0] * len(actions)
-        alive = list(range(len(actions)))
-        for round_index in range(rounds):
-            fillings = max(1, self.budget // (len(alive) * (rounds - round_index)))
+
+        def play_round(alive: list[int], fillings: int) -> tuple[list[float], None]:
             # what sample_states draws, then the playouts' seed and uniforms
             u = sampler.draw(rng, fillings)
             seed = int(rng.integers(2**63))
@@ -131,16 +126,9 @@ class RubbishSearchAgent(SearchAgent):
                 buffers.uniforms, *buffers.standings,
             )  # fmt: skip
             shares = buffers.standings[2][: fillings * len(alive), seat].reshape(len(alive), -1)
-            for action, share in zip(alive, shares.sum(axis=1).tolist(), strict=True):
-                total[action] += share
-                count[action] += fillings
-            mean = [total[action] / count[action] for action in alive]
-            keep = max(1, math.ceil(len(alive) / 2))
-            # np.argsort(-mean, kind="stable"): sorted is stable too
-            alive = [alive[k] for k in sorted(range(len(alive)), key=lambda k: -mean[k])[:keep]]
-            if len(alive) == 1:
-                break
-        return alive[0], np.array(total) / np.maximum(count, 1)
+            return shares.sum(axis=1).tolist(), None
+
+        return sequential_halving(len(actions), self.budget, play_round)
 
     def _buffers_for(self, rules: Any, rows: int) -> _Buffers:
         """This agent's arrays for ``rules`` with room for ``rows`` playouts (made once, and
