@@ -38,7 +38,7 @@ CACHE = 1 << 18
 _CACHE_SHIFT = np.uint64(64 - 18)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Free items up to which every assignment is tried (``_gray_value``) instead of the DP.
-GRAY_ITEMS = 12
+GRAY_ITEMS = 10
 #: Free items above which the range test (``_dominate``) runs before the search.
 DOMINATE_ITEMS = 6
 #: Scratch ints ``exact_value`` needs (callers pass one array of this size, reused).
