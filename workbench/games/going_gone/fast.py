@@ -200,7 +200,9 @@ def play(
                  batch.lots_won, batch.items_won, recording is not None, r, record.bids,
                  record.winners, record.prices, record.spent, record.lots_won,
                  record.items_won)  # fmt: skip
-        width = max(MAX_SALES, int(np.bitwise_count(batch.holdings).max(initial=0)))
+        width = MAX_SALES  # a random seat may sell every item, one collection each
+        if any(kind == RANDOM for kind, _, _ in groups):
+            width = max(width, int(np.bitwise_count(batch.holdings).max(initial=0)))
         table = np.zeros((G, n, width), np.uint64)
         for kind, params, seats in groups:
             if kind == RANDOM:
@@ -340,12 +342,13 @@ def _apply_sales(table, tb, work, bucks, holdings, sold, sales_made, sale_bucks,
             paid = 0
             made = 0
             gone = np.uint64(0)
-            for k in range(width):
+            for k in range(width):  # a seat's sales fill its row from the start
                 collection = table[g, s, k]
-                if collection != np.uint64(0):
-                    paid += tb.values[popcount(collection)]
-                    made += 1
-                    gone |= collection
+                if collection == np.uint64(0):
+                    break
+                paid += tb.values[popcount(collection)]
+                made += 1
+                gone |= collection
             holdings[g, s] &= ~gone
             sold[g, s] |= gone
             bucks[g, s] += paid
