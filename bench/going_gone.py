@@ -27,6 +27,18 @@ only (the streamed case, 100,000 games) 18,500 -> 27,900; end scoring of 10,000 
 0.046 CPU-s. The 80,000 target is not met. First call compiling into an empty numba cache:
 25.8 s at the branch point, 28.9 s now (not within 10 s, before or after); from the cache 0.45 s.
 
+Issue 18 again (branch ``gg-engine``): the kernels that never allocate run without numba's
+reference counting (perf had a third of the CPU in NRT_incref/decref), components of 11-12 free
+items go to the DP, the sales table is 3 wide. Medians of 3 runs at scale 1, each interleaved with
+the branch point (b0e26b3), per CPU-s (another job on the other core): valuation with the default
+frames 24,100 -> 64,500 games (2.7x; wall 24,000 -> 63,900); games frame only 31,500 -> 87,600
+(2.8x); play_from 39,400 -> 128,900 playouts (3.3x); the search against 3 fitted (200 games)
+42.1 -> 66.5 (1.6x). The 80,000 with the default frames is still not met. Where the time goes
+now (100,000 games, default frames, about 1.55 CPU-s): exact values of the holdings after each
+round about 0.55 (holdings whose largest undecided component has 13 or more items, under 1% of
+them, a third of that), the bids 0.30, the rest of the sales pass 0.2, the sale plans 0.11, the
+frames in Python about 0.3.
+
 The search agent (issue target: at its default budget, one seat against three fitted, >= 100
 games/s in the step engine on one core): "step, search (default budget) vs 3 fitted", 200 games
 a run, 45.4 games per CPU-s (median of 3; wall 42.1) on a loaded machine, each run interleaved

@@ -5,6 +5,12 @@ Everything here works on one 64-bit holding mask at a time (bit ``8 * type + cou
 the tables of ``Tables`` passed in as arrays; ``fast.py`` loops over the games of a batch. The
 exact value follows ``arrangement``'s method (forced items, the range test, then a dynamic
 programme over what is left) and is tied to ``arrangement.batch_values`` by tests.
+
+Functions that never allocate run without numba's reference counting (``_nrt=False``, here and
+in ``policies``, ``fast`` and ``rollouts``; the callers pass in their work arrays): counting the
+references of every array (a ``Tables`` is twelve) on every call and view took more time than the
+decisions themselves. The DP (``_free_value``, ``_dp``) allocates, so says ``_nrt=True``: a
+callee otherwise inherits its caller's setting.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ CACHE = 1 << 18
 _CACHE_SHIFT = np.uint64(64 - 18)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Free items up to which every assignment is tried (``_gray_value``) instead of the DP.
-GRAY_ITEMS = 12
+GRAY_ITEMS = 10
 #: Free items above which the range test (``_dominate``) runs before the search.
 DOMINATE_ITEMS = 6
 #: Scratch ints ``exact_value`` needs (callers pass one array of this size, reused).
@@ -109,7 +115,7 @@ def transpose(x: np.uint64) -> np.uint64:
     return x ^ t ^ (t << np.uint64(28))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bit_index(low: np.uint64) -> int:
     """Index of the single set bit of ``low``."""
     for byte in range(8):
@@ -122,7 +128,7 @@ def bit_index(low: np.uint64) -> int:
 # -- exact value ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exact_value(
     mask: np.uint64, best: np.ndarray, low: np.ndarray, high: np.ndarray, work: np.ndarray
 ) -> int:
@@ -176,7 +182,7 @@ def exact_value(
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _components_value(
     tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, best: np.ndarray, work: np.ndarray
 ) -> int:
@@ -209,7 +215,7 @@ def _components_value(
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _free_count(free: np.ndarray) -> int:
     k = 0
     for t in range(8):
@@ -217,7 +223,7 @@ def _free_count(free: np.ndarray) -> int:
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _gray_value(
     tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, best: np.ndarray, work: np.ndarray
 ) -> int:
@@ -280,7 +286,7 @@ def cached_value(mask: np.uint64, tb: tuple, work: np.ndarray) -> int:
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _dominate(
     tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, low: np.ndarray, high: np.ndarray,
     work: np.ndarray,
@@ -323,7 +329,7 @@ def _dominate(
             free[t] &= ~(to_type[t] | to_country[t])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _free_value(
     tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, columns: int, best: np.ndarray
 ) -> int:
@@ -352,7 +358,7 @@ def _free_value(
     return _dp(held, line_fixed, cross_fixed, best)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _dp(held: np.ndarray, line_fixed: np.ndarray, cross_fixed: np.ndarray, best: np.ndarray) -> int:
     """``arrangement._solve_component`` (value only) over every touched line at once."""
     caps = np.zeros(8, dtype=np.int64)
@@ -454,7 +460,7 @@ def greedy(mask: np.uint64, counts: np.ndarray, lines: np.ndarray) -> None:
         lines[8 + c] = transpose(np.uint64(column) << np.uint64(8 * c))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def greedy_total(mask: np.uint64, best: np.ndarray, counts: np.ndarray, lines: np.ndarray) -> int:
     """Value of the quick arrangement (a lower bound on ``exact_value``)."""
     greedy(mask, counts, lines)

@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from workbench.games.going_gone.compiled import (
+    WORK,
     Tables,
     cached_value,
     popcount,
@@ -183,6 +184,8 @@ def play(
     limit = -1 if rules.cube_limit is None else rules.cube_limit
     lots = np.zeros((G, cups), np.uint64)
     bids = np.zeros((G, n, cups), np.int64)
+    bid_space, sale_space = scratch(cups), scratch(1)
+    work = np.zeros(WORK, np.int64)
     while not batch.is_over:
         r = batch.rounds_done
         rounds_left = rules.rounds - r - 1
@@ -191,20 +194,23 @@ def play(
         for kind, params, seats in groups:
             u = rng.random((G * len(seats), 1 if kind == RANDOM else cups))
             _group_bids(kind, params, seats, u, rounds_left, lots, batch.bucks, batch.holdings,
-                        batch.sold, rules.open_collections, limit, tb, bids)  # fmt: skip
+                        batch.sold, rules.open_collections, limit, tb, bid_space,
+                        bids)  # fmt: skip
         _resolve(bids, lots, tb, batch.auctioneer, batch.bucks, batch.holdings, batch.spent,
                  batch.lots_won, batch.items_won, recording is not None, r, record.bids,
                  record.winners, record.prices, record.spent, record.lots_won,
                  record.items_won)  # fmt: skip
-        width = max(MAX_SALES, int(np.bitwise_count(batch.holdings).max(initial=0)))
+        width = MAX_SALES  # a random seat may sell every item, one collection each
+        if any(kind == RANDOM for kind, _, _ in groups):
+            width = max(width, int(np.bitwise_count(batch.holdings).max(initial=0)))
         table = np.zeros((G, n, width), np.uint64)
         for kind, params, seats in groups:
             if kind == RANDOM:
                 _random_sales(seats, batch.holdings, tb, table, rng)
             else:
                 _group_sales(kind, params, seats, rounds_left, batch.bucks, batch.holdings, tb,
-                             table)  # fmt: skip
-        _apply_sales(table, tb, batch.bucks, batch.holdings, batch.sold, batch.sales_made,
+                             sale_space, table)  # fmt: skip
+        _apply_sales(table, tb, work, batch.bucks, batch.holdings, batch.sold, batch.sales_made,
                      batch.sale_bucks, recording is not None, r, record.sales_made,
                      record.sale_bucks, record.bucks_after, record.holdings_after,
                      record.score_after)  # fmt: skip
@@ -233,7 +239,7 @@ def _random_sales(
         pick += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deal(deck, start, tb, auctioneer, times_auctioneer, lots):
     for g in range(deck.shape[0]):
         at = start
@@ -246,10 +252,9 @@ def _deal(deck, start, tb, auctioneer, times_auctioneer, lots):
         times_auctioneer[g, auctioneer[g]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _group_bids(kind, params, seats, u, rounds_left, lots, bucks, holdings, sold, open_, limit,
-                tb, bids):  # fmt: skip
-    space = scratch(lots.shape[1])
+                tb, space, bids):  # fmt: skip
     m = len(seats)
     n = bucks.shape[1]
     for g in range(lots.shape[0]):
@@ -266,7 +271,7 @@ def _group_bids(kind, params, seats, u, rounds_left, lots, bucks, holdings, sold
                         rounds_left, tb, space, bids[g, seat])  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _resolve(bids, lots, tb, auctioneer, bucks, holdings, spent, lots_won, items_won, record, r,
              rec_bids, rec_winners, rec_prices, rec_spent, rec_lots_won,
              rec_items_won):  # fmt: skip
@@ -303,9 +308,8 @@ def _resolve(bids, lots, tb, auctioneer, bucks, holdings, spent, lots_won, items
                 rec_items_won[g, r, winner] += tb.lot_sizes[cup]
 
 
-@njit(cache=True)
-def _group_sales(kind, params, seats, rounds_left, bucks, holdings, tb, table):
-    space = scratch(1)
+@njit(cache=True, _nrt=False)
+def _group_sales(kind, params, seats, rounds_left, bucks, holdings, tb, space, table):
     m = len(seats)
     for g in range(bucks.shape[0]):
         for i in range(m):
@@ -314,7 +318,7 @@ def _group_sales(kind, params, seats, rounds_left, bucks, holdings, tb, table):
                        table[g, seat, :MAX_SALES])  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _random_sale_step(u, seats, available, active, tb, table, pick, first):
     m = len(seats)
     for row in range(len(available)):
@@ -328,23 +332,23 @@ def _random_sale_step(u, seats, available, active, tb, table, pick, first):
         available[row] &= ~collection
 
 
-@njit(cache=True)
-def _apply_sales(table, tb, bucks, holdings, sold, sales_made, sale_bucks, record, r,
+@njit(cache=True, _nrt=False)
+def _apply_sales(table, tb, work, bucks, holdings, sold, sales_made, sale_bucks, record, r,
                  rec_sales_made, rec_sale_bucks, rec_bucks_after, rec_holdings_after,
                  rec_score_after):  # fmt: skip
-    work = np.zeros(96, np.int64)
     G, n, width = table.shape
     for g in range(G):
         for s in range(n):
             paid = 0
             made = 0
             gone = np.uint64(0)
-            for k in range(width):
+            for k in range(width):  # a seat's sales fill its row from the start
                 collection = table[g, s, k]
-                if collection != np.uint64(0):
-                    paid += tb.values[popcount(collection)]
-                    made += 1
-                    gone |= collection
+                if collection == np.uint64(0):
+                    break
+                paid += tb.values[popcount(collection)]
+                made += 1
+                gone |= collection
             holdings[g, s] &= ~gone
             sold[g, s] |= gone
             bucks[g, s] += paid
@@ -364,7 +368,8 @@ def _apply_sales(table, tb, bucks, holdings, sold, sales_made, sale_bucks, recor
 
 def final_scores(batch: FastBatch) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(collection values, scores, ranks, win share) per game and seat; ties share the win."""
-    values = _values(batch.holdings, tables_of(batch.rules))
+    values = np.zeros(batch.holdings.shape, np.int64)
+    _values(batch.holdings, tables_of(batch.rules), np.zeros(WORK, np.int64), values)
     scores = batch.bucks + values
     ranks = 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
     winners = ranks == 1
@@ -372,11 +377,8 @@ def final_scores(batch: FastBatch) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     return values, scores, ranks, share
 
 
-@njit(cache=True)
-def _values(holdings, tb):
-    work = np.zeros(96, np.int64)
-    out = np.zeros(holdings.shape, np.int64)
+@njit(cache=True, _nrt=False)
+def _values(holdings, tb, work, out):
     for g in range(holdings.shape[0]):
         for s in range(holdings.shape[1]):
             out[g, s] = cached_value(holdings[g, s], tb, work)
-    return out

@@ -103,7 +103,7 @@ def choose_bids(
             out[cup] = out[cup] * budget // max(total, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _comb(n: int, k: int) -> int:
     """C(n, k) for a small k (``actions._comb``)."""
     if n < k:
@@ -114,7 +114,7 @@ def _comb(n: int, k: int) -> int:
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _unrank(rank: int, budget: int, cups: int, out: np.ndarray) -> None:
     """The allocation at ``rank`` in lexicographic order (``actions.unrank_allocation``)."""
     remaining = budget
@@ -193,7 +193,7 @@ def _gain(before: int, joining: int, best: np.ndarray) -> int:
     return best[min(before + joining, top)] - best[min(before, top)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _interp(x: float, best: np.ndarray) -> float:
     """``np.interp(x, arange(len(best)), best)``, computed the way numpy does."""
     top = len(best) - 1
@@ -208,7 +208,7 @@ def _interp(x: float, best: np.ndarray) -> float:
     return slope * (x - j) + float(best[j])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _project(
     counts: np.ndarray, lots: np.ndarray, seen: np.uint64, rounds_left: int, capture: float,
     tb: tuple, space: tuple,
@@ -289,7 +289,7 @@ def _sell_arranged(
     return made
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sell_for_bucks(
     holding: np.uint64, bucks: int, reserve: float, exact: bool, tb: tuple, space: tuple,
     out: np.ndarray,
@@ -327,7 +327,7 @@ def _sell_for_bucks(
     return made
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _value(holding: np.uint64, exact: bool, tb: tuple, space: tuple) -> int:
     """Exact or quick value of a holding (the collector's ``exact_values`` option)."""
     if exact:
@@ -335,7 +335,7 @@ def _value(holding: np.uint64, exact: bool, tb: tuple, space: tuple) -> int:
     return greedy_total(holding, tb.best, space[1], space[7])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_sale_pick(u: float, available: np.uint64, tb: tuple) -> np.uint64:
     """The random agent's next pick: with ``options`` collections left, ``DoneSelling`` (0) or
     collection ``int(u * (options + 1)) - 1`` of ``actions.line_collections``' order."""

@@ -89,8 +89,18 @@ def play_positions(
     ``params`` (n, PARAMETERS), one per seat; the final scores (G, n) int64."""
     limit = -1 if rules.cube_limit is None else rules.cube_limit
     scores = np.zeros(positions.bucks.shape, np.int64)
+    n, cups = rules.players, rules.cups
+    # _play's work arrays: policy scratch, exact-value ints, lots, bids, uniforms, sale plan
+    work = (
+        scratch(cups),
+        np.zeros(WORK, np.int64),
+        np.zeros(cups, np.uint64),
+        np.zeros((n, cups), np.int64),
+        np.zeros(cups),
+        np.zeros(MAX_SALES, np.uint64),
+    )
     _play(kinds, params, tables, rules.open_collections, limit, rules.rounds,
-          rules.items_per_round, *positions, scores)  # fmt: skip
+          rules.items_per_round, *positions, *work, scores)  # fmt: skip
     return scores
 
 
@@ -104,18 +114,12 @@ def uniform(key: np.uint64, round_: int, seat: int, slot: int) -> float:
     return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play(kinds, params, tb, open_, limit, rounds, per_round, deck, rounds_done, phase,
           auctioneer, bucks, holdings, sold, sealed, sale_items, sale_count, sale_bucks, done,
-          keys, scores):  # fmt: skip
+          keys, space, work, lots, bids, u, plan, scores):  # fmt: skip
     G, n = bucks.shape
     cups = len(tb.lot_sizes)
-    space = scratch(cups)
-    work = np.zeros(WORK, np.int64)
-    lots = np.zeros(cups, np.uint64)
-    bids = np.zeros((n, cups), np.int64)
-    u = np.zeros(cups)
-    plan = np.zeros(MAX_SALES, np.uint64)
     for g in range(G):
         key = keys[g]
         first = True
@@ -131,7 +135,8 @@ def _play(kinds, params, tb, open_, limit, rounds, per_round, deck, rounds_done,
                         extra |= holdings[g, s] | sold[g, s]
                 for s in range(n):
                     if first and sealed[g, s, 0] >= 0:
-                        bids[s, :] = sealed[g, s, :]
+                        for j in range(cups):  # (a slice copy would allocate)
+                            bids[s, j] = sealed[g, s, j]
                         continue
                     budget = bucks[g, s]
                     if 0 <= limit < budget:
