@@ -9,10 +9,13 @@ compiled engine >= 600,000 random deals/s through the public ``simulate`` on one
 call in a fresh process (compiling, or loading numba's cache) <= 10 s; 1,000,000 games streamed
 in < 1 GB. Issue 19: the fitted agent >= 50% of the heuristic's deals/s in the compiled
 engine; the search agent at its default budget, one seat against three fitted, >= 200 deals/s.
-Measured ("step, search (default budget) vs 3 fitted", shared machine, lightly loaded, runs
-interleaved one for one with the commit before the work, a64fd87): 198 deals/s median of 7
-with 8 games (197 to 203; 91 for a64fd87, x2.2), 201 to 203 in 5 runs of 16 games. About two
-thirds of it is the playouts themselves (compiled, about 2,500 playout-deals a deal played).
+Measured ("step, search (default budget) vs 3 fitted", 16 games, runs interleaved one for one
+with the commit before the work, b0e26b3, shared machine loaded: load average about 3.8 on two
+cores): 208 deals/s median of 5 (199 to 214) against 181 for b0e26b3 (171 to 192), x1.15;
+heavier loaded, 140 against 125, median of 7 (x1.11). Over half of it is the playouts
+(compiled, about 2,500 playout-deals a deal played; 0.63 -> 0.53 s CPU on 3,367 recorded rounds
+once the trick loop kept the trick's best card as it goes), the rest the step engine with the
+fitted seats' decisions (about 1 ms a deal) and the search's own Python (about 1 ms).
 
 Ratios: to the step engine measured in the same run, and to the numpy batch engine the compiled
 engine replaced: NUMPY_DEALS_PER_S below, measured on this machine at commit 96fc6a1 with this

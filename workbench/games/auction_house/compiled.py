@@ -74,7 +74,14 @@ from workbench.games.auction_house.layout import (  # re-exported: the engine's 
     TRUMP,
     WON,
 )
-from workbench.games.auction_house.policies import choose
+from workbench.games.auction_house.policies import (
+    RANDOM,
+    SUIT_OF,
+    choose,
+    choose_play,
+    trick_best,
+    trick_key,
+)
 
 #: Error codes of a refused choice (``play_rows`` returns the first, else all -1).
 ERROR = ("row", "seat", "phase", "card", "kind")
@@ -296,20 +303,27 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
                  u_deal: int, deals: int, records: np.ndarray,
                  recording: bool) -> tuple[int, int]:  # fmt: skip
     """Play the deal's remaining cards (what ``apply_choice`` does card by card, without the
-    phase dispatch); (-1, -1), or the seat and card of a refused play."""
+    phase dispatch, keeping the trick's suit led and best card as it goes); (-1, -1), or the
+    seat and card of a refused play."""
     trump, leader, played = row[TRUMP], row[LEADER], row[PLAYED]
-    for step in range(row[STEP], PLAYERS * TRICKS):
+    first = row[STEP]
+    led, best, best_key, best_position = -1, -1, -2, 0
+    if first % PLAYERS > 0:  # resumed inside a trick
+        led, best, best_position = trick_best(row, trump, first % PLAYERS)
+        best_key = trick_key(best, trump, led)
+    for step in range(first, PLAYERS * TRICKS):
         position = step % PLAYERS
         actor = (leader + position) % PLAYERS
         hand = row[HANDS + actor]
         legal = hand
         if position > 0:
-            follow = hand & (np.int64(1023) << (SUIT_SIZE * (row[TRICK] // SUIT_SIZE)))
+            follow = hand & (np.int64(1023) << (SUIT_SIZE * led))
             if follow != 0:
                 legal = follow
-        _, card, _ = choose(kinds[actor], params, actor, PLAY, position, hand, legal, trump,
-                            row[FACE_UP], row[CALLED], row, played,
-                            u[u_deal, r, SLOT_PLAY + step])  # fmt: skip
+        kind = kinds[actor]
+        uniform = u[u_deal, r, SLOT_PLAY + step] if kind == RANDOM else 0.0
+        card = choose_play(kind, params, actor, position, hand, legal, trump, played, led, best,
+                           uniform)  # fmt: skip
         if card < 0 or card >= 40 or (legal >> card) & 1 == 0:
             row[STEP], row[LEADER], row[PLAYED] = step, leader, played
             return actor, card
@@ -319,8 +333,15 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
         row[TRICK + position] = card
         if recording:
             records[r, row[DEAL] - 1, R_PLAYS + step] = card
+        if position == 0:
+            led, best, best_position = SUIT_OF[card], card, 0
+            best_key = trick_key(card, trump, led)
+        else:
+            key = trick_key(card, trump, led)
+            if key > best_key:
+                best, best_key, best_position = card, key, position
         if position == PLAYERS - 1:
-            leader = (leader + _trick_winner(row)) % PLAYERS
+            leader = (leader + best_position) % PLAYERS
             row[WON + leader] += 1
             for seat in range(PLAYERS):
                 row[TRICK + seat] = -1

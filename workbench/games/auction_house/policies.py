@@ -68,6 +68,9 @@ BIG = 10**6
 FIELD = (1 << SUIT_SIZE) - 1
 
 _FULL = np.int64(FULL_MASK)
+#: A card's suit and rank (card // SUIT_SIZE, card % SUIT_SIZE) by look-up: cards are 0-39.
+SUIT_OF = np.array([card // SUIT_SIZE for card in range(4 * SUIT_SIZE)], np.int64)
+RANK_OF = np.array([card % SUIT_SIZE for card in range(4 * SUIT_SIZE)], np.int64)
 
 
 @numba.njit(cache=True, inline="always")
@@ -208,19 +211,34 @@ def _heuristic_lead(
 
 
 @numba.njit(cache=True, inline="always")
+def trick_key(card: int, trump: int, led: int) -> int:
+    """How a card ranks in the trick (``card`` 0-39, ``led`` the suit led): 100 + rank for a
+    trump, its rank in the suit led, else -1; the highest key wins the trick."""
+    suit = SUIT_OF[card]
+    if suit == trump:
+        return 100 + RANK_OF[card]
+    return RANK_OF[card] if suit == led else -1
+
+
+@numba.njit(cache=True, inline="always")
+def trick_best(row: np.ndarray, trump: int, position: int) -> tuple[int, int, int]:
+    """The trick's first ``position`` (>= 1) cards: the suit led, the best card and its
+    position (the first of the highest ``trick_key``)."""
+    led = SUIT_OF[row[TRICK]]
+    best, best_key, best_position = row[TRICK], -2, 0
+    for k in range(position):
+        key = trick_key(row[TRICK + k], trump, led)
+        if key > best_key:
+            best, best_key, best_position = row[TRICK + k], key, k
+    return led, best, best_position
+
+
+@numba.njit(cache=True, inline="always")
 def _heuristic_follow(
-    hand: int, legal: int, trump: int, played: int, row: np.ndarray, position: int,
+    hand: int, legal: int, trump: int, played: int, led: int, best: int, position: int,
     cover_from: float, ruff_from: float, length: float, trump_bonus: float,
 ) -> int:  # fmt: skip
-    led = row[TRICK] // SUIT_SIZE
-    best, best_key = row[TRICK], -2
-    for k in range(position):
-        card = row[TRICK + k]
-        suit, rank = card // SUIT_SIZE, card % SUIT_SIZE
-        key = 100 + rank if suit == trump else (rank if suit == led else -1)
-        if key > best_key:
-            best, best_key = card, key
-    best_suit, best_rank = best // SUIT_SIZE, best % SUIT_SIZE
+    best_suit, best_rank = SUIT_OF[best], RANK_OF[best]
     led_field = suit_field(legal, led)
     if led_field != 0:
         ruffed = best_suit == trump and led != trump
@@ -253,6 +271,24 @@ def features(kind: int, params: np.ndarray, seat: int) -> tuple:
 
 
 @numba.njit(cache=True, inline="always")
+def choose_play(kind: int, params: np.ndarray, seat: int, position: int, hand: int, legal: int,
+                trump: int, played: int, led: int, best: int, u: float) -> int:  # fmt: skip
+    """``choose`` in the play phase, given the trick so far as its suit ``led`` and ``best``
+    card (``trick_best``; anything at ``position`` 0): the card to play. The compiled engine's
+    trick loop keeps those as it goes instead of reading the trick again."""
+    if kind == RANDOM:
+        return select_card(legal, np.int64(u * count_cards(legal)))
+    if kind != HEURISTIC and kind != FITTED:
+        return -1
+    (_, _, _, length, trump_bonus, _, draw_trumps, lead_long, cover_from,
+     ruff_from) = features(kind, params, seat)  # fmt: skip
+    if position == 0:
+        return _heuristic_lead(hand, trump, played, draw_trumps, lead_long)
+    return _heuristic_follow(hand, legal, trump, played, led, best, position, cover_from,
+                             ruff_from, length, trump_bonus)  # fmt: skip
+
+
+@numba.njit(cache=True, inline="always")
 def choose(
     kind: int,
     params: np.ndarray,
@@ -273,20 +309,20 @@ def choose(
     ``params[seat]`` is the policy's vector; ``row`` (the position, ``layout``) is read for the
     revealed offers and the trick only. An unknown kind answers card -1, which the engine
     refuses as illegal."""
-    if kind == RANDOM:
+    if kind == RANDOM and phase != PLAY:
         if phase == AUCTION:
             return _random_start(hand, u)
         return False, select_card(legal, np.int64(u * count_cards(legal))), -1
+    if phase == PLAY:
+        led, best = -1, -1
+        if position > 0:
+            led, best, _ = trick_best(row, trump, position)
+        return False, choose_play(kind, params, seat, position, hand, legal, trump, played, led,
+                                  best, u), -1  # fmt: skip
     if kind != HEURISTIC and kind != FITTED:
         return False, -1, -1
-    (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, draw_trumps, lead_long,
-     cover_from, ruff_from) = features(kind, params, seat)  # fmt: skip
-    if phase == PLAY:
-        if position == 0:
-            return False, _heuristic_lead(hand, trump, played, draw_trumps, lead_long), -1
-        card = _heuristic_follow(hand, legal, trump, played, row, position, cover_from,
-                                 ruff_from, length, trump_bonus)  # fmt: skip
-        return False, card, -1
+    (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, _, _, _,
+     _) = features(kind, params, seat)  # fmt: skip
     if phase == AUCTION:
         return _heuristic_start(hand, trump, give_rank, long_suit, length, trump_bonus)
     if phase == OFFER:

@@ -13,7 +13,9 @@ few are kept within ``REJECTION_TRIES`` draws a filling (or the first ``REJECTIO
 filling keep too few to finish), ``sampling``'s exact sampler makes up the rest. A face-down
 offer is a uniformly random card of its owner's hand. ``play_round`` draws each
 filling's chance still to come, writes every candidate into a copy (common random numbers) and
-plays them all to the game's end.
+plays them all to the game's end. (numba's cache of ``play_round`` follows this file only: after
+a change to ``compiled`` or ``policies`` it keeps the old engine until this file changes or the
+cache is cleared.)
 """
 
 from __future__ import annotations
