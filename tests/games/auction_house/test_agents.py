@@ -70,7 +70,7 @@ def test_determinization_beats_the_heuristic():
 def test_agents_by_name_and_bad_settings():
     assert isinstance(make_agent("determinization", worlds=3), DeterminizationAgent)
     assert make_agent("heuristic").name == "heuristic"
-    with pytest.raises(ValueError, match="unknown agent 'smart'; agents: random, search, heur"):
+    with pytest.raises(ValueError, match="unknown agent 'smart'; agents: random, heuristic, fitt"):
         make_agent("smart")
     with pytest.raises(ValueError, match="worlds must be a positive whole number"):
         DeterminizationAgent(worlds=0)

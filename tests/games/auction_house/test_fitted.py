@@ -42,7 +42,7 @@ def _fitted_policy():
 
 
 def test_the_registry_lists_the_agents_weakest_first_as_measured():
-    assert list(AGENTS) == ["random", "search", "heuristic", "fitted", "determinization"]
+    assert list(AGENTS) == ["random", "heuristic", "fitted", "search", "determinization"]
 
 
 def test_the_rulebook_fit_ships_and_is_read_without_fitting(monkeypatch):

@@ -115,5 +115,5 @@ def test_registry_and_contract():
     assert "auction_house" in registry.available()
     module = registry.get("auction_house")
     assert module is auction_house and module.Rules().players == 4
-    assert list(module.AGENTS) == ["random", "search", "heuristic", "fitted", "determinization"]
+    assert list(module.AGENTS) == ["random", "heuristic", "fitted", "search", "determinization"]
     assert isinstance(module.make_agent("heuristic", Rules()), HeuristicAgent)

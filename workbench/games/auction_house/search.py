@@ -23,7 +23,6 @@ an offer or kitty card: the lowest and highest card of each suit; a free take: e
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -40,7 +39,7 @@ from workbench.games.auction_house.positions import observation_row, play_from
 from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import read_hidden, sample_states
 from workbench.games.auction_house.search_rows import fill, play_round, search_position
-from workbench.kit.search import SearchAgent, Searching
+from workbench.kit.search import SearchAgent, Searching, sequential_halving
 
 _FITTED = AuctionHouseFittedAgent(seed=0)
 
@@ -148,38 +147,26 @@ class AuctionHouseSearchAgent(SearchAgent):
         starts = np.array([isinstance(a, Start) for a in actions])
         cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
         suits = np.array([SUITS.index(a.suit) if isinstance(a, Start) else -1 for a in actions])
-        rounds = max(1, math.ceil(math.log2(len(actions))))
-        # Plain floats: a handful of candidates, where numpy's calls cost more than the sums.
-        total, count = [0.0] * len(actions), [0] * len(actions)
-        margin = [0.0] * len(actions)
-        alive = list(range(len(actions)))
-        state = state_of(rng)
-        for round_index in range(rounds):
-            fillings = max(1, self.budget // (len(alive) * (rounds - round_index)))
-            rows, state = fill(position, fillings, state, rng)
+        stream = [state_of(rng)]  # the search's PCG64 state, stepped in compiled code
+
+        def round_of_playouts(alive: list[int], fillings: int) -> tuple[Any, Any]:
+            rows, stream[0] = fill(position, fillings, stream[0], rng)
             pick = np.array(alive)
             shares, leads, error = play_round(
-                state, rows, position.trump_order, position.turned, me, starts[pick],
+                stream[0], rows, position.trump_order, position.turned, me, starts[pick],
                 cards[pick], suits[pick], kinds, params, may_start, rules.deals,
                 rules.trump_reveal == "before_auction", draw_uniforms,
             )  # fmt: skip
             if error[0] >= 0:
-                store(rng, state)
+                store(rng, stream[0])
                 raise_refused(error, self.rollout_agents(rules), observation.deal)
-            for j, action in enumerate(alive):
-                total[action] += float(shares[j])
-                margin[action] += float(leads[j])
-                count[action] += fillings
-            # Win share first; between equal shares, the larger lead over the best other seat
-            # (1e-6 a point: even all 220 points weigh less than one playout's share).
-            mean = [(total[a] + margin[a] * _TIE_BREAK) / count[a] for a in alive]
-            keep = max(1, math.ceil(len(alive) / 2))
-            ranked = sorted(range(len(alive)), key=lambda j: -mean[j])  # stable, as argsort's
-            alive = [alive[j] for j in ranked[:keep]]
-            if len(alive) == 1:
-                break
-        store(rng, state)
-        return alive[0], np.array(total) / np.maximum(count, 1)
+            return shares, leads
+
+        # Win share first; between equal shares, the larger lead over the best other seat
+        # (1e-6 a point: even all 220 points weigh less than one playout's share).
+        kept = sequential_halving(len(actions), self.budget, round_of_playouts, _TIE_BREAK)
+        store(rng, stream[0])
+        return kept
 
 
 _INDEX = {card: i for i, card in enumerate(DECK)}
