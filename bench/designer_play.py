@@ -11,8 +11,8 @@ New fits go to a temporary folder (``WORKBENCH_FIT_CACHE``), so the first fit of
 is timed from nothing (the first value of each game's list ships no fit); the tune case fits
 its 12 rule sets first, untimed, then tunes. ``robust_compare`` runs twice: on one core
 (``SerialExecutor``) and with its default executor (local processes on every core). Search
-plays its default subsample, 5% of the games per strength and at least 50 (here 100 per
-side), then a stated subsample of 50 games per side on one core.
+plays its default subsample, 2.5% of the games per strength and at least 50 (here 50 per
+side), then twice that, 100 games per side, on one core.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def bench_game(game: str) -> None:
     print(f"{game}: tune over {len(values)} rule sets (cached fits), {ranked['games'].sum():,} "
           f"games: {time.perf_counter() - started:.1f} s")  # fmt: skip
     runs = [(SerialExecutor(), "one core", None), (None, "local processes", None),
-            (SerialExecutor(), "one core, search on 50 games", {"search": 50})]  # fmt: skip
+            (SerialExecutor(), "one core, search on 100 games", {"search": 100})]  # fmt: skip
     for executor, where, subsample in runs:
         started = time.perf_counter()
         frame = robust_compare(game, None, {field: values[-1]}, games=2_000, seed=1,

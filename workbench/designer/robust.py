@@ -35,7 +35,7 @@ from workbench.kit.store import RunStore, StorePath
 #: The verdicts, in the order a chart shows them.
 VERDICTS = ("robust", "depends on play", "no clear effect")
 #: Games search plays by default: this share of ``games`` (at least SEARCH_MIN_GAMES).
-SEARCH_SHARE, SEARCH_MIN_GAMES = 0.05, 50
+SEARCH_SHARE, SEARCH_MIN_GAMES = 0.025, 50
 
 ROBUST_SCHEMA = {
     "metric": pl.String,
@@ -67,7 +67,7 @@ def robust_compare(
     ``baseline``/``variant`` as for ``compare``. ``strengths``: line-ups, each one agent name
     for every seat or one per seat (default: the game's default hand-written agent, "fitted"
     and "search", those the game has). ``games`` per strength, except where
-    ``games_by_strength`` says otherwise (search by default plays 5%, at least 50).
+    ``games_by_strength`` says otherwise (search by default plays 2.5%, at least 50).
 
     One row per metric x strength: n (paired games), each side's value, ``diff`` with its
     paired ``low``-``high`` interval, and the metric's ``verdict``: "robust" when every
