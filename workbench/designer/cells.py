@@ -174,10 +174,10 @@ def resolve_agents(
 ) -> tuple[list[Any] | None, str]:
     """(one agent per seat, '') for a valid line-up, made once here so that workers need not
     make them again (an equilibrium agent solves the game when made, a fitted agent fits to
-    ``rules``, with a progress bar when ``progress``, or reads its fit from the cache); (None,
-    problem) for a
-    wrong length, an unknown name, or an agent its ``make_agent`` rejects for these rules.
-    ``agents`` None stays None: the game's default agent, made where the cell runs."""
+    ``rules``, with a progress bar when ``progress``, or reads its fit from the cache);
+    (None, problem) for a wrong length, an unknown name, or an agent its ``make_agent``
+    rejects for these rules. ``agents`` None stays None: the game's default agent, made where
+    the cell runs (the designer's functions turn None into ``designer_lineup`` first)."""
     if agents is None:
         return None, ""
     try:
