@@ -42,7 +42,12 @@ from workbench.checks import whole_number
 from workbench.games.rubbish import compiled
 from workbench.games.rubbish.cards import Bid, bid_table, physical_ways, sub_multisets, without
 from workbench.games.rubbish.engine import Deal, Observation, Peek, State
-from workbench.games.rubbish.fast import empty_positions, positions_of_observation, tables_for
+from workbench.games.rubbish.fast import (
+    decisions_left,
+    empty_positions,
+    positions_of_observation,
+    tables_for,
+)
 from workbench.games.rubbish.rules import Rules
 
 #: (other seats' geeks by seat, hidden bids' cards by position, hidden peeks by position)
@@ -264,13 +269,8 @@ class PositionSampler:
         self.bid_starts = np.array(starts, np.int64)
         self.bid_indices = np.array(indices, np.int16)
         self.bid_cumulative = np.array(cumulative, np.float64)
-        n = rules.players
-        # decisions left from here, in every filling (fast.decisions_left of the template)
-        position = int(self.template.position[0])
-        this_round = n + 1 if position < 0 else n - position
-        self.decisions = this_round + (rules.rounds - int(self.template.rounds_done[0]) - 1) * (
-            n + 1
-        )
+        # decisions left from here: the same in every filling
+        self.decisions = decisions_left(rules, self.template)
 
     def draw(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """The uniforms of ``count`` fillings, (count, width): what ``sample_states`` draws
