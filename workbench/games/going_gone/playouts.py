@@ -104,15 +104,29 @@ def write_state(positions: Positions, row: int, state: State) -> None:
     positions.bucks[row] = state.bucks
     for seat in range(rules.players):
         positions.holdings[row, seat] = mask_of(rules, state.holdings[seat])
-        positions.sold[row, seat] = mask_of(rules, [i for c in state.sold[seat] for i in c])
+        positions.sold[row, seat] = collections_mask(rules, state.sold[seat])
         if state.phase == "bid" and state.bids[seat] is not None:
             positions.bids[row, seat] = state.bids[seat].bids
         if state.phase == "sell":
-            sale = state.pending[seat]
-            positions.sale_items[row, seat] = mask_of(rules, [i for c in sale for i in c])
-            positions.sale_count[row, seat] = len(sale)
-            positions.sale_bucks[row, seat] = sum(rules.sale_value(len(c)) for c in sale)
+            write_sale(positions, row, seat, rules, state.pending[seat])
             positions.done[row, seat] = state.done[seat] or seat not in state.sellers
 
 
-__all__ = ["compiled_policies", "play_from", "positions_of_states", "stream_keys", "write_state"]
+def collections_mask(rules: Any, collections: Sequence[Sequence[int]]) -> int:
+    """The item mask of disjoint collections together."""
+    return mask_of(rules, [item for collection in collections for item in collection])
+
+
+def write_sale(
+    positions: Positions, row: int, seat: int, rules: Any, sale: Sequence[Sequence[int]]
+) -> None:
+    """Write ``seat``'s sale so far (its collections) into row ``row``: items, count, Bucks."""
+    positions.sale_items[row, seat] = collections_mask(rules, sale)
+    positions.sale_count[row, seat] = len(sale)
+    positions.sale_bucks[row, seat] = sum(rules.sale_value(len(c)) for c in sale)
+
+
+__all__ = [
+    "collections_mask", "compiled_policies", "play_from", "positions_of_states", "stream_keys",
+    "write_sale", "write_state",
+]  # fmt: skip

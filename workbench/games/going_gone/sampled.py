@@ -14,7 +14,7 @@ import numpy as np
 
 from workbench.games.going_gone.bits import mask_of
 from workbench.games.going_gone.engine import Observation
-from workbench.games.going_gone.playouts import PHASES
+from workbench.games.going_gone.playouts import PHASES, collections_mask, write_sale
 from workbench.games.going_gone.rollouts import Positions, empty_positions, repeat_positions
 from workbench.games.going_gone.sampling import Sampler
 
@@ -60,8 +60,7 @@ def _template(observation: Observation) -> Positions:
     positions.holdings[0, me] = mask_of(rules, observation.holding)
     for seat in range(n):
         if seat == me or rules.open_collections:
-            sold = observation.sold[seat]
-            positions.sold[0, seat] = mask_of(rules, [i for c in sold for i in c])
+            positions.sold[0, seat] = collections_mask(rules, observation.sold[seat])
         if rules.open_collections:
             positions.holdings[0, seat] = mask_of(rules, observation.holdings[seat])
     if phase == "over":
@@ -72,10 +71,7 @@ def _template(observation: Observation) -> Positions:
     if phase == "bid" and observation.own_bids is not None:
         positions.bids[0, me] = observation.own_bids.bids
     if phase == "sell":
-        sale = observation.pending_sale
-        positions.sale_items[0, me] = mask_of(rules, [i for c in sale for i in c])
-        positions.sale_count[0, me] = len(sale)
-        positions.sale_bucks[0, me] = sum(rules.sale_value(len(c)) for c in sale)
+        write_sale(positions, 0, me, rules, observation.pending_sale)
         order = [(observation.auctioneer + k) % n for k in range(n)]
         sellers = [seat for seat in order if observation.item_counts[seat]]
         for seat in sellers[: sellers.index(observation.to_play)]:
