@@ -33,7 +33,11 @@ $(STAMP): requirements.lock pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
+# numba checks a cached kernel against its own file only, and some kernels inline another
+# module's functions (a game's search round inlines its engine): a changed compiled module
+# clears its whole game's cache before warming, so no kernel keeps the old code.
 $(WARM): $(STAMP) $(COMPILED)
+	@for d in $(sort $(dir $(filter workbench/games/%,$?))); do rm -f $${d}__pycache__/*.nbi $${d}__pycache__/*.nbc; done
 	$(BIN)/python -m workbench.warm
 	@touch $(WARM)
 
