@@ -9,7 +9,12 @@ import sys
 import numpy as np
 import pytest
 
-from workbench.kit.search import split_wins, step_play_from, uniformity_p_value
+from workbench.kit.search import (
+    sequential_halving,
+    split_wins,
+    step_play_from,
+    uniformity_p_value,
+)
 from workbench.kit.seeding import generator
 
 
@@ -24,6 +29,37 @@ def _position(example, rules, moves):
     for _ in range(moves):
         state = state.apply(agent(state.observation(state.to_play), state.legal_actions(), None))
     return state
+
+
+def _fixed_means(means):
+    """A play_round whose candidate i wins ``means[i]`` of each playout (known means)."""
+
+    def play_round(alive, fillings):
+        return [means[i] * fillings for i in alive], None
+
+    return play_round
+
+
+def test_sequential_halving_keeps_the_best_mean_and_the_first_of_equals():
+    kept, values = sequential_halving(4, 16, _fixed_means([0.2, 0.5, 0.4, 0.5]))
+    assert kept == 1
+    np.testing.assert_allclose(values, [0.2, 0.5, 0.4, 0.5])
+
+
+def test_a_prior_bonus_is_the_margin_another_candidate_must_beat():
+    means = [0.3, 0.35, 0.1, 0.2]
+    # Bonus 0.1 for candidate 0: 0.3 + 0.1 beats 0.35, so candidate 0 is kept.
+    assert sequential_halving(4, 16, _fixed_means(means), prior=[0.1, 0, 0, 0])[0] == 0
+    # Bonus 0.04: 0.34 < 0.35, the better candidate replaces it.
+    assert sequential_halving(4, 16, _fixed_means(means), prior=[0.04, 0, 0, 0])[0] == 1
+    # Equal after the bonus (0.25 + 0.25 = 0.5, exact in binary): the earlier candidate stays.
+    tied = _fixed_means([0.25, 0.5, 0.5, 0.1])
+    assert sequential_halving(4, 16, tied, prior=[0.25, 0, 0, 0])[0] == 0
+    # The returned values are the playouts' means, without the bonus.
+    _, values = sequential_halving(4, 16, _fixed_means(means), prior=[0.1, 0, 0, 0])
+    assert values[0] == pytest.approx(0.3)
+    with pytest.raises(ValueError, match="one bonus per candidate"):
+        sequential_halving(4, 16, _fixed_means(means), prior=[0.1])
 
 
 def test_split_wins_shares_the_top_score():

@@ -89,10 +89,12 @@ class SearchAgent:
         return self._rollouts[rules]
 
     def evaluate(
-        self, observation: Any, actions: Sequence[Any], rng: np.random.Generator
-    ) -> tuple[int, np.ndarray]:
-        """The index of the action sequential halving keeps, and every action's mean win share
-        over the playouts it got (actions dropped early got fewer)."""
+        self, observation: Any, actions: Sequence[Any], rng: np.random.Generator,
+        prior: Sequence[float] | None = None,
+    ) -> tuple[int, np.ndarray]:  # fmt: skip
+        """The index of the action sequential halving keeps (``prior``: a win-share bonus per
+        action, see ``sequential_halving``), and every action's mean win share over the
+        playouts it got (actions dropped early got fewer)."""
         seat, agents = observation.player, self.rollout_agents(observation.rules)
         shares = self.searching.win_shares or split_wins
 
@@ -106,7 +108,7 @@ class SearchAgent:
                 sums.append(float(shares(scores)[..., seat].sum()))
             return sums, None
 
-        return sequential_halving(len(actions), self.budget, play_round)
+        return sequential_halving(len(actions), self.budget, play_round, prior=prior)
 
 
 #: ``play_round(alive, fillings)`` -> (each alive candidate's summed win share over the round's
@@ -115,16 +117,21 @@ PlayRound = Callable[[list[int], int], tuple[Sequence[float], Sequence[float] | 
 
 
 def sequential_halving(
-    candidates: int, budget: int, play_round: PlayRound, tie_weight: float = 0.0
-) -> tuple[int, np.ndarray]:
+    candidates: int, budget: int, play_round: PlayRound, tie_weight: float = 0.0,
+    prior: Sequence[float] | None = None,
+) -> tuple[int, np.ndarray]:  # fmt: skip
     """Sequential halving over ``candidates`` with ``budget`` playouts: ceil(log2 n) rounds, each
     giving every surviving candidate budget / (alive x rounds left) playouts (at least one) and
-    keeping the better half by mean win share (plus ``tie_weight`` x the mean tie-break score;
-    equal means keep their order). The kept index, and every candidate's mean win share over
-    the playouts it got. Plain floats: a handful of candidates, where numpy costs more than
+    keeping the better half by mean win share (plus ``tie_weight`` x the mean tie-break score,
+    plus the candidate's ``prior`` bonus if given: another candidate must beat it by that
+    much; equal means keep their order). The kept index, and every candidate's mean win share
+    over the playouts it got. Plain floats: a handful of candidates, where numpy costs more than
     the sums (the same IEEE operations, and a stable sort as ``np.argsort(kind="stable")``)."""
     rounds = max(1, math.ceil(math.log2(candidates)))
     total, count, ties = [0.0] * candidates, [0] * candidates, [0.0] * candidates
+    bonus = [0.0] * candidates if prior is None else [float(b) for b in prior]
+    if len(bonus) != candidates:
+        raise ValueError(f"prior needs one bonus per candidate ({candidates}), got {len(bonus)}")
     alive = list(range(candidates))
     for round_index in range(rounds):
         fillings = max(1, budget // (len(alive) * (rounds - round_index)))
@@ -134,7 +141,7 @@ def sequential_halving(
             count[index] += fillings
             if tie_scores is not None:
                 ties[index] += float(tie_scores[j])
-        mean = [(total[i] + ties[i] * tie_weight) / count[i] for i in alive]
+        mean = [(total[i] + ties[i] * tie_weight) / count[i] + bonus[i] for i in alive]
         keep = max(1, math.ceil(len(alive) / 2))
         alive = [alive[j] for j in sorted(range(len(alive)), key=lambda j: -mean[j])[:keep]]
         if len(alive) == 1:

@@ -46,17 +46,59 @@ def test_standings_match_the_step_engine(teams, bids):
         np.testing.assert_allclose(win_shares(standing)[0, playout], result.shares)
 
 
-def test_candidates_hold_the_fitted_bid_and_the_sure_wins():
+def test_candidates_are_the_alternatives_to_the_fitted_bid():
     rules = Rules(teams=3)
     state = _position(rules, [4, 6, 2])  # round 2, seat 0 to bid
     observation = state.observation(0)
-    legal = state.legal_actions()
-    chosen = candidates(observation, legal)
-    assert all(bid in legal for bid in chosen)
-    assert {0, 1, observation.budget} <= set(chosen)
-    fitted = make_agent("fitted").policy_for(rules).probabilities(observation, legal)
-    assert set(fitted) <= set(chosen)
-    assert len(chosen) < len(legal)
+    # Seat 1 won round 1 for 6: budgets 20, 14, 20. Round 2's priority starts at seat 1, so
+    # seat 0 needs one more than a rival's budget: 15 (and 21, over its budget of 20).
+    assert observation.budgets == (20, 14, 20)
+    assert candidates(observation, state.legal_actions()) == [0, 1, 15, 20]
+
+
+def _decisions(rules, games):
+    """Every (observation, legal actions) a seat meets in seeded fitted self-play."""
+    fitted = make_agent("fitted")
+    found = []
+    for game in range(games):
+        state = new_game(rules, seed=game)
+        rng = generator(game)
+        while (seat := state.to_play) is not None:
+            observation, legal = state.observation(seat), state.legal_actions()
+            found.append((observation, legal))
+            state = state.apply(fitted(observation, legal, rng))
+    return found
+
+
+def test_a_margin_above_one_win_always_writes_the_fitted_bid():
+    """No bid gains more than one whole win, so with that margin the search writes the fitted
+    policy's bid, drawn first from the same generator."""
+    rules = Rules(teams=3)
+    fitted = make_agent("fitted").policy_for(rules)
+    search = SharedBudgetSearchAgent(budget=8, margin=1.5)
+    for index, (observation, legal) in enumerate(_decisions(rules, 2)):
+        expected = fitted(observation, legal, generator(4, index))
+        assert search(observation, legal, generator(4, index)) == expected
+
+
+def test_search_deviates_from_the_fitted_bid_only_when_it_pays():
+    """The search keeps the fitted bid unless a playout-tested alternative wins clearly more:
+    a lone search team beats two fitted teams, and two search teams leave a lone fitted or
+    random team well below its fair share of 1/3 (the unanchored search, on the ladder: 0.81,
+    and a lone fitted team 0.95, a lone random one 0.40; here 1.0, 0.05 and 0.03)."""
+    rules = Rules(teams=3)
+    share = {}
+    for lone, table in [("search", "fitted"), ("fitted", "search"), ("random", "search")]:
+        wins = 0.0
+        for seat in range(3):
+            lineup = [table] * 3
+            lineup[seat] = lone
+            games, _ = simulate(rules, lineup, games=10, seed=seat, progress=False)
+            wins += games.filter(games["seat"] == seat)["win_share"].sum()
+        share[lone, table] = wins / 30
+    assert share["search", "fitted"] > 0.8
+    assert share["fitted", "search"] < 0.2
+    assert share["random", "search"] < 0.2
 
 
 def test_search_plays_legally_and_reproducibly():
@@ -72,7 +114,11 @@ def test_search_plays_legally_and_reproducibly():
     assert (rounds["bid"] <= rounds["budget_before"]).all()
 
 
-def test_search_budget_is_checked():
+def test_search_budget_and_margin_are_checked():
     assert make_agent("search").budget == SharedBudgetSearchAgent().budget
+    assert make_agent("search", margin=0).margin == 0.0
     with pytest.raises(ValueError, match="search budget"):
         make_agent("search", budget=0)
+    for margin in (-0.1, float("nan"), float("inf"), True, "0.1"):
+        with pytest.raises(ValueError, match="search margin"):
+            make_agent("search", margin=margin)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numba
@@ -62,7 +63,14 @@ class Tables(NamedTuple):
 
 
 def tables(rules: Rules) -> Tables:
-    """The compiled loops' view of ``rules``."""
+    """The compiled loops' view of ``rules`` (made once per rule set and card list: the search
+    plays from positions thousands of times a second; the loops only read these arrays)."""
+    return _tables(rules, rules.projects)
+
+
+@lru_cache(maxsize=64)
+def _tables(rules: Rules, projects: tuple[Any, ...]) -> Tables:
+    """``tables``, keyed by the card list too: Rules compare without it."""
     masks = np.array(rules.card_masks(), dtype=np.int64)
     later = np.zeros_like(masks)
     for index in range(len(masks) - 2, -1, -1):
