@@ -11,6 +11,7 @@ rotated, Wilson intervals, Luce ratings):
 
     python bench/strength.py                      # 500 games per seat; search 100 per seat
     python bench/strength.py --games 100 --search-games 25   # a quick look
+    python bench/strength.py shared_budget                   # one game
 
 Target 1 uses a ladder of the hand-written agents and ``fitted`` (fast); target 2 a ladder of
 the default agent, ``fitted`` and ``search``. A best-response gain here is the best challenger
@@ -107,8 +108,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500, help="games per seat, target 1")
     parser.add_argument("--search-games", type=int, default=100, help="games per seat, target 2")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("only", nargs="*", metavar="game", help="only these games (default: all)")
     args = parser.parse_args()
     for label, game, rules in settings():
+        if args.only and game not in args.only:
+            continue
         started = time.perf_counter()
         lines = fitted_targets(game, rules, args.games, args.seed)
         lines += search_targets(game, rules, args.search_games, args.seed)
