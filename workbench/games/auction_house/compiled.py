@@ -323,7 +323,7 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
         kind = kinds[actor]
         uniform = u[u_deal, r, SLOT_PLAY + step] if kind == RANDOM else 0.0
         card = choose_play(kind, params, actor, position, hand, legal, trump, played, led, best,
-                           uniform)  # fmt: skip
+                           uniform, row, actor, best_position)  # fmt: skip
         if card < 0 or card >= 40 or (legal >> card) & 1 == 0:
             row[STEP], row[LEADER], row[PLAYED] = step, leader, played
             return actor, card

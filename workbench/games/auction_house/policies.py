@@ -33,6 +33,13 @@ heuristic):
 - ``cover_from`` (3): following, play the cheapest card that beats the trick so far (not sure
   to win) from this position in the trick on (3: last seat only; 4: never).
 - ``ruff_from`` (1): void in the suit led, ruff from this position on (4: never ruff).
+- ``block_weight`` (0: never): following, cover or ruff from any position when this x (2 +
+  how many more tricks this deal the seat winning the trick so far has taken than it) >= 1
+  (the kitty goes to the most tricks: stop the seat ahead; 0.5 blocks a seat level or ahead).
+- ``kitty_strength`` (0): the kitty card's ``kitty_rank`` grows by this x (its high cards - 3)
+  (high: ranks 8 to 10), so what it gives up to the kitty can follow its hand's strength.
+- ``lead_trumps`` (10: never): with no master to lead, lead low trump holding at least this
+  many trumps (drawing the others' trumps for its side suits).
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ from workbench.games.auction_house.cards import (
     FULL_MASK,
     SUIT_SIZE,
 )
-from workbench.games.auction_house.layout import AUCTION, OFFER, PLAY, TAKE, TRICK
+from workbench.games.auction_house.layout import AUCTION, LEADER, OFFER, PLAY, TAKE, TRICK, WON
 from workbench.games.auction_house.layout import OFFERS as OFFER_COLUMN
 
 #: Policy kinds.
@@ -59,9 +66,11 @@ HEURISTIC_PARAMETERS = ("give_rank", "long_suit", "trade_rank")
 HEURISTIC_DEFAULTS = (3.0, 4.0, 7.0)
 FITTED_PARAMETERS = (
     *HEURISTIC_PARAMETERS, "shed_length", "shed_trump", "kitty_rank", "draw_trumps",
-    "lead_long", "cover_from", "ruff_from",
+    "lead_long", "cover_from", "ruff_from", "block_weight", "kitty_strength", "lead_trumps",
 )  # fmt: skip
-FITTED_DEFAULTS = (*HEURISTIC_DEFAULTS, 3.0, 20.0, 0.0, 0.0, 1.0, 3.0, 1.0)
+FITTED_DEFAULTS = (*HEURISTIC_DEFAULTS, 3.0, 20.0, 0.0, 0.0, 1.0, 3.0, 1.0, 0.0, 0.0, 10.0)
+#: The lowest rank (0-based) ``high_cards`` counts: the 8 (then the 9 and the 10).
+HIGH_RANK = 7
 #: Parameter vectors are this long for every kind (unused entries are 0).
 PARAMETERS = len(FITTED_PARAMETERS)
 BIG = 10**6
@@ -184,8 +193,9 @@ def _heuristic_take(row: np.ndarray, trump: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def _heuristic_lead(
-    hand: int, trump: int, played: int, draw_trumps: float, lead_long: float
-) -> int:
+    hand: int, trump: int, played: int, draw_trumps: float, lead_long: float,
+    lead_trumps: float = 10.0,
+) -> int:  # fmt: skip
     out = _FULL & ~played & ~hand
     side_master, draw = -1, False
     longest, longest_length = -1, -np.inf
@@ -204,6 +214,8 @@ def _heuristic_lead(
         return side_master * SUIT_SIZE + FIELD_HIGH[suit_field(hand, side_master)]
     if draw:
         return trump * SUIT_SIZE + FIELD_HIGH[suit_field(hand, trump)]
+    if trump >= 0 and FIELD_COUNT[suit_field(hand, trump)] >= max(lead_trumps, 1.0):
+        return trump * SUIT_SIZE + FIELD_LOW[suit_field(hand, trump)]
     if longest >= 0:
         return longest * SUIT_SIZE + FIELD_LOW[suit_field(hand, longest)]
     trump0 = max(trump, 0)
@@ -236,7 +248,7 @@ def trick_best(row: np.ndarray, trump: int, position: int) -> tuple[int, int, in
 @numba.njit(cache=True, inline="always")
 def _heuristic_follow(
     hand: int, legal: int, trump: int, played: int, led: int, best: int, position: int,
-    cover_from: float, ruff_from: float, length: float, trump_bonus: float,
+    cover_from: float, ruff_from: float, length: float, trump_bonus: float, block: bool = False,
 ) -> int:  # fmt: skip
     best_suit, best_rank = SUIT_OF[best], RANK_OF[best]
     led_field = suit_field(legal, led)
@@ -247,13 +259,13 @@ def _heuristic_follow(
         sure = winners & ABOVE[FIELD_HIGH[suit_field(out, led)] + 1]
         if sure != 0:
             return led * SUIT_SIZE + FIELD_LOW[sure]
-        if winners != 0 and position >= cover_from:
+        if winners != 0 and (position >= cover_from or block):
             return led * SUIT_SIZE + FIELD_LOW[winners]
         return led * SUIT_SIZE + FIELD_LOW[led_field]
     trumps = suit_field(hand, trump) if trump >= 0 else 0
     beat = ABOVE[best_rank + 1] if best_suit == trump else FIELD
     ruff_field = trumps & beat
-    if ruff_field != 0 and position >= ruff_from:
+    if ruff_field != 0 and (position >= ruff_from or block):
         return trump * SUIT_SIZE + FIELD_LOW[ruff_field]
     return shed(hand, trump, -1, 0.0, length, trump_bonus)
 
@@ -265,27 +277,50 @@ def features(kind: int, params: np.ndarray, seat: int) -> tuple:
     if kind == FITTED:
         return (params[seat, 0], params[seat, 1], params[seat, 2], params[seat, 3],
                 params[seat, 4], params[seat, 5], params[seat, 6], params[seat, 7],
-                params[seat, 8], params[seat, 9])  # fmt: skip
+                params[seat, 8], params[seat, 9], params[seat, 10], params[seat, 11],
+                params[seat, 12])  # fmt: skip
     return (params[seat, 0], params[seat, 1], params[seat, 2], 3.0, 20.0, 0.0, 0.0, 1.0, 3.0,
-            1.0)  # fmt: skip
+            1.0, 0.0, 0.0, 10.0)  # fmt: skip
+
+
+@numba.njit(cache=True, inline="always")
+def trick_race(row: np.ndarray, me: int, position: int, best_position: int) -> int:
+    """How many more tricks this deal the seat winning the trick so far (at ``best_position``)
+    has taken than ``me`` (at ``position``)."""
+    best_seat = (me - position + best_position) % 4
+    return row[WON + best_seat] - row[WON + me]
+
+
+@numba.njit(cache=True, inline="always")
+def high_cards(hand: int) -> int:
+    """How many cards of rank 8, 9 or 10 a hand holds."""
+    total = 0
+    for suit in range(4):
+        total += FIELD_COUNT[suit_field(hand, suit) >> HIGH_RANK]
+    return total
 
 
 @numba.njit(cache=True, inline="always")
 def choose_play(kind: int, params: np.ndarray, seat: int, position: int, hand: int, legal: int,
-                trump: int, played: int, led: int, best: int, u: float) -> int:  # fmt: skip
-    """``choose`` in the play phase, given the trick so far as its suit ``led`` and ``best``
-    card (``trick_best``; anything at ``position`` 0): the card to play. The compiled engine's
-    trick loop keeps those as it goes instead of reading the trick again."""
+                trump: int, played: int, led: int, best: int, u: float, row: np.ndarray,
+                me: int, best_position: int) -> int:  # fmt: skip
+    """``choose`` in the play phase, given the trick so far as its suit ``led``, ``best`` card
+    and that card's position (``trick_best``; anything at ``position`` 0), and the acting seat
+    ``me`` (``row`` is read for the tricks taken): the card to play. The compiled engine's
+    trick loop keeps the trick's best as it goes instead of reading the trick again."""
     if kind == RANDOM:
         return select_card(legal, np.int64(u * count_cards(legal)))
     if kind != HEURISTIC and kind != FITTED:
         return -1
-    (_, _, _, length, trump_bonus, _, draw_trumps, lead_long, cover_from,
-     ruff_from) = features(kind, params, seat)  # fmt: skip
+    (_, _, _, length, trump_bonus, _, draw_trumps, lead_long, cover_from, ruff_from, block_weight,
+     _, lead_trumps) = features(kind, params, seat)  # fmt: skip
     if position == 0:
-        return _heuristic_lead(hand, trump, played, draw_trumps, lead_long)
+        return _heuristic_lead(hand, trump, played, draw_trumps, lead_long, lead_trumps)
+    block = False
+    if kind == FITTED:
+        block = block_weight * (trick_race(row, me, position, best_position) + 2) >= 1.0
     return _heuristic_follow(hand, legal, trump, played, led, best, position, cover_from,
-                             ruff_from, length, trump_bonus)  # fmt: skip
+                             ruff_from, length, trump_bonus, block)  # fmt: skip
 
 
 @numba.njit(cache=True, inline="always")
@@ -314,15 +349,16 @@ def choose(
             return _random_start(hand, u)
         return False, select_card(legal, np.int64(u * count_cards(legal))), -1
     if phase == PLAY:
-        led, best = -1, -1
+        led, best, best_position = -1, -1, 0
         if position > 0:
-            led, best, _ = trick_best(row, trump, position)
+            led, best, best_position = trick_best(row, trump, position)
+        me = (row[LEADER] + position) % 4
         return False, choose_play(kind, params, seat, position, hand, legal, trump, played, led,
-                                  best, u), -1  # fmt: skip
+                                  best, u, row, me, best_position), -1  # fmt: skip
     if kind != HEURISTIC and kind != FITTED:
         return False, -1, -1
-    (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, _, _, _,
-     _) = features(kind, params, seat)  # fmt: skip
+    (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, _, _, _, _, _,
+     kitty_strength, _) = features(kind, params, seat)  # fmt: skip
     if phase == AUCTION:
         return _heuristic_start(hand, trump, give_rank, long_suit, length, trump_bonus)
     if phase == OFFER:
@@ -331,4 +367,6 @@ def choose(
         return False, shed(hand, trump, called, penalty, length, trump_bonus), -1
     if phase == TAKE:
         return False, _heuristic_take(row, trump), -1
+    if kind == FITTED:
+        kitty_rank += kitty_strength * (high_cards(hand) - 3)
     return False, shed(hand, trump, -1, 0.0, length, trump_bonus, kitty_rank), -1
