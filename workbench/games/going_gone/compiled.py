@@ -612,3 +612,56 @@ def _best(rules_or_best: Rules | np.ndarray) -> np.ndarray:
     if isinstance(rules_or_best, Rules):
         return np.asarray(rules_or_best.best_line_values, dtype=np.int64)
     return np.ascontiguousarray(rules_or_best, dtype=np.int64)
+
+
+# -- sales of a holding (the search's sampler) ---------------------------------------------------
+
+#: Items up to which ``sales_counts`` counts a holding's sales in int64: there are at most
+#: Bell(k + 1) sales of k items, and Bell(25) < 2^63.
+SALES_ITEMS = 24
+_SALES_SLOTS = 1 << 16
+_SALES_SHIFT = np.uint64(64 - 16)
+#: Direct-mapped memo of sales counts (a count depends on the items alone): masks and counts.
+_SALES_KEYS = np.zeros(_SALES_SLOTS, dtype=np.uint64)
+_SALES_COUNTS = np.zeros(_SALES_SLOTS, dtype=np.int64)
+
+
+@njit(cache=True)
+def _sales(left: np.uint64, keys: np.ndarray, counts: np.ndarray) -> np.int64:
+    """``sampling._mask_sales``: sets of disjoint collections of the holding ``left``, none
+    included (its lowest item unsold, sold alone, or with a non-empty set of the other items of
+    its type line or of its country line)."""
+    if left == U0:
+        return np.int64(1)
+    slot = (left * _GOLDEN) >> _SALES_SHIFT
+    if keys[slot] == left:
+        return counts[slot]
+    rest = left & (left - U1)
+    x = popcount((left ^ rest) - U1)
+    total = 2 * _sales(rest, keys, counts)
+    type_line = U255 << np.uint64(x & ~7)
+    country_line = _BYTE_ONES << np.uint64(x & 7)
+    for line in (type_line, country_line):
+        others = rest & line
+        sub = others
+        while sub != U0:
+            total += _sales(rest & ~sub, keys, counts)
+            sub = (sub - U1) & others
+    keys[slot] = left
+    counts[slot] = total
+    return total
+
+
+@njit(cache=True)
+def _many_sales(masks: np.ndarray, keys: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    out = np.empty(len(masks), dtype=np.int64)
+    for i in range(len(masks)):
+        out[i] = -1 if popcount(masks[i]) > SALES_ITEMS else _sales(masks[i], keys, counts)
+    return out
+
+
+def sales_counts(masks: np.ndarray) -> np.ndarray:
+    """How many sealed sales each holding mask allows (``sampling._mask_sales``), compiled;
+    -1 for a holding of more than ``SALES_ITEMS`` items (its count may not fit in int64)."""
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    return _many_sales(masks.ravel(), _SALES_KEYS, _SALES_COUNTS).reshape(masks.shape)

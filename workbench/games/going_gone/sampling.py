@@ -52,6 +52,7 @@ import numpy as np
 
 from workbench.games.going_gone.actions import Allocation, Allocations, budget_of
 from workbench.games.going_gone.bits import item_bits, items_of, mask_of
+from workbench.games.going_gone.compiled import sales_counts
 from workbench.games.going_gone.engine import Deal, Observation, State
 from workbench.games.going_gone.rules import Rules
 
@@ -165,6 +166,16 @@ def _mask_sales(left: int) -> int:
             total += _mask_sales(rest & ~sub)
             sub = (sub - 1) & others
     return total
+
+
+def _holding_sales(masks: np.ndarray) -> list[int]:
+    """The product over each row's holding masks of their numbers of sales (``_mask_sales``;
+    compiled, with Python's integers for holdings too large for the compiled count)."""
+    counts = sales_counts(masks).tolist()
+    return [
+        math.prod(c if c >= 0 else _mask_sales(m) for c, m in zip(row, held, strict=True))
+        for row, held in zip(counts, masks.tolist(), strict=True)
+    ]
 
 
 def sale_count(rules: Rules, holding: Sequence[int]) -> int:
@@ -291,6 +302,13 @@ def _split_table(frame: _Frame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     others = [seat for seat in range(rules.players) if seat != me]
     if rules.open_collections:
         return np.zeros((1, 0), np.int64), np.zeros((1, len(others)), np.int64), np.ones(1)
+    if not frame.lot_options:  # no lot winners to choose: one split, or none
+        past = np.array([[counts[seat] for seat in others]], np.int64)
+        held = int(past.sum())
+        fits = held <= frame.past_room and held + frame.future_size <= len(frame.pool)
+        if past.min(initial=0) < 0 or not fits:
+            raise ValueError("no filling is consistent with this observation")
+        return np.zeros((1, 0), np.int64), past, np.ones(1)
     options = [np.array([-1 if o is None else o for o in opts]) for opts in frame.lot_options]
     winners = np.zeros((1, 0), np.int64)
     if options:  # every choice of winners, in itertools.product's order
@@ -477,8 +495,7 @@ class Sampler:
 
     def _accept(self, rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
         """Which proposals pass the rejection step (by their holdings' numbers of sales)."""
-        seats = self.frame.pending_seats
-        accept = [math.prod(_mask_sales(int(row[s])) for s in seats) for row in masks]
+        accept = _holding_sales(masks[:, list(self.frame.pending_seats)])
         u = rng.random(len(masks))
         return np.array([u[i] * self.bound < accept[i] for i in range(len(masks))], np.bool_)
 
