@@ -10,7 +10,7 @@ import pytest
 
 from workbench.games.going_gone import Rules, make_agent, new_game, sampling
 from workbench.games.going_gone.bits import items_of
-from workbench.games.going_gone.compiled import SALES_ITEMS, sales_counts
+from workbench.games.going_gone.drawing import SALES_ITEMS, sales_counts
 from workbench.kit.search import step_play_from, uniformity_p_value
 from workbench.kit.seeding import generator
 
@@ -213,7 +213,7 @@ def test_bad_input_is_refused():
 
 
 def test_compiled_sale_counts_are_the_recursive_counts():
-    """``compiled.sales_counts`` (what the rejection step uses) against ``_mask_sales`` on
+    """``drawing.sales_counts`` (what the rejection step uses) against ``_mask_sales`` on
     seeded random holdings of the rulebook's grid; -1 above ``SALES_ITEMS`` items."""
     rules = Rules()
     rng = generator(5)
@@ -224,3 +224,24 @@ def test_compiled_sale_counts_are_the_recursive_counts():
     for mask, count in zip(masks.tolist(), counts.ravel().tolist(), strict=True):
         expected = sampling._mask_sales(mask) if mask.bit_count() <= SALES_ITEMS else -1
         assert count == expected, mask
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3), SMALL["pairs"]])
+def test_proposed_holdings_hold_the_lots_won_and_the_counted_items(rules):
+    """The compiled proposals (``drawing.proposal_masks``): every other seat holds the lots
+    its split gives it plus its slice of the shuffled pool, exactly its counted items."""
+    bits = sampling.item_bits(rules)
+    for state in positions(rules, seed=2)[:-1:3]:
+        observation = state.observation(state.to_play)
+        sampler = sampling.Sampler(observation)
+        picks, shuffled, masks = sampler._propose(generator(9), 20)
+        for row in range(20):
+            for k, seat in enumerate(sampler.others):
+                pick, start, end = (
+                    picks[row],
+                    sampler.starts[picks[row], k],
+                    sampler.ends[picks[row], k],
+                )
+                past = np.bitwise_or.reduce(bits[shuffled[row, start:end]], initial=np.uint64(0))
+                assert masks[row, seat] == sampler.won[pick, k] | past
+                assert int(masks[row, seat]).bit_count() == observation.item_counts[seat]

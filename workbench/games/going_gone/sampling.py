@@ -52,7 +52,7 @@ import numpy as np
 
 from workbench.games.going_gone.actions import Allocation, Allocations, budget_of
 from workbench.games.going_gone.bits import item_bits, items_of, mask_of
-from workbench.games.going_gone.compiled import sales_counts
+from workbench.games.going_gone.drawing import proposal_masks, sales_counts
 from workbench.games.going_gone.engine import Deal, Observation, State
 from workbench.games.going_gone.rules import Rules
 
@@ -329,20 +329,20 @@ def _split_table(frame: _Frame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     winners, past, held = winners[ok], past[ok], held[ok]
     if not len(past):
         raise ValueError("no filling is consistent with this observation")
-    kinds, which = (
-        (past, np.zeros(1, np.int64))
-        if len(past) == 1
-        else np.unique(past, axis=0, return_inverse=True)
-    )
     pool, future = len(frame.pool), frame.future_size
-    ways = []
-    for row in kinds.tolist():
-        count = math.factorial(pool) // math.factorial(pool - sum(row) - future)
-        for size in row:
-            count //= math.factorial(size)
-        ways.append(count)
+    ways = [_ways(pool, future, tuple(row)) for row in past.tolist()]
     top = max(ways)
-    return winners, past, np.array([w / top for w in ways])[which.ravel()]
+    return winners, past, np.array([w / top for w in ways])
+
+
+@lru_cache(maxsize=1 << 12)
+def _ways(pool: int, future: int, past: tuple[int, ...]) -> int:
+    """Ways to place the unseen pool around a split: each other seat's ``past`` items (a set
+    each), the ordered deck of ``future`` cards, the rest out of play."""
+    count = math.factorial(pool) // math.factorial(pool - sum(past) - future)
+    for size in past:
+        count //= math.factorial(size)
+    return count
 
 
 def _holdings(frame: _Frame, winners: Sequence[int | None], past_items: dict) -> list:
@@ -414,8 +414,8 @@ class Sampler:
         self.cumulative = np.cumsum(weights)
         self.pool = np.array(frame.pool, dtype=np.int64)
         self.others = tuple(seat for seat in range(rules.players) if seat != me)
+        self.other_seats = np.array(self.others, np.int64)
         self.lookup = item_bits(rules)  # the mask bit of each item id
-        self.places = np.arange(len(self.pool))
         # per split: each other seat's past items (a slice of the shuffled pool) and lot items
         self.ends = np.cumsum(self.past, axis=1)
         self.starts = self.ends - self.past
@@ -481,16 +481,8 @@ class Sampler:
         if self.observation.rules.open_collections:
             masks[:] = self.seen_masks
             return picks, shuffled, masks
-        item_masks = self.lookup[shuffled]
-        reduce = np.bitwise_or.reduce
-        for k, seat in enumerate(self.others):
-            if len(cumulative) == 1:
-                past = reduce(item_masks[:, self.starts[0, k] : self.ends[0, k]], axis=1)
-            else:
-                start, end = self.starts[picks, k][:, None], self.ends[picks, k][:, None]
-                mine = (self.places >= start) & (self.places < end)
-                past = reduce(np.where(mine, item_masks, np.uint64(0)), axis=1)
-            masks[:, seat] = self.won[picks, k] | past
+        proposal_masks(shuffled, self.lookup, picks, self.starts, self.ends, self.won,
+                       self.other_seats, masks)  # fmt: skip
         return picks, shuffled, masks
 
     def _accept(self, rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
