@@ -29,7 +29,7 @@ from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.engine import Observation
 from workbench.games.going_gone.fitted import GoingGoneFittedAgent
 from workbench.games.going_gone.playouts import compiled_policies, play_from, stream_keys
-from workbench.games.going_gone.rollouts import Positions, play_positions, repeat_positions
+from workbench.games.going_gone.rollouts import Positions, play_positions
 from workbench.games.going_gone.sampled import PositionSampler
 from workbench.games.going_gone.sampling import sample_states
 from workbench.kit.search import SearchAgent, Searching, sequential_halving, split_wins
@@ -99,9 +99,9 @@ class GoingGoneSearchAgent(SearchAgent):
         sampler = PositionSampler(observation)
 
         def play_round(alive: list[int], fillings: int) -> tuple[np.ndarray, None]:
-            drawn = sampler.sample(rng, fillings)
+            # row: candidate * fillings + f
+            positions = sampler.sample(rng, fillings, times=len(alive))
             keys = stream_keys(int(rng.integers(2**63)), fillings)
-            positions = repeat_positions(drawn, len(alive))  # row: candidate * fillings + f
             positions.keys[:] = np.tile(keys, len(alive))
             _write_actions(observation, positions, [actions[i] for i in alive], fillings)
             scores = play_positions(rules, tables, kinds, params, positions)
