@@ -367,7 +367,10 @@ def _draw_allocations(budget: int, cups: int, count: int, rng: np.random.Generat
     budget + cups)."""
     keys = rng.random((count, budget + cups))
     places = np.sort(np.argsort(keys, axis=1)[:, :cups], axis=1)
-    return np.diff(places, axis=1, prepend=-1) - 1
+    bids = np.empty_like(places)  # the gaps between dividers (np.diff with -1 prepended, - 1)
+    bids[:, 0] = places[:, 0]
+    bids[:, 1:] = places[:, 1:] - places[:, :-1] - 1
+    return bids
 
 
 # -- the public functions ---------------------------------------------------------------------
