@@ -479,7 +479,9 @@ class Sampler:
         else:
             picks = np.searchsorted(cumulative, rng.random(size) * cumulative[-1], side="right")
             picks = np.minimum(picks, len(cumulative) - 1)
-        shuffled = rng.permuted(np.broadcast_to(self.pool, (size, len(self.pool))), axis=1)
+        pools = np.empty((size, len(self.pool)), np.int64)
+        pools[:] = self.pool  # (np.broadcast_to's view costs more than the copy)
+        shuffled = rng.permuted(pools, axis=1, out=pools)
         masks = np.zeros((size, n), np.uint64)
         if self.observation.rules.open_collections:
             masks[:] = self.seen_masks
