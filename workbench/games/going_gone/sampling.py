@@ -458,7 +458,9 @@ class Sampler:
                 picks, shuffled, masks = picks[accepted], shuffled[accepted], masks[accepted]
             parts.append((picks, shuffled, masks))
             kept += len(picks)
-        picks, shuffled, masks = (np.concatenate(a)[:count] for a in zip(*parts, strict=True))
+        picks, shuffled, masks = (
+            (a[0] if len(a) == 1 else np.concatenate(a))[:count] for a in zip(*parts, strict=True)
+        )
         if len(self.cumulative) == 1:
             held = self.ends[0, -1]
             future = shuffled[:, held : held + frame.future_size]
