@@ -1,5 +1,6 @@
 """The compiled exact values and quick arrangement agree with ``arrangement``'s solver and the
-quick arrangement written plainly on seeded random holdings, for several value tables."""
+quick arrangement written plainly on seeded random holdings, for several value tables; the
+bit-parallel value of holdings with few free items agrees with trying every assignment."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ import pytest
 from workbench.games.going_gone import Rules
 from workbench.games.going_gone.arrangement import batch_values
 from workbench.games.going_gone.bits import item_bits
-from workbench.games.going_gone.compiled import exact_values, greedy_values
+from workbench.games.going_gone.compiled import (
+    FEW_FREE,
+    WORK,
+    exact_values,
+    few_free_value,
+    greedy_values,
+)
+
+from .test_arrangement import DEFAULT, ODD_TABLES, every_assignment, random_holdings
+from .test_arrangement import mask as cells_mask
 
 TABLES = [(2, 6, 12, 20, 30, 38, 44), (1, 5, 6, 20, 21, 22, 40), (2, 3, 4, 5, 6, 7, 8)]
 
@@ -53,3 +63,30 @@ def test_hand_counted_holding():
     at = rules.item_at
     mask = sum(int(item_bits(rules)[at[cell]]) for cell in [(0, 0), (0, 1), (1, 0), (4, 0)])
     assert exact_values(np.array([mask], np.uint64), rules).tolist() == [14]
+
+
+def free_items(cells) -> int:
+    """Items sharing their type with another item and their country with another item."""
+    return sum(
+        1
+        for t, c in cells
+        if sum(1 for u, _ in cells if u == t) >= 2 and sum(1 for _, d in cells if d == c) >= 2
+    )
+
+
+@pytest.mark.parametrize("values", [DEFAULT, *ODD_TABLES])
+def test_few_free_value_against_every_assignment(values):
+    rules = Rules(collection_values=values)
+    best = np.asarray(rules.best_line_values)
+    work = np.zeros(WORK, dtype=np.int64)
+    holdings = random_holdings(seed=3 + sum(values), count=300, largest=12)
+    seen = [0] * (FEW_FREE + 2)
+    for cells in holdings:
+        free = free_items(cells)
+        found = few_free_value(np.uint64(cells_mask(cells)), best, work)
+        if free > FEW_FREE:
+            assert found == -1, cells
+        else:
+            assert found == every_assignment(cells, values), cells
+        seen[min(free, FEW_FREE + 1)] += 1
+    assert min(seen) >= 5  # every case, none to more than FEW_FREE free items, was tried

@@ -10,6 +10,7 @@ import pytest
 
 from workbench.games.going_gone import Rules, make_agent, new_game, sampling
 from workbench.games.going_gone.bits import items_of
+from workbench.games.going_gone.drawing import SALES_ITEMS, sales_counts
 from workbench.kit.search import step_play_from, uniformity_p_value
 from workbench.kit.seeding import generator
 
@@ -117,6 +118,7 @@ def test_the_check_catches_a_sampler_that_ignores_how_many_sales_a_holding_allow
     assert uniformity_p_value(fair, consistent) > 0.001
     # accepting every proposal draws holdings uniformly, not weighted by their sales
     monkeypatch.setattr(sampling, "_mask_sales", lambda holding: 1)
+    monkeypatch.setattr(sampling, "_holding_sales", lambda masks: [1] * len(masks))
     monkeypatch.setattr(sampling, "_bell", lambda n: 1)
     biased = [sampling.filling_of(s, observation.player)
               for s in sampling.sample_states(observation, generator(1), draws)]  # fmt: skip
@@ -208,3 +210,38 @@ def test_bad_input_is_refused():
         sampling.sample_states(state.observation(0), generator(0), -1)
     with pytest.raises(TypeError, match="State"):
         sampling.filling_of(state.observation(0), 0)
+
+
+def test_compiled_sale_counts_are_the_recursive_counts():
+    """``drawing.sales_counts`` (what the rejection step uses) against ``_mask_sales`` on
+    seeded random holdings of the rulebook's grid; -1 above ``SALES_ITEMS`` items."""
+    rules = Rules()
+    rng = generator(5)
+    holdings = [rng.choice(49, size=size, replace=False) for size in range(0, 30) for _ in range(4)]
+    masks = np.array([sampling.mask_of(rules, h.tolist()) for h in holdings], np.uint64)
+    counts = sales_counts(masks.reshape(-1, 2))
+    assert counts.shape == (len(masks) // 2, 2)
+    for mask, count in zip(masks.tolist(), counts.ravel().tolist(), strict=True):
+        expected = sampling._mask_sales(mask) if mask.bit_count() <= SALES_ITEMS else -1
+        assert count == expected, mask
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3), SMALL["pairs"]])
+def test_proposed_holdings_hold_the_lots_won_and_the_counted_items(rules):
+    """The compiled proposals (``drawing.proposal_masks``): every other seat holds the lots
+    its split gives it plus its slice of the shuffled pool, exactly its counted items."""
+    bits = sampling.item_bits(rules)
+    for state in positions(rules, seed=2)[:-1:3]:
+        observation = state.observation(state.to_play)
+        sampler = sampling.Sampler(observation)
+        picks, shuffled, masks = sampler._propose(generator(9), 20)
+        for row in range(20):
+            for k, seat in enumerate(sampler.others):
+                pick, start, end = (
+                    picks[row],
+                    sampler.starts[picks[row], k],
+                    sampler.ends[picks[row], k],
+                )
+                past = np.bitwise_or.reduce(bits[shuffled[row, start:end]], initial=np.uint64(0))
+                assert masks[row, seat] == sampler.won[pick, k] | past
+                assert int(masks[row, seat]).bit_count() == observation.item_counts[seat]

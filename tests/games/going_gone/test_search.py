@@ -9,7 +9,7 @@ import pytest
 
 from workbench.games.going_gone import DoneSelling, Rules, make_agent, new_game, simulate
 from workbench.games.going_gone.playouts import positions_of_states
-from workbench.games.going_gone.rollouts import Positions
+from workbench.games.going_gone.rollouts import Positions, repeat_positions
 from workbench.games.going_gone.sampled import PositionSampler
 from workbench.games.going_gone.sampling import sample_states
 from workbench.games.going_gone.search import SEARCHING, GoingGoneSearchAgent, candidates
@@ -94,7 +94,8 @@ def test_array_search_gives_the_kits_values(variant):
 @pytest.mark.parametrize("variant", list(RULE_SETS))
 def test_sampled_positions_are_the_sampled_states(variant):
     """The positions drawn straight from an observation are those of ``sample_states``' States
-    (same rng) wherever the compiled play reads them."""
+    (same rng) wherever the compiled play reads them; drawn in several copies, they are the
+    copies ``repeat_positions`` makes."""
     rules = RULE_SETS[variant]
     per_round = rules.items_per_round
     for index, state in enumerate(decisions_along(rules, seed=6)[::4]):
@@ -106,3 +107,6 @@ def test_sampled_positions_are_the_sampled_states(variant):
         for name in Positions._fields:
             if name != "deck":
                 assert np.array_equal(getattr(drawn, name), getattr(states, name)), name
+        copies = PositionSampler(observation).sample(generator(index), 5, times=3)
+        for name, repeated in zip(Positions._fields, repeat_positions(drawn, 3), strict=True):
+            assert np.array_equal(getattr(copies, name), repeated), name

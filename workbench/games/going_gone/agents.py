@@ -17,7 +17,7 @@ from functools import cache
 import numpy as np
 
 from workbench.games.going_gone.actions import Action, Allocation, DoneSelling, Sell
-from workbench.games.going_gone.bits import items_of, mask_of
+from workbench.games.going_gone.bits import item_bits, items_of, mask_of
 from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.engine import Observation
 from workbench.games.going_gone.fitted import GoingGoneFittedAgent
@@ -60,24 +60,24 @@ def compiled_step(
     next collection of its sale plan (no uniforms). Not for the random kind's sales (its step
     call picks among the legal actions)."""
     rules = observation.rules
-    tb = tables_of(rules)
+    tb, bits, bid_space, sale_space, out, plan = _step_context(rules)
     seat = observation.player
-    holding = np.uint64(mask_of(rules, observation.holding))
+    holding = 0
+    for item in observation.holding:
+        holding |= bits[item]
     rounds_left = rules.rounds - observation.round
     if observation.phase == "bid":
-        lots = np.array([mask_of(rules, lot) for lot in observation.lots], dtype=np.uint64)
+        lots = np.array([sum(bits[item] for item in lot) for lot in observation.lots], np.uint64)
         extra = 0
         if rules.open_collections:
             for held, sold in zip(observation.holdings, observation.sold, strict=True):
                 extra |= mask_of(rules, held) | mask_of(rules, [i for c in sold for i in c])
         u = rng.random((1, 1 if kind == RANDOM else rules.cups))[0]
-        out = np.zeros(rules.cups, dtype=np.int64)
-        choose_bids(kind, params, u, lots, holding, observation.budget, np.uint64(extra),
-                    rounds_left, tb, _scratch(rules.cups), out)  # fmt: skip
-        return Allocation(tuple(int(b) for b in out))
-    plan = np.zeros(MAX_SALES, dtype=np.uint64)
-    made = plan_sales(kind, params, holding, observation.bucks[seat], rounds_left, tb,
-                      _scratch(1), plan)  # fmt: skip
+        choose_bids(kind, params, u, lots, np.uint64(holding), observation.budget,
+                    np.uint64(extra), rounds_left, tb, bid_space, out)  # fmt: skip
+        return Allocation(tuple(out.tolist()))
+    made = plan_sales(kind, params, np.uint64(holding), observation.bucks[seat], rounds_left, tb,
+                      sale_space, plan)  # fmt: skip
     done = len(observation.pending_sale)
     if done < made:
         return Sell(items_of(rules, int(plan[done])))
@@ -85,10 +85,18 @@ def compiled_step(
 
 
 @cache
-def _scratch(cups: int) -> tuple:
-    """A step call's work arrays, made once per size and reused (as the fast engine reuses
-    them across a batch: the policies write every entry before reading it)."""
-    return scratch(cups)
+def _step_context(rules: Rules) -> tuple:
+    """What a step call needs for ``rules``, made once and reused (as the fast engine reuses
+    its work arrays across a batch: the policies write every entry before reading it): the
+    tables, each item's mask bit, work arrays for bids and sales, the allocation and the plan."""
+    return (
+        tables_of(rules),
+        tuple(int(b) for b in item_bits(rules)),
+        scratch(rules.cups),
+        scratch(1),
+        np.zeros(rules.cups, dtype=np.int64),
+        np.zeros(MAX_SALES, dtype=np.uint64),
+    )
 
 
 class RandomAgent(CompiledAgent):
@@ -143,8 +151,6 @@ class ValuationAgent(CompiledAgent):
         self.reserve = int(reserve)
         self.policy_kind = VALUATION
         self.policy_params = np.array([self.bid_share, self.last_share, self.reserve, 0, 0, 0.0])
-
-
 
 
 class CollectorAgent(CompiledAgent):

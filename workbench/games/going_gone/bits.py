@@ -66,11 +66,17 @@ def bit_items(rules: Rules) -> np.ndarray:
 
 def mask_of(rules: Rules, items: Iterable[int]) -> int:
     """The mask of a set of item ids."""
-    bits = item_bits(rules)
+    bits = _item_bit_ints(rules)
     mask = 0
     for item in items:
-        mask |= int(bits[item])
+        mask |= bits[item]
     return mask
+
+
+@cache
+def _item_bit_ints(rules: Rules) -> tuple[int, ...]:
+    """``item_bits`` as Python ints (``mask_of`` runs on every step-engine decision)."""
+    return tuple(int(b) for b in item_bits(rules))
 
 
 def items_of(rules: Rules, mask: int) -> tuple[int, ...]:

@@ -4,7 +4,9 @@ best-arrangement value and the quick arrangement the agents use.
 Everything here works on one 64-bit holding mask at a time (bit ``8 * type + country``), with
 the tables of ``Tables`` passed in as arrays; ``fast.py`` loops over the games of a batch. The
 exact value follows ``arrangement``'s method (forced items, the range test, then a dynamic
-programme over what is left) and is tied to ``arrangement.batch_values`` by tests.
+programme over what is left) and is tied to ``arrangement.batch_values`` by tests. Most holdings
+the agents value have at most a few free items; ``few_free_value`` values those bit-parallel,
+without the cache (whose lookups miss the processor's caches).
 
 Functions that never allocate run without numba's reference counting (``_nrt=False``, here and
 in ``policies``, ``fast`` and ``rollouts``; the callers pass in their work arrays): counting the
@@ -41,6 +43,9 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 GRAY_ITEMS = 10
 #: Free items above which the range test (``_dominate``) runs before the search.
 DOMINATE_ITEMS = 6
+#: Free items up to which ``cached_value`` tries every assignment (``few_free_value``) before
+#: looking in the cache.
+FEW_FREE = 4
 #: Scratch ints ``exact_value`` needs (callers pass one array of this size, reused).
 WORK = 128
 
@@ -113,6 +118,100 @@ def transpose(x: np.uint64) -> np.uint64:
     x = x ^ t ^ (t << np.uint64(14))
     t = (x ^ (x >> np.uint64(28))) & np.uint64(0x00000000F0F0F0F0)
     return x ^ t ^ (t << np.uint64(28))
+
+
+_M55 = np.uint64(0x5555555555555555)
+_M33 = np.uint64(0x3333333333333333)
+_M0F = np.uint64(0x0F0F0F0F0F0F0F0F)
+_M7E = np.uint64(0x7E7E7E7E7E7E7E7E)
+_M80 = np.uint64(0x8080808080808080)
+_UFF = np.uint64(0xFF)
+_BYTE_ONES = np.uint64(0x0101010101010101)
+
+
+@njit(cache=True, inline="always")
+def byte_counts(x: np.uint64) -> np.uint64:
+    """Each byte of ``x`` replaced by its number of set bits (0-8)."""
+    x = x - ((x >> U1) & _M55)
+    x = (x & _M33) + ((x >> np.uint64(2)) & _M33)
+    return (x + (x >> np.uint64(4))) & _M0F
+
+
+@njit(cache=True, inline="always")
+def _crowded_bytes(x: np.uint64) -> np.uint64:
+    """0xFF in every byte of ``x`` holding two or more set bits, 0 elsewhere."""
+    flags = (byte_counts(x) + _M7E) & _M80  # a count of 2-8 (plus 126) reaches bit 7
+    return (flags >> np.uint64(7)) * _UFF
+
+
+@njit(cache=True, inline="always")
+def _byte_values(counts: np.uint64, best: np.ndarray) -> int:
+    """The sum of ``best`` at each byte of ``counts``."""
+    value = 0
+    for line in range(8):
+        value += best[np.int64((counts >> np.uint64(8 * line)) & U255)]
+    return value
+
+
+@njit(cache=True, inline="always")
+def _crowded_columns(mask: np.uint64) -> np.uint64:
+    """Every cell of each column (country) holding two or more items of ``mask``."""
+    ones = mask | (mask >> np.uint64(32))
+    twos = mask & (mask >> np.uint64(32))
+    twos |= (twos >> np.uint64(16)) | (ones & (ones >> np.uint64(16)))
+    ones |= ones >> np.uint64(16)
+    twos |= (twos >> U8) | (ones & (ones >> U8))
+    return (twos & U255) * _BYTE_ONES
+
+
+@njit(cache=True, inline="always")
+def few_free_value(mask: np.uint64, best: np.ndarray, work: np.ndarray) -> int:
+    """``exact_value`` of a holding with at most ``FEW_FREE`` free items (sharing their type
+    line and their country line with other items), or -1 for more: bit-parallel, every
+    assignment of the free items tried (Gray-code order). Most holdings a game builds have
+    none or one, and this is cheaper than a lookup in the value cache."""
+    crowded_types = _crowded_bytes(mask)
+    crowded_countries = _crowded_columns(mask)
+    free = mask & crowded_types & crowded_countries
+    k = popcount(free)
+    if k > FEW_FREE:
+        return -1
+    # an item alone in its type line and sharing its country goes to the country line
+    by_country = mask & crowded_countries & ~crowded_types
+    type_counts = byte_counts(mask & ~by_country)  # the free items start on their type lines
+    country_counts = byte_counts(transpose(by_country))
+    value = _byte_values(type_counts, best) + _byte_values(country_counts, best)
+    if k == 0:
+        return value
+    if k == 1:  # the better of its two lines
+        at = popcount(free - U1)
+        a = np.int64((type_counts >> np.uint64(8 * (at // 8))) & U255)
+        b = np.int64((country_counts >> np.uint64(8 * (at % 8))) & U255)
+        return value + max(0, best[a - 1] - best[a] + best[b + 1] - best[b])
+    for i in range(k):  # the free items' bit positions, lowest first
+        low = free & (~free + U1)
+        free ^= low
+        work[i] = popcount(low - U1)
+    found = value
+    to_country = 0
+    for step in range(1, 1 << k):
+        j = LOW8[step]
+        shift_t = np.uint64(8 * (work[j] // 8))
+        shift_c = np.uint64(8 * (work[j] % 8))
+        a = np.int64((type_counts >> shift_t) & U255)
+        b = np.int64((country_counts >> shift_c) & U255)
+        if to_country >> j & 1:
+            value += best[a + 1] - best[a] + best[b - 1] - best[b]
+            type_counts += U1 << shift_t
+            country_counts -= U1 << shift_c
+        else:
+            value += best[a - 1] - best[a] + best[b + 1] - best[b]
+            type_counts -= U1 << shift_t
+            country_counts += U1 << shift_c
+        to_country ^= 1 << j
+        if value > found:
+            found = value
+    return found
 
 
 @njit(cache=True, _nrt=False)
@@ -274,9 +373,11 @@ def _gray_value(
 
 @njit(cache=True, inline="always")
 def cached_value(mask: np.uint64, tb: tuple, work: np.ndarray) -> int:
-    """``exact_value``, remembered in the rule set's direct-mapped cache (``Tables``)."""
-    if mask == U0:
-        return 0
+    """``exact_value``: at once for a holding with few free items (``few_free_value``), else
+    remembered in the rule set's direct-mapped cache (``Tables``)."""
+    value = few_free_value(mask, tb.best, work)
+    if value >= 0:
+        return value
     slot = (mask * _GOLDEN) >> _CACHE_SHIFT
     if tb.cache_keys[slot] == mask:
         return tb.cache_values[slot]

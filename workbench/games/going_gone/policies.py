@@ -295,10 +295,12 @@ def _sell_for_bucks(
     out: np.ndarray,
 ) -> int:  # fmt: skip
     """``agents.sell_for_bucks``: whole lines, least value lost per Buck first (exact or quick
-    values), while Bucks are below ``reserve``."""
-    lines, keys = space[2], space[6]
+    values), while Bucks are below ``reserve``. The holding's value after a sale is the one
+    computed for the line sold."""
+    lines = space[2]
     values = tb.values
     made = 0
+    worth = _value(holding, exact, tb, space)
     for _ in range(MAX_SALES):
         if not (bucks < reserve and holding != U0):
             break
@@ -307,24 +309,79 @@ def _sell_for_bucks(
             shift = np.uint64(8 * t)
             lines[t] = np.uint64(row_of(holding, t)) << shift
             lines[8 + t] = transpose(np.uint64(row_of(columns, t)) << shift)
-        worth = _value(holding, exact, tb, space)
-        pick = 0
-        for line in range(16):
-            size = popcount(lines[line])
-            if size > 0:
-                lost = worth - _value(holding & ~lines[line], exact, tb, space)
-                paid = values[size]
-                keys[line] = lost / max(paid, 1) - paid * 1e-6
-            else:
-                keys[line] = np.inf
-            if keys[line] < keys[pick]:
-                pick = line
+        if exact:
+            pick, lost = _least_lost_exact(holding, worth, tb, space)
+        else:
+            pick, lost = _least_lost(holding, worth, tb, space)
         sale = lines[pick]
         out[made] = sale
         made += 1
         holding &= ~sale
+        worth -= lost  # the value of what is left: the one computed for the pick
         bucks += values[popcount(sale)]
     return made
+
+
+@njit(cache=True, _nrt=False)
+def _least_lost(holding: np.uint64, worth: int, tb: tuple, space: tuple) -> tuple:
+    """(the line of ``space``'s lines losing least value per Buck, the value it loses), trying
+    every line (lowest line first among equals)."""
+    lines, keys = space[2], space[6]
+    values = tb.values
+    pick = 0
+    pick_lost = 0
+    for line in range(16):
+        size = popcount(lines[line])
+        lost = 0
+        if size > 0:
+            lost = worth - _value(holding & ~lines[line], False, tb, space)
+            paid = values[size]
+            keys[line] = lost / max(paid, 1) - paid * 1e-6
+        else:
+            keys[line] = np.inf
+        if keys[line] < keys[pick] or line == 0:
+            pick = line
+            pick_lost = lost
+    return pick, pick_lost
+
+
+@njit(cache=True, _nrt=False)
+def _least_lost_exact(holding: np.uint64, worth: int, tb: tuple, space: tuple) -> tuple:
+    """``_least_lost`` with exact values, skipping lines that cannot lose less: a line of
+    ``size`` items loses at least ``best[size]`` (the rest's best arrangement plus the line as
+    its own collections is an arrangement of the holding), so lines are tried in order of that
+    bound on their key and the search stops once the bound cannot beat the pick."""
+    lines, bounds, order = space[2], space[6], space[1]
+    values, best = tb.values, tb.best
+    k = 0
+    for line in range(16):  # insertion sort by (bound, line)
+        size = popcount(lines[line])
+        if size == 0:
+            continue
+        paid = values[size]
+        bound = best[size] / max(paid, 1) - paid * 1e-6
+        bounds[line] = bound
+        at = k
+        while at > 0 and bounds[order[at - 1]] > bound:
+            order[at] = order[at - 1]
+            at -= 1
+        order[at] = line
+        k += 1
+    pick = -1
+    pick_key = np.inf
+    pick_lost = 0
+    for i in range(k):
+        line = order[i]
+        if pick >= 0 and (bounds[line] > pick_key or (bounds[line] == pick_key and line > pick)):
+            break  # (every later line's bound is at least as large, or equal with a later line)
+        lost = worth - cached_value(holding & ~lines[line], tb, space[0])
+        paid = values[popcount(lines[line])]
+        key = lost / max(paid, 1) - paid * 1e-6
+        if pick < 0 or key < pick_key or (key == pick_key and line < pick):
+            pick = line
+            pick_key = key
+            pick_lost = lost
+    return pick, pick_lost
 
 
 @njit(cache=True, _nrt=False)

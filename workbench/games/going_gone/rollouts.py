@@ -79,7 +79,15 @@ def empty_positions(rules: Rules, games: int) -> Positions:
 
 def repeat_positions(positions: Positions, times: int) -> Positions:
     """The positions ``times`` over, block after block (row ``k * G + g`` is game g)."""
-    return Positions(*(np.concatenate([a] * times) for a in positions))
+    return Positions(*(_blocks(a, times) for a in positions))
+
+
+def _blocks(array: np.ndarray, times: int) -> np.ndarray:
+    """``np.concatenate([array] * times)``, written by one broadcast (several times faster for
+    the search's many copies of one row)."""
+    out = np.empty((times, *array.shape), array.dtype)
+    out[:] = array
+    return out.reshape(times * array.shape[0], *array.shape[1:])
 
 
 def play_positions(

@@ -28,23 +28,31 @@ class PositionSampler:
         self.template = _template(observation)
         self.future_start = observation.round * observation.rules.items_per_round
 
-    def sample(self, rng: np.random.Generator, count: int) -> Positions:
-        """``count`` positions: the fillings ``sample_states(observation, rng, count)`` draws."""
+    def sample(self, rng: np.random.Generator, count: int, times: int = 1) -> Positions:
+        """``count`` positions: the fillings ``sample_states(observation, rng, count)`` draws;
+        ``times`` copies of them, block after block (row ``k * count + f`` is filling f), as
+        ``repeat_positions`` would give."""
         draws = self.sampler.draw(rng, count)
-        positions = repeat_positions(self.template, count)
+        positions = repeat_positions(self.template, count * times)
         rules, me = self.observation.rules, self.observation.player
-        start = self.future_start
-        others = [seat for seat in range(rules.players) if seat != me]
-        positions.holdings[:, others] = draws.masks[:, others]
-        positions.deck[:, start : start + draws.future.shape[1]] = draws.future
-        for seat, bids in draws.sealed.items():
-            positions.bids[:, seat] = bids
+        n, start = rules.players, self.future_start
+        others = [seat for seat in range(n) if seat != me]
+        holdings = positions.holdings.reshape(times, count, n)
+        holdings[:, :, others] = draws.masks[:, others]
+        deck = positions.deck.reshape(times, count, -1)
+        deck[:, :, start : start + draws.future.shape[1]] = draws.future
+        bids = positions.bids.reshape(times, count, n, -1)
+        for seat, sealed in draws.sealed.items():
+            bids[:, :, seat] = sealed
         values = rules.sale_value
+        sale_items = positions.sale_items.reshape(times, count, n)
+        sale_count = positions.sale_count.reshape(times, count, n)
+        sale_bucks = positions.sale_bucks.reshape(times, count, n)
         for seat, sales in draws.sales.items():
             for row, sale in enumerate(sales):
-                positions.sale_items[row, seat] = sum(sale)  # disjoint collections
-                positions.sale_count[row, seat] = len(sale)
-                positions.sale_bucks[row, seat] = sum(values(c.bit_count()) for c in sale)
+                sale_items[:, row, seat] = sum(sale)  # disjoint collections
+                sale_count[:, row, seat] = len(sale)
+                sale_bucks[:, row, seat] = sum(values(c.bit_count()) for c in sale)
         return positions
 
 

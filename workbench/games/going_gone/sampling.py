@@ -52,6 +52,7 @@ import numpy as np
 
 from workbench.games.going_gone.actions import Allocation, Allocations, budget_of
 from workbench.games.going_gone.bits import item_bits, items_of, mask_of
+from workbench.games.going_gone.drawing import proposal_masks, sales_counts
 from workbench.games.going_gone.engine import Deal, Observation, State
 from workbench.games.going_gone.rules import Rules
 
@@ -165,6 +166,16 @@ def _mask_sales(left: int) -> int:
             total += _mask_sales(rest & ~sub)
             sub = (sub - 1) & others
     return total
+
+
+def _holding_sales(masks: np.ndarray) -> list[int]:
+    """The product over each row's holding masks of their numbers of sales (``_mask_sales``;
+    compiled, with Python's integers for holdings too large for the compiled count)."""
+    counts = sales_counts(masks).tolist()
+    return [
+        math.prod(c if c >= 0 else _mask_sales(m) for c, m in zip(row, held, strict=True))
+        for row, held in zip(counts, masks.tolist(), strict=True)
+    ]
 
 
 def sale_count(rules: Rules, holding: Sequence[int]) -> int:
@@ -291,6 +302,13 @@ def _split_table(frame: _Frame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     others = [seat for seat in range(rules.players) if seat != me]
     if rules.open_collections:
         return np.zeros((1, 0), np.int64), np.zeros((1, len(others)), np.int64), np.ones(1)
+    if not frame.lot_options:  # no lot winners to choose: one split, or none
+        past = np.array([[counts[seat] for seat in others]], np.int64)
+        held = int(past.sum())
+        fits = held <= frame.past_room and held + frame.future_size <= len(frame.pool)
+        if past.min(initial=0) < 0 or not fits:
+            raise ValueError("no filling is consistent with this observation")
+        return np.zeros((1, 0), np.int64), past, np.ones(1)
     options = [np.array([-1 if o is None else o for o in opts]) for opts in frame.lot_options]
     winners = np.zeros((1, 0), np.int64)
     if options:  # every choice of winners, in itertools.product's order
@@ -311,20 +329,20 @@ def _split_table(frame: _Frame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     winners, past, held = winners[ok], past[ok], held[ok]
     if not len(past):
         raise ValueError("no filling is consistent with this observation")
-    kinds, which = (
-        (past, np.zeros(1, np.int64))
-        if len(past) == 1
-        else np.unique(past, axis=0, return_inverse=True)
-    )
     pool, future = len(frame.pool), frame.future_size
-    ways = []
-    for row in kinds.tolist():
-        count = math.factorial(pool) // math.factorial(pool - sum(row) - future)
-        for size in row:
-            count //= math.factorial(size)
-        ways.append(count)
+    ways = [_ways(pool, future, tuple(row)) for row in past.tolist()]
     top = max(ways)
-    return winners, past, np.array([w / top for w in ways])[which.ravel()]
+    return winners, past, np.array([w / top for w in ways])
+
+
+@lru_cache(maxsize=1 << 12)
+def _ways(pool: int, future: int, past: tuple[int, ...]) -> int:
+    """Ways to place the unseen pool around a split: each other seat's ``past`` items (a set
+    each), the ordered deck of ``future`` cards, the rest out of play."""
+    count = math.factorial(pool) // math.factorial(pool - sum(past) - future)
+    for size in past:
+        count //= math.factorial(size)
+    return count
 
 
 def _holdings(frame: _Frame, winners: Sequence[int | None], past_items: dict) -> list:
@@ -349,7 +367,10 @@ def _draw_allocations(budget: int, cups: int, count: int, rng: np.random.Generat
     budget + cups)."""
     keys = rng.random((count, budget + cups))
     places = np.sort(np.argsort(keys, axis=1)[:, :cups], axis=1)
-    return np.diff(places, axis=1, prepend=-1) - 1
+    bids = np.empty_like(places)  # the gaps between dividers (np.diff with -1 prepended, - 1)
+    bids[:, 0] = places[:, 0]
+    bids[:, 1:] = places[:, 1:] - places[:, :-1] - 1
+    return bids
 
 
 # -- the public functions ---------------------------------------------------------------------
@@ -396,8 +417,8 @@ class Sampler:
         self.cumulative = np.cumsum(weights)
         self.pool = np.array(frame.pool, dtype=np.int64)
         self.others = tuple(seat for seat in range(rules.players) if seat != me)
+        self.other_seats = np.array(self.others, np.int64)
         self.lookup = item_bits(rules)  # the mask bit of each item id
-        self.places = np.arange(len(self.pool))
         # per split: each other seat's past items (a slice of the shuffled pool) and lot items
         self.ends = np.cumsum(self.past, axis=1)
         self.starts = self.ends - self.past
@@ -437,7 +458,9 @@ class Sampler:
                 picks, shuffled, masks = picks[accepted], shuffled[accepted], masks[accepted]
             parts.append((picks, shuffled, masks))
             kept += len(picks)
-        picks, shuffled, masks = (np.concatenate(a)[:count] for a in zip(*parts, strict=True))
+        picks, shuffled, masks = (
+            (a[0] if len(a) == 1 else np.concatenate(a))[:count] for a in zip(*parts, strict=True)
+        )
         if len(self.cumulative) == 1:
             held = self.ends[0, -1]
             future = shuffled[:, held : held + frame.future_size]
@@ -458,27 +481,20 @@ class Sampler:
         else:
             picks = np.searchsorted(cumulative, rng.random(size) * cumulative[-1], side="right")
             picks = np.minimum(picks, len(cumulative) - 1)
-        shuffled = rng.permuted(np.broadcast_to(self.pool, (size, len(self.pool))), axis=1)
+        pools = np.empty((size, len(self.pool)), np.int64)
+        pools[:] = self.pool  # (np.broadcast_to's view costs more than the copy)
+        shuffled = rng.permuted(pools, axis=1, out=pools)
         masks = np.zeros((size, n), np.uint64)
         if self.observation.rules.open_collections:
             masks[:] = self.seen_masks
             return picks, shuffled, masks
-        item_masks = self.lookup[shuffled]
-        reduce = np.bitwise_or.reduce
-        for k, seat in enumerate(self.others):
-            if len(cumulative) == 1:
-                past = reduce(item_masks[:, self.starts[0, k] : self.ends[0, k]], axis=1)
-            else:
-                start, end = self.starts[picks, k][:, None], self.ends[picks, k][:, None]
-                mine = (self.places >= start) & (self.places < end)
-                past = reduce(np.where(mine, item_masks, np.uint64(0)), axis=1)
-            masks[:, seat] = self.won[picks, k] | past
+        proposal_masks(shuffled, self.lookup, picks, self.starts, self.ends, self.won,
+                       self.other_seats, masks)  # fmt: skip
         return picks, shuffled, masks
 
     def _accept(self, rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
         """Which proposals pass the rejection step (by their holdings' numbers of sales)."""
-        seats = self.frame.pending_seats
-        accept = [math.prod(_mask_sales(int(row[s])) for s in seats) for row in masks]
+        accept = _holding_sales(masks[:, list(self.frame.pending_seats)])
         u = rng.random(len(masks))
         return np.array([u[i] * self.bound < accept[i] for i in range(len(masks))], np.bool_)
 

@@ -29,7 +29,7 @@ from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.engine import Observation
 from workbench.games.going_gone.fitted import GoingGoneFittedAgent
 from workbench.games.going_gone.playouts import compiled_policies, play_from, stream_keys
-from workbench.games.going_gone.rollouts import Positions, play_positions, repeat_positions
+from workbench.games.going_gone.rollouts import Positions, play_positions
 from workbench.games.going_gone.sampled import PositionSampler
 from workbench.games.going_gone.sampling import sample_states
 from workbench.kit.search import SearchAgent, Searching, sequential_halving, split_wins
@@ -86,6 +86,14 @@ class GoingGoneSearchAgent(SearchAgent):
 
     def __init__(self, budget: int = SEARCHING.budget) -> None:
         super().__init__(SEARCHING, budget)
+        self._playouts: dict[Any, tuple] = {}
+
+    def _compiled(self, rules: Any) -> tuple:
+        """The playouts' compiled policies (kinds, parameters) and tables for ``rules``."""
+        if rules not in self._playouts:
+            kinds, params = compiled_policies(self.rollout_agents(rules), rules.players)
+            self._playouts[rules] = (kinds, params, tables_of(rules))
+        return self._playouts[rules]
 
     def evaluate(
         self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator
@@ -94,15 +102,14 @@ class GoingGoneSearchAgent(SearchAgent):
         the same fillings and playouts), with every candidate of a round played in one
         compiled call."""
         rules, seat = observation.rules, observation.player
-        kinds, params = compiled_policies(self.rollout_agents(rules), rules.players)
-        tables = tables_of(rules)
+        kinds, params, tables = self._compiled(rules)
         sampler = PositionSampler(observation)
 
         def play_round(alive: list[int], fillings: int) -> tuple[np.ndarray, None]:
-            drawn = sampler.sample(rng, fillings)
+            # row: candidate * fillings + f
+            positions = sampler.sample(rng, fillings, times=len(alive))
             keys = stream_keys(int(rng.integers(2**63)), fillings)
-            positions = repeat_positions(drawn, len(alive))  # row: candidate * fillings + f
-            positions.keys[:] = np.tile(keys, len(alive))
+            positions.keys.reshape(len(alive), fillings)[:] = keys
             _write_actions(observation, positions, [actions[i] for i in alive], fillings)
             scores = play_positions(rules, tables, kinds, params, positions)
             return split_wins(scores)[:, seat].reshape(len(alive), fillings).sum(axis=1), None

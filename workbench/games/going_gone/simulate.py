@@ -25,8 +25,8 @@ import polars as pl
 
 from workbench.games.going_gone.actions import Allocation, DoneSelling, Sell
 from workbench.games.going_gone.agents import AGENTS, make_agent
-from workbench.games.going_gone.arrangement import best_value
 from workbench.games.going_gone.bits import items_of, mask_of, popcount
+from workbench.games.going_gone.compiled import many_exact, tables_of
 from workbench.games.going_gone.engine import State, new_game
 from workbench.games.going_gone.fast import FastBatch, Recording, final_scores, new_batch, play
 from workbench.games.going_gone.rules import Rules
@@ -267,11 +267,12 @@ def states_rounds_frame(
     rows = FrameRows(_ROUND_SCHEMA)
     for offset, state in enumerate(states):
         rules = state.rules
+        values = iter(_values_after(state))
         for record in state.history:
             spent, sales, sale_bucks, lots_won, items_won, bid = _round_facts(rules, record)
             for seat in range(rules.players):
                 holding = record.holdings_after[seat]
-                value = best_value(mask_of(rules, holding), rules.best_line_values)
+                value = next(values)
                 rows.add(
                     first_game + offset,
                     record.round,
@@ -290,6 +291,14 @@ def states_rounds_frame(
                     sum(winner is None for winner in record.winners),
                 )
     return rows.frame()
+
+
+def _values_after(state: State) -> list[int]:
+    """The exact value of every seat's holding after every round, round after round (compiled:
+    ``compiled.many_exact``, tied to the solver by tests)."""
+    rules, tables = state.rules, tables_of(state.rules)
+    masks = [mask_of(rules, h) for record in state.history for h in record.holdings_after]
+    return many_exact(np.array(masks, np.uint64), tables.best, tables.low, tables.high).tolist()
 
 
 def states_lots_frame(
