@@ -8,8 +8,7 @@ seat in turn). The hand-written values are the start, so the fit starts as the h
 
 The policy is compiled (``agents.FittedPolicy``), so the fitted agent plays in the compiled
 engine. The rulebook's fit ships in ``data/fits/auction_house/``; other rules fit on first use
-(with a progress bar; on one busy core about 30 s for 4 deals, under two minutes for 13) and
-are cached.
+(with a progress bar; about 25 s for the rulebook's 13 deals on one core) and are cached.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from typing import Any
 from workbench.kit.fitting import FittedAgent, Fitting, Parameter, PolicyClass, fit_function
 
 FITTING = Fitting(
-    version="auction_house-features-2",
+    version="auction_house-features-3",
     parameters=(
         Parameter("give_rank", 3.0, 1.0, 10.0),
         Parameter("long_suit", 4.0, 0.0, 10.0),
@@ -37,9 +36,9 @@ FITTING = Fitting(
     ),
     policy=PolicyClass("workbench.games.auction_house.agents"),
     opponents=("heuristic",),
-    games=400,
-    generations=60,
-    population=12,
+    games=300,
+    generations=40,
+    population=10,
 )
 
 
