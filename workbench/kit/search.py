@@ -47,6 +47,11 @@ class Searching:
     win_shares: Callable[[np.ndarray], np.ndarray] | None = None
     #: Playouts per decision when the agent is made without a budget.
     budget: int = 64
+    #: When > 0, ``candidates`` lists the playout policy's own choice first, and another
+    #: candidate replaces it only with at least this much more mean win share: a table of
+    #: searches, each assuming the others play the policy, then leaves the policy's play only
+    #: where a deviation clearly pays (anchored search; see the shared budget auction's).
+    anchor_margin: float = 0.0
 
 
 def split_wins(scores: np.ndarray) -> np.ndarray:
@@ -79,7 +84,10 @@ class SearchAgent:
         )  # fmt: skip
         if len(actions) == 1:
             return actions[0]
-        chosen, _values = self.evaluate(observation, actions, rng)
+        prior = None
+        if searching.anchor_margin > 0:
+            prior = [searching.anchor_margin] + [0.0] * (len(actions) - 1)
+        chosen, _values = self.evaluate(observation, actions, rng, prior)
         return actions[chosen]
 
     def rollout_agents(self, rules: Any) -> list[Any]:

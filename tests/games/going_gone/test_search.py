@@ -4,6 +4,8 @@ array-based sequential halving gives the kit's generic one's values (same draws)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -64,6 +66,22 @@ def decisions_along(rules: Rules, seed: int, games: int = 2) -> list:
                 found.append(state)
             state = state.apply(fitted(observation, legal, rng))
     return found
+
+
+def test_the_search_is_anchored_on_the_fitted_choice():
+    """No candidate gains more than one whole win over another, so with an anchor margin
+    above one the search plays the fitted policy's choice (listed first) at every decision;
+    at the default margin it still plays something else at some decisions."""
+    states = decisions_along(Rules(), seed=5)[:40]
+    anchored, default = GoingGoneSearchAgent(budget=8), GoingGoneSearchAgent(budget=8)
+    anchored.searching = replace(SEARCHING, anchor_margin=1.01)
+    deviations = 0
+    for index, state in enumerate(states):
+        observation, legal = state.observation(state.to_play), state.legal_actions()
+        first = candidates(observation, legal)[0]
+        assert anchored(observation, legal, generator(6, index)) == first
+        deviations += default(observation, legal, generator(6, index)) != first
+    assert SEARCHING.anchor_margin == 0.3 and deviations > 0
 
 
 RULE_SETS = {

@@ -137,8 +137,9 @@ class AuctionHouseSearchAgent(SearchAgent):
         return self._lineups[rules]
 
     def evaluate(
-        self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator
-    ) -> tuple[int, np.ndarray]:
+        self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator,
+        prior: Sequence[float] | None = None,
+    ) -> tuple[int, np.ndarray]:  # fmt: skip
         """The kit's sequential halving (``SearchAgent.evaluate``) on compiled rows, every
         candidate of a round played in one call on the same fillings and chance."""
         rules, me = observation.rules, observation.player
@@ -164,7 +165,9 @@ class AuctionHouseSearchAgent(SearchAgent):
 
         # Win share first; between equal shares, the larger lead over the best other seat
         # (1e-6 a point: even all 220 points weigh less than one playout's share).
-        kept = sequential_halving(len(actions), self.budget, round_of_playouts, _TIE_BREAK)
+        kept = sequential_halving(
+            len(actions), self.budget, round_of_playouts, _TIE_BREAK, prior=prior
+        )
         store(rng, stream[0])
         return kept
 

@@ -96,8 +96,9 @@ class RubbishSearchAgent(SearchAgent):
         self._buffers: dict[Any, _Buffers] = {}
 
     def evaluate(
-        self, observation: Observation, actions: Sequence[Any], rng: np.random.Generator
-    ) -> tuple[int, np.ndarray]:
+        self, observation: Observation, actions: Sequence[Any], rng: np.random.Generator,
+        prior: Sequence[float] | None = None,
+    ) -> tuple[int, np.ndarray]:  # fmt: skip
         """The kit's sequential halving (``SearchAgent.evaluate``: the same draws from ``rng``,
         the same fillings and playouts), each round one compiled call
         (``compiled.play_round``) playing every candidate, with the win shares of the
@@ -128,7 +129,7 @@ class RubbishSearchAgent(SearchAgent):
             shares = buffers.standings[2][: fillings * len(alive), seat].reshape(len(alive), -1)
             return shares.sum(axis=1).tolist(), None
 
-        return sequential_halving(len(actions), self.budget, play_round)
+        return sequential_halving(len(actions), self.budget, play_round, prior=prior)
 
     def _buffers_for(self, rules: Any, rows: int) -> _Buffers:
         """This agent's arrays for ``rules`` with room for ``rows`` playouts (made once, and
