@@ -150,6 +150,9 @@ def simulate_figures(games: int) -> None:
         "3 x coverage": (Rules(teams=3), [CoverageHeuristic()] * 3),
         "4 x coverage": (Rules(teams=4), [CoverageHeuristic()] * 4),
         "classroom, coverage": (Rules(variant="classroom"), [CoverageHeuristic()]),
+        # issue 19: the search agent at its default budget, one team against fitted teams
+        "3 teams, search vs 2 fitted": (Rules(teams=3), ["search", "fitted", "fitted"]),
+        "4 teams, search vs 3 fitted": (Rules(teams=4), ["search", "fitted", "fitted", "fitted"]),
     }
     for name, (rules, agents) in mixes.items():
         started = time.perf_counter()
