@@ -1,5 +1,5 @@
 """Compile every game's numba kernels once, into numba's on-disk cache, so that the first call in
-a later process loads them (a second or two) instead of compiling them (up to half a minute
+a later process loads them (a second or two) instead of compiling them (up to a minute
 for a game). ``make setup`` runs it after installing: ``python -m workbench.warm``.
 
 Each game plays two seeded games with every agent it has, in every seat, building every frame
