@@ -16,6 +16,9 @@ heavier loaded, 140 against 125, median of 7 (x1.11). Over half of it is the pla
 (compiled, about 2,500 playout-deals a deal played; 0.63 -> 0.53 s CPU on 3,367 recorded rounds
 once the trick loop kept the trick's best card as it goes), the rest the step engine with the
 fitted seats' decisions (about 1 ms a deal) and the search's own Python (about 1 ms).
+With the stronger fit's three new features (quiet machine, 64 games, interleaved with the
+commit before them, 9b61bcb): 196 deals/s (194, 196, 200) against 215 (209, 216, 218); the
+fitted policy's compiled playouts are 8-14% slower with the new features' code.
 
 Ratios: to the step engine measured in the same run, and to the numpy batch engine the compiled
 engine replaced: NUMPY_DEALS_PER_S below, measured on this machine at commit 96fc6a1 with this
