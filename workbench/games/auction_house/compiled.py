@@ -307,6 +307,11 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
     seat and card of a refused play."""
     trump, leader, played = row[TRUMP], row[LEADER], row[PLAYED]
     first = row[STEP]
+    # Tricks taken this deal, seat s in bits 4s to 4s + 3 (at most 13 each): read by the
+    # fitted policy's trick race without reading the row back inside the loop.
+    won = np.int64(0)
+    for seat in range(PLAYERS):
+        won |= row[WON + seat] << (4 * seat)
     led, best, best_key, best_position = -1, -1, -2, 0
     if first % PLAYERS > 0:  # resumed inside a trick
         led, best, best_position = trick_best(row, trump, first % PLAYERS)
@@ -322,8 +327,10 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
                 legal = follow
         kind = kinds[actor]
         uniform = u[u_deal, r, SLOT_PLAY + step] if kind == RANDOM else 0.0
+        best_seat = (leader + best_position) % PLAYERS
+        race = ((won >> (4 * best_seat)) & 15) - ((won >> (4 * actor)) & 15)
         card = choose_play(kind, params, actor, position, hand, legal, trump, played, led, best,
-                           uniform, row, actor, best_position)  # fmt: skip
+                           uniform, race)  # fmt: skip
         if card < 0 or card >= 40 or (legal >> card) & 1 == 0:
             row[STEP], row[LEADER], row[PLAYED] = step, leader, played
             return actor, card
@@ -343,6 +350,7 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
         if position == PLAYERS - 1:
             leader = (leader + best_position) % PLAYERS
             row[WON + leader] += 1
+            won += np.int64(1) << (4 * leader)
             for seat in range(PLAYERS):
                 row[TRICK + seat] = -1
     row[STEP], row[LEADER], row[PLAYED] = PLAYERS * TRICKS, leader, played

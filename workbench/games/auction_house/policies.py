@@ -302,12 +302,12 @@ def high_cards(hand: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def choose_play(kind: int, params: np.ndarray, seat: int, position: int, hand: int, legal: int,
-                trump: int, played: int, led: int, best: int, u: float, row: np.ndarray,
-                me: int, best_position: int) -> int:  # fmt: skip
-    """``choose`` in the play phase, given the trick so far as its suit ``led``, ``best`` card
-    and that card's position (``trick_best``; anything at ``position`` 0), and the acting seat
-    ``me`` (``row`` is read for the tricks taken): the card to play. The compiled engine's
-    trick loop keeps the trick's best as it goes instead of reading the trick again."""
+                trump: int, played: int, led: int, best: int, u: float,
+                race: int) -> int:  # fmt: skip
+    """``choose`` in the play phase, given the trick so far as its suit ``led`` and ``best``
+    card (``trick_best``; anything at ``position`` 0) and the ``race`` (``trick_race``): the
+    card to play. The compiled engine's trick loop keeps the trick's best and the tricks taken
+    as it goes instead of reading the row again."""
     if kind == RANDOM:
         return select_card(legal, np.int64(u * count_cards(legal)))
     if kind != HEURISTIC and kind != FITTED:
@@ -318,7 +318,7 @@ def choose_play(kind: int, params: np.ndarray, seat: int, position: int, hand: i
         return _heuristic_lead(hand, trump, played, draw_trumps, lead_long, lead_trumps)
     block = False
     if kind == FITTED:
-        block = block_weight * (trick_race(row, me, position, best_position) + 2) >= 1.0
+        block = block_weight * (race + 2) >= 1.0
     return _heuristic_follow(hand, legal, trump, played, led, best, position, cover_from,
                              ruff_from, length, trump_bonus, block)  # fmt: skip
 
@@ -352,9 +352,9 @@ def choose(
         led, best, best_position = -1, -1, 0
         if position > 0:
             led, best, best_position = trick_best(row, trump, position)
-        me = (row[LEADER] + position) % 4
+        race = trick_race(row, (row[LEADER] + position) % 4, position, best_position)
         return False, choose_play(kind, params, seat, position, hand, legal, trump, played, led,
-                                  best, u, row, me, best_position), -1  # fmt: skip
+                                  best, u, race), -1  # fmt: skip
     if kind != HEURISTIC and kind != FITTED:
         return False, -1, -1
     (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, _, _, _, _, _,
