@@ -47,10 +47,10 @@ class Searching:
     win_shares: Callable[[np.ndarray], np.ndarray] | None = None
     #: Playouts per decision when the agent is made without a budget.
     budget: int = 64
-    #: When > 0, ``candidates`` lists the playout policy's own choice first, and another
-    #: candidate replaces it only with at least this much more mean win share: a table of
-    #: searches, each assuming the others play the policy, then leaves the policy's play only
-    #: where a deviation clearly pays (anchored search; see the shared budget auction's).
+    #: When > 0, the search is anchored: its candidates list the playout policy's own choice
+    #: first, and another replaces it only with at least this much more mean win share (the
+    #: agent's ``margin`` when made without one). A table of searches, each assuming the others
+    #: play the policy, then leaves the policy's play only where a deviation clearly pays.
     anchor_margin: float = 0.0
 
 
@@ -63,32 +63,55 @@ def split_wins(scores: np.ndarray) -> np.ndarray:
 class SearchAgent:
     """Determinized search with sequential halving (see the module docstring); ``budget`` is
     the number of playouts per decision. The playouts' agents are made for the rules of the
-    game being played (read from the observation), so one agent serves any rule set."""
+    game being played (read from the observation), so one agent serves any rule set.
+    ``margin``: the anchored search's margin (``Searching.anchor_margin`` when None)."""
 
     name = "search"
 
-    def __init__(self, searching: Searching, budget: int | None = None) -> None:
+    def __init__(
+        self, searching: Searching, budget: int | None = None, margin: float | None = None
+    ) -> None:
         budget = searching.budget if budget is None else budget
         self.budget = whole_number("search budget", budget, low=1, high=10**7)
+        if margin is not None:
+            number = isinstance(margin, int | float) and not isinstance(margin, bool)
+            if not number or not 0 <= margin < math.inf:
+                raise ValueError(f"search margin must be a number >= 0, got {margin!r}")
+            margin = float(margin)
+        self._margin = margin
         self.searching = searching
         self._rollouts: dict[Any, list[Any]] = {}
+
+    @property
+    def margin(self) -> float:
+        """The win share another candidate must gain over the anchor to replace it."""
+        return self.searching.anchor_margin if self._margin is None else self._margin
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(budget={self.budget})"
 
     def __call__(self, observation: Any, legal_actions: Sequence[Any], rng: np.random.Generator):
+        actions, anchored = self.choices(observation, legal_actions, rng)
+        if len(actions) == 1:
+            return actions[0]
+        prior = None
+        if anchored and self.margin > 0:
+            prior = [self.margin] + [0.0] * (len(actions) - 1)
+        chosen, _values = self.evaluate(observation, actions, rng, prior)
+        return actions[chosen]
+
+    def choices(
+        self, observation: Any, legal_actions: Sequence[Any], rng: np.random.Generator
+    ) -> tuple[list[Any], bool]:
+        """The actions to search (the game's ``candidates``; None: every legal action), and
+        whether the first is the playout policy's own choice, the anchor (``anchor_margin``
+        > 0). A game whose anchor is drawn (a randomised policy) overrides this."""
         searching = self.searching
         actions = list(
             legal_actions if searching.candidates is None
             else searching.candidates(observation, legal_actions)
         )  # fmt: skip
-        if len(actions) == 1:
-            return actions[0]
-        prior = None
-        if searching.anchor_margin > 0:
-            prior = [searching.anchor_margin] + [0.0] * (len(actions) - 1)
-        chosen, _values = self.evaluate(observation, actions, rng, prior)
-        return actions[chosen]
+        return actions, searching.anchor_margin > 0
 
     def rollout_agents(self, rules: Any) -> list[Any]:
         """The playouts' agents for ``rules`` (made once per rule set)."""

@@ -15,7 +15,6 @@ a deviation clearly pays. The classroom group compares buying and passing.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -72,6 +71,10 @@ def rollout_agents(rules: Any) -> list[Any]:
     return [_FITTED.policy_for(rules)] * rules.players
 
 
+#: The win share another bid must gain over the fitted policy's own bid to replace it: a
+#: tenth of a win (measured on the 3 and 4 team ladders, 0 to 0.2 play alike; see the commit).
+MARGIN = 0.1
+
 SEARCHING = Searching(
     sample_states=sample_states,
     play_from=standing_play_from,
@@ -79,12 +82,8 @@ SEARCHING = Searching(
     candidates=candidates,
     win_shares=win_shares,
     budget=16,
+    anchor_margin=MARGIN,
 )
-
-
-#: The win share another bid must gain over the fitted policy's own bid to replace it: a
-#: tenth of a win (measured on the 3 and 4 team ladders, 0 to 0.2 play alike; see the commit).
-MARGIN = 0.1
 
 
 class SharedBudgetSearchAgent(SearchAgent):
@@ -93,26 +92,19 @@ class SharedBudgetSearchAgent(SearchAgent):
     share is at least ``margin`` higher (module docstring)."""
 
     def __init__(self, budget: int = SEARCHING.budget, margin: float = MARGIN) -> None:
-        super().__init__(SEARCHING, budget)
-        number = isinstance(margin, int | float) and not isinstance(margin, bool)
-        if not number or not 0 <= margin < math.inf:
-            raise ValueError(f"search margin must be a number >= 0, got {margin!r}")
-        self.margin = float(margin)
+        super().__init__(SEARCHING, budget, margin)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(budget={self.budget}, margin={self.margin:g})"
 
-    def __call__(
+    def choices(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
-    ) -> Action:
+    ) -> tuple[list[Action], bool]:
+        """The fitted policy's bid, drawn from ``rng`` (the anchor), then the alternatives to
+        it; the classroom group (and a finished game): every legal action, unanchored."""
         if observation.rules.variant == "classroom" or observation.card is None:
-            return super().__call__(observation, legal_actions, rng)
+            return list(legal_actions), False
         fitted = self.rollout_agents(observation.rules)[observation.player]
         anchor = fitted(observation, legal_actions, rng)
         others = [bid for bid in candidates(observation, legal_actions) if bid != anchor]
-        if not others:
-            return anchor
-        actions = [anchor, *others]
-        prior = [self.margin] + [0.0] * len(others)
-        chosen, _values = self.evaluate(observation, actions, rng, prior)
-        return actions[chosen]
+        return [anchor, *others], True
