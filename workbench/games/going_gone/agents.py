@@ -17,7 +17,7 @@ from functools import cache
 import numpy as np
 
 from workbench.games.going_gone.actions import Action, Allocation, DoneSelling, Sell
-from workbench.games.going_gone.bits import item_bits, items_of, mask_of
+from workbench.games.going_gone.bits import item_bit_ints, items_of, mask_of
 from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.engine import Observation
 from workbench.games.going_gone.fitted import GoingGoneFittedAgent
@@ -91,7 +91,7 @@ def _step_context(rules: Rules) -> tuple:
     tables, each item's mask bit, work arrays for bids and sales, the allocation and the plan."""
     return (
         tables_of(rules),
-        tuple(int(b) for b in item_bits(rules)),
+        item_bit_ints(rules),
         scratch(rules.cups),
         scratch(1),
         np.zeros(rules.cups, dtype=np.int64),

@@ -66,7 +66,7 @@ def bit_items(rules: Rules) -> np.ndarray:
 
 def mask_of(rules: Rules, items: Iterable[int]) -> int:
     """The mask of a set of item ids."""
-    bits = _item_bit_ints(rules)
+    bits = item_bit_ints(rules)
     mask = 0
     for item in items:
         mask |= bits[item]
@@ -74,8 +74,9 @@ def mask_of(rules: Rules, items: Iterable[int]) -> int:
 
 
 @cache
-def _item_bit_ints(rules: Rules) -> tuple[int, ...]:
-    """``item_bits`` as Python ints (``mask_of`` runs on every step-engine decision)."""
+def item_bit_ints(rules: Rules) -> tuple[int, ...]:
+    """``item_bits`` as Python ints, made once per rule set (``mask_of`` and the step calls of
+    the compiled policies run on every step-engine decision)."""
     return tuple(int(b) for b in item_bits(rules))
 
 

@@ -38,7 +38,8 @@ _NEG = -(10**6)  # "unreachable" in the DP; far below any reachable value
 #: Slots of the direct-mapped cache of exact values each rule set keeps (a power of two).
 CACHE = 1 << 18
 _CACHE_SHIFT = np.uint64(64 - 18)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: The 64-bit golden-ratio multiplier of the direct-mapped caches' and streams' hashing.
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Free items up to which every assignment is tried (``_gray_value``) instead of the DP.
 GRAY_ITEMS = 10
 #: Free items above which the range test (``_dominate``) runs before the search.
@@ -126,7 +127,8 @@ _M0F = np.uint64(0x0F0F0F0F0F0F0F0F)
 _M7E = np.uint64(0x7E7E7E7E7E7E7E7E)
 _M80 = np.uint64(0x8080808080808080)
 _UFF = np.uint64(0xFF)
-_BYTE_ONES = np.uint64(0x0101010101010101)
+#: A one in every byte: a country's line (one bit per type), shifted to the country.
+BYTE_ONES = np.uint64(0x0101010101010101)
 
 
 @njit(cache=True, inline="always")
@@ -161,7 +163,7 @@ def _crowded_columns(mask: np.uint64) -> np.uint64:
     twos |= (twos >> np.uint64(16)) | (ones & (ones >> np.uint64(16)))
     ones |= ones >> np.uint64(16)
     twos |= (twos >> U8) | (ones & (ones >> U8))
-    return (twos & U255) * _BYTE_ONES
+    return (twos & U255) * BYTE_ONES
 
 
 @njit(cache=True, inline="always")
@@ -378,7 +380,7 @@ def cached_value(mask: np.uint64, tb: tuple, work: np.ndarray) -> int:
     value = few_free_value(mask, tb.best, work)
     if value >= 0:
         return value
-    slot = (mask * _GOLDEN) >> _CACHE_SHIFT
+    slot = (mask * GOLDEN) >> _CACHE_SHIFT
     if tb.cache_keys[slot] == mask:
         return tb.cache_values[slot]
     value = exact_value(mask, tb.best, tb.low, tb.high, work)

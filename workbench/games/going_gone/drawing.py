@@ -10,10 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from workbench.games.going_gone.compiled import U0, U1, U255, popcount
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_BYTE_ONES = np.uint64(0x0101010101010101)
+from workbench.games.going_gone.compiled import BYTE_ONES, GOLDEN, U0, U1, U255, popcount
 
 #: Items up to which ``sales_counts`` counts a holding's sales in int64: there are at most
 #: Bell(k + 1) sales of k items, and Bell(25) < 2^63.
@@ -32,14 +29,14 @@ def _sales(left: np.uint64, keys: np.ndarray, counts: np.ndarray) -> np.int64:
     its type line or of its country line)."""
     if left == U0:
         return np.int64(1)
-    slot = (left * _GOLDEN) >> _SALES_SHIFT
+    slot = (left * GOLDEN) >> _SALES_SHIFT
     if keys[slot] == left:
         return counts[slot]
     rest = left & (left - U1)
     x = popcount((left ^ rest) - U1)
     total = 2 * _sales(rest, keys, counts)
     type_line = U255 << np.uint64(x & ~7)
-    country_line = _BYTE_ONES << np.uint64(x & 7)
+    country_line = BYTE_ONES << np.uint64(x & 7)
     for line in (type_line, country_line):
         others = rest & line
         sub = others

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from workbench.games.going_gone.compiled import WORK, Tables, cached_value, popcount
+from workbench.games.going_gone.compiled import GOLDEN, WORK, Tables, cached_value, popcount
 from workbench.games.going_gone.policies import (
     MAX_SALES,
     RANDOM,
@@ -34,7 +34,6 @@ from workbench.games.going_gone.rules import Rules
 
 #: ``Positions.phase`` codes.
 BID, SELL, OVER = 0, 1, 2
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
@@ -115,7 +114,7 @@ def play_positions(
 @njit(cache=True, inline="always")
 def uniform(key: np.uint64, round_: int, seat: int, slot: int) -> float:
     """Game ``key``'s uniform in [0, 1) for (round, seat, slot) (SplitMix64's finaliser)."""
-    z = key + np.uint64((round_ * 16 + seat) * 1024 + slot + 1) * _GOLDEN
+    z = key + np.uint64((round_ * 16 + seat) * 1024 + slot + 1) * GOLDEN
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     z = z ^ (z >> np.uint64(31))
