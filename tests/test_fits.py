@@ -218,3 +218,49 @@ def test_the_exploitation_penalty_keeps_a_lone_opponent_below_fair_share():
     assert held["x"] == pytest.approx(0.8167, abs=0.03)
     assert details["penalty"] == 3.0
     assert details["games"] == 60 * 8 * (2 + 1) * 2 * 5  # tables + the lone opponent's games
+
+
+class _Exploiter:
+    """A best response to one policy (what a game's search is to the fitter)."""
+
+    name = "exploiter"
+
+    def __init__(self, policy):
+        self.policy = policy
+
+
+class _ReadableGame(_KnownGame):
+    """Like ``_KnownGame`` (best y = 1.5), but an exploiter alone against a table of the policy
+    wins 0.3 + 0.2 y: above fair share (1/2) once y > 1, so with the exploiter (penalty 3,
+    slack 0.01) the fit should settle near y = 0.95; the fixed agent exploits nothing."""
+
+    def seat_win_shares(self, rules, lineup, *, games, seed):
+        shares = super().seat_win_shares(rules, lineup, games=games, seed=seed)
+        noise = np.random.default_rng(seed).normal(0.0, 0.005, size=games)
+        for seat, agent in enumerate(lineup):
+            if isinstance(agent, _Exploiter):
+                shares[:, seat] = 0.3 + 0.2 * agent.policy.y + noise
+        return shares
+
+
+def test_an_exploiter_pulls_the_fit_back_to_what_it_cannot_read():
+    guarded = dataclasses.replace(_KNOWN, generations=60, penalty=3.0, slack=0.01)
+    checked = dataclasses.replace(
+        guarded, exploiter=lambda rules, policy: _Exploiter(policy), exploiter_games=2
+    )
+    game, rules = _ReadableGame(), _Rules(players=2)
+    blind, blind_details = fit_policy(game, guarded, rules, seed=1, progress=False)
+    held, details = fit_policy(game, checked, rules, seed=1, progress=False)
+    assert blind["y"] == pytest.approx(1.5, abs=0.1)
+    assert "finalists" not in blind_details
+    assert held["y"] == pytest.approx(0.95, abs=0.05)
+    assert held["x"] == pytest.approx(0.3, abs=0.05)
+    # The finalists: six generations' means, evenly spaced over the second half.
+    assert list(details["finalists"]) == ["30", "35", "41", "47", "53", "59"]
+    assert str(details["chosen_generation"]) in details["finalists"]
+    per_candidate = 2 * 2 * 5 + 2 * 5  # seats x (tables + the lone fixed agent) x games
+    exploited = 2 * 2  # seats x the exploiter's games, in the second half
+    # Each finalist, on fresh deals: seats x (the fixed table + the lone fixed agent + the
+    # exploiter, five times as long).
+    finals = 6 * 2 * (5 + 5 + 5 * 2)
+    assert details["games"] == 60 * 8 * per_candidate + 30 * 8 * exploited + finals

@@ -11,6 +11,13 @@ luck. The objective is the candidate's mean win share over those games, less an 
 exploitation penalty: each hand-written agent also sits alone against a table of the candidate,
 and whatever it wins above fair share counts against the candidate (a fit that only beats
 tables of others can leave its own table open to a lone hand-written agent).
+
+A game may also name an ``exploiter``: an agent that best-responds to a given policy (its
+search, modelling every other seat as that policy), because the hand-written agents rarely
+find what a best response finds. From the second half of the generations on, the exploiter
+too sits alone against every candidate's table, penalised as the hand-written agents are
+(the first half, without it, costs a tenth as much and finds competent play first); the fit
+is then the best, on fresh deals, of a few of that half's means, not simply the last.
 """
 
 from __future__ import annotations
@@ -34,6 +41,10 @@ from workbench.kit.seeding import seed_sequence
 FITTER = "cma-es-2"
 #: The sub-stream the exploitation penalty's games draw from (apart from the tables' games).
 LONE_STREAM = 99
+#: The sub-stream (under LONE_STREAM) of the final choice's games, and how many times the
+#: exploiter's games per seat it plays there.
+FINAL_STREAM = 0xF1
+FINAL_GAMES = 5
 
 
 @dataclass(frozen=True)
@@ -87,6 +98,13 @@ class Fitting:
     #: fair share minus ``slack`` costs the candidate ``penalty`` points (see ``fit_policy``).
     penalty: float = 0.0
     slack: float = 0.01
+    #: ``exploiter(rules, policy)`` -> an agent best-responding to ``policy``, or None. With
+    #: one, every candidate of the second half of the generations also faces it alone, for
+    #: ``exploiter_games`` games per seat, penalised as the hand-written opponents; and the fit
+    #: is the best of ``finalists`` generations' means of that half (see the module docstring).
+    exploiter: Callable[[Any, Any], Any] | None = None
+    finalists: int = 6
+    exploiter_games: int = 4
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -136,6 +154,7 @@ def fit_policy(
         step=fitting.step,
     )
     history: list[float] = []
+    means: list[np.ndarray] = []
     played, started = 0, time.perf_counter()
     bar = progress_bar(generations, enabled=progress, description=f"fitting {selfplay.game}",
                        unit="generation")  # fmt: skip
@@ -143,19 +162,26 @@ def fit_policy(
         for generation in range(generations):
             tables = [*opponents, fitting.policy(rules, current())]
             units = strategy.ask()
+            exploiter_games = fitting.exploiter_games if generation >= generations // 2 else 0
             shares = np.array([
                 _objective(selfplay, fitting, rules, fitting.policy(rules, to_params(u)),
-                           opponents, tables, seed_sequence(seed, generation))
+                           opponents, tables, seed_sequence(seed, generation), exploiter_games)
                 for u in units
             ])  # fmt: skip
-            lone = len(opponents) if fitting.penalty > 0 else 0
-            played += len(units) * (len(tables) + lone) * rules.players * fitting.games
+            played += len(units) * _games_per_objective(fitting, rules, opponents, tables,
+                                                        exploiter_games)  # fmt: skip
             strategy.tell(units, list(-shares))  # pycma minimises
             history.append(float(shares.mean()))
+            means.append(current())
             bar.update(1)
     finally:
         bar.close()
-    params = {name: float(v) for name, v in zip(names, current(), strict=True)}
+    chosen, final = len(means) - 1, {}
+    if fitting.exploiter is not None and means:
+        chosen, final = _final_choice(selfplay, fitting, rules, means, opponents, seed)
+        played += final.pop("games")
+    params = {name: float(v) for name, v in zip(names, means[chosen] if means else current(),
+                                                strict=True)}  # fmt: skip
     details = {
         "games": played,
         "seconds": round(time.perf_counter() - started, 3),
@@ -165,6 +191,7 @@ def fit_policy(
         "opponents": list(fitting.opponents),
         "penalty": fitting.penalty,
         "mean_objective_by_generation": [round(h, 4) for h in history],
+        **final,
     }
     return params, details
 
@@ -248,17 +275,63 @@ def _objective(
     opponents: list[Any],
     tables: list[Any],
     seed: Any,
+    exploiter_games: int = 0,
 ) -> float:
     """A candidate's score: its mean win share alone against each table, less the exploitation
-    penalty (each opponent alone against the candidate's table, above fair share - slack)."""
+    penalty (each opponent, and the exploiter when it plays ``exploiter_games`` > 0 games per
+    seat, alone against the candidate's table, above fair share - slack)."""
     score = _share_against(selfplay, rules, candidate, tables, fitting.games, seed)
     if fitting.penalty > 0:
         fair = 1.0 / rules.players
-        for index, lone in enumerate(opponents):
-            share = _share_against(selfplay, rules, lone, [candidate], fitting.games,
+        lones = [(lone, fitting.games) for lone in opponents]
+        if fitting.exploiter is not None and exploiter_games > 0:
+            lones.append((fitting.exploiter(rules, candidate), exploiter_games))
+        for index, (lone, games) in enumerate(lones):
+            share = _share_against(selfplay, rules, lone, [candidate], games,
                                    seed_sequence(seed, LONE_STREAM, index))  # fmt: skip
             score -= fitting.penalty * max(0.0, share - fair + fitting.slack)
     return score
+
+
+def _final_choice(
+    selfplay: Any,
+    fitting: Fitting,
+    rules: Any,
+    means: list[np.ndarray],
+    opponents: list[Any],
+    seed: int,
+) -> tuple[int, dict[str, Any]]:
+    """The generation whose mean the fit keeps (module docstring): the best objective on
+    fresh deals, the exploiter playing ``FINAL_GAMES`` times its games; and what it saw."""
+    generations = len(means)
+    count = max(1, min(fitting.finalists, generations - generations // 2))
+    finalists = sorted({int(g) for g in np.linspace(generations // 2, generations - 1, count)})
+    exploiter_games = fitting.exploiter_games * FINAL_GAMES
+    stream = seed_sequence(seed, LONE_STREAM, FINAL_STREAM)
+    objectives = [
+        _objective(selfplay, fitting, rules, fitting.policy(rules, means[generation]),
+                   opponents, opponents, stream, exploiter_games)
+        for generation in finalists
+    ]  # fmt: skip
+    best = int(np.argmax(objectives))
+    per_finalist = _games_per_objective(fitting, rules, opponents, opponents, exploiter_games)
+    details = {
+        "games": len(finalists) * per_finalist,
+        "chosen_generation": finalists[best],
+        "finalists": {str(g): round(o, 4) for g, o in zip(finalists, objectives, strict=True)},
+    }
+    return finalists[best], details
+
+
+def _games_per_objective(
+    fitting: Fitting, rules: Any, opponents: list[Any], tables: list[Any], exploiter_games: int
+) -> int:
+    """The games one ``_objective`` call plays."""
+    lone = 0
+    if fitting.penalty > 0:
+        lone = len(opponents) * fitting.games
+        lone += exploiter_games if fitting.exploiter is not None else 0
+    return rules.players * (len(tables) * fitting.games + lone)
 
 
 def _share_against(
