@@ -93,7 +93,7 @@ def test_the_rulebook_fits_ship_and_load_without_fitting(teams):
 def test_fits_follow_the_rules(tmp_path):
     """A cheap fit at the rulebook's 3 teams and at a far-apart rule set (4 teams, 6 credits,
     shared ties) gives different parameters; the same arguments give the same fit."""
-    cheap = dataclasses.replace(FITTING, games=20, generations=3, population=6)
+    cheap = dataclasses.replace(FITTING, games=20, generations=3, population=6, exploiter_games=1)
     near = Rules(teams=3)
     far = Rules(teams=4, budget=6, final_tiebreak="shared")
     near_params, details = fit_policy(SELF_PLAY, cheap, near, seed=1, progress=False)

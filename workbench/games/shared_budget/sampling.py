@@ -59,28 +59,47 @@ Filling = tuple[int | None, ...]
 def sample_states(observation: Observation, rng: np.random.Generator, count: int) -> list[State]:
     """``count`` States consistent with ``observation``, every filling equally likely: each
     hidden sealed bid uniform over 0..its team's budget, independently."""
+    template, hidden, bids = sample_bids(observation, rng, count)
+    if not hidden:
+        return [template] * count  # States are immutable: nothing to fill, one position
+    slips = [_slips(observation.budgets[seat]) for seat in hidden]
+    sealed = list(template.sealed)
+    states = []
+    for row in bids:
+        for seat, choices, bid in zip(hidden, slips, row, strict=True):
+            sealed[seat] = choices[bid]
+        states.append(_with_sealed(template, tuple(sealed)))
+    return states
+
+
+def sample_bids(
+    observation: Observation, rng: np.random.Generator, count: int
+) -> tuple[State, tuple[int, ...], list[list[int]]]:
+    """What ``sample_states`` draws, before any State is built: the observed position (every
+    hidden bid written as 0), the hidden seats, and ``count`` rows of their bids (the same
+    draws from ``rng``; none when nothing is hidden). The compiled search reads these."""
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy Generator, got {type(rng).__name__}")
     count = whole_number("count", count, low=0, allowed="a non-negative whole number")
     template, hidden = _template(observation)
     if not hidden:
-        return [template] * count  # States are immutable: nothing to fill, one position
+        return template, hidden, [[] for _ in range(count)]
     # A filling is one index, uniform over the product of the hidden seats' bid counts, read
     # in mixed radix: one generator call however many seats (numpy's size and array-bound
     # handling costs tens of microseconds a call, more than building the States).
-    slips = [_slips(observation.budgets[seat]) for seat in hidden]
-    total = math.prod(len(choices) for choices in slips)
+    sizes = [observation.budgets[seat] + 1 for seat in hidden]
+    total = math.prod(sizes)
     indices = (
         [int(rng.integers(total))] if count == 1 else rng.integers(0, total, size=count).tolist()
     )
-    sealed = list(template.sealed)
-    states = []
+    rows = []
     for index in indices:
-        for seat, choices in zip(hidden, slips, strict=True):
-            index, bid = divmod(index, len(choices))
-            sealed[seat] = choices[bid]
-        states.append(_with_sealed(template, tuple(sealed)))
-    return states
+        row = []
+        for size in sizes:
+            index, bid = divmod(index, size)
+            row.append(bid)
+        rows.append(row)
+    return template, hidden, rows
 
 
 def consistent_fillings(observation: Observation) -> Iterator[Filling]:
@@ -246,6 +265,6 @@ def _written_action(written: str) -> int | str:
 
 
 __all__ = [
-    "Filling", "consistent_fillings", "filling_of", "hidden_seats", "sample_states",
+    "Filling", "consistent_fillings", "filling_of", "hidden_seats", "sample_bids", "sample_states",
     "state_with_filling",
 ]  # fmt: skip
