@@ -409,6 +409,36 @@ def play_from(
     return (scores, budgets_left) if budgets else scores
 
 
+def play_candidates(
+    rules: Rules, kinds: np.ndarray, parameters: np.ndarray, seed: SeedLike, state: State,
+    earlier_bids: np.ndarray, bids: Sequence[int],
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """What ``play_from`` gives for ``state`` with each row of ``earlier_bids`` (the round's
+    sealed bids so far, a filling) and then each of ``bids`` written by the seat to play, one
+    playout each: functions covered and budgets left, shape (bids, fillings, seats). Filling i
+    draws from the stream (seed, i) whatever the bid (common random numbers). For the search:
+    no State is built and the policies (``policies``) are made once by the caller."""
+    fillings, players = earlier_bids.shape
+    seat = state.to_play
+    words, length = _stream_words(seed_sequence(seed))
+    table = tables(rules)
+    starts = np.array(earlier_bids, dtype=np.int64)
+    budgets = np.tile(np.array(state.budgets, dtype=np.int64), (fillings, 1))
+    coverage = np.tile(np.array(state.coverage, dtype=np.int64), (fillings, 1))
+    round_starts = np.full(fillings, state.round_index, dtype=np.int64)
+    next_seats = np.full(fillings, seat + 1, dtype=np.int64)
+    scores = np.zeros((len(bids), fillings, 1, players))
+    budgets_left = np.zeros((len(bids), fillings, 1, players))
+    for index, bid in enumerate(bids):
+        starts[:, seat] = bid
+        _play_from(
+            table.masks, table.later, table.priorities, table.prices, table.full,
+            table.classroom, kinds, parameters, words, length, round_starts, next_seats,
+            starts, budgets, coverage, scores[index], budgets_left[index],
+        )  # fmt: skip
+    return scores[:, :, 0], budgets_left[:, :, 0]
+
+
 def _action_index(rules: Rules, bid: int, written: str) -> int:
     """A sealed bid as the compiled loop holds it (the classroom never seals: 1 for buy)."""
     if rules.variant == "classroom":

@@ -1,9 +1,10 @@
 """The shared budget auction's ``search`` agent: the kit's determinized search
 (``workbench.kit.search``) with this game's sampler of hidden bids (``sampling``), compiled
 playouts of the ``fitted`` policy at every seat (each candidate's started straight in the
-compiled loop from the sampled bids: the values of ``State.apply`` then ``compiled.play_from``,
-with games against fitted teams 1.5 to 1.8 times as fast), and the game's own win rule (the best score, then the larger
-remaining budget; ties shared).
+compiled loop from the sampled bids, ``compiled.play_candidates``: the values of
+``State.apply`` then ``compiled.play_from``, with games against fitted teams 1.5 to 1.8 times
+as fast), and the game's own win rule (the best score, then the larger remaining budget; ties
+shared).
 
 Anchored on the fitted policy: the agent first draws the bid the fitted policy would write,
 then compares it with a few alternatives (passing, the smallest bid, one more than each
@@ -24,18 +25,12 @@ from typing import Any
 import numpy as np
 
 from workbench.games.shared_budget.choices import Action
-from workbench.games.shared_budget.compiled import (
-    _play_from,
-    _stream_words,
-    play_from,
-    policies,
-    tables,
-)
+from workbench.games.shared_budget.compiled import play_candidates, play_from, policies
 from workbench.games.shared_budget.engine import Observation, State
 from workbench.games.shared_budget.fitted import SharedBudgetFittedAgent
 from workbench.games.shared_budget.sampling import sample_bids, sample_states
 from workbench.kit.search import SearchAgent, Searching, sequential_halving, split_wins
-from workbench.kit.seeding import SeedLike, seed_sequence
+from workbench.kit.seeding import SeedLike
 from workbench.kit.selfplay import playing_agent
 
 _FITTED = SharedBudgetFittedAgent()
@@ -125,32 +120,19 @@ class SharedBudgetSearchAgent(SearchAgent):
             return super().evaluate(observation, actions, rng, prior)
         seat, players = observation.player, rules.players
         kinds, parameters = self._compiled(rules)
-        table = tables(rules)
         tiebreak = 1.0 / (rules.budget + 1) if rules.final_tiebreak == "budget" else 0.0
 
         def play_round(alive: list[int], fillings: int) -> tuple[list[float], None]:
             template, hidden, rows = sample_bids(observation, rng, fillings)
-            words, length = _stream_words(seed_sequence(int(rng.integers(2**63))))
-            bids = np.zeros((fillings, players), dtype=np.int64)
+            earlier = np.zeros((fillings, players), dtype=np.int64)
             if hidden:
-                bids[:, list(hidden)] = rows
-            budgets = np.tile(np.array(template.budgets, dtype=np.int64), (fillings, 1))
-            coverage = np.tile(np.array(template.coverage, dtype=np.int64), (fillings, 1))
-            round_starts = np.full(fillings, template.round_index, dtype=np.int64)
-            next_seats = np.full(fillings, seat + 1, dtype=np.int64)
-            sums = []
-            for index in alive:
-                bids[:, seat] = actions[index]
-                scores = np.zeros((fillings, 1, players))
-                left = np.zeros((fillings, 1, players))
-                _play_from(
-                    table.masks, table.later, table.priorities, table.prices, table.full,
-                    table.classroom, kinds, parameters, words, length, round_starts,
-                    next_seats, bids, budgets, coverage, scores, left,
-                )  # fmt: skip
-                shares = split_wins(scores + left * tiebreak)
-                sums.append(float(shares[..., seat].sum()))
-            return sums, None
+                earlier[:, list(hidden)] = rows
+            scores, left = play_candidates(
+                rules, kinds, parameters, int(rng.integers(2**63)), template, earlier,
+                [actions[index] for index in alive],
+            )  # fmt: skip
+            shares = split_wins(scores + left * tiebreak)
+            return shares[..., seat].sum(axis=1).tolist(), None
 
         return sequential_halving(len(actions), self.budget, play_round, prior=prior)
 
