@@ -423,8 +423,10 @@ def play_candidates(
     words, length = _stream_words(seed_sequence(seed))
     table = tables(rules)
     starts = np.array(earlier_bids, dtype=np.int64)
-    budgets = np.tile(np.array(state.budgets, dtype=np.int64), (fillings, 1))
-    coverage = np.tile(np.array(state.coverage, dtype=np.int64), (fillings, 1))
+    budgets = np.empty((fillings, players), dtype=np.int64)
+    budgets[:] = state.budgets
+    coverage = np.empty((fillings, players), dtype=np.int64)
+    coverage[:] = state.coverage
     round_starts = np.full(fillings, state.round_index, dtype=np.int64)
     next_seats = np.full(fillings, seat + 1, dtype=np.int64)
     scores = np.zeros((len(bids), fillings, 1, players))
