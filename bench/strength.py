@@ -12,10 +12,16 @@ rotated, Wilson intervals, Luce ratings):
     python bench/strength.py                      # 500 games per seat; search 100 per seat
     python bench/strength.py --games 100 --search-games 25   # a quick look
     python bench/strength.py shared_budget                   # one game
+    python bench/strength.py auction_house --gain-games 1000
+        # also re-plays the two matches the gain target compares, 1,000 games per seat each
 
 Target 1 uses a ladder of the hand-written agents and ``fitted`` (fast); target 2 a ladder of
 the default agent, ``fitted`` and ``search``. A best-response gain here is the best challenger
 among the agents of that ladder, not the best possible one. Local processes on every core.
+At 100 games per seat a gain's interval is about +/- 0.045 wide, so where the verdict is close
+``--gain-games`` plays the two matches it compares again (each best challenger alone against
+the fitted table and against the default table, seat s from ``--gain-seed`` + s) with a
+verdict of their own.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import polars as pl
 
 from workbench import games as registry
 from workbench import ladder
+from workbench.stats import proportion_interval
 
 #: Agents that are not hand-written policies: fitted, the search-like ones, and the shared budget
 #: auction's exact two-team equilibrium (the reference at 2 teams, not defined for more).
@@ -78,8 +85,11 @@ def fitted_targets(game: str, rules: Any, games: int, seed: int) -> list[str]:
     return lines
 
 
-def search_targets(game: str, rules: Any, games: int, seed: int) -> list[str]:
-    """Target 2's lines: search's rating against fitted's, and the best-response gains."""
+def search_targets(
+    game: str, rules: Any, games: int, seed: int
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """Target 2's lines: search's rating against fitted's, and the best-response gains; and
+    the two matches the gain target compares, (challenger, table): against fitted, default."""
     module = registry.get(game)
     default = importlib.import_module(module.__name__ + ".simulate").SELF_PLAY.default_agent
     result = ladder(game, rules, [default, "fitted", "search"], games=games, seed=seed,
@@ -92,7 +102,7 @@ def search_targets(game: str, rules: Any, games: int, seed: int) -> list[str]:
         for row in result.ratings.iter_rows(named=True)
     )
     half = against_fitted <= against_default / 2
-    return [
+    lines = [
         f"  ratings: {ratings} "
         f"[{'met' if rating['search'] >= rating['fitted'] else 'NOT met'}: search not weaker]",
         f"  search alone vs fitted: {show(match(result.matches, 'search', 'fitted'))}; "
@@ -101,6 +111,37 @@ def search_targets(game: str, rules: Any, games: int, seed: int) -> list[str]:
         f"({best['fitted']['best_challenger']}), vs a {default} table {against_default:+.3f} "
         f"({best[default]['best_challenger']}) [{'met' if half else 'NOT met'}: at most half]",
     ]
+    pairs = [(best["fitted"]["best_challenger"], "fitted"),
+             (best[default]["best_challenger"], default)]  # fmt: skip
+    return lines, pairs
+
+
+def gain_matches(game: str, rules: Any, pairs: list[tuple[str, str]], games: int,
+                 seed: int) -> list[str]:  # fmt: skip
+    """The gain target's two matches (challenger alone against a table) re-played with more
+    games: seat s plays ``games`` games from seed ``seed`` + s; the target's verdict on them."""
+    module = registry.get(game)
+    rules = module.Rules() if rules is None else rules
+    gains, lines = [], []
+    for challenger, table in pairs:
+        share = 0.0
+        for seat in range(rules.players):
+            lineup = [table] * rules.players
+            lineup[seat] = challenger
+            played, *_ = module.simulate(rules, lineup, games=games, seed=seed + seat,
+                                         progress=False)  # fmt: skip
+            share += played.filter(pl.col("seat") == seat)["win_share"].sum()
+        total = games * rules.players
+        low, high = proportion_interval(share, total)
+        gains.append(share / total - 1 / rules.players)
+        lines.append(f"  {challenger} alone vs {table}: {share / total:.3f} [{low:.3f}, "
+                     f"{high:.3f}] over {total:,}, gain {gains[-1]:+.3f}")  # fmt: skip
+    verdict = "met" if gains[0] <= gains[1] / 2 else "NOT met"
+    if gains[1] <= 0:
+        verdict = "no gain against the default table to halve"
+    lines.append(f"  re-played: gain vs a {pairs[0][1]} table {gains[0]:+.3f}, vs a {pairs[1][1]} "
+                 f"table {gains[1]:+.3f} [{verdict}: at most half]")
+    return lines
 
 
 def main() -> None:
@@ -108,6 +149,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500, help="games per seat, target 1")
     parser.add_argument("--search-games", type=int, default=100, help="games per seat, target 2")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--gain-games", type=int, default=0,
+                        help="re-play the gain target's two matches with this many games per seat")
+    parser.add_argument("--gain-seed", type=int, default=500, help="their first seat's seed")
     parser.add_argument("only", nargs="*", metavar="game", help="only these games (default: all)")
     args = parser.parse_args()
     for label, game, rules in settings():
@@ -115,7 +159,10 @@ def main() -> None:
             continue
         started = time.perf_counter()
         lines = fitted_targets(game, rules, args.games, args.seed)
-        lines += search_targets(game, rules, args.search_games, args.seed)
+        search_lines, pairs = search_targets(game, rules, args.search_games, args.seed)
+        lines += search_lines
+        if args.gain_games:
+            lines += gain_matches(game, rules, pairs, args.gain_games, args.gain_seed)
         print(f"\n{label} ({time.perf_counter() - started:.0f} s)")
         print("\n".join(lines), flush=True)
 
