@@ -16,7 +16,7 @@ A game may also name an ``exploiter``: an agent that best-responds to a given po
 search, modelling every other seat as that policy), because the hand-written agents rarely
 find what a best response finds. From the second half of the generations on, the exploiter
 too sits alone against every candidate's table, penalised as the hand-written agents are
-(the first half, without it, costs a tenth as much and finds competent play first); the fit
+(the first half, without it, is cheap and finds competent play first); the fit
 is then the best, on fresh deals, of a few of that half's means, not simply the last.
 """
 
@@ -176,12 +176,12 @@ def fit_policy(
             bar.update(1)
     finally:
         bar.close()
-    chosen, final = len(means) - 1, {}
+    vector, final = current(), {}
     if fitting.exploiter is not None and means:
         chosen, final = _final_choice(selfplay, fitting, rules, means, opponents, seed)
+        vector = means[chosen]
         played += final.pop("games")
-    params = {name: float(v) for name, v in zip(names, means[chosen] if means else current(),
-                                                strict=True)}  # fmt: skip
+    params = {name: float(v) for name, v in zip(names, vector, strict=True)}
     details = {
         "games": played,
         "seconds": round(time.perf_counter() - started, 3),

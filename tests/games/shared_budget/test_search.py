@@ -61,8 +61,9 @@ def test_the_compiled_evaluation_gives_the_kits_values(teams, tiebreak):
     the same mean values as the kit's (State.apply, then play_from), from the same draws. (The
     shared tie-break has no shipped fit: there the search models coverage teams.)"""
     rules = Rules(teams=teams, final_tiebreak=tiebreak)
-    policy = make_agent("fitted") if tiebreak == "budget" else CoverageHeuristic()
-    search = exploiter(rules, policy.policy_for(rules) if tiebreak == "budget" else policy)
+    fitted = make_agent("fitted")
+    policy = fitted.policy_for(rules) if tiebreak == "budget" else CoverageHeuristic()
+    search = exploiter(rules, policy)
     compared = 0
     for game in range(3):
         state, rng = new_game(rules, seed=game), generator(game)
