@@ -81,6 +81,7 @@ class SearchAgent:
         self._margin = margin
         self.searching = searching
         self._rollouts: dict[Any, list[Any]] = {}
+        self._compiled_rollouts: dict[Any, Any] = {}
 
     @property
     def margin(self) -> float:
@@ -118,6 +119,19 @@ class SearchAgent:
         if rules not in self._rollouts:
             self._rollouts[rules] = self.searching.rollout_agents(rules)
         return self._rollouts[rules]
+
+    def compiled_rollouts(self, rules: Any) -> Any:
+        """The playouts' agents for ``rules`` as the game's compiled playouts read them
+        (``compile_rollouts``), made once per rule set."""
+        if rules not in self._compiled_rollouts:
+            agents = self.rollout_agents(rules)
+            self._compiled_rollouts[rules] = self.compile_rollouts(rules, agents)
+        return self._compiled_rollouts[rules]
+
+    def compile_rollouts(self, rules: Any, agents: Sequence[Any]) -> Any:
+        """The playouts' ``agents`` in the form a game's compiled ``evaluate`` reads (its
+        policies' kinds and parameters, say); a game with compiled playouts overrides it."""
+        raise NotImplementedError(f"{type(self).__name__} has no compiled playouts")
 
     def evaluate(
         self, observation: Any, actions: Sequence[Any], rng: np.random.Generator,

@@ -126,15 +126,14 @@ class AuctionHouseSearchAgent(SearchAgent):
 
     def __init__(self, budget: int = 32) -> None:
         super().__init__(SEARCHING, budget)
-        self._lineups: dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = {}
 
-    def lineup(self, rules: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-        """The playouts' policies for ``rules`` as the compiled engine reads them (kinds,
-        parameters, may start) and whether they read uniforms (only the random policy does)."""
-        if rules not in self._lineups:
-            kinds, params, may_start = lineup_policies(self.rollout_agents(rules))
-            self._lineups[rules] = (kinds, params, may_start, bool((kinds == RANDOM).any()))
-        return self._lineups[rules]
+    def compile_rollouts(
+        self, rules: Any, agents: Sequence[Any]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+        """The playouts' policies as the compiled engine reads them (kinds, parameters, may
+        start) and whether they read uniforms (only the random policy does)."""
+        kinds, params, may_start = lineup_policies(agents)
+        return kinds, params, may_start, bool((kinds == RANDOM).any())
 
     def evaluate(
         self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator,
@@ -143,7 +142,7 @@ class AuctionHouseSearchAgent(SearchAgent):
         """The kit's sequential halving (``SearchAgent.evaluate``) on compiled rows, every
         candidate of a round played in one call on the same fillings and chance."""
         rules, me = observation.rules, observation.player
-        kinds, params, may_start, draw_uniforms = self.lineup(rules)
+        kinds, params, may_start, draw_uniforms = self.compiled_rollouts(rules)
         position = search_position(observation, read_hidden(observation), _row_of(observation))
         starts = np.array([isinstance(a, Start) for a in actions])
         cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])

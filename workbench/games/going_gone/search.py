@@ -94,14 +94,11 @@ class GoingGoneSearchAgent(SearchAgent):
 
     def __init__(self, budget: int = SEARCHING.budget) -> None:
         super().__init__(SEARCHING, budget)
-        self._playouts: dict[Any, tuple] = {}
 
-    def _compiled(self, rules: Any) -> tuple:
+    def compile_rollouts(self, rules: Any, agents: Sequence[Any]) -> tuple:
         """The playouts' compiled policies (kinds, parameters) and tables for ``rules``."""
-        if rules not in self._playouts:
-            kinds, params = compiled_policies(self.rollout_agents(rules), rules.players)
-            self._playouts[rules] = (kinds, params, tables_of(rules))
-        return self._playouts[rules]
+        kinds, params = compiled_policies(agents, rules.players)
+        return kinds, params, tables_of(rules)
 
     def evaluate(
         self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator,
@@ -111,7 +108,7 @@ class GoingGoneSearchAgent(SearchAgent):
         the same fillings and playouts), with every candidate of a round played in one
         compiled call."""
         rules, seat = observation.rules, observation.player
-        kinds, params, tables = self._compiled(rules)
+        kinds, params, tables = self.compiled_rollouts(rules)
         sampler = PositionSampler(observation)
 
         def play_round(alive: list[int], fillings: int) -> tuple[np.ndarray, None]:

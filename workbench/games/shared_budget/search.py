@@ -102,7 +102,6 @@ class SharedBudgetSearchAgent(SearchAgent):
         searching: Searching = SEARCHING,
     ) -> None:  # fmt: skip
         super().__init__(searching, budget, margin)
-        self._policies: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(budget={self.budget}, margin={self.margin:g})"
@@ -119,7 +118,7 @@ class SharedBudgetSearchAgent(SearchAgent):
         if rules.variant == "classroom" or observation.card is None:
             return super().evaluate(observation, actions, rng, prior)
         seat, players = observation.player, rules.players
-        kinds, parameters = self._compiled(rules)
+        kinds, parameters = self.compiled_rollouts(rules)
         tiebreak = 1.0 / (rules.budget + 1) if rules.final_tiebreak == "budget" else 0.0
 
         def play_round(alive: list[int], fillings: int) -> tuple[list[float], None]:
@@ -136,12 +135,9 @@ class SharedBudgetSearchAgent(SearchAgent):
 
         return sequential_halving(len(actions), self.budget, play_round, prior=prior)
 
-    def _compiled(self, rules: Any) -> tuple[np.ndarray, np.ndarray]:
-        """The playouts' compiled policies (kinds, parameters) for ``rules``, made once."""
-        if rules not in self._policies:
-            agents = [playing_agent(agent, rules) for agent in self.rollout_agents(rules)]
-            self._policies[rules] = policies(agents)
-        return self._policies[rules]
+    def compile_rollouts(self, rules: Any, agents: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """The playouts' compiled policies (kinds, parameters) for ``rules``."""
+        return policies([playing_agent(agent, rules) for agent in agents])
 
     def choices(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
