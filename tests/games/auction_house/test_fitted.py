@@ -131,7 +131,7 @@ def test_fitted_beats_the_heuristic_one_against_three():
 
 
 def test_bad_parameters_get_a_clear_error():
-    with pytest.raises(ValueError, match="13 finite numbers"):
+    with pytest.raises(ValueError, match="15 finite numbers"):
         FittedPolicy((1.0, 2.0))
     with pytest.raises(ValueError, match="finite"):
         FittedPolicy((*FITTED_DEFAULTS[:-1], float("nan")))

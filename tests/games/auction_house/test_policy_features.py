@@ -1,6 +1,6 @@
 """The fitted policy's features beyond the heuristic (``policies``: ``block_weight``,
-``kitty_strength``, ``lead_trumps``): each changes the decision it names, as its docstring says,
-and at the heuristic's values changes nothing."""
+``kitty_strength``, ``lead_trumps``, ``kitty_standing``, ``block_standing``): each changes the
+decision it names, as its docstring says, and at the heuristic's values changes nothing."""
 
 from __future__ import annotations
 
@@ -9,14 +9,17 @@ import pytest
 
 from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import SUIT_SIZE
-from workbench.games.auction_house.layout import KITTY, PLAY, TRICK, WON
+from workbench.games.auction_house.layout import DEALER, KITTY, PLAY, SCORES, STEP, TRICK, WON
 from workbench.games.auction_house.policies import (
     FITTED,
     FITTED_DEFAULTS,
     FITTED_PARAMETERS,
     HEURISTIC,
+    STANDING_POINTS,
+    behind,
     choose,
     high_cards,
+    standing,
     trick_race,
 )
 from workbench.kit.seeding import generator
@@ -63,12 +66,15 @@ def test_trick_race_is_the_trick_winners_tricks_less_the_actors():
     assert trick_race(row, 1, 3, 2) == 3  # seat 0 wins the trick so far (3 - 0)
 
 
-def _follow(kind: int, params: np.ndarray, won: list[int]) -> int:
+def _follow(
+    kind: int, params: np.ndarray, won: list[int], scores: tuple[int, ...] = (0, 0, 0, 0)
+) -> int:
     """Seat 3, second to play after seat 2 led the 5 of clubs, holding the ace and 7 of clubs
     (the 10 of clubs is out, so the 7 is not sure to win) and the 2 of hearts."""
     row = empty_row()
     row[layout.LEADER] = 2
     row[WON : WON + 4] = won
+    row[SCORES : SCORES + 4] = scores
     row[TRICK] = card(CLUBS, 5)
     hand = mask(card(CLUBS, 1), card(CLUBS, 7), card(HEARTS, 2))
     legal = mask(card(CLUBS, 1), card(CLUBS, 7))
@@ -126,3 +132,67 @@ def test_kitty_strength_moves_the_kitty_card_with_the_hands_high_cards():
     assert kitty(strong, kitty_rank=-2.0, kitty_strength=1.5) == card(DIAMONDS, 2)
     # every suit two long: the highest card of the hand, the 7 of diamonds
     assert kitty(weak, kitty_rank=-2.0, kitty_strength=1.5) == card(DIAMONDS, 7)
+
+
+@pytest.mark.parametrize(
+    ("scores", "me", "seat", "expected_standing", "expected_behind"),
+    [
+        ((0, 0, 0, 0), 0, 1, 0.0, 0.0),
+        ((10, 25, 40, 0), 0, 2, 1.0, 1.0),  # 30 points: one unit
+        ((10, 25, 40, 0), 0, 1, 0.5, 1.0),
+        ((40, 25, 10, 0), 0, 1, -0.5, -0.5),  # ahead of the best other by 15
+        ((100, 0, 0, 0), 0, 1, -1.0, -1.0),  # clipped
+        ((0, 100, 0, 0), 2, 1, 1.0, 1.0),
+    ],
+)
+def test_standing_and_behind_count_score_gaps_in_kitties_clipped(
+    scores, me, seat, expected_standing, expected_behind
+):
+    row = empty_row()
+    row[SCORES : SCORES + 4] = scores
+    assert STANDING_POINTS == 30.0
+    assert standing(row, seat, me) == pytest.approx(expected_standing)
+    assert behind(row, me) == pytest.approx(expected_behind)
+
+
+@pytest.mark.parametrize(
+    ("weight", "winner_score", "expected"),
+    [
+        (0.0, 60, card(CLUBS, 1)),  # never: the heuristic's lowest card
+        (1.0, 30, card(CLUBS, 7)),  # the trick winner a kitty ahead in the game: 1 x 1 >= 1
+        (1.0, 15, card(CLUBS, 1)),  # half a kitty: 0.5 < 1, duck
+        (1.0, 0, card(CLUBS, 1)),  # level: nothing to stop
+        (-1.0, -30, card(CLUBS, 7)),  # a negative weight stops a seat behind in the game
+    ],
+)
+def test_block_standing_covers_when_the_trick_winner_leads_the_game(weight, winner_score, expected):
+    # seat 2 (the trick winner so far) scores winner_score, seat 3 (to play) 0; tricks level, so
+    # block_weight 0 adds nothing
+    scores = (0, 0, winner_score, 0)
+    params = vector(block_standing=weight)
+    assert _follow(FITTED, params, [0, 0, 0, 0], scores) == expected
+    assert _follow(HEURISTIC, params, [0, 0, 0, 0], scores) == card(CLUBS, 1)
+
+
+@pytest.mark.parametrize(
+    ("scores", "weight", "expected"),
+    [
+        ((0, 30, 0, 0), 0.0, card(CLUBS, 2)),  # no weight: the heuristic's card
+        ((0, 30, 0, 0), -2.0, card(DIAMONDS, 7)),  # a kitty behind: -2 x 1, the highest card
+        ((30, 0, 0, 0), -2.0, card(CLUBS, 2)),  # a kitty ahead: +2, the lowest
+        ((0, 15, 0, 0), -2.0, card(CLUBS, 2)),  # half a kitty behind: -1, not below -1
+        ((0, 30, 0, 0), 2.0, card(CLUBS, 2)),
+    ],
+)
+def test_kitty_standing_moves_the_kitty_card_with_the_game_score(scores, weight, expected):
+    # the kitty's actor is the seat left of the dealer plus the kitty cards already placed:
+    # dealer 2, one placed -> seat 0; the weak hand of the kitty_strength test
+    weak = mask(card(CLUBS, 2), card(CLUBS, 3), card(HEARTS, 4), card(HEARTS, 5),
+                card(DIAMONDS, 2), card(DIAMONDS, 7))  # fmt: skip
+    row = empty_row()
+    row[DEALER], row[STEP] = 2, 1
+    row[SCORES : SCORES + 4] = scores
+    params = vector(kitty_standing=weight)
+    assert choose(FITTED, params, 0, KITTY, 1, weak, weak, -1, -1, -1, row, 0, 0.0)[1] == expected
+    heuristic = choose(HEURISTIC, params, 0, KITTY, 1, weak, weak, -1, -1, -1, row, 0, 0.0)[1]
+    assert heuristic == card(CLUBS, 2)

@@ -75,10 +75,12 @@ from workbench.games.auction_house.layout import (  # re-exported: the engine's 
     WON,
 )
 from workbench.games.auction_house.policies import (
+    FITTED,
     RANDOM,
     SUIT_OF,
     choose,
     choose_play,
+    standing,
     trick_best,
     trick_key,
 )
@@ -329,8 +331,11 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
         uniform = u[u_deal, r, SLOT_PLAY + step] if kind == RANDOM else 0.0
         best_seat = (leader + best_position) % PLAYERS
         race = ((won >> (4 * best_seat)) & 15) - ((won >> (4 * actor)) & 15)
+        winner = 0.0  # the trick winner's standing: only the fitted policy reads it
+        if kind == FITTED and position > 0:
+            winner = standing(row, best_seat, actor)
         card = choose_play(kind, params, actor, position, hand, legal, trump, played, led, best,
-                           uniform, race)  # fmt: skip
+                           uniform, race, winner)  # fmt: skip
         if card < 0 or card >= 40 or (legal >> card) & 1 == 0:
             row[STEP], row[LEADER], row[PLAYED] = step, leader, played
             return actor, card

@@ -1,7 +1,8 @@
 """Auction House's ``fitted`` agent: the heuristic's policy extended with named features
 (``policies.FITTED_PARAMETERS``: the heuristic's three, plus how it weighs a card's use, what it
 puts in the kitty and how that follows its high cards, when it draws or leads trumps, which
-suit it leads, when it covers and ruffs, and when it stops the seat ahead in tricks), with
+suit it leads, when it covers and ruffs, when it stops the seat ahead in tricks, and how the
+kitty card and the stopping follow the game's scores), with
 the parameters fitted to the rules being played by the kit's fitter (``workbench.kit.fitting``:
 CMA-ES, common random numbers, alone against the heuristic and against the current fit, every
 seat in turn). The hand-written values are the start, so the fit starts as the heuristic.
@@ -18,7 +19,7 @@ from typing import Any
 from workbench.kit.fitting import FittedAgent, Fitting, Parameter, PolicyClass, fit_function
 
 FITTING = Fitting(
-    version="auction_house-features-3",
+    version="auction_house-features-4",
     parameters=(
         Parameter("give_rank", 3.0, 1.0, 10.0),
         Parameter("long_suit", 4.0, 0.0, 10.0),
@@ -33,6 +34,8 @@ FITTING = Fitting(
         Parameter("block_weight", 0.0, 0.0, 1.0),
         Parameter("kitty_strength", 0.0, -2.0, 2.0),
         Parameter("lead_trumps", 10.0, 1.0, 10.0),
+        Parameter("kitty_standing", 0.0, -3.0, 3.0),
+        Parameter("block_standing", 0.0, -1.0, 1.0),
     ),
     policy=PolicyClass("workbench.games.auction_house.agents"),
     opponents=("heuristic",),

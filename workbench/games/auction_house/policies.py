@@ -40,6 +40,12 @@ heuristic):
   (high: ranks 8 to 10), so what it gives up to the kitty can follow its hand's strength.
 - ``lead_trumps`` (10: never): with no master to lead, lead low trump holding at least this
   many trumps (drawing the others' trumps for its side suits).
+- ``kitty_standing`` (0): the kitty card's ``kitty_rank`` also grows by this x the seat's
+  ``standing`` (how far the best other score is above its own, in kitties: ``STANDING_POINTS``,
+  clipped to [-1, 1]), so a seat behind in the game can raise the stake it plays for and one
+  ahead lower it.
+- ``block_standing`` (0): the block test adds this x the trick winner's standing over the seat
+  (its score less the seat's, in kitties, clipped): stop a seat ahead in the game too.
 """
 
 from __future__ import annotations
@@ -56,7 +62,18 @@ from workbench.games.auction_house.cards import (
     FULL_MASK,
     SUIT_SIZE,
 )
-from workbench.games.auction_house.layout import AUCTION, LEADER, OFFER, PLAY, TAKE, TRICK, WON
+from workbench.games.auction_house.layout import (
+    AUCTION,
+    DEALER,
+    LEADER,
+    OFFER,
+    PLAY,
+    SCORES,
+    STEP,
+    TAKE,
+    TRICK,
+    WON,
+)
 from workbench.games.auction_house.layout import OFFERS as OFFER_COLUMN
 
 #: Policy kinds.
@@ -67,8 +84,14 @@ HEURISTIC_DEFAULTS = (3.0, 4.0, 7.0)
 FITTED_PARAMETERS = (
     *HEURISTIC_PARAMETERS, "shed_length", "shed_trump", "kitty_rank", "draw_trumps",
     "lead_long", "cover_from", "ruff_from", "block_weight", "kitty_strength", "lead_trumps",
+    "kitty_standing", "block_standing",
 )  # fmt: skip
-FITTED_DEFAULTS = (*HEURISTIC_DEFAULTS, 3.0, 20.0, 0.0, 0.0, 1.0, 3.0, 1.0, 0.0, 0.0, 10.0)
+FITTED_DEFAULTS = (
+    *HEURISTIC_DEFAULTS, 3.0, 20.0, 0.0, 0.0, 1.0, 3.0, 1.0, 0.0, 0.0, 10.0, 0.0, 0.0,
+)  # fmt: skip
+#: Points the standing features count as one unit (about one kitty's worth: four cards of
+#: mean value 5.5, 22 points, and a little carried over).
+STANDING_POINTS = 30.0
 #: The lowest rank (0-based) ``high_cards`` counts: the 8 (then the 9 and the 10).
 HIGH_RANK = 7
 #: Parameter vectors are this long for every kind (unused entries are 0).
@@ -278,9 +301,9 @@ def features(kind: int, params: np.ndarray, seat: int) -> tuple:
         return (params[seat, 0], params[seat, 1], params[seat, 2], params[seat, 3],
                 params[seat, 4], params[seat, 5], params[seat, 6], params[seat, 7],
                 params[seat, 8], params[seat, 9], params[seat, 10], params[seat, 11],
-                params[seat, 12])  # fmt: skip
+                params[seat, 12], params[seat, 13], params[seat, 14])  # fmt: skip
     return (params[seat, 0], params[seat, 1], params[seat, 2], 3.0, 20.0, 0.0, 0.0, 1.0, 3.0,
-            1.0, 0.0, 0.0, 10.0)  # fmt: skip
+            1.0, 0.0, 0.0, 10.0, 0.0, 0.0)  # fmt: skip
 
 
 @numba.njit(cache=True, inline="always")
@@ -289,6 +312,22 @@ def trick_race(row: np.ndarray, me: int, position: int, best_position: int) -> i
     has taken than ``me`` (at ``position``)."""
     best_seat = (me - position + best_position) % 4
     return row[WON + best_seat] - row[WON + me]
+
+
+@numba.njit(cache=True, inline="always")
+def standing(row: np.ndarray, seat: int, me: int) -> float:
+    """How far ``seat``'s score is above ``me``'s, in ``STANDING_POINTS``, clipped to [-1, 1]."""
+    return min(1.0, max(-1.0, (row[SCORES + seat] - row[SCORES + me]) / STANDING_POINTS))
+
+
+@numba.njit(cache=True, inline="always")
+def behind(row: np.ndarray, me: int) -> float:
+    """How far the best other score is above ``me``'s, in ``STANDING_POINTS``, clipped."""
+    best = -BIG
+    for seat in range(4):
+        if seat != me and row[SCORES + seat] > best:
+            best = row[SCORES + seat]
+    return min(1.0, max(-1.0, (best - row[SCORES + me]) / STANDING_POINTS))
 
 
 @numba.njit(cache=True, inline="always")
@@ -303,22 +342,23 @@ def high_cards(hand: int) -> int:
 @numba.njit(cache=True, inline="always")
 def choose_play(kind: int, params: np.ndarray, seat: int, position: int, hand: int, legal: int,
                 trump: int, played: int, led: int, best: int, u: float,
-                race: int) -> int:  # fmt: skip
+                race: int, winner_standing: float = 0.0) -> int:  # fmt: skip
     """``choose`` in the play phase, given the trick so far as its suit ``led`` and ``best``
-    card (``trick_best``; anything at ``position`` 0) and the ``race`` (``trick_race``): the
-    card to play. The compiled engine's trick loop keeps the trick's best and the tricks taken
-    as it goes instead of reading the row again."""
+    card (``trick_best``; anything at ``position`` 0), the ``race`` (``trick_race``) and the
+    trick winner's ``standing`` over the seat: the card to play. The compiled engine's trick
+    loop keeps the trick's best and the tricks taken as it goes instead of reading the row
+    again."""
     if kind == RANDOM:
         return select_card(legal, np.int64(u * count_cards(legal)))
     if kind != HEURISTIC and kind != FITTED:
         return -1
     (_, _, _, length, trump_bonus, _, draw_trumps, lead_long, cover_from, ruff_from, block_weight,
-     _, lead_trumps) = features(kind, params, seat)  # fmt: skip
+     _, lead_trumps, _, block_standing) = features(kind, params, seat)  # fmt: skip
     if position == 0:
         return _heuristic_lead(hand, trump, played, draw_trumps, lead_long, lead_trumps)
     block = False
     if kind == FITTED:
-        block = block_weight * (race + 2) >= 1.0
+        block = block_weight * (race + 2) + block_standing * winner_standing >= 1.0
     return _heuristic_follow(hand, legal, trump, played, led, best, position, cover_from,
                              ruff_from, length, trump_bonus, block)  # fmt: skip
 
@@ -352,13 +392,15 @@ def choose(
         led, best, best_position = -1, -1, 0
         if position > 0:
             led, best, best_position = trick_best(row, trump, position)
-        race = trick_race(row, (row[LEADER] + position) % 4, position, best_position)
+        me = (row[LEADER] + position) % 4
+        race = trick_race(row, me, position, best_position)
+        winner = standing(row, (me - position + best_position) % 4, me)
         return False, choose_play(kind, params, seat, position, hand, legal, trump, played, led,
-                                  best, u, race), -1  # fmt: skip
+                                  best, u, race, winner), -1  # fmt: skip
     if kind != HEURISTIC and kind != FITTED:
         return False, -1, -1
     (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, _, _, _, _, _,
-     kitty_strength, _) = features(kind, params, seat)  # fmt: skip
+     kitty_strength, _, kitty_standing, _) = features(kind, params, seat)  # fmt: skip
     if phase == AUCTION:
         return _heuristic_start(hand, trump, give_rank, long_suit, length, trump_bonus)
     if phase == OFFER:
@@ -369,4 +411,5 @@ def choose(
         return False, _heuristic_take(row, trump), -1
     if kind == FITTED:
         kitty_rank += kitty_strength * (high_cards(hand) - 3)
+        kitty_rank += kitty_standing * behind(row, (row[DEALER] + 1 + row[STEP]) % 4)  # actor
     return False, shed(hand, trump, -1, 0.0, length, trump_bonus, kitty_rank), -1
