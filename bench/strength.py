@@ -13,15 +13,16 @@ rotated, Wilson intervals, Luce ratings):
     python bench/strength.py --games 100 --search-games 25   # a quick look
     python bench/strength.py shared_budget                   # one game
     python bench/strength.py auction_house --gain-games 1000
-        # also re-plays the two matches the gain target compares, 1,000 games per seat each
+        # also re-plays the matches the gain target compares, 1,000 games per seat each
 
 Target 1 uses a ladder of the hand-written agents and ``fitted`` (fast); target 2 a ladder of
 the default agent, ``fitted`` and ``search``. A best-response gain here is the best challenger
 among the agents of that ladder, not the best possible one. Local processes on every core.
 At 100 games per seat a gain's interval is about +/- 0.045 wide, so where the verdict is close
-``--gain-games`` plays the two matches it compares again (each best challenger alone against
-the fitted table and against the default table, seat s from ``--gain-seed`` + s) with a
-verdict of their own.
+``--gain-games`` plays the matches it compares again (every other agent of the ladder alone
+against the fitted table and against the default table, seat s from ``--gain-seed`` + s, on
+every core) and gives a verdict of its own on each table's best challenger there: the best
+challenger of the 100-game ladder may only have been the luckiest.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import polars as pl
 
 from workbench import games as registry
 from workbench import ladder
+from workbench.designer.executors import local_processes
 from workbench.stats import proportion_interval
 
 #: Agents that are not hand-written policies: fitted, the search-like ones, and the shared budget
@@ -87,13 +89,13 @@ def fitted_targets(game: str, rules: Any, games: int, seed: int) -> list[str]:
 
 def search_targets(
     game: str, rules: Any, games: int, seed: int
-) -> tuple[list[str], list[tuple[str, str]]]:
+) -> tuple[list[str], dict[str, list[str]]]:
     """Target 2's lines: search's rating against fitted's, and the best-response gains; and
-    the two matches the gain target compares, (challenger, table): against fitted, default."""
+    the challengers the gain target compares, by table (fitted first, then the default)."""
     module = registry.get(game)
     default = importlib.import_module(module.__name__ + ".simulate").SELF_PLAY.default_agent
-    result = ladder(game, rules, [default, "fitted", "search"], games=games, seed=seed,
-                    progress=False)  # fmt: skip
+    agents = [default, "fitted", "search"]
+    result = ladder(game, rules, agents, games=games, seed=seed, progress=False)
     rating = dict(zip(*result.ratings.select("agent", "rating"), strict=True))
     best = {row["agent"]: row for row in result.best_response.iter_rows(named=True)}
     against_fitted, against_default = best["fitted"]["gain"], best[default]["gain"]
@@ -111,36 +113,54 @@ def search_targets(
         f"({best['fitted']['best_challenger']}), vs a {default} table {against_default:+.3f} "
         f"({best[default]['best_challenger']}) [{'met' if half else 'NOT met'}: at most half]",
     ]
-    pairs = [(best["fitted"]["best_challenger"], "fitted"),
-             (best[default]["best_challenger"], default)]  # fmt: skip
-    return lines, pairs
+    challengers = {table: [a for a in agents if a != table] for table in ("fitted", default)}
+    return lines, challengers
 
 
-def gain_matches(game: str, rules: Any, pairs: list[tuple[str, str]], games: int,
-                 seed: int) -> list[str]:  # fmt: skip
-    """The gain target's two matches (challenger alone against a table) re-played with more
-    games: seat s plays ``games`` games from seed ``seed`` + s; the target's verdict on them."""
+def lone_share(game: str, rules: Any, challenger: str, table: str, seat: int, games: int,
+               seed: int) -> float:  # fmt: skip
+    """The challenger's summed win share alone in ``seat`` against ``table``, ``games`` games."""
     module = registry.get(game)
     rules = module.Rules() if rules is None else rules
-    gains, lines = [], []
-    for challenger, table in pairs:
-        share = 0.0
-        for seat in range(rules.players):
-            lineup = [table] * rules.players
-            lineup[seat] = challenger
-            played, *_ = module.simulate(rules, lineup, games=games, seed=seed + seat,
-                                         progress=False)  # fmt: skip
-            share += played.filter(pl.col("seat") == seat)["win_share"].sum()
-        total = games * rules.players
+    lineup = [table] * rules.players
+    lineup[seat] = challenger
+    played, *_ = module.simulate(rules, lineup, games=games, seed=seed, progress=False)
+    return float(played.filter(pl.col("seat") == seat)["win_share"].sum())
+
+
+def gain_matches(game: str, rules: Any, challengers: dict[str, list[str]], games: int,
+                 seed: int) -> list[str]:  # fmt: skip
+    """The gain target's matches (each challenger alone against each table) re-played with
+    more games, seat s from seed ``seed`` + s; per table the best challenger's gain, and the
+    target's verdict on them."""
+    players = (registry.get(game).Rules() if rules is None else rules).players
+    matches = [(c, table) for table, names in challengers.items() for c in names]
+    with local_processes() as pool:
+        futures = {
+            (challenger, table): [
+                pool.submit(lone_share, game, rules, challenger, table, seat, games, seed + seat)
+                for seat in range(players)
+            ]
+            for challenger, table in matches
+        }
+        shares = {key: sum(f.result() for f in seats) for key, seats in futures.items()}
+    total = games * players
+    lines, best = [], {}
+    for (challenger, table), share in shares.items():
         low, high = proportion_interval(share, total)
-        gains.append(share / total - 1 / rules.players)
+        gain = share / total - 1 / players
         lines.append(f"  {challenger} alone vs {table}: {share / total:.3f} [{low:.3f}, "
-                     f"{high:.3f}] over {total:,}, gain {gains[-1]:+.3f}")  # fmt: skip
-    verdict = "met" if gains[0] <= gains[1] / 2 else "NOT met"
-    if gains[1] <= 0:
+                     f"{high:.3f}] over {total:,}, gain {gain:+.3f}")  # fmt: skip
+        if table not in best or gain > best[table][1]:
+            best[table] = (challenger, gain)
+    (fitted_best, against_fitted), (default_best, against_default) = best.values()
+    verdict = "met" if against_fitted <= against_default / 2 else "NOT met"
+    if against_default <= 0:
         verdict = "no gain against the default table to halve"
-    lines.append(f"  re-played: gain vs a {pairs[0][1]} table {gains[0]:+.3f}, vs a {pairs[1][1]} "
-                 f"table {gains[1]:+.3f} [{verdict}: at most half]")
+    default = list(best)[1]
+    lines.append(f"  re-played: gain vs a fitted table {against_fitted:+.3f} ({fitted_best}), "
+                 f"vs a {default} table {against_default:+.3f} ({default_best}) "
+                 f"[{verdict}: at most half]")  # fmt: skip
     return lines
 
 
@@ -150,7 +170,7 @@ def main() -> None:
     parser.add_argument("--search-games", type=int, default=100, help="games per seat, target 2")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--gain-games", type=int, default=0,
-                        help="re-play the gain target's two matches with this many games per seat")
+                        help="re-play the gain target's matches with this many games per seat")
     parser.add_argument("--gain-seed", type=int, default=500, help="their first seat's seed")
     parser.add_argument("only", nargs="*", metavar="game", help="only these games (default: all)")
     args = parser.parse_args()
@@ -159,10 +179,10 @@ def main() -> None:
             continue
         started = time.perf_counter()
         lines = fitted_targets(game, rules, args.games, args.seed)
-        search_lines, pairs = search_targets(game, rules, args.search_games, args.seed)
+        search_lines, challengers = search_targets(game, rules, args.search_games, args.seed)
         lines += search_lines
         if args.gain_games:
-            lines += gain_matches(game, rules, pairs, args.gain_games, args.gain_seed)
+            lines += gain_matches(game, rules, challengers, args.gain_games, args.gain_seed)
         print(f"\n{label} ({time.perf_counter() - started:.0f} s)")
         print("\n".join(lines), flush=True)
 

@@ -2,14 +2,15 @@
 (``policies.FITTED_PARAMETERS``: the heuristic's three, plus how it weighs a card's use, what it
 puts in the kitty and how that follows its high cards, when it draws or leads trumps, which
 suit it leads, when it covers and ruffs, when it stops the seat ahead in tricks, and how the
-kitty card and the stopping follow the game's scores), with
-the parameters fitted to the rules being played by the kit's fitter (``workbench.kit.fitting``:
+kitty card and the stopping follow the game's scores), with the parameters fitted to the
+rules being played by the kit's fitter (``workbench.kit.fitting``:
 CMA-ES, common random numbers, alone against the heuristic and against the current fit, every
 seat in turn). The hand-written values are the start, so the fit starts as the heuristic.
 
 The policy is compiled (``agents.FittedPolicy``), so the fitted agent plays in the compiled
 engine. The rulebook's fit ships in ``data/fits/auction_house/``; other rules fit on first use
-(with a progress bar; about 25 s for the rulebook's 13 deals on one core) and are cached.
+(with a progress bar; the rulebook's 13 deals in 40 to 57 s on one core on a machine running
+at about half its quiet speed, 29 s for 9 deals) and are cached.
 """
 
 from __future__ import annotations
