@@ -140,6 +140,22 @@ def test_search_is_reproducible_and_takes_its_budget(example):
         example.make_agent("search", budget=0)
 
 
+
+def test_compiled_rollouts_are_made_once_per_rule_set(example):
+    made = []
+
+    class Counting(type(example.make_agent("search"))):
+        def compile_rollouts(self, rules, agents):
+            made.append(rules)
+            return ("compiled", rules, len(agents))
+
+    agent, small, large = Counting(), example.Rules(), example.Rules(players=3, items=3)
+    first = agent.compiled_rollouts(small)
+    assert agent.compiled_rollouts(small) is first and made == [small]
+    assert agent.compiled_rollouts(large) == ("compiled", large, 3) and made == [small, large]
+    with pytest.raises(NotImplementedError, match="has no compiled playouts"):
+        example.make_agent("search").compiled_rollouts(small)
+
 # -- the fitted agent (workbench.kit.fitting.FittedAgent) on the example game ----------------
 
 

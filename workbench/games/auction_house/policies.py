@@ -40,12 +40,12 @@ heuristic):
   (high: ranks 8 to 10), so what it gives up to the kitty can follow its hand's strength.
 - ``lead_trumps`` (10: never): with no master to lead, lead low trump holding at least this
   many trumps (drawing the others' trumps for its side suits).
-- ``kitty_standing`` (0): the kitty card's ``kitty_rank`` also grows by this x the seat's
-  ``standing`` (how far the best other score is above its own, in kitties: ``STANDING_POINTS``,
+- ``kitty_standing`` (0): the kitty card's ``kitty_rank`` also grows by this x how far the
+  seat is ``behind`` (the best other score less its own, in kitties of ``STANDING_POINTS``,
   clipped to [-1, 1]), so a seat behind in the game can raise the stake it plays for and one
   ahead lower it.
-- ``block_standing`` (0): the block test adds this x the trick winner's standing over the seat
-  (its score less the seat's, in kitties, clipped): stop a seat ahead in the game too.
+- ``block_standing`` (0): the block test adds this x the trick winner's ``standing`` over the
+  seat (its score less the seat's, in kitties, clipped): stop a seat ahead in the game too.
 """
 
 from __future__ import annotations
