@@ -2,8 +2,8 @@
 a lone search gains as much against a fitted table as against a heuristic one).
 
 1. Restricted search: one seat searches (default budget) only in some of its decisions (by
-   phase, early or late tricks of a deal, early or late deals of the game) and plays the fitted
-   policy in the rest, against three fitted players; seats rotated, every
+   phase, early or late tricks of a deal, early or late deals of the game, the last deal) and
+   plays the fitted policy in the rest, against three fitted players; seats rotated, every
    restriction on the same deals (game g: seed + g, the searching seat g mod 4). Its win share
    (ties split) with a 95% Wilson interval; the fair share is 0.25.
 2. Agreement on card play: at every play decision of a lone search (with at least two cards
@@ -11,9 +11,13 @@ a lone search gains as much against a fitted table as against a heuristic one).
    fitted policy's card, each compared with the first search's card. If the fitted policy
    agrees with the search about as often as the search agrees with itself, most disagreements
    are the search's sampling noise and the edge sits in a few positions.
+3. One deal both ways: everyone plays fitted up to deal d (default 6, 12 and 13); from that
+   same position the lone seat plays the deal's cards once by the fitted policy and once by
+   search (the others fitted, the same random numbers). How often it takes the kitty each way,
+   and each trick by its number: what the search's card play wins, deal by deal.
 
     python bench/auction_house_search_edge.py             # 1,000 games per restriction
-    python bench/auction_house_search_edge.py --games 200 --agreement-games 20   # a quick look
+    python bench/auction_house_search_edge.py --games 200 --agreement-games 20 --deal-games 200
 
 Local processes on every core (restrictions and agreement games spread over them).
 """
@@ -30,7 +34,7 @@ import numpy as np
 
 from workbench.designer.executors import local_processes
 from workbench.games.auction_house.engine import new_game
-from workbench.games.auction_house.rules import PLAYERS, Rules
+from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
 from workbench.games.auction_house.search import (
     AuctionHouseSearchAgent,
     candidates,
@@ -60,6 +64,10 @@ RESTRICTIONS: dict[str, Callable[[Any], bool]] = {
     ),
     f"deals 1-{LATE_DEAL - 1} only": lambda observation: observation.deal < LATE_DEAL,
     f"deals {LATE_DEAL}-13 only": lambda observation: observation.deal >= LATE_DEAL,
+    "deal 13 only": lambda observation: observation.deal == observation.rules.deals,
+    "deal 13, play only": lambda observation: (
+        observation.deal == observation.rules.deals and observation.phase == "play"
+    ),
 }
 
 
@@ -110,6 +118,35 @@ def agreement(first: int, count: int, seed: int) -> tuple[int, int, int]:
     return compared, again, same
 
 
+def _play_deal(state: Any, me: int, player: Any, fitted: Any, rng: np.random.Generator) -> Any:
+    """``state`` played to the end of its deal, seat ``me``'s cards by ``player``."""
+    deal = state.deal
+    while not state.is_over and state.deal == deal:
+        seat = state.to_play
+        observation, legal = state.observation(seat), state.legal_actions()
+        agent = player if seat == me and observation.phase == "play" else fitted
+        state = state.apply(agent(observation, legal, rng))
+    return state
+
+
+def one_deal(deal: int, first: int, count: int, seed: int) -> np.ndarray:
+    """Deal ``deal`` played from the same position both ways (module docstring, 3): per way
+    (fitted, search) the kitties the lone seat took, then its tricks by trick number."""
+    fitted, search = _fitted(), AuctionHouseSearchAgent()
+    taken = np.zeros((2, 1 + TRICKS))
+    for game in range(first, first + count):
+        state, me = new_game(Rules(), seed=seed + game), game % PLAYERS
+        rng = np.random.default_rng([seed, game])
+        while state.deal < deal:
+            state = _play_deal(state, me, fitted, fitted, rng)
+        for way, player in enumerate((fitted, search)):
+            record = _play_deal(state, me, player, fitted, np.random.default_rng([seed, game, 1]))
+            record = record.history[deal - 1]
+            taken[way, 0] += record.kitty_winner == me
+            taken[way, 1:] += [trick.winner == me for trick in record.tricks]
+    return taken
+
+
 def _blocks(games: int, workers: int) -> list[tuple[int, int]]:
     """Games split into (first, count) blocks, a few per worker, whole rotations of seats."""
     size = max(PLAYERS, -(-games // (2 * workers)) // PLAYERS * PLAYERS)
@@ -125,11 +162,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="games per restriction")
     parser.add_argument("--agreement-games", type=int, default=40)
+    parser.add_argument("--deal-games", type=int, default=2000, help="games per deal, part 3")
+    parser.add_argument("--deals", type=int, nargs="+", default=[6, 12, 13])
     parser.add_argument("--seed", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     arguments = parser.parse_args()
-    if arguments.games < PLAYERS or arguments.agreement_games < 1:
-        parser.error(f"--games must be at least {PLAYERS} and --agreement-games at least 1")
+    if arguments.games < PLAYERS or arguments.agreement_games < 1 or arguments.deal_games < 1:
+        parser.error(f"--games must be at least {PLAYERS}, --agreement-games and --deal-games "
+                     "at least 1")  # fmt: skip
+    if not all(1 <= deal <= Rules().deals for deal in arguments.deals):
+        parser.error(f"--deals must be deals of the game, 1 to {Rules().deals}")
     started = time.perf_counter()
     with local_processes(arguments.workers) as pool:
         jobs = {
@@ -141,15 +183,29 @@ def main() -> None:
             pool.submit(agreement, first, count, arguments.seed + 1_000_000)
             for first, count in _blocks(arguments.agreement_games, arguments.workers)
         ]
+        deals = {
+            deal: [pool.submit(one_deal, deal, first, count, arguments.seed)
+                   for first, count in _blocks(arguments.deal_games, arguments.workers)]
+            for deal in arguments.deals
+        }  # fmt: skip
         print("Search (default budget) alone against 3 fitted, searching only where named:")
         for name, futures in jobs.items():
             shares = [share for future in futures for share in future.result()]
             print(_line(name, sum(shares), len(shares)))
         compared, again, same = np.sum([f.result() for f in agreements], axis=0)
+        taken = {deal: np.sum([f.result() for f in futures], axis=0)
+                 for deal, futures in deals.items()}  # fmt: skip
     print(f"Play decisions with two or more cards worth searching ({arguments.agreement_games} "
           "games): the first search's card chosen again by")  # fmt: skip
     print(_line("a second search", int(again), int(compared)))
     print(_line("the fitted policy", int(same), int(compared)))
+    games = arguments.deal_games
+    print(f"One deal from the same position ({games:,} games), the lone seat's cards played by:")
+    for deal, counts in taken.items():
+        for way, name in enumerate(("fitted", "search")):
+            print(_line(f"deal {deal}, {name}: kitty taken", counts[way, 0], games))
+            tricks = " ".join(f"{share:.2f}" for share in counts[way, 1:] / games)
+            print(f"    tricks taken by trick number: {tricks}")
     print(f"({time.perf_counter() - started:.0f} s, {arguments.workers} processes)")
 
 

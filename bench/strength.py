@@ -153,11 +153,11 @@ def gain_matches(game: str, rules: Any, challengers: dict[str, list[str]], games
                      f"{high:.3f}] over {total:,}, gain {gain:+.3f}")  # fmt: skip
         if table not in best or gain > best[table][1]:
             best[table] = (challenger, gain)
-    (fitted_best, against_fitted), (default_best, against_default) = best.values()
+    default = next(table for table in challengers if table != "fitted")
+    (fitted_best, against_fitted), (default_best, against_default) = best["fitted"], best[default]
     verdict = "met" if against_fitted <= against_default / 2 else "NOT met"
     if against_default <= 0:
         verdict = "no gain against the default table to halve"
-    default = list(best)[1]
     lines.append(f"  re-played: gain vs a fitted table {against_fitted:+.3f} ({fitted_best}), "
                  f"vs a {default} table {against_default:+.3f} ({default_best}) "
                  f"[{verdict}: at most half]")  # fmt: skip
