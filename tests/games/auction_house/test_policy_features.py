@@ -21,6 +21,7 @@ from workbench.games.auction_house.policies import (
     high_cards,
     standing,
     trick_race,
+    trick_winner,
 )
 from workbench.kit.seeding import generator
 
@@ -56,14 +57,17 @@ def test_high_cards_counts_eights_nines_and_tens_as_a_brute_force_does():
         assert high_cards(mask(*(int(c) for c in hand))) == expected
 
 
-def test_trick_race_is_the_trick_winners_tricks_less_the_actors():
+def test_trick_winner_and_race_read_the_seat_ahead_and_its_tricks():
     row = empty_row()
     row[WON : WON + 4] = [3, 0, 1, 2]
     # leader seat 2 (position 0); seat 0 acts in position 2; the best card is at position 1,
     # seat 3's: 2 tricks against seat 0's 3
-    assert trick_race(row, 0, 2, 1) == -1
-    assert trick_race(row, 1, 3, 0) == 1  # seat 1 in position 3: leader 2 wins (1 - 0)
-    assert trick_race(row, 1, 3, 2) == 3  # seat 0 wins the trick so far (3 - 0)
+    assert trick_winner(0, 2, 1) == 3
+    assert trick_race(row, 3, 0) == -1
+    assert trick_winner(1, 3, 0) == 2  # seat 1 in position 3: leader 2 wins (1 - 0)
+    assert trick_race(row, 2, 1) == 1
+    assert trick_winner(1, 3, 2) == 0  # seat 0 wins the trick so far (3 - 0)
+    assert trick_race(row, 0, 1) == 3
 
 
 def _follow(

@@ -307,11 +307,16 @@ def features(kind: int, params: np.ndarray, seat: int) -> tuple:
 
 
 @numba.njit(cache=True, inline="always")
-def trick_race(row: np.ndarray, me: int, position: int, best_position: int) -> int:
-    """How many more tricks this deal the seat winning the trick so far (at ``best_position``)
-    has taken than ``me`` (at ``position``)."""
-    best_seat = (me - position + best_position) % 4
-    return row[WON + best_seat] - row[WON + me]
+def trick_winner(me: int, position: int, best_position: int) -> int:
+    """The seat winning the trick so far (at ``best_position``), seen from ``me`` (at
+    ``position``)."""
+    return (me - position + best_position) % 4
+
+
+@numba.njit(cache=True, inline="always")
+def trick_race(row: np.ndarray, winner: int, me: int) -> int:
+    """How many more tricks this deal seat ``winner`` has taken than ``me``."""
+    return row[WON + winner] - row[WON + me]
 
 
 @numba.njit(cache=True, inline="always")
@@ -393,10 +398,10 @@ def choose(
         if position > 0:
             led, best, best_position = trick_best(row, trump, position)
         me = (row[LEADER] + position) % 4
-        race = trick_race(row, me, position, best_position)
-        winner = standing(row, (me - position + best_position) % 4, me)
+        winner = trick_winner(me, position, best_position)
         return False, choose_play(kind, params, seat, position, hand, legal, trump, played, led,
-                                  best, u, race, winner), -1  # fmt: skip
+                                  best, u, trick_race(row, winner, me),
+                                  standing(row, winner, me)), -1  # fmt: skip
     if kind != HEURISTIC and kind != FITTED:
         return False, -1, -1
     (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, _, _, _, _, _,
