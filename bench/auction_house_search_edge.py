@@ -19,7 +19,7 @@ a lone search gains as much against a fitted table as against a heuristic one).
     python bench/auction_house_search_edge.py             # 1,000 games per restriction
     python bench/auction_house_search_edge.py --games 200 --agreement-games 20 --deal-games 200
 
-Local processes on every core (restrictions and agreement games spread over them).
+Local processes on every core (restrictions, agreement games and deals spread over them).
 """
 
 from __future__ import annotations
@@ -81,14 +81,8 @@ def restricted_shares(restriction: str, first: int, count: int, seed: int) -> li
     searches = RESTRICTIONS[restriction]
     fitted, search, shares = _fitted(), AuctionHouseSearchAgent(), []
     for game in range(first, first + count):
-        state, me = new_game(Rules(), seed=seed + game), game % PLAYERS
-        rng = np.random.default_rng([seed, game])
-        while not state.is_over:
-            seat = state.to_play
-            observation, legal = state.observation(seat), state.legal_actions()
-            use_search = seat == me and searches(observation)
-            agent = search if use_search else fitted
-            state = state.apply(agent(observation, legal, rng))
+        me, rng = game % PLAYERS, np.random.default_rng([seed, game])
+        state = _play(new_game(Rules(), seed=seed + game), me, search, searches, fitted, rng)
         scores = np.array(state.scores)
         top = scores == scores.max()
         shares.append(float(top[me] / top.sum()))
@@ -118,15 +112,21 @@ def agreement(first: int, count: int, seed: int) -> tuple[int, int, int]:
     return compared, again, same
 
 
-def _play_deal(state: Any, me: int, player: Any, fitted: Any, rng: np.random.Generator) -> Any:
-    """``state`` played to the end of its deal, seat ``me``'s cards by ``player``."""
+def _play(state: Any, me: int, player: Any, plays: Callable[[Any], bool], fitted: Any,
+          rng: np.random.Generator, to_deal_end: bool = False) -> Any:  # fmt: skip
+    """``state`` played to the game's end (or its deal's): seat ``me``'s decisions where
+    ``plays(observation)`` by ``player``, every other decision by ``fitted``."""
     deal = state.deal
-    while not state.is_over and state.deal == deal:
+    while not state.is_over and not (to_deal_end and state.deal != deal):
         seat = state.to_play
         observation, legal = state.observation(seat), state.legal_actions()
-        agent = player if seat == me and observation.phase == "play" else fitted
+        agent = player if seat == me and plays(observation) else fitted
         state = state.apply(agent(observation, legal, rng))
     return state
+
+
+def _in_play(observation: Any) -> bool:
+    return observation.phase == "play"
 
 
 def one_deal(deal: int, first: int, count: int, seed: int) -> np.ndarray:
@@ -138,10 +138,11 @@ def one_deal(deal: int, first: int, count: int, seed: int) -> np.ndarray:
         state, me = new_game(Rules(), seed=seed + game), game % PLAYERS
         rng = np.random.default_rng([seed, game])
         while state.deal < deal:
-            state = _play_deal(state, me, fitted, fitted, rng)
+            state = _play(state, me, fitted, _in_play, fitted, rng, to_deal_end=True)
         for way, player in enumerate((fitted, search)):
-            record = _play_deal(state, me, player, fitted, np.random.default_rng([seed, game, 1]))
-            record = record.history[deal - 1]
+            again = np.random.default_rng([seed, game, 1])
+            played = _play(state, me, player, _in_play, fitted, again, to_deal_end=True)
+            record = played.history[deal - 1]
             taken[way, 0] += record.kitty_winner == me
             taken[way, 1:] += [trick.winner == me for trick in record.tricks]
     return taken

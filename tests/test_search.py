@@ -140,7 +140,6 @@ def test_search_is_reproducible_and_takes_its_budget(example):
         example.make_agent("search", budget=0)
 
 
-
 def test_compiled_rollouts_are_made_once_per_rule_set(example):
     made = []
 
@@ -155,6 +154,7 @@ def test_compiled_rollouts_are_made_once_per_rule_set(example):
     assert agent.compiled_rollouts(large) == ("compiled", large, 3) and made == [small, large]
     with pytest.raises(NotImplementedError, match="has no compiled playouts"):
         example.make_agent("search").compiled_rollouts(small)
+
 
 # -- the fitted agent (workbench.kit.fitting.FittedAgent) on the example game ----------------
 
