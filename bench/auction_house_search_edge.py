@@ -34,11 +34,11 @@ import numpy as np
 
 from workbench.designer.executors import local_processes
 from workbench.games.auction_house.engine import new_game
+from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
 from workbench.games.auction_house.search import (
     AuctionHouseSearchAgent,
     candidates,
-    rollout_agents,
 )
 from workbench.stats import proportion_interval
 
@@ -73,7 +73,7 @@ RESTRICTIONS: dict[str, Callable[[Any], bool]] = {
 
 def _fitted() -> Any:
     """The fitted policy at the rulebook's rules (the shipped fit)."""
-    return rollout_agents(Rules())[0]
+    return AuctionHouseFittedAgent(seed=0).policy_for(Rules())
 
 
 def restricted_shares(restriction: str, first: int, count: int, seed: int) -> list[float]:

@@ -189,3 +189,18 @@ def test_search_games_are_legal_and_reproducible():
 def test_a_bad_budget_is_refused():
     with pytest.raises(ValueError, match="budget"):
         make_agent("search", budget=0)
+
+
+def test_playouts_play_the_fitted_policy_with_its_score_features_off():
+    from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
+    from workbench.games.auction_house.policies import FITTED_PARAMETERS, SCORE_FEATURES
+
+    fitted = AuctionHouseFittedAgent(seed=0).policy_for(Rules())
+    playouts = search_module.rollout_agents(Rules())
+    assert len(playouts) == 4 and all(agent is playouts[0] for agent in playouts)
+    for name, fitted_value, playout_value in zip(
+        FITTED_PARAMETERS, fitted.params, playouts[0].params, strict=True
+    ):
+        expected = 0.0 if name in SCORE_FEATURES else fitted_value
+        assert playout_value == expected, name
+    assert any(fitted.params[FITTED_PARAMETERS.index(name)] != 0 for name in SCORE_FEATURES)

@@ -89,6 +89,8 @@ FITTED_PARAMETERS = (
 FITTED_DEFAULTS = (
     *HEURISTIC_DEFAULTS, 3.0, 20.0, 0.0, 0.0, 1.0, 3.0, 1.0, 0.0, 0.0, 10.0, 0.0, 0.0,
 )  # fmt: skip
+#: The features that read the game's scores (the search's playouts turn them off).
+SCORE_FEATURES = ("kitty_standing", "block_standing")
 #: Points the standing features count as one unit (about one kitty's worth: four cards of
 #: mean value 5.5, 22 points, and a little carried over).
 STANDING_POINTS = 30.0
