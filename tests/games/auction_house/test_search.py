@@ -22,7 +22,9 @@ from workbench.games.auction_house import (
 )
 from workbench.games.auction_house import search as search_module
 from workbench.games.auction_house.fillings import fill_rows
+from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
 from workbench.games.auction_house.pcg import state_of, store
+from workbench.games.auction_house.policies import FITTED_PARAMETERS, SCORE_FEATURES
 from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.sampling import consistent_fillings, filling_of, read_hidden
 from workbench.kit.search import uniformity_p_value
@@ -192,9 +194,6 @@ def test_a_bad_budget_is_refused():
 
 
 def test_playouts_play_the_fitted_policy_with_its_score_features_off():
-    from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
-    from workbench.games.auction_house.policies import FITTED_PARAMETERS, SCORE_FEATURES
-
     fitted = AuctionHouseFittedAgent(seed=0).policy_for(Rules())
     playouts = search_module.rollout_agents(Rules())
     assert len(playouts) == 4 and all(agent is playouts[0] for agent in playouts)
