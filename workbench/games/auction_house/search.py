@@ -58,8 +58,12 @@ def score_blind(policy: Any) -> Any:
     alone against three heuristic players it won 0.242 [0.222, 0.264] of 1,600 games with
     them, 0.322 [0.308, 0.337] of 4,000 without; against three fitted players (who keep theirs)
     0.258 and 0.291 (``bench/strength.py auction_house --gain-games``)."""
-    values = dict(zip(FITTED_PARAMETERS, policy.params, strict=True))
-    values |= dict.fromkeys(SCORE_FEATURES, 0.0)
+    return _with_params(policy, **dict.fromkeys(SCORE_FEATURES, 0.0))
+
+
+def _with_params(policy: Any, **changes: float) -> Any:
+    """The fitted ``policy`` with the named parameters (``FITTED_PARAMETERS``) changed."""
+    values = dict(zip(FITTED_PARAMETERS, policy.params, strict=True)) | changes
     return type(policy)(tuple(values[name] for name in FITTED_PARAMETERS))
 
 
@@ -103,7 +107,7 @@ def _would_put_up(observation: Observation, starts: Sequence[Start]) -> str | No
 @lru_cache(maxsize=16)
 def _willing(policy: Any) -> Any:
     """The fitted ``policy`` with its start decision made willing (made once per policy)."""
-    return type(policy)((10.0, 0.0, *policy.params[2:]))
+    return _with_params(policy, give_rank=10.0, long_suit=0.0)
 
 
 def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -> list[Action]:
