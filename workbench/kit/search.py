@@ -7,7 +7,9 @@ seat) finish the game. Actions are compared by the agent's mean win share (ties 
 chosen by sequential halving: the budget of playouts is spread over rounds, each round plays
 every surviving action on the same fresh fillings and seeds (common random numbers) and keeps
 the better half. It needs no tuning for new rules: the playouts follow the rules and the
-fitted policy is fitted to them.
+fitted policy is fitted to them. A game with compiled search may stop its playouts earlier and
+value where they stop (Auction House: the end of the deal, valued by the win chance the
+scores leave).
 
 ``step_play_from`` plays continuations with the step engine: the readable reference each
 game's compiled ``play_from`` is tested against, and the playouts of games without one.

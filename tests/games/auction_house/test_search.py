@@ -1,13 +1,17 @@
 """The Auction House ``search`` agent: its fast fillings are uniform over every consistent
 filling (exact enumeration) and keep what the seat saw, its candidates merge only equal plays,
-and its games are legal and reproducible."""
+the win chance it values a deal's end by is the rulebook's share once the game is over and a
+normal approximation before, and its games are legal and reproducible."""
 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
+from scipy.stats import norm
 
 from workbench.games.auction_house import (
     HeuristicAgent,
@@ -203,3 +207,42 @@ def test_playouts_play_the_fitted_policy_with_its_score_features_off():
         expected = 0.0 if name in SCORE_FEATURES else fitted_value
         assert playout_value == expected, name
     assert any(fitted.params[FITTED_PARAMETERS.index(name)] != 0 for name in SCORE_FEATURES)
+
+
+def _row_at(deal: int, scores: tuple[int, ...]) -> np.ndarray:
+    row = np.zeros(layout.ROW, np.int64)
+    row[layout.DEAL] = deal
+    row[layout.SCORES : layout.SCORES + 4] = scores
+    return row
+
+
+def test_a_deal_spreads_a_mean_kitty_of_22_points_between_two_seats():
+    # Kitty K to one seat in four: E[(gain_i - gain_j)^2] = K^2 (1/4 + 1/4).
+    assert pytest.approx(22 * (0.5**0.5)) == search_rows.DEAL_SPREAD
+
+
+@pytest.mark.parametrize(
+    "deal, scores, me, expected",
+    [
+        (13, (50, 30, 50, 10), 0, 0.5),  # the game is over: the win shared by two
+        (13, (50, 30, 50, 10), 1, 0.0),
+        (13, (40, 40, 40, 40), 3, 0.25),
+        (13, (0, 60, 0, 0), 1, 1.0),
+        (11, (40, 40, 40, 40), 2, 0.125),  # level with two deals left: 1/2 against each
+        (12, (30, 0, 0, 0), 0, norm.cdf(30 / search_rows.DEAL_SPREAD) ** 3),
+        (11, (30, 0, 0, 0), 0, norm.cdf(30 / (search_rows.DEAL_SPREAD * 2**0.5)) ** 3),
+        (12, (0, 30, 0, 0), 0, norm.cdf(-30 / search_rows.DEAL_SPREAD) * 0.5**2),
+    ],
+)
+def test_the_win_chance_a_deal_leaves(deal, scores, me, expected):
+    chance = search_rows.win_chance(_row_at(deal, scores), me, 13, search_rows.DEAL_SPREAD)
+    assert chance == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_lead_is_worth_less_the_more_deals_are_left():
+    chances = [
+        search_rows.win_chance(_row_at(deal, (30, 0, 0, 0)), 0, 13, search_rows.DEAL_SPREAD)
+        for deal in range(1, 14)
+    ]
+    assert all(a < b for a, b in pairwise(chances))
+    assert chances[0] > 0.125 and chances[-1] == 1.0

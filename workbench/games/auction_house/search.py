@@ -1,20 +1,26 @@
 """Auction House's ``search`` agent: the kit's determinized search (``workbench.kit.search``:
 sequential halving over candidate actions, common random numbers) with this game's uniform
-sampling of hidden cards and compiled playouts to the game's end by the ``fitted`` policy
+sampling of hidden cards and compiled playouts to the end of the deal by the ``fitted`` policy
 fitted to the rules being played, at every seat, with its score-reading features off
-(``score_blind``).
+(``score_blind``), each valued by the chance of winning the game that the scores then leave.
 
 ``evaluate`` is the kit's, run on the compiled engine's rows (``search_rows``, two compiled
 calls a round drawing from the agent's Generator): each round draws its fillings straight into
 rows (``sampling``'s uniform distribution, drawn by rejection from a close proposal), writes
 every surviving candidate into a copy and plays them all in one compiled call with the same
-chance per filling (common random numbers). The chance still to come (later deals, the trump
+chance per filling (common random numbers). The chance still to come in the deal (the trump
 cards not turned, the face-down trump among them) is drawn afresh per filling. What does not
 change between rounds (the observation's row, its hidden cards) is built once a decision, the
-row shared with the candidates' fitted choice. Actions are ranked by mean win share
-(top score wins, ties split: the rulebook's), and between equal shares by the mean lead over
-the best other seat's final score: with the few playouts a decision gets, the game's winner
-rarely changes with one card, and the lead says which action did better when it does not.
+row shared with the candidates' fitted choice. Actions are ranked by mean win chance
+(``search_rows.win_chance``: the share of the win in the last deal, top score wins and ties
+split as the rulebook has it; before it a normal approximation of the deals still to play),
+and between equal chances by the mean lead over the best other seat's score.
+
+Why the deal's end and not the game's: one card changes who wins a game of 13 deals far less
+than the deals still to come do, so 32 playouts to the game's end mostly measured those. Played
+to the deal's end and valued by the scores, a lone search won 0.374 [0.359, 0.389] of 4,000
+games against three fitted players (0.291 to the game's end) and 0.391 [0.376, 0.406] against
+three heuristic ones (0.322), at over twice the speed (``docs/design.md``).
 
 Candidates: in play, one card per run of cards equal for the tricks (adjacent in their suit
 once the cards played are set aside); elsewhere the fitted policy's choice and a few others:
@@ -54,10 +60,11 @@ def rollout_agents(rules: Any) -> list[Any]:
 @lru_cache(maxsize=16)
 def score_blind(policy: Any) -> Any:
     """``policy`` with the features that read the game's scores (``SCORE_FEATURES``) at 0.
-    Playouts that read the scores made a weaker search, weaker than the fitted policy itself:
-    alone against three heuristic players it won 0.242 [0.222, 0.264] of 1,600 games with
-    them, 0.322 [0.308, 0.337] of 4,000 without; against three fitted players (who keep theirs)
-    0.258 and 0.291 (``bench/strength.py auction_house --gain-games``)."""
+    Playouts to the game's end that read the scores made a weaker search, weaker than the
+    fitted policy itself (alone against three heuristic players 0.242 [0.222, 0.264] of 1,600
+    games with them, 0.322 [0.308, 0.337] of 4,000 without). Played to the deal's end they
+    make no clear difference (1,000 games each, the same deals: against three fitted players
+    0.395 with them, 0.378 without; against three heuristic ones 0.371 and 0.394)."""
     return _with_params(policy, **dict.fromkeys(SCORE_FEATURES, 0.0))
 
 
@@ -117,8 +124,10 @@ def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -
     kept, previous = [], None
     for action in sorted(legal_actions, key=lambda a: _INDEX[a.card]):
         card = _INDEX[action.card]
-        if previous is not None and previous // SUIT_SIZE == card // SUIT_SIZE and all(
-            between in gone for between in range(previous + 1, card)
+        if (
+            previous is not None
+            and previous // SUIT_SIZE == card // SUIT_SIZE
+            and all(between in gone for between in range(previous + 1, card))
         ):
             previous = card
             continue
@@ -179,7 +188,7 @@ class AuctionHouseSearchAgent(SearchAgent):
                 raise_refused(error, self.rollout_agents(rules), observation.deal)
             return shares, leads
 
-        # Win share first; between equal shares, the larger lead over the best other seat
+        # Win chance first; between equal chances, the larger lead over the best other seat
         # (1e-6 a point: even all 220 points weigh less than one playout's share).
         kept = sequential_halving(
             len(actions), self.budget, round_of_playouts, _TIE_BREAK, prior=prior

@@ -12,26 +12,28 @@ every complete placement equally likely, so uniform over the consistent fillings
 few are kept within ``REJECTION_TRIES`` draws a filling (or the first ``REJECTION_PROBE`` a
 filling keep too few to finish), ``sampling``'s exact sampler makes up the rest. A face-down
 offer is a uniformly random card of its owner's hand. ``play_round`` draws each
-filling's chance still to come, writes every candidate into a copy (common random numbers) and
-plays them all to the game's end. (numba's cache of ``play_round`` follows this file only: after
+filling's chance still to come, writes every candidate into a copy (common random numbers),
+plays them all to the end of the deal and values each by the chance of winning the game its
+scores then leave (``win_chance``). (numba's cache of ``play_round`` follows this file only: after
 a change to ``compiled`` or ``policies`` it keeps the old engine until this file changes or the
 cache is cleared.)
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 
 from workbench.games.auction_house import layout
-from workbench.games.auction_house.cards import DECK_SIZE, SUIT_SIZE, TRUMP_DECK
+from workbench.games.auction_house.cards import DECK_SIZE, POINTS, SUIT_SIZE, TRUMP_DECK
 from workbench.games.auction_house.compiled import apply_choice, play_rows
 from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.pcg import bounded, state_of, store, uniform
 from workbench.games.auction_house.positions import observation_row
-from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
+from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import Hidden, _sampler
 
 #: Rejection draws allowed per filling wanted before the exact sampler makes up the rest (a
@@ -40,6 +42,10 @@ REJECTION_TRIES = 512
 #: Rejection draws per filling after which it stops when fewer than one in REJECTION_TRIES
 #: was kept (it would not finish: the exact sampler makes up the rest at once).
 REJECTION_PROBE = 32
+#: The spread (standard deviation) of one deal's points between two seats: a kitty of mean
+#: points (4 cards of the deck's mean) going to one seat in four, the other's or neither's.
+#: Fitted self-play at the rulebook's rules measures 17.5, carry-overs included.
+DEAL_SPREAD = PLAYERS * sum(POINTS) / len(POINTS) * math.sqrt(2 / PLAYERS)
 _TRUMP_INDEX = {card: i for i, card in enumerate(TRUMP_DECK)}
 
 
@@ -236,33 +242,53 @@ def _shuffle(state: np.ndarray, values: np.ndarray) -> None:
 
 
 @numba.njit(cache=True)
+def win_chance(row: np.ndarray, me: int, deals: int, spread: float) -> float:
+    """Seat ``me``'s chance of winning the game from a deal's end: its share of the win once
+    the game is over; before, each other seat's final score less its own taken as normal with
+    mean today's difference and ``spread`` per deal still to play, independent across seats
+    (a product over the other seats: an approximation, one that follows the scores and how
+    many deals are left)."""
+    mine, left = row[layout.SCORES + me], deals - row[layout.DEAL]
+    if left == 0:
+        best, tops = -(10**9), 0
+        for seat in range(PLAYERS):
+            score = row[layout.SCORES + seat]
+            if score > best:
+                best, tops = score, 1
+            elif score == best:
+                tops += 1
+        return 1.0 / tops if mine == best else 0.0
+    scale = spread * math.sqrt(2.0 * left)  # Phi(x / sd) = (1 + erf(x / (sd sqrt 2))) / 2
+    chance = 1.0
+    for seat in range(PLAYERS):
+        if seat != me:
+            chance *= 0.5 * (1.0 + math.erf((mine - row[layout.SCORES + seat]) / scale))
+    return chance
+
+
+@numba.njit(cache=True)
 def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, turned: int,
                me: int, start: np.ndarray, card: np.ndarray, suit: np.ndarray, kinds: np.ndarray,
                params: np.ndarray, may_start: np.ndarray, deals: int, reveal_first: bool,
-               draw_uniforms: bool) -> tuple:  # fmt: skip
+               draw_uniforms: bool, spread: float = DEAL_SPREAD) -> tuple:  # fmt: skip
     """Play candidate ``w`` (``start[w], card[w], suit[w]`` by seat ``me``) on every filled row
-    to the game's end, each filling with its chance still to come (later deals, trump cards not
-    turned) drawn once and shared by every candidate. Returns each candidate's summed win share
-    of seat ``me``, its summed lead over the best other seat, and the first refused choice
-    (``ERROR``). ``draw_uniforms``: draw the policies' uniforms (only the random one reads
-    them)."""
+    to the end of the deal, each filling with its chance still to come (the trump cards not
+    turned) drawn once and shared by every candidate. Returns each candidate's summed
+    ``win_chance`` for seat ``me`` (``spread`` per deal), its summed lead over the best other
+    seat's score, and the first refused choice (``ERROR``). ``draw_uniforms``: draw the
+    policies' uniforms (only the random one reads them)."""
     fillings, width = filled.shape[0], start.shape[0]
     deal = filled[0, layout.DEAL]
     trump_cards = np.empty((fillings * width, trump_order.shape[0]), np.int8)
-    shuffles = np.zeros((fillings * width, MAX_DEALS, DECK_SIZE), np.int8)
+    shuffles = np.zeros((1, 1, DECK_SIZE), np.int8)  # no deal begins before the playouts end
     # Only the random policy reads its uniforms: for the others they are left unwritten.
-    u = np.empty((deals - deal + 1, fillings * width, layout.SLOTS))
+    u = np.empty((1, fillings * width, layout.SLOTS))
     for f in range(fillings):
         trump_cards[f] = trump_order
         _shuffle(state, trump_cards[f, turned:])
-        for later in range(deal, deals):
-            for c in range(DECK_SIZE):
-                shuffles[f, later, c] = c
-            _shuffle(state, shuffles[f, later])
         if draw_uniforms:
-            for d in range(deals - deal + 1):
-                for slot in range(layout.SLOTS):
-                    u[d, f, slot] = uniform(state)
+            for slot in range(layout.SLOTS):
+                u[0, f, slot] = uniform(state)
     rows = np.empty((fillings * width, filled.shape[1]), np.int64)
     no_record = np.zeros((1, 1, layout.RECORD), np.int16)
     for w in range(width):
@@ -271,32 +297,24 @@ def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, t
             rows[r] = filled[f]
             if w > 0:
                 trump_cards[r] = trump_cards[f]
-                shuffles[r] = shuffles[f]
                 if draw_uniforms:
                     u[:, r] = u[:, f]
             apply_choice(rows[r], me, start[w], card[w], suit[w], trump_cards, r, deals,
                          no_record, False)  # fmt: skip
     error = play_rows(rows, trump_cards, shuffles, u, deal, kinds, params, may_start, deals,
-                      reveal_first, False, no_record, False)  # fmt: skip
+                      reveal_first, True, no_record, False)  # fmt: skip
     shares, leads = np.zeros(width), np.zeros(width)
     for r in range(fillings * width):
-        best, best_other, tops = -(10**9), -(10**9), 0
+        best_other = -(10**9)
         for seat in range(PLAYERS):
-            score = rows[r, layout.SCORES + seat]
-            if score > best:
-                best, tops = score, 1
-            elif score == best:
-                tops += 1
-            if seat != me and score > best_other:
-                best_other = score
-        mine = rows[r, layout.SCORES + me]
-        if mine == best:
-            shares[r // fillings] += 1.0 / tops
-        leads[r // fillings] += mine - best_other
+            if seat != me and rows[r, layout.SCORES + seat] > best_other:
+                best_other = rows[r, layout.SCORES + seat]
+        shares[r // fillings] += win_chance(rows[r], me, deals, spread)
+        leads[r // fillings] += rows[r, layout.SCORES + me] - best_other
     return shares, leads, error
 
 
 __all__ = [
-    "REJECTION_PROBE", "REJECTION_TRIES", "SearchPosition", "fill", "play_round",
-    "search_position",
+    "DEAL_SPREAD", "REJECTION_PROBE", "REJECTION_TRIES", "SearchPosition", "fill", "play_round",
+    "search_position", "win_chance",
 ]  # fmt: skip
