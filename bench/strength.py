@@ -19,10 +19,12 @@ Target 1 uses a ladder of the hand-written agents and ``fitted`` (fast); target 
 the default agent, ``fitted`` and ``search``. A best-response gain here is the best challenger
 among the agents of that ladder, not the best possible one. Local processes on every core.
 At 100 games per seat a gain's interval is about +/- 0.045 wide, so where the verdict is close
-``--gain-games`` plays the matches it compares again (every other agent of the ladder alone
-against the fitted table and against the default table, seat s from ``--gain-seed`` + s, on
-every core) and gives a verdict of its own on each table's best challenger there: the best
-challenger of the 100-game ladder may only have been the luckiest.
+``--gain-games`` plays the matches it compares again, with every agent of the game as a
+challenger (bar random play and the two-team equilibrium; the ladder's three and the others,
+such as Auction House's ``determinization`` or Rubbish's ``sampling``), each alone against the
+fitted table and against the default table, seat s from ``--gain-seed`` + s, on every core, and
+gives a verdict of its own on each table's best challenger there: the best challenger of the
+100-game ladder may only have been the luckiest, or not among the ladder's three.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ from workbench.stats import proportion_interval
 #: Agents that are not hand-written policies: fitted, the search-like ones, and the shared budget
 #: auction's exact two-team equilibrium (the reference at 2 teams, not defined for more).
 NOT_HAND_WRITTEN = {"fitted", "search", "sampling", "determinization", "equilibrium"}
+#: Agents the gain replay does not try as challengers: random play never gains, and the
+#: exact equilibrium is defined for two teams only.
+NOT_CHALLENGERS = ("random", "equilibrium")
 #: Two points above the fair share.
 EXPLOIT_MARGIN = 0.02
 
@@ -113,7 +118,10 @@ def search_targets(
         f"({best['fitted']['best_challenger']}), vs a {default} table {against_default:+.3f} "
         f"({best[default]['best_challenger']}) [{'met' if half else 'NOT met'}: at most half]",
     ]
-    challengers = {table: [a for a in agents if a != table] for table in ("fitted", default)}
+    others = [a for a in module.AGENTS if a not in (*agents, *NOT_CHALLENGERS)]
+    challengers = {
+        table: [a for a in (*agents, *others) if a != table] for table in ("fitted", default)
+    }
     return lines, challengers
 
 
@@ -169,8 +177,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500, help="games per seat, target 1")
     parser.add_argument("--search-games", type=int, default=100, help="games per seat, target 2")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--gain-games", type=int, default=0,
-                        help="re-play the gain target's matches with this many games per seat")
+    parser.add_argument(
+        "--gain-games",
+        type=int,
+        default=0,
+        help="re-play the gain target's matches with this many games per seat",
+    )
     parser.add_argument("--gain-seed", type=int, default=500, help="their first seat's seed")
     parser.add_argument("only", nargs="*", metavar="game", help="only these games (default: all)")
     args = parser.parse_args()
