@@ -198,7 +198,7 @@ class AuctionHouseSearchAgent(SearchAgent):
 
 
 _INDEX = {card: i for i, card in enumerate(DECK)}
-#: Weight of a point of score lead in the search's ranking (ties of win share only).
+#: Weight of a point of score lead in the search's ranking (ties of win chance only).
 _TIE_BREAK = 1e-6
 
 SEARCHING = Searching(
