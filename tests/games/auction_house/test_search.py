@@ -25,11 +25,12 @@ from workbench.games.auction_house import (
     simulate,
 )
 from workbench.games.auction_house import search as search_module
+from workbench.games.auction_house.fast import lineup_policies
 from workbench.games.auction_house.fillings import fill_rows
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
 from workbench.games.auction_house.pcg import state_of, store
 from workbench.games.auction_house.policies import FITTED_PARAMETERS, SCORE_FEATURES
-from workbench.games.auction_house.positions import observation_row
+from workbench.games.auction_house.positions import observation_row, state_row
 from workbench.games.auction_house.sampling import consistent_fillings, filling_of, read_hidden
 from workbench.kit.search import uniformity_p_value
 from workbench.kit.seeding import generator
@@ -246,3 +247,50 @@ def test_a_lead_is_worth_less_the_more_deals_are_left():
     ]
     assert all(a < b for a, b in pairwise(chances))
     assert chances[0] > 0.125 and chances[-1] == 1.0
+
+
+def _deal_end(state, agents, rng):
+    """The State after the step engine plays ``state``'s deal out with ``agents``."""
+    deal = state.deal
+    while not state.is_over and state.deal == deal:
+        seat = state.to_play
+        state = state.apply(agents[seat](state.observation(seat), state.legal_actions(), rng))
+    return state
+
+
+@pytest.mark.parametrize("deal", [5, 13])
+def test_a_round_values_each_play_by_the_win_chance_at_the_deal_end(deal):
+    # In play no chance is left in the deal (trump is turned) and the playouts' policy draws no
+    # uniforms, so from the true position each candidate's one playout is the step engine's.
+    rules, rng = Rules(), generator(3)
+    agents = search_module.rollout_agents(rules)
+
+    def third_trick(state, observation):
+        return state.deal == deal and state.phase == "play" and len(state.tricks) == 2
+
+    state = next(s for s, _ in _positions(rules, [11], third_trick))
+    me, plays = state.to_play, state.legal_actions()
+    position = search_rows.search_position(state.observation(me), read_hidden(
+        state.observation(me)))  # fmt: skip
+    kinds, params, may_start = lineup_policies(agents)
+    cards = np.array([search_module._INDEX[a.card] for a in plays])
+    shares, leads, error = search_rows.play_round(
+        state_of(rng), state_row(state)[None, :], position.trump_order, position.turned, me,
+        np.zeros(len(plays), bool), cards, np.full(len(plays), -1), kinds, params, may_start,
+        rules.deals, False, False,
+    )  # fmt: skip
+    assert error[0] == -1
+    for play, share, lead in zip(plays, shares, leads, strict=True):
+        end = _deal_end(state.apply(play), agents, rng)
+        scores = end.scores
+        others = [s for seat, s in enumerate(scores) if seat != me]
+        if deal == rules.deals:
+            top = max(scores)
+            expected = (scores[me] == top) / scores.count(top)
+        else:
+            left = rules.deals - deal
+            expected = np.prod(
+                [norm.cdf((scores[me] - s) / (search_rows.DEAL_SPREAD * left**0.5)) for s in others]
+            )
+        assert share == pytest.approx(expected, abs=1e-12), play
+        assert lead == scores[me] - max(others)

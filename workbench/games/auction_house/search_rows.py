@@ -43,7 +43,7 @@ REJECTION_TRIES = 512
 #: was kept (it would not finish: the exact sampler makes up the rest at once).
 REJECTION_PROBE = 32
 #: The spread (standard deviation) of one deal's points between two seats: a kitty of mean
-#: points (4 cards of the deck's mean) going to one seat in four, the other's or neither's.
+#: points (a card of the deck's mean from each seat) going to one seat in four.
 #: Fitted self-play at the rulebook's rules measures 17.5, carry-overs included.
 DEAL_SPREAD = PLAYERS * sum(POINTS) / len(POINTS) * math.sqrt(2 / PLAYERS)
 _TRUMP_INDEX = {card: i for i, card in enumerate(TRUMP_DECK)}
@@ -244,8 +244,9 @@ def _shuffle(state: np.ndarray, values: np.ndarray) -> None:
 @numba.njit(cache=True)
 def win_chance(row: np.ndarray, me: int, deals: int, spread: float) -> float:
     """Seat ``me``'s chance of winning the game from a deal's end: its share of the win once
-    the game is over; before, each other seat's final score less its own taken as normal with
-    mean today's difference and ``spread`` per deal still to play, independent across seats
+    the game is over; before, its final lead over each other seat taken as normal, its mean
+    the present lead and its spread ``spread`` x the square root of the deals still to play,
+    independent across seats
     (a product over the other seats: an approximation, one that follows the scores and how
     many deals are left)."""
     mine, left = row[layout.SCORES + me], deals - row[layout.DEAL]
