@@ -246,9 +246,8 @@ def win_chance(row: np.ndarray, me: int, deals: int, spread: float) -> float:
     """Seat ``me``'s chance of winning the game from a deal's end: its share of the win once
     the game is over; before, its final lead over each other seat taken as normal, its mean
     the present lead and its spread ``spread`` x the square root of the deals still to play,
-    independent across seats
-    (a product over the other seats: an approximation, one that follows the scores and how
-    many deals are left)."""
+    independent across seats (a product over the other seats: an approximation, one that
+    follows the scores and how many deals are left)."""
     mine, left = row[layout.SCORES + me], deals - row[layout.DEAL]
     if left == 0:
         best, tops = -(10**9), 0
