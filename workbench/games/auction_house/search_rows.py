@@ -270,11 +270,11 @@ def win_chance(row: np.ndarray, me: int, deals: int, spread: float) -> float:
 def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, turned: int,
                me: int, start: np.ndarray, card: np.ndarray, suit: np.ndarray, kinds: np.ndarray,
                params: np.ndarray, may_start: np.ndarray, deals: int, reveal_first: bool,
-               draw_uniforms: bool, spread: float = DEAL_SPREAD) -> tuple:  # fmt: skip
+               draw_uniforms: bool) -> tuple:  # fmt: skip
     """Play candidate ``w`` (``start[w], card[w], suit[w]`` by seat ``me``) on every filled row
     to the end of the deal, each filling with its chance still to come (the trump cards not
     turned) drawn once and shared by every candidate. Returns each candidate's summed
-    ``win_chance`` for seat ``me`` (``spread`` per deal), its summed lead over the best other
+    ``win_chance`` for seat ``me`` (``DEAL_SPREAD`` per deal), its summed lead over the best other
     seat's score, and the first refused choice (``ERROR``). ``draw_uniforms``: draw the
     policies' uniforms (only the random one reads them)."""
     fillings, width = filled.shape[0], start.shape[0]
@@ -309,7 +309,7 @@ def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, t
         for seat in range(PLAYERS):
             if seat != me and rows[r, layout.SCORES + seat] > best_other:
                 best_other = rows[r, layout.SCORES + seat]
-        shares[r // fillings] += win_chance(rows[r], me, deals, spread)
+        shares[r // fillings] += win_chance(rows[r], me, deals, DEAL_SPREAD)
         leads[r // fillings] += rows[r, layout.SCORES + me] - best_other
     return shares, leads, error
 
