@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from workbench.kit.search import (
+    halving_rounds,
+    round_fillings,
     sequential_halving,
     split_wins,
     step_play_from,
@@ -44,6 +46,24 @@ def test_sequential_halving_keeps_the_best_mean_and_the_first_of_equals():
     kept, values = sequential_halving(4, 16, _fixed_means([0.2, 0.5, 0.4, 0.5]))
     assert kept == 1
     np.testing.assert_allclose(values, [0.2, 0.5, 0.4, 0.5])
+
+
+@pytest.mark.parametrize(
+    ("candidates", "rounds"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (8, 3), (9, 4), (40, 6)]
+)
+def test_halving_takes_ceil_log2_rounds_compiled_or_not(candidates, rounds):
+    assert halving_rounds(candidates) == halving_rounds.py_func(candidates) == rounds
+
+
+@pytest.mark.parametrize(
+    ("budget", "alive", "rounds_left", "fillings"), [(32, 5, 3, 2), (32, 3, 2, 5), (32, 2, 1, 16),
+                                                     (4, 9, 4, 1), (256, 1, 1, 256)],
+)  # fmt: skip
+def test_a_round_shares_the_budget_left_among_the_candidates_alive(
+    budget, alive, rounds_left, fillings
+):
+    assert round_fillings(budget, alive, rounds_left) == fillings
+    assert round_fillings.py_func(budget, alive, rounds_left) == fillings
 
 
 def test_a_prior_bonus_is_the_margin_another_candidate_must_beat():

@@ -24,6 +24,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 
 from workbench.checks import whole_number
@@ -163,6 +164,27 @@ class SearchAgent:
 PlayRound = Callable[[list[int], int], tuple[Sequence[float], Sequence[float] | None]]
 
 
+@numba.njit(cache=True)
+def halving_rounds(candidates: int) -> int:
+    """Rounds of sequential halving over ``candidates``: ceil(log2 n), at least one."""
+    rounds = 1
+    while (1 << rounds) < candidates:
+        rounds += 1
+    return rounds
+
+
+@numba.njit(cache=True)
+def round_fillings(budget: int, alive: int, rounds_left: int) -> int:
+    """Playouts each of ``alive`` candidates gets this round: its share of the ``budget`` left
+    to ``rounds_left`` rounds, at least one."""
+    return max(1, budget // (alive * rounds_left))
+
+
+# The kit's own (Python) halving runs their plain Python (a numba call from Python costs more
+# than the arithmetic); a game's compiled halving calls them compiled: one schedule for both.
+_halving_rounds, _round_fillings = halving_rounds.py_func, round_fillings.py_func
+
+
 def sequential_halving(
     candidates: int, budget: int, play_round: PlayRound, tie_weight: float = 0.0,
     prior: Sequence[float] | None = None,
@@ -174,14 +196,14 @@ def sequential_halving(
     much; equal means keep their order). The kept index, and every candidate's mean win share
     over the playouts it got. Plain floats: a handful of candidates, where numpy costs more than
     the sums (the same IEEE operations, and a stable sort as ``np.argsort(kind="stable")``)."""
-    rounds = max(1, math.ceil(math.log2(candidates)))
+    rounds = _halving_rounds(candidates)
     total, count, ties = [0.0] * candidates, [0] * candidates, [0.0] * candidates
     bonus = [0.0] * candidates if prior is None else [float(b) for b in prior]
     if len(bonus) != candidates:
         raise ValueError(f"prior needs one bonus per candidate ({candidates}), got {len(bonus)}")
     alive = list(range(candidates))
     for round_index in range(rounds):
-        fillings = max(1, budget // (len(alive) * (rounds - round_index)))
+        fillings = _round_fillings(budget, len(alive), rounds - round_index)
         shares, tie_scores = play_round(alive, fillings)
         for j, index in enumerate(alive):
             total[index] += float(shares[j])
@@ -252,6 +274,6 @@ def uniformity_p_value(
 
 
 __all__ = [
-    "PlayFrom", "PlayRound", "SearchAgent", "Searching", "sequential_halving", "split_wins",
-    "step_play_from", "uniformity_p_value",
+    "PlayFrom", "PlayRound", "SearchAgent", "Searching", "halving_rounds", "round_fillings",
+    "sequential_halving", "split_wins", "step_play_from", "uniformity_p_value",
 ]  # fmt: skip

@@ -294,3 +294,48 @@ def test_a_round_values_each_play_by_the_win_chance_at_the_deal_end(deal):
             )
         assert share == pytest.approx(expected, abs=1e-12), play
         assert lead == scores[me] - max(others)
+
+
+def _compare_halvings(rules, seeds, monkeypatch):
+    """Every decision with 4+ candidates of games ``seeds``: ``evaluate`` (one compiled call,
+    ``search_rows.halve``) against the kit's ``sequential_halving`` fed a round at a time. The
+    same candidate kept, the same means bit for bit, the Generator left at the same state;
+    ``halve``'s outcomes by count."""
+    outcomes = Counter()
+
+    def counted_halve(*args):
+        result = search_rows.halve(*args)
+        outcomes[int(result[0])] += 1
+        return result
+
+    monkeypatch.setattr(search_module, "halve", counted_halve)
+    agent, prior_rng = make_agent("search", budget=24), generator(9)
+    for state, observation in _positions(rules, seeds, lambda s, o: True):
+        actions = search_module.candidates(observation, state.legal_actions())
+        if len(actions) < 4:
+            continue
+        number = sum(outcomes.values())
+        prior = None if number % 2 else list(prior_rng.random(len(actions)) * 0.05)
+        fast, slow = generator(number), generator(number)
+        kept, means = agent.evaluate(observation, actions, fast, prior)
+        expected_kept, expected_means = agent.halve_by_rounds(observation, actions, slow, prior)
+        assert kept == expected_kept and means.tolist() == expected_means.tolist()
+        assert fast.bit_generator.state == slow.bit_generator.state
+    return outcomes
+
+
+@pytest.mark.parametrize("trump_reveal", ["after_kitty", "before_auction"])
+def test_the_compiled_halving_keeps_and_draws_what_the_kits_halving_does(
+    trump_reveal, monkeypatch
+):
+    outcomes = _compare_halvings(Rules(trump_reveal=trump_reveal), [1], monkeypatch)  # shipped
+    assert outcomes[search_rows.HALVED] >= 40
+
+
+def test_when_rejection_keeps_too_few_the_kits_halving_takes_over(monkeypatch):
+    # One rejection draw per filling: most rounds keep too few, halve says UNFILLED and the
+    # search halves a round at a time, the exact sampler making up the fillings.
+    monkeypatch.setattr(search_rows, "REJECTION_TRIES", 1)
+    monkeypatch.setattr(search_rows, "REJECTION_PROBE", 1)
+    outcomes = _compare_halvings(Rules(), [3], monkeypatch)
+    assert outcomes[search_rows.UNFILLED] >= 10 and outcomes[search_rows.HALVED] >= 1

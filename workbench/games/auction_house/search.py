@@ -4,8 +4,10 @@ sampling of hidden cards and compiled playouts to the end of the deal by the ``f
 fitted to the rules being played, at every seat, with its score-reading features off
 (``score_blind``), each valued by the chance of winning the game that the scores then leave.
 
-``evaluate`` is the kit's, run on the compiled engine's rows (``search_rows``, two compiled
-calls a round drawing from the agent's Generator): each round draws its fillings straight into
+``evaluate`` is the kit's sequential halving, run on the compiled engine's rows in one compiled
+call a decision (``search_rows.halve``, drawing from the agent's Generator; two calls a round
+through the kit's own loop, ``halve_by_rounds``, when a round's fillings need the exact
+sampler, with the same draws and ranks): each round draws its fillings straight into
 rows (``sampling``'s uniform distribution, drawn by rejection from a close proposal), writes
 every surviving candidate into a copy and plays them all in one compiled call with the same
 chance per filling (common random numbers). The chance still to come in the deal (the trump
@@ -36,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from workbench.games.auction_house import search_rows
 from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS
 from workbench.games.auction_house.engine import Action, Observation, Pass, Start
 from workbench.games.auction_house.fast import lineup_policies, raise_refused
@@ -45,7 +48,14 @@ from workbench.games.auction_house.policies import FITTED_PARAMETERS, RANDOM, SC
 from workbench.games.auction_house.positions import observation_row, play_from
 from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import read_hidden, sample_states
-from workbench.games.auction_house.search_rows import fill, play_round, search_position
+from workbench.games.auction_house.search_rows import (
+    REFUSED,
+    UNFILLED,
+    fill,
+    halve,
+    play_round,
+    search_position,
+)
 from workbench.kit.search import SearchAgent, Searching, sequential_halving
 
 _FITTED = AuctionHouseFittedAgent(seed=0)
@@ -166,14 +176,42 @@ class AuctionHouseSearchAgent(SearchAgent):
         prior: Sequence[float] | None = None,
     ) -> tuple[int, np.ndarray]:  # fmt: skip
         """The kit's sequential halving (``SearchAgent.evaluate``) on compiled rows, every
-        candidate of a round played in one call on the same fillings and chance."""
+        candidate of a round played on the same fillings and chance: the whole halving in one
+        compiled call (``search_rows.halve``), or a call a round (``halve_by_rounds``) when a
+        round's fillings need the exact sampler. Both draw and rank alike."""
         rules, me = observation.rules, observation.player
         kinds, params, may_start, draw_uniforms = self.compiled_rollouts(rules)
-        position = search_position(observation, read_hidden(observation), _row_of(observation))
-        starts = np.array([isinstance(a, Start) for a in actions])
-        cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
-        suits = np.array([SUITS.index(a.suit) if isinstance(a, Start) else -1 for a in actions])
-        stream = [state_of(rng)]  # the search's PCG64 state, stepped in compiled code
+        p, starts, cards, suits = _encoded(observation, actions)
+        bonus = np.zeros(len(actions)) if prior is None else np.array(prior, np.float64)
+        if bonus.shape != (len(actions),):
+            raise ValueError(f"prior needs one bonus per candidate ({len(actions)}), got "
+                             f"{len(bonus)}")  # fmt: skip
+        stream = state_of(rng)  # the search's PCG64 state, stepped in compiled code
+        outcome, kept, means, error = halve(
+            stream, p.row, p.seats, p.room, p.has_kitty, p.voids, p.known, p.known_ends,
+            p.unseen, p.offer_hidden, p.trump_order, p.turned, me, starts, cards, suits, kinds,
+            params, may_start, rules.deals, rules.trump_reveal == "before_auction",
+            draw_uniforms, self.budget, _TIE_BREAK, bonus, search_rows.REJECTION_TRIES,
+            search_rows.REJECTION_PROBE,
+        )  # fmt: skip
+        if outcome == UNFILLED:  # rng is untouched: halve again from where it started
+            return self.halve_by_rounds(observation, actions, rng, prior)
+        store(rng, stream)
+        if outcome == REFUSED:
+            raise_refused(error, self.rollout_agents(rules), observation.deal)
+        return int(kept), means
+
+    def halve_by_rounds(
+        self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator,
+        prior: Sequence[float] | None = None,
+    ) -> tuple[int, np.ndarray]:  # fmt: skip
+        """``evaluate`` through the kit's ``sequential_halving``, two compiled calls a round
+        (``fill``, which the exact sampler completes when rejection keeps too few, and
+        ``play_round``): the reference ``halve`` is tested against."""
+        rules, me = observation.rules, observation.player
+        kinds, params, may_start, draw_uniforms = self.compiled_rollouts(rules)
+        position, starts, cards, suits = _encoded(observation, actions)
+        stream = [state_of(rng)]
 
         def round_of_playouts(alive: list[int], fillings: int) -> tuple[Any, Any]:
             rows, stream[0] = fill(position, fillings, stream[0], rng)
@@ -195,6 +233,15 @@ class AuctionHouseSearchAgent(SearchAgent):
         )
         store(rng, stream[0])
         return kept
+
+
+def _encoded(observation: Observation, actions: Sequence[Action]) -> tuple:
+    """The decision's ``SearchPosition`` and its candidates as arrays (start, card, suit)."""
+    position = search_position(observation, read_hidden(observation), _row_of(observation))
+    starts = np.array([isinstance(a, Start) for a in actions])
+    cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
+    suits = np.array([SUITS.index(a.suit) if isinstance(a, Start) else -1 for a in actions])
+    return position, starts, cards, suits
 
 
 _INDEX = {card: i for i, card in enumerate(DECK)}

@@ -35,6 +35,7 @@ from workbench.games.auction_house.pcg import bounded, state_of, store, uniform
 from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import Hidden, _sampler
+from workbench.kit.search import halving_rounds, round_fillings
 
 #: Rejection draws allowed per filling wanted before the exact sampler makes up the rest (a
 #: draw dropped costs well under a microsecond, an exact draw 15-50 us).
@@ -314,7 +315,72 @@ def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, t
     return shares, leads, error
 
 
+#: ``halve``'s outcomes: a candidate kept; a round's fillings not drawn by rejection (the
+#: caller halves in Python, where the exact sampler makes up the rest); a refused choice.
+HALVED, UNFILLED, REFUSED = 0, 1, 2
+
+
+@numba.njit(cache=True)
+def halve(state: np.ndarray, row: np.ndarray, seats: np.ndarray, room: np.ndarray,
+          has_kitty: np.ndarray, voids: np.ndarray, known: np.ndarray, known_ends: np.ndarray,
+          unseen: np.ndarray, offer_hidden: np.ndarray, trump_order: np.ndarray, turned: int,
+          me: int, start: np.ndarray, card: np.ndarray, suit: np.ndarray, kinds: np.ndarray,
+          params: np.ndarray, may_start: np.ndarray, deals: int, reveal_first: bool,
+          draw_uniforms: bool, budget: int, tie_weight: float, bonus: np.ndarray,
+          tries: int = REJECTION_TRIES, probe: int = REJECTION_PROBE) -> tuple:  # fmt: skip
+    """The kit's ``sequential_halving`` of one decision in one compiled call: each round
+    ``fill``s (by rejection only) and ``play_round``s the surviving candidates, drawing what
+    ``fill`` and ``play_round`` would, in the same order, and ranking as the kit does (its
+    schedule, ``halving_rounds`` and ``round_fillings``; mean share plus ``tie_weight`` x mean
+    lead plus ``bonus``; a stable sort). Returns (outcome: ``HALVED``, ``UNFILLED`` or
+    ``REFUSED``; the kept candidate; every candidate's mean win chance; the refused choice).
+    On ``UNFILLED`` the caller halves again from the state it started at. ``tries`` and
+    ``probe``: ``fill``'s rejection limits per filling."""
+    n = start.shape[0]
+    rounds = halving_rounds(n)
+    total, ties = np.zeros(n), np.zeros(n)
+    count = np.zeros(n, np.int64)
+    alive = np.arange(n)
+    error = np.full(5, -1, np.int64)
+    for round_index in range(rounds):
+        fillings = round_fillings(budget, alive.shape[0], rounds - round_index)
+        rows = np.empty((fillings, layout.ROW), np.int64)
+        kept = _reject_fill(state, row, seats, room, has_kitty, voids, known, known_ends, unseen,
+                            rows, fillings * tries, fillings * probe, tries)  # fmt: skip
+        if kept < fillings:
+            return UNFILLED, -1, total, error
+        if offer_hidden.any():
+            _draw_offers(state, rows, seats, room, offer_hidden)
+        shares, leads, error = play_round(state, rows, trump_order, turned, me, start[alive],
+                                          card[alive], suit[alive], kinds, params, may_start,
+                                          deals, reveal_first, draw_uniforms)  # fmt: skip
+        if error[0] >= 0:
+            return REFUSED, -1, total, error
+        mean = np.empty(alive.shape[0])
+        for j in range(alive.shape[0]):
+            i = alive[j]
+            total[i] += shares[j]
+            count[i] += fillings
+            ties[i] += leads[j]
+            mean[j] = (total[i] + ties[i] * tie_weight) / count[i] + bonus[i]
+        order = np.argsort(-mean, kind="mergesort")
+        alive = alive[order[: (alive.shape[0] + 1) // 2]]
+        if alive.shape[0] == 1:
+            break
+    return HALVED, alive[0], total / np.maximum(count, 1), error
+
+
 __all__ = [
-    "DEAL_SPREAD", "REJECTION_PROBE", "REJECTION_TRIES", "SearchPosition", "fill", "play_round",
-    "search_position", "win_chance",
+    "DEAL_SPREAD",
+    "HALVED",
+    "REFUSED",
+    "REJECTION_PROBE",
+    "REJECTION_TRIES",
+    "UNFILLED",
+    "SearchPosition",
+    "fill",
+    "halve",
+    "play_round",
+    "search_position",
+    "win_chance",
 ]  # fmt: skip
