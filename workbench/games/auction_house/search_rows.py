@@ -1,6 +1,8 @@
 """The search agent's rounds, compiled: fill in what one seat cannot see and play every
-surviving candidate on those fillings, in two compiled calls drawing from the search's own
-Generator (``pcg``: its PCG64 stepped in compiled code), with no Python per row or card.
+surviving candidate on those fillings, drawing from the search's own Generator (``pcg``: its
+PCG64 stepped in compiled code), with no Python per row or card. ``halve`` runs a decision's
+whole sequential halving in one call; ``fill`` and ``play_round`` are its two steps a round,
+which the kit's Python halving calls when rejection keeps too few fillings.
 
 ``SearchPosition`` holds what does not change between the rounds of one decision: the
 observation's row, its hidden cards as flat arrays (``sampling.Hidden``) and the order of the
