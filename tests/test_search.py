@@ -15,6 +15,7 @@ from workbench.kit.search import (
     sequential_halving,
     split_wins,
     step_play_from,
+    survivors,
     uniformity_p_value,
 )
 from workbench.kit.seeding import generator
@@ -64,6 +65,11 @@ def test_a_round_shares_the_budget_left_among_the_candidates_alive(
 ):
     assert round_fillings(budget, alive, rounds_left) == fillings
     assert round_fillings.py_func(budget, alive, rounds_left) == fillings
+
+
+@pytest.mark.parametrize(("alive", "kept"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (9, 5)])
+def test_a_round_keeps_the_better_half_rounded_up(alive, kept):
+    assert survivors(alive) == survivors.py_func(alive) == kept
 
 
 def test_a_prior_bonus_is_the_margin_another_candidate_must_beat():

@@ -180,9 +180,17 @@ def round_fillings(budget: int, alive: int, rounds_left: int) -> int:
     return max(1, budget // (alive * rounds_left))
 
 
+@numba.njit(cache=True)
+def survivors(alive: int) -> int:
+    """How many of ``alive`` candidates a round keeps: the better half, rounded up."""
+    return (alive + 1) // 2
+
+
 # The kit's own (Python) halving runs their plain Python (a numba call from Python costs more
 # than the arithmetic); a game's compiled halving calls them compiled: one schedule for both.
-_halving_rounds, _round_fillings = halving_rounds.py_func, round_fillings.py_func
+_halving_rounds, _round_fillings, _survivors = (
+    halving_rounds.py_func, round_fillings.py_func, survivors.py_func,
+)  # fmt: skip
 
 
 def sequential_halving(
@@ -211,7 +219,7 @@ def sequential_halving(
             if tie_scores is not None:
                 ties[index] += float(tie_scores[j])
         mean = [(total[i] + ties[i] * tie_weight) / count[i] + bonus[i] for i in alive]
-        keep = max(1, math.ceil(len(alive) / 2))
+        keep = _survivors(len(alive))
         alive = [alive[j] for j in sorted(range(len(alive)), key=lambda j: -mean[j])[:keep]]
         if len(alive) == 1:
             break
@@ -275,5 +283,5 @@ def uniformity_p_value(
 
 __all__ = [
     "PlayFrom", "PlayRound", "SearchAgent", "Searching", "halving_rounds", "round_fillings",
-    "sequential_halving", "split_wins", "step_play_from", "uniformity_p_value",
+    "sequential_halving", "split_wins", "step_play_from", "survivors", "uniformity_p_value",
 ]  # fmt: skip

@@ -37,7 +37,7 @@ from workbench.games.auction_house.pcg import bounded, state_of, store, uniform
 from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import Hidden, _sampler
-from workbench.kit.search import halving_rounds, round_fillings
+from workbench.kit.search import halving_rounds, round_fillings, survivors
 
 #: Rejection draws allowed per filling wanted before the exact sampler makes up the rest (a
 #: draw dropped costs well under a microsecond, an exact draw 15-50 us).
@@ -333,11 +333,11 @@ def halve(state: np.ndarray, row: np.ndarray, seats: np.ndarray, room: np.ndarra
     """The kit's ``sequential_halving`` of one decision in one compiled call: each round
     ``fill``s (by rejection only) and ``play_round``s the surviving candidates, drawing what
     ``fill`` and ``play_round`` would, in the same order, and ranking as the kit does (its
-    schedule, ``halving_rounds`` and ``round_fillings``; mean share plus ``tie_weight`` x mean
-    lead plus ``bonus``; a stable sort). Returns (outcome: ``HALVED``, ``UNFILLED`` or
-    ``REFUSED``; the kept candidate; every candidate's mean win chance; the refused choice).
-    On ``UNFILLED`` the caller halves again from the state it started at. ``tries`` and
-    ``probe``: ``fill``'s rejection limits per filling."""
+    schedule, ``halving_rounds``, ``round_fillings`` and ``survivors``; mean share plus
+    ``tie_weight`` x mean lead plus ``bonus``; a stable sort). Returns (outcome: ``HALVED``,
+    ``UNFILLED`` or ``REFUSED``; the kept candidate; every candidate's mean win chance; the
+    refused choice). On ``UNFILLED`` the caller halves again from the state it started at.
+    ``tries`` and ``probe``: ``fill``'s rejection limits per filling."""
     n = start.shape[0]
     rounds = halving_rounds(n)
     total, ties = np.zeros(n), np.zeros(n)
@@ -365,24 +365,14 @@ def halve(state: np.ndarray, row: np.ndarray, seats: np.ndarray, room: np.ndarra
             count[i] += fillings
             ties[i] += leads[j]
             mean[j] = (total[i] + ties[i] * tie_weight) / count[i] + bonus[i]
-        order = np.argsort(-mean, kind="mergesort")
-        alive = alive[order[: (alive.shape[0] + 1) // 2]]
+        order = np.argsort(-mean, kind="mergesort")  # stable, as the kit's sorted()
+        alive = alive[order[: survivors(alive.shape[0])]]
         if alive.shape[0] == 1:
             break
     return HALVED, alive[0], total / np.maximum(count, 1), error
 
 
 __all__ = [
-    "DEAL_SPREAD",
-    "HALVED",
-    "REFUSED",
-    "REJECTION_PROBE",
-    "REJECTION_TRIES",
-    "UNFILLED",
-    "SearchPosition",
-    "fill",
-    "halve",
-    "play_round",
-    "search_position",
-    "win_chance",
+    "DEAL_SPREAD", "HALVED", "REFUSED", "REJECTION_PROBE", "REJECTION_TRIES", "UNFILLED",
+    "SearchPosition", "fill", "halve", "play_round", "search_position", "win_chance",
 ]  # fmt: skip
