@@ -16,9 +16,9 @@ filling keep too few to finish), ``sampling``'s exact sampler makes up the rest.
 offer is a uniformly random card of its owner's hand. ``play_round`` draws each
 filling's chance still to come, writes every candidate into a copy (common random numbers),
 plays them all to the end of the deal and values each by the chance of winning the game its
-scores then leave (``win_chance``). (numba's cache of ``play_round`` follows this file only: after
-a change to ``compiled`` or ``policies`` it keeps the old engine until this file changes or the
-cache is cleared.)
+scores then leave (``win_chance``). (numba's caches of ``play_round`` and ``halve`` follow this
+file only: after a change to ``compiled``, ``policies`` or the kit's halving schedule they keep
+the old code until this file changes or the cache is cleared.)
 """
 
 from __future__ import annotations
