@@ -1,7 +1,8 @@
 """The Auction House ``search`` agent: its fast fillings are uniform over every consistent
 filling (exact enumeration) and keep what the seat saw, its candidates merge only equal plays,
 the win chance it values a deal's end by is the rulebook's share once the game is over and a
-normal approximation before, and its games are legal and reproducible."""
+normal approximation before, its halving in one compiled call keeps and draws what the kit's
+halving does, and its games are legal and reproducible."""
 
 from __future__ import annotations
 
