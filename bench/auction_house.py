@@ -29,7 +29,11 @@ at about 210,000 deals/s (half its quiet speed): 175 deals/s (174, 175, 176) aga
 one for one with the commit before it, 27a0569, ten runs each at --scale 8 with the compiled
 heuristic case between them (171,000 to 232,000 deals/s, median 199,000: under half its quiet
 speed, and noisy): 186 deals/s median (162 to 213) against 151 (135 to 198), x1.23; the same
-games and choices, bit for bit.
+games and choices, bit for bit. With the fitted seats deciding from ``State.view`` (the step
+engine's loop skips their Observation), five runs interleaved with the commit before, e3133b0
+(compiled heuristic 203,000 to 264,000, median 212,000): 245 deals/s (229 to 280) against 186
+(176 to 249), x1.32; "step, fitted agents" 894 (856 to 1,094) against 455 (345 to 467) and
+"step, heuristic agents" 736 against 310, medians of 3.
 
 Ratios: to the step engine measured in the same run, and to the numpy batch engine the compiled
 engine replaced: NUMPY_DEALS_PER_S below, measured on this machine at commit 96fc6a1 with this

@@ -136,6 +136,19 @@ def test_simulate_is_seeded_and_its_frames_keep_the_contract(example):
         example.simulate(games=1, seed=0, progress=False, engine="fast")
 
 
+def test_an_agent_deciding_from_a_view_needs_a_state_that_gives_one(example):
+    # The kit's step loop calls act_on_view only when the State has view(player); the example
+    # game's has none, so an agent offering one still decides through its observation.
+    class Viewing(example.ShadingAgent):
+        def act_on_view(self, player, view, rng):
+            raise AssertionError("called without a view")
+
+    assert not hasattr(example.new_game(None, seed=0), "view")
+    plain, _ = example.simulate(None, "shading", games=5, seed=2, progress=False)
+    viewing, _ = example.simulate(None, Viewing(), games=5, seed=2, progress=False)
+    assert plain.drop("agent").equals(viewing.drop("agent"))
+
+
 def test_game_metrics_one_row_per_game(example):
     games, rounds = example.simulate(games=30, seed=4, progress=False)
     own = example.game_metrics(games, rounds)

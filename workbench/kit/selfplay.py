@@ -134,11 +134,22 @@ class SelfPlay:
         return self.fast is not None and self.fast.supports(agents)
 
     def play_resolved(self, rules: Any, agents: Sequence[Any], game_seed: SeedLike) -> Any:
-        """One game through the step engine with checked rules and resolved agents."""
+        """One game through the step engine with checked rules and resolved agents. An agent
+        with ``act_on_view(player, view, rng)``, in a game whose State has ``view(player)`` (a
+        compact form of what the seat knows), decides from that view instead of an Observation
+        and the legal actions: the same decision, drawing the same random numbers, cheaper."""
         deal_seed, rngs = self.streams(seed_sequence(game_seed), rules.players)
         state = self.new_game(rules, seed=deal_seed)
+        viewers = [getattr(agent, "act_on_view", None) for agent in agents]
+        if not hasattr(state, "view"):
+            viewers = [None] * len(agents)
         while (player := state.to_play) is not None:
-            action = agents[player](state.observation(player), state.legal_actions(), rngs[player])
+            viewer = viewers[player]
+            if viewer is not None:
+                action = viewer(player, state.view(player), rngs[player])
+            else:
+                action = agents[player](state.observation(player), state.legal_actions(),
+                                        rngs[player])  # fmt: skip
             state = state.apply(action)
         return state
 

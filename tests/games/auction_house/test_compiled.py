@@ -15,6 +15,7 @@ from workbench.games.auction_house import (
     compiled,
     layout,
     new_game,
+    simulate,
 )
 from workbench.games.auction_house.agents import CompiledAgent, sample_worlds
 from workbench.games.auction_house.cards import card_index
@@ -83,7 +84,46 @@ def test_step_agents_choose_what_the_batch_agents_chose(variant):
             seat = state.to_play
             chosen = agent(state.observation(seat), state.legal_actions(), generator(0))
             assert chosen == action, (game, state.deal, state.phase)
+            assert agent.act_on_view(seat, state.view(seat), generator(0)) == action
             state = state.apply(action)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_a_states_view_is_the_row_every_seats_observation_gives(variant):
+    # State.view builds the row from the State's integers, observation_row from the notation
+    # of the Observation: the same row for every seat at every decision of mixed games.
+    rules, agents = VARIANTS[variant], AGENT_MIXES["mixed"]
+    for seed in range(4):
+        state, rng = new_game(rules, seed=seed), generator(seed)
+        while not state.is_over:
+            for seat in range(4):
+                view, row = state.view(seat), observation_row(state.observation(seat))
+                assert view.dtype == row.dtype and view.tolist() == row.tolist(), (seat, state)
+            seat = state.to_play
+            state = state.apply(agents[seat](state.observation(seat), state.legal_actions(), rng))
+
+
+def test_only_agents_deciding_as_compiled_agents_do_decide_from_the_view():
+    # The step engine's loop calls act_on_view when an agent has one; a subclass with its own
+    # __call__ (the random agent picks from the legal actions) must not inherit it.
+    assert RandomAgent.act_on_view is None
+    assert HeuristicAgent.act_on_view is CompiledAgent.act_on_view
+
+    class Own(HeuristicAgent):
+        def __call__(self, observation, legal_actions, rng):
+            return legal_actions[0]
+
+    assert Own.act_on_view is None
+
+
+@pytest.mark.parametrize("lineup", [["fitted", "heuristic", "fitted", "random"], ["fitted"] * 4])
+def test_step_games_are_the_same_with_or_without_the_view(lineup, monkeypatch):
+    rules = Rules(deals=9)  # a shipped fit
+    with_view = simulate(rules, lineup, games=3, seed=4, engine="step", progress=False)
+    monkeypatch.setattr(CompiledAgent, "act_on_view", None)  # every seat through observations
+    without = simulate(rules, lineup, games=3, seed=4, engine="step", progress=False)
+    for frame, same in zip(with_view, without, strict=True):
+        assert frame.equals(same)
 
 
 class _FixedUniform:

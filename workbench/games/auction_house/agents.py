@@ -6,7 +6,9 @@ extended with features, fitted to the rules by self-play) and the ``search`` age
 Every agent is called as ``agent(observation, legal_actions, rng) -> action``. The random and
 heuristic agents are compiled policies (``policies.choose``: a kind plus a parameter vector,
 ``policy``); the compiled engine runs them in its loop and the step-by-step call runs the same
-compiled function on the observation, so both engines play exactly the same policy.
+compiled function on the observation, so both engines play exactly the same policy. The step
+engine's loop hands them ``State.view`` (the observation's row, built from the State's
+integers) through ``act_on_view`` instead: the same decision, at about twice the speed.
 """
 
 from __future__ import annotations
@@ -56,17 +58,31 @@ class CompiledAgent:
     policy: Policy
     __repr__ = agent_repr
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__call__" in cls.__dict__ and "act_on_view" not in cls.__dict__:
+            cls.act_on_view = None  # it decides in its own __call__: the view would bypass it
+
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
         return self.decide(observation, observation_row(observation), float(rng.random()))
 
+    def act_on_view(self, player: int, view: np.ndarray, rng: np.random.Generator) -> Action:
+        """The same decision from ``State.view(player)`` (the row the observation would give),
+        drawing the same uniform: the step engine's loop calls it to skip the Observation."""
+        return self.decide_for(player, view, float(rng.random()))
+
     def decide(self, observation: Observation, row: np.ndarray, u: float) -> Action:
         """The compiled decision on ``row`` (``observation_row(observation)``, which a caller
         deciding twice on one observation builds once) with uniform ``u``."""
+        return self.decide_for(observation.player, row, u)
+
+    def decide_for(self, player: int, row: np.ndarray, u: float) -> Action:
+        """The compiled decision of seat ``player`` on ``row`` with uniform ``u``."""
         phase = int(row[layout.PHASE])
         start, card, suit = compiled.decide_row(
-            self.policy.kind, _params_matrix(self.policy.params), observation.player, row, u
+            self.policy.kind, _params_matrix(self.policy.params), player, row, u
         )
         if phase == AUCTION:
             if not (start and self.policy.starts):

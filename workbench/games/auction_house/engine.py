@@ -6,6 +6,8 @@ from __future__ import annotations
 import numbers
 from functools import lru_cache
 
+import numpy as np
+
 from workbench.errors import IllegalAction
 from workbench.games.auction_house.actions import (
     ACTION_OF_PHASE,
@@ -33,7 +35,7 @@ from workbench.games.auction_house.cards import (
 from workbench.games.auction_house.chance import Deal, check_deal, draw_deal
 from workbench.games.auction_house.hands import card_bits, card_names, dealt_hands
 from workbench.games.auction_house.log import lines_for, log_entries
-from workbench.games.auction_house.observation import Observation, observe
+from workbench.games.auction_house.observation import Observation, knowledge_row, observe
 from workbench.games.auction_house.records import AuctionRecord, DealRecord, LogEntry, Result, Trick
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
 from workbench.kit.seeding import SeedLike
@@ -178,6 +180,11 @@ class State(Evolving):
         """What ``player`` knows now: never another seat's hand, offer (before the reveal) or
         kitty card, nor trump before it is turned."""
         return observe(self, self._seat(player, "player"))
+
+    def view(self, player: int) -> np.ndarray:
+        """What ``player`` knows now as the compiled engine's row (``observation.knowledge_row``):
+        what the compiled agents decide from, without building the Observation."""
+        return knowledge_row(self, self._seat(player, "player"))
 
     @property
     def revealed_trumps(self) -> tuple[str, ...]:

@@ -1,11 +1,16 @@
 """What one Auction House seat may see: the ``Observation`` agents decide from, and
-``observe``, which builds it from the full State without another seat's secrets."""
+``observe``, which builds it from the full State without another seat's secrets; and
+``knowledge_row``, the same knowledge as the compiled engine's row (what compiled agents read),
+built straight from the State's integers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from workbench.games.auction_house.actions import PHASES
 from workbench.games.auction_house.cards import DECK, SUITS
 from workbench.games.auction_house.hands import card_names
 from workbench.games.auction_house.records import DealRecord, Trick
@@ -122,3 +127,48 @@ def observe(state: State, player: int) -> Observation:
         tricks_won=state.tricks_won,
         history=state.history,
     )
+
+
+_PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
+#: The State field counting a phase's decisions taken (the row's STEP; plays: cards played).
+_STEP_FIELD = {"auction": "asked", "offer": "n_offers", "kitty": "n_kitty"}
+
+
+def knowledge_row(state: State, player: int) -> np.ndarray:
+    """What seat ``player`` (already checked) knows, as the compiled engine's row (``layout``):
+    equal to ``positions.observation_row(observe(state, player))`` (a test checks it on every
+    seat of whole games), without the detour through card notation."""
+    phase, trick = state.phase, state.trick
+    offers = [-1] * PLAYERS
+    if state.n_offers == PLAYERS - 1:  # revealed
+        offers = [-1 if card is None else card for card in state.offers]
+    if state.offers[player] is not None:
+        offers[player] = state.offers[player]
+    kitty, hands = [-1] * PLAYERS, [0] * PLAYERS
+    if state.kitty[player] is not None:
+        kitty[player] = state.kitty[player]
+    hands[player] = state.hands[player]
+    played = 0
+    for _, cards, _ in state.tricks:
+        for card in cards:
+            played |= 1 << card
+    for card in trick:
+        played |= 1 << card
+    if phase == "play":
+        step, leader = PLAYERS * len(state.tricks) + len(trick), state.leader
+    else:
+        field = _STEP_FIELD.get(phase)
+        step, leader = (0 if field is None else getattr(state, field)), (state.dealer + 1) % PLAYERS
+    row = [
+        state.deal, state.dealer, _PHASE_CODE[phase], step, state.carried_in,
+        _or_none(state.trump), int(state.trump_shown), _or_none(state.starter),
+        _or_none(state.face_up), _or_none(state.called), _or_none(state.taken),
+        _or_none(state.taken_from), int(state.taken is not None and state.forced), leader,
+        played, *state.scores, *offers, *kitty, *trick, *[-1] * (PLAYERS - len(trick)),
+        *state.tricks_won, *hands,
+    ]  # fmt: skip
+    return np.array(row, np.int64)
+
+
+def _or_none(value: int | None) -> int:
+    return -1 if value is None else value
