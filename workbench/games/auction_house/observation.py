@@ -129,9 +129,13 @@ def observe(state: State, player: int) -> Observation:
     )
 
 
-_PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
-#: The State field counting a phase's decisions taken (the row's STEP; plays: cards played).
-_STEP_FIELD = {"auction": "asked", "offer": "n_offers", "kitty": "n_kitty"}
+#: A phase's code in the compiled engine's row (``layout``: the step engine's PHASES order).
+PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
+
+
+def step_of(phase: str, passes: int, offered: int, placed: int, played: int) -> int:
+    """The row's STEP: decisions already taken in the phase (plays: cards played this deal)."""
+    return {"auction": passes, "offer": offered, "kitty": placed, "play": played}.get(phase, 0)
 
 
 def knowledge_row(state: State, player: int) -> np.ndarray:
@@ -154,13 +158,11 @@ def knowledge_row(state: State, player: int) -> np.ndarray:
             played |= 1 << card
     for card in trick:
         played |= 1 << card
-    if phase == "play":
-        step, leader = PLAYERS * len(state.tricks) + len(trick), state.leader
-    else:
-        field = _STEP_FIELD.get(phase)
-        step, leader = (0 if field is None else getattr(state, field)), (state.dealer + 1) % PLAYERS
+    step = step_of(phase, state.asked, state.n_offers, state.n_kitty,
+                   PLAYERS * len(state.tricks) + len(trick))  # fmt: skip
+    leader = state.leader if phase == "play" else (state.dealer + 1) % PLAYERS
     row = [
-        state.deal, state.dealer, _PHASE_CODE[phase], step, state.carried_in,
+        state.deal, state.dealer, PHASE_CODE[phase], step, state.carried_in,
         _or_none(state.trump), int(state.trump_shown), _or_none(state.starter),
         _or_none(state.face_up), _or_none(state.called), _or_none(state.taken),
         _or_none(state.taken_from), int(state.taken is not None and state.forced), leader,

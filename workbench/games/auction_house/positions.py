@@ -13,13 +13,12 @@ import numpy as np
 from workbench.games.auction_house import compiled as c
 from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import DECK, SUITS, TRUMP_DECK, card_index
-from workbench.games.auction_house.engine import PHASES, State
+from workbench.games.auction_house.engine import State
 from workbench.games.auction_house.fast import Recording, lineup_policies, raise_refused
-from workbench.games.auction_house.observation import Observation
+from workbench.games.auction_house.observation import PHASE_CODE, Observation, step_of
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
 from workbench.kit.seeding import SeedLike, generator
 
-PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
 #: How a playout treats the chance still to come: "draw" deals the later deals and orders the
 #: trump cards not yet turned afresh for every playout; "state" keeps the state's own.
 FUTURES = ("draw", "state")
@@ -58,11 +57,6 @@ def _put(row: np.ndarray, column: int, values: Sequence[int]) -> None:
     row[column : column + PLAYERS] = values
 
 
-def _step_of(phase: str, passes: int, offered: int, placed: int, played: int) -> int:
-    """The row's STEP: decisions already taken in the phase (plays: cards played this deal)."""
-    return {"auction": passes, "offer": offered, "kitty": placed, "play": played}.get(phase, 0)
-
-
 def observation_row(obs: Observation) -> np.ndarray:
     """What seat ``obs.player`` knows, as a row: its own hand, offer and kitty card, the
     revealed offers, the trick, the cards played; every other hand empty."""
@@ -83,7 +77,7 @@ def observation_row(obs: Observation) -> np.ndarray:
         kitty[me] = _index(obs.own_kitty)
     hands = [0] * PLAYERS
     hands[me] = card_mask(obs.hand)
-    step = _step_of(
+    step = step_of(
         obs.phase, len(obs.passes), sum(obs.offered), sum(obs.kitty_placed),
         PLAYERS * len(tricks) + len(trick),
     )  # fmt: skip
@@ -107,36 +101,13 @@ def _was_forced(obs: Observation) -> bool:
 
 
 def state_row(state: State) -> np.ndarray:
-    """The whole position of a step-engine State (every hand, offer and kitty card) as a row."""
+    """The whole position of a step-engine State (every hand, offer and kitty card) as a row:
+    a seat's ``State.view`` with every seat's secrets written in."""
     if state.is_over:
         raise ValueError("the game is over: there is no position to play from")
-    row = np.full(layout.ROW, -1, np.int64)
-    offers = [-1 if x is None else x for x in state.offers]
-    row[layout.DEAL], row[layout.DEALER] = state.deal, state.dealer
-    row[layout.PHASE] = PHASE_CODE[state.phase]
-    row[layout.STEP] = _step_of(
-        state.phase, state.asked, state.n_offers, state.n_kitty,
-        PLAYERS * len(state.tricks) + len(state.trick),
-    )  # fmt: skip
-    row[layout.CARRIED] = state.carried_in
-    row[layout.TRUMP] = -1 if state.trump is None else state.trump
-    row[layout.SHOWN] = int(state.trump_shown)
-    optional = {
-        layout.STARTER: state.starter, layout.FACE_UP: state.face_up,
-        layout.CALLED: state.called, layout.TAKEN: state.taken,
-        layout.TAKEN_FROM: state.taken_from,
-    }  # fmt: skip
-    for column, value in optional.items():
-        row[column] = -1 if value is None else value
-    row[layout.FORCED] = int(state.forced)
-    row[layout.LEADER] = state.leader
-    played = [card for _, cards, _ in state.tricks for card in cards] + list(state.trick)
-    row[layout.PLAYED] = sum(1 << card for card in played)
-    _put(row, layout.SCORES, state.scores)
-    _put(row, layout.OFFERS, offers)
+    row = state.view(state.to_play)
+    _put(row, layout.OFFERS, [-1 if x is None else x for x in state.offers])
     _put(row, layout.KITTY_CARDS, [-1 if x is None else x for x in state.kitty])
-    _put(row, layout.TRICK, list(state.trick) + [-1] * (PLAYERS - len(state.trick)))
-    _put(row, layout.WON, state.tricks_won)
     _put(row, layout.HANDS, state.hands)
     return row
 
