@@ -193,6 +193,15 @@ _halving_rounds, _round_fillings, _survivors = (
 )  # fmt: skip
 
 
+def prior_bonuses(prior: Sequence[float] | None, candidates: int) -> list[float]:
+    """Each candidate's win-share bonus in the halving (``prior``; None: none), one per
+    candidate or a ValueError."""
+    bonus = [0.0] * candidates if prior is None else [float(b) for b in prior]
+    if len(bonus) != candidates:
+        raise ValueError(f"prior needs one bonus per candidate ({candidates}), got {len(bonus)}")
+    return bonus
+
+
 def sequential_halving(
     candidates: int, budget: int, play_round: PlayRound, tie_weight: float = 0.0,
     prior: Sequence[float] | None = None,
@@ -206,9 +215,7 @@ def sequential_halving(
     the sums (the same IEEE operations, and a stable sort as ``np.argsort(kind="stable")``)."""
     rounds = _halving_rounds(candidates)
     total, count, ties = [0.0] * candidates, [0] * candidates, [0.0] * candidates
-    bonus = [0.0] * candidates if prior is None else [float(b) for b in prior]
-    if len(bonus) != candidates:
-        raise ValueError(f"prior needs one bonus per candidate ({candidates}), got {len(bonus)}")
+    bonus = prior_bonuses(prior, candidates)
     alive = list(range(candidates))
     for round_index in range(rounds):
         fillings = _round_fillings(budget, len(alive), rounds - round_index)
@@ -282,6 +289,7 @@ def uniformity_p_value(
 
 
 __all__ = [
-    "PlayFrom", "PlayRound", "SearchAgent", "Searching", "halving_rounds", "round_fillings",
-    "sequential_halving", "split_wins", "step_play_from", "survivors", "uniformity_p_value",
+    "PlayFrom", "PlayRound", "SearchAgent", "Searching", "halving_rounds", "prior_bonuses",
+    "round_fillings", "sequential_halving", "split_wins", "step_play_from", "survivors",
+    "uniformity_p_value",
 ]  # fmt: skip

@@ -56,7 +56,7 @@ from workbench.games.auction_house.search_rows import (
     play_round,
     search_position,
 )
-from workbench.kit.search import SearchAgent, Searching, sequential_halving
+from workbench.kit.search import SearchAgent, Searching, prior_bonuses, sequential_halving
 
 _FITTED = AuctionHouseFittedAgent(seed=0)
 
@@ -182,10 +182,7 @@ class AuctionHouseSearchAgent(SearchAgent):
         rules, me = observation.rules, observation.player
         kinds, params, may_start, draw_uniforms = self.compiled_rollouts(rules)
         p, starts, cards, suits = _encoded(observation, actions)
-        bonus = np.zeros(len(actions)) if prior is None else np.array(prior, np.float64)
-        if bonus.shape != (len(actions),):
-            raise ValueError(f"prior needs one bonus per candidate ({len(actions)}), got "
-                             f"{len(bonus)}")  # fmt: skip
+        bonus = np.array(prior_bonuses(prior, len(actions)), np.float64)
         stream = state_of(rng)  # the search's PCG64 state, stepped in compiled code
         outcome, kept, means, error = halve(
             stream, p.row, p.seats, p.room, p.has_kitty, p.voids, p.known, p.known_ends,

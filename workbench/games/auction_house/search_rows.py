@@ -329,7 +329,7 @@ def halve(state: np.ndarray, row: np.ndarray, seats: np.ndarray, room: np.ndarra
           me: int, start: np.ndarray, card: np.ndarray, suit: np.ndarray, kinds: np.ndarray,
           params: np.ndarray, may_start: np.ndarray, deals: int, reveal_first: bool,
           draw_uniforms: bool, budget: int, tie_weight: float, bonus: np.ndarray,
-          tries: int = REJECTION_TRIES, probe: int = REJECTION_PROBE) -> tuple:  # fmt: skip
+          tries: int, probe: int) -> tuple:  # fmt: skip
     """The kit's ``sequential_halving`` of one decision in one compiled call: each round
     ``fill``s (by rejection only) and ``play_round``s the surviving candidates, drawing what
     ``fill`` and ``play_round`` would, in the same order, and ranking as the kit does (its
