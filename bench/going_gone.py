@@ -88,6 +88,7 @@ CASES = {
     "play_from, valuation agents (playouts/s)": ("playouts", "valuation", 20_000, None),
     "step engine (simulate), random agents": ("step", "random", 1_000, "all"),
     "step engine (simulate), valuation agents": ("step", "valuation", 1_000, "all"),
+    "step engine (simulate), fitted agents": ("step", "fitted", 1_000, "all"),
     "step, search (default budget) vs 3 fitted": ("step", "search", 400, "all"),
 }
 

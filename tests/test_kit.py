@@ -11,7 +11,7 @@ import pytest
 
 from workbench.games import auction_house, going_gone, rubbish, shared_budget
 from workbench.kit.frames import common_game_columns, seat_rows, shares, typed_frame
-from workbench.kit.lineup import agent_repr, make_named_agent
+from workbench.kit.lineup import DecidesOnView, agent_repr, make_named_agent
 from workbench.kit.seeding import generator, seed_sequence
 from workbench.kit.selfplay import SelfPlay, standard_streams
 from workbench.kit.state import fields_of, standings
@@ -104,3 +104,30 @@ def test_fields_of_copies_named_fields():
         a, b, c = 1, 2, 3
 
     assert fields_of(Source(), "a", "c") == {"a": 1, "c": 3}
+
+
+def test_an_agent_deciding_in_its_own_call_loses_the_view():
+    # The step engine's loop prefers act_on_view; a subclass that decides in __call__ alone
+    # must not inherit it (the view would bypass its decision), one that defines both keeps it.
+    class Compiled(DecidesOnView):
+        def __call__(self, observation, legal_actions, rng):
+            return "call"
+
+        def act_on_view(self, player, view, rng):
+            return "view"
+
+    class Own(Compiled):
+        def __call__(self, observation, legal_actions, rng):
+            return legal_actions[0]
+
+    class Both(Own):
+        def act_on_view(self, player, view, rng):
+            return "own view"
+
+    class Plain(Compiled):
+        pass
+
+    assert Own.act_on_view is None and Own()(None, ["first"], None) == "first"
+    assert Both().act_on_view(0, None, None) == "own view"
+    assert Plain().act_on_view(0, None, None) == "view"
+

@@ -101,3 +101,16 @@ def agent_repr(agent: Any) -> str:
     settings = [p.name for p in parameters if p.kind in named and p.name != "self"]
     shown = ", ".join(f"{name}={getattr(agent, name)!r}" for name in settings)
     return f"{type(agent).__name__}({shown})"
+
+
+class DecidesOnView:
+    """Base of agents that can also decide from ``State.view(player)`` through
+    ``act_on_view(player, view, rng)`` (the step engine's loop then skips the Observation). A
+    subclass that decides in its own ``__call__`` and not in ``act_on_view`` loses
+    ``act_on_view``: the view would bypass its decision."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__call__" in cls.__dict__ and "act_on_view" not in cls.__dict__:
+            cls.act_on_view = None
+

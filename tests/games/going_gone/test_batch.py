@@ -17,8 +17,9 @@ from workbench.games.going_gone import (
     Sell,
     ValuationAgent,
     new_game,
+    simulate,
 )
-from workbench.games.going_gone.agents import FittedPolicy
+from workbench.games.going_gone.agents import CompiledAgent, FittedPolicy
 from workbench.games.going_gone.bits import items_of, mask_of
 from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.fast import Recording, new_batch, play
@@ -123,6 +124,7 @@ def test_step_agents_choose_what_the_fast_engine_chose(variant, agent):
         while not state.is_over:
             seat = state.to_play
             choice = agent(state.observation(seat), state.legal_actions(), chance)
+            assert agent.act_on_view(seat, state.view(seat), chance) == choice
             round_index = state.round - 1
             if state.phase == "bid":
                 expected = Allocation(
@@ -195,3 +197,36 @@ def test_agents_without_a_compiled_policy_are_refused_before_play(cheater, messa
     with pytest.raises(ValueError, match=message):
         play(batch, agents, generator(2))
     assert batch.rounds_done == 0 and (batch.bucks == 25).all() and (batch.holdings == 0).all()
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_a_states_view_is_what_every_seats_observation_gives(variant):
+    # State.view reads the State's fields, Observation.view the observation's (other seats'
+    # items hidden unless collections are open): the same SeatView for every seat at every
+    # decision of mixed games.
+    rules, agents = VARIANTS[variant], AGENT_MIXES["mixed"]
+    for seed in range(3):
+        state, rng = new_game(rules, seed=seed), generator(seed)
+        while not state.is_over:
+            for seat in range(rules.players):
+                assert state.view(seat) == state.observation(seat).view(), (seat, state.phase)
+            seat = state.to_play
+            state = state.apply(agents[seat](state.observation(seat), state.legal_actions(), rng))
+
+
+def test_only_agents_deciding_as_compiled_agents_decide_from_the_view():
+    assert RandomAgent.act_on_view is None  # it picks among the legal actions
+    assert CollectorAgent.act_on_view is CompiledAgent.act_on_view
+
+
+@pytest.mark.parametrize("variant", ["default", "three players, open collections"])
+def test_step_games_are_the_same_with_or_without_the_view(variant, monkeypatch):
+    rules = VARIANTS[variant]
+    lineup = ["collector", "random", "valuation", "collector", "valuation", "random"]
+    lineup = lineup[: rules.players]
+    with_view = simulate(rules, lineup, games=4, seed=5, engine="step", progress=False)
+    monkeypatch.setattr(CompiledAgent, "act_on_view", None)  # every seat through observations
+    without = simulate(rules, lineup, games=4, seed=5, engine="step", progress=False)
+    for frame, same in zip(with_view, without, strict=True):
+        assert frame.equals(same)
+

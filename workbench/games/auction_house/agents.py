@@ -45,23 +45,18 @@ from workbench.games.auction_house.policies import (
 from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.rules import PLAYERS, Rules
 from workbench.games.auction_house.sampling import read_hidden
-from workbench.kit.lineup import agent_repr, make_named_agent
+from workbench.kit.lineup import DecidesOnView, agent_repr, make_named_agent
 
 _CARD_ACTION = {OFFER: Offer, TAKE: Take, KITTY: Kitty, PLAY: Play}
 
 
-class CompiledAgent:
+class CompiledAgent(DecidesOnView):
     """An agent whose policy is compiled (``policy``: kind and parameters); its step call
     runs the same compiled decision on the observation, with one uniform from ``rng``."""
 
     name = "compiled"
     policy: Policy
     __repr__ = agent_repr
-
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)
-        if "__call__" in cls.__dict__ and "act_on_view" not in cls.__dict__:
-            cls.act_on_view = None  # it decides in its own __call__: the view would bypass it
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator

@@ -6,7 +6,9 @@ compiled policy (``policies``): an integer kind and a parameter vector. The fast
 call runs the same functions on the observing seat, drawing the same uniforms, so both engines
 play exactly the same policy. A policy plans its whole sale at once; the step call returns the
 plan's next collection (or ``DoneSelling()``), recomputing the same plan from facts that do not
-change while the sale is sealed.
+change while the sale is sealed. Both calls read the seat's ``SeatView`` (``engine``); the step
+engine's loop hands them ``State.view`` through ``act_on_view``, skipping the Observation and
+the legal actions.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ from functools import cache
 import numpy as np
 
 from workbench.games.going_gone.actions import Action, Allocation, DoneSelling, Sell
-from workbench.games.going_gone.bits import item_bit_ints, items_of, mask_of
+from workbench.games.going_gone.bits import items_of
 from workbench.games.going_gone.compiled import tables_of
-from workbench.games.going_gone.engine import Observation
+from workbench.games.going_gone.engine import Observation, SeatView
 from workbench.games.going_gone.fitted import GoingGoneFittedAgent
 from workbench.games.going_gone.policies import (
     COLLECTOR,
@@ -32,12 +34,13 @@ from workbench.games.going_gone.policies import (
 )
 from workbench.games.going_gone.rules import Rules
 from workbench.games.going_gone.search import GoingGoneSearchAgent
-from workbench.kit.lineup import agent_repr, make_named_agent
+from workbench.kit.lineup import DecidesOnView, agent_repr, make_named_agent
 
 
-class CompiledAgent:
+class CompiledAgent(DecidesOnView):
     """An agent playing a compiled policy (``policy_kind``, ``policy_params``): the fast engine
-    runs it over batches, and this step call runs it on one seat."""
+    runs it over batches, and this step call runs it on one seat; the step engine's loop hands
+    it ``State.view`` through ``act_on_view`` instead of an Observation (the same decision)."""
 
     name = "agent"
     policy_kind: int = RANDOM
@@ -46,41 +49,35 @@ class CompiledAgent:
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        return compiled_step(self.policy_kind, self.policy_params, observation, rng)
+        return compiled_step(self.policy_kind, self.policy_params, observation.view(), rng)
+
+    def act_on_view(self, player: int, view: SeatView, rng: np.random.Generator) -> Action:
+        """The same decision from ``State.view(player)``, drawing the same uniforms."""
+        return compiled_step(self.policy_kind, self.policy_params, view, rng)
 
     def __repr__(self) -> str:
         return agent_repr(self)
 
 
 def compiled_step(
-    kind: int, params: np.ndarray, observation: Observation, rng: np.random.Generator
+    kind: int, params: np.ndarray, view: SeatView, rng: np.random.Generator
 ) -> Action:
-    """The action the compiled policy ``(kind, params)`` takes for the observing seat: an
-    allocation (``cups`` uniforms drawn from ``rng``, as the fast engine draws per seat) or the
-    next collection of its sale plan (no uniforms). Not for the random kind's sales (its step
-    call picks among the legal actions)."""
-    rules = observation.rules
-    tb, bits, bid_space, sale_space, out, plan = _step_context(rules)
-    seat = observation.player
-    holding = 0
-    for item in observation.holding:
-        holding |= bits[item]
-    rounds_left = rules.rounds - observation.round
-    if observation.phase == "bid":
-        lots = np.array([sum(bits[item] for item in lot) for lot in observation.lots], np.uint64)
-        extra = 0
-        if rules.open_collections:
-            for held, sold in zip(observation.holdings, observation.sold, strict=True):
-                extra |= mask_of(rules, held) | mask_of(rules, [i for c in sold for i in c])
+    """The action the compiled policy ``(kind, params)`` takes for the seat whose ``view`` it
+    is: an allocation (``cups`` uniforms drawn from ``rng``, as the fast engine draws per seat)
+    or the next collection of its sale plan (no uniforms). Not for the random kind's sales (its
+    step call picks among the legal actions)."""
+    rules = view.rules
+    tb, bid_space, sale_space, out, plan = _step_context(rules)
+    if view.phase == "bid":
+        lots = np.array(view.lots, np.uint64)
         u = rng.random((1, 1 if kind == RANDOM else rules.cups))[0]
-        choose_bids(kind, params, u, lots, np.uint64(holding), observation.budget,
-                    np.uint64(extra), rounds_left, tb, bid_space, out)  # fmt: skip
+        choose_bids(kind, params, u, lots, np.uint64(view.holding), view.budget,
+                    np.uint64(view.seen), view.rounds_left, tb, bid_space, out)  # fmt: skip
         return Allocation(tuple(out.tolist()))
-    made = plan_sales(kind, params, np.uint64(holding), observation.bucks[seat], rounds_left, tb,
+    made = plan_sales(kind, params, np.uint64(view.holding), view.bucks, view.rounds_left, tb,
                       sale_space, plan)  # fmt: skip
-    done = len(observation.pending_sale)
-    if done < made:
-        return Sell(items_of(rules, int(plan[done])))
+    if view.pending < made:
+        return Sell(items_of(rules, int(plan[view.pending])))
     return DoneSelling()
 
 
@@ -88,10 +85,9 @@ def compiled_step(
 def _step_context(rules: Rules) -> tuple:
     """What a step call needs for ``rules``, made once and reused (as the fast engine reuses
     its work arrays across a batch: the policies write every entry before reading it): the
-    tables, each item's mask bit, work arrays for bids and sales, the allocation and the plan."""
+    tables, work arrays for bids and sales, the allocation and the plan."""
     return (
         tables_of(rules),
-        item_bit_ints(rules),
         scratch(rules.cups),
         scratch(1),
         np.zeros(rules.cups, dtype=np.int64),

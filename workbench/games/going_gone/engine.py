@@ -63,6 +63,41 @@ class Result(NamedTuple):
     winners: tuple[int, ...]
 
 
+class SeatView(NamedTuple):
+    """What a seat's compiled policy reads (``State.view``, ``Observation.view``): the rules,
+    the phase, its items as a bit mask (``bits``); while bidding each lot on offer and, with
+    open collections, every item held or sold (masks; else 0); its budget and Bucks, the
+    rounds after this one and how many collections its sealed sale holds."""
+
+    rules: Rules
+    phase: str
+    holding: int
+    lots: tuple[int, ...]
+    seen: int
+    budget: int
+    bucks: int
+    rounds_left: int
+    pending: int
+
+
+def seat_view(
+    rules: Rules, phase: str, round_: int, lots: Sequence[Sequence[int]], bucks: int,
+    holding: Sequence[int], pending: Sequence[Sequence[int]],
+    holdings: Sequence[Sequence[int] | None], sold: Sequence[Sequence[Sequence[int]] | None],
+) -> SeatView:  # fmt: skip
+    """A seat's ``SeatView`` from what it knows (``holdings`` and ``sold`` are read only with
+    open collections, where the seat sees every seat's)."""
+    seen, lot_masks = 0, ()
+    if phase == "bid":
+        lot_masks = tuple(mask_of(rules, lot) for lot in lots)
+        if rules.open_collections:
+            for held, sales in zip(holdings, sold, strict=True):
+                seen |= mask_of(rules, held) | mask_of(rules, [i for c in sales for i in c])
+    budget = budget_of(rules, bucks)
+    return SeatView(rules, phase, mask_of(rules, holding), lot_masks, seen, budget, bucks,
+                    rules.rounds - round_, len(pending))  # fmt: skip
+
+
 @dataclass(slots=True)
 class Observation:
     """Exactly what ``player`` may know (docs/rules.md, "what a player sees").
@@ -98,6 +133,11 @@ class Observation:
         """Own items not yet put in this round's sale."""
         pending = {item for collection in self.pending_sale for item in collection}
         return tuple(item for item in self.holding if item not in pending)
+
+    def view(self) -> SeatView:
+        """What this player's compiled policy reads (``SeatView``)."""
+        return seat_view(self.rules, self.phase, self.round, self.lots, self.bucks[self.player],
+                         self.holding, self.pending_sale, self.holdings, self.sold)  # fmt: skip
 
 
 class State(Evolving):
@@ -210,6 +250,14 @@ class State(Evolving):
             ),
             sold=tuple(s if open_ or seat == player else None for seat, s in enumerate(self.sold)),
         )
+
+    def view(self, player: int) -> SeatView:
+        """What ``player``'s compiled policy reads (``SeatView``), built without the
+        Observation: ``observation(player).view()``, cheaper."""
+        player = self._seat(player, name="player")
+        return seat_view(self.rules, self.phase, self.round, self.lots, self.bucks[player],
+                         self.holdings[player], self.pending[player], self.holdings,
+                         self.sold)  # fmt: skip
 
     def result(self) -> Result:
         """Final standings: Bucks plus the best arrangement of the items held; ties share."""
