@@ -130,4 +130,3 @@ def test_an_agent_deciding_in_its_own_call_loses_the_view():
     assert Own.act_on_view is None and Own()(None, ["first"], None) == "first"
     assert Both().act_on_view(0, None, None) == "own view"
     assert Plain().act_on_view(0, None, None) == "view"
-

@@ -113,4 +113,3 @@ class DecidesOnView:
         super().__init_subclass__(**kwargs)
         if "__call__" in cls.__dict__ and "act_on_view" not in cls.__dict__:
             cls.act_on_view = None
-

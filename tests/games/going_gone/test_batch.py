@@ -229,4 +229,3 @@ def test_step_games_are_the_same_with_or_without_the_view(variant, monkeypatch):
     without = simulate(rules, lineup, games=4, seed=5, engine="step", progress=False)
     for frame, same in zip(with_view, without, strict=True):
         assert frame.equals(same)
-
