@@ -156,7 +156,10 @@ def test_enabled_renderer_gives_png_and_text_and_warns_about_text_outside():
         data, metadata = chart._repr_mimebundle_()
         assert set(data) == {"image/png", "text/plain", WIDGET_VIEW}
         assert data["text/plain"].startswith("Chart: ok\nmarks: bar\n")
-        view = widgets.Widget.widgets[data[WIDGET_VIEW]["model_id"]]
+        # The model id back to its widget, through the public deserialiser (Widget.widgets is
+        # deprecated in ipywidgets 8).
+        model = "IPY_MODEL_" + data[WIDGET_VIEW]["model_id"]
+        view = widgets.widget_serialization["from_json"](model, None)
         assert isinstance(view, ChartView)
         assert view.spec["datasets"] == chart.to_dict()["datasets"]
         enable_offline_rendering(live=False)
