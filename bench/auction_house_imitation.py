@@ -27,7 +27,8 @@ at most half its gain against a heuristic one).
     python bench/auction_house_imitation.py --against-search 100   # how exploitable search is
 
 The agent is a Python step-engine agent (a few thousand decisions a second), an experiment
-rather than a player of the workbench; local processes on every core.
+rather than a player of the workbench (stateless: one serves every seat of a table); local
+processes on every core.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ import time
 from typing import Any
 
 import numpy as np
-import polars as pl
 from scipy.optimize import minimize
+from strength import lone_share
 
 from workbench.designer.executors import local_processes
 from workbench.games import auction_house as game
@@ -182,9 +183,9 @@ def collect(seat: int, games: int, seed: int, with_fitted_card: bool, budget: in
             weights: np.ndarray | None = None) -> list:  # fmt: skip
     """Labels from ``games`` games with the labelling seat in ``seat``: a lone search among
     fitted players, or (``weights`` given) an imitation seat among imitation players."""
-    maker = (lambda: "fitted") if weights is None else _Imitation(weights, with_fitted_card)
-    recorder = Recorder(with_fitted_card, budget, None if weights is None else maker())
-    lineup: list[Any] = [maker() for _ in range(4)]
+    table = "fitted" if weights is None else ImitationAgent(weights, with_fitted_card)
+    recorder = Recorder(with_fitted_card, budget, None if weights is None else table)
+    lineup: list[Any] = [table] * 4
     lineup[seat] = recorder
     game.simulate(game.Rules(), lineup, games=games, seed=seed, progress=False)
     return recorder.labels
@@ -227,24 +228,6 @@ def accuracy(weights: np.ndarray, labels: list) -> float:
     return float(np.mean([np.argmax(table @ weights) == index for table, index in labels]))
 
 
-def lone_share(challenger: Any, table: Any, seat: int, games: int, seed: int) -> float:
-    """The challenger's summed win share alone in ``seat`` against three of ``table``."""
-    lineup = [table() if callable(table) else table for _ in range(4)]
-    lineup[seat] = challenger() if callable(challenger) else challenger
-    played, *_ = game.simulate(game.Rules(), lineup, games=games, seed=seed, progress=False)
-    return float(played.filter(pl.col("seat") == seat)["win_share"].sum())
-
-
-class _Imitation:
-    """A picklable maker of imitation agents (one per seat)."""
-
-    def __init__(self, weights: np.ndarray, with_fitted_card: bool) -> None:
-        self.weights, self.with_fitted_card = weights, with_fitted_card
-
-    def __call__(self) -> ImitationAgent:
-        return ImitationAgent(self.weights, self.with_fitted_card)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--label-games", type=int, default=200, help="label games per seat")
@@ -285,7 +268,7 @@ def main() -> None:
         weights = fit_logit(labels)
     names = FEATURE_NAMES + (FITTED_CARD_NAMES if args.with_fitted_card else ())
     print("weights: " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(names, weights, strict=True)))
-    imitation = _Imitation(weights, args.with_fitted_card)
+    imitation = ImitationAgent(weights, args.with_fitted_card)
     matches = [
         ("determinization", "imitation"), ("determinization", "fitted"), ("search", "imitation"),
         ("search", "fitted"), ("heuristic", "imitation"), ("fitted", "imitation"),
@@ -303,7 +286,7 @@ def judge(matches: list[tuple[str, str]], makers: dict[str, Any], games: int, se
     with local_processes() as pool:
         futures = {
             (challenger, table): [
-                pool.submit(lone_share, makers.get(challenger, challenger),
+                pool.submit(lone_share, "auction_house", None, makers.get(challenger, challenger),
                             makers.get(table, table), seat, games, seed + seat)
                 for seat in range(4)
             ]
