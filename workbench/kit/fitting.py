@@ -18,6 +18,10 @@ find what a best response finds. From the second half of the generations on, the
 too sits alone against every candidate's table, penalised as the hand-written agents are
 (the first half, without it, is cheap and finds competent play first); the fit
 is then the best, on fresh deals, of a few of that half's means, not simply the last.
+
+A game may add a second stage, ``refine``: given the CMA-ES fit, it fits further parameters
+(``refined``) by other means (Auction House: card-play weights imitating its search, by
+maximum likelihood, ``workbench.kit.imitation``). CMA-ES plays them at their start values.
 """
 
 from __future__ import annotations
@@ -105,10 +109,26 @@ class Fitting:
     exploiter: Callable[[Any, Any], Any] | None = None
     finalists: int = 6
     exploiter_games: int = 4
+    #: The second stage, or None: ``refine(selfplay, rules, params, *, seed, progress)`` ->
+    #: (the ``refined`` parameters by name, details), ``params`` the CMA-ES fit's by name.
+    refine: Callable[..., tuple[dict[str, float], dict[str, Any]]] | None = None
+    #: The parameters ``refine`` fits (after ``parameters`` in the policy's vector); CMA-ES
+    #: plays them at their start values.
+    refined: tuple[Parameter, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
+        """The parameters CMA-ES fits."""
         return tuple(p.name for p in self.parameters)
+
+    @property
+    def policy_names(self) -> tuple[str, ...]:
+        """Every parameter of the policy's vector, in order: CMA-ES's, then ``refined``."""
+        return self.names + tuple(p.name for p in self.refined)
+
+    def make_policy(self, rules: Any, vector: Sequence[float]) -> Any:
+        """The policy at CMA-ES's ``vector``, the refined parameters at their start values."""
+        return self.policy(rules, [*vector, *(p.start for p in self.refined)])
 
     @property
     def cache_version(self) -> str:
@@ -130,8 +150,8 @@ def fit_policy(
     generations: int | None = None,
 ) -> tuple[dict[str, float], dict[str, Any]]:
     """Fit ``fitting``'s policy to ``rules`` (a game's ``SelfPlay`` plays the games); returns
-    the parameters by name and the fit's details (games played, seconds, objective by
-    generation). Same arguments -> same parameters."""
+    the parameters by name (``policy_names``) and the fit's details (games played, seconds,
+    objective by generation, the second stage's). Same arguments -> same parameters."""
     generations = fitting.generations if generations is None else generations
     names = fitting.names
     low = np.array([p.low for p in fitting.parameters], dtype=float)
@@ -160,11 +180,11 @@ def fit_policy(
                        unit="generation")  # fmt: skip
     try:
         for generation in range(generations):
-            tables = [*opponents, fitting.policy(rules, current())]
+            tables = [*opponents, fitting.make_policy(rules, current())]
             units = strategy.ask()
             exploiter_games = fitting.exploiter_games if generation >= generations // 2 else 0
             shares = np.array([
-                _objective(selfplay, fitting, rules, fitting.policy(rules, to_params(u)),
+                _objective(selfplay, fitting, rules, fitting.make_policy(rules, to_params(u)),
                            opponents, tables, seed_sequence(seed, generation), exploiter_games)
                 for u in units
             ])  # fmt: skip
@@ -182,6 +202,11 @@ def fit_policy(
         vector = means[chosen]
         played += final.pop("games")
     params = {name: float(v) for name, v in zip(names, vector, strict=True)}
+    second = {}
+    if fitting.refine is not None:
+        refined, second = fitting.refine(selfplay, rules, params, seed=seed, progress=progress)
+        params |= {p.name: float(refined[p.name]) for p in fitting.refined}
+        second = {"refine": second}
     details = {
         "games": played,
         "seconds": round(time.perf_counter() - started, 3),
@@ -192,6 +217,7 @@ def fit_policy(
         "penalty": fitting.penalty,
         "mean_objective_by_generation": [round(h, 4) for h in history],
         **final,
+        **second,
     }
     return params, details
 
@@ -245,7 +271,7 @@ class FittedAgent:
         progress bar when ``progress`` and it has to fit)."""
         if rules not in self._policies:
             _selfplay, fitting = self._fitting()
-            vector = self.fit(rules, progress=progress).vector(fitting.names)
+            vector = self.fit(rules, progress=progress).vector(fitting.policy_names)
             self._policies[rules] = fitting.policy(rules, vector)
         return self._policies[rules]
 
@@ -309,7 +335,7 @@ def _final_choice(
     exploiter_games = fitting.exploiter_games * FINAL_GAMES
     stream = seed_sequence(seed, LONE_STREAM, FINAL_STREAM)
     objectives = [
-        _objective(selfplay, fitting, rules, fitting.policy(rules, means[generation]),
+        _objective(selfplay, fitting, rules, fitting.make_policy(rules, means[generation]),
                    opponents, opponents, stream, exploiter_games)
         for generation in finalists
     ]  # fmt: skip
