@@ -1,10 +1,12 @@
 """The Auction House ``fitted`` agent: its extended policy at the heuristic's values is the
-heuristic, it plays legally and identically in both engines, seeded games and fits reproduce,
-fits follow the rules, the rulebook's fit ships, and it beats the heuristic."""
+heuristic, it plays legally and identically in both engines, seeded games and fits (both
+stages) reproduce, fits follow the rules, the rulebook's fit ships with its card scorer, and it
+beats the heuristic."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import numpy as np
@@ -23,7 +25,14 @@ from workbench.games.auction_house import (
 )
 from workbench.games.auction_house import fitted as fitted_module
 from workbench.games.auction_house.fast import final_scores, play_new_games
-from workbench.games.auction_house.policies import FITTED_DEFAULTS, FITTED_PARAMETERS
+from workbench.games.auction_house.imitation import imitate
+from workbench.games.auction_house.policies import (
+    CARD_WEIGHTS,
+    CONSTANT_DEFAULTS,
+    CONSTANTS,
+    FITTED_DEFAULTS,
+    FITTED_PARAMETERS,
+)
 from workbench.games.auction_house.simulate import (
     SELF_PLAY,
     batch_deal,
@@ -51,11 +60,16 @@ def test_the_rulebook_fit_ships_and_is_read_without_fitting(monkeypatch):
 
     monkeypatch.setattr(fitting_module, "fit_policy", refuse)
     found = fit(Rules(), progress=False)
-    assert found.version == fitted_module.FITTING.cache_version
-    assert sorted(found.params) == sorted(FITTED_PARAMETERS) == sorted(fitted_module.FITTING.names)
-    for parameter in fitted_module.FITTING.parameters:
+    fitting = fitted_module.FITTING
+    assert found.version == fitting.cache_version
+    assert fitting.names == CONSTANTS and fitting.policy_names == FITTED_PARAMETERS
+    assert sorted(found.params) == sorted(FITTED_PARAMETERS)
+    for parameter in fitting.parameters:
         assert parameter.low <= found.params[parameter.name] <= parameter.high
     assert found.details["games"] > 100_000
+    rounds = found.details["refine"]["rounds"]
+    assert len(rounds) == 3 and rounds[-1]["total"] > 50_000  # labelled card plays
+    assert any(found.params[name] != 0 for name in CARD_WEIGHTS)  # it plays by the scorer
     assert _fitted_policy().params == tuple(found.vector(FITTED_PARAMETERS))
 
 
@@ -65,7 +79,8 @@ def test_the_extended_policy_at_the_heuristics_values_is_the_heuristic():
     mine = play_new_games(rules, [start] * 4, 300, generator(5))[0].scores
     theirs = play_new_games(rules, [HeuristicAgent()] * 4, 300, generator(5))[0].scores
     assert (mine == theirs).all()
-    assert tuple(p.start for p in fitted_module.FITTING.parameters) == FITTED_DEFAULTS
+    assert tuple(p.start for p in fitted_module.FITTING.parameters) == CONSTANT_DEFAULTS
+    assert all(p.start == 0 for p in fitted_module.FITTING.refined)  # card weights off
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(deals=4, trump_reveal="before_auction")])
@@ -105,15 +120,22 @@ def test_seeded_fitted_games_reproduce():
 
 
 def test_fits_to_far_apart_rules_differ_and_reproduce(tmp_path):
-    cheap = dataclasses.replace(fitted_module.FITTING, games=8, generations=3, population=4)
+    cheap = dataclasses.replace(
+        fitted_module.FITTING, games=8, generations=3, population=4,
+        refine=functools.partial(imitate, rounds=2, deals=13),
+    )  # fmt: skip
     selfplay = SELF_PLAY
     rulebook, short = Rules(), Rules(deals=2, trump_reveal="before_auction")
     params_a, details = fit_policy(selfplay, cheap, rulebook, seed=1, progress=False)
     params_b, _ = fit_policy(selfplay, cheap, short, seed=1, progress=False)
     again, _ = fit_policy(selfplay, cheap, rulebook, seed=1, progress=False)
     assert params_a == again
-    assert params_a != params_b
+    assert [params_a[n] for n in CONSTANTS] != [params_b[n] for n in CONSTANTS]
+    assert [params_a[n] for n in CARD_WEIGHTS] != [params_b[n] for n in CARD_WEIGHTS]
     assert details["games"] == 3 * 4 * 2 * 4 * 8  # generations x population x tables x seats
+    labelling = details["refine"]
+    assert labelling["games_per_round"] == 1 and len(labelling["rounds"]) == 2
+    assert labelling["rounds"][1]["total"] > labelling["rounds"][0]["labels"] > 100
 
 
 def test_fitted_beats_the_heuristic_one_against_three():
@@ -131,7 +153,7 @@ def test_fitted_beats_the_heuristic_one_against_three():
 
 
 def test_bad_parameters_get_a_clear_error():
-    with pytest.raises(ValueError, match="15 finite numbers"):
+    with pytest.raises(ValueError, match="45 finite numbers"):
         FittedPolicy((1.0, 2.0))
     with pytest.raises(ValueError, match="finite"):
         FittedPolicy((*FITTED_DEFAULTS[:-1], float("nan")))

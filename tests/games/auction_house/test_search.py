@@ -15,6 +15,7 @@ import pytest
 from scipy.stats import norm
 
 from workbench.games.auction_house import (
+    FittedPolicy,
     HeuristicAgent,
     Play,
     RandomAgent,
@@ -30,9 +31,14 @@ from workbench.games.auction_house.fast import lineup_policies
 from workbench.games.auction_house.fillings import fill_rows
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
 from workbench.games.auction_house.pcg import state_of, store
-from workbench.games.auction_house.policies import FITTED_PARAMETERS, SCORE_FEATURES
+from workbench.games.auction_house.policies import (
+    FITTED_DEFAULTS,
+    FITTED_PARAMETERS,
+    SCORE_FEATURES,
+)
 from workbench.games.auction_house.positions import observation_row, state_row
 from workbench.games.auction_house.sampling import consistent_fillings, filling_of, read_hidden
+from workbench.games.auction_house.search import AuctionHouseSearchAgent
 from workbench.kit.search import uniformity_p_value
 from workbench.kit.seeding import generator
 
@@ -209,6 +215,29 @@ def test_playouts_play_the_fitted_policy_with_its_score_features_off():
         expected = 0.0 if name in SCORE_FEATURES else fitted_value
         assert playout_value == expected, name
     assert any(fitted.params[FITTED_PARAMETERS.index(name)] != 0 for name in SCORE_FEATURES)
+
+
+def test_a_search_given_a_model_plays_and_proposes_from_it_alone(monkeypatch):
+    """The fit's labelling search: its playouts are the model (score-blind) and its candidates
+    start from the model's choice, without asking for the fitted agent's fit."""
+    model = FittedPolicy(FITTED_DEFAULTS)  # the heuristic, as a fitted vector
+    search = AuctionHouseSearchAgent(model=model)
+    monkeypatch.setattr(AuctionHouseFittedAgent, "policy_for", _no_fit)
+    assert search.rollout_agents(Rules()) == [search_module.score_blind(model)] * 4
+    state, rng = new_game(Rules(deals=2), seed=4), generator(4)
+    heuristic = make_agent("heuristic")
+    while state.to_play is not None:
+        observation, legal = state.observation(state.to_play), state.legal_actions()
+        actions, anchored = search.choices(observation, legal, rng)
+        assert not anchored and actions[0] == heuristic(observation, legal, rng)
+        assert search(observation, legal, rng) in legal
+        state = state.apply(actions[0])
+    with pytest.raises(ValueError, match="FittedPolicy"):
+        AuctionHouseSearchAgent(model="fitted")
+
+
+def _no_fit(*args, **kwargs):
+    raise AssertionError("a search given a model must not ask for the fitted agent's fit")
 
 
 def _row_at(deal: int, scores: tuple[int, ...]) -> np.ndarray:

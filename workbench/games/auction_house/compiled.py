@@ -335,7 +335,7 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
         if kind == FITTED and position > 0:
             winner = standing(row, best_seat, actor)
         card = choose_play(kind, params, actor, position, hand, legal, trump, played, led, best,
-                           uniform, race, winner)  # fmt: skip
+                           uniform, race, winner, row, actor)  # fmt: skip
         if card < 0 or card >= 40 or (legal >> card) & 1 == 0:
             row[STEP], row[LEADER], row[PLAYED] = step, leader, played
             return actor, card

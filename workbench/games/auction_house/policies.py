@@ -46,6 +46,11 @@ heuristic):
   ahead lower it.
 - ``block_standing`` (0): the block test adds this x the trick winner's ``standing`` over the
   seat (its score less the seat's, in kitties, clipped): stop a seat ahead in the game too.
+
+``CARD_WEIGHTS`` (all 0 by default) then weigh ``card_features.FEATURE_NAMES``: with any of them
+set, the fitted policy plays the legal card whose weighted features sum highest
+(``card_features.scored_card``, the card play the fit learns from the search) instead of the
+lead, follow and ruff rules above; with all of them 0 it plays those rules.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from workbench.games.auction_house.card_features import FEATURE_NAMES, FEATURES, scored_card
 from workbench.games.auction_house.cards import (
     ABOVE,
     FIELD_COUNT,
@@ -81,14 +87,20 @@ RANDOM, HEURISTIC, FITTED = 0, 1, 2
 KIND_NAMES = ("random", "heuristic", "fitted")
 HEURISTIC_PARAMETERS = ("give_rank", "long_suit", "trade_rank")
 HEURISTIC_DEFAULTS = (3.0, 4.0, 7.0)
-FITTED_PARAMETERS = (
+#: The fitted policy's named constants (the heuristic's three first).
+CONSTANTS = (
     *HEURISTIC_PARAMETERS, "shed_length", "shed_trump", "kitty_rank", "draw_trumps",
     "lead_long", "cover_from", "ruff_from", "block_weight", "kitty_strength", "lead_trumps",
     "kitty_standing", "block_standing",
 )  # fmt: skip
-FITTED_DEFAULTS = (
+CONSTANT_DEFAULTS = (
     *HEURISTIC_DEFAULTS, 3.0, 20.0, 0.0, 0.0, 1.0, 3.0, 1.0, 0.0, 0.0, 10.0, 0.0, 0.0,
 )  # fmt: skip
+#: The card scorer's weights, one per card feature, after the constants in the vector.
+CARD_WEIGHTS = tuple(f"card:{name}" for name in FEATURE_NAMES)
+FIRST_WEIGHT = len(CONSTANTS)
+FITTED_PARAMETERS = (*CONSTANTS, *CARD_WEIGHTS)
+FITTED_DEFAULTS = (*CONSTANT_DEFAULTS, *(0.0,) * FEATURES)
 #: The features that read the game's scores (the search's playouts turn them off).
 SCORE_FEATURES = ("kitty_standing", "block_standing")
 #: Points the standing features count as one unit (about one kitty's worth: four cards of
@@ -297,8 +309,8 @@ def _heuristic_follow(
 
 @numba.njit(cache=True, inline="always")
 def features(kind: int, params: np.ndarray, seat: int) -> tuple:
-    """The seat's full parameter vector (``FITTED_PARAMETERS``): its own for ``FITTED``; for
-    ``HEURISTIC`` its three and the heuristic's fixed values for the rest."""
+    """The seat's constants (``CONSTANTS``): its own for ``FITTED``; for ``HEURISTIC`` its
+    three and the heuristic's fixed values for the rest."""
     if kind == FITTED:
         return (params[seat, 0], params[seat, 1], params[seat, 2], params[seat, 3],
                 params[seat, 4], params[seat, 5], params[seat, 6], params[seat, 7],
@@ -347,18 +359,33 @@ def high_cards(hand: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
+def scores_cards(params: np.ndarray, seat: int) -> bool:
+    """Whether the fitted vector ``params[seat]`` plays its cards by the card scorer (any
+    card weight set)."""
+    for i in range(FIRST_WEIGHT, FIRST_WEIGHT + FEATURES):  # noqa: SIM110 (numba: no any())
+        if params[seat, i] != 0.0:
+            return True
+    return False
+
+
+@numba.njit(cache=True, inline="always")
 def choose_play(kind: int, params: np.ndarray, seat: int, position: int, hand: int, legal: int,
                 trump: int, played: int, led: int, best: int, u: float,
-                race: int, winner_standing: float = 0.0) -> int:  # fmt: skip
+                race: int, winner_standing: float, row: np.ndarray, me: int) -> int:  # fmt: skip
     """``choose`` in the play phase, given the trick so far as its suit ``led`` and ``best``
     card (``trick_best``; anything at ``position`` 0), the ``race`` (``trick_race``) and the
     trick winner's ``standing`` over the seat: the card to play. The compiled engine's trick
     loop keeps the trick's best and the tricks taken as it goes instead of reading the row
-    again."""
+    again; only the card scorer reads ``row`` (the trick, the tricks taken and the kitty card
+    of seat ``me``, the actor)."""
     if kind == RANDOM:
         return select_card(legal, np.int64(u * count_cards(legal)))
     if kind != HEURISTIC and kind != FITTED:
         return -1
+    if kind == FITTED and scores_cards(params, seat):
+        best_key = trick_key(best, trump, led) if position > 0 else -2
+        return scored_card(params, seat, FIRST_WEIGHT, row, me, position, hand, legal, trump,
+                           played, led, best_key, race)  # fmt: skip
     (_, _, _, length, trump_bonus, _, draw_trumps, lead_long, cover_from, ruff_from, block_weight,
      _, lead_trumps, _, block_standing) = features(kind, params, seat)  # fmt: skip
     if position == 0:
@@ -403,7 +430,7 @@ def choose(
         winner = trick_winner(me, position, best_position)
         return False, choose_play(kind, params, seat, position, hand, legal, trump, played, led,
                                   best, u, trick_race(row, winner, me),
-                                  standing(row, winner, me)), -1  # fmt: skip
+                                  standing(row, winner, me), row, me), -1  # fmt: skip
     if kind != HEURISTIC and kind != FITTED:
         return False, -1, -1
     (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, _, _, _, _, _,

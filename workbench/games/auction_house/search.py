@@ -84,12 +84,16 @@ def _with_params(policy: Any, **changes: float) -> Any:
     return type(policy)(tuple(values[name] for name in FITTED_PARAMETERS))
 
 
-def candidates(observation: Observation, legal_actions: Sequence[Action]) -> list[Action]:
-    """The actions worth searching (module docstring), the fitted policy's choice first."""
-    fitted = _FITTED.policy_for(observation.rules).decide(observation, _row_of(observation), 0.0)
+def candidates(
+    observation: Observation, legal_actions: Sequence[Action], policy: Any = None
+) -> list[Action]:
+    """The actions worth searching (module docstring), the choice of ``policy`` (None: the
+    fitted policy for the observation's rules) first."""
+    policy = _FITTED.policy_for(observation.rules) if policy is None else policy
+    fitted = policy.decide(observation, _row_of(observation), 0.0)
     if observation.phase == "auction":
         starts = [a for a in legal_actions if isinstance(a, Start)]
-        face = fitted.card if isinstance(fitted, Start) else _would_put_up(observation, starts)
+        face = fitted.card if isinstance(fitted, Start) else _would_put_up(observation, policy)
         kept = [Pass(), *(a for a in starts if a.card == face)]
     elif observation.phase == "play":
         kept = _distinct_plays(observation, legal_actions)
@@ -112,12 +116,10 @@ def _row_of(observation: Observation) -> np.ndarray:
     return _last_row[1]
 
 
-def _would_put_up(observation: Observation, starts: Sequence[Start]) -> str | None:
-    """The card the fitted policy puts up when it starts (its start decision made willing:
+def _would_put_up(observation: Observation, policy: Any) -> str | None:
+    """The card ``policy`` (fitted) puts up when it starts (its start decision made willing:
     any card may go up, any suit length is worth calling)."""
-    choice = _willing(_FITTED.policy_for(observation.rules)).decide(
-        observation, _row_of(observation), 0.0
-    )
+    choice = _willing(policy).decide(observation, _row_of(observation), 0.0)
     return choice.card if isinstance(choice, Start) else None
 
 
@@ -158,10 +160,39 @@ def _suit_ends(legal_actions: Sequence[Action]) -> list[Action]:
 
 
 class AuctionHouseSearchAgent(SearchAgent):
-    """Determinized search with ``budget`` playouts per decision (module docstring)."""
+    """Determinized search with ``budget`` playouts per decision (module docstring).
+    ``model``: a ``FittedPolicy`` the search models every seat with (its candidates, and its
+    playouts score-blind) in place of the fitted agent's fit to the rules being played (the
+    fit's own labelling search, which must not ask for the fit it is making). (Not named
+    ``policy``: the fast engine takes an agent with a ``policy`` for a compiled one.)"""
 
-    def __init__(self, budget: int = 32) -> None:
+    def __init__(self, budget: int = 32, *, model: Any = None) -> None:
         super().__init__(SEARCHING, budget)
+        if model is not None and not isinstance(getattr(model, "params", None), tuple):
+            raise ValueError(f"model must be a FittedPolicy, got {model!r}")
+        self.model = model
+
+    def rollout_agents(self, rules: Any) -> list[Any]:
+        """The playouts' agents (``rollout_agents``, or ``model`` score-blind at every seat)."""
+        if self.model is None:
+            return super().rollout_agents(rules)
+        return [score_blind(self.model)] * PLAYERS
+
+    def choose_with_row(
+        self, observation: Observation, legal_actions: Sequence[Action], row: np.ndarray,
+        rng: np.random.Generator,
+    ) -> Action:  # fmt: skip
+        """``self(observation, legal_actions, rng)``, given the observation's row
+        (``observation_row``, or the State's ``view``) already built."""
+        global _last_row
+        _last_row = (observation, row)
+        return self(observation, legal_actions, rng)
+
+    def choices(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> tuple[list[Action], bool]:
+        """The candidates (``candidates``, from ``model`` when given); not anchored."""
+        return candidates(observation, legal_actions, self.model), False
 
     def compile_rollouts(
         self, rules: Any, agents: Sequence[Any]
