@@ -33,7 +33,13 @@ games and choices, bit for bit. With the fitted seats deciding from ``State.view
 engine's loop skips their Observation), five runs interleaved with the commit before, e3133b0
 (compiled heuristic 203,000 to 264,000, median 212,000): 245 deals/s (229 to 280) against 186
 (176 to 249), x1.32; "step, fitted agents" 894 (856 to 1,094) against 455 (345 to 467) and
-"step, heuristic agents" 736 against 310, medians of 3.
+"step, heuristic agents" 736 against 310, medians of 3. With the fitted agent's card play
+learnt from the search (a score over 30 features of each legal card, compiled; the search's
+playouts play it too), five pairs of "compiled, heuristic agents" and "compiled, fitted
+agents" run one after the other (the heuristic 300,000 to 356,000 deals/s, about 80% of its
+quiet speed): fitted 191,000 deals/s against 332,000, medians, each pair's ratio 0.52 to 0.65
+(median 0.62); the search case at --scale 4 (32 games), three runs: 280 deals/s (261, 280,
+281).
 
 Ratios: to the step engine measured in the same run, and to the numpy batch engine the compiled
 engine replaced: NUMPY_DEALS_PER_S below, measured on this machine at commit 96fc6a1 with this

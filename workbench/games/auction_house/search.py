@@ -22,7 +22,8 @@ Why the deal's end and not the game's: one card changes who wins a game of 13 de
 than the deals still to come do, so 32 playouts to the game's end mostly measured those. Played
 to the deal's end and valued by the scores, a lone search won 0.374 [0.359, 0.389] of 4,000
 games against three fitted players (0.291 to the game's end) and 0.391 [0.376, 0.406] against
-three heuristic ones (0.322), at over twice the speed (``docs/design.md``).
+three heuristic ones (0.322), at over twice the speed (``docs/design.md``; the fitted agent of
+its constants only, before it learnt its card play from this search).
 
 Candidates: in play, one card per run of cards equal for the tricks (adjacent in their suit
 once the cards played are set aside); elsewhere the fitted policy's choice and a few others:
