@@ -1,6 +1,7 @@
 """The card scorer's features (``card_features``) against a plain Python reading of the same
 definitions from the Observation (not the compiled row), on every card play of mixed games;
-and ``scored_card`` picks the highest weighted sum, the lowest card on a tie."""
+``scored_card`` picks the highest weighted sum, the lowest card on a tie; and the fitted agent
+plays that card with its shipped weights."""
 
 from __future__ import annotations
 
@@ -126,3 +127,26 @@ def test_scored_card_is_the_highest_weighted_sum_lowest_card_on_ties(weights):
         chosen = scored_card(vector[None, :], 0, 0, *trick)
         assert chosen == cards[int(np.argmax(table @ vector))]
         assert scored_card(np.zeros((1, FEATURES)), 0, 0, *trick) == cards[0]  # all equal
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(trump_reveal="before_auction")])
+def test_the_fitted_agent_plays_the_card_its_weighted_features_favour(rules):
+    """What the fit learns is what is played: at every card play of fitted games (the shipped
+    fits, through the agent's own decision path), the card is the argmax of the features the
+    labels are made of, weighted by the fit's card weights."""
+    agent = make_agent("fitted")
+    weights = np.array(agent.policy_for(rules).params[FIRST_WEIGHT:])
+    assert weights.any()
+    checked = 0
+    for game in range(3):
+        state, rng = new_game(rules, seed=70 + game), generator(70, game)
+        while (player := state.to_play) is not None:
+            observation, legal = state.observation(player), state.legal_actions()
+            action = agent(observation, legal, rng)
+            if observation.phase == "play" and len(legal) > 1:
+                row = observation_row(observation)
+                cards, table = feature_table(row, player, legal_of(row, player))
+                assert DECK.index(action.card) == cards[int(np.argmax(table @ weights))]
+                checked += 1
+            state = state.apply(action)
+    assert checked > 3 * 13 * 25
