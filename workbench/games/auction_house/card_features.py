@@ -39,10 +39,10 @@ from workbench.games.auction_house.layout import (
     PLAY,
     PLAYED,
     STEP,
-    TRICK,
     TRUMP,
     WON,
 )
+from workbench.games.auction_house.tricks import trick_best, trick_key, trick_race, trick_winner
 
 FEATURE_NAMES = (
     "wins", "sure", "trump", "rank", "master", "length",
@@ -60,15 +60,6 @@ _FIELD = (1 << SUIT_SIZE) - 1
 _FULL = np.int64(FULL_MASK)
 #: rank / 9 by rank (0-9): a card's scaled rank feature.
 RANK_SCALE = np.arange(SUIT_SIZE) / 9.0
-
-
-@numba.njit(cache=True, inline="always")
-def _key(card: int, trump: int, led: int) -> int:
-    """How a card ranks in the trick: 100 + rank for a trump, its rank in the suit led, else -1."""
-    suit = card // SUIT_SIZE
-    if suit == trump:
-        return 100 + card % SUIT_SIZE
-    return card % SUIT_SIZE if suit == led else -1
 
 
 @numba.njit(cache=True, inline="always")
@@ -95,12 +86,10 @@ def trick_context(row: np.ndarray, me: int, position: int, hand: int, trump: int
     out, trick, race = _unseen_trick_race(row, me, hand, played)
     led, best_key, winner = -1, -2, me
     if position > 0:
-        led = row[TRICK] // SUIT_SIZE
-        for k in range(position):
-            key = _key(row[TRICK + k], trump, led)
-            if key > best_key:
-                best_key, winner = key, (me - position + k) % 4
-    return out, led, best_key, trick, race, row[WON + winner] - row[WON + me]
+        led, best, best_position = trick_best(row, trump, position)
+        best_key = trick_key(best, trump, led)
+        winner = trick_winner(me, position, best_position)
+    return out, led, best_key, trick, race, trick_race(row, winner, me)
 
 
 @numba.njit(cache=True, inline="always")
@@ -117,7 +106,7 @@ def card_features(card: int, position: int, hand: int, trump: int, out: int, led
     progress = trick / 8.0
     wins, discard, ruff, blocking = 0.0, 0.0, 0.0, 0.0
     if position > 0:
-        wins = 1.0 if _key(card, trump, led) > best_key else 0.0
+        wins = 1.0 if trick_key(card, trump, led) > best_key else 0.0
         sure = wins if position == 3 else wins * master
         discard = 1.0 if suit != led and suit != trump else 0.0
         ruff = 1.0 if suit == trump and led != trump else 0.0
@@ -145,7 +134,7 @@ def scored_card(params: np.ndarray, seat: int, first: int, row: np.ndarray, me: 
     """The legal card with the highest weighted feature sum (the weights: ``FEATURES``
     numbers from ``params[seat, first]`` on), the lowest card on a tie. ``row`` is read for
     the trick, the tricks taken and the seat's own kitty card only; the trick so far comes as
-    its suit ``led``, its best card's ``_key`` and the ``block`` (any values when leading),
+    its suit ``led``, its best card's ``trick_key`` and the ``block`` (any values when leading),
     which the compiled loop keeps.
 
     The same sum as ``weights`` . ``card_features``, regrouped for speed (the policy's hot
@@ -203,7 +192,7 @@ def scored_card(params: np.ndarray, seat: int, first: int, row: np.ndarray, me: 
             if discard:
                 score += w[seat, f + 14] * scaled
             if position > 0:
-                if _key(card, trump, led) > best_key:  # wins the trick so far
+                if trick_key(card, trump, led) > best_key:  # wins the trick so far
                     sure = 1.0 if position == 3 else master
                     score += on_wins + on_sure * sure + on_wins_rank * scaled
             else:

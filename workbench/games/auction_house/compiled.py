@@ -74,16 +74,8 @@ from workbench.games.auction_house.layout import (  # re-exported: the engine's 
     TRUMP,
     WON,
 )
-from workbench.games.auction_house.policies import (
-    FITTED,
-    RANDOM,
-    SUIT_OF,
-    choose,
-    choose_play,
-    standing,
-    trick_best,
-    trick_key,
-)
+from workbench.games.auction_house.policies import FITTED, RANDOM, choose, choose_play, standing
+from workbench.games.auction_house.tricks import SUIT_OF, trick_best, trick_key
 
 #: Error codes of a refused choice (``play_rows`` returns the first, else all -1).
 ERROR = ("row", "seat", "phase", "card", "kind")

@@ -77,10 +77,16 @@ from workbench.games.auction_house.layout import (
     SCORES,
     STEP,
     TAKE,
-    TRICK,
-    WON,
 )
 from workbench.games.auction_house.layout import OFFERS as OFFER_COLUMN
+from workbench.games.auction_house.tricks import (
+    RANK_OF,
+    SUIT_OF,
+    trick_best,
+    trick_key,
+    trick_race,
+    trick_winner,
+)
 
 #: Policy kinds.
 RANDOM, HEURISTIC, FITTED = 0, 1, 2
@@ -115,8 +121,6 @@ FIELD = (1 << SUIT_SIZE) - 1
 
 _FULL = np.int64(FULL_MASK)
 #: A card's suit and rank (card // SUIT_SIZE, card % SUIT_SIZE) by look-up: cards are 0-39.
-SUIT_OF = np.array([card // SUIT_SIZE for card in range(4 * SUIT_SIZE)], np.int64)
-RANK_OF = np.array([card % SUIT_SIZE for card in range(4 * SUIT_SIZE)], np.int64)
 
 
 @numba.njit(cache=True, inline="always")
@@ -260,29 +264,6 @@ def _heuristic_lead(
 
 
 @numba.njit(cache=True, inline="always")
-def trick_key(card: int, trump: int, led: int) -> int:
-    """How a card ranks in the trick (``card`` 0-39, ``led`` the suit led): 100 + rank for a
-    trump, its rank in the suit led, else -1; the highest key wins the trick."""
-    suit = SUIT_OF[card]
-    if suit == trump:
-        return 100 + RANK_OF[card]
-    return RANK_OF[card] if suit == led else -1
-
-
-@numba.njit(cache=True, inline="always")
-def trick_best(row: np.ndarray, trump: int, position: int) -> tuple[int, int, int]:
-    """The trick's first ``position`` (>= 1) cards: the suit led, the best card and its
-    position (the first of the highest ``trick_key``)."""
-    led = SUIT_OF[row[TRICK]]
-    best, best_key, best_position = row[TRICK], -2, 0
-    for k in range(position):
-        key = trick_key(row[TRICK + k], trump, led)
-        if key > best_key:
-            best, best_key, best_position = row[TRICK + k], key, k
-    return led, best, best_position
-
-
-@numba.njit(cache=True, inline="always")
 def _heuristic_follow(
     hand: int, legal: int, trump: int, played: int, led: int, best: int, position: int,
     cover_from: float, ruff_from: float, length: float, trump_bonus: float, block: bool = False,
@@ -318,19 +299,6 @@ def features(kind: int, params: np.ndarray, seat: int) -> tuple:
                 params[seat, 12], params[seat, 13], params[seat, 14])  # fmt: skip
     return (params[seat, 0], params[seat, 1], params[seat, 2], 3.0, 20.0, 0.0, 0.0, 1.0, 3.0,
             1.0, 0.0, 0.0, 10.0, 0.0, 0.0)  # fmt: skip
-
-
-@numba.njit(cache=True, inline="always")
-def trick_winner(me: int, position: int, best_position: int) -> int:
-    """The seat winning the trick so far (at ``best_position``), seen from ``me`` (at
-    ``position``)."""
-    return (me - position + best_position) % 4
-
-
-@numba.njit(cache=True, inline="always")
-def trick_race(row: np.ndarray, winner: int, me: int) -> int:
-    """How many more tricks this deal seat ``winner`` has taken than ``me``."""
-    return row[WON + winner] - row[WON + me]
 
 
 @numba.njit(cache=True, inline="always")
