@@ -34,10 +34,13 @@ $(STAMP): requirements.lock pyproject.toml | $(BIN)/python
 	@touch $(STAMP)
 
 # numba checks a cached kernel against its own file only, and some kernels inline another
-# module's functions (a game's search round inlines its engine): a changed compiled module
-# clears its whole game's cache before warming, so no kernel keeps the old code.
+# module's functions (a game's search round inlines its engine, every game's loops the kit's
+# streams): a changed compiled module clears its whole game's cache before warming, and a
+# changed compiled kit module every game's, so no kernel keeps the old code.
 $(WARM): $(STAMP) $(COMPILED)
-	@for d in $(sort $(dir $(filter workbench/games/%,$?))); do rm -f $${d}__pycache__/*.nbi $${d}__pycache__/*.nbc; done
+	@for d in $(sort $(dir $(filter workbench/games/%,$?))) \
+		$(if $(filter workbench/kit/%,$?),workbench/kit/ $(sort $(dir $(wildcard workbench/games/*/)))); do \
+		rm -f $${d}__pycache__/*.nbi $${d}__pycache__/*.nbc; done
 	$(BIN)/python -m workbench.warm
 	@touch $(WARM)
 

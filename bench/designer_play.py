@@ -76,7 +76,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         os.environ[CACHE_ENV] = folder
         for game in args.games:
-            if "fitted" not in registry.get(game).AGENTS:
+            if "fitted" not in registry.get(game).agents:
                 print(f"{game}: no fitted agent yet")
                 continue
             bench_game(game)

@@ -106,9 +106,9 @@ KITTY_CHANGES: Changes = [
 
 def _default_agent(game: str) -> str:
     """The agent a game's ``simulate`` seats when none is named."""
-    import importlib
+    from workbench import games as registry
 
-    return importlib.import_module(f"workbench.games.{game}.simulate").SELF_PLAY.default_agent
+    return registry.get(game).default_agent
 
 
 def _time_changes(

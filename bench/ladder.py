@@ -53,7 +53,7 @@ def main() -> None:
     pl.Config.set_float_precision(3)
     for game in registry.available():
         module = registry.get(game)
-        agents = [a for a in module.AGENTS if args.all or a not in SLOW]
+        agents = [a for a in module.agents if args.all or a not in SLOW]
         for options in ({}, *EXTRA_RULES.get(game, ())):
             rules = module.Rules(**options) if options else None
             label = ", ".join(f"{key}={value}" for key, value in options.items())

@@ -30,7 +30,6 @@ gives a verdict of its own on each table's best challenger there: the best chall
 from __future__ import annotations
 
 import argparse
-import importlib
 import time
 from typing import Any
 
@@ -76,7 +75,7 @@ def show(row: dict[str, Any]) -> str:
 
 def fitted_targets(game: str, rules: Any, games: int, seed: int) -> list[str]:
     """Target 1's lines: fitted against each hand-written agent, both ways."""
-    hand_written = [a for a in registry.get(game).AGENTS if a not in NOT_HAND_WRITTEN]
+    hand_written = [a for a in registry.get(game).agents if a not in NOT_HAND_WRITTEN]
     result = ladder(game, rules, [*hand_written, "fitted"], games=games, seed=seed, progress=False)
     lines = []
     for agent in hand_written:
@@ -98,7 +97,7 @@ def search_targets(
     """Target 2's lines: search's rating against fitted's, and the best-response gains; and
     the challengers the gain target compares, by table (fitted first, then the default)."""
     module = registry.get(game)
-    default = importlib.import_module(module.__name__ + ".simulate").SELF_PLAY.default_agent
+    default = module.default_agent
     agents = [default, "fitted", "search"]
     result = ladder(game, rules, agents, games=games, seed=seed, progress=False)
     rating = dict(zip(*result.ratings.select("agent", "rating"), strict=True))
@@ -118,7 +117,7 @@ def search_targets(
         f"({best['fitted']['best_challenger']}), vs a {default} table {against_default:+.3f} "
         f"({best[default]['best_challenger']}) [{'met' if half else 'NOT met'}: at most half]",
     ]
-    others = [a for a in module.AGENTS if a not in (*agents, *NOT_CHALLENGERS)]
+    others = [a for a in module.agents if a not in (*agents, *NOT_CHALLENGERS)]
     challengers = {
         table: [a for a in (*agents, *others) if a != table] for table in ("fitted", default)
     }

@@ -64,7 +64,7 @@ def run_case(name: str, games: int) -> tuple[list[float], list[float]]:
     for seed in range(games):
         t = table(game, rules, seed=seed, opponents=opponents, **panel_options)
         session = t.session
-        agent = session.module.make_agent("heuristic" if game == "rubbish" else "coverage", rules)
+        agent = session.game.make_agent("heuristic" if game == "rubbish" else "coverage", rules)
         while not session.is_over:
             started = time.perf_counter()
             session.autoplay(agent, 1, after_each=t.refresh)

@@ -134,9 +134,9 @@ class _Policy:
 
 
 class _Fixed(_Policy):
-    def __init__(self, name):
+    def __init__(self):
         super().__init__((0.0, 0.0))
-        self.name = name
+        self.name = "fixed"
 
 
 class _KnownGame:
@@ -145,9 +145,6 @@ class _KnownGame:
     The fitter should find x = 0.3, y = 1.5 (within the noise)."""
 
     game = "known"
-
-    def make_agent(self, name, rules):
-        return _Fixed(name)
 
     def seat_win_shares(self, rules, lineup, *, games, seed):
         noise = np.random.default_rng(seed).normal(0.0, 0.02, size=games)
@@ -162,7 +159,7 @@ _KNOWN = Fitting(
     version="1",
     parameters=(Parameter("x", 0.9, 0.0, 1.0), Parameter("y", 0.0, -2.0, 2.0)),
     policy=lambda rules, vector: _Policy(vector),
-    opponents=("fixed",),
+    opponents=(_Fixed,),
     games=5,
     generations=40,
     population=8,

@@ -9,8 +9,10 @@ import numpy as np
 import polars as pl
 import pytest
 
+from workbench import games as registry
 from workbench.games import auction_house, going_gone, rubbish, shared_budget
 from workbench.kit.frames import common_game_columns, seat_rows, shares, typed_frame
+from workbench.kit.game import Game
 from workbench.kit.lineup import DecidesOnView, agent_repr, make_named_agent
 from workbench.kit.seeding import generator, seed_sequence
 from workbench.kit.selfplay import SelfPlay, standard_streams
@@ -19,17 +21,20 @@ from workbench.kit.state import fields_of, standings
 GAMES = (auction_house, going_gone, rubbish, shared_budget)
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.__name__.rsplit(".", 1)[-1])
-def test_every_games_self_play_comes_from_the_kit(game):
-    simulate_module = importlib.import_module(game.simulate.__module__)
-    assert simulate_module.__name__ == f"{game.__name__}.simulate"
-    spec = simulate_module.SELF_PLAY
-    assert isinstance(spec, SelfPlay) and spec.game == game.__name__.rsplit(".", 1)[-1]
+@pytest.mark.parametrize("game_id", registry.available())
+def test_every_game_declares_one_record_and_its_self_play_comes_from_the_kit(game_id):
+    game = registry.get(game_id)
+    package = importlib.import_module(f"workbench.games.{game_id}")
+    assert isinstance(game, Game) and package.GAME is game and game.id == game_id
+    assert isinstance(game.selfplay, SelfPlay) and game.selfplay.game == game_id
+    assert package.simulate is game.simulate and package.AGENTS is game.agents
+    assert game.default_agent in game.agents and game.Rules is package.Rules
     parameters = inspect.signature(game.simulate).parameters
     assert list(parameters)[:7] == [
         "rules", "agents", "games", "seed", "progress", "engine", "rounds",
     ]  # fmt: skip
-    assert [p for p in parameters if p not in spec.extra_frames][7:] == []
+    assert [p for p in parameters if p not in game.selfplay.extra_frames][7:] == []
+    assert registry.get(game) is game  # a record passes through as it is
 
 
 def test_extra_frames_are_keyword_flags_and_unknown_ones_are_refused():

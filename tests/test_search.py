@@ -4,8 +4,7 @@ search agent against hand-written agents."""
 
 from __future__ import annotations
 
-import sys
-
+import example_game.search
 import numpy as np
 import pytest
 
@@ -19,10 +18,6 @@ from workbench.kit.search import (
     uniformity_p_value,
 )
 from workbench.kit.seeding import generator
-
-
-def _search_module():
-    return sys.modules["workbench.games.example.search"]
 
 
 def _position(example, rules, moves):
@@ -117,7 +112,7 @@ def test_random_playouts_are_reproducible_and_vary_by_seed(example):
 
 @pytest.mark.parametrize("moves", [0, 1, 2, 3])
 def test_the_sampler_is_uniform_over_every_consistent_filling(example, moves):
-    search = _search_module()
+    search = example_game.search
     rules = example.Rules(players=3, items=2, budget=2, max_value=2)
     state = _position(example, rules, moves)
     observation = state.observation(state.to_play)

@@ -47,7 +47,8 @@ def ship(game: str) -> None:
     """Fit ``game`` at the rulebook's rules and its notebooks' rule sets into its shipped
     folder, removing every other entry."""
     module = registry.get(game)
-    selfplay, fitting = module.make_agent("fitted", seed=0)._fitting()
+    fitted = module.agents["fitted"]
+    selfplay, fitting = fitted.selfplay, fitted.fitting
     folder = shipped_folder(game)
     folder.mkdir(parents=True, exist_ok=True)
     kept = set()
@@ -67,7 +68,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*")
     args = parser.parse_args()
-    games = args.games or [g for g in registry.available() if "fitted" in registry.get(g).AGENTS]
+    games = args.games or [g for g in registry.available() if "fitted" in registry.get(g).agents]
     for game in games:
         ship(game)
 

@@ -9,7 +9,6 @@ but numba's cache (beside each compiled module, in ``__pycache__``).
 
 from __future__ import annotations
 
-import importlib
 import sys
 import time
 from collections.abc import Iterable
@@ -22,12 +21,11 @@ def warm(games: Iterable[str] | None = None, *, quiet: bool = False) -> dict[str
     each game took (compiling, or loading what is cached)."""
     seconds = {}
     for game in registry.available() if games is None else games:
-        module = registry.get(game)
-        selfplay = importlib.import_module(module.__name__ + ".simulate").SELF_PLAY
-        frames = dict.fromkeys(selfplay.extra_frames, True)
+        record = registry.get(game)
+        frames = dict.fromkeys(record.selfplay.extra_frames, True)
         started = time.perf_counter()
-        for name in module.AGENTS:
-            module.simulate(module.Rules(), name, games=2, seed=0, progress=False, **frames)
+        for name in record.agents:
+            record.simulate(record.Rules(), name, games=2, seed=0, progress=False, **frames)
         seconds[game] = time.perf_counter() - started
         if not quiet:
             print(f"{game}: compiled or loaded in {seconds[game]:.1f} s", file=sys.stderr)

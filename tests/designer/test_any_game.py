@@ -1,5 +1,6 @@
-"""A game the bench has never seen, keeping only the contract of docs/design.md, gets every
-part of the bench with no edit: sweep, compare, tournament and the command line.
+"""A game the bench has never seen, keeping only the contract of docs/design.md (a Game record
+with a step engine and its frames), gets every part of the bench with no edit: sweep, compare,
+tournament and the command line.
 
 The toy game: each round every seat flips a coin that lands heads with probability ``bias``
 (seat 0's coin with ``first_bias``); heads scores a point. Most points wins; ties share.
@@ -8,8 +9,8 @@ The toy game: each round every seat flips a coin that lands heads with probabili
 from __future__ import annotations
 
 import dataclasses
-import sys
-from types import ModuleType
+import itertools
+import types
 
 import numpy as np
 import polars as pl
@@ -18,8 +19,9 @@ import pytest
 from workbench import SerialExecutor, balance_metrics, compare, sweep, tournament
 from workbench import games as registry
 from workbench.designer import cli
-from workbench.kit.lineup import agent_label, resolve_lineup
+from workbench.kit.game import Game
 from workbench.kit.seeding import generator
+from workbench.kit.selfplay import Frame, SelfPlay
 from workbench.metrics import GameMetric
 
 
@@ -52,65 +54,71 @@ class Flipper:
         return legal_actions[0]
 
 
-AGENTS = {"flipper": Flipper, "other": Flipper}
+class Other(Flipper):
+    def __init__(self) -> None:
+        super().__init__("other")
 
 
-def make_agent(name, rules=None, **options):
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}")
-    return Flipper(name)
+@dataclasses.dataclass(frozen=True)
+class State:
+    """Every seat flips in turn, round after round; the coins were thrown when the game was
+    dealt (``heads``), so the State is all there is."""
+
+    rules: Rules
+    heads: tuple[tuple[bool, ...], ...]
+    flips: int = 0
+
+    @property
+    def to_play(self):
+        return None if self.is_over else self.flips % self.rules.players
+
+    @property
+    def is_over(self):
+        return self.flips == self.rules.rounds * self.rules.players
+
+    def legal_actions(self):
+        return () if self.is_over else ("flip",)
+
+    def apply(self, action):
+        return dataclasses.replace(self, flips=self.flips + 1)
+
+    def observation(self, player):
+        return types.SimpleNamespace(player=player, rules=self.rules)
+
+    def result(self):
+        scores = np.array(self.heads).sum(axis=0)
+        ranks = 1 + (scores[None, :] > scores[:, None]).sum(axis=1)
+        return types.SimpleNamespace(scores=tuple(scores.tolist()), ranks=tuple(ranks.tolist()),
+                                     winners=tuple(np.flatnonzero(ranks == 1).tolist()))
 
 
-def simulate_batches(rules=None, agents=None, *, games, seed, progress=True):
+def new_game(rules=None, *, seed):
     rules = Rules() if rules is None else rules
-    lineup = resolve_lineup(
-        agents,
-        players=rules.players,
-        make_agent=make_agent,
-        known=tuple(AGENTS),
-        default="flipper",
-        rules=rules,
-    )
-    labels = [agent_label(a) for a in lineup]
-    for start in range(0, games, 50):
-        rows, round_rows = [], []
-        for game in range(start, min(games, start + 50)):
-            rng = generator(seed, game)
-            chance = np.array([rules.first_bias] + [rules.bias] * (rules.players - 1))
-            heads = rng.random((rules.rounds, rules.players)) < chance
-            running = heads.cumsum(axis=0)
-            final = running[-1]
-            ranks = 1 + (final[None, :] > final[:, None]).sum(axis=1)
-            winners = ranks == 1
-            for r in range(rules.rounds):
-                for s in range(rules.players):
-                    round_rows.append(
-                        {
-                            "game": game,
-                            "round": r + 1,
-                            "seat": s,
-                            "agent": labels[s],
-                            "score_after": int(running[r, s]),
-                        }
-                    )
-            for s in range(rules.players):
-                rows.append(
-                    {
-                        "game": game,
-                        "seat": s,
-                        "agent": labels[s],
-                        "score": int(final[s]),
-                        "rank": int(ranks[s]),
-                        "won": bool(winners[s]),
-                        "win_share": float(winners[s] / winners.sum()),
-                    }
-                )
-        yield pl.DataFrame(rows), pl.DataFrame(round_rows)
+    chance = np.array([rules.first_bias] + [rules.bias] * (rules.players - 1))
+    heads = generator(seed).random((rules.rounds, rules.players)) < chance
+    return State(rules, tuple(map(tuple, heads.tolist())))
 
 
-def simulate(rules=None, agents=None, *, games, seed, progress=True):
-    parts = list(simulate_batches(rules, agents, games=games, seed=seed, progress=progress))
-    return pl.concat([g for g, _ in parts]), pl.concat([r for _, r in parts])
+def games_frame(states, labels, first):
+    rows = []
+    for game, state in enumerate(states, start=first):
+        result = state.result()
+        for seat in range(state.rules.players):
+            won = seat in result.winners
+            rows.append({"game": game, "seat": seat, "agent": labels[seat],
+                         "score": result.scores[seat], "rank": result.ranks[seat], "won": won,
+                         "win_share": won / len(result.winners)})  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def rounds_frame(states, labels, first):
+    rows = []
+    for game, state in enumerate(states, start=first):
+        running = np.cumsum(state.heads, axis=0)
+        for r, seat in itertools.product(range(state.rules.rounds), range(state.rules.players)):
+            rows.append({"game": game, "round": r + 1, "seat": seat, "agent": labels[seat],
+                         "score_after": int(running[r, seat])})  # fmt: skip
+    return pl.DataFrame(rows)
 
 
 GAME_METRICS = (GameMetric("heads_rate", "mean", "share of flips that came up heads"),)
@@ -127,26 +135,21 @@ def game_metrics(games, rounds):
     )
 
 
+COINS = Game(
+    id="coins", summary="Coins: flip, count heads.", Rules=Rules, new_game=new_game,
+    agents={"flipper": Flipper, "other": Other}, default_agent="flipper",
+    selfplay=SelfPlay("coins", Rules, new_game, frames=(
+        Frame("games", None, games_frame), Frame("rounds", None, rounds_frame))),
+    metrics=GAME_METRICS, game_metrics=game_metrics,
+)  # fmt: skip
+
+
 @pytest.fixture
-def coins(monkeypatch):
+def coins():
     """The toy game, registered as 'coins' for this test only."""
-    module = ModuleType("workbench.games.coins")
-    module.__doc__ = "Coins: flip, count heads."
-    for name in (
-        "Rules",
-        "AGENTS",
-        "make_agent",
-        "simulate",
-        "simulate_batches",
-        "GAME_METRICS",
-        "game_metrics",
-    ):
-        setattr(module, name, globals()[name])
-    known, get = registry.available, registry.get
-    monkeypatch.setattr(registry, "available", lambda: [*known(), "coins"])
-    monkeypatch.setattr(registry, "get", lambda g: module if g == "coins" else get(g))
-    monkeypatch.setitem(sys.modules, "workbench.games.coins", module)
-    return module
+    registry.register(COINS)
+    yield COINS
+    registry.unregister("coins")
 
 
 def test_a_sweep_finds_a_biased_first_coin(coins):
@@ -229,8 +232,8 @@ def test_compare_and_tournament_and_the_command_line(coins, tmp_path):
 def test_every_registered_game_keeps_the_contract_the_bench_reads(game_id):
     """Each real game's frames carry the common columns and its own metrics, one value per
     game, so every metric of the catalogue is summarised over the games that were played."""
-    module = registry.get(game_id)
-    games, rounds = module.simulate(games=12, seed=3, progress=False)
+    game = registry.get(game_id)
+    games, rounds = game.simulate(games=12, seed=3, progress=False)
     for column in ("game", "seat", "agent", "score", "rank", "won", "win_share"):
         assert column in games.columns
     for column in ("game", "round", "seat", "agent", "score_after"):
@@ -238,10 +241,10 @@ def test_every_registered_game_keeps_the_contract_the_bench_reads(game_id):
     assert games.group_by("game").agg(pl.col("win_share").sum())["win_share"].round(
         9
     ).unique().to_list() == [1.0]
-    own = module.game_metrics(games, rounds)
-    assert own.height == 12 and set(own.columns) == {"game"} | {m.name for m in module.GAME_METRICS}
+    own = game.game_metrics(games, rounds)
+    assert own.height == 12 and set(own.columns) == {"game"} | {m.name for m in game.metrics}
     summary = balance_metrics(games, rounds, game=game_id)
-    assert set(summary["metric"]) >= {m.name for m in module.GAME_METRICS}
+    assert set(summary["metric"]) >= {m.name for m in game.metrics}
     assert (
-        summary.filter(pl.col("metric").is_in([m.name for m in module.GAME_METRICS]))["n"] == 12
+        summary.filter(pl.col("metric").is_in([m.name for m in game.metrics]))["n"] == 12
     ).all()

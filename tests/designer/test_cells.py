@@ -19,19 +19,20 @@ from workbench.games import rubbish, shared_budget
 
 def test_a_cell_seed_depends_on_the_cells_parameters_only():
     rules = rubbish.Rules(destined_bonus=40)
-    seed = cell_seed(7, rubbish, rules, "heuristic")
+    seed = cell_seed(7, rubbish.GAME, rules, "heuristic")
     # The same rules reached another way, the line-up spelled seat by seat: the same seed.
     assert (
-        cell_seed(7, rubbish, rubbish.Rules().replace(destined_bonus=40), ["heuristic"] * 4) == seed
+        cell_seed(7, rubbish.GAME, rubbish.Rules().replace(destined_bonus=40), ["heuristic"] * 4)
+        == seed
     )
-    assert cell_seed(np.int64(7), rubbish, rules, "heuristic") == seed
+    assert cell_seed(np.int64(7), rubbish.GAME, rules, "heuristic") == seed
     # Anything else changes it: the base seed, a rule value, the line-up, the game.
     others = {
-        cell_seed(8, rubbish, rules, "heuristic"),
-        cell_seed(7, rubbish, rubbish.Rules(destined_bonus=41), "heuristic"),
-        cell_seed(7, rubbish, rules, "random"),
-        cell_seed(7, rubbish, rules, None),
-        cell_seed(7, shared_budget, shared_budget.Rules(), "heuristic"),
+        cell_seed(8, rubbish.GAME, rules, "heuristic"),
+        cell_seed(7, rubbish.GAME, rubbish.Rules(destined_bonus=41), "heuristic"),
+        cell_seed(7, rubbish.GAME, rules, "random"),
+        cell_seed(7, rubbish.GAME, rules, None),
+        cell_seed(7, shared_budget.GAME, shared_budget.Rules(), "heuristic"),
     }
     assert seed not in others and len(others) == 5
     assert 0 <= seed < 2**63
@@ -56,19 +57,19 @@ def test_build_rules_returns_the_rules_own_message():
 
 
 def test_lineups_are_checked_against_the_rules():
-    assert check_lineup(rubbish, rubbish.Rules(), "heuristic") == ""
-    assert check_lineup(rubbish, rubbish.Rules(), None) == ""
-    assert "4 for these rules, got 2" in check_lineup(rubbish, rubbish.Rules(), ["random"] * 2)
-    assert "unknown agent 'genius'" in check_lineup(rubbish, rubbish.Rules(), "genius")
+    assert check_lineup(rubbish.GAME, rubbish.Rules(), "heuristic") == ""
+    assert check_lineup(rubbish.GAME, rubbish.Rules(), None) == ""
+    assert "4 for these rules, got 2" in check_lineup(rubbish.GAME, rubbish.Rules(), ["random"] * 2)
+    assert "unknown agent 'genius'" in check_lineup(rubbish.GAME, rubbish.Rules(), "genius")
     assert lineup_key("random", 3) == "random,random,random"
 
 
 def test_labels_name_what_changed():
     base = shared_budget.Rules()
-    assert rules_label(shared_budget, base) == "rulebook"
+    assert rules_label(shared_budget.GAME, base) == "rulebook"
     variant = shared_budget.Rules(tie_priority="fixed", budget=15)
-    assert rules_label(shared_budget, variant) == "budget=15, tie_priority=fixed"
-    assert rules_label(shared_budget, variant, variant) == "same as baseline"
+    assert rules_label(shared_budget.GAME, variant) == "budget=15, tie_priority=fixed"
+    assert rules_label(shared_budget.GAME, variant, variant) == "same as baseline"
 
 
 @pytest.mark.parametrize("bad", [True, 2.0, "3", None])

@@ -149,7 +149,7 @@ def test_the_progress_bar_moves_batch_by_batch(inline, monkeypatch):
 
 def test_a_cells_fitted_agents_carry_their_fit_to_the_workers(monkeypatch):
     rules = rubbish.Rules(destined_bonus=45)  # its fit ships with the workbench
-    made, problem = resolve_agents(rubbish, rules, ["fitted", "heuristic", "fitted", "random"])
+    made, problem = resolve_agents(rubbish.GAME, rules, ["fitted", "heuristic", "fitted", "random"])
     assert problem == ""
     expected = made[0].policy_for(rules)
     arrived = pickle.loads(pickle.dumps(made))  # what a worker process receives

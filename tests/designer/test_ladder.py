@@ -33,7 +33,7 @@ def test_a_match_is_the_challenger_alone_in_each_seat(result):
     for seat in range(4):
         lineup = ["valuation"] * 4
         lineup[seat] = "collector"
-        seed = cell_seed(3, going_gone, going_gone.Rules(), lineup)
+        seed = cell_seed(3, going_gone.GAME, going_gone.Rules(), lineup)
         games, _ = going_gone.simulate(None, lineup, games=40, seed=seed, progress=False)
         shares += games.filter(pl.col("seat") == seat)["win_share"].to_list()
     row = result.matches.filter(

@@ -93,7 +93,7 @@ def test_a_fitted_line_up_carries_its_fit_to_the_workers(example, monkeypatch):
     from workbench.designer.fits import fit
 
     rules = example.Rules(players=2, items=3)
-    made, problem = resolve_agents(example, rules, "fitted")
+    made, problem = resolve_agents(example.GAME, rules, "fitted")
     assert problem == "" and fit("example", rules, progress=False).params == made[0].fit(
         rules, progress=False).params  # fmt: skip
     shipped = pickle.loads(pickle.dumps(made[0]))

@@ -82,7 +82,7 @@ def test_standings_and_head_to_head_match_the_simulate_runs():
     shares = {"heuristic": [], "random": []}
     for seating in seatings(2, 4):
         lineup = [["heuristic", "random"][e] for e in seating]
-        seed = cell_seed(3, rubbish, rubbish.Rules(), lineup)
+        seed = cell_seed(3, rubbish.GAME, rubbish.Rules(), lineup)
         games, _ = rubbish.simulate(None, lineup, games=200, seed=seed, progress=False)
         per_agent = games.group_by("game", "agent").agg(pl.col("win_share").sum())
         for name in shares:
@@ -104,7 +104,7 @@ def test_standings_and_head_to_head_match_the_simulate_runs():
     for table in (result.standings, result.pairwise, result.by_seat):  # the base seed
         assert table["seed"].unique().to_list() == [3] and table["game"][0] == "rubbish"
     assert result.seatings["seed"].to_list() == [
-        cell_seed(3, rubbish, rubbish.Rules(), lineup.split(","))
+        cell_seed(3, rubbish.GAME, rubbish.Rules(), lineup.split(","))
         for lineup in result.seatings["lineup"]
     ]
 

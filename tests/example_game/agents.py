@@ -1,5 +1,4 @@
-"""Agents, weakest first: random bids, truthful bids, bids shaded below the value, a
-shading policy fitted to the rules (``fitted.py``) and search (``search.py``).
+"""The hand-written agents: random bids, truthful bids, bids shaded below the value.
 
 Every agent is ``agent(observation, legal_actions, rng) -> bid``, deterministic given the rng.
 """
@@ -11,12 +10,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from workbench.checks import real_number
-from workbench.kit.lineup import make_named_agent
 
 from .engine import Observation
-from .fitted import ExampleFittedAgent
-from .rules import Rules
-from .search import ExampleSearchAgent
 
 
 class RandomAgent:
@@ -52,14 +47,3 @@ class ShadingAgent:
         if self.factor is None:
             return min(value * (players - 1) // players, legal[-1])
         return min(int(value * self.factor), legal[-1])
-
-
-AGENTS = {
-    "random": RandomAgent, "truthful": TruthfulAgent, "shading": ShadingAgent,
-    "fitted": ExampleFittedAgent, "search": ExampleSearchAgent,
-}  # fmt: skip
-
-
-def make_agent(name: str, rules: Rules | None = None, **options: object):
-    """The agent called ``name`` (``AGENTS``), with its options."""
-    return make_named_agent(AGENTS, name, options, game="example", rules=rules, rules_type=Rules)

@@ -4,14 +4,15 @@ fitter (workbench.kit.fitting) against the truthful and shading agents and itsel
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 import numpy as np
 
 from workbench.kit.fitting import FittedAgent, Fitting, Parameter
 
+from .agents import ShadingAgent, TruthfulAgent
 from .engine import Observation
+from .simulate import SELF_PLAY
 
 
 class ShadingPolicy:
@@ -31,7 +32,7 @@ FITTING = Fitting(
     version="example-shading-1",
     parameters=(Parameter("factor", 0.67, 0.0, 1.0), Parameter("offset", 0.0, -2.0, 2.0)),
     policy=lambda rules, vector: ShadingPolicy(*vector),
-    opponents=("truthful", "shading"),
+    opponents=(TruthfulAgent, ShadingAgent),
     games=10,
     generations=8,
     population=6,
@@ -41,5 +42,4 @@ FITTING = Fitting(
 class ExampleFittedAgent(FittedAgent):
     """The shading policy with parameters fitted to the rules being played."""
 
-    def _fitting(self):
-        return sys.modules[__package__ + ".simulate"].SELF_PLAY, FITTING
+    selfplay, fitting = SELF_PLAY, FITTING

@@ -15,6 +15,7 @@ import numpy as np
 
 from workbench.kit.search import SearchAgent, Searching, step_play_from
 
+from .agents import ShadingAgent
 from .engine import Observation, State
 
 
@@ -70,8 +71,6 @@ def _state(observation: Observation, values: list, sealed: list) -> State:
 
 
 def _shading_table(rules) -> list:
-    from .agents import ShadingAgent  # agents.py registers the search agent: import late
-
     return [ShadingAgent()] * rules.players
 
 

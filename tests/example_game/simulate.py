@@ -16,7 +16,6 @@ import polars as pl
 from workbench.kit.frames import FrameRows
 from workbench.kit.selfplay import Frame, SelfPlay
 
-from .agents import AGENTS, make_agent
 from .engine import State, new_game
 from .rules import Rules
 
@@ -60,7 +59,6 @@ def rounds_frame(states: list[State], labels: list[str], first: int) -> pl.DataF
 
 
 SELF_PLAY = SelfPlay(
-    "example", Rules, AGENTS, make_agent, "shading", new_game,
+    "example", Rules, new_game, frames_doc=__doc__,
     frames=(Frame("games", None, games_frame), Frame("rounds", None, rounds_frame)),
 )  # fmt: skip
-simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)

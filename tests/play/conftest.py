@@ -1,8 +1,8 @@
 """A toy game that keeps the game contract and nothing more, for the generic table: two cups,
 each round every player either passes or splits up to ``tokens`` tokens over the cups
 (a lazy, positional ``Split`` action space beside a plain "pass"); the most tokens in a cup
-scores a point. It is a module the registry does not know: the table must work from the
-contract alone, with no per-game code and no panel."""
+scores a point. It is a game the registry does not know: the table must work from its record
+alone, with no per-game code and no panel."""
 
 from __future__ import annotations
 
@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
+import polars as pl
 import pytest
 
 from workbench.errors import IllegalAction
+from workbench.kit.game import Game
+from workbench.kit.selfplay import Frame, SelfPlay
 
 
 class Split(NamedTuple):
@@ -140,15 +143,17 @@ class Greedy:
         return Split(tuple(cups))
 
 
-def make_agent(name: str, rules: Rules | None = None) -> Greedy:
-    if name != "greedy":
-        raise ValueError(f"unknown agent {name!r}")
-    return Greedy()
+def _no_frame(states: Sequence[State], labels: Sequence[str], first: int) -> pl.DataFrame:
+    raise NotImplementedError("the toy game is played at the table, never simulated")
 
 
 @pytest.fixture
 def toy() -> types.ModuleType:
-    module = types.ModuleType("toy_cups")
-    module.Rules, module.new_game, module.Split = Rules, new_game, Split
-    module.AGENTS, module.make_agent = {"greedy": Greedy}, make_agent
-    return module
+    """The toy game as a package would offer it: its record (``GAME``) and its action type."""
+    frames = (Frame("games", None, _no_frame), Frame("rounds", None, _no_frame))
+    record = Game(
+        id="toy_cups", summary="Two cups.", Rules=Rules, new_game=new_game,
+        agents={"greedy": Greedy}, default_agent="greedy",
+        selfplay=SelfPlay("toy_cups", Rules, new_game, frames=frames),
+    )  # fmt: skip
+    return types.SimpleNamespace(GAME=record, Rules=Rules, Split=Split)

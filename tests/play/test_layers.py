@@ -98,12 +98,13 @@ def test_importing_every_game_module_loads_no_table():
 
 @pytest.mark.parametrize("game_id", games.available())
 def test_the_table_finds_a_panel_through_the_contract(game_id):
-    module = games.get(game_id)
-    make_panel = find_panel(module)
+    game = games.get(game_id)
+    make_panel = find_panel(game)
     has_file = (GAMES / game_id / "panel.py").exists()
     assert (make_panel is not None) == has_file, "a panel.py must be exported as make_panel"
     t = table(game_id, seed=0, opponents="random")
     if make_panel is None:  # no panel: still the whole table
         assert t.panel is None and len(t.children) == 1 and t.form is not None
     else:
-        assert make_panel is module.make_panel and isinstance(t.panel, Panel)
+        assert game.panel == f"workbench.games.{game_id}.panel:make_panel"
+        assert isinstance(t.panel, Panel)

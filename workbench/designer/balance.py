@@ -38,13 +38,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from workbench import games as registry
 from workbench.designer.moments import Moments
+from workbench.kit.game import Game
 from workbench.metrics import METRIC_KINDS, GameMetric
 
 #: Per-game common metrics (the per-seat win rates are added per table size).
@@ -103,42 +104,40 @@ class MetricInfo:
     source: str  # "common" or the game id
 
 
-def game_module(game: str | ModuleType | None) -> ModuleType | None:
-    """The game's module from an id or the module itself (None: no game, common metrics only)."""
-    if game is None or isinstance(game, ModuleType):
-        return game
-    from workbench import games
-
-    return games.get(game)
+def game_record(game: str | Game | None) -> Game | None:
+    """The game's record from an id or the record itself (None: no game, common metrics
+    only)."""
+    return None if game is None else registry.get(game)
 
 
-def game_metric_list(module: ModuleType | None) -> tuple[GameMetric, ...]:
-    """The game's own metrics (``GAME_METRICS``), checked; () for a game that has none yet."""
-    if module is None:
+def game_metric_list(game: Game | None) -> tuple[GameMetric, ...]:
+    """The game's own metrics (its record's ``metrics``), checked; () for a game that has none
+    yet."""
+    if game is None:
         return ()
-    listed = tuple(getattr(module, "GAME_METRICS", ()))
+    listed = tuple(game.metrics)
     common = {metric.name for metric in COMMON_METRICS} | {SPREAD.name}
     for metric in listed:
         if not isinstance(metric, GameMetric) or metric.kind not in METRIC_KINDS:
             raise ValueError(
-                f"{_game_id(module)}.GAME_METRICS must hold GameMetric(name, kind, description) "
+                f"{_game_id(game)} metrics must hold GameMetric(name, kind, description) "
                 f"with kind in {METRIC_KINDS}; got {metric!r}"
             )
         if metric.name in common or metric.name.startswith("win_rate_seat_"):
             raise ValueError(
-                f"{_game_id(module)}.GAME_METRICS names {metric.name!r}, a common metric's name"
+                f"{_game_id(game)} metrics names {metric.name!r}, a common metric's name"
             )
     return listed
 
 
-def metric_catalogue(players: int, game: str | ModuleType | None = None) -> list[MetricInfo]:
+def metric_catalogue(players: int, game: str | Game | None = None) -> list[MetricInfo]:
     """Every metric the bench reports for a table of ``players`` seats, in report order."""
-    module = game_module(game)
-    source = _game_id(module) if module is not None else "common"
+    game = game_record(game)
+    source = _game_id(game) if game is not None else "common"
     rows = [MetricInfo(*seat_metric(seat), "common") for seat in range(players)]
     rows.append(MetricInfo(*SPREAD, "common"))
     rows += [MetricInfo(*metric, "common") for metric in COMMON_METRICS]
-    rows += [MetricInfo(*metric, source) for metric in game_metric_list(module)]
+    rows += [MetricInfo(*metric, source) for metric in game_metric_list(game)]
     return rows
 
 
@@ -164,12 +163,12 @@ class GameValues:
 
 
 def game_values(
-    games: pl.DataFrame, rounds: pl.DataFrame | None, game: str | ModuleType | None = None
+    games: pl.DataFrame, rounds: pl.DataFrame | None, game: str | Game | None = None
 ) -> GameValues:
     """Every metric's value for every game of one run (``simulate`` frames of one rule set and
     line-up); ``game`` adds that game's own metrics. ``rounds`` None: the lead metrics are
     left out (NaN)."""
-    module = game_module(game)
+    game = game_record(game)
     ids, scores, ranks, shares = seat_table(games)
     count, players = scores.shape
     values: dict[str, np.ndarray] = {}
@@ -188,16 +187,16 @@ def game_values(
             values[name] = np.full(count, np.nan)
     else:
         values.update(_lead_values(rounds, ids, players, winners))
-    own = game_metric_list(module)
+    own = game_metric_list(game)
     for metric in own:  # undefined without a rounds frame
         values[metric.name] = np.full(count, np.nan)
     if own and rounds is not None:
-        values.update(_own_values(module, games, rounds, ids))
+        values.update(_own_values(game, games, rounds, ids))
     return GameValues(ids, players, values)
 
 
 def per_game_metrics(
-    games: pl.DataFrame, rounds: pl.DataFrame | None, game: str | ModuleType | None = None
+    games: pl.DataFrame, rounds: pl.DataFrame | None, game: str | Game | None = None
 ) -> pl.DataFrame:
     """One row per game: ``game`` and the value of every metric (see the module docstring)."""
     return game_values(games, rounds, game).frame()
@@ -374,12 +373,12 @@ def _lead_values(
 
 
 def _own_values(
-    module: ModuleType, games: pl.DataFrame, rounds: pl.DataFrame, ids: np.ndarray
+    game: Game, games: pl.DataFrame, rounds: pl.DataFrame, ids: np.ndarray
 ) -> dict[str, np.ndarray]:
     """The game's own metrics per game, aligned with ``ids``."""
-    listed = game_metric_list(module)
-    name = _game_id(module)
-    frame = module.game_metrics(games, rounds)
+    listed = game_metric_list(game)
+    name = _game_id(game)
+    frame = game.game_metrics(games, rounds)
     missing = [m.name for m in listed if m.name not in frame.columns]
     if "game" not in frame.columns or missing:
         raise ValueError(
@@ -395,8 +394,8 @@ def _own_values(
     }
 
 
-def _game_id(module: ModuleType | None) -> str:
-    return "common" if module is None else module.__name__.rsplit(".", 1)[-1]
+def _game_id(game: Game | None) -> str:
+    return "common" if game is None else game.id
 
 
 # -- summaries ------------------------------------------------------------------------------
@@ -475,7 +474,7 @@ def balance_metrics(
     games: pl.DataFrame,
     rounds: pl.DataFrame | None = None,
     *,
-    game: str | ModuleType | None = None,
+    game: str | Game | None = None,
     confidence: float = 0.95,
 ) -> pl.DataFrame:
     """Every balance metric of one run with n and a 95% interval: one row per metric

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -30,50 +28,39 @@ from workbench.checks import whole_number
 from workbench.designer.balance import GameValues, game_values
 from workbench.designer.executors import report_progress
 from workbench.designer.moments import Moments
+from workbench.kit.game import Game
 from workbench.kit.lineup import agent_label, resolve_lineup
 from workbench.kit.seeding import derive_seed, seed_sequence
 
 #: The grid key that varies the agent line-up instead of a rule field.
 AGENTS_AXIS = "agents"
-#: The agent a designer's run seats when given no line-up: fitted to each rule set it plays,
-#: so a finding is judged under play adapted to the rules, not one hand-written agent's habits.
-DESIGNER_AGENT = "fitted"
 
 
-def hand_written_agent(module: ModuleType) -> str:
-    """The game's own default agent (hand-written): what ``simulate`` seats when given none."""
-    return importlib.import_module(module.__name__ + ".simulate").SELF_PLAY.default_agent
-
-
-def designer_lineup(module: ModuleType, agents: Any) -> Any:
-    """``agents``, or when None the designer's default: ``DESIGNER_AGENT`` in every seat where
-    the game has it (fitted to each rule set, or read from the fit cache), else None (the
+def designer_lineup(game: Game, agents: Any) -> Any:
+    """``agents``, or when None the designer's default: the game's reference agent (``fitted``:
+    fitted to each rule set, or read from the fit cache, so a finding is judged under play
+    adapted to the rules, not one hand-written agent's habits) in every seat, else None (the
     game's own default agent)."""
-    if agents is None and DESIGNER_AGENT in module.AGENTS:
-        return DESIGNER_AGENT
+    if agents is None:
+        return game.reference_agent
     return agents
 
 
-def get_game(game: str) -> ModuleType:
-    """The game's module; a clear error naming the known games otherwise."""
-    if not isinstance(game, str):
-        raise TypeError(f"game must be a game id (a string), got {game!r}")
+def get_game(game: Any) -> Game:
+    """The game's record, from its id or the record itself; a clear error naming the known
+    games otherwise. Where a game enters the bench, it is resolved here once."""
     return registry.get(game)
 
 
-def game_id(module: ModuleType) -> str:
-    return module.__name__.rsplit(".", 1)[-1]
-
-
 @lru_cache(maxsize=16)
-def default_rules(game: str) -> Any:
+def default_rules(game: Game) -> Any:
     """The game's rulebook ``Rules()``."""
-    return get_game(game).Rules()
+    return game.Rules()
 
 
-def rule_fields(module: ModuleType) -> tuple[str, ...]:
+def rule_fields(game: Game) -> tuple[str, ...]:
     """The rule options a designer may set: ``Rules``' init fields, in declaration order."""
-    return tuple(f.name for f in dataclasses.fields(module.Rules) if f.init)
+    return tuple(f.name for f in dataclasses.fields(game.Rules) if f.init)
 
 
 def positive_count(name: str, value: Any) -> int:
@@ -90,8 +77,8 @@ def check_seed(seed: Any) -> int:
     return int(seed)
 
 
-def check_run(game: Any, games: Any, seed: Any) -> tuple[ModuleType, int, int]:
-    """What every run of the bench checks first: (the game's module, ``games`` as a count
+def check_run(game: Any, games: Any, seed: Any) -> tuple[Game, int, int]:
+    """What every run of the bench checks first: (the game's record, ``games`` as a count
     >= 1, ``seed`` as a non-negative int)."""
     return get_game(game), positive_count("games", games), check_seed(seed)
 
@@ -117,17 +104,17 @@ def value_label(value: Any) -> str:
     return repr(value)
 
 
-def check_fields(module: ModuleType, names: Sequence[str], what: str = "rule field") -> list[str]:
+def check_fields(game: Game, names: Sequence[str], what: str = "rule field") -> list[str]:
     """A problem per name that is not a rule option of the game."""
-    fields = rule_fields(module)
+    fields = rule_fields(game)
     return [
-        f"unknown {what} {name!r} for {game_id(module)}; rule fields: {', '.join(fields)}"
+        f"unknown {what} {name!r} for {game.id}; rule fields: {', '.join(fields)}"
         for name in names
         if name not in fields
     ]
 
 
-def build_rules(module: ModuleType, base: Any, changes: Mapping[str, Any]) -> tuple[Any, str]:
+def build_rules(game: Game, base: Any, changes: Mapping[str, Any]) -> tuple[Any, str]:
     """(rules, problem): ``base`` with ``changes`` applied by ``dataclasses.replace``, or None
     and the ``Rules``' own error message."""
     try:
@@ -136,13 +123,13 @@ def build_rules(module: ModuleType, base: Any, changes: Mapping[str, Any]) -> tu
         return None, str(exc)
 
 
-def check_base_rules(module: ModuleType, rules: Any, name: str = "base_rules") -> Any:
+def check_base_rules(game: Game, rules: Any, name: str = "base_rules") -> Any:
     """``rules`` as the game's Rules (None: the rulebook's)."""
     if rules is None:
-        return module.Rules()
-    if not isinstance(rules, module.Rules):
+        return game.Rules()
+    if not isinstance(rules, game.Rules):
         raise TypeError(
-            f"{name} must be {game_id(module)}.Rules (or None for the rulebook's), got "
+            f"{name} must be {game.id}.Rules (or None for the rulebook's), got "
             f"{type(rules).__module__}.{type(rules).__name__}"
         )
     return rules
@@ -170,7 +157,7 @@ def _agent_name(agent: Any) -> str:
 
 
 def resolve_agents(
-    module: ModuleType, rules: Any, agents: Any, *, progress: bool = True
+    game: Game, rules: Any, agents: Any, *, progress: bool = True
 ) -> tuple[list[Any] | None, str]:
     """(one agent per seat, '') for a valid line-up, made once here so that workers need not
     make them again (an equilibrium agent solves the game when made, a fitted agent fits to
@@ -184,8 +171,8 @@ def resolve_agents(
         made = resolve_lineup(
             agents,
             players=rules.players,
-            make_agent=module.make_agent,
-            known=tuple(module.AGENTS),
+            make_agent=game.make_agent,
+            known=tuple(game.agents),
             default="",
             rules=rules,
         )
@@ -197,33 +184,33 @@ def resolve_agents(
     return made, ""
 
 
-def check_lineup(module: ModuleType, rules: Any, agents: Any, *, progress: bool = True) -> str:
+def check_lineup(game: Game, rules: Any, agents: Any, *, progress: bool = True) -> str:
     """'' when ``agents`` gives the game a valid line-up for ``rules``, else the problem."""
-    return resolve_agents(module, rules, agents, progress=progress)[1]
+    return resolve_agents(game, rules, agents, progress=progress)[1]
 
 
-def changed_fields(module: ModuleType, rules: Any, reference: Any = None) -> dict[str, Any]:
+def changed_fields(game: Game, rules: Any, reference: Any = None) -> dict[str, Any]:
     """Rule fields whose value differs from ``reference`` (default: the rulebook's Rules())."""
-    reference = default_rules(game_id(module)) if reference is None else reference
+    reference = default_rules(game) if reference is None else reference
     return {
         name: getattr(rules, name)
-        for name in rule_fields(module)
+        for name in rule_fields(game)
         if getattr(rules, name) != getattr(reference, name)
     }
 
 
-def rules_label(module: ModuleType, rules: Any, reference: Any = None) -> str:
+def rules_label(game: Game, rules: Any, reference: Any = None) -> str:
     """'destined_bonus=40, bid_minimum=one', or 'rulebook' (or 'baseline' against a reference)."""
-    changes = changed_fields(module, rules, reference)
+    changes = changed_fields(game, rules, reference)
     if not changes:
         return "rulebook" if reference is None else "same as baseline"
     return ", ".join(f"{name}={value_label(value)}" for name, value in changes.items())
 
 
-def cell_seed(seed: int, module: ModuleType, rules: Any, agents: Any) -> int:
+def cell_seed(seed: int, game: Game, rules: Any, agents: Any) -> int:
     """The seed of the cell (``rules``, ``agents``) under base ``seed`` (module docstring)."""
-    changes = tuple((name, repr(value)) for name, value in changed_fields(module, rules).items())
-    key = repr((game_id(module), changes, lineup_key(agents, rules.players))).encode()
+    changes = tuple((name, repr(value)) for name, value in changed_fields(game, rules).items())
+    key = repr((game.id, changes, lineup_key(agents, rules.players))).encode()
     digest = hashlib.sha256(key).digest()
     words = [int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4)]
     return derive_seed(seed, *words)
@@ -242,7 +229,7 @@ class CellTask(NamedTuple):
     """What a worker needs to run one cell: the rules, the agents (one per seat, already made;
     None for the game's default), games and the cell's seed."""
 
-    game: str
+    game: Game
     rules: Any
     agents: Any
     games: int
@@ -259,8 +246,8 @@ class CellSummary(NamedTuple):
 
 
 def _batches(task: CellTask):
-    module = get_game(task.game)
-    return module, module.simulate_batches(
+    game = task.game
+    return game, game.simulate_batches(
         task.rules, task.agents, games=task.games, seed=task.seed, progress=False
     )
 
@@ -273,11 +260,11 @@ def _lineup(games_frame: Any) -> tuple[str, ...]:
 def summarise_cell(task: CellTask, report: Any = None) -> CellSummary:
     """Run one cell batch by batch, keeping only each metric's moments (bounded memory);
     ``report`` hears of each batch (``executors.report_progress``)."""
-    module, batches = _batches(task)
+    game, batches = _batches(task)
     totals: dict[str, Moments] = {}
     players, lineup = 0, ()
     for games_frame, rounds_frame in batches:
-        values = game_values(games_frame, rounds_frame, module)
+        values = game_values(games_frame, rounds_frame, game)
         for name, array in values.values.items():
             totals[name] = totals.get(name, Moments()) + Moments.of(array)
         if not lineup:
@@ -288,11 +275,11 @@ def summarise_cell(task: CellTask, report: Any = None) -> CellSummary:
 
 def cell_values(task: CellTask, report: Any = None) -> tuple[GameValues, tuple[str, ...]]:
     """Run one cell and keep every game's metric values (for paired comparisons)."""
-    module, batches = _batches(task)
+    game, batches = _batches(task)
     parts = []
     lineup: tuple[str, ...] = ()
     for games_frame, rounds_frame in batches:
-        parts.append(game_values(games_frame, rounds_frame, module))
+        parts.append(game_values(games_frame, rounds_frame, game))
         lineup = lineup or _lineup(games_frame)
         report_progress(report, parts[-1].games.size)
     values = {
@@ -316,6 +303,7 @@ __all__ = [
     "check_lineup",
     "check_run",
     "check_seed",
+    "designer_lineup",
     "get_game",
     "lineup_key",
     "lineup_label",

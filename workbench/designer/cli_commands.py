@@ -35,12 +35,12 @@ def command_games(args: argparse.Namespace) -> int:
     """List the games, or one game's rule fields (with the rulebook's values) and agents."""
     if args.game is None:
         for game in registry.available():
-            module = registry.get(game)
-            summary = (module.__doc__ or "").strip().splitlines()[0]
+            game = registry.get(game)
+            summary = (game.__doc__ or "").strip().splitlines()[0]
             print(f"{game}: {summary}")
         return 0
-    module = registry.get(args.game)
-    rules = module.Rules()
+    game = registry.get(args.game)
+    rules = game.Rules()
     print(f"{args.game} rule fields (the rulebook's value):")
     for field in dataclasses.fields(rules):
         if field.init:
@@ -49,8 +49,8 @@ def command_games(args: argparse.Namespace) -> int:
             if len(shown) > 70:
                 shown = shown[:67] + "..."
             print(f"  {field.name} = {shown}")
-    print(f"agents: {', '.join(module.AGENTS)}")
-    metrics = getattr(module, "GAME_METRICS", ())
+    print(f"agents: {', '.join(game.agents)}")
+    metrics = game.metrics
     if metrics:
         print("its own metrics: " + ", ".join(metric.name for metric in metrics))
     return 0
@@ -60,14 +60,14 @@ def command_simulate(args: argparse.Namespace) -> int:
     """Self-play: write the games frame, and the rounds frame when asked."""
     from workbench.designer.cells import check_lineup, designer_lineup
 
-    module, rules = _game_and_rules(args)
-    agents = designer_lineup(module, parse_lineup(args.agents))
-    problem = check_lineup(module, rules, agents, progress=not args.quiet)
+    game, rules = _game_and_rules(args)
+    agents = designer_lineup(game, parse_lineup(args.agents))
+    problem = check_lineup(game, rules, agents, progress=not args.quiet)
     if problem:
         raise CommandError(f"--agents: {problem}")
     check_outputs([args.out, args.rounds_out], args.overwrite)
     _describe(args, f"{args.games:,} games")
-    games_frame, rounds_frame = module.simulate(
+    games_frame, rounds_frame = game.simulate(
         rules, agents, games=args.games, seed=args.seed, progress=not args.quiet
     )
     return _write(args, [(games_frame, args.out), (rounds_frame, args.rounds_out)])
@@ -142,12 +142,12 @@ def command_ladder(args: argparse.Namespace) -> int:
     the matches and best responses."""
     from workbench.designer.ladder import ladder
 
-    module, rules = _game_and_rules(args)
+    game, rules = _game_and_rules(args)
     agents = parse_lineup(args.agents) if args.agents else None
     if isinstance(agents, str):
         raise CommandError(f"--agents needs two or more agents separated by commas, got {agents!r}")
     check_outputs([args.out, args.matches_out, args.best_response_out], args.overwrite)
-    count = len(agents) if agents is not None else len(module.AGENTS)
+    count = len(agents) if agents is not None else len(game.agents)
     _describe(args, f"{count} agents, {args.games:,} games per seat of each match")
     result = _run(
         args, partial(ladder, args.game, rules, agents, games=args.games, seed=args.seed)
@@ -161,14 +161,14 @@ def command_ladder(args: argparse.Namespace) -> int:
 
 
 def _game_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The game's module and its rules with --set applied; --games and --seed checked."""
+    """The game's record and its rules with --set applied; --games and --seed checked."""
     from workbench.designer.cells import check_seed, positive_count
 
-    module = registry.get(args.game)
-    rules = build_rules(module, parse_settings(args.set, "--set"))
+    game = registry.get(args.game)
+    rules = build_rules(game, parse_settings(args.set, "--set"))
     positive_count("--games", args.games)
     check_seed(args.seed)
-    return module, rules
+    return game, rules
 
 
 def _describe(args: argparse.Namespace, what: str) -> None:
@@ -253,8 +253,8 @@ def command_tune(args: argparse.Namespace) -> int:
     from workbench.designer.cells import check_seed, positive_count
     from workbench.designer.tuning import tune
 
-    module = registry.get(args.game)
-    base = build_rules(module, parse_settings(args.set, "--set"))
+    game = registry.get(args.game)
+    base = build_rules(game, parse_settings(args.set, "--set"))
     positive_count("--budget", args.budget)
     check_seed(args.seed)
     space = parse_space(args.space)
@@ -292,14 +292,14 @@ def command_fit(args: argparse.Namespace) -> int:
     parameters and, with --out, write them as a table."""
     from workbench.designer.cells import check_seed
 
-    module = registry.get(args.game)
-    rules = build_rules(module, parse_settings(args.set, "--set"))
+    game = registry.get(args.game)
+    rules = build_rules(game, parse_settings(args.set, "--set"))
     check_seed(args.seed)
-    if "fitted" not in module.AGENTS:
-        agents = ", ".join(module.AGENTS)
+    if "fitted" not in game.agents:
+        agents = ", ".join(game.agents)
         raise CommandError(f"{args.game} has no fitted agent; its agents: {agents}")
     check_outputs([args.out], args.overwrite)
-    fit = module.make_agent("fitted", seed=args.seed).fit(rules, progress=not args.quiet)
+    fit = game.make_agent("fitted", seed=args.seed).fit(rules, progress=not args.quiet)
     frame = pl.DataFrame(
         {"parameter": list(fit.params), "value": list(fit.params.values())},
         schema={"parameter": pl.String, "value": pl.Float64},

@@ -94,15 +94,15 @@ def parse_lineup(text: str | None) -> Any:
 # -- rules ----------------------------------------------------------------------------------
 
 
-def build_rules(module: Any, settings: dict[str, Any], option: str = "--set") -> Any:
+def build_rules(game: Any, settings: dict[str, Any], option: str = "--set") -> Any:
     """The game's rules with ``settings`` applied; every problem listed at once."""
     from workbench.designer.cells import build_rules as apply_changes
     from workbench.designer.cells import check_fields
 
-    problems = check_fields(module, list(settings))
+    problems = check_fields(game, list(settings))
     if problems:
         raise CommandError(f"{option}: " + "; ".join(problems))
-    rules, problem = apply_changes(module, module.Rules(), settings)
+    rules, problem = apply_changes(game, game.Rules(), settings)
     if problem:
         raise CommandError(f"{option}: {problem}")
     return rules

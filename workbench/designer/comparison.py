@@ -3,7 +3,7 @@ with its difference and a 95% interval on the difference.
 
 Both runs use the same seed, so game g of the baseline and game g of the variant draw from the
 same seed streams (common random numbers). How much randomness they actually share depends on
-the engine and on the change (the game's ``COMMON_RANDOMNESS`` says; the output repeats it).
+the engine and on the change (the game record's ``common_randomness`` says; the output repeats it).
 The per-game pairs are independent across games whatever is shared, so the paired t interval
 on the per-game differences is valid either way; shared randomness only makes it narrower
 (the ``correlation`` column shows how much pairing helped: 0 = none).
@@ -29,13 +29,13 @@ from workbench.designer.cells import (
     check_fields,
     check_run,
     designer_lineup,
-    game_id,
     lineup_label,
     resolve_agents,
     rules_label,
 )
 from workbench.designer.executors import run_tasks
 from workbench.designer.moments import Moments
+from workbench.kit.game import Game
 
 #: Printed when a game does not say what two rule sets on the same seed share.
 UNSTATED = "not stated by the game: games are paired by index and seed stream"
@@ -60,22 +60,22 @@ COMPARE_SCHEMA = {
 }
 
 
-def resolve_rules(module: Any, rules: Any, base: Any, name: str) -> tuple[Any, list[str]]:
+def resolve_rules(game: Any, rules: Any, base: Any, name: str) -> tuple[Any, list[str]]:
     """(rules, problems) for rules given as Rules, None (``base``) or a mapping of changes to
     ``base``."""
     if rules is None:
         return base, []
     if isinstance(rules, Mapping):
-        unknown = check_fields(module, list(rules))
+        unknown = check_fields(game, list(rules))
         if unknown:
             return None, [f"{name}: {problem}" for problem in unknown]
-        built, problem = build_rules(module, base, rules)
+        built, problem = build_rules(game, base, rules)
         return built, [f"{name}: {problem}"] if problem else []
-    return check_base_rules(module, rules, name), []
+    return check_base_rules(game, rules, name), []
 
 
 def compare(
-    game: str,
+    game: str | Game,
     baseline: Any = None,
     variant: Any = None,
     agents: Any = None,
@@ -98,27 +98,27 @@ def compare(
     local processes). Pairing keeps every game's metric values until both runs are done: about
     8 bytes per metric per game per side (140 MB per side for a million Rubbish games).
     """
-    module, games, seed = check_run(game, games, seed)
-    agents = designer_lineup(module, agents)
+    game, games, seed = check_run(game, games, seed)
+    agents = designer_lineup(game, agents)
     if variant is None:
         raise ValueError(
             "variant is missing: give the variant's Rules or its changes, e.g. "
             "{'destined_bonus': 40}"
         )
-    rulebook = module.Rules()
-    base, problems = resolve_rules(module, baseline, rulebook, "baseline")
+    rulebook = game.Rules()
+    base, problems = resolve_rules(game, baseline, rulebook, "baseline")
     reference = base if base is not None else rulebook
-    changed, more = resolve_rules(module, variant, reference, "variant")
+    changed, more = resolve_rules(game, variant, reference, "variant")
     problems += more
     tasks = []
     for name, rules in (("baseline", base), ("variant", changed)):
         made, problem = (
-            resolve_agents(module, rules, agents, progress=progress)
+            resolve_agents(game, rules, agents, progress=progress)
             if rules is not None else (None, "")
         )  # fmt: skip
         if problem:
             problems.append(f"{name}: {problem}")
-        tasks.append(CellTask(game_id(module), rules, made, games, seed))
+        tasks.append(CellTask(game, rules, made, games, seed))
     if problems:
         raise InvalidCells(problems)
     (base_values, base_lineup), (variant_values, _) = run_tasks(
@@ -127,26 +127,26 @@ def compare(
         executor=executor,
         weights=[games, games],
         progress=progress,
-        description=f"compare {game_id(module)}",
+        description=f"compare {game.id}",
     )
-    frame = paired_summary(base_values, variant_values, module, confidence)
+    frame = paired_summary(base_values, variant_values, game, confidence)
     return frame.with_columns(
-        game=pl.lit(game_id(module)),
-        baseline_name=pl.lit(rules_label(module, base)),
-        variant_name=pl.lit(rules_label(module, changed, base)),
+        game=pl.lit(game.id),
+        baseline_name=pl.lit(rules_label(game, base)),
+        variant_name=pl.lit(rules_label(game, changed, base)),
         agents=pl.lit(lineup_label(agents) if agents is not None else ",".join(base_lineup)),
         games=pl.lit(games, pl.Int64),
         seed=pl.lit(seed, pl.Int64),
-        common_randomness=pl.lit(getattr(module, "COMMON_RANDOMNESS", UNSTATED)),
+        common_randomness=pl.lit(game.common_randomness or UNSTATED),
     )
 
 
 def paired_summary(
-    baseline: Any, variant: Any, module: Any = None, confidence: float = 0.95
+    baseline: Any, variant: Any, game: Any = None, confidence: float = 0.95
 ) -> pl.DataFrame:
     """Side-by-side summary of two runs' per-game values (``GameValues``), paired by game id."""
     players = max(baseline.players, variant.players)
-    catalogue = metric_catalogue(players, module)
+    catalogue = metric_catalogue(players, game)
     _, in_base, in_variant = np.intersect1d(
         baseline.games, variant.games, assume_unique=True, return_indices=True
     )

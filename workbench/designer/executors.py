@@ -228,7 +228,7 @@ def _check_picklable(function: Callable[..., Any], tasks: Sequence[Any]) -> None
         raise TypeError(
             "the cells cannot be sent to worker processes (an agent or rule value that cannot "
             f"be pickled, such as a lambda: {exc}); pass agents by name, define agents at "
-            "module level, or run in this process with executor=SerialExecutor()"
+            "game level, or run in this process with executor=SerialExecutor()"
         ) from None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.designer.cells import check_base_rules, check_seed, game_id, get_game
+from workbench.designer.cells import check_base_rules, check_seed, get_game
 from workbench.kit.fits import Fit
 
 
@@ -12,14 +12,14 @@ def fit(game: str, rules: Any = None, *, seed: int = 0, progress: bool = True) -
     """The game's ``fitted`` policy fitted to ``rules`` (None: the rulebook's) by self-play:
     read from the fit cache (the rulebook's fit ships with the workbench) or fitted now, with
     a progress bar, and cached. The result's ``params`` are the policy's parameters by name."""
-    module = get_game(game)
-    rules = check_base_rules(module, rules, "rules")
+    game = get_game(game)
+    rules = check_base_rules(game, rules, "rules")
     seed = check_seed(seed)
-    if "fitted" not in module.AGENTS:
+    if "fitted" not in game.agents:
         raise ValueError(
-            f"{game_id(module)} has no fitted agent; its agents: {', '.join(module.AGENTS)}"
+            f"{game.id} has no fitted agent; its agents: {', '.join(game.agents)}"
         )
-    return module.make_agent("fitted", seed=seed).fit(rules, progress=progress)
+    return game.make_agent("fitted", seed=seed).fit(rules, progress=progress)
 
 
 __all__ = ["fit"]

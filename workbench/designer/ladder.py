@@ -32,9 +32,10 @@ import numpy as np
 import polars as pl
 from scipy import optimize, stats
 
-from workbench.designer.cells import check_base_rules, check_run, game_id, rules_label
+from workbench.designer.cells import check_base_rules, check_run, rules_label
 from workbench.designer.moments import Moments
 from workbench.designer.tournaments import check_entrants, play_seatings, seating_tasks
+from workbench.kit.game import Game
 from workbench.kit.store import StorePath
 
 #: Strength of the Gaussian prior on ratings (a tiny ridge; see the module docstring).
@@ -51,7 +52,7 @@ class Ladder(NamedTuple):
 
 
 def ladder(
-    game: str,
+    game: str | Game,
     rules: Any = None,
     agents: Sequence[Any] | None = None,
     *,
@@ -64,10 +65,10 @@ def ladder(
     ones included) alone against a table of every other, ``games`` games in each seat; see the
     module docstring. ``store``/``resume``/``overwrite`` keep finished seatings as ``sweep``
     does."""
-    module, games, seed = check_run(game, games, seed)
-    rules = check_base_rules(module, rules, "rules")
-    everyone = list(module.AGENTS) if agents is None else agents
-    entrants, names = check_entrants(module, everyone, "agents")
+    game, games, seed = check_run(game, games, seed)
+    rules = check_base_rules(game, rules, "rules")
+    everyone = list(game.agents) if agents is None else agents
+    entrants, names = check_entrants(game, everyone, "agents")
     players = rules.players
     pairs = list(itertools.permutations(range(len(entrants)), 2))
     plan = [  # the challenger in seat s, the table's agent in every other seat
@@ -75,9 +76,9 @@ def ladder(
         for challenger, table in pairs
         for seat in range(players)
     ]
-    tasks = seating_tasks(module, rules, entrants, plan, games, seed)
+    tasks = seating_tasks(game, rules, entrants, plan, games, seed)
     results = play_seatings(
-        "ladder", module, rules, names, tasks, seed=seed, executor=executor, progress=progress,
+        "ladder", game, rules, names, tasks, seed=seed, executor=executor, progress=progress,
         store=store, resume=resume, overwrite=overwrite,
     )  # fmt: skip
     match_moments = {}
@@ -86,11 +87,11 @@ def ladder(
         match_moments[challenger, table] = sum(
             (result.by_entrant[challenger] for result in seats), Moments()
         )
-    return _tables(module, rules, names, players, match_moments, confidence, seed)
+    return _tables(game, rules, names, players, match_moments, confidence, seed)
 
 
 def _tables(
-    module: Any,
+    game: Any,
     rules: Any,
     names: list[str],
     players: int,
@@ -144,8 +145,8 @@ def _tables(
     ).sort("rating", descending=True)
     rating_frame = rating_frame.with_columns(rank=pl.int_range(1, len(names) + 1))
     context = {
-        "game": pl.lit(game_id(module)),
-        "rules": pl.lit(rules_label(module, rules)),
+        "game": pl.lit(game.id),
+        "rules": pl.lit(rules_label(game, rules)),
         "seed": pl.lit(seed, pl.Int64),
     }
     return Ladder(*(frame.with_columns(**context) for frame in (rating_frame, match_frame, best)))

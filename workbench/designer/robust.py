@@ -21,8 +21,6 @@ from workbench.designer.cells import (
     InvalidCells,
     cell_values,
     check_run,
-    game_id,
-    hand_written_agent,
     lineup_label,
     positive_count,
     resolve_agents,
@@ -30,6 +28,7 @@ from workbench.designer.cells import (
 )
 from workbench.designer.comparison import paired_summary, resolve_rules
 from workbench.designer.executors import run_tasks
+from workbench.kit.game import Game
 from workbench.kit.store import RunStore, StorePath
 
 #: The verdicts, in the order a chart shows them.
@@ -51,7 +50,7 @@ ROBUST_SCHEMA = {
 
 
 def robust_compare(
-    game: str,
+    game: str | Game,
     baseline: Any = None,
     variant: Any = None,
     *,
@@ -74,45 +73,45 @@ def robust_compare(
     strength's interval excludes 0 on the same side, "no clear effect" when none does, else
     "depends on play". ``store``/``resume``/``overwrite`` keep finished runs as for ``sweep``.
     """
-    module, games, seed = check_run(game, games, seed)
+    game, games, seed = check_run(game, games, seed)
     if variant is None:
         raise ValueError("variant is missing: give the variant's Rules or its changes")
-    strengths = _default_strengths(module) if strengths is None else list(strengths)
+    strengths = _default_strengths(game) if strengths is None else list(strengths)
     if not strengths:
         raise ValueError("strengths is empty: name at least one line-up, e.g. ('fitted',)")
     counts = _games_per_strength(strengths, games, games_by_strength)
-    rulebook = module.Rules()
-    base, problems = resolve_rules(module, baseline, rulebook, "baseline")
-    changed, more = resolve_rules(module, variant, base if base is not None else rulebook,
+    rulebook = game.Rules()
+    base, problems = resolve_rules(game, baseline, rulebook, "baseline")
+    changed, more = resolve_rules(game, variant, base if base is not None else rulebook,
                                   "variant")  # fmt: skip
     problems += more
     tasks = []
     if not problems:
         for strength, count in zip(strengths, counts, strict=True):
             for side, rules in (("baseline", base), ("variant", changed)):
-                made, problem = resolve_agents(module, rules, strength, progress=progress)
+                made, problem = resolve_agents(game, rules, strength, progress=progress)
                 if problem:
                     problems.append(f"{lineup_label(strength)} ({side}): {problem}")
-                tasks.append(CellTask(game_id(module), rules, made, count, seed))
+                tasks.append(CellTask(game, rules, made, count, seed))
     if problems:
         raise InvalidCells(problems)
     kept = None
     if store is not None:
         identity = {
-            "command": "robust_compare", "game": game_id(module), "seed": seed,
-            "baseline": rules_label(module, base), "variant": rules_label(module, changed),
+            "command": "robust_compare", "game": game.id, "seed": seed,
+            "baseline": rules_label(game, base), "variant": rules_label(game, changed),
             "units": [[lineup_label(s), n, side] for s, n in zip(strengths, counts, strict=True)
                       for side in ("baseline", "variant")],
         }  # fmt: skip
         kept = RunStore.open(store, identity, resume=resume, overwrite=overwrite)
     values = run_tasks(
         cell_values, tasks, executor=executor, weights=[t.games for t in tasks],
-        progress=progress, description=f"robust compare {game_id(module)}", store=kept,
+        progress=progress, description=f"robust compare {game.id}", store=kept,
     )  # fmt: skip
     frames = []
     for index, strength in enumerate(strengths):
         (base_values, _), (variant_values, _) = values[2 * index], values[2 * index + 1]
-        summary = paired_summary(base_values, variant_values, module, confidence)
+        summary = paired_summary(base_values, variant_values, game, confidence)
         frames.append(summary.select(
             "metric", pl.lit(lineup_label(strength)).alias("strength"), "n", "baseline",
             "variant", pl.col("difference").alias("diff"),
@@ -123,9 +122,9 @@ def robust_compare(
     if kept is not None:
         kept.remove()
     return result.select(*ROBUST_SCHEMA).with_columns(
-        game=pl.lit(game_id(module)),
-        baseline_name=pl.lit(rules_label(module, base)),
-        variant_name=pl.lit(rules_label(module, changed, base)),
+        game=pl.lit(game.id),
+        baseline_name=pl.lit(rules_label(game, base)),
+        variant_name=pl.lit(rules_label(game, changed, base)),
         seed=pl.lit(seed, pl.Int64),
     )
 
@@ -141,10 +140,10 @@ def verdicts(rows: pl.DataFrame) -> pl.DataFrame:
     )  # fmt: skip
 
 
-def _default_strengths(module: Any) -> list[str]:
+def _default_strengths(game: Any) -> list[str]:
     """The game's default hand-written agent, then fitted and search where the game has them."""
-    adaptive = [name for name in ("fitted", "search") if name in module.AGENTS]
-    return [hand_written_agent(module), *adaptive]
+    adaptive = [name for name in ("fitted", "search") if name in game.agents]
+    return [game.default_agent, *adaptive]
 
 
 def _games_per_strength(

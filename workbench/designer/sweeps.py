@@ -15,7 +15,6 @@ import itertools
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -32,7 +31,6 @@ from workbench.designer.cells import (
     check_fields,
     check_run,
     designer_lineup,
-    game_id,
     lineup_label,
     plain,
     resolve_agents,
@@ -42,6 +40,7 @@ from workbench.designer.cells import (
     value_label,
 )
 from workbench.designer.executors import run_tasks
+from workbench.kit.game import Game
 from workbench.kit.store import RunStore, StorePath
 
 
@@ -68,18 +67,14 @@ class SweepCell:
 class SweepPlan:
     """A validated sweep: the game, its cells in grid order, games per cell."""
 
-    module: ModuleType
+    game: Game
     axes: tuple[str, ...]
     cells: tuple[SweepCell, ...]
     games: int
 
-    @property
-    def game(self) -> str:
-        return game_id(self.module)
-
 
 def plan_sweep(
-    game: str,
+    game: str | Game,
     base_rules: Any = None,
     grid: Mapping[str, Sequence[Any]] | None = None,
     agents: Any = None,
@@ -91,39 +86,39 @@ def plan_sweep(
     """Check everything and list the cells, running nothing but the fits a ``fitted`` line-up
     needs (progress bars when ``progress``). Every problem (unknown fields, values ``Rules``
     rejects, bad line-ups), per cell, is raised together as ``InvalidCells``."""
-    module, games, seed = check_run(game, games, seed)
+    game, games, seed = check_run(game, games, seed)
     if not (isinstance(grid, Mapping) and AGENTS_AXIS in grid):
-        agents = designer_lineup(module, agents)
+        agents = designer_lineup(game, agents)
     if isinstance(base_rules, Mapping):
-        unknown = check_fields(module, list(base_rules))
-        base, problem = (None, "") if unknown else build_rules(module, module.Rules(), base_rules)
+        unknown = check_fields(game, list(base_rules))
+        base, problem = (None, "") if unknown else build_rules(game, game.Rules(), base_rules)
         if unknown or problem:
             raise InvalidCells([f"base_rules: {p}" for p in unknown or [problem]])
     else:
-        base = check_base_rules(module, base_rules)
-    axes, problems = _check_grid(module, grid, agents)
+        base = check_base_rules(game, base_rules)
+    axes, problems = _check_grid(game, grid, agents)
     cells = []
     for combination in itertools.product(*(axes[axis] for axis in axes)):
         values = dict(zip(axes, combination, strict=True))
         changes = {axis: value for axis, value in values.items() if axis != AGENTS_AXIS}
         lineup = values.get(AGENTS_AXIS, agents)
         cell = SweepCell(values, None, lineup, 0)
-        rules, problem = build_rules(module, base, changes)
+        rules, problem = build_rules(game, base, changes)
         made = None
         if not problem:
-            made, problem = resolve_agents(module, rules, lineup, progress=progress)
+            made, problem = resolve_agents(game, rules, lineup, progress=progress)
         if problem:
             problems.append(f"cell {cell.label}: {problem}")
             continue
-        seed_of_cell = cell_seed(seed, module, rules, lineup)
+        seed_of_cell = cell_seed(seed, game, rules, lineup)
         cells.append(SweepCell(values, rules, lineup, seed_of_cell, made))
     if problems:
         raise InvalidCells(problems)
-    return SweepPlan(module, tuple(axes), tuple(cells), games)
+    return SweepPlan(game, tuple(axes), tuple(cells), games)
 
 
 def _check_grid(
-    module: ModuleType, grid: Any, agents: Any
+    game: Game, grid: Any, agents: Any
 ) -> tuple[dict[str, list[Any]], list[str]]:
     """The grid's axes that can be tried, and the problems with the rest."""
     if grid is None or (isinstance(grid, Mapping) and not grid):
@@ -155,8 +150,8 @@ def _check_grid(
         if repeated:
             problems.append(f"grid[{axis!r}] repeats {', '.join(repeated)}: list each value once")
         axes[axis] = listed
-    unknown = [axis for axis in axes if axis != AGENTS_AXIS and axis not in rule_fields(module)]
-    problems += check_fields(module, unknown)
+    unknown = [axis for axis in axes if axis != AGENTS_AXIS and axis not in rule_fields(game)]
+    problems += check_fields(game, unknown)
     axes = {axis: values for axis, values in axes.items() if axis not in unknown}
     if AGENTS_AXIS in axes and agents is not None:
         problems.append(
@@ -166,7 +161,7 @@ def _check_grid(
 
 
 def sweep(
-    game: str,
+    game: str | Game,
     base_rules: Any = None,
     grid: Mapping[str, Sequence[Any]] | None = None,
     agents: Any = None,
@@ -209,10 +204,10 @@ def sweep_identity(plan: SweepPlan) -> dict[str, Any]:
     cell's rules, line-up and seed (which carries the base seed)."""
     return {
         "command": "sweep",
-        "game": plan.game,
+        "game": plan.game.id,
         "games": plan.games,
         "units": [
-            [cell.label, rules_label(plan.module, cell.rules), lineup_label(cell.agents), cell.seed]
+            [cell.label, rules_label(plan.game, cell.rules), lineup_label(cell.agents), cell.seed]
             for cell in plan.cells
         ],
     }
@@ -242,7 +237,7 @@ def run_sweep(
     )
     frames = []
     for cell, summary in zip(plan.cells, summaries, strict=True):
-        catalogue = metric_catalogue(summary.players, plan.module)
+        catalogue = metric_catalogue(summary.players, plan.game)
         rows = pl.DataFrame(summary_rows(summary.moments, catalogue, confidence), SUMMARY_SCHEMA)
         frames.append(
             rows.with_columns(
@@ -260,7 +255,7 @@ def run_sweep(
         _axis_series(axis, [cell.values[axis] for cell in plan.cells]).gather(row_cell)
         for axis in axes
     ]
-    return result.with_columns(axis_columns, game=pl.lit(plan.game)).select(
+    return result.with_columns(axis_columns, game=pl.lit(plan.game.id)).select(
         "game", *axes, "agents", "cell", "seed", "games", "seats", *SUMMARY_SCHEMA
     )
 

@@ -40,14 +40,13 @@ from workbench.designer.cells import (
     cell_seed,
     check_base_rules,
     check_run,
-    game_id,
-    get_game,
     lineup_label,
     resolve_agents,
     rules_label,
 )
 from workbench.designer.executors import report_progress, run_tasks
 from workbench.designer.moments import Moments
+from workbench.kit.game import Game
 from workbench.kit.store import RunStore, StorePath
 
 
@@ -64,7 +63,7 @@ class SeatingTask(NamedTuple):
     """One seating to play: the agents (made, one per seat), entrant index per seat, games,
     seed and the line-up's label."""
 
-    game: str
+    game: Game
     rules: Any
     agents: tuple[Any, ...]
     entrants: tuple[int, ...]
@@ -109,13 +108,13 @@ def _in_turn(seats_of: list[int]) -> tuple[int, ...]:
 
 def play_seating(task: SeatingTask, report: Any = None) -> SeatingResult:
     """Play one seating and keep the moments of every per-game value."""
-    module = get_game(task.game)
+    game = task.game
     entrants = sorted(set(task.entrants))
     seats_of = {e: [s for s, who in enumerate(task.entrants) if who == e] for e in entrants}
     by_entrant: dict[int, Moments] = {}
     by_seat: dict[int, Moments] = {}
     by_pair: dict[tuple[int, int], Moments] = {}
-    for games_frame, _ in module.simulate_batches(
+    for games_frame, _ in game.simulate_batches(
         task.rules, list(task.agents), games=task.games, seed=task.seed, progress=False
     ):
         _, _, ranks, shares = seat_table(games_frame)
@@ -132,7 +131,7 @@ def play_seating(task: SeatingTask, report: Any = None) -> SeatingResult:
 
 
 def tournament(
-    game: str,
+    game: str | Game,
     rules: Any = None,
     agents: Sequence[Any] = (),
     *,
@@ -148,24 +147,24 @@ def tournament(
 
     ``store``: a folder where each finished seating is kept as it completes; the same call
     with ``resume=True`` finishes a stopped tournament with the same tables (see ``sweep``)."""
-    module, games, seed = check_run(game, games, seed)
-    rules = check_base_rules(module, rules, "rules")
-    entrants, names = check_entrants(module, agents, "entrants")
+    game, games, seed = check_run(game, games, seed)
+    rules = check_base_rules(game, rules, "rules")
+    entrants, names = check_entrants(game, agents, "entrants")
     plan = seatings(len(entrants), rules.players)
-    tasks = seating_tasks(module, rules, entrants, plan, games, seed)
+    tasks = seating_tasks(game, rules, entrants, plan, games, seed)
     results = play_seatings(
-        "tournament", module, rules, names, tasks, seed=seed, executor=executor,
+        "tournament", game, rules, names, tasks, seed=seed, executor=executor,
         progress=progress, store=store, resume=resume, overwrite=overwrite,
     )  # fmt: skip
-    return _tables(module, rules, names, tasks, results, confidence, seed)
+    return _tables(game, rules, names, tasks, results, confidence, seed)
 
 
-def check_entrants(module: Any, agents: Any, what: str) -> tuple[list[Any], list[str]]:
+def check_entrants(game: Any, agents: Any, what: str) -> tuple[list[Any], list[str]]:
     """The entrants (two or more names or agents, with distinct names) and their names."""
     if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) < 2:
         raise ValueError(
             f"agents must list two or more {what} (names or agents), got {agents!r}; "
-            f"{game_id(module)} agents: {', '.join(module.AGENTS)}"
+            f"{game.id} agents: {', '.join(game.agents)}"
         )
     entrants = list(agents)
     names = [lineup_label(agent) for agent in entrants]
@@ -176,7 +175,7 @@ def check_entrants(module: Any, agents: Any, what: str) -> tuple[list[Any], list
 
 
 def seating_tasks(
-    module: Any,
+    game: Any,
     rules: Any,
     entrants: Sequence[Any],
     plan: Sequence[tuple[int, ...]],
@@ -188,14 +187,14 @@ def seating_tasks(
     problems, tasks = [], []
     for seating in plan:
         lineup = [entrants[e] for e in seating]
-        made, problem = resolve_agents(module, rules, lineup)
+        made, problem = resolve_agents(game, rules, lineup)
         if problem:
             problems.append(f"seating {lineup_label(lineup)}: {problem}")
-        seating_seed = cell_seed(seed, module, rules, lineup)
+        seating_seed = cell_seed(seed, game, rules, lineup)
         agents = tuple(made or ())
         label = lineup_label(lineup)
         tasks.append(
-            SeatingTask(game_id(module), rules, agents, seating, games, seating_seed, label)
+            SeatingTask(game, rules, agents, seating, games, seating_seed, label)
         )
     if problems:
         raise InvalidCells(problems)
@@ -204,7 +203,7 @@ def seating_tasks(
 
 def play_seatings(
     command: str,
-    module: Any,
+    game: Any,
     rules: Any,
     names: list[str],
     tasks: list[SeatingTask],
@@ -220,8 +219,8 @@ def play_seatings(
     if store is not None:
         identity = {
             "command": command,
-            "game": game_id(module),
-            "rules": rules_label(module, rules),
+            "game": game.id,
+            "rules": rules_label(game, rules),
             "entrants": names,
             "games": tasks[0].games,
             "seed": seed,
@@ -234,13 +233,13 @@ def play_seatings(
         executor=executor,
         weights=[task.games for task in tasks],
         progress=progress,
-        description=f"{command} {game_id(module)}",
+        description=f"{command} {game.id}",
         store=kept,
     )
 
 
 def _tables(
-    module: Any,
+    game: Any,
     rules: Any,
     names: list[str],
     tasks: list[SeatingTask],
@@ -303,7 +302,7 @@ def _tables(
         },
         schema={"seating": pl.Int64, "lineup": pl.String, "seed": pl.Int64, "games": pl.Int64},
     )
-    context = {"game": pl.lit(game_id(module)), "rules": pl.lit(rules_label(module, rules))}
+    context = {"game": pl.lit(game.id), "rules": pl.lit(rules_label(game, rules))}
     base_seed = pl.lit(seed, pl.Int64)  # the seatings frame lists each seating's own seed
     return Tournament(
         *(

@@ -32,7 +32,6 @@ from workbench.designer.cells import (
     build_rules,
     check_fields,
     check_run,
-    game_id,
     lineup_label,
     positive_count,
     resolve_agents,
@@ -41,6 +40,7 @@ from workbench.designer.cells import (
     value_label,
 )
 from workbench.designer.comparison import resolve_rules
+from workbench.kit.game import Game
 from workbench.kit.progress import progress_bar
 from workbench.kit.store import RunStore, StorePath
 
@@ -84,7 +84,7 @@ class Band:
 
 
 def tune(
-    game: str,
+    game: str | Game,
     space: Mapping[str, Any],
     targets: Mapping[str, tuple[float | None, float | None]],
     *,
@@ -111,31 +111,31 @@ def tune(
     ``games`` it played and ``seed`` (``simulate(rules, agents, games=games, seed=seed)``
     reproduces its numbers), ``stage`` reached, ``rules`` as a label and ``agents``.
     """
-    module, budget, seed = check_run(game, budget, seed)
-    base, problems = resolve_rules(module, base_rules, module.Rules(), "base_rules")
+    game, budget, seed = check_run(game, budget, seed)
+    base, problems = resolve_rules(game, base_rules, game.Rules(), "base_rules")
     if problems:
         raise InvalidCells(problems)
     first = _first_games(first_games, budget)
-    dimensions, bands = _check(module, base, space, targets)
+    dimensions, bands = _check(game, base, space, targets)
     choices = _choices(dimensions)
     study = _study(dimensions, seed, first)
     kept = None
     if store is not None:
         identity = {
-            "command": "tune", "game": game_id(module), "seed": seed, "budget": budget,
+            "command": "tune", "game": game.id, "seed": seed, "budget": budget,
             "first_games": first, "agents": lineup_label(agents),
-            "base": rules_label(module, base), "space": {k: repr(v) for k, v in space.items()},
+            "base": rules_label(game, base), "space": {k: repr(v) for k, v in space.items()},
             "targets": {k: list(v) for k, v in targets.items()},
         }  # fmt: skip
         kept = RunStore.open(store, identity, resume=resume, overwrite=overwrite)
     rows, spent, index = [], 0, 0
-    bar = progress_bar(budget, enabled=progress, description=f"tune {game_id(module)}")
+    bar = progress_bar(budget, enabled=progress, description=f"tune {game.id}")
     try:
         while spent < budget and not _exhausted(study, dimensions, index):
             trial = study.ask(_distributions(dimensions))
             found, row = kept.load(index) if kept is not None else (False, None)
             if not found:
-                row = _evaluate(module, base, agents, trial, bands, first, seed, confidence,
+                row = _evaluate(game, base, agents, trial, bands, first, seed, confidence,
                                 budget - spent, choices)  # fmt: skip
                 if kept is not None:
                     kept.save(index, row)
@@ -148,26 +148,26 @@ def tune(
         bar.close()
     if kept is not None:
         kept.remove()
-    return _ranked(rows, list(space), bands, agents, seed, module, choices)
+    return _ranked(rows, list(space), bands, agents, seed, game, choices)
 
 
-def _evaluate(module, base, agents, trial, bands, first, seed, confidence, left, choices) -> dict:
+def _evaluate(game, base, agents, trial, bands, first, seed, confidence, left, choices) -> dict:
     """Play one candidate stage by stage (more games while it survives the cuts)."""
     values = dict(trial.params)
     row: dict[str, Any] = {"values": values, "games": 0, "stage": 0, "status": "complete"}
-    rules, problem = build_rules(module, base, _decoded(values, choices))
+    rules, problem = build_rules(game, base, _decoded(values, choices))
     made = None
     if rules is not None:
-        made, problem = resolve_agents(module, rules, agents)
+        made, problem = resolve_agents(game, rules, agents)
     if problem:
         return {**row, "status": f"invalid: {problem}", "distance": math.inf, "metrics": {}}
-    row["rules"] = rules_label(module, rules)
+    row["rules"] = rules_label(game, rules)
     for stage in range(STAGES):
         games = first * REDUCTION**stage
         if games > left and stage > 0:
             break
-        summary = summarise_cell(CellTask(game_id(module), rules, made, games, seed))
-        rows = summary_rows(summary.moments, metric_catalogue(summary.players, module),
+        summary = summarise_cell(CellTask(game, rules, made, games, seed))
+        rows = summary_rows(summary.moments, metric_catalogue(summary.players, game),
                             confidence)  # fmt: skip
         found = {r["metric"]: (r["value"], r["low"], r["high"]) for r in rows}
         row["metrics"] = {band.metric: found.get(band.metric, (math.nan,) * 3) for band in bands}
@@ -200,14 +200,14 @@ def _finite(distance: float) -> float:
     return distance if math.isfinite(distance) else 1e9
 
 
-def _check(module, base, space, targets) -> tuple[dict[str, Any], list[Band]]:
+def _check(game, base, space, targets) -> tuple[dict[str, Any], list[Band]]:
     """The space's dimensions and the target bands; every problem at once, before any game."""
     problems = []
     if not isinstance(space, Mapping) or not space:
         raise ValueError("space is empty: give rule field -> list of values or (low, high)")
     if not isinstance(targets, Mapping) or not targets:
         raise ValueError("targets is empty: give metric -> (low, high), None for an open end")
-    problems += check_fields(module, list(space))
+    problems += check_fields(game, list(space))
     dimensions = {}
     for name, values in space.items():
         if isinstance(values, tuple) and len(values) == 2 and all(
@@ -222,7 +222,7 @@ def _check(module, base, space, targets) -> tuple[dict[str, Any], list[Band]]:
             problems.append(f"space[{name!r}]: give a non-empty list of values or (low, high)")
     players = max([base.players, *[v for v in np.ravel(space.get("players", [])) if
                                     isinstance(v, int | np.integer)]])  # fmt: skip
-    known = [info.name for info in metric_catalogue(int(players), module)]
+    known = [info.name for info in metric_catalogue(int(players), game)]
     bands = []
     for metric, band in targets.items():
         if metric not in known:
@@ -331,7 +331,7 @@ def _exhausted(study: Any, dimensions: Mapping[str, Any], tried: int) -> bool:
     return grid is not None and tried >= math.prod(len(v) for v in grid.values())
 
 
-def _ranked(rows, fields, bands, agents, seed, module, choices) -> pl.DataFrame:
+def _ranked(rows, fields, bands, agents, seed, game, choices) -> pl.DataFrame:
     records = []
     for trial, row in enumerate(rows):
         metrics = row.get("metrics", {})
@@ -352,7 +352,7 @@ def _ranked(rows, fields, bands, agents, seed, module, choices) -> pl.DataFrame:
     frame = pl.DataFrame(records, infer_schema_length=None)
     frame = frame.sort(["meets", "distance", "games", "trial"], descending=[True, False, True,
                                                                              False])  # fmt: skip
-    return frame.with_columns(game=pl.lit(game_id(module))).with_row_index("rank", offset=1)
+    return frame.with_columns(game=pl.lit(game.id)).with_row_index("rank", offset=1)
 
 
 __all__ = ["REDUCTION", "STAGES", "Band", "tune"]

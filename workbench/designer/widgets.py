@@ -21,7 +21,7 @@ import polars as pl
 
 from workbench import games as registry
 from workbench.designer.balance import metric_catalogue
-from workbench.designer.cells import build_rules, hand_written_agent, rule_fields, value_label
+from workbench.designer.cells import build_rules, rule_fields, value_label
 from workbench.designer.charts import compare_chart, sweep_chart
 from workbench.designer.cli_input import parse_value, split_values
 from workbench.designer.comparison import compare
@@ -40,11 +40,11 @@ def games_for_a_quick_answer(game: str, agents: Any = None, rule_sets: int = 5) 
     """Games per rule set so that ``rule_sets`` runs take about ``ANSWER_SECONDS``, measured on
     a short run of the rulebook's rules with ``agents`` (whole hundreds, 100–20,000: a slow
     agent still plays 100 games a rule set, and takes longer than that to answer)."""
-    module = registry.get(game)
+    game = registry.get(game)
     per_game = 0.0
     for probe in (20, 200):  # the second, longer probe only when the first was quick
         started = time.perf_counter()
-        module.simulate(None, agents, games=probe, seed=0, progress=False)
+        game.simulate(None, agents, games=probe, seed=0, progress=False)
         per_game = (time.perf_counter() - started) / probe
         if per_game * probe > 0.05:
             break
@@ -54,15 +54,15 @@ def games_for_a_quick_answer(game: str, agents: Any = None, rule_sets: int = 5) 
 
 def scalar_fields(game: str) -> list[str]:
     """The game's rule fields a value typed in a box can set (numbers, text, True/False)."""
-    module = registry.get(game)
-    rules = module.Rules()
-    return [f for f in rule_fields(module) if isinstance(getattr(rules, f), SCALARS)]
+    game = registry.get(game)
+    rules = game.Rules()
+    return [f for f in rule_fields(game) if isinstance(getattr(rules, f), SCALARS)]
 
 
 def suggested_values(game: str, field: str) -> str:
     """A few valid values around the rulebook's, as the dashboard's starting text."""
-    module = registry.get(game)
-    rules = module.Rules()
+    game = registry.get(game)
+    rules = game.Rules()
     default = getattr(rules, field)
     if isinstance(default, bool):
         candidates: list[Any] = [default, not default]
@@ -73,7 +73,7 @@ def suggested_values(game: str, field: str) -> str:
         candidates = [default]
     valid = []
     for value in candidates:
-        if value not in valid and not build_rules(module, rules, {field: value})[1]:
+        if value not in valid and not build_rules(game, rules, {field: value})[1]:
             valid.append(value)
     chosen = valid[:3]
     if all(isinstance(v, int) and not isinstance(v, bool) for v in chosen):
@@ -88,12 +88,12 @@ DEFAULT_LINEUP = "default"
 
 def _lineups(game: str) -> list[str]:
     """The dashboard's line-ups: the game's default agent, or one named agent in every seat."""
-    return [DEFAULT_LINEUP, *registry.get(game).AGENTS]
+    return [DEFAULT_LINEUP, *registry.get(game).agents]
 
 
 def _chosen_lineup(game: str, choice: str) -> str:
     """The agent a line-up choice seats (the default choice: the game's hand-written agent)."""
-    return hand_written_agent(registry.get(game)) if choice == DEFAULT_LINEUP else choice
+    return registry.get(game).default_agent if choice == DEFAULT_LINEUP else choice
 
 
 def _metrics(game: str) -> list[str]:

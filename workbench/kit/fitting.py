@@ -26,7 +26,6 @@ maximum likelihood, ``workbench.kit.imitation``). CMA-ES plays them at their sta
 
 from __future__ import annotations
 
-import importlib
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -37,6 +36,7 @@ import numpy as np
 
 from workbench.checks import whole_number
 from workbench.kit.fits import Fit, cached_fit
+from workbench.kit.lineup import agent_label
 from workbench.kit.progress import progress_bar
 from workbench.kit.seeding import seed_sequence
 
@@ -49,19 +49,6 @@ LONE_STREAM = 99
 #: exploiter's games per seat it plays there.
 FINAL_STREAM = 0xF1
 FINAL_GAMES = 5
-
-
-@dataclass(frozen=True)
-class PolicyClass:
-    """``Fitting.policy`` for a game whose parametrised policy is a class taking the parameter
-    vector: imported by name when first made (a game's agents module imports its fitted
-    module, so the fitted module cannot import the class at the top)."""
-
-    module: str
-    name: str = "FittedPolicy"
-
-    def __call__(self, rules: Any, vector: Sequence[float]) -> Any:
-        return getattr(importlib.import_module(self.module), self.name)(vector)
 
 
 @dataclass(frozen=True)
@@ -89,8 +76,9 @@ class Fitting:
     parameters: tuple[Parameter, ...]
     #: ``policy(rules, vector)`` -> an agent playing the parametrised policy.
     policy: Callable[[Any, Sequence[float]], Any]
-    #: The hand-written agents (names) whose tables a candidate plays against.
-    opponents: tuple[str, ...]
+    #: The hand-written agents (classes, made with their defaults) whose tables a candidate
+    #: plays against.
+    opponents: tuple[Callable[[], Any], ...]
     #: Games per candidate, per seat and opponent table, in each generation.
     games: int = 100
     generations: int = 30
@@ -157,7 +145,7 @@ def fit_policy(
     low = np.array([p.low for p in fitting.parameters], dtype=float)
     high = np.array([p.high for p in fitting.parameters], dtype=float)
     width = high - low
-    opponents = [selfplay.make_agent(name, rules) for name in fitting.opponents]
+    opponents = [make() for make in fitting.opponents]
 
     def to_params(unit: np.ndarray) -> np.ndarray:
         return low + np.clip(unit, 0.0, 1.0) * width
@@ -213,7 +201,7 @@ def fit_policy(
         "generations": generations,
         "population": fitting.population,
         "games_per_table_and_seat": fitting.games,
-        "opponents": list(fitting.opponents),
+        "opponents": [agent_label(opponent) for opponent in opponents],
         "penalty": fitting.penalty,
         "mean_objective_by_generation": [round(h, 4) for h in history],
         **final,
@@ -245,10 +233,12 @@ class FittedAgent:
     fitted to the rules being played, so one line-up entry adapts to any rule set. The fit is
     read from the cache (the rulebook's ships with the workbench) or made on first use.
 
-    A game subclasses it and defines ``_fitting()`` -> (its SelfPlay, its Fitting).
+    A game subclasses it and sets ``selfplay`` (its SelfPlay) and ``fitting`` (its Fitting).
     """
 
     name = "fitted"
+    selfplay: Any = None
+    fitting: Fitting
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = whole_number("fitted seed", seed, low=0)
@@ -257,22 +247,18 @@ class FittedAgent:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed})"
 
-    def _fitting(self) -> tuple[Any, Fitting]:
-        raise NotImplementedError(f"{type(self).__name__} names no fitting")
-
     def fit(self, rules: Any = None, *, progress: bool = True) -> Fit:
         """The fit for ``rules`` (None: the rulebook's; cached, see ``fitted_parameters``)."""
-        selfplay, fitting = self._fitting()
-        rules = selfplay.checked_rules(rules)
-        return fitted_parameters(selfplay, fitting, rules, seed=self.seed, progress=progress)
+        rules = self.selfplay.checked_rules(rules)
+        return fitted_parameters(self.selfplay, self.fitting, rules, seed=self.seed,
+                                 progress=progress)  # fmt: skip
 
     def policy_for(self, rules: Any, *, progress: bool = True) -> Any:
         """The parametrised agent with the parameters fitted to ``rules`` (made once; a
         progress bar when ``progress`` and it has to fit)."""
         if rules not in self._policies:
-            _selfplay, fitting = self._fitting()
-            vector = self.fit(rules, progress=progress).vector(fitting.policy_names)
-            self._policies[rules] = fitting.policy(rules, vector)
+            vector = self.fit(rules, progress=progress).vector(self.fitting.policy_names)
+            self._policies[rules] = self.fitting.policy(rules, vector)
         return self._policies[rules]
 
     def __call__(self, observation: Any, legal_actions: Sequence[Any], rng: Any) -> Any:

@@ -60,6 +60,23 @@ def resolve_lineup(
     return lineup
 
 
+def seated_agents(agents: Sequence[Any] | Any, players: int) -> list[Any]:
+    """One agent object per seat from one agent for every seat or one per seat (names are a
+    game record's to resolve: ``workbench.kit.game.Game.resolve_agents``)."""
+    listed = [agents] if isinstance(agents, str) or not isinstance(agents, Sequence) else agents
+    named = [agent for agent in listed if isinstance(agent, str) or agent is None]
+    if named:
+        raise TypeError(
+            f"agents must be agent objects here, got {named[0]!r}: a game's record makes agents "
+            "by name (workbench.games.get(game).resolve_agents)"
+        )
+    return resolve_lineup(agents, players=players, make_agent=_unnamed, known=(), default="")
+
+
+def _unnamed(name: str, rules: Any) -> Any:
+    raise AssertionError("unreachable: names are refused first")
+
+
 def agent_label(agent: Any) -> str:
     """An agent's display name: its ``name`` attribute, else its function or class name."""
     name = getattr(agent, "name", None)

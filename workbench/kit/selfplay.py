@@ -13,7 +13,6 @@ seat's agent use. The fast engine's batch b draws from the stream ``(seed, b)``.
 from __future__ import annotations
 
 import inspect
-import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,7 @@ import polars as pl
 
 from workbench.checks import flag, instance_or_default, whole_number
 from workbench.kit.batching import use_fast_engine
-from workbench.kit.lineup import agent_label, resolve_lineup
+from workbench.kit.lineup import agent_label, seated_agents
 from workbench.kit.progress import progress_bar
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
 
@@ -44,12 +43,14 @@ def standard_streams(
 @dataclass(frozen=True)
 class Frame:
     """One result frame: its name ("games", "rounds", or an extra frame's flag) and how to build
-    it from a played fast batch, ``from_batch(played, labels, first_game)``, and from finished
-    States, ``from_states(states, labels, first_game)``."""
+    it from a recording of played games, ``from_batch(played, labels, first_game)``: the fast
+    engine's played batch, or finished States turned into one by ``SelfPlay.recorded``.
+    (``from_states``: a builder from finished States, for a game whose SelfPlay has no
+    ``recorded`` yet.)"""
 
     name: str
-    from_batch: Callable[..., pl.DataFrame] | None  # None: the game has no fast engine
-    from_states: Callable[..., pl.DataFrame]
+    from_batch: Callable[..., pl.DataFrame] | None
+    from_states: Callable[..., pl.DataFrame] | None = None
 
 
 @dataclass
@@ -81,17 +82,13 @@ class SelfPlay:
     #: The game's id, as in ``workbench.games`` (progress bars and messages).
     game: str
     rules_type: type
-    #: Agent name -> class, weakest first; ``make_agent(name, rules)`` builds one.
-    agents: Mapping[str, Any]
-    make_agent: Callable[..., Any]
-    default_agent: str
     #: ``new_game(rules, seed=...)`` -> State.
     new_game: Callable[..., Any]
     #: The result frames: games, rounds, then optional extra frames, each a keyword flag of
     #: ``simulate`` (False by default) that appends its frame to the result.
     frames: tuple[Frame, ...]
-    #: What the frames hold, for the ``simulate`` docstring (default: the game's simulate
-    #: module docstring after its first paragraph).
+    #: What the frames hold, for the ``simulate`` docstring: the simulate module's docstring
+    #: (its title paragraph is dropped).
     frames_doc: str = ""
     fast: FastEngine | None = None
     #: Finished States kept alive per yielded batch by the step engine: few, for memory.
@@ -99,6 +96,10 @@ class SelfPlay:
     #: ``streams(game_seed, players)`` -> (the deal's seed for ``new_game``, one generator
     #: per seat's agent).
     streams: Callable[..., tuple[Any, list[np.random.Generator]]] = standard_streams
+    #: ``recorded(rules, states)`` -> the step engine's finished States as the recording the
+    #: frames are built from (the fast engine's played batch), so each frame is built once,
+    #: from one kind of recording; None: the frames read the States themselves.
+    recorded: Callable[[Any, list[Any]], Any] | None = None
 
     @property
     def extra_frames(self) -> tuple[str, ...]:
@@ -117,17 +118,14 @@ class SelfPlay:
         allowed = f"{article} {self.game} Rules or None"
         return instance_or_default("rules", rules, self.rules_type, self.rules_type, allowed)
 
-    def resolve_agents(self, rules: Any, agents: Sequence[Any] | Any | None) -> list[Any]:
-        """One agent per seat: names or agents, one for every seat, or None (the default
-        agent everywhere); see ``workbench.kit.lineup``."""
-        return resolve_lineup(
-            agents,
-            players=rules.players,
-            make_agent=self.make_agent,
-            known=tuple(self.agents),
-            default=self.default_agent,
-            rules=rules,
-        )
+    def resolve_agents(self, rules: Any, agents: Sequence[Any] | Any) -> list[Any]:
+        """One agent per seat from agent objects (one for every seat, or one per seat); a
+        game's record (``workbench.kit.game.Game``) also resolves names."""
+        return seated_agents(agents, rules.players)
+
+    def record(self, rules: Any, states: list[Any]) -> Any:
+        """Finished step-engine States as the recording the frames read (``recorded``)."""
+        return states if self.recorded is None else self.recorded(rules, states)
 
     def supports_fast(self, agents: Sequence[Any]) -> bool:
         """Can the game's fast engine play these agents?"""
@@ -163,11 +161,13 @@ class SelfPlay:
         progress: bool = False,
         engine: str = "auto",
         wanted: Wanted | None = None,
+        resolve: Callable[[Any, Any], list[Any]] | None = None,
     ) -> Iterator[tuple[list[str], int, Any]]:
         """The played games batch by batch: (agent labels, first game number, finished States
-        or the fast engine's played batch). Every argument is checked before a game is played."""
+        or the fast engine's played batch). Every argument is checked before a game is played.
+        ``resolve(rules, agents)`` makes the line-up (default: agent objects only)."""
         rules = self.checked_rules(rules)
-        agents = self.resolve_agents(rules, agents)
+        agents = (resolve or self.resolve_agents)(rules, agents)
         games = whole_number("games", games, low=1, allowed="a positive whole number")
         seed_sequence(seed)  # validates the seed before any work
         progress = flag("progress", progress)
@@ -207,7 +207,7 @@ class SelfPlay:
                         self.play_resolved(rules, agents, seed_sequence(seed, g))
                         for g in range(start, stop)
                     ]
-                    yield labels, start, states
+                    yield labels, start, self.record(rules, states)
                     bar.update(stop - start)
         finally:
             bar.close()
@@ -239,15 +239,15 @@ class SelfPlay:
         progress: bool,
         engine: str,
         rounds: bool,
+        resolve: Callable[[Any, Any], list[Any]] | None = None,
         **extras: bool,
     ) -> Iterator[Frames]:
         """The frames batch by batch (what ``simulate_batches`` yields)."""
         wanted = self.wanted(
             rounds=flag("rounds", rounds), **{name: flag(name, on) for name, on in extras.items()}
         )
-        batches = self.played_batches(
-            rules, agents, games=games, seed=seed, progress=progress, engine=engine, wanted=wanted
-        )
+        batches = self.played_batches(rules, agents, games=games, seed=seed, progress=progress,
+                                      engine=engine, wanted=wanted, resolve=resolve)  # fmt: skip
         return self._frames(batches, wanted)
 
     def _frames(
@@ -263,9 +263,12 @@ class SelfPlay:
 
     # -- the game's public functions -------------------------------------------------------
 
-    def functions(self, module: str) -> tuple[Callable[..., Any], ...]:
+    def functions(
+        self, resolve: Callable[[Any, Any], list[Any]], default_agent: str, names: Sequence[str]
+    ) -> tuple[Callable[..., Any], ...]:
         """The game's ``simulate``, ``simulate_batches`` and ``play_game``, documented and
-        signed for this game (its extra frames appear as keyword flags)."""
+        signed for this game (its extra frames appear as keyword flags); ``resolve(rules,
+        agents)`` makes a line-up from names or agents (the Game record's)."""
         spec = self
         signature = self._signature()
 
@@ -279,20 +282,20 @@ class SelfPlay:
         def simulate_batches(*args: Any, **kwargs: Any) -> Iterator[Frames]:
             arguments = signature.bind(*args, **kwargs)
             arguments.apply_defaults()
-            return spec.frame_batches(**arguments.arguments)
+            return spec.frame_batches(**arguments.arguments, resolve=resolve)
 
         def play_game(rules: Any, agents: Any, *, seed: SeedLike) -> Any:
             rules = spec.checked_rules(rules)
-            return spec.play_resolved(rules, spec.resolve_agents(rules, agents), seed)
+            return spec.play_resolved(rules, resolve(rules, agents), seed)
 
         extras = "".join(f", {name}=False" for name in self.extra_frames)
         simulate.__doc__ = (
             f"Play ``games`` seeded games of {self.game}; returns (games frame, rounds frame or "
             f"None{extras and ', then each extra frame asked for'}).\n\n"
-            f"Agents: None ({self.default_agent} everywhere), one name or agent for every seat, "
-            f"or one per seat ({', '.join(self.agents)}). engine: 'auto' (the fast engine "
+            f"Agents: None ({default_agent} everywhere), one name or agent for every seat, "
+            f"or one per seat ({', '.join(names)}). engine: 'auto' (the fast engine "
             "when every agent can play there), 'fast' or 'step'. Same arguments -> identical "
-            f"frames.\n\n{self.frames_doc or _after_first_paragraph(sys.modules[module].__doc__)}"
+            f"frames.\n\n{_after_first_paragraph(self.frames_doc)}"
         )
         simulate_batches.__doc__ = (
             "Like ``simulate`` but yields the frames batch by batch, so memory stays bounded. "
@@ -305,7 +308,6 @@ class SelfPlay:
         for function in (simulate, simulate_batches):
             function.__signature__ = signature  # type: ignore[attr-defined]
         for function in (simulate, simulate_batches, play_game):
-            function.__module__ = module
             function.__qualname__ = function.__name__
         return simulate, simulate_batches, play_game
 
@@ -335,11 +337,12 @@ def playing_agent(agent: Any, rules: Any) -> Any:
 
 
 def _build(frame: Frame, labels: list[str], first: int, played: Any) -> pl.DataFrame:
-    """A frame of a batch of played games: finished States (a list) or a fast batch."""
-    if isinstance(played, list):
+    """A frame of a batch of played games: its recording (or, for a game still building
+    frames from States, the finished States as a list)."""
+    if isinstance(played, list) and frame.from_states is not None:
         return frame.from_states(played, labels, first)
     if frame.from_batch is None:
-        raise TypeError(f"the {frame.name} frame has no fast-engine builder")
+        raise TypeError(f"the {frame.name} frame has no builder")
     return frame.from_batch(played, labels, first)
 
 

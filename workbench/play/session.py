@@ -17,11 +17,11 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from workbench import games
 from workbench.errors import IllegalAction
+from workbench.kit.game import Game
 from workbench.kit.lineup import agent_label
 from workbench.kit.seeding import generator, seed_sequence
 from workbench.play.actions import is_whole, match
@@ -49,38 +49,27 @@ class Move:
     by_table: bool
 
 
-def game_module(game: str | ModuleType) -> ModuleType:
-    """The module of a registry game (by id), or a module that keeps the contract itself."""
-    if isinstance(game, ModuleType):
-        module = game
-    elif isinstance(game, str):
-        module = games.get(game)
-    else:
+def game_record(game: Any) -> Game:
+    """The record of a game: a registry id, a game's package, or a record itself (a game kept
+    elsewhere)."""
+    if not isinstance(game, str) and not hasattr(game, "selfplay") and not hasattr(game, "GAME"):
         raise TypeError(
-            f"game must be a game id ({', '.join(games.available())}) or a game module, "
+            f"game must be a game id ({', '.join(games.available())}) or a game record, "
             f"got {game!r}"
         )
-    missing = [n for n in ("Rules", "new_game", "AGENTS", "make_agent") if not hasattr(module, n)]
-    if missing:
-        raise ValueError(f"game module {module.__name__} lacks {missing} of the game contract")
-    return module
+    return games.get(game)
 
 
-def game_id(module: ModuleType) -> str:
-    """The registry id of a game module (its last dotted name)."""
-    return module.__name__.rsplit(".", 1)[-1]
-
-
-def default_opponent(module: ModuleType, rules: Any) -> tuple[str, Any]:
-    """The strongest of the game's agents (``AGENTS`` lists them weakest first) that these
+def default_opponent(game: Game, rules: Any) -> tuple[str, Any]:
+    """The strongest of the game's agents (its record lists them weakest first) that these
     rules allow: (name, agent)."""
     problems = []
-    for name in reversed(list(module.AGENTS)):
+    for name in reversed(list(game.agents)):
         try:
-            return name, module.make_agent(name, rules)
+            return name, game.make_agent(name, rules)
         except ValueError as exc:  # e.g. an exact solver for two teams only
             problems.append(f"{name}: {exc}")
-    raise ValueError(f"no agent of {game_id(module)} plays these rules: {'; '.join(problems)}")
+    raise ValueError(f"no agent of {game.id} plays these rules: {'; '.join(problems)}")
 
 
 class Session:
@@ -94,26 +83,25 @@ class Session:
 
     def __init__(
         self,
-        game: str | ModuleType,
+        game: str | Game,
         rules: Any = None,
         *,
         seat: int = 0,
         opponents: Any = None,
         seed: int,
     ) -> None:
-        module = game_module(game)
+        game = game_record(game)
         if rules is None:
-            rules = module.Rules()
-        elif not isinstance(rules, module.Rules):
-            raise TypeError(f"rules must be a {game_id(module)} Rules, got {type(rules).__name__}")
+            rules = game.Rules()
+        elif not isinstance(rules, game.Rules):
+            raise TypeError(f"rules must be a {game.id} Rules, got {type(rules).__name__}")
         seed_sequence(seed)  # validates: a non-negative whole number
         players = rules.players
         if not is_whole(seat):
             raise TypeError(f"seat must be a whole number 0–{players - 1}, got {seat!r}")
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0–{players - 1} for these rules, got {seat}")
-        self.module = module
-        self.game = game_id(module)
+        self.game = game
         self.rules = rules
         self.seat = int(seat)
         self.seed = int(seed)
@@ -121,7 +109,7 @@ class Session:
         self.generators = {s: generator(self.seed, AGENT_STREAM, s) for s in self.agents}
         #: the generator of an agent choosing for the seat itself (``autoplay``)
         self.seat_generator = generator(self.seed, AGENT_STREAM, self.seat)
-        self.states = [module.new_game(rules, seed=self.seed)]
+        self.states = [game.new_game(rules, seed=self.seed)]
         self.moves: list[Move] = []
         self.advance()
 
@@ -131,7 +119,7 @@ class Session:
         """Agent and saved name (None: an agent object, not a name) for every other seat."""
         others = [s for s in range(self.rules.players) if s != self.seat]
         if opponents is None:
-            name, agent = default_opponent(self.module, self.rules)
+            name, agent = default_opponent(self.game, self.rules)
             return dict.fromkeys(others, agent), dict.fromkeys(others, name)
         if isinstance(opponents, Mapping):
             unknown = sorted(set(opponents) - set(others))
@@ -154,20 +142,20 @@ class Session:
         agents, names = {}, {}
         for seat, spec in zip(others, given, strict=True):
             if isinstance(spec, str):
-                if spec not in self.module.AGENTS:
+                if spec not in self.game.agents:
                     raise ValueError(
                         f"unknown agent {spec!r} for seat {seat}; {self.game} agents: "
-                        f"{', '.join(self.module.AGENTS)}"
+                        f"{', '.join(self.game.agents)}"
                     )
                 if spec not in made:
-                    made[spec] = self.module.make_agent(spec, self.rules)
+                    made[spec] = self.game.make_agent(spec, self.rules)
                 agents[seat], names[seat] = made[spec], spec
             elif callable(spec) and not isinstance(spec, type):
                 agents[seat], names[seat] = spec, None
             else:
                 raise TypeError(
                     f"the opponent in seat {seat} must be an agent name "
-                    f"({', '.join(self.module.AGENTS)}) or an agent, got {spec!r}"
+                    f"({', '.join(self.game.agents)}) or an agent, got {spec!r}"
                 )
         return agents, names
 
@@ -249,11 +237,11 @@ class Session:
         called after each one (a table redraws). Its generator is the seat's own stream,
         kept from call to call."""
         if isinstance(agent, str):
-            if agent not in self.module.AGENTS:
+            if agent not in self.game.agents:
                 raise ValueError(
-                    f"unknown agent {agent!r}; {self.game} agents: {', '.join(self.module.AGENTS)}"
+                    f"unknown agent {agent!r}; {self.game} agents: {', '.join(self.game.agents)}"
                 )
-            agent = self.module.make_agent(agent, self.rules)
+            agent = self.game.make_agent(agent, self.rules)
         elif not callable(agent) or isinstance(agent, type):
             raise TypeError(f"agent must be an agent name or an agent, got {agent!r}")
         if decisions is not None and (not is_whole(decisions) or decisions < 0):
@@ -293,12 +281,12 @@ class Session:
         if unnamed:
             raise ValueError(
                 f"cannot save: the opponent(s) in seat(s) {unnamed} are agent objects, not named "
-                f"agents ({', '.join(self.module.AGENTS)}), so a reload could not rebuild them"
+                f"agents ({', '.join(self.game.agents)}), so a reload could not rebuild them"
             )
         record: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
-            "game": self.game,
+            "game": self.game.id,
             "rules": encode_rules(self.rules),
             "seat": self.seat,
             "seed": self.seed,
@@ -333,7 +321,7 @@ class Session:
         return target
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any], *, game: ModuleType | None = None) -> Session:
+    def from_record(cls, record: Mapping[str, Any], *, game: Game | None = None) -> Session:
         """Replay a saved game: same seed, same rules, the seat's actions as saved; every
         agent's action must come out as saved, else ValueError saying where it diverged."""
         if not isinstance(record, Mapping) or record.get("format") != FORMAT:
@@ -349,8 +337,8 @@ class Session:
         ]
         if missing:
             raise ValueError(f"the saved game lacks {missing}")
-        module = game if game is not None else game_module(record["game"])
-        rules = decode_rules(module.Rules, record["rules"])
+        game = game_record(game if game is not None else record["game"])
+        rules = decode_rules(game.Rules, record["rules"])
         opponents = record["opponents"]
         if not isinstance(opponents, Mapping):
             raise ValueError(f"saved opponents must map seats to agent names, got {opponents!r}")
@@ -360,7 +348,7 @@ class Session:
             raise ValueError(
                 f"saved opponents must map seats to agent names, got {opponents!r}"
             ) from None
-        session = cls(module, rules, seat=record["seat"], opponents=lineup, seed=record["seed"])
+        session = cls(game, rules, seat=record["seat"], opponents=lineup, seed=record["seed"])
         session._replay(record["actions"])
         return session
 

@@ -14,12 +14,12 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import ipywidgets as widgets
 
 from workbench.errors import IllegalAction
+from workbench.kit.game import Game
 from workbench.panels import Panel, escape
 from workbench.play.actions import match
 from workbench.play.form import ActionForm
@@ -28,10 +28,10 @@ from workbench.play.session import Session, load
 from workbench.widgets import SavedCopy
 
 
-def find_panel(module: ModuleType) -> Callable[..., Panel] | None:
-    """The game's panel hook: its module's ``make_panel`` (see ``workbench.panels``), or None
+def find_panel(game: Game) -> Callable[..., Panel] | None:
+    """The game's panel hook: its record's ``make_panel`` (see ``workbench.panels``), or None
     when the game has none (the table plays without a panel)."""
-    return getattr(module, "make_panel", None)
+    return game.make_panel if game.panel is not None else None
 
 
 class Table(SavedCopy, widgets.HBox):
@@ -47,7 +47,7 @@ class Table(SavedCopy, widgets.HBox):
             raise TypeError(f"session must be a Session, got {type(session).__name__}")
         self.session = session
         self.panel: Panel | None = None
-        make_panel = find_panel(session.module) if panel else None
+        make_panel = find_panel(session.game) if panel else None
         if make_panel is not None:
             self.panel = make_panel(session, **panel_options)
         elif panel_options:
@@ -65,7 +65,7 @@ class Table(SavedCopy, widgets.HBox):
             f"seat {s}: {escape(session.label(s))}" for s in range(session.rules.players)
         )
         self.header = widgets.HTML(
-            f"<b>{escape(session.game)}</b> · you are seat {session.seat} · {lineup} · "
+            f"<b>{escape(session.game.id)}</b> · you are seat {session.seat} · {lineup} · "
             f"seed {session.seed}"
         )
         self.status = widgets.HTML()
@@ -230,7 +230,7 @@ class Table(SavedCopy, widgets.HBox):
 
 
 def table(
-    game: str | ModuleType,
+    game: str | Game,
     rules: Any = None,
     *,
     seat: int = 0,

@@ -3,7 +3,6 @@ and the compiled PCG64 shuffles against numpy's own."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -17,10 +16,10 @@ from workbench.games.auction_house import (
 )
 from workbench.games.auction_house.cards import TRUMP_DECK
 from workbench.games.auction_house.chance import Deal
-from workbench.games.auction_house.pcg import below, bounded, shuffle_rows, state_of, store, uniform
 from workbench.games.auction_house.positions import playout_details
 from workbench.games.auction_house.simulate import recorded_actions
 from workbench.kit.seeding import generator
+from workbench.kit.streams import shuffle_rows
 
 VARIANTS = {
     "three deals": Rules(deals=3),
@@ -148,51 +147,3 @@ def test_compiled_shuffles_draw_what_numpy_permuted_draws():
         assert (ours.integers(7, size=9) == theirs.integers(7, size=9)).all()
 
 
-@numba.njit
-def _compiled_draws(state: np.ndarray, count: int, width: int) -> tuple:
-    """``count`` compiled uniforms, then 0..width-1 shuffled with ``below`` (Fisher-Yates from
-    the last position, as numpy's ``permuted``)."""
-    uniforms = np.empty(count)
-    for k in range(count):
-        uniforms[k] = uniform(state)
-    values = np.arange(width)
-    for i in range(width - 1, -1, -1):
-        j = below(state, i)  # below(0) draws nothing, as numpy
-        values[i], values[j] = values[j], values[i]
-    return uniforms, values
-
-
-def test_compiled_uniforms_and_bounded_draws_are_numpys():
-    """``pcg.uniform`` is numpy's ``random()`` and ``pcg.below`` its bounded draw, draw for
-    draw; ``state_of``/``store`` hand the generator over and back, numpy going on where the
-    compiled draws stopped."""
-    for seed in range(3):
-        ours, theirs = generator(seed, 2), generator(seed, 2)
-        state = state_of(ours)
-        uniforms, values = _compiled_draws(state, 50, 41)
-        store(ours, state)
-        assert (uniforms == theirs.random(50)).all()
-        assert (values == theirs.permuted(np.arange(41))).all()
-        assert (ours.random(9) == theirs.random(9)).all()
-
-
-@numba.njit
-def _bounded_draws(state: np.ndarray, count: int, size: int) -> np.ndarray:
-    out = np.empty(size, np.int64)
-    for k in range(size):
-        out[k] = bounded(state, count)
-    return out
-
-
-@pytest.mark.parametrize("count", [1, 2, 3, 7, 40, 1000])
-def test_compiled_bounded_draws_are_uniform(count):
-    """``pcg.bounded`` (Lemire's multiply-and-reject) against the uniform distribution on
-    0..count-1: chi-square over 200 draws a value, every value in range."""
-    from scipy.stats import chisquare
-
-    drawn = _bounded_draws(state_of(generator(count, 3)), count, 200 * count)
-    assert drawn.min() >= 0 and drawn.max() < count
-    if count > 1:
-        assert chisquare(np.bincount(drawn, minlength=count)).pvalue > 0.001
-    large = _bounded_draws(state_of(generator(5)), 2**32 - 1, 1000)
-    assert large.min() >= 0 and large.max() < 2**32 - 1 and large.max() > 2**31

@@ -30,7 +30,6 @@ from workbench.games.auction_house import search as search_module
 from workbench.games.auction_house.fast import lineup_policies
 from workbench.games.auction_house.fillings import fill_rows
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
-from workbench.games.auction_house.pcg import state_of, store
 from workbench.games.auction_house.policies import (
     FITTED_DEFAULTS,
     FITTED_PARAMETERS,
@@ -41,6 +40,7 @@ from workbench.games.auction_house.sampling import consistent_fillings, filling_
 from workbench.games.auction_house.search import AuctionHouseSearchAgent
 from workbench.kit.search import uniformity_p_value
 from workbench.kit.seeding import generator
+from workbench.kit.streams import state_of, store
 
 TABLE = [HeuristicAgent(), RandomAgent(), HeuristicAgent(), RandomAgent()]
 

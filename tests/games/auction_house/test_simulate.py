@@ -113,7 +113,7 @@ def test_registry_and_contract():
     from workbench import games as registry
 
     assert "auction_house" in registry.available()
-    module = registry.get("auction_house")
-    assert module is auction_house and module.Rules().players == 4
-    assert list(module.AGENTS) == ["random", "heuristic", "fitted", "search", "determinization"]
-    assert isinstance(module.make_agent("heuristic", Rules()), HeuristicAgent)
+    game = registry.get("auction_house")
+    assert game is auction_house.GAME and game.Rules().players == 4
+    assert list(game.agents) == ["random", "heuristic", "fitted", "search", "determinization"]
+    assert isinstance(game.make_agent("heuristic", Rules()), HeuristicAgent)

@@ -20,60 +20,10 @@ from workbench.games.shared_budget import (
     play_from,
     simulate,
     solve,
-    streams,
 )
 from workbench.games.shared_budget.simulate import states_games_frame, states_rounds_frame
-from workbench.kit.seeding import generator, seed_sequence
-
-
-def compiled_stream(seed, *keys):
-    """A compiled stream set as ``generator(seed, *keys)``."""
-    base = streams.seed_words(seed_sequence(seed))
-    words = np.zeros(streams.MAX_WORDS, dtype=np.uint64)
-    words[: len(base)] = base
-    pool, scratch = np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64)
-    hash_const = streams.start_pool(words, len(base), pool)
-    for key in keys[:-1]:
-        hash_const = streams.absorb_key(pool, hash_const, key)
-    stream = np.zeros(streams.STREAM_WORDS, dtype=np.uint64)
-    streams.seed_keyed(pool, hash_const, keys[-1], scratch, stream)
-    streams.absorb_key(pool, hash_const, keys[-1])
-    return stream, pool
-
-
-@settings(max_examples=40, deadline=None, derandomize=True)
-@given(
-    seed=st.integers(0, 2**80),
-    keys=st.lists(st.integers(0, 2**40), min_size=1, max_size=3),
-    draws=st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=60),
-)
-def test_compiled_streams_draw_what_numpy_draws(seed, keys, draws):
-    # integers(count) for every count (0 and 1 draw nothing), random() for count 0
-    stream, pool = compiled_stream(seed, *keys)
-    assert pool.tolist() == seed_sequence(seed, *keys).pool.tolist()
-    words = np.zeros(streams.MAX_WORDS, dtype=np.uint64)
-    length = len(base := streams.seed_words(seed_sequence(seed)))
-    words[:length] = base
-    for key in keys:
-        length = streams.append_key(words, length, key)
-    whole = np.zeros(4, dtype=np.uint64)
-    streams.pool_of(words, length, whole)
-    assert whole.tolist() == pool.tolist()
-    rng = generator(seed, *keys)
-    for count in draws:
-        if count == 0:
-            assert streams.random(stream) == rng.random()
-        else:
-            assert streams.integers(stream, count) == int(rng.integers(count))
-
-
-def test_seed_words_follow_numpys_entropy_coercion():
-    sequence = np.random.SeedSequence([7, 2**40 + 3], spawn_key=(5,))
-    words = streams.seed_words(sequence)
-    assert words.tolist() == [7, 3, 2**8, 0, 5]  # 2**40 + 3 is two words, padded to four
-    with pytest.raises(TypeError, match="SeedSequence"):
-        streams.seed_words(3)
-
+from workbench.kit.seeding import generator
+from workbench.kit.streams import keyed_stream
 
 # (rules, agents): every variant and option the compiled loop branches on.
 ENGINE_CASES = [
@@ -157,7 +107,7 @@ def test_compiled_agents_choose_what_their_step_calls_choose(teams, budget, step
     seat, table = state.to_play, compiled.tables(rules)
     for agent in (RandomAgent(), CoverageHeuristic(jitter), CoverageHeuristic(jitter, 0.5, 2)):
         kinds, parameters = compiled.policies([agent])
-        stream, _ = compiled_stream(seed, 1)
+        stream = keyed_stream(seed, 1)
         compiled_action = compiled._choose(
             kinds[0], parameters[0], seat, state.round_index,
             np.array(state.budgets), np.array(state.coverage), teams,

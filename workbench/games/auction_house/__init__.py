@@ -12,12 +12,10 @@ to the rules: ``fit`` gives the fitted agent's parameters for a rule set); ``sim
 """
 
 from workbench.games.auction_house.agents import (
-    AGENTS,
     DeterminizationAgent,
     FittedPolicy,
     HeuristicAgent,
     RandomAgent,
-    make_agent,
 )
 from workbench.games.auction_house.cards import (
     DECK,
@@ -48,6 +46,14 @@ from workbench.games.auction_house.engine import (
     new_game,
 )
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent, fit
+from workbench.games.auction_house.game import (
+    AGENTS,
+    GAME,
+    make_agent,
+    play_game,
+    simulate,
+    simulate_batches,
+)
 from workbench.games.auction_house.kitty import (
     auction_value,
     carry_chains,
@@ -67,7 +73,6 @@ from workbench.games.auction_house.metrics import GAME_METRICS, game_metrics
 from workbench.games.auction_house.positions import play_from
 from workbench.games.auction_house.rules import TRUMP_REVEALS, Rules
 from workbench.games.auction_house.search import AuctionHouseSearchAgent
-from workbench.games.auction_house.simulate import play_game, simulate, simulate_batches
 from workbench.lazy import lazy_exports
 
 # Charts and explorers import altair and ipywidgets: loaded on first use.
@@ -85,6 +90,7 @@ __getattr__ = lazy_exports(
 __all__ = [
     "AGENTS",
     "DECK",
+    "GAME",
     "GAME_METRICS",
     "SUITS",
     "TRUMP_DECK",

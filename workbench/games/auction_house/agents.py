@@ -43,9 +43,9 @@ from workbench.games.auction_house.policies import (
     RANDOM,
 )
 from workbench.games.auction_house.positions import observation_row
-from workbench.games.auction_house.rules import PLAYERS, Rules
+from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import read_hidden
-from workbench.kit.lineup import DecidesOnView, agent_repr, make_named_agent
+from workbench.kit.lineup import DecidesOnView, agent_repr
 
 _CARD_ACTION = {OFFER: Offer, TAKE: Take, KITTY: Kitty, PLAY: Play}
 
@@ -167,17 +167,6 @@ class FittedPolicy(CompiledAgent):
         self.policy = Policy(FITTED, values)
 
 
-AGENTS: dict[str, type] = {"random": RandomAgent, "heuristic": HeuristicAgent}
-
-
-def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
-    """An agent by name (see ``AGENTS``); ``rules`` is accepted for the common contract (these
-    agents read the rules from each observation)."""
-    return make_named_agent(
-        AGENTS, name, options, game="auction_house", rules=rules, rules_type=Rules
-    )
-
-
 class DeterminizationAgent:
     """Chooses by playing every candidate action out in sampled worlds.
 
@@ -284,34 +273,11 @@ def _remaining_trump_deck(observation: Observation) -> list[str]:
     return [c for c in TRUMP_DECK_ALL if c not in shown]
 
 
-AGENTS["determinization"] = DeterminizationAgent
-
-
-def _register_fitted_and_search() -> None:
-    """Add ``fitted`` and ``search`` to ``AGENTS`` (their modules import this one), keeping it
-    weakest first as measured at the rulebook's rules (seats rotated, ``bench/strength.py``):
-    fitted above the heuristic (2,000 games a match: alone against three heuristics it won
-    0.296, 0.277 to 0.317; the heuristic alone against three fitted 0.229), search above both
-    (rated 0.16 against fitted's 0.02; alone against three fitted 0.291 over 4,000 games), and
-    the determinization agent won about 0.36 alone against three fitted agents (560 games, an
-    earlier fit)."""
-    from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
-    from workbench.games.auction_house.search import AuctionHouseSearchAgent
-
-    known = {**AGENTS, "fitted": AuctionHouseFittedAgent, "search": AuctionHouseSearchAgent}
-    AGENTS.clear()
-    for name in ("random", "heuristic", "fitted", "search", "determinization"):
-        AGENTS[name] = known[name]
-
 __all__ = [
-    "AGENTS",
     "DeterminizationAgent",
     "FittedPolicy",
     "HeuristicAgent",
     "RandomAgent",
-    "make_agent",
     "sample_worlds",
 ]
 
-
-_register_fitted_and_search()

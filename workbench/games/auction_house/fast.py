@@ -3,7 +3,7 @@ played batch records (``Recording``), and the compiled policies of a line-up.
 
 Randomness is drawn from the batch's numpy generator in a fixed order before the compiled loop
 runs: the first dealers, every game's trump deck order, its 13 shuffles (always 13, so rule
-variants share the deals; drawn by ``pcg.shuffle_rows``, number for number what
+variants share the deals; drawn by ``workbench.kit.streams.shuffle_rows``, number for number what
 ``rng.permuted`` draws), then one block of uniforms per deal (``layout.SLOTS`` per game).
 """
 
@@ -20,10 +20,10 @@ from workbench.games.auction_house import compiled as c
 from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import DECK, TRUMP_DECK
 from workbench.games.auction_house.engine import PHASES
-from workbench.games.auction_house.pcg import shuffle_rows
 from workbench.games.auction_house.policies import KIND_NAMES, PARAMETERS
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, Rules
 from workbench.kit.lineup import agent_label
+from workbench.kit.streams import shuffle_rows
 
 
 @dataclass(frozen=True)

@@ -24,11 +24,12 @@ core, the card play 12 to 15 s of it) and are cached.
 from __future__ import annotations
 
 import math
-from typing import Any
 
+from workbench.games.auction_house.agents import FittedPolicy, HeuristicAgent
 from workbench.games.auction_house.imitation import imitate
 from workbench.games.auction_house.policies import CARD_WEIGHTS
-from workbench.kit.fitting import FittedAgent, Fitting, Parameter, PolicyClass, fit_function
+from workbench.games.auction_house.simulate import SELF_PLAY
+from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
 
 FITTING = Fitting(
     version="auction_house-imitation-2",
@@ -49,8 +50,8 @@ FITTING = Fitting(
         Parameter("kitty_standing", 0.0, -3.0, 3.0),
         Parameter("block_standing", 0.0, -1.0, 1.0),
     ),
-    policy=PolicyClass("workbench.games.auction_house.agents"),
-    opponents=("heuristic",),
+    policy=lambda rules, vector: FittedPolicy(vector),
+    opponents=(HeuristicAgent,),
     games=200,
     generations=30,
     population=10,
@@ -63,10 +64,7 @@ class AuctionHouseFittedAgent(FittedAgent):
     """The extended heuristic policy with parameters fitted to the rules being played (see
     the module docstring); ``seed`` picks the fit."""
 
-    def _fitting(self) -> tuple[Any, Fitting]:
-        from workbench.games.auction_house.simulate import SELF_PLAY  # simulate imports agents
-
-        return SELF_PLAY, FITTING
+    selfplay, fitting = SELF_PLAY, FITTING
 
 
 fit = fit_function(AuctionHouseFittedAgent)

@@ -23,12 +23,12 @@ from scipy import stats as scipy_stats
 from workbench.checks import whole_number
 from workbench.games.auction_house.cards import SUITS, TRUMP_DECK, trump_suit_of
 from workbench.games.auction_house.fast import Recording, play_new_games
+from workbench.games.auction_house.game import GAME
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, TRUMP_REVEALS, Rules
 from workbench.games.auction_house.simulate import (
     BATCH_SIZE,
     batch_deals_frame,
     played_batches,
-    resolve_agents,
     states_deals_frame,
     supports_fast,
 )
@@ -133,7 +133,8 @@ def kitty_outcomes(
     frames = []
     lineup = None
     for labels, first, played in played_batches(
-        rules, agents, games=games, seed=seed, engine=engine, progress=progress
+        rules, agents, games=games, seed=seed, engine=engine, progress=progress,
+        resolve=GAME.resolve_agents,
     ):
         lineup = lineup_label(labels)
         if isinstance(played, list):
@@ -383,7 +384,7 @@ def auction_value(
     kitty, its tricks and the points of the deal's own kitty cards it won, with 95% intervals
     (paired, clustered by game). Needs compiled-policy agents (random, heuristic, fitted)."""
     rules = Rules() if rules is None else rules
-    seated = resolve_agents(rules, agents)
+    seated = GAME.resolve_agents(rules, agents)
     lineup = [playing_agent(agent, rules) for agent in seated]  # a fitted agent: its policy
     if not supports_fast(lineup):
         slow = sorted({agent_label(a) for a in lineup if not supports_fast([a])})

@@ -44,7 +44,6 @@ from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS
 from workbench.games.auction_house.engine import Action, Observation, Pass, Start
 from workbench.games.auction_house.fast import lineup_policies, raise_refused
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
-from workbench.games.auction_house.pcg import state_of, store
 from workbench.games.auction_house.policies import FITTED_PARAMETERS, RANDOM, SCORE_FEATURES
 from workbench.games.auction_house.positions import observation_row, play_from
 from workbench.games.auction_house.rules import PLAYERS
@@ -58,6 +57,7 @@ from workbench.games.auction_house.search_rows import (
     search_position,
 )
 from workbench.kit.search import SearchAgent, Searching, prior_bonuses, sequential_halving
+from workbench.kit.streams import state_of, store
 
 _FITTED = AuctionHouseFittedAgent(seed=0)
 

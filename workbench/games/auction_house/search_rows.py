@@ -33,11 +33,11 @@ from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import DECK_SIZE, POINTS, SUIT_SIZE, TRUMP_DECK
 from workbench.games.auction_house.compiled import apply_choice, play_rows
 from workbench.games.auction_house.observation import Observation
-from workbench.games.auction_house.pcg import bounded, state_of, store, uniform
 from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import Hidden, _sampler
 from workbench.kit.search import halving_rounds, round_fillings, survivors
+from workbench.kit.streams import bounded, random, state_of, store
 
 #: Rejection draws allowed per filling wanted before the exact sampler makes up the rest (a
 #: draw dropped costs well under a microsecond, an exact draw 15-50 us).
@@ -291,7 +291,7 @@ def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, t
         _shuffle(state, trump_cards[f, turned:])
         if draw_uniforms:
             for slot in range(layout.SLOTS):
-                u[0, f, slot] = uniform(state)
+                u[0, f, slot] = random(state)
     rows = np.empty((fillings * width, filled.shape[1]), np.int64)
     no_record = np.zeros((1, 1, layout.RECORD), np.int16)
     for w in range(width):

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.games.auction_house.agents import AGENTS, make_agent
 from workbench.games.auction_house.cards import DECK, POINTS, SUITS, TRUMP_DECK, card_index
 from workbench.games.auction_house.engine import (
     Deal,
@@ -317,22 +316,15 @@ FAST_ENGINE = FastEngine(
     BATCH_SIZE, AGENT_METHODS, _play_fast, win_shares=lambda played: final_scores(played[0])[2]
 )
 SELF_PLAY = SelfPlay(
-    "auction_house", Rules, AGENTS, make_agent, "heuristic", new_game, fast=FAST_ENGINE,
+    "auction_house", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
     frames=(
         Frame("games", lambda p, *at: batch_games_frame(*p, *at), states_games_frame),
         Frame("rounds", lambda p, *at: batch_rounds_frame(p[1], *at), states_rounds_frame),
     ),
     step_chunk=32,
 )  # fmt: skip
-simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
 played_batches = SELF_PLAY.played_batches
-resolve_agents, supports_fast = SELF_PLAY.resolve_agents, SELF_PLAY.supports_fast
+supports_fast = SELF_PLAY.supports_fast
 
 
-__all__ = [
-    "TRICKS",
-    "play_game",
-    "replay_recorded_game",
-    "simulate",
-    "simulate_batches",
-]
+__all__ = ["SELF_PLAY", "TRICKS", "replay_recorded_game"]

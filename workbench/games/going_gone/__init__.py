@@ -15,13 +15,7 @@ from workbench.games.going_gone.actions import (
     Sell,
     allocation_count,
 )
-from workbench.games.going_gone.agents import (
-    AGENTS,
-    CollectorAgent,
-    RandomAgent,
-    ValuationAgent,
-    make_agent,
-)
+from workbench.games.going_gone.agents import CollectorAgent, RandomAgent, ValuationAgent
 from workbench.games.going_gone.analysis import (
     auctioneer_turn_win_rates,
     prices,
@@ -52,15 +46,18 @@ from workbench.games.going_gone.engine import (
     new_game,
 )
 from workbench.games.going_gone.fitted import fit
-from workbench.games.going_gone.metrics import GAME_METRICS, game_metrics
-from workbench.games.going_gone.playouts import play_from
-from workbench.games.going_gone.rules import Item, Rules, load_items
-from workbench.games.going_gone.simulate import (
+from workbench.games.going_gone.game import (
+    AGENTS,
+    GAME,
+    make_agent,
     play_game,
-    replay_recorded_game,
     simulate,
     simulate_batches,
 )
+from workbench.games.going_gone.metrics import GAME_METRICS, game_metrics
+from workbench.games.going_gone.playouts import play_from
+from workbench.games.going_gone.rules import Item, Rules, load_items
+from workbench.games.going_gone.simulate import replay_recorded_game
 from workbench.lazy import lazy_exports
 
 # Charts and explorers import altair and ipywidgets: loaded on first use.
@@ -81,6 +78,7 @@ __getattr__ = lazy_exports(
 
 __all__ = [
     "AGENTS",
+    "GAME",
     "GAME_METRICS",
     "Allocation",
     "Allocations",

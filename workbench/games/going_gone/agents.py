@@ -22,7 +22,6 @@ from workbench.games.going_gone.actions import Action, Allocation, DoneSelling, 
 from workbench.games.going_gone.bits import items_of
 from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.engine import Observation, SeatView
-from workbench.games.going_gone.fitted import GoingGoneFittedAgent
 from workbench.games.going_gone.policies import (
     COLLECTOR,
     MAX_SALES,
@@ -33,8 +32,7 @@ from workbench.games.going_gone.policies import (
     scratch,
 )
 from workbench.games.going_gone.rules import Rules
-from workbench.games.going_gone.search import GoingGoneSearchAgent
-from workbench.kit.lineup import DecidesOnView, agent_repr, make_named_agent
+from workbench.kit.lineup import DecidesOnView, agent_repr
 
 
 class CompiledAgent(DecidesOnView):
@@ -230,19 +228,3 @@ def _whole(name: str, value: object) -> int:
     return int(value)
 
 
-#: Weakest first, as the strength ladder at the rulebook's rules orders them (bench/ladder.py;
-#: search, too slow to rate well yet, is not shown stronger than fitted).
-AGENTS = {
-    "random": RandomAgent,
-    "valuation": ValuationAgent,
-    "collector": CollectorAgent,
-    "search": GoingGoneSearchAgent,
-    "fitted": GoingGoneFittedAgent,
-}
-
-
-def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
-    """An agent by name (``AGENTS``: weakest first); ``rules`` is accepted for the common
-    contract (these agents read the rules from each observation); ``options`` are the agent's
-    own settings, validated when it is made."""
-    return make_named_agent(AGENTS, name, options, game="going_gone", rules=rules, rules_type=Rules)

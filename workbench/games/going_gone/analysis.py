@@ -13,8 +13,8 @@ from typing import Any
 
 import polars as pl
 
+from workbench.games.going_gone.game import simulate
 from workbench.games.going_gone.rules import Rules
-from workbench.games.going_gone.simulate import simulate
 from workbench.kit.seeding import SeedLike, derive_seed
 from workbench.metrics import mean_with_interval, win_rates
 

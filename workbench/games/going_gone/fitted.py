@@ -12,9 +12,9 @@ engine. The rulebook's fit ships in ``data/fits/going_gone/``; other rules fit o
 
 from __future__ import annotations
 
-from typing import Any
-
-from workbench.kit.fitting import FittedAgent, Fitting, Parameter, PolicyClass, fit_function
+from workbench.games.going_gone.agents import CollectorAgent, FittedPolicy
+from workbench.games.going_gone.simulate import SELF_PLAY
+from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
 
 FITTING = Fitting(
     version="going_gone-collector-3",
@@ -25,8 +25,8 @@ FITTING = Fitting(
         Parameter("projection", 0.5, 0.0, 1.0),
         Parameter("capture", 0.5, 0.0, 1.5),
     ),
-    policy=PolicyClass("workbench.games.going_gone.agents"),
-    opponents=("collector",),
+    policy=lambda rules, vector: FittedPolicy(vector),
+    opponents=(CollectorAgent,),
     games=80,
     generations=20,
     population=8,
@@ -40,10 +40,7 @@ class GoingGoneFittedAgent(FittedAgent):
     """The collector's policy with parameters fitted to the rules being played (see the module
     docstring); ``seed`` picks the fit."""
 
-    def _fitting(self) -> tuple[Any, Fitting]:
-        from workbench.games.going_gone.simulate import SELF_PLAY  # simulate imports agents
-
-        return SELF_PLAY, FITTING
+    selfplay, fitting = SELF_PLAY, FITTING
 
 
 fit = fit_function(GoingGoneFittedAgent)

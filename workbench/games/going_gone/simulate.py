@@ -24,7 +24,6 @@ import numpy as np
 import polars as pl
 
 from workbench.games.going_gone.actions import Allocation, DoneSelling, Sell
-from workbench.games.going_gone.agents import AGENTS, make_agent
 from workbench.games.going_gone.bits import items_of, mask_of, popcount
 from workbench.games.going_gone.compiled import many_exact, tables_of
 from workbench.games.going_gone.engine import State, new_game
@@ -341,26 +340,23 @@ FAST_ENGINE = FastEngine(
     win_shares=lambda played: final_scores(played[1])[3],
 )  # fmt: skip
 SELF_PLAY = SelfPlay(
-    "going_gone", Rules, AGENTS, make_agent, DEFAULT_AGENT, new_game, fast=FAST_ENGINE,
+    "going_gone", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
     frames=(
         Frame("games", lambda p, *at: batch_games_frame(p[1], *at), states_games_frame),
         Frame("rounds", lambda p, *at: batch_rounds_frame(p[2], p[1], *at), states_rounds_frame),
         Frame("lots", lambda p, *at: batch_lots_frame(p[2], p[0], *at), states_lots_frame),
     ),
 )  # fmt: skip
-simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
-resolve_agents, supports_fast = SELF_PLAY.resolve_agents, SELF_PLAY.supports_fast
 
 
 __all__ = [
     "BATCH_SIZE",
+    "DEFAULT_AGENT",
+    "SELF_PLAY",
     "batch_games_frame",
     "batch_lots_frame",
     "batch_rounds_frame",
-    "play_game",
     "replay_recorded_game",
-    "simulate",
-    "simulate_batches",
     "states_games_frame",
     "states_lots_frame",
     "states_rounds_frame",

@@ -8,13 +8,7 @@ agents, ``simulate`` (the compiled fast engine plays the random and heuristic ag
 charts and explorers.
 """
 
-from workbench.games.rubbish.agents import (
-    AGENTS,
-    HeuristicAgent,
-    RandomAgent,
-    SamplingAgent,
-    make_agent,
-)
+from workbench.games.rubbish.agents import HeuristicAgent, RandomAgent, SamplingAgent
 from workbench.games.rubbish.cards import Bid
 from workbench.games.rubbish.cheapskate import (
     CheapskateReport,
@@ -35,6 +29,14 @@ from workbench.games.rubbish.engine import (
 )
 from workbench.games.rubbish.fast import play_from
 from workbench.games.rubbish.fitted import RubbishFittedAgent, fit
+from workbench.games.rubbish.game import (
+    AGENTS,
+    GAME,
+    make_agent,
+    play_game,
+    simulate,
+    simulate_batches,
+)
 from workbench.games.rubbish.inference import (
     GameInference,
     Inference,
@@ -50,7 +52,7 @@ from workbench.games.rubbish.inference import (
 )
 from workbench.games.rubbish.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
 from workbench.games.rubbish.rules import BID_MINIMUMS, Geek, Rules, load_geeks, load_items
-from workbench.games.rubbish.simulate import play_game, simulate, simulate_batches
+from workbench.games.rubbish.search import RubbishSearchAgent
 from workbench.lazy import lazy_exports
 
 # Charts, explorers and the table's panel import altair and ipywidgets: loaded on first use.
@@ -71,6 +73,7 @@ __all__ = [
     "AGENTS",
     "BID_MINIMUMS",
     "COMMON_RANDOMNESS",
+    "GAME",
     "GAME_METRICS",
     "Auction",
     "Bid",
@@ -87,6 +90,7 @@ __all__ = [
     "Result",
     "RoundRecord",
     "RubbishFittedAgent",
+    "RubbishSearchAgent",
     "Rules",
     "SamplingAgent",
     "State",

@@ -27,10 +27,8 @@ from workbench.games.rubbish.fast import (
     repeat_positions,
     tables_for,
 )
-from workbench.games.rubbish.fitted import RubbishFittedAgent
 from workbench.games.rubbish.rules import Rules
-from workbench.games.rubbish.search import RubbishSearchAgent
-from workbench.kit.lineup import agent_repr, make_named_agent
+from workbench.kit.lineup import agent_repr
 
 
 class CompiledAgent:
@@ -284,32 +282,11 @@ def sample_worlds(observation: Observation, worlds: int, rng: np.random.Generato
     return positions
 
 
-#: Weakest first, as measured at the rulebook's rules: fitted rates above sampling on the
-#: ladder (bench/ladder.py), and search at its default budget wins 0.29 of 1,000 games alone
-#: against three fitted agents, seats rotated (fair share 0.25).
-AGENTS = {
-    "random": RandomAgent,
-    "heuristic": HeuristicAgent,
-    "sampling": SamplingAgent,
-    "fitted": RubbishFittedAgent,
-    "search": RubbishSearchAgent,
-}
-
-
-def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
-    """An agent by name: 'random', 'heuristic', 'sampling', 'fitted' or 'search', with its
-    ``options`` (checked when it is made). ``rules`` is accepted for the common contract; these
-    agents read the rules from each observation."""
-    return make_named_agent(AGENTS, name, options, game="rubbish", rules=rules, rules_type=Rules)
-
-
 __all__ = [
-    "AGENTS",
     "CompiledAgent",
     "FittedPolicy",
     "HeuristicAgent",
     "RandomAgent",
     "SamplingAgent",
-    "make_agent",
     "sample_worlds",
 ]

@@ -18,8 +18,8 @@ import numpy as np
 import polars as pl
 
 from workbench.checks import instance_or_default, is_whole_number, whole_number
+from workbench.games.rubbish.game import simulate
 from workbench.games.rubbish.rules import MAX_ITEMS, MAX_PLAYERS, MIN_PLAYERS, Rules
-from workbench.games.rubbish.simulate import simulate
 from workbench.kit.seeding import SeedLike
 from workbench.metrics import mean_with_interval
 from workbench.stats import proportion_interval

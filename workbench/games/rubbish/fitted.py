@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.kit.fitting import FittedAgent, Fitting, Parameter, PolicyClass, fit_function
+from workbench.games.rubbish.agents import FittedPolicy, HeuristicAgent, RandomAgent
+from workbench.games.rubbish.simulate import SELF_PLAY
+from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
 
 FITTING = Fitting(
     version="rubbish-heuristic-1",
@@ -23,8 +25,8 @@ FITTING = Fitting(
         Parameter("cheapskate_share", 0.7, 0.0, 1.0),
         Parameter("last_round_share", 0.9, 0.0, 1.0),
     ),
-    policy=PolicyClass("workbench.games.rubbish.agents"),
-    opponents=("random", "heuristic"),
+    policy=lambda rules, vector: FittedPolicy(vector),
+    opponents=(RandomAgent, HeuristicAgent),
     games=400,
     generations=30,
     population=8,
@@ -35,10 +37,7 @@ class RubbishFittedAgent(FittedAgent):
     """The heuristic's policy with parameters fitted to the rules being played (see the
     module docstring); ``seed`` picks the fit."""
 
-    def _fitting(self) -> tuple[Any, Fitting]:
-        from workbench.games.rubbish.simulate import SELF_PLAY  # simulate imports agents
-
-        return SELF_PLAY, FITTING
+    selfplay, fitting = SELF_PLAY, FITTING
 
     def action_probabilities(self, observation: Any, legal_actions: Sequence[Any]) -> dict:
         """Exact, as the heuristic's (the fitted policy is the heuristic's with other

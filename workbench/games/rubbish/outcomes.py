@@ -34,9 +34,10 @@ from typing import Any
 
 import polars as pl
 
-from workbench.games.rubbish.agents import AGENTS, RandomAgent, make_agent
+from workbench.games.rubbish.agents import RandomAgent
 from workbench.games.rubbish.cards import Bid
 from workbench.games.rubbish.engine import Auction, Observation, Peek, State, new_game
+from workbench.games.rubbish.game import AGENTS, make_agent
 from workbench.games.rubbish.inference.peeks import peek_chances
 from workbench.games.rubbish.inference.priors import UNIFORM, uniform_choice
 

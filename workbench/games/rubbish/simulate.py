@@ -17,7 +17,6 @@ from typing import Any, NamedTuple
 import numpy as np
 import polars as pl
 
-from workbench.games.rubbish.agents import AGENTS, make_agent
 from workbench.games.rubbish.cards import bid_table
 from workbench.games.rubbish.compiled import Positions, Recording
 from workbench.games.rubbish.engine import Auction, State, new_game
@@ -250,11 +249,9 @@ FAST_ENGINE = FastEngine(
     BATCH_SIZE, ("compiled_policy",), play_fast, win_shares=lambda played: played.standings[2]
 )
 SELF_PLAY = SelfPlay(
-    "rubbish", Rules, AGENTS, make_agent, "heuristic", new_game, fast=FAST_ENGINE,
+    "rubbish", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
     frames=(
         Frame("games", batch_games_frame, states_games_frame),
         Frame("rounds", lambda p, *at: batch_rounds_frame(p.recording, *at), states_rounds_frame),
     ),
 )  # fmt: skip
-simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
-resolve_agents, supports_fast = SELF_PLAY.resolve_agents, SELF_PLAY.supports_fast

@@ -7,13 +7,7 @@ fast engine for the random and coverage agents, identical to the step engine for
 equilibrium; agents; analyses returning polars frames; charts and the state explorer.
 """
 
-from workbench.games.shared_budget.agents import (
-    AGENTS,
-    CoverageHeuristic,
-    EquilibriumAgent,
-    RandomAgent,
-    make_agent,
-)
+from workbench.games.shared_budget.agents import CoverageHeuristic, EquilibriumAgent, RandomAgent
 from workbench.games.shared_budget.analysis import (
     bid_distributions,
     card_order_variants,
@@ -33,7 +27,6 @@ from workbench.games.shared_budget.analysis import (
     variant_values,
     versus_equilibrium,
 )
-from workbench.games.shared_budget.compiled import play_from
 from workbench.games.shared_budget.engine import (
     Observation,
     Result,
@@ -45,6 +38,15 @@ from workbench.games.shared_budget.engine import (
     resolve_round,
 )
 from workbench.games.shared_budget.fitted import FittedPolicy, SharedBudgetFittedAgent, fit
+from workbench.games.shared_budget.game import (
+    AGENTS,
+    GAME,
+    make_agent,
+    play_from,
+    play_game,
+    simulate,
+    simulate_batches,
+)
 from workbench.games.shared_budget.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
 from workbench.games.shared_budget.rules import (
     FUNCTIONS,
@@ -54,7 +56,6 @@ from workbench.games.shared_budget.rules import (
     priority_order,
     standings,
 )
-from workbench.games.shared_budget.simulate import simulate, simulate_batches
 from workbench.games.shared_budget.solver import (
     Solution,
     SolveEstimate,
@@ -88,6 +89,7 @@ __all__ = [
     "AGENTS",
     "COMMON_RANDOMNESS",
     "FUNCTIONS",
+    "GAME",
     "GAME_METRICS",
     "CoverageHeuristic",
     "EquilibriumAgent",
@@ -121,6 +123,7 @@ __all__ = [
     "make_panel",
     "new_game",
     "play_from",
+    "play_game",
     "priority_order",
     "priority_variants",
     "purchase_effect_summary",

@@ -20,11 +20,7 @@ from workbench.checks import whole_number
 from workbench.games.shared_budget.choices import require_choice, sample_choice
 from workbench.games.shared_budget.compiled import COVERAGE, RANDOM, CompiledPolicy
 from workbench.games.shared_budget.engine import BUY, PASS, Observation
-from workbench.games.shared_budget.fitted import SharedBudgetFittedAgent
-from workbench.games.shared_budget.rules import Rules
-from workbench.games.shared_budget.search import SharedBudgetSearchAgent
-from workbench.games.shared_budget.solver import Solution, solve
-from workbench.kit.lineup import make_named_agent
+from workbench.games.shared_budget.solver import Solution
 
 Action = int | str
 
@@ -186,25 +182,3 @@ class EquilibriumAgent:
         return sample_choice(self.probabilities(observation, legal_actions), rng)
 
 
-#: Weakest first: at 3 teams search alone beats two fitted teams, which beat coverage; the exact
-#: equilibrium (two teams only) is best play.
-AGENTS = {
-    "random": RandomAgent, "coverage": CoverageHeuristic, "fitted": SharedBudgetFittedAgent,
-    "search": SharedBudgetSearchAgent, "equilibrium": EquilibriumAgent,
-}  # fmt: skip
-
-
-def make_agent(name: str, rules: Rules | None = None, **options: object) -> object:
-    """An agent by name: 'random', 'coverage' (the coverage heuristic; ``jitter`` option) or
-    'equilibrium' (solves ``rules``, default the standard game, for two teams)."""
-    if name == "equilibrium":
-        if rules is not None and not isinstance(rules, Rules):
-            raise TypeError(
-                f"rules must be a shared_budget Rules or None, got {type(rules).__name__}"
-            )
-        if options:
-            raise TypeError(f"the equilibrium agent takes no options, got {sorted(options)}")
-        return EquilibriumAgent(solve(rules))
-    return make_named_agent(
-        AGENTS, name, options, game="shared_budget", rules=rules, rules_type=Rules
-    )

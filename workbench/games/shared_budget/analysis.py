@@ -20,8 +20,8 @@ import polars as pl
 from workbench.checks import flag, whole_number
 from workbench.games.shared_budget.agents import EquilibriumAgent
 from workbench.games.shared_budget.engine import State, new_game, resolve_round
+from workbench.games.shared_budget.game import GAME, simulate
 from workbench.games.shared_budget.rules import MAX_BUDGET, Rules
-from workbench.games.shared_budget.simulate import resolve_agents, simulate
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
 from workbench.kit.lineup import agent_label
 from workbench.kit.seeding import derive_seed
@@ -374,7 +374,7 @@ def expected_outcome(rules: Rules | None, agents: Sequence[Any]) -> pl.DataFrame
     computed once.
     """
     rules = _checked_rules(rules)
-    agents = resolve_agents(rules, agents)
+    agents = GAME.resolve_agents(rules, agents)
     missing = [agent_label(a) for a in agents if not hasattr(a, "probabilities")]
     if missing:
         raise ValueError(f"agents without exact probabilities cannot be scored exactly: {missing}")
@@ -464,7 +464,7 @@ def versus_equilibrium(
     exact = flag("exact", exact)
     if isinstance(agents, str) or not isinstance(agents, Sequence):
         raise TypeError(f"agents must be a sequence of agents or agent names, got {agents!r}")
-    agents = [resolve_agents(solution.rules, agent)[0] for agent in agents]
+    agents = [GAME.resolve_agents(solution.rules, agent)[0] for agent in agents]
     rows = []
     for i, (agent, seat) in enumerate(itertools.product(agents, (0, 1))):
         seats = [agent, equilibrium] if seat == 0 else [equilibrium, agent]

@@ -25,7 +25,10 @@ import numpy as np
 from workbench.games.shared_budget.engine import State
 from workbench.games.shared_budget.features import bit_count, fitted_target, jittered
 from workbench.games.shared_budget.rules import Rules
-from workbench.games.shared_budget.streams import (
+from workbench.kit.lineup import seated_agents
+from workbench.kit.seeding import SeedLike, seed_sequence
+from workbench.kit.selfplay import playing_agent
+from workbench.kit.streams import (
     MAX_WORDS,
     STREAM_WORDS,
     absorb_key,
@@ -34,8 +37,6 @@ from workbench.games.shared_budget.streams import (
     seed_words,
     start_pool,
 )
-from workbench.kit.seeding import SeedLike, seed_sequence
-from workbench.kit.selfplay import playing_agent
 
 #: Policy kinds.
 RANDOM, COVERAGE, FITTED = 0, 1, 2
@@ -364,7 +365,7 @@ def play_from(
     budgets: bool = False,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Play ``playouts`` continuations of each position to the end with one compiled agent per
-    seat (agents or names, as ``simulate`` takes them); the functions each seat covers at the
+    seat (one agent for every seat, or one per seat); the functions each seat covers at the
     end, float64 of shape (positions, playouts, seats); with ``budgets=True`` also each seat's
     budget left at the end (the final tie-break), the same shape.
 
@@ -373,7 +374,6 @@ def play_from(
     handed to every seat's agent, playout after playout.
     """
     from workbench.checks import whole_number
-    from workbench.games.shared_budget.simulate import resolve_agents
 
     positions = [states] if isinstance(states, State) else list(states)
     if not positions or not all(isinstance(s, State) for s in positions):
@@ -385,9 +385,8 @@ def play_from(
         raise ValueError("play_from's states must all be played under the same rules")
     playouts = whole_number("playouts", playouts, low=1, allowed="a positive whole number")
     words, length = _stream_words(seed_sequence(seed))
-    kinds, parameters = policies(
-        [playing_agent(agent, rules) for agent in resolve_agents(rules, agents)]
-    )
+    lineup = seated_agents(agents, rules.players)
+    kinds, parameters = policies([playing_agent(agent, rules) for agent in lineup])
     count, players = len(positions), rules.players
     round_starts = np.array([s.round_index for s in positions], dtype=np.int64)
     first_seats = np.array([s.to_play or 0 for s in positions], dtype=np.int64)

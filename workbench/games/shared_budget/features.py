@@ -24,7 +24,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from workbench.games.shared_budget.streams import random
+from workbench.kit.streams import random
 
 #: The fitted policy's parameters, in vector order, and their hand-written (heuristic) values.
 FITTED_PARAMETERS = (

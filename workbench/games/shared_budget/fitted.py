@@ -15,11 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from workbench.games.shared_budget.agents import CoverageHeuristic, RandomAgent
 from workbench.games.shared_budget.choices import Action, require_choice, sample_choice
 from workbench.games.shared_budget.compiled import FITTED, CompiledPolicy, tables
 from workbench.games.shared_budget.engine import BUY, PASS, Observation
 from workbench.games.shared_budget.features import FITTED_PARAMETERS, FITTED_START, fitted_target
 from workbench.games.shared_budget.rules import Rules
+from workbench.games.shared_budget.simulate import SELF_PLAY
 from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
 
 #: Each parameter's range: wide enough that play can adapt to other rules. The bid always
@@ -119,7 +121,7 @@ FITTING = Fitting(
         for name, start in zip(FITTED_PARAMETERS, FITTED_START, strict=True)
     ),
     policy=FittedPolicy,
-    opponents=("random", "coverage"),
+    opponents=(RandomAgent, CoverageHeuristic),
     games=100,
     generations=40,
     population=10,
@@ -143,10 +145,7 @@ class SharedBudgetFittedAgent(FittedAgent):
     fits for 2, 3 and 4 teams ship with the workbench; other rules fit on first use, by the
     kit's fitter with its exploitation penalty)."""
 
-    def _fitting(self) -> tuple[Any, Fitting]:
-        from workbench.games.shared_budget.simulate import SELF_PLAY  # simulate imports agents
-
-        return SELF_PLAY, FITTING
+    selfplay, fitting = SELF_PLAY, FITTING
 
 
 fit = fit_function(SharedBudgetFittedAgent)

@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.games.shared_budget.agents import AGENTS, make_agent
 from workbench.games.shared_budget.compiled import PlayedBatch, play_batch, tables
 from workbench.games.shared_budget.engine import State, new_game
 from workbench.games.shared_budget.rules import TEAM_NAMES, Rules
@@ -265,12 +264,10 @@ FAST_ENGINE = FastEngine(
     )[1],
 )
 SELF_PLAY = SelfPlay(
-    "shared_budget", Rules, AGENTS, make_agent, "coverage", new_game, fast=FAST_ENGINE,
+    "shared_budget", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
     frames=(
         Frame("games", batch_games_frame, states_games_frame),
         Frame("rounds", batch_rounds_frame, states_rounds_frame),
     ),
     step_chunk=BATCH_SIZE, streams=_streams,
 )  # fmt: skip
-simulate, simulate_batches, play_game = SELF_PLAY.functions(__name__)
-resolve_agents = SELF_PLAY.resolve_agents

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from workbench.games.rubbish.agents import AGENTS, make_agent
 from workbench.games.rubbish.cards import Bid, bid_table, physical_ways, without
 from workbench.games.rubbish.engine import Observation
+from workbench.games.rubbish.game import AGENTS, make_agent
 from workbench.games.rubbish.inference.arguments import Number, _geek_numbers, _text
 from workbench.kit.seeding import generator
 

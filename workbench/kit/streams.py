@@ -1,22 +1,27 @@
 """numpy's seeded random streams, compiled: ``SeedSequence`` -> ``PCG64`` -> ``Generator``'s
-``integers(n)`` and ``random()``, bit for bit, inside numba loops.
-
-The step engine gives every game's every seat its own generator, ``generator(seed, game,
-seat)``; building one in numpy costs tens of microseconds, more than a compiled game. Doing the
-same arithmetic compiled (numpy's documented SeedSequence hash, the PCG64 XSL-RR generator, and
-Lemire's bounded integers as ``Generator.integers`` draws them) gives the fast engine exactly the
-step engine's draws, so both engines play the same games for the same seed.
+``random()``, ``integers(n)`` and ``permuted`` shuffles, bit for bit, inside numba loops. The one
+place the games' compiled code draws random numbers from.
 
 A stream is a uint64 array of ``STREAM_WORDS``: the 128-bit PCG state and increment (high, low)
-and PCG64's buffered half-word for 32-bit draws (a flag and the word).
+and PCG64's buffered half-word for 32-bit draws (a flag and the word). ``state_of`` and
+``store`` hand a numpy Generator's state to compiled code and back; ``seed_stream`` and
+``seed_keyed`` make the stream ``generator(seed, *keys)`` would give, without numpy (building a
+Generator costs tens of microseconds, more than a compiled game). Draws: ``random`` (a double,
+as ``Generator.random()``), ``integers`` (as ``Generator.integers(n)``: Lemire's bounded
+integers, no draw when n is 1), ``below`` (numpy's masked rejection, as ``permuted`` draws),
+``bounded`` (Lemire's, always one draw at least) and ``shuffle_rows`` (as ``permuted``). Tests
+check each against numpy draw for draw.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numba
 import numpy as np
+
+from workbench.kit.seeding import seed_sequence
 
 STREAM_WORDS = 6
 _M32 = np.uint64(0xFFFFFFFF)
@@ -149,7 +154,7 @@ def pool_of(words: np.ndarray, length: int, pool: np.ndarray) -> None:
     start_pool(words, length, pool)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _multiply_128(high: np.uint64, low: np.uint64) -> tuple[np.uint64, np.uint64]:
     """(high, low) x PCG64's multiplier, modulo 2**128."""
     a_low, a_high = low & _M32, low >> _SHIFT32
@@ -160,7 +165,7 @@ def _multiply_128(high: np.uint64, low: np.uint64) -> tuple[np.uint64, np.uint64
     return carry_high + high * _MULT_LOW + low * _MULT_HIGH, low * _MULT_LOW
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _step(stream: np.ndarray) -> None:
     high, low = _multiply_128(stream[0], stream[1])
     new_low = low + stream[3]
@@ -220,7 +225,7 @@ def seed_keyed(
     seed_stream(scratch, stream)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def next_uint64(stream: np.ndarray) -> np.uint64:
     """PCG64's next 64-bit output (XSL-RR of the stepped state)."""
     _step(stream)
@@ -230,7 +235,7 @@ def next_uint64(stream: np.ndarray) -> np.uint64:
     return (mixed >> rotation) | (mixed << ((np.uint64(64) - rotation) & _SHIFT63))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _next_uint32(stream: np.ndarray) -> np.uint64:
     if stream[4] != _ZERO:
         stream[4] = _ZERO
@@ -241,7 +246,7 @@ def _next_uint32(stream: np.ndarray) -> np.uint64:
     return value & _M32
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def integers(stream: np.ndarray, count: int) -> int:
     """``Generator.integers(count)`` (0 <= result < count < 2**32): no draw when count is 1."""
     if count <= 1:
@@ -257,7 +262,113 @@ def integers(stream: np.ndarray, count: int) -> int:
     return int(product >> _SHIFT32)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def random(stream: np.ndarray) -> float:
     """``Generator.random()``: a double in [0, 1) from the top 53 bits of one 64-bit draw."""
     return float(next_uint64(stream) >> _SHIFT11) * _TO_UNIT
+
+
+@numba.njit(cache=True, inline="always")
+def below(state: np.ndarray, bound: int) -> int:
+    """A whole number drawn uniformly from 0..bound (inclusive), as numpy's masked rejection
+    on 32-bit draws (``random_interval``; ``bound`` < 2**32)."""
+    if bound == 0:
+        return 0
+    limit = np.uint64(bound)
+    mask = limit
+    mask |= mask >> np.uint64(1)
+    mask |= mask >> np.uint64(2)
+    mask |= mask >> np.uint64(4)
+    mask |= mask >> np.uint64(8)
+    mask |= mask >> np.uint64(16)
+    value = _next_uint32(state) & mask
+    while value > limit:
+        value = _next_uint32(state) & mask
+    return np.int64(value)
+
+
+@numba.njit(cache=True, inline="always")
+def bounded(state: np.ndarray, count: int) -> int:
+    """A whole number drawn uniformly from 0..count-1 (1 <= count < 2**32) by Lemire's
+    multiply-and-reject: exact, and almost always one 32-bit draw (``below``, numpy's masked
+    rejection, takes more; use it where numpy's own stream must be matched)."""
+    n = np.uint64(count)
+    product = _next_uint32(state) * n
+    low = product & _M32
+    if low < n:
+        threshold = ((_M32 + np.uint64(1)) - n) % n
+        while low < threshold:
+            product = _next_uint32(state) * n
+            low = product & _M32
+    return np.int64(product >> _SHIFT32)
+
+
+@numba.njit(cache=True)
+def _shuffle_rows(state: np.ndarray, rows: np.ndarray) -> None:
+    n = rows.shape[1]
+    for r in range(rows.shape[0]):
+        for i in range(n):
+            rows[r, i] = i
+        for i in range(n - 1, 0, -1):
+            j = below(state, i)
+            rows[r, i], rows[r, j] = rows[r, j], rows[r, i]
+
+
+def state_of(rng: np.random.Generator) -> np.ndarray:
+    """``rng``'s PCG64 state as the uint64 array the compiled draws step (hand it back with
+    ``store`` once they are done)."""
+    bit_generator = rng.bit_generator
+    if not isinstance(bit_generator, np.random.PCG64):
+        name = type(bit_generator).__name__
+        raise TypeError(f"compiled draws need a PCG64 generator, got {name}")
+    saved = bit_generator.state
+    lcg = saved["state"]
+    return np.array(
+        [
+            lcg["state"] >> 64, lcg["state"] & (2**64 - 1), lcg["inc"] >> 64,
+            lcg["inc"] & (2**64 - 1), saved["has_uint32"], saved["uinteger"],
+        ],
+        np.uint64,
+    )  # fmt: skip
+
+
+def store(rng: np.random.Generator, state: np.ndarray) -> None:
+    """Advance ``rng`` to the compiled draws' ``state`` (from ``state_of``)."""
+    high, low, inc_high, inc_low, has_uint32, kept = (int(v) for v in state)
+    rng.bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": high << 64 | low, "inc": inc_high << 64 | inc_low},
+        "has_uint32": has_uint32,
+        "uinteger": kept,
+    }
+
+
+def keyed_stream(seed: Any, *keys: int) -> np.ndarray:
+    """The compiled stream of ``generator(seed, *keys)`` (at least one key), made as compiled
+    code makes it: the seed's pool, then each key absorbed."""
+    base = seed_words(seed_sequence(seed))
+    words = np.zeros(MAX_WORDS, dtype=np.uint64)
+    words[: len(base)] = base
+    pool, scratch = np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64)
+    hash_const = start_pool(words, len(base), pool)
+    for key in keys[:-1]:
+        hash_const = absorb_key(pool, hash_const, key)
+    stream = np.zeros(STREAM_WORDS, dtype=np.uint64)
+    seed_keyed(pool, hash_const, keys[-1], scratch, stream)
+    return stream
+
+
+def shuffle_rows(rng: np.random.Generator, rows: np.ndarray) -> None:
+    """Shuffle 0..n-1 into every row of the 2-D int array ``rows``, as ``rng.permuted`` of the
+    tiled aranges would, advancing ``rng`` as it would (PCG64 only)."""
+    state = state_of(rng)
+    _shuffle_rows(state, rows)
+    store(rng, state)
+
+
+__all__ = [
+    "MAX_WORDS", "STREAM_WORDS", "absorb_key", "append_key", "below", "bounded", "integers",
+    "keyed_stream",
+    "next_uint64", "pool_of", "random", "seed_keyed", "seed_stream", "seed_words",
+    "shuffle_rows", "start_pool", "state_of", "store",
+]  # fmt: skip

@@ -1,0 +1,77 @@
+"""The shared budget auction's record: what the registry returns
+(``workbench.games.get("shared_budget")``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from workbench.games.shared_budget import compiled
+from workbench.games.shared_budget.agents import CoverageHeuristic, EquilibriumAgent, RandomAgent
+from workbench.games.shared_budget.engine import State, new_game
+from workbench.games.shared_budget.fitted import SharedBudgetFittedAgent
+from workbench.games.shared_budget.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
+from workbench.games.shared_budget.rules import Rules
+from workbench.games.shared_budget.search import SharedBudgetSearchAgent
+from workbench.games.shared_budget.simulate import SELF_PLAY
+from workbench.games.shared_budget.solver import solve
+from workbench.kit.game import Game
+from workbench.kit.seeding import SeedLike
+
+
+def _equilibrium(rules: Rules | None, **options: Any) -> EquilibriumAgent:
+    """The exact equilibrium of ``rules`` (two teams), solved when made."""
+    if options:
+        raise TypeError(f"the equilibrium agent takes no options, got {sorted(options)}")
+    return EquilibriumAgent(solve(rules))
+
+
+GAME = Game(
+    id="shared_budget",
+    summary=(
+        "Shared budget auction: teams bid sealed from one identical budget for six project "
+        "cards in a fixed order, scoring one point per required function covered."
+    ),
+    Rules=Rules,
+    new_game=new_game,
+    # Weakest first: at 3 teams search alone beats two fitted teams, which beat coverage; the
+    # exact equilibrium (two teams only) is best play.
+    agents={
+        "random": RandomAgent,
+        "coverage": CoverageHeuristic,
+        "fitted": SharedBudgetFittedAgent,
+        "search": SharedBudgetSearchAgent,
+        "equilibrium": EquilibriumAgent,
+    },
+    makers={"equilibrium": _equilibrium},
+    default_agent="coverage",
+    reference_agent="fitted",
+    selfplay=SELF_PLAY,
+    metrics=GAME_METRICS,
+    game_metrics=game_metrics,
+    common_randomness=COMMON_RANDOMNESS,
+    play_from=compiled.play_from,
+    panel="workbench.games.shared_budget.panel:make_panel",
+    docs="docs/rules.md#shared-budget-auction-shared_budget",
+)
+AGENTS = GAME.agents
+make_agent, simulate, simulate_batches, play_game = (
+    GAME.make_agent, GAME.simulate, GAME.simulate_batches, GAME.play_game,
+)  # fmt: skip
+
+
+def play_from(
+    states: State | Sequence[State], agents: Any, *, playouts: int, seed: SeedLike,
+    budgets: bool = False,
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``compiled.play_from`` with the agents given as ``simulate`` takes them (names too)."""
+    first = states if isinstance(states, State) else next(iter(states), None)
+    if isinstance(first, State):
+        agents = GAME.resolve_agents(first.rules, agents)
+    return compiled.play_from(states, agents, playouts=playouts, seed=seed, budgets=budgets)
+
+
+__all__ = ["AGENTS", "GAME", "make_agent", "play_from", "play_game", "simulate",
+           "simulate_batches"]  # fmt: skip
