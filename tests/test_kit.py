@@ -135,3 +135,12 @@ def test_an_agent_deciding_in_its_own_call_loses_the_view():
     assert Own.act_on_view is None and Own()(None, ["first"], None) == "first"
     assert Both().act_on_view(0, None, None) == "own view"
     assert Plain().act_on_view(0, None, None) == "view"
+
+
+def test_a_log_says_who_saw_each_line_and_marks_what_no_seat_saw():
+    from workbench.kit.state import EVERYONE, NOBODY, UNSEEN, lines_for
+
+    log = [(EVERYONE, "deal"), (0, "seat 0 sees A"), (NOBODY, "unused: K"), (1, "seat 1 sees B")]
+    assert lines_for(log, 0) == ["deal", "seat 0 sees A"]
+    assert lines_for(log, 1) == ["deal", "seat 1 sees B"]
+    assert lines_for(log, None) == ["deal", "seat 0 sees A", UNSEEN + "unused: K", "seat 1 sees B"]

@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from workbench import SerialExecutor, balance_metrics, compare, sweep, tournament
+from workbench import SerialExecutor, balance_metrics, compare, sweep, tournament, tune
 from workbench import games as registry
 from workbench.designer import cli
 from workbench.kit.game import Game
@@ -226,6 +226,14 @@ def test_compare_and_tournament_and_the_command_line(coins, tmp_path):
         )
         == 2
     )
+
+
+def test_tune_plays_a_game_without_a_fitted_agent_with_its_own_agent(coins):
+    frame = tune("coins", {"bias": (0.2, 0.8)}, {"heads_rate": (0.45, 0.55)}, budget=1000,
+                 seed=1, first_games=50, progress=False)  # fmt: skip
+    assert set(frame["agents"]) == {"default"} and frame["games"].sum() >= 1000
+    best = frame.row(0, named=True)
+    assert 0.4 < best["bias"] < 0.6  # heads_rate ~ bias: the band asks for about 0.5
 
 
 @pytest.mark.parametrize("game_id", registry.available())

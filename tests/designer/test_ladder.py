@@ -92,7 +92,7 @@ def test_a_ladder_resumes_from_its_store(tmp_path, result):
     store = tmp_path / "units"
     options = {"games": 40, "seed": 3, "executor": SerialExecutor(), "progress": False}
     first = ladder("going_gone", None, AGENTS, **options, store=store)
-    (store / "unit-00007.bin").unlink()  # as if stopped before that seating finished
+    (store / "unit-00007.json").unlink()  # as if stopped before that seating finished
     again = ladder("going_gone", None, AGENTS, **options, store=store, resume=True)
     for name in ("ratings", "matches", "best_response"):
         assert getattr(again, name).equals(getattr(first, name))

@@ -43,7 +43,7 @@ def test_an_interrupted_sweep_resumes_to_the_same_table(tmp_path, monkeypatch, c
     count = _interrupt_after(monkeypatch, sweeps, "summarise_cell", 2)
     with pytest.raises(KeyboardInterrupt):
         sweep("rubbish", **RUN, store=store)
-    assert sorted(p.name for p in store.glob("unit-*")) == ["unit-00000.bin", "unit-00001.bin"]
+    assert sorted(p.name for p in store.glob("unit-*")) == ["unit-00000.json", "unit-00001.json"]
     assert "2 of 4 units are kept" in capsys.readouterr().err
     monkeypatch.undo()
     count = _interrupt_after(monkeypatch, sweeps, "summarise_cell")
@@ -69,13 +69,13 @@ def test_a_damaged_unit_is_run_again_never_read(tmp_path):
     whole = sweep("rubbish", **RUN)
     store = tmp_path / "units"
     sweep("rubbish", **RUN, store=store)
-    truncated = store / "unit-00001.bin"
+    truncated = store / "unit-00001.json"
     truncated.write_bytes(truncated.read_bytes()[:-20])
-    flipped = store / "unit-00002.bin"
+    flipped = store / "unit-00002.json"
     data = bytearray(flipped.read_bytes())
     data[-1] ^= 0xFF
     flipped.write_bytes(bytes(data))
-    (store / "unit-00003.bin").write_bytes(b"not a unit")
+    (store / "unit-00003.json").write_bytes(b"not a unit")
     loaded = RunStore(store, {})
     assert [loaded.load(i)[0] for i in range(4)] == [True, False, False, False]
     assert loaded.recomputed == [1, 2, 3] and not truncated.exists()
@@ -114,12 +114,12 @@ def test_a_killed_command_line_sweep_resumes_to_the_same_table(tmp_path):
         start_new_session=True,
     )
     deadline = time.monotonic() + 120
-    while len(list(units.glob("unit-*.bin"))) < 2 and time.monotonic() < deadline:
+    while len(list(units.glob("unit-*.json"))) < 2 and time.monotonic() < deadline:
         assert process.poll() is None, "the sweep ended before it could be killed"
         time.sleep(0.02)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    kept = len(list(units.glob("unit-*.bin")))
+    kept = len(list(units.glob("unit-*.json")))
     assert 2 <= kept < 12 and not out.exists()
     assert cli.main([*command, "--out", str(out)]) == 2  # the store is there: refused
     assert cli.main([*command, "--out", str(out), "--resume"]) == 0
@@ -147,7 +147,7 @@ def test_a_dask_worker_killed_mid_run_changes_nothing(tmp_path):
 
         def kill_one_worker() -> None:
             deadline = time.monotonic() + 60
-            while not list(store.glob("unit-*.bin")) and time.monotonic() < deadline:
+            while not list(store.glob("unit-*.json")) and time.monotonic() < deadline:
                 time.sleep(0.01)
             os.kill(pids[0], signal.SIGKILL)
 

@@ -128,7 +128,7 @@ def test_an_interrupted_robust_compare_resumes_to_the_same_table(example, tmp_pa
     monkeypatch.setattr(robust, "cell_values", interrupted)
     with pytest.raises(KeyboardInterrupt):
         robust_compare(**arguments, store=store)
-    assert len(list(store.glob("unit-*.bin"))) == 2
+    assert len(list(store.glob("unit-*.json"))) == 2
     monkeypatch.setattr(robust, "cell_values", real)
     assert robust_compare(**arguments, store=store, resume=True).equals(whole)
     assert not store.exists()

@@ -102,7 +102,7 @@ def test_an_interrupted_tune_resumes_to_the_same_table(example, tmp_path, monkey
     monkeypatch.setattr(tuning, "summarise_cell", interrupted)
     with pytest.raises(KeyboardInterrupt):
         tune(**arguments, store=store)
-    assert len(list(store.glob("unit-*.bin"))) >= 2  # finished candidates were kept
+    assert len(list(store.glob("unit-*.json"))) >= 2  # finished candidates were kept
     with pytest.raises(FileExistsError, match="resume"):
         tune(**arguments, store=store)
     monkeypatch.setattr(tuning, "summarise_cell", real)
@@ -140,3 +140,19 @@ def test_tune_refuses_two_choices_it_cannot_tell_apart():
         tune("going_gone", {"collection_values": [_SameLabel(), _SameLabel()]},
              {"sales": (4, None)}, agents="valuation", budget=100, seed=0,
              progress=False)  # fmt: skip
+
+
+def test_a_run_where_no_candidate_can_be_played_ends_and_says_why(example, tmp_path):
+    store = tmp_path / "units"
+    with pytest.raises(InvalidCells, match="no candidate could be played: agents must give"):
+        tune("example", {"budget": (1, 20)}, {"mean_price": (2.0, 4.0)},
+             agents=["truthful"] * 2, budget=600, seed=0, progress=False,
+             store=store)  # fmt: skip
+    assert not store.exists()  # nothing finished, nothing kept
+
+
+def test_progress_false_shows_no_bar_even_while_fitting(example, capsys):
+    frame = tune("example", {"budget": [3, 6]}, {"mean_price": (1.0, None)}, budget=200,
+                 seed=0, first_games=50, progress=False)  # fmt: skip
+    assert set(frame["agents"]) == {"fitted"}  # the reference agent, fitted to each candidate
+    assert capsys.readouterr().err == ""

@@ -46,6 +46,7 @@ import polars as pl
 from workbench import games as registry
 from workbench.designer.moments import Moments
 from workbench.kit.game import Game
+from workbench.kit.store import unit_type
 from workbench.metrics import METRIC_KINDS, GameMetric
 
 #: Per-game common metrics (the per-seat win rates are added per table size).
@@ -144,6 +145,7 @@ def metric_catalogue(players: int, game: str | Game | None = None) -> list[Metri
 # -- per-game values ------------------------------------------------------------------------
 
 
+@unit_type
 @dataclass(frozen=True)
 class GameValues:
     """Per-game metric values of one run: ``values[name]`` is a float array over ``games``

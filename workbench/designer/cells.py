@@ -31,6 +31,7 @@ from workbench.designer.moments import Moments
 from workbench.kit.game import Game
 from workbench.kit.lineup import agent_label, resolve_lineup
 from workbench.kit.seeding import derive_seed, seed_sequence
+from workbench.kit.store import unit_type
 
 #: The grid key that varies the agent line-up instead of a rule field.
 AGENTS_AXIS = "agents"
@@ -236,6 +237,7 @@ class CellTask(NamedTuple):
     seed: int
 
 
+@unit_type
 class CellSummary(NamedTuple):
     """A cell's metrics, combined over its batches: moments per metric, the table size and
     the line-up's labels as the game's frames name them."""

@@ -265,7 +265,7 @@ def command_tune(args: argparse.Namespace) -> int:
     check_outputs([args.out], args.overwrite)
     _describe(args, f"{len(space)} rule field(s), {args.budget:,} games in all")
     frame = tune(
-        args.game, space, targets, agents=parse_lineup(args.agents) or "fitted",
+        game, space, targets, agents=parse_lineup(args.agents),
         budget=args.budget, seed=args.seed, base_rules=base, first_games=args.first_games,
         progress=not args.quiet, store=units_folder(args.out), resume=args.resume,
         overwrite=args.overwrite,

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _scipy_stats
 
+from workbench.kit.store import unit_type
 from workbench.stats import proportion_interval
 
 
+@unit_type
 @dataclass(frozen=True)
 class Moments:
     """Count, mean and M2 (sum of squared deviations from the mean) of some values."""

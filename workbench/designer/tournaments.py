@@ -47,7 +47,7 @@ from workbench.designer.cells import (
 from workbench.designer.executors import report_progress, run_tasks
 from workbench.designer.moments import Moments
 from workbench.kit.game import Game
-from workbench.kit.store import RunStore, StorePath
+from workbench.kit.store import RunStore, StorePath, unit_type
 
 
 class Tournament(NamedTuple):
@@ -72,6 +72,7 @@ class SeatingTask(NamedTuple):
     label: str
 
 
+@unit_type
 class SeatingResult(NamedTuple):
     """Moments of per-game values: win share by entrant and by seat, score by pair (a, b)."""
 

@@ -5,8 +5,11 @@ high) range) with optuna (every point of a small grid once, else TPE sampling), 
 its budget of games where they matter by successive halving: a candidate plays a few games,
 then more only while its distance to the targets stays among the best at that stage (optuna's
 successive-halving pruner). Every candidate plays the same seed, so game g is the same deal
-for each (common random numbers) and differences come from the rules. A ``fitted`` line-up is
-fitted to each candidate's rules (or read from the fit cache).
+for each (common random numbers) and differences come from the rules. Without a line-up it
+seats the game's reference agent (``fitted``, fitted to each candidate's rules or read from the
+fit cache), else its default agent. A run always ends: when ``INVALID_LIMIT`` candidates in a
+row cannot be played (their rules or line-up refused) it stops, and when no candidate could be
+played it says why instead of returning an empty table.
 
 Distance to the targets: for each target metric with band [low, high], how far its value lies
 outside the band (0 inside), divided by the band's width (or by the size of its one bound
@@ -32,6 +35,7 @@ from workbench.designer.cells import (
     build_rules,
     check_fields,
     check_run,
+    designer_lineup,
     lineup_label,
     positive_count,
     resolve_agents,
@@ -51,6 +55,8 @@ REDUCTION = 3
 STAGES = 3
 #: Largest grid that is walked in full (in a seeded random order) before any repeat.
 GRID_LIMIT = 10_000
+#: Candidates in a row that cannot be played before the run stops.
+INVALID_LIMIT = 25
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,7 @@ def tune(
     space: Mapping[str, Any],
     targets: Mapping[str, tuple[float | None, float | None]],
     *,
-    agents: Any = "fitted",
+    agents: Any = None,
     budget: int,
     seed: int,
     base_rules: Any = None,
@@ -101,7 +107,8 @@ def tune(
     ``space``: rule field -> list of values (any values the field takes, tuples included), or
     (low, high) for a numeric field (ints give whole numbers). ``targets``: metric -> (low,
     high), None for an open end. ``agents``: the line-up every candidate is played with
-    (default "fitted": fitted to each candidate's rules).
+    (default: the game's reference agent, ``fitted`` to each candidate's rules, where it has
+    one; else its default agent).
     ``base_rules``: the rules the space changes (Rules, a mapping of changes, or None).
     ``budget``: games to spend in all. ``first_games``: games each candidate plays first
     (default: budget / 40, at least 50); survivors play REDUCTION times more, STAGES times.
@@ -112,6 +119,7 @@ def tune(
     reproduces its numbers), ``stage`` reached, ``rules`` as a label and ``agents``.
     """
     game, budget, seed = check_run(game, budget, seed)
+    agents = designer_lineup(game, agents)
     base, problems = resolve_rules(game, base_rules, game.Rules(), "base_rules")
     if problems:
         raise InvalidCells(problems)
@@ -128,19 +136,21 @@ def tune(
             "targets": {k: list(v) for k, v in targets.items()},
         }  # fmt: skip
         kept = RunStore.open(store, identity, resume=resume, overwrite=overwrite)
-    rows, spent, index = [], 0, 0
+    rows, spent, index, invalid_in_a_row = [], 0, 0, 0
     bar = progress_bar(budget, enabled=progress, description=f"tune {game.id}")
     try:
-        while spent < budget and not _exhausted(study, dimensions, index):
+        while (spent < budget and invalid_in_a_row < INVALID_LIMIT
+               and not _exhausted(study, dimensions, index)):  # fmt: skip
             trial = study.ask(_distributions(dimensions))
             found, row = kept.load(index) if kept is not None else (False, None)
             if not found:
                 row = _evaluate(game, base, agents, trial, bands, first, seed, confidence,
-                                budget - spent, choices)  # fmt: skip
+                                budget - spent, choices, progress)  # fmt: skip
                 if kept is not None:
                     kept.save(index, row)
             _tell(study, trial, row, replay=found)
             rows.append(row)
+            invalid_in_a_row = invalid_in_a_row + 1 if row["games"] == 0 else 0
             spent += row["games"]
             bar.update(min(row["games"], max(0, budget - spent + row["games"])))
             index += 1
@@ -148,17 +158,21 @@ def tune(
         bar.close()
     if kept is not None:
         kept.remove()
+    if not any(row["games"] for row in rows):
+        problems = sorted({row["status"].removeprefix("invalid: ") for row in rows})
+        raise InvalidCells([f"no candidate could be played: {problem}" for problem in problems])
     return _ranked(rows, list(space), bands, agents, seed, game, choices)
 
 
-def _evaluate(game, base, agents, trial, bands, first, seed, confidence, left, choices) -> dict:
+def _evaluate(game, base, agents, trial, bands, first, seed, confidence, left, choices,
+              progress) -> dict:  # fmt: skip
     """Play one candidate stage by stage (more games while it survives the cuts)."""
     values = dict(trial.params)
     row: dict[str, Any] = {"values": values, "games": 0, "stage": 0, "status": "complete"}
     rules, problem = build_rules(game, base, _decoded(values, choices))
     made = None
     if rules is not None:
-        made, problem = resolve_agents(game, rules, agents)
+        made, problem = resolve_agents(game, rules, agents, progress=progress)
     if problem:
         return {**row, "status": f"invalid: {problem}", "distance": math.inf, "metrics": {}}
     row["rules"] = rules_label(game, rules)

@@ -1,11 +1,18 @@
 """What every step engine's State shares: a position that ``apply`` copies instead of changing
-(``Evolving``), final standings from each seat's score (``standings``), and the fields an
-observation or view copies from the state by name (``fields_of``)."""
+(``Evolving``), final standings from each seat's score (``standings``), the fields an
+observation or view copies from the state by name (``fields_of``), and a log whose every line
+says who saw it (``lines_for``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, Self
+
+#: Who saw a log line during play: every seat, or no seat (a fact kept for the full record:
+#: the unused cards, a draw no one looked at); else the one seat that saw it (an int).
+EVERYONE, NOBODY = "everyone", "nobody"
+#: How the full record marks a line that no seat saw during play.
+UNSEEN = "[seen by no seat] "
 
 
 class Evolving:
@@ -35,3 +42,11 @@ def fields_of(source: object, *names: str) -> dict[str, Any]:
     """``{name: source.name}`` for each name: the fields a view or observation takes from its
     state unchanged, named once instead of written ``name=state.name`` one by one."""
     return {name: getattr(source, name) for name in names}
+
+
+def lines_for(log: Sequence[tuple[int | str, str]], player: int | None) -> list[str]:
+    """The lines of ``log`` ((who saw it, line) pairs) that ``player`` saw: those for everyone
+    and its own; None: the full record, the lines no seat saw marked ``UNSEEN``."""
+    if player is None:
+        return [UNSEEN + line if seen == NOBODY else line for seen, line in log]
+    return [line for seen, line in log if seen in (EVERYONE, player)]

@@ -3,31 +3,51 @@ seating) is kept as it completes, so a run that is stopped part-way resumes wher
 
 The store is a folder: ``run.json`` describes the run that made it (its identity: command,
 game, rules, line-ups, games, seed, one entry per unit), and each finished unit is one file,
-``unit-<index>.bin``: a header line, the SHA-256 of the payload, then the pickled result. Every
-file is written to a temporary name in the folder and moved into place, so a crash leaves
+``unit-<index>.json``: a header line, the SHA-256 of the payload, then the result as JSON.
+Every file is written to a temporary name in the folder and moved into place, so a crash leaves
 either the whole file or none; a unit file that fails its checksum (truncated, corrupted) is
 removed and its unit run again, never read as data. Readers need no lock: a unit file, once in
 place, never changes.
+
+No code runs from a store: a result is plain data (numbers, strings, lists, tuples, dicts,
+numpy arrays of numbers) and instances of the result classes registered with ``unit_type``,
+rebuilt from their fields; anything else is refused when saved, and a file naming another
+type is treated as damaged.
 """
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import hashlib
 import json
 import os
-import pickle
 import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import numpy as np
 
 #: Where a run keeps its finished units: a folder, or None for no store.
 StorePath = str | os.PathLike[str] | None
 
 #: Changes when the file layout does: a store of another layout is refused, never misread.
-LAYOUT = "workbench-units 1"
+LAYOUT = "workbench-units 2"
 _HEADER = (LAYOUT + "\n").encode()
+#: The result classes a store may hold, by name (``unit_type``).
+_UNIT_TYPES: dict[str, type] = {}
+Kept = TypeVar("Kept", bound=type)
+
+
+def unit_type(cls: Kept) -> Kept:
+    """Register a result class (a dataclass or a NamedTuple of plain data) that long runs keep
+    in a results store; used as a class decorator."""
+    if not (dataclasses.is_dataclass(cls) or hasattr(cls, "_fields")):
+        raise TypeError(f"{cls.__name__} must be a dataclass or a NamedTuple to be kept")
+    _UNIT_TYPES[cls.__qualname__] = cls
+    return cls
 
 
 class StoreMismatch(ValueError):
@@ -69,12 +89,10 @@ class RunStore:
                     "resume=True (--resume), or start again with overwrite=True (--overwrite)"
                 )
             shutil.rmtree(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        _write_atomically(folder / "run.json", json.dumps(identity, indent=1).encode())
-        return cls(folder, identity)
+        return cls(folder, identity)  # the folder is made when the first unit finishes
 
     def _unit_path(self, index: int) -> Path:
-        return self.folder / f"unit-{index:05d}.bin"
+        return self.folder / f"unit-{index:05d}.json"
 
     def load(self, index: int) -> tuple[bool, Any]:
         """(True, result) for a finished unit; (False, None) for one not finished, or whose
@@ -90,25 +108,84 @@ class RunStore:
             header + b"\n" == _HEADER
             and digest == hashlib.sha256(payload).hexdigest().encode()
         )
-        if not intact:
+        try:
+            if not intact:
+                raise ValueError("damaged")
+            return True, _decode(json.loads(payload))
+        except (ValueError, KeyError, TypeError):
             path.unlink(missing_ok=True)
             self.recomputed.append(index)
             return False, None
-        return True, pickle.loads(payload)
 
     def save(self, index: int, result: Any) -> None:
-        """Keep a finished unit's result (atomically)."""
-        payload = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        """Keep a finished unit's result (atomically); the first one makes the folder, so a
+        run stopped before any unit finished leaves nothing behind."""
+        if not (self.folder / "run.json").exists():
+            self.folder.mkdir(parents=True, exist_ok=True)
+            identity = json.dumps(self.identity, indent=1).encode()
+            _write_atomically(self.folder / "run.json", identity)
+        payload = json.dumps(_encode(result), separators=(",", ":")).encode()
         digest = hashlib.sha256(payload).hexdigest().encode()
         _write_atomically(self._unit_path(index), _HEADER + digest + b"\n" + payload)
 
     def finished(self) -> int:
         """How many unit files the store holds."""
-        return sum(1 for _ in self.folder.glob("unit-*.bin"))
+        return sum(1 for _ in self.folder.glob("unit-*.json"))
 
     def remove(self) -> None:
         """Delete the store (once the run's output is written)."""
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _encode(value: Any) -> Any:
+    """``value`` as JSON values, tagged where JSON has no such type (see the module docstring)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
+        data = base64.b64encode(np.ascontiguousarray(value).tobytes()).decode()
+        return {"array": [value.dtype.str, list(value.shape), data]}
+    kind = _UNIT_TYPES.get(type(value).__qualname__)
+    if kind is type(value):
+        names = value._fields if hasattr(value, "_fields") else [
+            f.name for f in dataclasses.fields(value)]  # fmt: skip
+        return {"type": type(value).__qualname__,
+                "fields": {name: _encode(getattr(value, name)) for name in names}}  # fmt: skip
+    if isinstance(value, tuple):
+        return {"tuple": [_encode(item) for item in value]}
+    if isinstance(value, list):
+        return [_encode(item) for item in value]
+    if isinstance(value, dict):
+        return {"dict": [[_encode(key), _encode(item)] for key, item in value.items()]}
+    raise TypeError(
+        f"a results store keeps plain data and registered result classes (unit_type), not "
+        f"{type(value).__name__}"
+    )
+
+
+def _decode(value: Any) -> Any:
+    """The value ``_encode`` made this from; a ValueError for anything it cannot have made."""
+    if isinstance(value, list):
+        return [_decode(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if "type" in value:
+        kind = _UNIT_TYPES.get(value["type"])
+        if kind is None:
+            raise ValueError(f"{value['type']!r} is not a registered result class")
+        return kind(**{name: _decode(item) for name, item in value["fields"].items()})
+    ((tag, content),) = value.items()
+    if tag == "array":
+        dtype, shape, data = content
+        if np.dtype(dtype).kind not in "biuf":
+            raise ValueError(f"an array of {dtype} is not a result")
+        return np.frombuffer(base64.b64decode(data), dtype=dtype).reshape(shape).copy()
+    if tag == "tuple":
+        return tuple(_decode(item) for item in content)
+    if tag == "dict":
+        return {_decode(key): _decode(item) for key, item in content}
+    raise ValueError(f"{tag!r} is not a tag of a stored result")
 
 
 def _check_identity(folder: Path, identity: dict[str, Any]) -> None:
@@ -153,4 +230,4 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-__all__ = ["LAYOUT", "RunStore", "StoreMismatch", "StorePath"]
+__all__ = ["LAYOUT", "RunStore", "StoreMismatch", "StorePath", "unit_type"]

@@ -1,0 +1,82 @@
+"""The results store keeps units as checksummed JSON: every result class of the bench comes
+back equal, and nothing in a store folder from elsewhere can make it run code."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from workbench.designer.balance import GameValues
+from workbench.designer.cells import CellSummary
+from workbench.designer.moments import Moments
+from workbench.designer.tournaments import SeatingResult
+from workbench.kit.store import LAYOUT, RunStore
+
+RESULTS = [
+    CellSummary({"first_seat_advantage": Moments(3, 0.25, 1.5)}, 4, ("fitted",) * 4),
+    SeatingResult({0: Moments(2, 0.5, 0.5)}, {1: Moments()}, {(0, 1): Moments(1, -2.0, 0.0)}),
+    (GameValues(np.arange(3), 2, {"x": np.array([0.5, np.nan, 1e-300])}), ("a", "b")),
+    {"nested": [1, 2.5, None, True, "text", (np.float64(0.1), np.int8(-3))]},
+]
+
+
+@pytest.mark.parametrize("result", RESULTS, ids=lambda r: type(r).__name__)
+def test_every_result_class_comes_back_equal(tmp_path, result):
+    store = RunStore.open(tmp_path / "units", {"run": 1})
+    store.save(0, result)
+    found, loaded = store.load(0)
+    assert found and type(loaded) is type(result)
+    assert _plain(loaded) == _plain(result)
+
+
+def test_what_is_not_plain_data_is_refused_when_saved(tmp_path):
+    store = RunStore.open(tmp_path / "units", {"run": 1})
+    with pytest.raises(TypeError, match="plain data"):
+        store.save(0, {"agent": object()})
+    with pytest.raises(TypeError, match="plain data"):
+        store.save(0, np.array(["text"]))
+    assert store.finished() == 0
+
+
+def test_a_unit_naming_an_unknown_class_is_run_again_not_built(tmp_path):
+    store = RunStore.open(tmp_path / "units", {"run": 1})
+    store.folder.mkdir()
+    for index, content in enumerate([
+        {"type": "os.system", "fields": {"command": "echo no"}},
+        {"type": "Popen", "fields": {}},
+        {"array": ["|O", [1], "AA=="]},
+        {"lambda": 1},
+    ]):  # fmt: skip
+        payload = json.dumps(content).encode()
+        digest = hashlib.sha256(payload).hexdigest().encode()
+        path = store.folder / f"unit-{index:05d}.json"
+        path.write_bytes(LAYOUT.encode() + b"\n" + digest + b"\n" + payload)
+        assert store.load(index) == (False, None) and not path.exists()
+    assert store.recomputed == [0, 1, 2, 3]
+
+
+def test_a_run_stopped_before_any_unit_finished_leaves_no_folder(tmp_path):
+    store = RunStore.open(tmp_path / "units", {"run": 1})
+    assert not store.folder.exists() and store.finished() == 0
+    store.save(3, (1, 2))
+    assert store.finished() == 1 and (store.folder / "run.json").exists()
+
+
+def _plain(value):
+    """``value`` with arrays as lists and NaN as a string, for comparing equal."""
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()] + [str(value.dtype)]
+    if isinstance(value, float) and np.isnan(value):
+        return "nan"
+    if hasattr(value, "_asdict"):
+        return _plain(value._asdict())
+    if hasattr(value, "__dataclass_fields__"):
+        return _plain(vars(value))
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return type(value)(_plain(v) for v in value)
+    return value
