@@ -261,3 +261,32 @@ def test_an_exploiter_pulls_the_fit_back_to_what_it_cannot_read():
     # exploiter, five times as long).
     finals = 6 * 2 * (5 + 5 + 5 * 2)
     assert details["games"] == 60 * 8 * per_candidate + 30 * 8 * exploited + finals
+
+
+class _RidgeGame(_KnownGame):
+    """A lone challenger's share is 0.25 everywhere but on a narrow ridge: 0.25 + 0.5 within
+    0.04 of x = 0.7 (whatever y), its peak at y = -1. A search from the start (x = 0.9)
+    sees a flat landscape; the Sobol sweep lands on the ridge."""
+
+    def seat_win_shares(self, rules, lineup, *, games, seed):
+        noise = np.random.default_rng(seed).normal(0.0, 0.01, size=games)
+        shares = np.full((games, rules.players), 0.25)
+        for seat, agent in enumerate(lineup):
+            if type(agent) is _Policy:
+                ridge = abs(agent.x - 0.7) < 0.04
+                shares[:, seat] = 0.25 + ridge * (0.5 - 0.1 * (agent.y + 1) ** 2) + noise
+        return shares
+
+
+def test_a_best_response_finds_a_narrow_ridge_a_local_search_misses():
+    from workbench.kit.fitting import best_response
+
+    params, details = best_response(_RidgeGame(), _Rules(players=4), _Policy,
+                                    _KNOWN.parameters, _Fixed(), games=5, seed=2)  # fmt: skip
+    assert params["x"] == pytest.approx(0.7, abs=0.04)
+    assert params["y"] == pytest.approx(-1.0, abs=0.35)
+    # the start, 64 probes, 15 generations of 8, 10 finalists: 4 seats x 5 games each
+    assert details["games"] == (1 + 64 + 15 * 8 + 10) * 4 * 5
+    again, _ = best_response(_RidgeGame(), _Rules(players=4), _Policy, _KNOWN.parameters,
+                             _Fixed(), games=5, seed=2)  # fmt: skip
+    assert again == params

@@ -4,6 +4,8 @@ search agent against hand-written agents."""
 
 from __future__ import annotations
 
+import itertools
+
 import example_game.search
 import numpy as np
 import pytest
@@ -110,17 +112,35 @@ def test_random_playouts_are_reproducible_and_vary_by_seed(example):
     assert not (first == step_play_from(start, agents, playouts=8, seed=2)).all()
 
 
+def consistent_fillings(observation):
+    """Every filling consistent with ``observation`` (exact enumeration, for small games): the
+    other seats' values and sealed bids, as ``filling_of`` reads them off a State."""
+    rules, me = observation.rules, observation.player
+    others = [seat for seat in range(rules.players) if seat != me]
+    value_rows = list(itertools.product(range(1, rules.max_value + 1), repeat=rules.items))
+    bid_ranges = [range(observation.budgets[seat] + 1) if observation.has_bid[seat] else [None]
+                  for seat in others]  # fmt: skip
+    for rows in itertools.product(value_rows, repeat=len(others)):
+        for bids in itertools.product(*bid_ranges):
+            yield tuple(rows), tuple(bids)
+
+
+def filling_of(state, me):
+    """The hidden part of ``state`` for seat ``me``: the others' values and sealed bids."""
+    others = [seat for seat in range(state.rules.players) if seat != me]
+    return tuple(state.values[s] for s in others), tuple(state.sealed[s] for s in others)
+
+
 @pytest.mark.parametrize("moves", [0, 1, 2, 3])
 def test_the_sampler_is_uniform_over_every_consistent_filling(example, moves):
-    search = example_game.search
     rules = example.Rules(players=3, items=2, budget=2, max_value=2)
     state = _position(example, rules, moves)
     observation = state.observation(state.to_play)
-    consistent = list(search.consistent_fillings(observation))
-    assert search.filling_of(state, observation.player) in consistent  # the truth is possible
+    consistent = list(consistent_fillings(observation))
+    assert filling_of(state, observation.player) in consistent  # the truth is possible
     draws = 40 * len(consistent)
-    sampled = search.sample_states(observation, generator(moves), draws)
-    fillings = [search.filling_of(s, observation.player) for s in sampled]
+    sampled = example_game.search.sample_states(observation, generator(moves), draws)
+    fillings = [filling_of(s, observation.player) for s in sampled]
     assert uniformity_p_value(fillings, consistent) > 0.001
     for s in sampled:  # everything the seat sees is as it was
         assert s.observation(observation.player) == observation
@@ -169,7 +189,8 @@ def test_compiled_rollouts_are_made_once_per_rule_set(example):
             made.append(rules)
             return ("compiled", rules, len(agents))
 
-    agent, small, large = Counting(), example.Rules(), example.Rules(players=3, items=3)
+    agent = Counting(model=example.make_agent("shading"))
+    small, large = example.Rules(), example.Rules(players=3, items=3)
     first = agent.compiled_rollouts(small)
     assert agent.compiled_rollouts(small) is first and made == [small]
     assert agent.compiled_rollouts(large) == ("compiled", large, 3) and made == [small, large]
@@ -206,3 +227,12 @@ def test_seat_win_shares_of_a_step_only_game_are_the_frames(example):
     shares = example.SELF_PLAY.seat_win_shares(rules, agents, games=30, seed=4)
     assert shares.shape == (30, 3)
     assert np.array_equal(shares.ravel(), games.sort("game", "seat")["win_share"].to_numpy())
+
+
+def test_the_search_models_the_reference_agent_unless_told_otherwise(example):
+    made = example.make_agent("search")
+    assert type(made.model).__name__ == "ExampleFittedAgent"  # the record's reference agent
+    shading = example.make_agent("search", model=example.ShadingAgent(0.5))
+    assert shading.rollout_agents(example.Rules())[0].factor == 0.5
+    with pytest.raises(TypeError, match="needs the model it plays the other seats by"):
+        example_game.search.ExampleSearchAgent(None)

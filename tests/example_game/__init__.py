@@ -1,21 +1,9 @@
-"""Example: a first-price sealed-bid auction of five items among three seats, written to show
-the game contract (docs/adding-a-game.md) end to end.
+"""Example: a first-price sealed-bid auction of items among 2-5 seats, written to show the game
+contract (docs/adding-a-game.md) end to end; ``GAME`` is its record."""
 
-Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate`` / ``simulate_batches`` /
-``play_game`` for self-play; ``AGENTS`` and ``make_agent``; ``GAME_METRICS``,
-``game_metrics`` and ``COMMON_RANDOMNESS`` for the designer's bench.
-"""
-
-from .agents import RandomAgent, ShadingAgent, TruthfulAgent
-from .engine import Observation, Result, RoundRecord, State, new_game
-from .game import AGENTS, GAME, make_agent, play_game, simulate, simulate_batches
-from .metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
-from .rules import TIE_BREAKS, Rules, award
-from .simulate import SELF_PLAY
-
-__all__ = [
-    "AGENTS", "COMMON_RANDOMNESS", "GAME", "GAME_METRICS", "SELF_PLAY", "TIE_BREAKS", "Observation",
-    "RandomAgent", "Result", "RoundRecord", "Rules", "ShadingAgent", "State", "TruthfulAgent",
-    "award", "game_metrics", "make_agent", "new_game", "play_game", "simulate",
-    "simulate_batches",
-]  # fmt: skip
+from .agents import RandomAgent, ShadingAgent, TruthfulAgent  # noqa: F401
+from .engine import Observation, RoundRecord, State, new_game  # noqa: F401
+from .game import AGENTS, GAME, make_agent, play_game, simulate  # noqa: F401
+from .metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics  # noqa: F401
+from .rules import TIE_BREAKS, Rules, award  # noqa: F401
+from .simulate import SELF_PLAY  # noqa: F401

@@ -1,7 +1,4 @@
-"""The hand-written agents: random bids, truthful bids, bids shaded below the value.
-
-Every agent is ``agent(observation, legal_actions, rng) -> bid``, deterministic given the rng.
-"""
+"""The hand-written agents (``agent(observation, legal_actions, rng) -> bid``)."""
 
 from __future__ import annotations
 
@@ -33,17 +30,17 @@ class TruthfulAgent:
 
 
 class ShadingAgent:
-    """Bids ``factor`` x value, rounded down (capped by the budget). ``factor`` None: the
-    textbook shading (players - 1) / players for uniform values."""
+    """Bids ``factor`` x value + ``offset``, rounded down, within the budget (``factor`` None:
+    the textbook (players - 1) / players); ``fitted`` fits both to the rules."""
 
-    def __init__(self, factor: float | None = None) -> None:
-        if factor is not None:
-            factor = real_number("ShadingAgent factor", factor, low=0.0, high=1.0)
-        self.factor = factor
+    def __init__(self, factor: float | None = None, offset: float = 0.0) -> None:
+        self.factor = None if factor is None else real_number("ShadingAgent factor", factor,
+                                                              low=0.0, high=1.0)  # fmt: skip
+        self.offset = real_number("ShadingAgent offset", offset, low=-2.0, high=2.0)
         self.name = "shading" if factor is None else f"shading({factor:g})"
 
     def __call__(self, observation: Observation, legal: Sequence[int], rng: np.random.Generator):
         players, value = observation.rules.players, observation.value
         if self.factor is None:
             return min(value * (players - 1) // players, legal[-1])
-        return min(int(value * self.factor), legal[-1])
+        return min(max(int(np.floor(value * self.factor + self.offset)), 0), legal[-1])

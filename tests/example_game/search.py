@@ -1,21 +1,16 @@
-"""The example game's ``search`` agent: the kit's determinized search (workbench.kit.search)
-with this game's sampler of hidden information and step-engine playouts.
-
-Hidden from a seat: the other seats' values and the sealed bids written before its own this
-round. Nothing it sees constrains them (values are never revealed, a sealed bid is any whole
-number up to the bidder's budget), so a uniform filling draws each independently.
-"""
+"""The example game's ``search`` agent: the kit's determinized search (``workbench.kit.search``)
+with this game's sampler of hidden information and step-engine playouts of its model. Hidden
+from a seat: the others' values and sealed bids; nothing it sees constrains them (values are
+never revealed, a bid is any whole number up to the budget), so each is drawn uniformly."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
 from workbench.kit.search import SearchAgent, Searching, step_play_from
 
-from .agents import ShadingAgent
 from .engine import Observation, State
 
 
@@ -24,66 +19,25 @@ def sample_states(observation: Observation, rng: np.random.Generator, count: int
     rules, me = observation.rules, observation.player
     states = []
     for _ in range(count):
-        values = [
+        values = tuple(
             observation.my_values if seat == me
             else tuple(int(v) for v in rng.integers(1, rules.max_value + 1, size=rules.items))
             for seat in range(rules.players)
-        ]  # fmt: skip
-        sealed = [
+        )  # fmt: skip
+        sealed = tuple(
             None if not has_bid else observation.my_bid if seat == me
             else int(rng.integers(0, observation.budgets[seat] + 1))
             for seat, has_bid in enumerate(observation.has_bid)
-        ]  # fmt: skip
-        states.append(_state(observation, values, sealed))
+        )  # fmt: skip
+        states.append(State(rules, values, observation.history, sealed))
     return states
 
 
-def consistent_fillings(observation: Observation) -> Iterator[tuple]:
-    """Every filling consistent with ``observation`` (exact enumeration, for small games), as
-    the (values, sealed) pair ``filling_of`` reads off a State."""
-    rules, me = observation.rules, observation.player
-    others = [seat for seat in range(rules.players) if seat != me]
-    value_rows = list(itertools.product(range(1, rules.max_value + 1), repeat=rules.items))
-    bid_ranges = [
-        range(observation.budgets[seat] + 1) if observation.has_bid[seat] else [None]
-        for seat in others
-    ]
-    for rows in itertools.product(value_rows, repeat=len(others)):
-        for bids in itertools.product(*bid_ranges):
-            yield tuple(rows), tuple(bids)
-
-
-def filling_of(state: State, me: int) -> tuple:
-    """The hidden part of ``state`` for seat ``me``: the others' values and sealed bids."""
-    others = [seat for seat in range(state.rules.players) if seat != me]
-    return tuple(state.values[s] for s in others), tuple(state.sealed[s] for s in others)
-
-
-def _state(observation: Observation, values: list, sealed: list) -> State:
-    won: list[tuple[int, ...]] = [() for _ in range(observation.rules.players)]
-    for record in observation.history:
-        if record.winner is not None:
-            won[record.winner] = (*won[record.winner], record.item)
-    return State(
-        observation.rules, tuple(values), observation.round - 1, observation.budgets,
-        tuple(won), tuple(sealed), observation.history, (),
-    )  # fmt: skip
-
-
-def _shading_table(rules) -> list:
-    return [ShadingAgent()] * rules.players
-
-
-SEARCHING = Searching(
-    sample_states=sample_states,
-    play_from=step_play_from,
-    rollout_agents=_shading_table,
-    budget=24,
-)
+SEARCHING = Searching(sample_states, step_play_from, rollout_agents=None, budget=24)
 
 
 class ExampleSearchAgent(SearchAgent):
-    """Determinized search with ``budget`` playouts per decision (shading-agent playouts)."""
+    """``budget`` playouts a decision, every seat played as ``model`` plays."""
 
-    def __init__(self, budget: int = SEARCHING.budget) -> None:
-        super().__init__(SEARCHING, budget)
+    def __init__(self, model: Any, budget: int = SEARCHING.budget) -> None:
+        super().__init__(SEARCHING, budget, model=model)

@@ -29,6 +29,7 @@ import numpy as np
 
 from workbench.checks import whole_number
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.selfplay import playing_agent
 
 #: ``play_from(states, agents, *, playouts, seed)`` -> final scores, (states, playouts, seats).
 PlayFrom = Callable[..., np.ndarray]
@@ -42,8 +43,9 @@ class Searching:
     #: observation, each filling of the hidden cards equally likely.
     sample_states: Callable[[Any, np.random.Generator, int], list[Any]]
     play_from: PlayFrom
-    #: ``rollout_agents(rules)`` -> one agent per seat for the playouts (the fitted policy).
-    rollout_agents: Callable[[Any], list[Any]]
+    #: ``rollout_agents(rules)`` -> one agent per seat for the playouts; None: the agent's
+    #: ``model`` (what it takes the other seats to play) at every seat.
+    rollout_agents: Callable[[Any], list[Any]] | None
     #: ``candidates(observation, legal_actions)`` -> the actions worth searching (None: all).
     candidates: Callable[[Any, Sequence[Any]], Sequence[Any]] | None = None
     #: ``win_shares(scores)`` -> each seat's share of the win (last axis: seats).
@@ -65,15 +67,18 @@ def split_wins(scores: np.ndarray) -> np.ndarray:
 
 class SearchAgent:
     """Determinized search with sequential halving (see the module docstring); ``budget`` is
-    the number of playouts per decision. The playouts' agents are made for the rules of the
-    game being played (read from the observation), so one agent serves any rule set.
-    ``margin``: the anchored search's margin (``Searching.anchor_margin`` when None)."""
+    the number of playouts per decision. ``model``: the agent it takes every seat to play in
+    its playouts (a game's record gives it the reference agent, ``fitted``); its policy is
+    made for the rules of the game being played (read from the observation), so one agent
+    serves any rule set. ``margin``: the anchored search's margin (``Searching.anchor_margin``
+    when None)."""
 
     name = "search"
 
     def __init__(
-        self, searching: Searching, budget: int | None = None, margin: float | None = None
-    ) -> None:
+        self, searching: Searching, budget: int | None = None, margin: float | None = None,
+        model: Any = None,
+    ) -> None:  # fmt: skip
         budget = searching.budget if budget is None else budget
         self.budget = whole_number("search budget", budget, low=1, high=10**7)
         if margin is not None:
@@ -82,6 +87,12 @@ class SearchAgent:
                 raise ValueError(f"search margin must be a number >= 0, got {margin!r}")
             margin = float(margin)
         self._margin = margin
+        if model is None and searching.rollout_agents is None:
+            raise TypeError(
+                f"{type(self).__name__} needs the model it plays the other seats by: make it "
+                "with the game's make_agent('search') (the reference agent) or pass model="
+            )
+        self.model = model
         self.searching = searching
         self._rollouts: dict[Any, list[Any]] = {}
         self._compiled_rollouts: dict[Any, Any] = {}
@@ -118,9 +129,13 @@ class SearchAgent:
         return actions, searching.anchor_margin > 0
 
     def rollout_agents(self, rules: Any) -> list[Any]:
-        """The playouts' agents for ``rules`` (made once per rule set)."""
+        """The playouts' agents for ``rules``: the model's policy for them at every seat (or the
+        game's ``Searching.rollout_agents``), made once per rule set."""
         if rules not in self._rollouts:
-            self._rollouts[rules] = self.searching.rollout_agents(rules)
+            self._rollouts[rules] = (
+                [playing_agent(self.model, rules)] * rules.players if self.model is not None
+                else self.searching.rollout_agents(rules)
+            )  # fmt: skip
         return self._rollouts[rules]
 
     def compiled_rollouts(self, rules: Any) -> Any:

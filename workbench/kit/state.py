@@ -1,12 +1,12 @@
 """What every step engine's State shares: a position that ``apply`` copies instead of changing
-(``Evolving``), final standings from each seat's score (``standings``), the fields an
+(``Evolving``), final standings from each seat's score (``standings``, ``Standings``), the fields an
 observation or view copies from the state by name (``fields_of``), and a log whose every line
 says who saw it (``lines_for``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 #: Who saw a log line during play: every seat, or no seat (a fact kept for the full record:
 #: the unused cards, a draw no one looked at); else the one seat that saw it (an int).
@@ -36,6 +36,20 @@ def standings(keys: Sequence[Any]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     ranks = tuple(1 + sum(other > key for other in keys) for key in keys)
     winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
     return ranks, winners
+
+
+class Standings(NamedTuple):
+    """A finished game's result as the contract asks for it: scores, ranks (1 = best, ties
+    share) and the winners (every seat ranked 1); a game whose result says no more uses it."""
+
+    scores: tuple[Any, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @classmethod
+    def of(cls, scores: Sequence[Any]) -> Standings:
+        """The standings that ``scores`` (one per seat; tuples compare left to right) give."""
+        return cls(tuple(scores), *standings(scores))
 
 
 def fields_of(source: object, *names: str) -> dict[str, Any]:
