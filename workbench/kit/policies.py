@@ -7,6 +7,11 @@ named by the agent). A game's compiled loop reads a ``PolicyTable``: every disti
 line-up as a row (``kinds[k]``, ``parameters[k]``), and per game and seat the row that seat
 plays (``assignment[g, s]``), so one loop serves fixed line-ups and seats whose policy is drawn
 per game alike.
+
+A ``Mixture`` is a mixed strategy: a seat playing it plays one of its components, drawn afresh
+for each game with the mixture's weights (the fitted agents' equilibrium play is one). The
+step engine draws a game's component when the game starts (``SelfPlay.play_resolved``); a
+compiled loop reads the draws from ``PolicyTable.assignment(games, rng)``.
 """
 
 from __future__ import annotations
@@ -18,6 +23,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from workbench.kit.lineup import agent_label
+from workbench.kit.seeding import generator
+
+#: The sub-stream (of a batch's or a game's stream) that mixed seats draw their policies from,
+#: apart from every other draw, so a line-up without a mixture plays exactly as before.
+MIXTURE_STREAM = 0x313
 
 
 class CompiledPolicy(NamedTuple):
@@ -32,44 +42,131 @@ def plays_compiled(agent: Any) -> bool:
     return callable(getattr(agent, "compiled_policy", None)) and not isinstance(agent, type)
 
 
+class Mixture:
+    """A mixed strategy: each game, a seat playing it plays ``components[k]`` with probability
+    ``weights[k]`` (normalised). Components are agents (compiled ones to play in a compiled
+    loop). It does not decide by itself: self-play draws its component for each game, and
+    ``for_game(rng)`` draws one for a game played elsewhere (the play-along table)."""
+
+    def __init__(self, components: Sequence[Any], weights: Sequence[float],
+                 name: str = "mixture") -> None:  # fmt: skip
+        weights = np.asarray(weights, dtype=float)
+        if not len(components) or len(components) != len(weights):
+            raise ValueError(f"a mixture needs one weight per component, got {len(components)} "
+                             f"components and {len(weights)} weights")  # fmt: skip
+        if not np.all(np.isfinite(weights)) or (weights < 0).any() or weights.sum() <= 0:
+            raise ValueError(f"mixture weights must be finite, >= 0 and not all 0, got {weights}")
+        self.components = tuple(components)
+        self.weights = tuple(float(w) for w in weights / weights.sum())
+        self.name = name
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{w:.3f} {agent_label(a)}" for a, w in zip(
+            self.components, self.weights, strict=True))  # fmt: skip
+        return f"Mixture({shown})"
+
+    def draw(self, uniform: float) -> int:
+        """The component a uniform draw in [0, 1) picks (inverse of the weights' CDF)."""
+        index = int(np.searchsorted(np.cumsum(self.weights), uniform, side="right"))
+        return min(index, len(self.components) - 1)
+
+    def for_game(self, rng: np.random.Generator) -> Any:
+        """The component one game is played with, drawn from ``rng``."""
+        return self.components[self.draw(float(rng.random()))]
+
+    def action_probabilities(self, observation: Any, legal_actions: Sequence[Any]) -> dict:
+        """The weighted mixture of the components' exact action distributions (each must
+        have ``action_probabilities``): what exact inference uses as a prior."""
+        mixed: dict[Any, float] = {}
+        for component, weight in zip(self.components, self.weights, strict=True):
+            for action, p in component.action_probabilities(observation, legal_actions).items():
+                mixed[action] = mixed.get(action, 0.0) + weight * p
+        return mixed
+
+    def __call__(self, observation: Any, legal_actions: Sequence[Any], rng: Any) -> Any:
+        raise TypeError(
+            f"{self!r} plays one component per game: self-play draws it when the game starts; "
+            "to seat it in one game yourself, seat mixture.for_game(rng)"
+        )
+
+
+def resolve_mixtures(agents: Sequence[Any], rng_of_seat: Any) -> list[Any]:
+    """``agents`` with each mixture replaced by the component it plays this game, drawn from
+    ``rng_of_seat(seat)`` (a Generator)."""
+    return [agent.for_game(rng_of_seat(seat)) if isinstance(agent, Mixture) else agent
+            for seat, agent in enumerate(agents)]  # fmt: skip
+
+
 @dataclass(frozen=True)
 class PolicyTable:
     """The policies of a line-up as a compiled loop reads them: ``kinds`` (K,) int64,
-    ``parameters`` (K, W) float64 (padded with zeros), and ``seats`` (n,) int64, the row
-    each seat plays."""
+    ``parameters`` (K, W) float64 (padded with zeros), and per seat the rows it may play with
+    their probabilities (``choices``: one (rows, weights) pair per seat; a fixed seat has one
+    row)."""
 
     kinds: np.ndarray
     parameters: np.ndarray
-    seats: np.ndarray
+    choices: tuple[tuple[tuple[int, ...], tuple[float, ...]], ...]
 
-    def assignment(self, games: int) -> np.ndarray:
-        """The row each seat plays in each of ``games`` games: (games, n) int64."""
-        return np.ascontiguousarray(np.tile(self.seats, (games, 1)))
+    @property
+    def seats(self) -> np.ndarray:
+        """The row each seat plays (its most likely one, where a seat is mixed)."""
+        return np.array([rows[int(np.argmax(weights))] for rows, weights in self.choices])
+
+    @property
+    def mixed(self) -> bool:
+        return any(len(rows) > 1 for rows, _ in self.choices)
+
+    def assignment(self, games: int, rng: np.random.Generator | None = None) -> np.ndarray:
+        """The row each seat plays in each of ``games`` games: (games, n) int64. A mixed seat's
+        rows are drawn from the sub-stream ``MIXTURE_STREAM`` of ``rng``'s seed (``rng``
+        itself is not advanced, so the game's own draws stay as they were)."""
+        assignment = np.ascontiguousarray(np.tile(self.seats, (games, 1)))
+        if not self.mixed:
+            return assignment
+        if rng is None:
+            raise ValueError("a mixed seat's policies are drawn per game: pass the batch's rng")
+        uniforms = generator(rng.bit_generator.seed_seq, MIXTURE_STREAM).random(
+            (games, len(self.choices)))  # fmt: skip
+        for seat, (rows, weights) in enumerate(self.choices):
+            if len(rows) > 1:
+                picked = np.searchsorted(np.cumsum(weights), uniforms[:, seat], side="right")
+                assignment[:, seat] = np.asarray(rows)[np.minimum(picked, len(rows) - 1)]
+        return assignment
 
 
 def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:
-    """The table of ``agents`` (one per seat; an agent seated twice is one row); a TypeError
-    naming every agent that has no compiled policy. ``width``: at least this many parameters."""
-    step_only = sorted({agent_label(agent) for agent in agents if not plays_compiled(agent)})
+    """The table of ``agents`` (one per seat; an agent or component seated twice is one row;
+    a ``Mixture`` seat gets a row per component); a TypeError naming every agent that has no
+    compiled policy. ``width``: at least this many parameters."""
+    seated = [agent.components if isinstance(agent, Mixture) else (agent,) for agent in agents]
+    step_only = sorted({agent_label(a) for group in seated for a in group if not plays_compiled(a)})
     if step_only:
         raise TypeError(
             f"a compiled loop plays agents with a compiled policy; these play step by step "
             f"only: {step_only}"
         )
     rows: list[CompiledPolicy] = []
-    seats = []
-    for agent in agents:
-        policy = agent.compiled_policy()
-        policy = CompiledPolicy(int(policy[0]), tuple(float(v) for v in policy[1]))
-        if policy not in rows:
-            rows.append(policy)
-        seats.append(rows.index(policy))
+    choices = []
+    for agent, group in zip(agents, seated, strict=True):
+        indices = []
+        for member in group:
+            policy = member.compiled_policy()
+            policy = CompiledPolicy(int(policy[0]), tuple(float(v) for v in policy[1]))
+            if policy not in rows:
+                rows.append(policy)
+            indices.append(rows.index(policy))
+        weights = agent.weights if isinstance(agent, Mixture) else (1.0,)
+        choices.append((tuple(indices), tuple(weights)))
     width = max(width, *(len(policy.parameters) for policy in rows))
     parameters = np.zeros((len(rows), width), np.float64)
     for row, policy in enumerate(rows):
         parameters[row, : len(policy.parameters)] = policy.parameters
     kinds = np.array([policy.kind for policy in rows], np.int64)
-    return PolicyTable(kinds, parameters, np.array(seats, np.int64))
+    return PolicyTable(kinds, parameters, tuple(choices))
 
 
-__all__ = ["CompiledPolicy", "PolicyTable", "plays_compiled", "policy_table"]
+__all__ = [
+    "MIXTURE_STREAM", "CompiledPolicy", "Mixture", "PolicyTable", "plays_compiled",
+    "policy_table", "resolve_mixtures",
+]  # fmt: skip

@@ -23,6 +23,7 @@ import polars as pl
 from workbench.checks import flag, instance_or_default, whole_number
 from workbench.kit.batching import use_fast_engine
 from workbench.kit.lineup import agent_label, seated_agents
+from workbench.kit.policies import MIXTURE_STREAM, resolve_mixtures
 from workbench.kit.progress import progress_bar
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
 
@@ -71,8 +72,9 @@ class FastEngine:
     win_shares: Callable[[Any], np.ndarray] | None = None
 
     def supports(self, agents: Sequence[Any]) -> bool:
-        """Can this engine play every one of these agents?"""
-        return all(all(hasattr(a, m) for m in self.agent_methods) for a in agents)
+        """Can this engine play every one of these agents (every component of a mixture)?"""
+        return all(all(hasattr(a, m) for m in self.agent_methods)
+                   for agent in agents for a in getattr(agent, "components", (agent,)))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -135,8 +137,11 @@ class SelfPlay:
         """One game through the step engine with checked rules and resolved agents. An agent
         with ``act_on_view(player, view, rng)``, in a game whose State has ``view(player)`` (a
         compact form of what the seat knows), decides from that view instead of an Observation
-        and the legal actions: the same decision, drawing the same random numbers, cheaper."""
+        and the legal actions: the same decision, drawing the same random numbers, cheaper. A
+        mixed seat (``workbench.kit.policies.Mixture``) plays the component drawn for it from
+        the game's sub-stream (``MIXTURE_STREAM``, seat)."""
         deal_seed, rngs = self.streams(seed_sequence(game_seed), rules.players)
+        agents = resolve_mixtures(agents, lambda seat: generator(game_seed, MIXTURE_STREAM, seat))
         state = self.new_game(rules, seed=deal_seed)
         viewers = [getattr(agent, "act_on_view", None) for agent in agents]
         if not hasattr(state, "view"):
