@@ -332,6 +332,8 @@ RUNS = {
                        "--strength", "heuristic", "--strength", "random", "--games", 20],
     "tune": ["tune", "rubbish", "--agents", "heuristic", "--space", "destined_bonus=10,40",
              "--target", "winner_cheapskate_rate=:0.2", "--budget", 100, "--first-games", 50],
+    "exploitability": ["exploitability", "rubbish", "--challenger", "random", "--challenger",
+                       "heuristic", "--games", 40],
 }
 IN_PROCESS = ("simulate", "tune")  # commands without --workers
 
@@ -369,6 +371,22 @@ def test_each_command_is_parsed_from_its_one_declaration():
         assert any(option is cli.SEED for option in command.options)
         args = parser.parse_args([str(a) for a in [*RUNS[command.name], "--out", "x.csv"]])
         assert args.run is command.run and args.seed == 0
+
+
+def test_exploitability_writes_the_table_the_function_gives(tmp_path):
+    from workbench.designer.exploitability import exploitability
+
+    out = tmp_path / "gains.csv"
+    assert run("exploitability", "rubbish", "--table", "heuristic", "--challenger", "random",
+               "--games", 80, "--seed", 3, "--workers", 1, "--quiet", "--out", out) == 0
+    direct = exploitability("rubbish", None, "heuristic", challengers=["random"], games=80,
+                            seed=3, executor=SerialExecutor(), progress=False)  # fmt: skip
+    written = pl.read_csv(out)
+    assert written["win_share"].to_list() == direct["win_share"].to_list()
+    assert written["family"].to_list() == ["random"] and written["fresh_games"][0] == 80
+    assert run("exploitability", "rubbish", "--challenger", "oracle", "--games", 10,
+               "--out", tmp_path / "x.csv") == 2  # refused, nothing written
+    assert not (tmp_path / "x.csv").exists()
 
 
 def test_tune_reads_ranges_and_open_bands(tmp_path):

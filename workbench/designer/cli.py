@@ -18,6 +18,7 @@ from typing import Any
 
 from workbench.designer.cli_commands import (
     command_compare,
+    command_exploitability,
     command_fit,
     command_games,
     command_ladder,
@@ -39,8 +40,9 @@ from workbench.designer.cli_input import (
 MAIN_HELP = """\
 Batch runs of the workbench's games from the command line: simulate self-play, compare a rule
 variant with the baseline (under one line-up, or several strengths of play), sweep a grid of
-rule values, tune rules toward target bands, fit the fitted agent to a rule set, or run a
-tournament or a strength ladder between agents.
+rule values, tune rules toward target bands, fit the fitted agent to a rule set, measure how
+far a table of agents can be exploited, or run a tournament or a strength ladder between
+agents.
 Every command writes a table (parquet or CSV, by the output's extension), shows progress on
 stderr and checks all of its input before it starts.
 
@@ -250,7 +252,8 @@ COMMANDS = (
             GAME,
             rules_option("a rule field of the base rules the space varies"),
             option("--agents", metavar="LINEUP",
-                   help="the line-up every candidate is played with (default: fitted)"),
+                   help="the line-up every candidate is played with (default: the game's "
+                   "reference agent, fitted, where it has one; else its default agent)"),
             option("--budget", type=_whole_number, required=True, metavar="N",
                    help="games to spend in all"),
             option("--first-games", type=_whole_number, metavar="N",
@@ -265,6 +268,32 @@ COMMANDS = (
             out_option("--out", "the ranking (.parquet/.csv)", required=True),
         ),
         command_tune,
+    ),
+    Command(
+        "exploitability",
+        "How far one player profits by leaving a table: each family of challengers' best "
+        "response to n - 1 copies of the table's agent (hand-written and fitted policies "
+        "re-fitted against it, the search modelling it), its win share alone on fresh seeds "
+        "with a 95% interval and its gain over fair share (one row per family).",
+        "python -m workbench exploitability rubbish --table fitted --games 2000 \\\n"
+        "      --out exploitability.csv",
+        (
+            GAME,
+            rules_option("a rule field and its value"),
+            option("--table", default="fitted", metavar="AGENT",
+                   help="the agent at every other seat (default: fitted)"),
+            repeated("--challenger", "FAMILY",
+                     "a family of challengers, by its agent's name; repeat (default: all)"),
+            option("--games", type=_whole_number, default=2000, metavar="N",
+                   help="fresh games each best response plays against the table (default "
+                   "2000)"),
+            option("--search-games", type=_whole_number, default=100, metavar="N",
+                   help="games per seat and candidate while a family is searched (default "
+                   "100)"),
+            SEED, OVERWRITE, QUIET, RESUME, *EXECUTOR,
+            out_option("--out", "the table of best responses (.parquet/.csv)", required=True),
+        ),
+        command_exploitability,
     ),
     Command(
         "fit",

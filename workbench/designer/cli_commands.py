@@ -77,14 +77,14 @@ def command_compare(args: argparse.Namespace) -> int:
     """Baseline vs variant on the same seeds: write the comparison."""
     from workbench.designer.comparison import compare
 
-    _, baseline = _game_and_rules(args)
+    game, baseline = _game_and_rules(args)
     changes = parse_settings(args.variant, "--variant")
     agents = parse_lineup(args.agents)
     check_outputs([args.out], args.overwrite)
     _describe(args, f"baseline and variant, {args.games:,} games each")
     frame = _run(
         args,
-        partial(compare, args.game, baseline, changes, agents, games=args.games, seed=args.seed),
+        partial(compare, game, baseline, changes, agents, games=args.games, seed=args.seed),
     )
     return _write(args, [(frame, args.out)])
 
@@ -93,7 +93,7 @@ def command_sweep(args: argparse.Namespace) -> int:
     """Every cell of the grid: write the sweep table."""
     from workbench.designer.sweeps import plan_sweep, run_sweep
 
-    _, base = _game_and_rules(args)
+    game, base = _game_and_rules(args)
     grid: dict[str, list[Any]] = {}
     for item in args.grid:
         field, values = parse_assignment(item, "--grid")
@@ -106,7 +106,7 @@ def command_sweep(args: argparse.Namespace) -> int:
             raise CommandError("give --agents (one line-up) or --lineup (a line-up axis), not both")
         grid["agents"] = [parse_lineup(lineup) for lineup in args.lineup]
     plan = plan_sweep(
-        args.game, base, grid, agents, games=args.games, seed=args.seed, progress=not args.quiet
+        game, base, grid, agents, games=args.games, seed=args.seed, progress=not args.quiet
     )
     check_outputs([args.out], args.overwrite)
     _describe(args, f"{len(plan.cells)} cells × {plan.games:,} games")
@@ -118,7 +118,7 @@ def command_tournament(args: argparse.Namespace) -> int:
     """Agents against each other: write the standings and, when asked, the other tables."""
     from workbench.designer.tournaments import tournament
 
-    _, rules = _game_and_rules(args)
+    game, rules = _game_and_rules(args)
     entrants = parse_lineup(args.entrants)
     if isinstance(entrants, str):
         raise CommandError(
@@ -127,7 +127,7 @@ def command_tournament(args: argparse.Namespace) -> int:
     check_outputs([args.out, args.pairwise_out, args.by_seat_out], args.overwrite)
     _describe(args, f"{len(entrants)} entrants, {args.games:,} games per seating")
     result = _run(
-        args, partial(tournament, args.game, rules, entrants, games=args.games, seed=args.seed)
+        args, partial(tournament, game, rules, entrants, games=args.games, seed=args.seed)
     )
     outputs = [
         (result.standings, args.out),
@@ -150,7 +150,7 @@ def command_ladder(args: argparse.Namespace) -> int:
     count = len(agents) if agents is not None else len(game.agents)
     _describe(args, f"{count} agents, {args.games:,} games per seat of each match")
     result = _run(
-        args, partial(ladder, args.game, rules, agents, games=args.games, seed=args.seed)
+        args, partial(ladder, game, rules, agents, games=args.games, seed=args.seed)
     )
     outputs = [
         (result.ratings, args.out),
@@ -277,13 +277,26 @@ def command_robust_compare(args: argparse.Namespace) -> int:
     """Baseline vs variant under several strengths of play, with verdicts: write the table."""
     from workbench.designer.robust import robust_compare
 
-    _, baseline = _game_and_rules(args)
+    game, baseline = _game_and_rules(args)
     changes = parse_settings(args.variant, "--variant")
     strengths = [parse_lineup(text) for text in args.strength] if args.strength else None
     check_outputs([args.out], args.overwrite)
     _describe(args, f"baseline and variant, up to {args.games:,} games per strength")
-    frame = _run(args, partial(robust_compare, args.game, baseline, changes,
+    frame = _run(args, partial(robust_compare, game, baseline, changes,
                                strengths=strengths, games=args.games, seed=args.seed))  # fmt: skip
+    return _write(args, [(frame, args.out)])
+
+
+def command_exploitability(args: argparse.Namespace) -> int:
+    """Each family's best response to a table: write the table of gains."""
+    from workbench.designer.exploitability import exploitability
+
+    game, rules = _game_and_rules(args)
+    check_outputs([args.out], args.overwrite)
+    _describe(args, f"every family against {args.table}, {args.games:,} fresh games each")
+    frame = _run(args, partial(exploitability, game, rules, args.table,
+                               challengers=args.challenger, games=args.games,
+                               search_games=args.search_games, seed=args.seed))  # fmt: skip
     return _write(args, [(frame, args.out)])
 
 
