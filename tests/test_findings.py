@@ -161,6 +161,7 @@ def test_conditions_compare_intervals():
     assert Estimate(0.25, 0.238, 0.250).includes(0.25)
     assert not Estimate(0.252, 0.2503, 0.27).includes(0.25)
     assert high.within(0.3, 0.4) and not high.within(None, 0.34)
+    assert not high.within(0.335, 0.34) and high.point.within(0.335, 0.34)  # the value alone
     assert high.excludes(0) and not Estimate(0.0, -0.1, 0.1).excludes(0)
     exact = Estimate(0.5)
     assert exact.exact and exact.includes(0.5) and exact.above(0.4) and not exact.above(0.5)

@@ -150,6 +150,12 @@ class Estimate:
     confidence: float = CONFIDENCE
 
     @property
+    def point(self) -> Estimate:
+        """The value alone, as an exact value: to compare the point estimate, not the interval
+        (``rate.point.within(0.19, 0.23)``)."""
+        return Estimate(self.value, n=self.n, label=self.label, confidence=self.confidence)
+
+    @property
     def exact(self) -> bool:
         """No interval: an exact value (or one given without its uncertainty)."""
         return _missing(self.low) or _missing(self.high)
