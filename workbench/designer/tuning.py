@@ -120,7 +120,8 @@ def tune(
     (default: budget / 40, at least 50); survivors play REDUCTION times more, STAGES times.
 
     One row per candidate tried, best first: its rule values, ``distance``, ``meets``,
-    ``verdict`` (module docstring), each target metric's value and interval (``<metric>``, ``<metric>_low``, ``<metric>_high``),
+    ``verdict`` (module docstring), each target metric's value and interval (``<metric>``,
+    ``<metric>_low``, ``<metric>_high``),
     ``games`` it played and ``seed`` (``simulate(rules, agents, games=games, seed=seed)``
     reproduces its numbers), ``stage`` reached, ``rules`` as a label and ``agents``.
     """
