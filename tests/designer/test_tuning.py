@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from workbench.designer.cells import InvalidCells
-from workbench.designer.tuning import Band, tune
+from workbench.designer.tuning import TUNE_VERDICTS, Band, _verdict, tune
 
 
 @pytest.mark.parametrize(
@@ -32,6 +32,27 @@ def test_band_holds_an_interval_inside_it():
     assert band.holds(1.0, 9.0) and not band.holds(0.9, 2.0) and not band.holds(math.nan, 2.0)
 
 
+def test_band_misses_only_an_interval_wholly_outside_it():
+    band = Band("m", -0.03, 0.03)
+    assert band.misses(0.031, 0.05) and band.misses(-0.2, -0.04)
+    assert not band.misses(0.02, 0.041)  # crosses the edge: not shown to miss
+    assert not band.misses(-0.01, 0.01) and not band.misses(math.nan, 0.5)
+
+
+@pytest.mark.parametrize(
+    ("meets", "intervals", "verdict"),
+    [
+        (True, {"a": (0.0, 0.01, 0.02)}, "meets every target"),
+        (False, {"a": (0.05, 0.04, 0.06), "b": (1.0, 0.5, 1.5)}, "misses a target"),
+        (False, {"a": (0.03, 0.02, 0.04), "b": (1.0, 0.5, 1.5)}, "unclear"),
+        (False, {"a": (math.nan,) * 3}, "unclear"),
+    ],
+)
+def test_a_candidates_verdict_says_what_its_intervals_showed(meets, intervals, verdict):
+    bands = [Band("a", -0.03, 0.03), Band("b", 0.0, 2.0)]
+    assert _verdict(meets, intervals, bands) == verdict
+
+
 def test_tune_finds_the_budgets_that_put_the_price_in_its_band(example):
     # Truthful bidders bid min(value, budget): with values 1..10 the mean price rises with the
     # budget until the budget stops binding.
@@ -47,6 +68,12 @@ def test_tune_finds_the_budgets_that_put_the_price_in_its_band(example):
     by_budget = dict(zip(frame["budget"], frame["mean_price"], strict=True))
     assert by_budget[1] <= 1.0 and by_budget[2] <= 2.0  # the budget caps every price
     assert not frame.filter(pl.col("budget") <= 2)["meets"].any()
+    assert frame["verdict"].is_in(TUNE_VERDICTS).all()
+    assert frame.filter(pl.col("meets"))["verdict"].unique().to_list() == ["meets every target"]
+    # Budgets 1 and 2 cap every price at 2 or less: their intervals lie below the band.
+    assert frame.filter(pl.col("budget") <= 2)["verdict"].unique().to_list() == [
+        "misses a target"
+    ]
     # The seed and games of a row reproduce its numbers.
     again = tune(
         "example", {"budget": [1, 2, 4, 8, 16]}, {"mean_price": (3.0, None)},

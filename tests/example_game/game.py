@@ -1,5 +1,4 @@
-"""The example game's record: what the registry returns once it is registered. Agents weakest
-first; a search agent takes the reference agent (fitted) as its model."""
+"""The example game's record (agents weakest first; search is given the fitted one as model)."""
 
 from workbench.kit.game import Game
 
@@ -11,11 +10,12 @@ from .rules import Rules
 from .search import ExampleSearchAgent
 from .simulate import SELF_PLAY
 
-AGENTS = {"random": RandomAgent, "truthful": TruthfulAgent, "shading": ShadingAgent,
-          "fitted": ExampleFittedAgent, "search": ExampleSearchAgent}  # fmt: skip
 GAME = Game(
     id="example", summary="Example: a first-price sealed-bid auction of items among 2-5 seats.",
-    Rules=Rules, new_game=new_game, selfplay=SELF_PLAY, agents=AGENTS, default_agent="shading",
+    Rules=Rules, new_game=new_game, selfplay=SELF_PLAY, default_agent="shading",
+    agents={"random": RandomAgent, "truthful": TruthfulAgent, "shading": ShadingAgent,
+            "fitted": ExampleFittedAgent, "search": ExampleSearchAgent},
     reference_agent="fitted", metrics=GAME_METRICS, game_metrics=game_metrics,
     common_randomness=COMMON_RANDOMNESS)  # fmt: skip
-make_agent, simulate, play_game = GAME.make_agent, GAME.simulate, GAME.play_game
+AGENTS, make_agent, simulate, play_game = (
+    GAME.agents, GAME.make_agent, GAME.simulate, GAME.play_game)

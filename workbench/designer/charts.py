@@ -230,18 +230,22 @@ def ladder_chart(ratings: pl.DataFrame, *, title: str | None = None) -> alt.TopL
     )
 
 
-#: A verdict's colour in ``robust_chart``.
+#: A verdict kind's colour in ``robust_chart`` (``workbench.designer.robust.VERDICT_KINDS``).
 VERDICT_COLOURS = {
-    "robust": "#2ca02c", "depends on play": "#ff7f0e", "no clear effect": "#7f7f7f",
+    "robust": "#2ca02c", "reverses with play": "#d62728", "unclear under": "#ff7f0e",
+    "no effect beyond": "#1f77b4", "no clear effect": "#7f7f7f",
 }  # fmt: skip
 
 
 def robust_chart(
     frame: pl.DataFrame, metrics: Sequence[str] | None = None, *, title: str | None = None
 ) -> alt.FacetChart:
-    """Variant minus baseline per metric under each strength of play, with 95% intervals,
+    """Variant minus baseline per metric under each strength of play, with its interval,
     coloured by the metric's verdict (a ``robust_compare`` frame); each metric on its own
-    scale, a dashed line at 0."""
+    scale, a dashed line at 0. The subtitle names the intervals' confidence (a strength played
+    until decided has wider, Bonferroni intervals)."""
+    from workbench.designer.robust import VERDICT_KINDS, verdict_kind
+
     check_frame(
         frame, ["metric", "strength", "n", "diff", "low", "high", "verdict", "game",
                 "baseline_name", "variant_name"], "robust_chart",
@@ -250,22 +254,27 @@ def robust_chart(
     first = frame.row(0, named=True)
     data = _json_safe(frame.filter(pl.col("metric").is_in(chosen))).with_columns(zero=pl.lit(0.0))
     strengths = data["strength"].unique(maintain_order=True).to_list()
+    shown = sorted(data["verdict"].unique().to_list(),
+                   key=lambda v: (VERDICT_KINDS.index(verdict_kind(v)), v))  # fmt: skip
     colour = alt.Color(
         "verdict:N",
-        scale=alt.Scale(domain=list(VERDICT_COLOURS), range=list(VERDICT_COLOURS.values())),
-        legend=alt.Legend(orient="bottom", title="verdict"),
+        scale=alt.Scale(domain=shown, range=[VERDICT_COLOURS[verdict_kind(v)] for v in shown]),
+        legend=alt.Legend(orient="bottom", title="verdict", labelLimit=300),
     )
     base = alt.Chart().encode(y=alt.Y("strength:N", sort=strengths, title=None))
     zero = base.mark_rule(color="gray", strokeDash=[4, 3]).encode(x="zero:Q")
     bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q", color=colour)
     points = base.mark_point(filled=True, size=60).encode(
-        x=alt.X("diff:Q", title="variant − baseline (bar: 95% interval)",
+        x=alt.X("diff:Q", title="variant − baseline (bar: interval)",
                 axis=alt.Axis(tickCount=5)),
         color=colour,
         tooltip=["metric:N", "strength:N", *interval_tooltip("diff"), "n:Q", "verdict:N"],
     )  # fmt: skip
-    heading = title or (
-        f"{first['game']}: {first['variant_name']} vs {first['baseline_name']}, by strength"
+    heading = alt.TitleParams(
+        title or f"{first['game']}: {first['variant_name']} vs {first['baseline_name']}, "
+        "by strength",
+        subtitle=_confidence_note(data),
+        anchor="start",
     )
     layers = alt.layer(zero, bars, points, data=data).properties(
         width=WIDTH - 160, height=16 * len(strengths) + 8
@@ -273,8 +282,26 @@ def robust_chart(
     return _by_metric(layers, chosen, heading)
 
 
-#: Colours of ``tune_chart``: a candidate that meets every target, one that misses, the band.
-TUNE_COLOURS = {"meets every target": "#2ca02c", "misses a target": "#7f7f7f"}
+def _confidence_note(data: pl.DataFrame) -> str:
+    """'bars: 95% intervals', naming a strength whose intervals are wider (played until
+    decided, Bonferroni over its looks)."""
+    from workbench.findings import percent
+
+    if "confidence" not in data.columns:
+        return "bars: 95% intervals"
+    levels = data.select("strength", "confidence").unique(maintain_order=True)
+    common = levels["confidence"].mode().sort()[0]
+    wider = [f"{row['strength']} {percent(row['confidence'])}"
+             for row in levels.iter_rows(named=True) if row["confidence"] != common]  # fmt: skip
+    note = f"bars: {percent(common)} intervals"
+    if wider:
+        note += f" ({', '.join(wider)}: played until decided)"
+    return note
+
+
+#: Colours of ``tune_chart``: a candidate's verdict on the targets (``TUNE_VERDICTS``), the band.
+TUNE_COLOURS = {"meets every target": "#2ca02c", "unclear": "#ff7f0e",
+                "misses a target": "#7f7f7f"}  # fmt: skip
 BAND_COLOUR = "#2ca02c"
 
 
@@ -286,8 +313,9 @@ def tune_chart(
 ) -> alt.VConcatChart:
     """Each candidate of a ``tune`` frame (best first) and its value of every target metric,
     with its 95% interval as a bar, beside the metric's target band (shaded; an open end runs
-    to the panel's edge); one panel per target, coloured by whether the candidate meets every
-    target. ``targets``: as given to ``tune``."""
+    to the panel's edge); one panel per target, coloured by the candidate's verdict (meets
+    every target, misses one, or unclear: an interval crosses a band's edge). ``targets``: as
+    given to ``tune``."""
     check_frame(frame, ["rank", "distance", "meets", "games", "game"], "tune_chart")
     if not targets:
         raise ValueError("tune_chart needs the targets given to tune (metric -> (low, high))")
@@ -312,7 +340,8 @@ def tune_chart(
             ranked.select(
                 "rank", "games", "stage", "status",
                 candidate=pl.Series(labels),
-                verdict=pl.when(pl.col("meets")).then(pl.lit("meets every target"))
+                verdict=pl.col("verdict") if "verdict" in ranked.columns
+                else pl.when(pl.col("meets")).then(pl.lit("meets every target"))
                 .otherwise(pl.lit("misses a target")),
                 value=pl.col(metric), low=pl.col(f"{metric}_low"),
                 high=pl.col(f"{metric}_high"),

@@ -217,7 +217,9 @@ COMMANDS = (
         "robust-compare",
         "Baseline vs variant under several strengths of play (default: the game's hand-written "
         "agent, fitted, search): each metric's difference and 95% interval per strength, and a "
-        "verdict per metric (robust, depends on play, no clear effect).",
+        "verdict per metric (robust, reverses with play, unclear under a strength, no clear "
+        "effect); search plays on, up to 4 times its first games, while it alone leaves a "
+        "verdict unclear.",
         "python -m workbench robust-compare rubbish --variant destined_bonus=45 \\\n"
         "      --games 20000 --seed 1 --out bonus45.csv",
         (

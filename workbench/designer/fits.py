@@ -6,20 +6,16 @@ from typing import Any
 
 from workbench.designer.cells import check_base_rules, check_seed, get_game
 from workbench.kit.fits import Fit
+from workbench.kit.game import Game
 
 
-def fit(game: str, rules: Any = None, *, seed: int = 0, progress: bool = True) -> Fit:
+def fit(game: str | Game, rules: Any = None, *, seed: int = 0, progress: bool = True) -> Fit:
     """The game's ``fitted`` policy fitted to ``rules`` (None: the rulebook's) by self-play:
     read from the fit cache (the rulebook's fit ships with the workbench) or fitted now, with
     a progress bar, and cached. The result's ``params`` are the policy's parameters by name."""
     game = get_game(game)
     rules = check_base_rules(game, rules, "rules")
-    seed = check_seed(seed)
-    if "fitted" not in game.agents:
-        raise ValueError(
-            f"{game.id} has no fitted agent; its agents: {', '.join(game.agents)}"
-        )
-    return game.make_agent("fitted", seed=seed).fit(rules, progress=progress)
+    return game.fit(rules, seed=check_seed(seed), progress=progress)
 
 
 __all__ = ["fit"]

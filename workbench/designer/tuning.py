@@ -14,7 +14,10 @@ played it says why instead of returning an empty table.
 Distance to the targets: for each target metric with band [low, high], how far its value lies
 outside the band (0 inside), divided by the band's width (or by the size of its one bound
 when the band is open, 1 for a bound of 0); summed over the targets. ``meets``: every target
-metric's interval lies inside its band.
+metric's interval lies inside its band. ``verdict`` says what the intervals showed: "meets
+every target" (``meets``), "misses a target" (some target metric's interval lies wholly
+outside its band), else "unclear" (an interval crosses a band's edge, or is undefined: more
+games could go either way).
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ STAGES = 3
 GRID_LIMIT = 10_000
 #: Candidates in a row that cannot be played before the run stops.
 INVALID_LIMIT = 25
+#: A candidate's verdict on the targets, best first (see the module docstring).
+TUNE_VERDICTS = ("meets every target", "misses a target", "unclear")
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,14 @@ class Band:
             return False
         return (self.low is None or low >= self.low) and (self.high is None or high <= self.high)
 
+    def misses(self, low: float, high: float) -> bool:
+        """Does the interval [low, high] lie wholly outside the band?"""
+        if any(v is None or math.isnan(v) for v in (low, high)):
+            return False
+        return (self.low is not None and high < self.low) or (
+            self.high is not None and low > self.high
+        )
+
 
 def tune(
     game: str | Game,
@@ -113,8 +126,9 @@ def tune(
     ``budget``: games to spend in all. ``first_games``: games each candidate plays first
     (default: budget / 40, at least 50); survivors play REDUCTION times more, STAGES times.
 
-    One row per candidate tried, best first: its rule values, ``distance``, ``meets``, each
-    target metric's value and interval (``<metric>``, ``<metric>_low``, ``<metric>_high``),
+    One row per candidate tried, best first: its rule values, ``distance``, ``meets``,
+    ``verdict`` (module docstring), each target metric's value and interval (``<metric>``,
+    ``<metric>_low``, ``<metric>_high``),
     ``games`` it played and ``seed`` (``simulate(rules, agents, games=games, seed=seed)``
     reproduces its numbers), ``stage`` reached, ``rules`` as a label and ``agents``.
     """
@@ -355,6 +369,7 @@ def _ranked(rows, fields, bands, agents, seed, game, choices) -> pl.DataFrame:
         record["meets"] = bool(metrics) and all(
             band.holds(*metrics[band.metric][1:]) for band in bands
         )
+        record["verdict"] = _verdict(record["meets"], metrics, bands)
         for band in bands:
             value, low, high = metrics.get(band.metric, (math.nan,) * 3)
             record.update({band.metric: value, f"{band.metric}_low": low,
@@ -369,4 +384,13 @@ def _ranked(rows, fields, bands, agents, seed, game, choices) -> pl.DataFrame:
     return frame.with_columns(game=pl.lit(game.id)).with_row_index("rank", offset=1)
 
 
-__all__ = ["REDUCTION", "STAGES", "Band", "tune"]
+def _verdict(meets: bool, metrics: dict, bands: list[Band]) -> str:
+    """What a candidate's intervals showed about the targets (see the module docstring)."""
+    if meets:
+        return TUNE_VERDICTS[0]
+    if any(band.misses(*metrics.get(band.metric, (math.nan,) * 3)[1:]) for band in bands):
+        return TUNE_VERDICTS[1]
+    return TUNE_VERDICTS[2]
+
+
+__all__ = ["REDUCTION", "STAGES", "TUNE_VERDICTS", "Band", "tune"]

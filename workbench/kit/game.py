@@ -12,6 +12,7 @@ import importlib
 import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from workbench.kit.lineup import make_named_agent, resolve_lineup
@@ -59,6 +60,7 @@ class Game:
     _functions: tuple[Callable[..., Any], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "agents", MappingProxyType(dict(self.agents)))  # read-only
         unknown = [name for name in (self.default_agent, self.reference_agent)
                    if name is not None and name not in self.agents]  # fmt: skip
         if unknown:
