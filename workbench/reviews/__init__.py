@@ -23,7 +23,7 @@ from workbench.reviews.labels import LABELS, THRESHOLDS, label_of
 __getattr__ = lazy_exports(
     globals(),
     {
-        "workbench.reviews.summary": ("loss_by", "review_games"),
+        "workbench.reviews.summary": ("loss_by", "review_games", "total_loss"),
         "workbench.reviews.hint": ("hint",),
         "workbench.reviews.charts": ("loss_chart", "track_chart", "where_lost_chart"),
     },
@@ -45,6 +45,7 @@ __all__ = [
     "review",
     "review_details",
     "review_games",
+    "total_loss",
     "track_chart",
     "where_lost_chart",
 ]

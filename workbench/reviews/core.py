@@ -43,7 +43,7 @@ from workbench.kit.evaluation import (
 )
 from workbench.kit.game import Game
 from workbench.kit.lineup import agent_label
-from workbench.kit.seeding import generator, seed_sequence
+from workbench.kit.seeding import SeedLike, generator, seed_sequence
 from workbench.reviews.knowledge import Knowledge
 from workbench.reviews.labels import labels
 
@@ -121,7 +121,7 @@ class Played:
     players: tuple[int, ...]
     actions: tuple[Any, ...]
     labels: tuple[str, ...]
-    seed: int
+    seed: SeedLike
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ class Review:
 
     game: Game
     seat: int
-    seed: int
+    seed: SeedLike
     budget: int
     labels: tuple[str, ...]
     decisions: pl.DataFrame
@@ -214,7 +214,7 @@ def played_game(game: Any, rules: Any = None, agents: Any = None, *, seed: int =
         players.append(player)
         actions.append(action)
     names = tuple(agent_label(agent) for agent in lineup)
-    return Played(record, rules, tuple(states), tuple(players), tuple(actions), names, int(seed))
+    return Played(record, rules, tuple(states), tuple(players), tuple(actions), names, seed)
 
 
 def review_played(
@@ -277,8 +277,6 @@ def review_decision(
     """The two stages (module docstring) at ``state``, where ``seat`` played ``taken``. An
     action the playouts cannot continue after (``evaluate_actions``) is left out; when it is
     the action taken, the decision is unrated (its numbers and label null)."""
-    from workbench.play.actions import value_text
-
     observation = state.observation(seat)
     legal = state.legal_actions()
     actions = evaluated_actions(evaluator, observation, legal, taken, rng)
@@ -299,8 +297,8 @@ def review_decision(
         "phase": str(getattr(observation, "phase", type(taken).__name__)),
         "kind": type(taken).__name__,
         "seat": seat,
-        "action": value_text(taken),
-        "best_action": value_text(actions[best_index]),
+        "action": action_text(taken),
+        "best_action": action_text(actions[best_index]),
         **dict.fromkeys(_RATED),
         "n": budget,
         "evaluated": int(valid.sum()),
@@ -328,11 +326,22 @@ def review_decision(
             continue
         estimate = win_chance(screen[index, :, seat])
         screened.append({
-            "action": value_text(action), "win_chance": estimate.value, "low": estimate.low,
+            "action": action_text(action), "win_chance": estimate.value, "low": estimate.low,
             "high": estimate.high, "n": estimate.n, "taken": index == taken_index,
             "best": index == best_index,
         })  # fmt: skip
     return Reviewed(row, screened, track)
+
+
+def action_text(action: Any) -> str:
+    """An action as a review shows it: the game's own wording when it has one (a bid's
+    '10+5 = 15'), else its type and fields ('Play(card 9S)', 'Pass'), else plain text."""
+    from workbench.play.actions import is_record, value_text
+
+    text = value_text(action)
+    if is_record(action) and type(action).__str__ is tuple.__str__:
+        return f"{type(action).__name__}({text})" if text else type(action).__name__
+    return text
 
 
 def evaluated_actions(
@@ -416,7 +425,7 @@ def _whole(value: Any) -> int | None:
 
 
 __all__ = [
-    "ALL_LEGAL", "DEFAULT_BUDGETS", "REVIEW_STREAM", "Review", "default_budget",
+    "ALL_LEGAL", "DEFAULT_BUDGETS", "REVIEW_STREAM", "Review", "action_text", "default_budget",
     "evaluated_actions", "played_game", "review", "review_decision", "review_details",
     "review_played",
 ]  # fmt: skip

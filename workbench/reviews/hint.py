@@ -17,7 +17,7 @@ import polars as pl
 
 from workbench.kit.evaluation import Evaluator, evaluate_actions, paired_loss, win_chance
 from workbench.kit.seeding import generator
-from workbench.reviews.core import _budget, evaluated_actions
+from workbench.reviews.core import _budget, action_text, evaluated_actions
 
 #: Seeding label of a hint's draws: the decision after ``step`` actions of a game seeded
 #: ``seed`` uses ``(seed, 101, step)`` (the review's is 100).
@@ -56,8 +56,6 @@ def hint(
     against the best evaluated (``loss_low``, ``loss_high``), best first; ``n`` playouts
     each. Draws from ``(seed, HINT_STREAM, step)``: the same arguments give the same hint."""
     from workbench import games
-    from workbench.play.actions import value_text
-
     record = games.get(game)
     seat = state.to_play
     if seat is None:
@@ -75,7 +73,7 @@ def hint(
         chance = win_chance(shares[index])
         loss = paired_loss(shares[best], shares[index])
         rows.append({
-            "action": value_text(action), "win_chance": chance.value, "low": chance.low,
+            "action": action_text(action), "win_chance": chance.value, "low": chance.low,
             "high": chance.high, "loss": loss.value, "loss_low": loss.low,
             "loss_high": loss.high, "best": index == best, "n": budget,
         })  # fmt: skip

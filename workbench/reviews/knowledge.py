@@ -53,7 +53,9 @@ class Knowledge:
             parts.append(f"({len(new) - MAX_LINES} earlier lines)")
             new = new[-MAX_LINES:]
         parts += new
-        return SEPARATOR.join(parts) if parts else "nothing new since the last decision"
+        if parts:
+            return SEPARATOR.join(parts)
+        return "nothing in the log yet" if not lines else "nothing new since the last decision"
 
 
 __all__ = ["MAX_LINES", "Knowledge", "knowledge_hook"]

@@ -9,6 +9,7 @@ share its cards).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,8 @@ from workbench.reviews.core import _budget, played_game, review_played
 from workbench.reviews.labels import LABELS
 from workbench.stats import mean_interval
 
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
 #: Labels counted as a lost decision in ``loss_by``'s ``flagged`` share (the label the interval
 #: supports: "inaccuracy" or worse).
 FLAGGED = LABELS[2:]
@@ -35,8 +38,9 @@ def review_games(
     budget: int | None = None,
 ) -> pl.DataFrame:
     """Every seat of ``games`` games reviewed: the decisions frame of each (``review``) with
-    ``game`` (0 to games - 1) and ``agent`` (the seat's agent) first. ``agents``: one name per
-    seat (None: the game's reference agent everywhere), rotated one seat further each game."""
+    ``game`` (0 to games - 1) and ``agent`` (the seat's agent) first, and ``stage``: "first
+    half" or "second half" of the game by round. ``agents``: one name per seat (None: the
+    game's reference agent everywhere), rotated one seat further each game."""
     from workbench import games as registry
 
     record = registry.get(game)
@@ -63,7 +67,26 @@ def review_games(
                 )
             )
     frame = pl.concat(frames)
+    # the game's first or second half by round (a game's rounds, or deals, as its rows count them)
+    half = (pl.col("round").max().over("game") + 1) // 2
+    frame = frame.with_columns(
+        pl.when(pl.col("round") <= half).then(pl.lit("first half")).otherwise(pl.lit("second half"))
+        .alias("stage")
+    )
     return frame.select("game", "agent", *[c for c in frame.columns if c not in ("game", "agent")])
+
+
+def total_loss(decisions: pl.DataFrame) -> tuple[float, float, float]:
+    """The win chance a seat lost over its rated decisions (a review's frame): the sum of the
+    losses and an approximate 95% interval (each decision's interval read as +-1.96 standard
+    errors; the decisions' playouts are independent, so the variances add)."""
+    rated = decisions.filter(pl.col("loss").is_not_null())
+    if rated.is_empty():
+        return 0.0, 0.0, 0.0
+    total = float(rated["loss"].sum())
+    errors = ((rated["high"] - rated["low"]) / (2 * Z95)).to_numpy()
+    half = Z95 * math.sqrt(float((errors**2).sum()))
+    return total, total - half, total + half
 
 
 def loss_by(reviews: pl.DataFrame, by: str | Sequence[str] = "phase") -> pl.DataFrame:
@@ -111,4 +134,4 @@ def loss_by(reviews: pl.DataFrame, by: str | Sequence[str] = "phase") -> pl.Data
     return pl.DataFrame(rows).sort(["agent", "loss_per_game"], descending=[False, True])
 
 
-__all__ = ["FLAGGED", "loss_by", "review_games"]
+__all__ = ["FLAGGED", "loss_by", "review_games", "total_loss"]
