@@ -1,4 +1,4 @@
-"""The dependency direction: data -> games -> designer/table -> notebooks. No game module
+"""The dependency direction: data -> games -> designer/table/review -> notebooks. No game module
 imports the play-along table; the table finds a game's panel through the contract's
 ``make_panel`` hook, and a game without one still gets the table."""
 
@@ -18,7 +18,7 @@ from workbench.play.table import find_panel, table
 
 PACKAGE = Path(workbench.__file__).parent
 GAMES = PACKAGE / "games"
-ABOVE_THE_GAMES = ("workbench.play", "workbench.designer")
+ABOVE_THE_GAMES = ("workbench.play", "workbench.designer", "workbench.reviews")
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -88,7 +88,7 @@ def test_importing_every_game_module_loads_no_table():
         "for name in names: importlib.import_module(name)\n"
         "assert 'workbench.games.rubbish.panel' in names\n"
         "print(sorted(m for m in sys.modules if m.startswith(('workbench.play', "
-        "'workbench.designer'))))\n"
+        "'workbench.designer', 'workbench.reviews'))))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
