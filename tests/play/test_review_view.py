@@ -12,7 +12,7 @@ import pytest
 import workbench
 from workbench.charts import ChartView
 from workbench.play.review import decisions_html, hint_html
-from workbench.play.table import table
+from workbench.play.table import load_table, table
 
 
 def test_the_hint_is_off_by_default_and_answers_at_decisions():
@@ -70,12 +70,15 @@ def test_the_review_is_offered_once_the_game_is_over(tmp_path):
     assert len(chart["vconcat"]) == 2
 
 
-def test_the_review_button_reviews_and_reports_errors():
+def test_the_review_button_reviews_a_loaded_table(tmp_path):
     t = table("rubbish", seed=6, opponents="heuristic", review_budget=8)
     t.autoplay("heuristic")
-    t.review_view.button.click()
-    assert t.review_view.review is not None and t.review_view.error is None
-    assert t.review_view.seconds is not None
+    loaded = load_table(t.save(tmp_path / "g.json"), review_budget=8)
+    assert loaded.review_view.layout.display is None  # finished: the review is offered
+    loaded.review_view.button.click()
+    assert loaded.review_view.review is not None and loaded.review_view.error is None
+    assert loaded.review_view.review.decisions.equals(t.review().decisions)
+    assert t.review_view.budget == 8 and "8 playouts per action" in t.review_view.status.value
 
 
 def test_the_decisions_table_and_the_hint_html():

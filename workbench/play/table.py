@@ -256,6 +256,7 @@ def table(
     seed: int,
     panel: bool = True,
     hint: bool = False,
+    review_budget: int | None = None,
     **panel_options: Any,
 ) -> Table:
     """A play-along table: you play ``seat`` of ``game`` (a registry id) against agents.
@@ -266,14 +267,18 @@ def table(
     ``panel_options`` go to the game's panel (e.g. ``model="heuristic"`` for Rubbish).
     ``hint``: show the search's evaluation of each action at every decision (about a second
     each; it can be switched on and off at the table). Once the game is over the table offers
-    a review of the seat's decisions (``Table.review``).
+    a review of the seat's decisions (``Table.review``; ``review_budget``: its playouts per
+    action, None: the game's default).
     """
     session = Session(game, rules, seat=seat, opponents=opponents, seed=seed)
-    return Table(session, panel=panel, hint=hint, **panel_options)
+    return Table(session, panel=panel, hint=hint, review_budget=review_budget, **panel_options)
 
 
 def load_table(
-    path: str | os.PathLike[str], *, panel: bool = True, hint: bool = False, **panel_options: Any
-) -> Table:
-    """The game saved at ``path``, replayed (ValueError if the replay diverges) and drawn."""
-    return Table(load(path), panel=panel, hint=hint, **panel_options)
+    path: str | os.PathLike[str], *, panel: bool = True, hint: bool = False,
+    review_budget: int | None = None, **panel_options: Any,
+) -> Table:  # fmt: skip
+    """The game saved at ``path``, replayed (ValueError if the replay diverges) and drawn; a
+    finished game offers its review at once."""
+    return Table(load(path), panel=panel, hint=hint, review_budget=review_budget,
+                 **panel_options)  # fmt: skip
