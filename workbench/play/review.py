@@ -57,17 +57,17 @@ def decisions_html(decisions: pl.DataFrame) -> str:
         rows += (
             f"<tr><td style='{_CELL}'>{r['decision']}</td>"
             f"<td style='{_CELL}'>{'' if r['round'] is None else r['round']}</td>"
-            f"<td style='{_LEFT}'>{escape(r['action'])}</td>"
-            f"<td style='{_LEFT}'>{escape(r['best_action'])}</td>"
+            f"<td style='{_LEFT};white-space:nowrap'>{escape(r['action'])}</td>"
+            f"<td style='{_LEFT};white-space:nowrap'>{escape(r['best_action'])}</td>"
             f"<td style='{_CELL}'>{_number(r['win_chance'])}</td>"
             f"<td style='{_CELL}'>{_interval(r['loss'], r['low'], r['high'])}</td>"
             f"<td style='{_LEFT};background:{colour}'>"
             f"{escape(_label_text(r['label'], r['label_high']))}</td>"
-            f"<td style='{_LEFT};font-size:85%;max-width:28em;white-space:normal'>"
+            f"<td style='{_LEFT};font-size:85%;min-width:24em;white-space:normal'>"
             f"{escape(r['knew'])}</td></tr>"
         )
     return (
-        "<div style='max-height:24em;overflow:auto'><table class='wb-review-decisions' "
+        "<div style='max-height:30em;overflow:auto'><table class='wb-review-decisions' "
         f"style='border-collapse:collapse;font-size:90%'><tr>{head}</tr>{rows}</table></div>"
     )
 
@@ -135,35 +135,36 @@ class ReviewView(widgets.VBox):
         self._draw()
         return self.review
 
-    def chart(self) -> alt.VConcatChart:
+    def charts(self) -> list[alt.TopLevelMixin]:
         """The review's charts: the win chances through the game, then each decision's loss."""
         from workbench.reviews.charts import loss_chart, track_chart
 
         review = self.review
-        return alt.vconcat(
+        return [
             track_chart(review.track, title="Win chance through the game"),
             loss_chart(review.decisions, title=f"What each decision of seat {review.seat} cost"),
-        )
+        ]
 
     def _draw(self) -> None:
         from workbench.charts import ChartView
-        from workbench.reviews.labels import thresholds_text
+        from workbench.reviews.labels import LABELS, thresholds_text
+        from workbench.reviews.summary import total_loss
 
         review = self.review
-        counts = review.decisions["label"].value_counts().sort("label")
+        counts = dict(review.decisions["label"].value_counts().iter_rows())
         summary = ", ".join(
-            f"{count} {label or 'unrated'}" for label, count in counts.iter_rows()
+            f"{counts[label]} {label or 'unrated'}" for label in (*LABELS, None) if label in counts
         ) or "no decisions"
-        lost = review.decisions["loss"].sum()
+        lost, low, high = total_loss(review.decisions)
         self.status.value = (
             f"<b>Review</b> of seat {review.seat}: {review.decisions.height} decisions "
-            f"({escape(summary)}); win chance lost in all {lost:.3f} "
+            f"({escape(summary)}); win chance lost in all {lost:.3f} [{low:.3f}, {high:.3f}] "
             f"({review.budget} playouts per action, {self.seconds:.1f} s). Labels by the "
             f"interval's low end ({escape(thresholds_text())}); 'good – mistake': the "
-            "interval allows either."
+            "interval allows either. Judged by the search's model: hidden cards uniform over "
+            "what you saw, every seat then playing the fitted policy."
         )
-        spec = self.chart().to_dict()
-        self.chart_box.children = [ChartView(spec)]
+        self.chart_box.children = [ChartView(chart.to_dict()) for chart in self.charts()]
         self.table_view.value = decisions_html(review.decisions)
 
 
@@ -179,7 +180,7 @@ class HintView(widgets.VBox):
         self._cache: dict[int, tuple[pl.DataFrame, float]] = {}
         self.toggle = widgets.Checkbox(
             value=bool(enabled), description="hint: the search's evaluation of each action",
-            indent=False,
+            indent=False, layout=widgets.Layout(width="auto"),
         )  # fmt: skip
         self.toggle.add_class("wb-hint-toggle")
         self.view = widgets.HTML()

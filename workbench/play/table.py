@@ -100,7 +100,6 @@ class Table(SavedCopy, widgets.HBox):
                 self.controls,
                 self.hint_view,
                 self.result_view,
-                self.review_view,
                 self.observation_view,
                 self.log_view,
                 widgets.HBox([self.save_path, self.save_button, self.save_message]),
@@ -112,6 +111,9 @@ class Table(SavedCopy, widgets.HBox):
             self.panel.layout.flex = "1 1 460px"
             self.panel.layout.min_width = "380px"
             children.append(self.panel)
+        # the review, once the game is over, below both at the whole width
+        self.review_view.layout.flex = "1 1 100%"
+        children.append(self.review_view)
         super().__init__(children, layout=widgets.Layout(flex_flow="row wrap"))
         self.add_class("wb-table")
         self.refresh()
