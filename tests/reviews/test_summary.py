@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from workbench.reviews import hint, loss_by, review_games, total_loss
+from workbench.reviews import decisions_by, hint, loss_by, review_games, total_loss
 from workbench.reviews.charts import loss_chart, track_chart, where_lost_chart
 from workbench.reviews.core import review_details
 from workbench.reviews.sentences import (
@@ -69,6 +69,19 @@ def test_total_loss_adds_the_variances():
     z = 1.959963984540054
     half = z * math.sqrt(2 * (0.2 / (2 * z)) ** 2)  # each interval +-0.1: se 0.1 / z
     assert total == pytest.approx(0.3) and (low, high) == pytest.approx((0.3 - half, 0.3 + half))
+
+
+def test_decisions_by_groups_one_review():
+    frame = pl.DataFrame({
+        "phase": ["bid", "play", "bid", "play"], "label": ["best", "good", "good", "best"],
+        "loss": [0.0, 0.1, 0.3, 0.0], "low": [0.0, 0.0, 0.2, 0.0], "high": [0.0, 0.2, 0.4, 0.0],
+    })  # fmt: skip
+    grouped = decisions_by(frame, "phase")
+    assert grouped["phase"].to_list() == ["bid", "play"]
+    assert grouped["decisions"].to_list() == [2, 2] and grouped["best"].to_list() == [1, 1]
+    assert grouped["lost"].to_list() == pytest.approx([0.3, 0.1])
+    bid = frame.filter(pl.col("phase") == "bid")
+    assert grouped.row(0, named=True)["low"] == pytest.approx(total_loss(bid)[1])
 
 
 def _losses(rows):
@@ -153,7 +166,7 @@ def test_the_charts_draw_the_review(example):
     rules = example.Rules(players=3, items=3, budget=6)
     details = review_details("example", rules, "shading", seed=1, seat=0, budget=8)
     track = track_chart(details.track).to_dict()
-    assert track["layer"][1]["mark"]["type"] == "line"
+    assert [layer["mark"]["type"] for layer in track["layer"]] == ["point", "area", "line"]
     loss = loss_chart(details.decisions).to_dict()
     assert any(layer["mark"].get("type") == "text" for layer in loss["layer"])  # thresholds named
     lost = where_lost_chart(loss_by(review_games("example", rules, ["shading", "truthful",

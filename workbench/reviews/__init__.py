@@ -23,7 +23,7 @@ from workbench.reviews.labels import LABELS, THRESHOLDS, label_of
 __getattr__ = lazy_exports(
     globals(),
     {
-        "workbench.reviews.summary": ("loss_by", "review_games", "total_loss"),
+        "workbench.reviews.summary": ("decisions_by", "loss_by", "review_games", "total_loss"),
         "workbench.reviews.hint": ("hint",),
         "workbench.reviews.charts": ("loss_chart", "track_chart", "where_lost_chart"),
     },
@@ -36,6 +36,7 @@ __all__ = [
     "REVIEW_STREAM",
     "THRESHOLDS",
     "Review",
+    "decisions_by",
     "default_budget",
     "hint",
     "label_of",

@@ -35,14 +35,15 @@ def track_chart(track: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
                 axis=alt.Axis(tickMinStep=1)),
         color=alt.Color("who:N", title=None),
     )  # fmt: skip
+    y = alt.Y("win_chance:Q", title="win chance", scale=alt.Scale(domain=[0, 1]))
+    tooltip = ["who:N", "decision:Q", *interval_tooltip("win_chance"), "n:Q"]
+    points = base.mark_point(filled=True, size=24).encode(y=y, tooltip=tooltip)
     band = base.mark_area(opacity=0.15).encode(y="low:Q", y2="high:Q")
-    line = base.mark_line(point=True).encode(
-        y=alt.Y("win_chance:Q", title="win chance", scale=alt.Scale(domain=[0, 1])),
-        tooltip=["who:N", "decision:Q", *interval_tooltip("win_chance"), "n:Q"],
-    )
+    line = base.mark_line().encode(y=y, tooltip=tooltip)
     subtitle = "bands: 95% intervals over the playouts of the action taken"
     heading = alt.Title(title or "Win chance through the game", subtitle=subtitle)
-    return alt.layer(band, line).properties(width=WIDTH, height=HEIGHT, title=heading)
+    # the points first: the first marks of the chart are the estimates themselves
+    return alt.layer(points, band, line).properties(width=WIDTH, height=HEIGHT, title=heading)
 
 
 def loss_chart(decisions: pl.DataFrame, *, title: str = "") -> alt.LayerChart:

@@ -9,6 +9,7 @@ difference over games excludes 0, else "not measurably different".
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 import polars as pl
@@ -19,6 +20,17 @@ from workbench.stats import mean_interval
 #: What every loss is measured under, appended to the sentences.
 MODEL = ("judged by the search's model: hidden cards uniform over what the seat saw, every "
          "seat then playing the fitted policy")  # fmt: skip
+
+
+#: Characters per printed line (a notebook's text output wraps beyond about 120).
+LINE_WIDTH = 100
+
+
+def say(*sentences: str) -> None:
+    """Print each sentence wrapped to ``LINE_WIDTH`` characters, so that no output line wraps in
+    a notebook (later lines of a sentence indented)."""
+    for sentence in sentences:
+        print(textwrap.fill(sentence, LINE_WIDTH, subsequent_indent="  "))
 
 
 def _interval(value: float, low: float, high: float) -> str:
@@ -115,5 +127,5 @@ def difference_sentence(difference: pl.DataFrame, first: str, second: str, by: s
             f"difference per game, paired by game over {games} games, {MODEL}).")  # fmt: skip
 
 
-__all__ = ["MODEL", "agent_difference", "difference_sentence", "game_sentence",
-           "where_lost_sentence"]  # fmt: skip
+__all__ = ["LINE_WIDTH", "MODEL", "agent_difference", "difference_sentence", "game_sentence",
+           "say", "where_lost_sentence"]  # fmt: skip

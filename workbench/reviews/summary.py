@@ -89,6 +89,19 @@ def total_loss(decisions: pl.DataFrame) -> tuple[float, float, float]:
     return total, total - half, total + half
 
 
+def decisions_by(decisions: pl.DataFrame, by: str | Sequence[str] = "phase") -> pl.DataFrame:
+    """One review's decisions grouped by ``by``: how many, how many the review found best,
+    and the win chance lost with its approximate interval (``total_loss``), most lost first."""
+    keys = [by] if isinstance(by, str) else list(by)
+    rows = []
+    for group, part in decisions.group_by(keys, maintain_order=True):
+        lost, low, high = total_loss(part)
+        rows.append({**dict(zip(keys, group, strict=True)), "decisions": part.height,
+                     "best": int((part["label"] == "best").sum()), "lost": lost, "low": low,
+                     "high": high})  # fmt: skip
+    return pl.DataFrame(rows).sort("lost", descending=True)
+
+
 def loss_by(reviews: pl.DataFrame, by: str | Sequence[str] = "phase") -> pl.DataFrame:
     """Win chance lost per game by agent and ``by`` (columns of ``reviews``, e.g. "phase",
     "kind"): one row per agent and group with the games, the decisions per game, the loss per
@@ -134,4 +147,4 @@ def loss_by(reviews: pl.DataFrame, by: str | Sequence[str] = "phase") -> pl.Data
     return pl.DataFrame(rows).sort(["agent", "loss_per_game"], descending=[False, True])
 
 
-__all__ = ["FLAGGED", "loss_by", "review_games", "total_loss"]
+__all__ = ["FLAGGED", "decisions_by", "loss_by", "review_games", "total_loss"]
