@@ -172,8 +172,9 @@ def review_details(
 ) -> Review:
     """``review`` with everything it found (``Review``); ``progress(done, total)`` is called
     after each decision (a table's status line)."""
-    played = played_game(game, rules, agents, seed=seed)
-    seat = _seat(played, seat, game)
+    session = _session_of(game)
+    played = played_game(game if session is None else session, rules, agents, seed=seed)
+    seat = _seat(played, seat, session)
     budget = _budget(played.game, budget)
     return review_played(played, seat=seat, seed=seed, budget=budget, progress=progress)
 
@@ -372,10 +373,10 @@ def _budget(game: Game, budget: int | None) -> int:
     return whole_number("budget", budget, low=2, high=100_000)
 
 
-def _seat(played: Played, seat: int | None, game: Any) -> int:
+def _seat(played: Played, seat: int | None, session: Any) -> int:
+    """The seat to review: ``seat``, else the table's seat (a saved table), else 0."""
     players = played.rules.players
     if seat is None:
-        session = _session_of(game)
         return session.seat if session is not None else 0
     if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
         raise TypeError(f"seat must be a whole number 0–{players - 1} or None, got {seat!r}")
@@ -384,12 +385,9 @@ def _seat(played: Played, seat: int | None, game: Any) -> int:
     return int(seat)
 
 
-_SESSIONS: dict[str, Any] = {}
-
-
 def _session_of(game: Any) -> Any:
-    """The table session ``game`` stands for (a saved file's path, a Session or a Table), or
-    None for a game id or record. A loaded file is replayed once per call of ``review``."""
+    """The table session ``game`` stands for (a saved file's path, replayed; a Session or a
+    Table), or None for a game id or record."""
     from workbench.play.session import Session, load
 
     if isinstance(game, Session):
@@ -397,15 +395,10 @@ def _session_of(game: Any) -> Any:
     if isinstance(getattr(game, "session", None), Session):
         return game.session
     if isinstance(game, os.PathLike) or (isinstance(game, str) and _looks_like_path(game)):
-        key = os.fspath(game)
-        path = Path(key)
+        path = Path(os.fspath(game))
         if not path.is_file():
-            raise ValueError(f"no saved table at {key!r} (a game id or a saved table's path)")
-        stamp = f"{path.resolve()}:{path.stat().st_mtime_ns}"
-        if stamp not in _SESSIONS:
-            _SESSIONS.clear()
-            _SESSIONS[stamp] = load(path)
-        return _SESSIONS[stamp]
+            raise ValueError(f"no saved table at {str(path)!r} (a game id or a saved table's path)")
+        return load(path)
     return None
 
 
