@@ -184,3 +184,38 @@ def test_every_game_is_reviewed_through_the_contract(game_id, lineup, budget):
         assert frame["knew"][0].startswith("deal 1, ")
     if game_id == "going_gone":
         assert "most each can bid" in frame["knew"][0]
+
+
+def test_a_decision_the_playouts_cannot_rate_is_kept_unrated(example, monkeypatch):
+    # Playouts that refuse every position where seat 0 bid 1: its bids of 1 stay unrated.
+    from dataclasses import replace
+
+    from workbench.kit.evaluation import Evaluator
+    from workbench.reviews import core
+
+    made = Evaluator.from_search
+
+    def refusing(search, rules):
+        evaluator = made(search, rules)
+        play_from = evaluator.searching.play_from
+
+        def play(states, agents, *, playouts, seed):
+            if any(state.sealed[0] == 1 for state in states):
+                raise ValueError("cannot go on")
+            return play_from(states, agents, playouts=playouts, seed=seed)
+
+        return replace(evaluator, searching=replace(evaluator.searching, play_from=play))
+
+    monkeypatch.setattr(core.Evaluator, "from_search", staticmethod(refusing))
+    rules = example.Rules(players=2, items=3, budget=3, max_value=2)
+    # seed 6: seat 0 bids 1, 2 and 1 (two, four and two legal bids)
+    assert [a for a, p in zip(played_game("example", rules, "random", seed=6).actions,
+                              [0, 1] * 3, strict=True) if p == 0] == [1, 2, 1]  # fmt: skip
+    frame = workbench.review("example", rules, "random", seed=6, seat=0, budget=8)
+    unrated = frame.filter(pl.col("action") == "1")
+    rated = frame.filter(pl.col("action") != "1")
+    assert unrated.height > 0 and rated.height > 0
+    assert unrated["label"].is_null().all() and unrated["loss"].is_null().all()
+    assert (unrated["evaluated"] < unrated["legal"]).all()
+    assert rated["label"].is_not_null().all()
+    assert (rated["best_action"] != "1").all()  # an action left out is never the best
