@@ -219,9 +219,18 @@ def hint_rows(table: Locator) -> int:
     return max(table.locator(".wb-hint-table tr").count() - 1, 0)
 
 
-def check_hint(page: Page, table: Locator, what: str) -> int:
-    """The hint must show an evaluation of the seat's actions now; its number of rows."""
-    wait(f"the hint's table {what}", lambda: hint_rows(table) > 0, DECISION_TIMEOUT_S)
+def hint_text(table: Locator) -> str:
+    return table.locator(".wb-hint-view").inner_text()
+
+
+def check_hint(page: Page, table: Locator, what: str, before: str | None = None) -> int:
+    """The hint must show an evaluation of the seat's actions now (not ``before``, the last
+    decision's); its number of rows."""
+
+    def shown() -> bool:
+        return hint_rows(table) > 0 and (before is None or hint_text(table) != before)
+
+    wait(f"the hint's table {what}", shown, DECISION_TIMEOUT_S)
     check_errors(page)
     if "playouts per action" not in table.locator(".wb-hint-view").inner_text():
         raise CheckFailed(f"the hint {what} does not say how many playouts it played")
@@ -238,8 +247,9 @@ def generic_decisions(page: Page, table: Locator) -> list[str]:
         buttons = form.locator("button.wb-table-action")
         target = buttons.first if buttons.count() else form.locator("button.wb-table-play")
         wait("a control to enable", target.is_enabled, DECISION_TIMEOUT_S)
+        before = hint_text(table)
         _, panel = play_and_wait(page, table, target.click)
-        rows = check_hint(page, table, "after a decision")
+        rows = check_hint(page, table, "for the next decision", before)
         seen.append(f"panel {len(panel)} characters, hint {rows} actions")
     return seen
 

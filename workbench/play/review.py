@@ -203,6 +203,7 @@ class HintView(widgets.VBox):
             self.view.value = "<i>the hint shows at your decisions</i>"
             return
         if session.step not in self._cache:
+            self.view.value = "<i>working…</i> evaluating your actions"  # not the last decision's
             started = time.perf_counter()
             frame = hint(session.game, session.state, budget=self.budget, seed=session.seed,
                          step=session.step)  # fmt: skip
