@@ -1,13 +1,18 @@
 """Browser check of the play-along table: click through decisions in real JupyterLab.
 
-A scratch notebook with two live tables (Rubbish Auction with its panel, the shared budget
-auction with its panel) is opened in headless Chromium (JupyterLab and the browser set up as
+A scratch notebook with a live table of every game, each with its panel (Rubbish Auction,
+the shared budget auction, Auction House, Going, Going, GONE!), and a finished game of every
+game, is opened in headless Chromium (JupyterLab and the browser set up as
 ``tools/browser_check.py`` does). The check runs it, then plays a few decisions the way a
-reader does — picks in the dropdowns, toggles cards, types a bid, clicks "play" — and after
-each one waits for the table to move on and checks that the panel redrew with the new
-position: new readings, the bid table while bidding, the cost of a shared-budget bid once it
-is revealed. It fails on any cell or widget error, a request off the machine, or a panel
-that did not update. Screenshots go to ``notebooks/.browser-check/table-<game>.png``.
+reader does — picks in the dropdowns, toggles cards, types a bid, clicks "play" or an action
+button — and after each one waits for the table to move on and checks that the panel redrew
+with the new position: new readings, the bid table while bidding, the cost of a shared-budget
+bid once it is revealed. The hint is ticked on the Rubbish table by the reader (and made on by
+code on the others): its table of every action's evaluation must show at each decision. On each
+finished game the reader clicks "review the game": the chart of every seat's win chance and the
+table of the seat's decisions must appear. It fails on any cell or widget error, a request off
+the machine, or a panel, hint or review that did not show. Screenshots go to
+``notebooks/.browser-check/table-<game>.png`` and ``review-<game>.png``.
 
 Usage: ``python tools/browser_table_check.py [--timeout S]``; skipped (exit 0) without
 Chromium, like the notebook check.
@@ -36,12 +41,30 @@ DECISION_TIMEOUT_S = 20.0
 RUBBISH_DECISIONS = 4
 SHARED_BUDGET_BIDS = (4, 2)
 
+#: The finished games whose review the reader asks for, and the playouts each review plays
+#: (few: the check is about the view, bench/review.py about the numbers).
+REVIEWED = ("rubbish", "shared_budget", "auction_house", "going_gone")
+REVIEW_BUDGET = 16
+#: Decisions clicked through on the Auction House and GONE! tables.
+GENERIC_DECISIONS = 2
+
 CELLS = [
     "import workbench\n"
     "rubbish_table = workbench.table('rubbish', seed=11, opponents='heuristic', model='uniform')\n"
     "rubbish_table",
-    "shared_table = workbench.table('shared_budget', seed=3, seat=1, opponents='equilibrium')\n"
+    "shared_table = workbench.table('shared_budget', seed=3, seat=1, opponents='equilibrium',\n"
+    "                               hint=True)\n"
     "shared_table",
+    "house_table = workbench.table('auction_house', seed=3, opponents='fitted', hint=True)\n"
+    "house_table",
+    "gone_table = workbench.table('going_gone', seed=3, opponents='fitted', hint=True)\n"
+    "gone_table",
+    "from IPython.display import display\n"
+    f"for game in {REVIEWED!r}:\n"
+    f"    finished = workbench.table(game, seed=4, opponents='fitted',\n"
+    f"                               review_budget={REVIEW_BUDGET})\n"
+    "    finished.autoplay('random')\n"
+    "    display(finished)",
 ]
 
 OPEN_JS = """async (path) => {
@@ -191,6 +214,62 @@ def rubbish_decisions(page: Page, table: Locator) -> list[str]:
     return seen
 
 
+def hint_rows(table: Locator) -> int:
+    """Rows of the hint's table (0 when it shows none)."""
+    return max(table.locator(".wb-hint-table tr").count() - 1, 0)
+
+
+def hint_text(table: Locator) -> str:
+    return table.locator(".wb-hint-view").inner_text()
+
+
+def check_hint(page: Page, table: Locator, what: str, before: str | None = None) -> int:
+    """The hint must show an evaluation of the seat's actions now (not ``before``, the last
+    decision's); its number of rows."""
+
+    def shown() -> bool:
+        return hint_rows(table) > 0 and (before is None or hint_text(table) != before)
+
+    wait(f"the hint's table {what}", shown, DECISION_TIMEOUT_S)
+    check_errors(page)
+    if "playouts per action" not in table.locator(".wb-hint-view").inner_text():
+        raise CheckFailed(f"the hint {what} does not say how many playouts it played")
+    return hint_rows(table)
+
+
+def generic_decisions(page: Page, table: Locator) -> list[str]:
+    """Play decisions through whatever controls the table offers: the first action button
+    (a pass, stopping a sale), else the play button on the controls' first legal choice; the
+    panel must redraw and the hint (on) must evaluate the next decision."""
+    seen = [f"hint {check_hint(page, table, 'at the first decision')} actions"]
+    for _ in range(GENERIC_DECISIONS):
+        form = table.locator(".wb-table-form")
+        buttons = form.locator("button.wb-table-action")
+        target = buttons.first if buttons.count() else form.locator("button.wb-table-play")
+        wait("a control to enable", target.is_enabled, DECISION_TIMEOUT_S)
+        before = hint_text(table)
+        _, panel = play_and_wait(page, table, target.click)
+        rows = check_hint(page, table, "for the next decision", before)
+        seen.append(f"panel {len(panel)} characters, hint {rows} actions")
+    return seen
+
+
+def review_finished(page: Page, table: Locator) -> str:
+    """Click "review the game" on a finished table: the review's chart and table must show."""
+    if not table.locator(".wb-review").is_visible():
+        raise CheckFailed("a finished game offers no review")
+    table.locator("button.wb-review-run").click()
+    decisions = table.locator(".wb-review-decisions tr")
+    wait("the review's table of decisions", lambda: decisions.count() > 1, 4 * DECISION_TIMEOUT_S)
+    chart = table.locator(".wb-review-chart svg")
+    wait("the review's chart", lambda: chart.count() > 0, DECISION_TIMEOUT_S)
+    check_errors(page)
+    status = table.locator(".wb-review-status").inner_text()
+    if "Review of seat" not in status:
+        raise CheckFailed(f"the review's status line says {status[:80]!r}")
+    return f"review of {decisions.count() - 1} decisions, chart drawn"
+
+
 def shared_budget_bids(page: Page, table: Locator) -> list[str]:
     """Type bids into the shared budget table and play them; the panel must price each."""
     seen = []
@@ -214,24 +293,54 @@ def shared_budget_bids(page: Page, table: Locator) -> list[str]:
     return seen
 
 
+def rubbish_with_hint(page: Page, table: Locator) -> list[str]:
+    """Tick the hint on the Rubbish table (off by default), then play its decisions."""
+    if hint_rows(table):
+        raise CheckFailed("the hint shows before it is ticked (it is off by default)")
+    table.locator(".wb-hint-toggle input").check()
+    seen = [f"hint ticked: {check_hint(page, table, 'once ticked')} actions"]
+    return seen + rubbish_decisions(page, table)
+
+
+def shared_with_hint(page: Page, table: Locator) -> list[str]:
+    seen = f"hint {check_hint(page, table, 'at the first bid')} bids"
+    return [seen, *shared_budget_bids(page, table)]
+
+
+def screenshot(page: Page, table: Locator, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 2400})  # the whole table in view
+    table.screenshot(path=str(path))
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
 def check(page: Page, shots: Path, timeout: float) -> list[str]:
     """The whole check; the lines to print."""
     run_notebook(page, timeout)
     tables = page.locator(".wb-table")
-    wait("both tables to render", lambda: tables.count() == 2, timeout)
+    expected = 4 + len(REVIEWED)
+    wait("every table to render", lambda: tables.count() == expected, timeout)
     lines = []
-    rubbish, shared = tables.nth(0), tables.nth(1)
-    for name, table, play in (
-        ("rubbish", rubbish, rubbish_decisions),
-        ("shared_budget", shared, shared_budget_bids),
-    ):
+    live = (
+        ("rubbish", rubbish_with_hint),
+        ("shared_budget", shared_with_hint),
+        ("auction_house", generic_decisions),
+        ("going_gone", generic_decisions),
+    )
+    for index, (name, play) in enumerate(live):
+        table = tables.nth(index)
         table.scroll_into_view_if_needed()
+        if not table.locator(".wb-panel").count():
+            raise CheckFailed(f"the {name} table shows no panel")
         steps = play(page, table)
-        shots.mkdir(parents=True, exist_ok=True)
-        page.set_viewport_size({"width": 1280, "height": 2400})  # the whole table in view
-        table.screenshot(path=str(shots / f"table-{name}.png"))
-        page.set_viewport_size({"width": 1280, "height": 900})
+        screenshot(page, table, shots / f"table-{name}.png")
         lines.append(f"PASS {name} table: " + "; ".join(steps))
+    for index, name in enumerate(REVIEWED, start=len(live)):
+        table = tables.nth(index)
+        table.scroll_into_view_if_needed()
+        seen = review_finished(page, table)
+        screenshot(page, table, shots / f"review-{name}.png")
+        lines.append(f"PASS {name} review: {seen}")
     return lines
 
 
@@ -240,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--timeout",
         type=float,
-        default=180.0,
+        default=300.0,
         help="seconds for JupyterLab and the cells (default %(default)s)",
     )
     parser.add_argument("--screenshots", type=Path, default=REPO / "notebooks" / ".browser-check")

@@ -5,7 +5,8 @@ Each game lives in ``workbench.games.<id>`` and keeps the same contract (see doc
 The designer's bench works on every game: ``compare``, ``robust_compare``, ``sweep``,
 ``tune``, ``tournament``, ``ladder`` and ``balance_metrics`` (``workbench.designer``;
 ``python -m workbench`` for batch runs).
-``workbench.table(game, ...)`` seats you at any of them against the agents.
+``workbench.table(game, ...)`` seats you at any of them against the agents;
+``workbench.review(game, ...)`` scores every decision of a seat in a game (or a saved table).
 """
 
 from workbench import games
@@ -27,6 +28,7 @@ __getattr__ = lazy_exports(
             "tune",
         ),
         "workbench.play.table": ("load_table", "table"),
+        "workbench.reviews.core": ("review",),
     },
 )
 
@@ -38,6 +40,7 @@ __all__ = [
     "games",
     "ladder",
     "load_table",
+    "review",
     "robust_compare",
     "sweep",
     "table",

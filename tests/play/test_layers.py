@@ -1,4 +1,4 @@
-"""The dependency direction: data -> games -> designer/table -> notebooks. No game module
+"""The dependency direction: data -> games -> designer/table/review -> notebooks. No game module
 imports the play-along table; the table finds a game's panel through the contract's
 ``make_panel`` hook, and a game without one still gets the table."""
 
@@ -18,7 +18,7 @@ from workbench.play.table import find_panel, table
 
 PACKAGE = Path(workbench.__file__).parent
 GAMES = PACKAGE / "games"
-ABOVE_THE_GAMES = ("workbench.play", "workbench.designer")
+ABOVE_THE_GAMES = ("workbench.play", "workbench.designer", "workbench.reviews")
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -88,7 +88,7 @@ def test_importing_every_game_module_loads_no_table():
         "for name in names: importlib.import_module(name)\n"
         "assert 'workbench.games.rubbish.panel' in names\n"
         "print(sorted(m for m in sys.modules if m.startswith(('workbench.play', "
-        "'workbench.designer'))))\n"
+        "'workbench.designer', 'workbench.reviews'))))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
@@ -104,7 +104,8 @@ def test_the_table_finds_a_panel_through_the_contract(game_id):
     assert (make_panel is not None) == has_file, "a panel.py must be exported as make_panel"
     t = table(game_id, seed=0, opponents="random")
     if make_panel is None:  # no panel: still the whole table
-        assert t.panel is None and len(t.children) == 1 and t.form is not None
+        assert t.panel is None and t.form is not None
+        assert not any(isinstance(child, Panel) for child in t.children)
     else:
         assert game.panel == f"workbench.games.{game_id}.panel:make_panel"
         assert isinstance(t.panel, Panel)

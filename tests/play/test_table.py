@@ -239,7 +239,8 @@ def test_panel_options_need_a_panel(toy):
     with pytest.raises(ValueError, match="has no panel"):
         table(toy, seed=0, opponents="greedy", model="uniform")
     bare = table("rubbish", seed=0, opponents="random", panel=False)
-    assert bare.panel is None and len(bare.children) == 1
+    # the table and, below it, its review (hidden until the game is over)
+    assert bare.panel is None and bare.children[1:] == (bare.review_view,)
 
 
 @settings(max_examples=15)

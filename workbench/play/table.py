@@ -3,9 +3,10 @@ with the game's panel (if it has one) beside it.
 
 ``table(game, rules, seat=..., opponents=..., seed=...)`` returns a ``Table`` widget: the
 seat's observation, the legal actions as controls, the log of what this seat saw, and at the
-end the result and the full hidden record. ``table.play(action)`` plays from code (the
-notebooks' scripted choices); ``table.save(path)`` and ``load_table(path)`` store and replay
-a game (seed, rules, seat, opponents and every action).
+end the result, the full hidden record and a review of the seat's decisions (``review``);
+``hint=True`` turns on the hint: the search's evaluation of each action at every decision.
+``table.play(action)`` plays from code (the notebooks' scripted choices); ``table.save(path)``
+and ``load_table(path)`` store and replay a game (seed, rules, seat, opponents and every action).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from workbench.panels import Panel, escape
 from workbench.play.actions import match
 from workbench.play.form import ActionForm
 from workbench.play.render import log_html, observation_html, result_html
+from workbench.play.review import HintView, ReviewView
 from workbench.play.session import Session, load
 from workbench.widgets import SavedCopy
 
@@ -38,11 +40,16 @@ class Table(SavedCopy, widgets.HBox):
     """A session drawn as widgets: the table on the left, the game's panel on the right.
 
     ``form`` is the current decision's controls (None while it is not the seat's turn);
-    ``panel`` the game's panel (None if it has none or ``panel=False``). A click whose decision
-    is no longer current, or that arrives while a move is being played, does nothing.
+    ``panel`` the game's panel (None if it has none or ``panel=False``); ``hint_view`` the hint
+    (off unless ``hint``) and ``review_view`` the review offered once the game is over
+    (``review_budget``: its playouts per action, None: the game's default). A click whose
+    decision is no longer current, or that arrives while a move is being played, does nothing.
     """
 
-    def __init__(self, session: Session, *, panel: bool = True, **panel_options: Any) -> None:
+    def __init__(
+        self, session: Session, *, panel: bool = True, hint: bool = False,
+        review_budget: int | None = None, **panel_options: Any,
+    ) -> None:  # fmt: skip
         if not isinstance(session, Session):
             raise TypeError(f"session must be a Session, got {type(session).__name__}")
         self.session = session
@@ -56,6 +63,8 @@ class Table(SavedCopy, widgets.HBox):
                 f"({sorted(panel_options)})"
             )
         self.form: ActionForm | None = None
+        self.hint_view = HintView(session, enabled=hint)
+        self.review_view = ReviewView(session, budget=review_budget)
         self.last_decision_seconds: float | None = None
         self.error: str | None = None
         self._busy = False
@@ -89,6 +98,7 @@ class Table(SavedCopy, widgets.HBox):
                 self.status,
                 self.since,
                 self.controls,
+                self.hint_view,
                 self.result_view,
                 self.observation_view,
                 self.log_view,
@@ -101,6 +111,9 @@ class Table(SavedCopy, widgets.HBox):
             self.panel.layout.flex = "1 1 460px"
             self.panel.layout.min_width = "380px"
             children.append(self.panel)
+        # the review, once the game is over, below both at the whole width
+        self.review_view.layout.flex = "1 1 100%"
+        children.append(self.review_view)
         super().__init__(children, layout=widgets.Layout(flex_flow="row wrap"))
         self.add_class("wb-table")
         self.refresh()
@@ -196,6 +209,13 @@ class Table(SavedCopy, widgets.HBox):
             self.log_view.value = log_html(seen_lines, title="What you have seen")
         if self.panel is not None:
             self.panel.update(session)
+        self.hint_view.update(session)
+        self.review_view.update(session)
+
+    def review(self) -> Any:
+        """Review the finished game now (the review view's button): the seat's decisions as
+        ``workbench.review`` scores them, drawn below the result; returns the Review."""
+        return self.review_view.run()
 
     def _build_form(self) -> None:
         session = self.session
@@ -237,6 +257,8 @@ def table(
     opponents: Any = None,
     seed: int,
     panel: bool = True,
+    hint: bool = False,
+    review_budget: int | None = None,
     **panel_options: Any,
 ) -> Table:
     """A play-along table: you play ``seat`` of ``game`` (a registry id) against agents.
@@ -245,11 +267,20 @@ def table(
     name or agent for all, one per other seat, or a mapping seat -> agent. ``seed`` fixes the
     deal and the agents' choices: the same seed and the same choices replay the same game.
     ``panel_options`` go to the game's panel (e.g. ``model="heuristic"`` for Rubbish).
+    ``hint``: show the search's evaluation of each action at every decision (about a second
+    each; it can be switched on and off at the table). Once the game is over the table offers
+    a review of the seat's decisions (``Table.review``; ``review_budget``: its playouts per
+    action, None: the game's default).
     """
     session = Session(game, rules, seat=seat, opponents=opponents, seed=seed)
-    return Table(session, panel=panel, **panel_options)
+    return Table(session, panel=panel, hint=hint, review_budget=review_budget, **panel_options)
 
 
-def load_table(path: str | os.PathLike[str], *, panel: bool = True, **panel_options: Any) -> Table:
-    """The game saved at ``path``, replayed (ValueError if the replay diverges) and drawn."""
-    return Table(load(path), panel=panel, **panel_options)
+def load_table(
+    path: str | os.PathLike[str], *, panel: bool = True, hint: bool = False,
+    review_budget: int | None = None, **panel_options: Any,
+) -> Table:  # fmt: skip
+    """The game saved at ``path``, replayed (ValueError if the replay diverges) and drawn; a
+    finished game offers its review at once."""
+    return Table(load(path), panel=panel, hint=hint, review_budget=review_budget,
+                 **panel_options)  # fmt: skip

@@ -33,6 +33,7 @@ GAME = Game(
     metrics=GAME_METRICS,
     game_metrics=game_metrics,
     play_from=play_from,
+    panel="workbench.games.auction_house.panel:make_panel",
     docs="docs/rules.md#auction-house-auction_house",
 )
 AGENTS = GAME.agents

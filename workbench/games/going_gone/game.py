@@ -33,6 +33,7 @@ GAME = Game(
     metrics=GAME_METRICS,
     game_metrics=game_metrics,
     play_from=play_from,
+    panel="workbench.games.going_gone.panel:make_panel",
     docs="docs/rules.md#going-going-gone-going_gone",
 )
 AGENTS = GAME.agents

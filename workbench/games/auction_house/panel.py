@@ -1,0 +1,340 @@
+"""The Auction House panel of the play-along table: what the analyses know at your decisions.
+
+- each opponent's hand by suit as the uniform sampler sees it: the expected number of cards of
+  each suit (and the cards the table saw it keep), over every deal of the hidden cards that
+  agrees with what you have seen, each equally likely: exact, from the sampler's own counting
+  (``expected_holdings``; checked against enumeration in the tests);
+- the exact trump odds (``trump_odds``): the face-down trump card's suit while it is hidden,
+  and the next deal's;
+- the kitty so far: the points carried in, the cards placed (yours known, the others' exact
+  expected points);
+- what the auction is worth: each role's change in the chance of winning the kitty, its
+  tricks and points, every deal played with and without the auction by fitted players
+  (``auction_value``, an estimate with its interval and number of deals).
+
+While the game is on the panel reads only your observation; after it, the full record.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import ipywidgets as widgets
+import polars as pl
+
+from workbench.games.auction_house.cards import DECK, POINTS, SUIT_SIZE, SUITS
+from workbench.games.auction_house.kitty import auction_value, trump_odds
+from workbench.games.auction_house.observation import Observation
+from workbench.games.auction_house.rules import PLAYERS, Rules
+from workbench.games.auction_house.sampling import (
+    _POOL,
+    _Classes,
+    _sampler,
+    _splits,
+    _ways,
+    read_hidden,
+)
+from workbench.panels import Panel, escape
+
+#: Deals played (each twice: with and without the auction) for "what the auction is worth".
+AUCTION_DEALS = 13_000
+#: Its seed (fixed: the panel shows the same figures every time for a rule set).
+AUCTION_SEED = 20240611
+#: Suit names for the panel.
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+_CELL = "padding:1px 6px;text-align:right"
+_LEFT = "padding:1px 6px;text-align:left"
+
+
+class Holding(NamedTuple):
+    """One opponent's hand as the uniform sampler sees it: the expected number of cards of each
+    suit (exact fractions, ``SUITS`` order), its cards in hand, the cards the table saw it keep
+    and still in its hand or kitty, and its kitty card's expected points (None: none placed)."""
+
+    seat: int
+    suits: tuple[Fraction, ...]
+    cards: int
+    known: tuple[str, ...]
+    kitty_points: Fraction | None
+
+
+def _class_expectations(classes: _Classes, caps: tuple[int, ...]) -> tuple[list, int]:
+    """For cards dealt class by class into bins of room ``caps`` (every dealing equally
+    likely): the summed count of each class's cards in each bin over all dealings, and the
+    number of dealings. A forward pass over the bins' room left (the sampler's own counts
+    give each split's completions)."""
+    states: dict[tuple[int, ...], int] = {caps: 1}
+    totals = [[0] * len(caps) for _ in classes.classes]
+    last = len(classes.classes) - 1
+    for index, (allowed, cards) in enumerate(classes.classes):
+        following: dict[tuple[int, ...], int] = {}
+        for room, ways_so_far in states.items():
+            if index == last:
+                weight = ways_so_far * classes.completions(index, room)
+                if weight:
+                    for b, part in enumerate(room):
+                        totals[index][b] += weight * part
+                continue
+            for split in _splits(len(cards), allowed, room):
+                rest = tuple(r - s for r, s in zip(room, split, strict=True))
+                ways = ways_so_far * _ways(len(cards), split)
+                weight = ways * classes.completions(index + 1, rest)
+                if not weight:
+                    continue
+                for b, part in enumerate(split):
+                    totals[index][b] += weight * part
+                following[rest] = following.get(rest, 0) + ways
+        states = following
+    return totals, classes.completions(0, caps) if classes.classes else int(not any(caps))
+
+
+def expected_holdings(observation: Observation) -> list[Holding]:
+    """Each other seat's hand by suit as the uniform sampler sees it (``Holding``), exact:
+    every consistent deal of the hidden cards (``sampling``'s counting) weighs the same."""
+    hidden = read_hidden(observation)
+    sampler = _sampler(hidden)
+    classes = sampler.layouts[0].classes if sampler.layouts else _Classes(hidden)
+    suits = len(SUITS)
+    hand = [[Fraction(0)] * suits for _ in hidden.seats]
+    kitty = [Fraction(0)] * len(hidden.seats)
+    for layout in sampler.layouts:
+        share = Fraction(layout.count, sampler.count)
+        totals, dealings = _class_expectations(classes, layout.caps)
+        pool = [Fraction(0)] * 1
+        for (_, cards), per_bin in zip(classes.classes, totals, strict=True):
+            for b in range(len(hidden.seats)):
+                if per_bin[b]:
+                    for card in cards:
+                        hand[b][card // SUIT_SIZE] += share * Fraction(per_bin[b],
+                                                                       dealings * len(cards))
+            if per_bin[_POOL]:
+                mean_points = Fraction(sum(POINTS[c] for c in cards), len(cards))
+                pool[0] += Fraction(per_bin[_POOL], dealings) * mean_points
+        for i in range(len(hidden.seats)):
+            for card in layout.hand_known[i]:
+                hand[i][card // SUIT_SIZE] += share
+            choice = layout.choice[i]
+            if choice is not None and choice >= 0:
+                kitty[i] += share * POINTS[choice]
+            elif choice == -1:
+                kitty[i] += share * pool[0] / len(layout.pool_seats)
+    return [
+        Holding(
+            seat=seat, suits=tuple(hand[i]), cards=hidden.room[i],
+            known=tuple(DECK[c] for c in hidden.known[i]),
+            kitty_points=kitty[i] if hidden.has_kitty[i] else None,
+        )
+        for i, seat in enumerate(hidden.seats)
+    ]
+
+
+def holdings_frame(holdings: Sequence[Holding]) -> pl.DataFrame:
+    """``expected_holdings`` as a frame: one row per seat and suit (expected cards, exact as
+    text), with the seat's cards in hand and the cards seen with it."""
+    rows = [
+        {
+            "seat": h.seat, "suit": SUIT_NAMES[suit], "expected": float(count),
+            "exact": str(count), "cards": h.cards, "seen": " ".join(h.known),
+        }
+        for h in holdings
+        for suit, count in zip(SUITS, h.suits, strict=True)
+    ]
+    schema = {"seat": pl.Int64, "suit": pl.String, "expected": pl.Float64, "exact": pl.String,
+              "cards": pl.Int64, "seen": pl.String}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
+
+
+@functools.lru_cache(maxsize=8)
+def auction_worth(rules: Rules) -> pl.DataFrame:
+    """``auction_value`` for ``rules`` with fitted players (``AUCTION_DEALS`` deals, fixed
+    seed), once per rule set."""
+    return auction_value(rules, "fitted", deals=AUCTION_DEALS, seed=AUCTION_SEED)
+
+
+def trump_lines(observation: Observation) -> list[str]:
+    """The trump odds in words: this deal's face-down card while hidden, then the next deal."""
+    rules, deal = observation.rules, observation.deal
+    lines = []
+    if deal <= rules.deals:
+        if not rules.has_trump(deal):
+            lines.append("This deal has no trump.")
+        elif observation.trump_shown:
+            lines.append(f"Trump this deal: <b>{SUIT_NAMES[observation.trump]}</b> "
+                         f"({escape(observation.trump_card)}).")  # fmt: skip
+        else:
+            lines.append("This deal's face-down trump card: " + _odds(
+                trump_odds(observation.revealed_trumps)))  # fmt: skip
+    following = deal + 1
+    if following <= rules.deals:
+        if not rules.has_trump(following):
+            lines.append(f"Deal {following} has no trump.")
+        else:
+            seen = list(observation.revealed_trumps)
+            if rules.has_trump(deal) and not observation.trump_shown:
+                lines.append(f"Deal {following}: as this deal's, until its card is turned.")
+            else:
+                lines.append(f"Deal {following}: " + _odds(trump_odds(seen)))
+    return lines
+
+
+def _odds(odds: dict[str, Fraction]) -> str:
+    return ", ".join(f"{SUIT_NAMES.get(s, s)} {p}" for s, p in odds.items() if p) + " (exact)"
+
+
+def knowledge(observation: Observation) -> str:
+    """What the seat knew, for a review's row: its hand by suit, trump and the kitty's stake."""
+    by_suit: dict[str, list[str]] = {}
+    for card in observation.hand:
+        by_suit.setdefault(card[-1], []).append(card[:-1])
+    hand = " ".join(f"{s}:{','.join(ranks)}" for s, ranks in sorted(by_suit.items()))
+    trump = observation.trump or ("none" if not observation.rules.has_trump(observation.deal)
+                                  else "face down")  # fmt: skip
+    parts = [
+        f"deal {observation.deal}, {observation.phase}", f"hand {hand or 'empty'}",
+        f"trump {trump}", f"carried in {observation.carried_in}",
+        f"tricks {list(observation.tricks_won)}", f"scores {list(observation.scores)}",
+    ]
+    return "; ".join(parts)
+
+
+class AuctionHousePanel(Panel):
+    """The panel (see the module docstring). After ``update``: ``holdings`` (the opponents'
+    hands by suit, a ``holdings_frame``; None once the game is over), ``auction`` (what the
+    auction is worth, ``auction_value``'s frame) and ``errors``."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.view = widgets.HTML()
+        self.view.add_class("wb-panel-view")
+        self.holdings: pl.DataFrame | None = None
+        self.auction: pl.DataFrame | None = None
+        self.errors: dict[str, str] = {}
+        self._cache: dict[int, pl.DataFrame | None] = {}
+        title = widgets.HTML("<b>What the analyses know</b> (Auction House)")
+        super().__init__([title, self.view])
+        self.add_class("wb-panel")
+
+    def update(self, session: Any) -> None:
+        """Recompute for the current position (the holdings once per position)."""
+        self.session = session
+        self.errors = {}
+        observation: Observation = session.observation()
+        self.auction = auction_worth(session.rules)
+        if session.is_over:
+            self.holdings = None
+        else:
+            if session.step not in self._cache:
+                try:
+                    self._cache[session.step] = holdings_frame(expected_holdings(observation))
+                except ValueError as exc:
+                    self._cache[session.step] = None
+                    self.errors["holdings"] = str(exc)
+            self.holdings = self._cache[session.step]
+        self.view.value = self._draw(observation)
+
+    def _draw(self, observation: Observation) -> str:
+        parts = []
+        if self.holdings is not None:
+            parts.append(self._draw_holdings())
+        elif "holdings" in self.errors:
+            parts.append(f"<span style='color:#b00'>{escape(self.errors['holdings'])}</span>")
+        if observation.deal <= observation.rules.deals:
+            parts.append(_section("Trump odds", "<br>".join(trump_lines(observation))))
+            parts.append(_section("The kitty so far", self._draw_kitty(observation)))
+        parts.append(_section("What the auction is worth", self._draw_auction(observation)))
+        return "".join(parts)
+
+    def _draw_holdings(self) -> str:
+        frame = self.holdings
+        head = "".join(f"<th style='{_CELL}'>{SUIT_NAMES[s]}</th>" for s in SUITS)
+        rows = ""
+        for (seat,), part in frame.group_by("seat", maintain_order=True):
+            cells = "".join(f"<td style='{_CELL}'>{value:.2f}</td>" for value in part["expected"])
+            seen = part["seen"][0]
+            rows += (
+                f"<tr><th style='{_LEFT}'>seat {seat} ({escape(self.session.label(seat))})</th>"
+                f"{cells}<td style='{_CELL}'>{part['cards'][0]}</td>"
+                f"<td style='{_LEFT}'>{escape(seen) or '–'}</td></tr>"
+            )
+        table = (
+            f"<table class='wb-panel-holdings' style='border-collapse:collapse'><tr><th></th>"
+            f"{head}<th style='{_CELL}'>cards</th><th style='{_LEFT}'>seen with it</th></tr>"
+            f"{rows}</table>"
+        )
+        note = ("<div style='color:#666'>expected cards of each suit in hand: exact, every deal "
+                "of the unseen cards that fits what you saw (voids shown, cards seen kept) "
+                "counted once</div>")  # fmt: skip
+        return _section("Opponents' hands by suit (as the uniform sampler sees them)", table + note)
+
+    def _draw_kitty(self, observation: Observation) -> str:
+        me = observation.player
+        placed = []
+        expected = {}
+        if self.holdings is not None and any(observation.kitty_placed):
+            for holding in expected_holdings(observation):
+                if holding.kitty_points is not None:
+                    expected[holding.seat] = holding.kitty_points
+        for seat in range(PLAYERS):
+            if not observation.kitty_placed[seat]:
+                continue
+            if seat == me:
+                card = observation.own_kitty
+                placed.append(f"yours {escape(card)} ({POINTS[DECK.index(card)]} points)")
+            elif seat in expected:
+                placed.append(f"seat {seat}: about {float(expected[seat]):.1f} points "
+                              "(exact expectation)")  # fmt: skip
+            else:
+                placed.append(f"seat {seat}: face down")
+        cards = "; ".join(placed) or "no card placed yet"
+        return (f"Carried in: <b>{observation.carried_in}</b> points. Cards placed: {cards}. "
+                f"Tricks so far: {list(observation.tricks_won)}.")  # fmt: skip
+
+    def _draw_auction(self, observation: Observation) -> str:
+        frame = self.auction
+        role = None
+        if observation.starter is not None:
+            me = observation.player
+            role = ("starter" if observation.starter == me
+                    else "seller" if observation.taken_from == me else "offerer")  # fmt: skip
+        rows = ""
+        for r in frame.iter_rows(named=True):
+            mark = " style='background:#fff3bf'" if r["role"] == role else ""
+            rows += (
+                f"<tr{mark}><td style='{_LEFT}'>{r['role']}</td>"
+                + "".join(
+                    f"<td style='{_CELL}'>{r[c]:+.3f} <span style='color:#666'>"
+                    f"[{r[c + '_low']:+.3f}, {r[c + '_high']:+.3f}]</span></td>"
+                    for c in ("win_change", "tricks_change", "points_change")
+                )
+                + "</tr>"
+            )
+        head = "".join(f"<th style='{_CELL}'>{h}</th>" for h in
+                       ("role", "kitty won", "tricks", "kitty points"))  # fmt: skip
+        deals = int(frame["deals"][0])
+        note = (f"<div style='color:#666'>the change an auction makes, per deal, for each role "
+                f"(95% intervals): {deals:,} deals of fitted players, each played with and "
+                "without the auction on the same cards; your role highlighted</div>")  # fmt: skip
+        return f"<table style='border-collapse:collapse'><tr>{head}</tr>{rows}</table>{note}"
+
+    def describe(self, observation: Observation) -> str | None:
+        """Your hand by suit, trump and the deal's state."""
+        if observation.phase == "over":
+            return None
+        return f"<div style='margin-bottom:4px'>{escape(knowledge(observation))}</div>"
+
+
+def _section(title: str, body: str) -> str:
+    return f"<div style='margin-top:6px'><b>{escape(title)}</b><div>{body}</div></div>"
+
+
+def make_panel(session: Any) -> AuctionHousePanel:
+    """The Auction House panel for a table session."""
+    return AuctionHousePanel(session)
+
+
+__all__ = ["AuctionHousePanel", "Holding", "expected_holdings", "holdings_frame", "knowledge",
+           "make_panel", "trump_lines"]  # fmt: skip
