@@ -89,7 +89,10 @@ def test_paired_loss_refuses_what_is_not_a_pair_of_win_shares():
 
 
 def _evaluator(example, rules):
-    return Evaluator.from_search(example.make_agent("search", rules), rules)
+    """The evaluation of a search whose playouts play the shading agent (value // 2 with two
+    seats) at every seat."""
+    search = example.make_agent("search", rules, model=example.ShadingAgent())
+    return Evaluator.from_search(search, rules)
 
 
 def test_evaluation_is_seeded_and_shares_fillings(example):
