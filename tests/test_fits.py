@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import multiprocessing
 import time
@@ -94,6 +95,31 @@ def test_a_damaged_entry_is_fitted_again_never_trusted(tmp_path, damage):
     assert again == fit
     assert log.read_text() == "fitted\n" * 2
     assert read_fit(path) == fit  # the entry written again is whole
+
+
+def test_a_damaged_shipped_entry_is_passed_over_but_never_removed(tmp_path):
+    shipped, cache = tmp_path / "shipped", tmp_path / "cache"
+    log = tmp_path / "log"
+    fit = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(log), folders=[shipped])
+    entry = shipped / (fit_key("g", _Rules(), version="1", seed=0) + ".json")
+    entry.write_text(entry.read_text().replace('"seed": 0', '"seed": 1'))
+    with pytest.warns(UserWarning, match="damaged fit"):
+        again = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(log),
+                           folders=[shipped, cache])  # fmt: skip
+    assert again == fit and entry.exists()  # the shipped file is the repository's, left alone
+    assert (cache / entry.name).exists()
+
+
+def test_an_entry_written_before_the_mixture_field_reads_with_none(tmp_path):
+    fit = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(tmp_path / "log"),
+                     folders=[tmp_path])  # fmt: skip
+    path = tmp_path / (fit_key("g", _Rules(), version="1", seed=0) + ".json")
+    stored = json.loads(path.read_text())
+    del stored["mixture"], stored["checksum"]
+    stored["checksum"] = hashlib.sha256(
+        json.dumps(stored, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    path.write_text(json.dumps(stored))
+    assert read_fit(path) == fit and fit.mixture == []
 
 
 def _fit_in_a_process(folder: str, log: str) -> None:

@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from workbench.kit.fitting import Parameter, best_response
 from workbench.kit.policies import Mixture
 from workbench.kit.progress import progress_bar
+from workbench.kit.responses import Parameter, best_response
 from workbench.kit.seeding import generator, seed_sequence
 
 
@@ -152,6 +152,7 @@ def psro(
     started = time.perf_counter()
     vectors = [list(map(float, v)) for v in start]
     history: list[dict[str, float]] = []
+    played = 0
     sigma = None
     bar = progress_bar(iterations + 1, enabled=progress, description="equilibrium",
                        unit="response")  # fmt: skip
@@ -160,6 +161,7 @@ def psro(
             population = [oracle.make(v) for v in vectors]
             meta = meta_game(play, population, rules.players, games=meta_games,
                              seed=seed_sequence(seed, iteration))  # fmt: skip
+            played += int(meta.games.sum())
             previous = None if sigma is None else np.append(sigma, 1e-3)
             sigma = symmetric_equilibrium(meta, start=previous)
             step = {"members": len(vectors), "meta_gain": round(meta.gain(sigma), 4)}
@@ -172,6 +174,7 @@ def psro(
                 seed=seed * 1000 + iteration, probes=32 if iteration else 64,
             )  # fmt: skip
             gain = details["share"] - 1 / rules.players
+            played += details["games"]
             history.append({**step, "response_gain": round(gain, 4)})
             bar.update(1)
             if gain <= tolerance:
@@ -183,7 +186,8 @@ def psro(
     weights = [float(sigma[i]) for i in keep]
     total = math.fsum(weights)
     return ([vectors[i] for i in keep], [w / total for w in weights],
-            {"iterations": history, "seconds": round(time.perf_counter() - started, 2)})
+            {"iterations": history, "games": played,
+             "seconds": round(time.perf_counter() - started, 2)})  # fmt: skip
 
 
 __all__ = ["MetaGame", "Oracle", "meta_game", "profiles_of", "psro", "symmetric_equilibrium"]

@@ -46,6 +46,9 @@ class Fit:
     params: dict[str, float]
     #: How the fit went: games played, seconds, objective per generation, ...
     details: dict[str, Any] = field(default_factory=dict)
+    #: Equilibrium play, when the fit found one: its members, each ``{"weight": w, "params":
+    #: {name: value}}`` (the parameters the equilibrium search varied; the rest are ``params``').
+    mixture: list[dict[str, Any]] = field(default_factory=list)
 
     def vector(self, names: Sequence[str]) -> list[float]:
         """The parameters in the order ``names`` gives (a policy's parameter vector)."""
@@ -99,18 +102,19 @@ def cached_fit(
     *,
     version: str,
     seed: int,
-    fit: Callable[[], tuple[dict[str, float], dict[str, Any]]],
+    fit: Callable[[], tuple[Any, ...]],
     folders: Sequence[Path] | None = None,
 ) -> Fit:
     """The fit for ``rules``: read from the first folder holding a valid entry (shipped fits,
-    then the cache), else made by ``fit()`` -> (params, details) and written to the cache.
+    then the cache), else made by ``fit()`` -> (params, details[, mixture]) and written to the
+    cache.
 
     ``folders`` (tests) replaces (shipped, cache); new fits go to the last one.
     """
     folders = list(folders) if folders is not None else [shipped_folder(game), cache_folder(game)]
     name = fit_key(game, rules, version=version, seed=seed) + ".json"
-    for folder in folders:
-        found = read_fit(folder / name)
+    for index, folder in enumerate(folders):
+        found = read_fit(folder / name, remove_damaged=index == len(folders) - 1)
         if found is not None:
             return found
     target = folders[-1]
@@ -119,18 +123,21 @@ def cached_fit(
         found = read_fit(target / name)  # another process may have fitted while we waited
         if found is not None:
             return found
-        params, details = fit()
+        params, details, *mixture = fit()
         made = Fit(
             game, version, int(seed), plain(rules),
             {str(name): float(value) for name, value in params.items()}, plain(details),
+            plain(mixture[0]) if mixture else [],
         )  # fmt: skip
         write_fit(target / name, made)
         return made
 
 
-def read_fit(path: Path) -> Fit | None:
+def read_fit(path: Path, *, remove_damaged: bool = True) -> Fit | None:
     """The entry at ``path``; None when there is none, or when it is damaged (a warning says
-    so, and the damaged file is removed so that it is fitted again)."""
+    so, and with ``remove_damaged`` the damaged file is removed so that it is fitted again:
+    the cache's, never the fits shipped with the workbench). An entry written before a field
+    with a default existed reads with that default."""
     try:
         text = path.read_text()
     except FileNotFoundError:
@@ -141,12 +148,16 @@ def read_fit(path: Path) -> Fit | None:
         if checksum != hashlib.sha256(_canonical(stored)).hexdigest():
             raise ValueError("checksum mismatch")
         fields = {f.name for f in dataclasses.fields(Fit)}
-        if set(stored) != fields:
+        missing = dataclasses.MISSING
+        required = {f.name for f in dataclasses.fields(Fit)
+                    if f.default is missing and f.default_factory is missing}  # fmt: skip
+        if not required <= set(stored) <= fields:
             raise ValueError(f"fields {sorted(stored)}, expected {sorted(fields)}")
         return Fit(**stored)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         warnings.warn(f"damaged fit {path.name} ({exc}): fitting again", stacklevel=3)
-        path.unlink(missing_ok=True)
+        if remove_damaged:
+            path.unlink(missing_ok=True)
         return None
 
 

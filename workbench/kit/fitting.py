@@ -27,7 +27,6 @@ maximum likelihood, ``workbench.kit.imitation``). CMA-ES plays them at their sta
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,36 +34,42 @@ from typing import Any
 import numpy as np
 
 from workbench.checks import whole_number
+from workbench.kit.equilibrium import Oracle, psro
 from workbench.kit.fits import Fit, cached_fit
 from workbench.kit.lineup import agent_label
+from workbench.kit.policies import Mixture
 from workbench.kit.progress import progress_bar
+from workbench.kit.responses import (
+    FINAL_GAMES,
+    FINAL_STREAM,
+    LONE_STREAM,
+    Parameter,
+    best_response,
+    cma_strategy,
+    share_against,
+)
 from workbench.kit.seeding import seed_sequence
 
 #: The fitter's own version: part of every fit's cache key (with the game's ``Fitting.version``),
 #: so a change to how fits are made retires every fit made the old way.
 FITTER = "cma-es-2"
-#: The sub-stream the exploitation penalty's games draw from (apart from the tables' games).
-LONE_STREAM = 99
-#: The sub-stream (under LONE_STREAM) of the final choice's games, and how many times the
-#: exploiter's games per seat it plays there.
-FINAL_STREAM = 0xF1
-FINAL_GAMES = 5
-
-
 @dataclass(frozen=True)
-class Parameter:
-    """One policy parameter: its name, the hand-written value, and the range it may take."""
+class Equilibrium:
+    """Settings of the fit's equilibrium stage (``workbench.kit.equilibrium.psro``): grow a
+    population of the family's best responses and play the meta-game's equilibrium mixture."""
 
-    name: str
-    start: float
-    low: float
-    high: float
+    iterations: int = 6
+    #: Stop once the oracle's best response gains at most this over fair share.
+    tolerance: float = 0.01
+    #: Games per multiset of members in the meta-game; per seat and candidate in the oracle.
+    meta_games: int = 48
+    search_games: int = 100
 
-    def __post_init__(self) -> None:
-        if not self.low <= self.start <= self.high:
-            raise ValueError(
-                f"parameter {self.name}: start {self.start} is outside [{self.low}, {self.high}]"
-            )
+    @property
+    def version(self) -> str:
+        """Part of the cache key: a fit made with other settings is another fit."""
+        return (f"psro-1:{self.iterations}:{self.tolerance}:{self.meta_games}:"
+                f"{self.search_games}")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,8 @@ class Fitting:
     #: The parameters ``refine`` fits (after ``parameters`` in the policy's vector); CMA-ES
     #: plays them at their start values.
     refined: tuple[Parameter, ...] = ()
+    #: The equilibrium stage, or None (the fit is one policy, CMA-ES's).
+    equilibrium: Equilibrium | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -120,8 +127,9 @@ class Fitting:
 
     @property
     def cache_version(self) -> str:
-        """The version a fit is cached under: this policy's and the fitter's."""
-        return f"{self.version}/{FITTER}"
+        """The version a fit is cached under: this policy's, the fitter's, the equilibrium's."""
+        stage = "" if self.equilibrium is None else "/" + self.equilibrium.version
+        return f"{self.version}/{FITTER}{stage}"
 
     def start(self) -> dict[str, float]:
         """The hand-written parameters."""
@@ -155,7 +163,7 @@ def fit_policy(
         raw mean may leave the cube, while every candidate is reflected back inside)."""
         return to_params(strategy.boundary_handler.transform(strategy.mean))
 
-    strategy = _strategy(
+    strategy = cma_strategy(
         (np.array([p.start for p in fitting.parameters]) - low) / width,
         population=fitting.population,
         seed=seed,
@@ -207,7 +215,33 @@ def fit_policy(
         **final,
         **second,
     }
-    return params, details
+    if fitting.equilibrium is None:
+        return params, details
+    mixture, found = _equilibrium(selfplay, fitting, rules, params, seed=seed, progress=progress)
+    details["equilibrium"] = found
+    details["games"] += found.pop("games")
+    return params, details, mixture
+
+
+def _equilibrium(
+    selfplay: Any, fitting: Fitting, rules: Any, params: dict[str, float], *, seed: int,
+    progress: bool,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:  # fmt: skip
+    """The equilibrium stage: PSRO over the CMA-ES parameters from the CMA-ES fit (the second
+    stage's parameters kept), as the Fit's ``mixture`` entries and the stage's details."""
+    settings = fitting.equilibrium
+    rest = [params[p.name] for p in fitting.refined]
+    oracle = Oracle(lambda vector: fitting.policy(rules, [*vector, *rest]), fitting.parameters)
+    start = [params[name] for name in fitting.names]
+    vectors, weights, details = psro(
+        selfplay, rules, oracle, [start], play=selfplay.assigned_win_shares,
+        iterations=settings.iterations, tolerance=settings.tolerance,
+        meta_games=settings.meta_games, search_games=settings.search_games, seed=seed,
+        progress=progress,
+    )  # fmt: skip
+    mixture = [{"weight": w, "params": dict(zip(fitting.names, v, strict=True))}
+               for v, w in zip(vectors, weights, strict=True)]  # fmt: skip
+    return mixture, details
 
 
 def fitted_parameters(
@@ -254,11 +288,21 @@ class FittedAgent:
                                  progress=progress)  # fmt: skip
 
     def policy_for(self, rules: Any, *, progress: bool = True) -> Any:
-        """The parametrised agent with the parameters fitted to ``rules`` (made once; a
-        progress bar when ``progress`` and it has to fit)."""
+        """What plays a seat under ``rules``: the parametrised agent with the parameters fitted
+        to them, or the equilibrium mixture of such agents where the fit found one (made
+        once; a progress bar when ``progress`` and it has to fit)."""
         if rules not in self._policies:
-            vector = self.fit(rules, progress=progress).vector(self.fitting.policy_names)
-            self._policies[rules] = self.fitting.policy(rules, vector)
+            fit = self.fit(rules, progress=progress)
+            policy = self.fitting.policy
+            if not fit.mixture:
+                self._policies[rules] = policy(rules, fit.vector(self.fitting.policy_names))
+            else:
+                names = self.fitting.policy_names
+                members = [policy(rules, [{**fit.params, **member["params"]}[name]
+                                          for name in names])
+                           for member in fit.mixture]  # fmt: skip
+                weights = [member["weight"] for member in fit.mixture]
+                self._policies[rules] = Mixture(members, weights, name=self.name)
         return self._policies[rules]
 
     def __call__(self, observation: Any, legal_actions: Sequence[Any], rng: Any) -> Any:
@@ -279,72 +323,6 @@ def fit_function(agent_class: type[FittedAgent]) -> Callable[..., Fit]:
     return fit
 
 
-def best_response(
-    selfplay: Any,
-    rules: Any,
-    make: Callable[[Sequence[float]], Any],
-    space: Sequence[Parameter],
-    table: Any,
-    *,
-    games: int = 100,
-    probes: int = 64,
-    generations: int = 15,
-    population: int = 8,
-    step: float = 0.15,
-    seed: int = 0,
-    progress: bool = False,
-    description: str = "best response",
-) -> tuple[dict[str, float], dict[str, Any]]:
-    """The parameters of a policy family (``make(vector)`` -> agent, ``space`` its parameters)
-    that win most alone against n - 1 copies of ``table``, seats rotated. A best response's
-    landscape has narrow ridges that a search from one start misses, so: the start and
-    ``probes`` points (a power of 2) of a scrambled Sobol sequence over the whole space, then
-    CMA-ES from the best probe, every candidate of a round on the same deals (common random
-    numbers); the answer is the best, on fresh deals, of the best probes and the last means.
-    Returns the parameters by name and the search's details (games played, the answer's share
-    on those fresh deals, seconds)."""
-    from scipy.stats import qmc
-
-    started = time.perf_counter()
-    low = np.array([p.low for p in space], dtype=float)
-    width = np.array([p.high for p in space], dtype=float) - low
-    start = (np.array([p.start for p in space]) - low) / width
-
-    def share(unit: np.ndarray, stream: Any) -> float:
-        vector = low + np.clip(unit, 0.0, 1.0) * width
-        return _share_against(selfplay, rules, make(vector), [table], games, stream)
-
-    bar = progress_bar(probes + generations, enabled=progress, description=description,
-                       unit="round")  # fmt: skip
-    try:
-        sampler = qmc.Sobol(len(space), scramble=True,
-                            seed=np.random.default_rng(seed_sequence(seed, 0x5B)))  # fmt: skip
-        units = [start, *sampler.random_base2(max(0, int(np.log2(max(probes, 1)))))]
-        probe_shares = []
-        for unit in units:
-            probe_shares.append(share(unit, seed_sequence(seed, 0)))
-            bar.update(1)
-        order = np.argsort(probe_shares)[::-1]
-        strategy = _strategy(units[order[0]], population=population, seed=seed, step=step)
-        means = []
-        for generation in range(generations):
-            candidates = strategy.ask()
-            shares = [share(u, seed_sequence(seed, 1 + generation)) for u in candidates]
-            strategy.tell(candidates, [-x for x in shares])
-            means.append(strategy.boundary_handler.transform(strategy.mean))
-            bar.update(1)
-    finally:
-        bar.close()
-    finalists = [units[i] for i in order[:FINAL_GAMES]] + means[-FINAL_GAMES:]
-    fresh = seed_sequence(seed, LONE_STREAM, FINAL_STREAM)
-    scores = [share(unit, fresh) for unit in finalists]
-    best = np.clip(finalists[int(np.argmax(scores))], 0.0, 1.0)
-    rounds = len(units) + generations * population + len(finalists)
-    params = {p.name: float(v) for p, v in zip(space, low + best * width, strict=True)}
-    return params, {"games": rounds * rules.players * games, "share": float(max(scores)),
-                    "seconds": round(time.perf_counter() - started, 3)}  # fmt: skip
-
-
 def _objective(
     selfplay: Any,
     fitting: Fitting,
@@ -358,14 +336,14 @@ def _objective(
     """A candidate's score: its mean win share alone against each table, less the exploitation
     penalty (each opponent, and the exploiter when it plays ``exploiter_games`` > 0 games per
     seat, alone against the candidate's table, above fair share - slack)."""
-    score = _share_against(selfplay, rules, candidate, tables, fitting.games, seed)
+    score = share_against(selfplay, rules, candidate, tables, fitting.games, seed)
     if fitting.penalty > 0:
         fair = 1.0 / rules.players
         lones = [(lone, fitting.games) for lone in opponents]
         if fitting.exploiter is not None and exploiter_games > 0:
             lones.append((fitting.exploiter(rules, candidate), exploiter_games))
         for index, (lone, games) in enumerate(lones):
-            share = _share_against(selfplay, rules, lone, [candidate], games,
+            share = share_against(selfplay, rules, lone, [candidate], games,
                                    seed_sequence(seed, LONE_STREAM, index))  # fmt: skip
             score -= fitting.penalty * max(0.0, share - fair + fitting.slack)
     return score
@@ -410,37 +388,6 @@ def _games_per_objective(
         lone = len(opponents) * fitting.games
         lone += exploiter_games if fitting.exploiter is not None else 0
     return rules.players * (len(tables) * fitting.games + lone)
-
-
-def _share_against(
-    selfplay: Any, rules: Any, candidate: Any, tables: list[Any], games: int, seed: Any
-) -> float:
-    """The candidate's mean win share alone against n - 1 copies of each table's agent, in
-    every seat, on the deals of ``seed`` (the same for every candidate)."""
-    total = 0.0
-    for table_index, opponent in enumerate(tables):
-        for seat in range(rules.players):
-            lineup = [opponent] * rules.players
-            lineup[seat] = candidate
-            shares = selfplay.seat_win_shares(
-                rules, lineup, games=games, seed=seed_sequence(seed, table_index, seat)
-            )
-            total += float(shares[:, seat].mean())
-    return total / (len(tables) * rules.players)
-
-
-def _strategy(start: np.ndarray, *, population: int, seed: int, step: float = 0.25) -> Any:
-    """A pycma CMA-ES over the unit cube (each parameter scaled to [0, 1]) drawing from its own
-    seeded generator (pycma would otherwise use numpy's global one)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # pycma warns when matplotlib is missing
-        import cma
-    normal = np.random.default_rng(seed_sequence(seed, 0xC3A))
-    return cma.CMAEvolutionStrategy(
-        list(start), step,
-        {"seed": np.nan, "randn": lambda *shape: normal.standard_normal(shape),
-         "popsize": population, "bounds": [0.0, 1.0], "verbose": -9},
-    )  # fmt: skip
 
 
 __all__ = [
