@@ -1,14 +1,11 @@
-"""Reference agents for Auction House, weakest to strongest: uniformly random, a heuristic, and
-a determinization agent; then the ``fitted`` agent (``fitted.py``: the heuristic's policy
-extended with features, fitted to the rules by self-play) and the ``search`` agent
-(``search.py``: determinized search with fitted-policy playouts).
+"""Hand-written agents for Auction House, weakest to strongest: uniformly random, a heuristic,
+and a determinization agent (``fitted.py`` and ``search.py`` hold the adaptive ones).
 
-Every agent is called as ``agent(observation, legal_actions, rng) -> action``. The random and
-heuristic agents are compiled policies (``policies.choose``: a kind plus a parameter vector,
-``policy``); the compiled engine runs them in its loop and the step-by-step call runs the same
-compiled function on the observation, so both engines play exactly the same policy. The step
-engine's loop hands them ``State.view`` (the observation's row, built from the State's
-integers) through ``act_on_view`` instead: the same decision, at about twice the speed.
+The random and heuristic agents, and the fitted agent's ``FittedPolicy``, are compiled
+policies (``compiled_policy()``: the kit's ``CompiledPolicy``, ``policies.choose``): the compiled
+engine runs them in its loop and their step call runs the same compiled decision on one
+position (from the Observation, or from ``State.view`` through ``act_on_view``), so both
+engines play exactly one policy.
 """
 
 from __future__ import annotations
@@ -20,20 +17,11 @@ from functools import lru_cache
 import numpy as np
 
 from workbench.games.auction_house import compiled, layout
-from workbench.games.auction_house.cards import DECK, SUITS, card_index
-from workbench.games.auction_house.engine import (
-    Action,
-    Kitty,
-    Observation,
-    Offer,
-    Pass,
-    Play,
-    Start,
-    Take,
-)
-from workbench.games.auction_house.fast import Policy, lineup_policies, raise_refused
-from workbench.games.auction_house.fillings import fill_rows
+from workbench.games.auction_house.actions import Action, Kitty, Offer, Pass, Play, Start, Take
+from workbench.games.auction_house.cards import DECK, SUITS, TRUMP_DECK, card_index
+from workbench.games.auction_house.hidden import read_hidden
 from workbench.games.auction_house.layout import AUCTION, KITTY, OFFER, PLAY, TAKE
+from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.policies import (
     FITTED,
     FITTED_PARAMETERS,
@@ -41,22 +29,31 @@ from workbench.games.auction_house.policies import (
     HEURISTIC_DEFAULTS,
     HEURISTIC_PARAMETERS,
     RANDOM,
+    WIDTH,
+    lineup_table,
 )
-from workbench.games.auction_house.positions import observation_row
+from workbench.games.auction_house.positions import observation_row, raise_refused
 from workbench.games.auction_house.rules import PLAYERS
-from workbench.games.auction_house.sampling import read_hidden
+from workbench.games.auction_house.sampling import fill_rows
 from workbench.kit.lineup import DecidesOnView, agent_repr
+from workbench.kit.policies import CompiledPolicy, plays_compiled
 
 _CARD_ACTION = {OFFER: Offer, TAKE: Take, KITTY: Kitty, PLAY: Play}
 
 
 class CompiledAgent(DecidesOnView):
-    """An agent whose policy is compiled (``policy``: kind and parameters); its step call
-    runs the same compiled decision on the observation, with one uniform from ``rng``."""
+    """An agent whose policy is compiled (``compiled_policy()``: its ``kind`` and
+    ``parameters``); its step call runs the same compiled decision on the observation, with
+    one uniform from ``rng``."""
 
     name = "compiled"
-    policy: Policy
+    kind: int
+    parameters: tuple[float, ...] = ()
     __repr__ = agent_repr
+
+    def compiled_policy(self) -> CompiledPolicy:
+        """The policy the compiled loops play (the kit's interface)."""
+        return CompiledPolicy(self.kind, self.parameters)
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -75,21 +72,25 @@ class CompiledAgent(DecidesOnView):
 
     def decide_for(self, player: int, row: np.ndarray, u: float) -> Action:
         """The compiled decision of seat ``player`` on ``row`` with uniform ``u``."""
-        phase = int(row[layout.PHASE])
-        start, card, suit = compiled.decide_row(
-            self.policy.kind, _params_matrix(self.policy.params), player, row, u
-        )
-        if phase == AUCTION:
-            if not (start and self.policy.starts):
-                return Pass()
-            return Start(DECK[int(card)], SUITS[int(suit)])
-        return _CARD_ACTION[phase](DECK[int(card)])
+        return decide(self.compiled_policy(), player, row, u)
+
+
+def decide(policy: CompiledPolicy, player: int, row: np.ndarray, u: float) -> Action:
+    """The decision of ``policy`` for seat ``player`` on ``row`` with uniform ``u``, as the
+    compiled loop takes it."""
+    phase = int(row[layout.PHASE])
+    start, card, suit = compiled.decide_row(policy.kind, _table_row(policy), player, row, u)
+    if phase == AUCTION:
+        return Start(DECK[int(card)], SUITS[int(suit)]) if start else Pass()
+    return _CARD_ACTION[phase](DECK[int(card)])
 
 
 @lru_cache(maxsize=64)
-def _params_matrix(params: tuple[float, ...]) -> np.ndarray:
-    """A policy's parameters as the one-row float64 matrix ``choose`` reads (made once)."""
-    return np.array([params], np.float64).reshape(1, -1)
+def _table_row(policy: CompiledPolicy) -> np.ndarray:
+    """A policy's parameters as the one-row table (``WIDTH`` wide) ``choose`` reads."""
+    row = np.zeros((1, WIDTH), np.float64)
+    row[0, : len(policy.parameters)] = policy.parameters
+    return row
 
 
 class RandomAgent(CompiledAgent):
@@ -99,7 +100,7 @@ class RandomAgent(CompiledAgent):
     ``legal_actions`` lists them, so a random seat nearly always starts the auction."""
 
     name = "random"
-    policy = Policy(RANDOM)
+    kind = RANDOM
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -128,6 +129,7 @@ class HeuristicAgent(CompiledAgent):
     """
 
     name = "heuristic"
+    kind = HEURISTIC
 
     def __init__(
         self,
@@ -147,7 +149,7 @@ class HeuristicAgent(CompiledAgent):
         self.give_rank = int(give_rank)
         self.long_suit = int(long_suit)
         self.trade_rank = int(trade_rank)
-        self.policy = Policy(HEURISTIC, tuple(float(v) for v in values))
+        self.parameters = tuple(float(v) for v in values)
 
 
 class FittedPolicy(CompiledAgent):
@@ -155,6 +157,7 @@ class FittedPolicy(CompiledAgent):
     at the given parameter vector: what the ``fitted`` agent plays, compiled."""
 
     name = "fitted policy"
+    kind = FITTED
 
     def __init__(self, params: Sequence[float]) -> None:
         values = tuple(float(v) for v in params)
@@ -163,23 +166,18 @@ class FittedPolicy(CompiledAgent):
                 f"params must be {len(FITTED_PARAMETERS)} finite numbers "
                 f"({', '.join(FITTED_PARAMETERS)}), got {params!r}"
             )
-        self.params = values
-        self.policy = Policy(FITTED, values)
+        self.params = self.parameters = values
 
 
 class DeterminizationAgent:
     """Chooses by playing every candidate action out in sampled worlds.
 
-    For each decision it draws ``worlds`` deals consistent with its observation (``sample_
-    worlds``: every deal of the unseen cards to the other seats' hands, kitty cards and
-    face-down offers that fits what it saw equally likely, ``fillings.fill_rows``; the trump
-    card, while still face down, from the rest of the trump deck), then
-    plays each candidate to the end of the deal in every world with ``rollout`` agents in the
-    compiled engine (the same worlds for every candidate) and takes the candidate with the best
-    mean of (its kitty points won - the others' mean) this deal plus ``trick_weight`` x (its
-    tricks - the most any other seat took), which steadies the choice between candidates the
-    kitty alone scores alike. Step-only (it reads a whole observation); slow: about 0.6 s a
-    game with 16 worlds.
+    For each decision it draws ``worlds`` deals consistent with its observation, uniformly
+    (``sample_worlds``; a face-down trump card from the rest of the trump deck), plays each
+    candidate to the end of the deal in every world with compiled ``rollout`` agents (the same
+    worlds for every candidate) and takes the best mean of (its kitty points won - the others'
+    mean) plus ``trick_weight`` x (its tricks - the most any other seat took), which steadies
+    the choice between candidates the kitty alone scores alike. Step-only.
     """
 
     name = "determinization"
@@ -195,12 +193,11 @@ class DeterminizationAgent:
         self.worlds = int(worlds)
         self.trick_weight = float(trick_weight)
         self.rollout = rollout if rollout is not None else HeuristicAgent()
-        if not isinstance(getattr(self.rollout, "policy", None), Policy):
+        if not plays_compiled(self.rollout):
             raise ValueError(
                 "rollout must be a compiled-policy agent (random or heuristic), got "
                 f"{self.rollout!r}"
             )
-
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -218,12 +215,12 @@ class DeterminizationAgent:
         )
         compiled.apply_to_rows(rows, me, starts, cards, suits, sampled.trump_cards, rules.deals)
         before = rows[:, layout.SCORES : layout.SCORES + PLAYERS].copy()
-        kinds, params, may_start = lineup_policies([self.rollout] * PLAYERS)
+        table = lineup_table([self.rollout] * PLAYERS)
         error = compiled.play_rows(
             rows, sampled.trump_cards, np.zeros((len(rows), 1, len(DECK)), np.int8),
-            sampled.u[None, :, :], observation.deal, kinds, params, may_start, rules.deals,
-            rules.trump_reveal == "before_auction", True,
-            np.zeros((1, 1, layout.RECORD), np.int16), False,
+            sampled.u[None, :, :], observation.deal, table.kinds, table.parameters,
+            table.assignment(len(rows)), rules.deals, rules.trump_reveal == "before_auction",
+            True, np.zeros((1, 1, layout.RECORD), np.int16), False,
         )  # fmt: skip
         raise_refused(error, [self.rollout] * PLAYERS, observation.deal)
         gain = (rows[:, layout.SCORES : layout.SCORES + PLAYERS] - before).astype(float)
@@ -237,8 +234,8 @@ class DeterminizationAgent:
 
 @dataclass
 class Worlds:
-    """Sampled worlds in the compiled engine's form: one row per world (``compiled``'s
-    columns), each world's trump deck order, and this deal's uniforms (``layout.SLOTS``)."""
+    """Sampled worlds as rows (``layout``), each world's trump deck order, and this deal's
+    uniforms (``layout.SLOTS``)."""
 
     rows: np.ndarray
     trump_cards: np.ndarray
@@ -252,11 +249,11 @@ def sample_worlds(
     ``copy * worlds + world``), standing where the observer is to act."""
     obs = observation
     filled = fill_rows(obs, read_hidden(obs), worlds, rng)
-    remaining_trumps = _remaining_trump_deck(obs)
-    trump_cards = np.zeros((worlds, len(TRUMP_DECK_ALL)), np.int8)
+    remaining_trumps = [card for card in TRUMP_DECK if card not in obs.revealed_trumps]
+    trump_cards = np.zeros((worlds, len(TRUMP_DECK)), np.int8)
     for w in range(worlds):
         drawn = [remaining_trumps[i] for i in rng.permutation(len(remaining_trumps))]
-        trump_cards[w] = [TRUMP_DECK_ALL.index(c) for c in (*obs.revealed_trumps, *drawn)]
+        trump_cards[w] = [TRUMP_DECK.index(c) for c in (*obs.revealed_trumps, *drawn)]
 
     def tile(array: np.ndarray) -> np.ndarray:
         return np.tile(array, (repeat,) + (1,) * (array.ndim - 1))
@@ -265,19 +262,5 @@ def sample_worlds(
     return Worlds(tile(filled), tile(trump_cards), u)
 
 
-TRUMP_DECK_ALL = tuple(f"{face}{suit}" for suit in SUITS for face in ("J", "Q", "K"))
-
-
-def _remaining_trump_deck(observation: Observation) -> list[str]:
-    shown = set(observation.revealed_trumps)
-    return [c for c in TRUMP_DECK_ALL if c not in shown]
-
-
-__all__ = [
-    "DeterminizationAgent",
-    "FittedPolicy",
-    "HeuristicAgent",
-    "RandomAgent",
-    "sample_worlds",
-]
-
+__all__ = ["DeterminizationAgent", "FittedPolicy", "HeuristicAgent", "RandomAgent",
+           "sample_worlds"]  # fmt: skip

@@ -1,24 +1,24 @@
-"""The compiled (numba) Auction House engine: many games or positions played one after the
-other in a compiled loop, with the compiled policies (``policies.choose``: random, heuristic,
-fitted) deciding.
+"""The compiled (numba) engine: the one loop that plays given positions to the end, the
+compiled policies (``policies.choose``) deciding, and the ``Recording`` of what it played.
 
-This is the second implementation of the rules (the first is ``engine.State``); tests replay
-its games through ``State.apply`` and demand identical frames. A position is one int64 row
-(``layout``'s columns: hands as 40-bit masks, the auction, the kitty, the trick); a game's
-chance is its trump deck order (``trump_cards``, indices into ``TRUMP_DECK``) and one shuffle
-per deal. Every decision reads one uniform from ``u[deal - first_deal, row, slot]`` (``layout``'s
-fixed slots), so two rule variants or line-ups given the same numbers see the same numbers at
-the same decisions. Entries: ``play_rows`` (play rows to the end of the game or of the deal)
-and ``apply_to_rows`` (a search's candidate choices).
+This is the rules' second implementation (the first is ``engine.State``); tests replay its
+games through ``State.apply`` and demand identical frames. A position is one int64 row
+(``layout``); a new game is a row at deal 0 whose DEALER is the first dealer. A game's chance
+is its trump deck order (indices into ``TRUMP_DECK``) and one shuffle per deal. Every decision
+reads one uniform from ``u[deal - first_deal, row, slot]`` (``layout``'s fixed slots), so rule
+variants or line-ups given the same numbers see them at the same decisions. Seat ``s`` of row
+``r`` plays table row ``assignment[r, s]`` of the kit's ``PolicyTable`` (kinds, parameters).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, fields
 
 import numba
 import numpy as np
 
 from workbench.games.auction_house.cards import POINTS, SUIT_SIZE
-from workbench.games.auction_house.layout import (  # re-exported: the engine's layout
+from workbench.games.auction_house.layout import (
     AUCTION,
     CALLED,
     CARRIED,
@@ -293,9 +293,9 @@ def _is_legal(row: np.ndarray, actor: int, legal: int, start: bool, card: int, s
 
 
 @numba.njit(cache=True)
-def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray, u: np.ndarray,
-                 u_deal: int, deals: int, records: np.ndarray,
-                 recording: bool) -> tuple[int, int]:  # fmt: skip
+def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
+                 assignment: np.ndarray, u: np.ndarray, u_deal: int, deals: int,
+                 records: np.ndarray, recording: bool) -> tuple[int, int]:  # fmt: skip
     """Play the deal's remaining cards (what ``apply_choice`` does card by card, without the
     phase dispatch, keeping the trick's suit led and best card as it goes); (-1, -1), or the
     seat and card of a refused play."""
@@ -319,14 +319,15 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
             follow = hand & (np.int64(1023) << (SUIT_SIZE * led))
             if follow != 0:
                 legal = follow
-        kind = kinds[actor]
+        policy = assignment[r, actor]
+        kind = kinds[policy]
         uniform = u[u_deal, r, SLOT_PLAY + step] if kind == RANDOM else 0.0
         best_seat = (leader + best_position) % PLAYERS
         race = ((won >> (4 * best_seat)) & 15) - ((won >> (4 * actor)) & 15)
         winner = 0.0  # the trick winner's standing: only the fitted policy reads it
         if kind == FITTED and position > 0:
             winner = standing(row, best_seat, actor)
-        card = choose_play(kind, params, actor, position, hand, legal, trump, played, led, best,
+        card = choose_play(kind, params, policy, position, hand, legal, trump, played, led, best,
                            uniform, race, winner, row, actor)  # fmt: skip
         if card < 0 or card >= 40 or (legal >> card) & 1 == 0:
             row[STEP], row[LEADER], row[PLAYED] = step, leader, played
@@ -357,13 +358,12 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
 
 @numba.njit(cache=True)
 def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u: np.ndarray,
-              first_deal: int, kinds: np.ndarray, params: np.ndarray, starts: np.ndarray,
+              first_deal: int, kinds: np.ndarray, params: np.ndarray, assignment: np.ndarray,
               deals: int, reveal_first: bool, to_deal_end: bool, records: np.ndarray,
               recording: bool) -> np.ndarray:  # fmt: skip
     """Play every row from where it stands to the end of the game (or, ``to_deal_end``, of
-    the deal in progress), in place. A row at deal 0 begins the game: its DEALER holds the
-    first dealer. Seat s plays policy ``kinds[s]`` with ``params[s]``; ``starts[s]`` False
-    makes it pass every auction. Returns the first refused choice (``ERROR``), else -1s."""
+    the deal in progress), in place (module docstring), recording each finished deal in
+    ``records`` when ``recording``. Returns the first refused choice (``ERROR``), else -1s."""
     error = np.full(len(ERROR), -1, np.int64)
     for r in range(rows.shape[0]):
         row = rows[r]
@@ -376,11 +376,11 @@ def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u
                 begin_deal(row, deal, dealer, shuffles[r, deal - 1], trump_cards, r, reveal_first)
             deal, phase, step = row[DEAL], row[PHASE], row[STEP]
             if phase == PLAY:  # the tricks, in a loop of their own (most decisions)
-                actor, card = _play_tricks(row, r, kinds, params, u, deal - first_deal, deals,
-                                           records, recording)  # fmt: skip
+                actor, card = _play_tricks(row, r, kinds, params, assignment, u, deal - first_deal,
+                                           deals, records, recording)  # fmt: skip
                 if actor >= 0:
                     error[0], error[1], error[2] = r, actor, PLAY
-                    error[3], error[4] = card, kinds[actor]
+                    error[3], error[4] = card, kinds[assignment[r, actor]]
                     return error
                 continue
             actor = actor_of(row)
@@ -395,15 +395,15 @@ def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u
                 slot = SLOT_KITTY + step
             else:
                 slot = SLOT_PLAY + step
+            policy = assignment[r, actor]
             start, card, suit = choose(
-                kinds[actor], params, actor, phase, step % PLAYERS, row[HANDS + actor], legal,
+                kinds[policy], params, policy, phase, step % PLAYERS, row[HANDS + actor], legal,
                 row[TRUMP], row[FACE_UP], row[CALLED], row, row[PLAYED],
                 u[deal - first_deal, r, slot],
             )  # fmt: skip
-            start = start and starts[actor]
             if not _is_legal(row, actor, legal, start, card, suit):
                 error[0], error[1], error[2] = r, actor, phase
-                error[3], error[4] = card, kinds[actor]
+                error[3], error[4] = card, kinds[policy]
                 return error
             apply_choice(row, actor, start, card, suit, trump_cards, r, deals, records, recording)
     return error
@@ -422,7 +422,59 @@ def apply_to_rows(rows: np.ndarray, actor: int, start: np.ndarray, card: np.ndar
 @numba.njit(cache=True)
 def decide_row(kind: int, params: np.ndarray, seat: int, row: np.ndarray, u: float) -> tuple:
     """One decision of seat ``seat`` on ``row`` by policy ``kind`` (``params`` row 0), as the
-    engine's loop takes it: the step engine's compiled agents, in one compiled call."""
+    loop takes it: the step engine's compiled agents, in one compiled call."""
     return choose(kind, params, 0, row[PHASE], row[STEP] % PLAYERS, row[HANDS + seat],
                   legal_of(row, seat), row[TRUMP], row[FACE_UP], row[CALLED], row, row[PLAYED],
                   u)  # fmt: skip
+
+
+@dataclass
+class Recording:
+    """What ``play_rows`` recorded of played games, for the frames, the kitty analyses and
+    replay: arrays shaped (games, deals, ...), views of one int16 block (``layout.RECORD``
+    wide); -1: none (no auction, a tie)."""
+
+    dealer: np.ndarray
+    trump: np.ndarray
+    starter: np.ndarray
+    face_up: np.ndarray
+    called: np.ndarray
+    offers: np.ndarray  # (G, D, 4) by seat
+    taken: np.ndarray
+    taken_from: np.ndarray
+    forced: np.ndarray
+    kitty: np.ndarray  # (G, D, 4) by seat
+    plays: np.ndarray  # (G, D, 36) card by play step
+    tricks_won: np.ndarray  # (G, D, 4)
+    kitty_winner: np.ndarray
+    kitty_points: np.ndarray  # this deal's four cards
+    carried_in: np.ndarray
+    carried_out: np.ndarray
+    lost: np.ndarray
+    scores_after: np.ndarray  # (G, D, 4)
+
+    @classmethod
+    def of_block(cls, block: np.ndarray) -> Recording:
+        """The named views of a (games, deals, ``layout.RECORD``) block."""
+        columns = {
+            "dealer": R_DEALER, "trump": R_TRUMP, "starter": R_STARTER, "face_up": R_FACE_UP,
+            "called": R_CALLED, "taken": R_TAKEN, "taken_from": R_TAKEN_FROM,
+            "forced": R_FORCED, "kitty_winner": R_KITTY_WINNER, "kitty_points": R_KITTY_POINTS,
+            "carried_in": R_CARRIED_IN, "carried_out": R_CARRIED_OUT, "lost": R_LOST,
+        }  # fmt: skip
+        wide = {"offers": R_OFFERS, "kitty": R_KITTY, "tricks_won": R_WON,
+                "scores_after": R_SCORES_AFTER}  # fmt: skip
+        views = {name: block[:, :, at] for name, at in columns.items()}
+        views |= {name: block[:, :, at : at + PLAYERS] for name, at in wide.items()}
+        views["plays"] = block[:, :, R_PLAYS : R_PLAYS + PLAYERS * TRICKS]
+        return cls(**{f.name: views[f.name] for f in fields(cls)})
+
+    @classmethod
+    def empty(cls, games: int, deals: int) -> Recording:
+        """A block of ``games`` x ``deals`` deals, every entry -1 until played."""
+        return cls.of_block(np.full((games, deals, RECORD), -1, np.int16))
+
+    @property
+    def block(self) -> np.ndarray:
+        """The int16 block every field is a view of."""
+        return self.dealer.base

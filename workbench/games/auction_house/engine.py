@@ -1,9 +1,11 @@
-"""The step-by-step Auction House engine: ``State`` (legal actions, apply, result) and
-``new_game``; the actions, records and Observation other modules import from here stay here."""
+"""The step-by-step Auction House engine, the rules' readable reference: ``State`` (legal
+actions, apply, observation, view, log, result) and ``new_game``; the actions, records and
+Observation other modules import from here stay here."""
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -34,8 +36,8 @@ from workbench.games.auction_house.cards import (
 )
 from workbench.games.auction_house.chance import Deal, check_deal, draw_deal
 from workbench.games.auction_house.hands import card_bits, card_names, dealt_hands
-from workbench.games.auction_house.log import lines_for, log_entries
-from workbench.games.auction_house.observation import Observation, knowledge_row, observe
+from workbench.games.auction_house.log import DealSoFar, lines_for, log_entries
+from workbench.games.auction_house.observation import PHASE_CODE, Observation, step_of
 from workbench.games.auction_house.records import AuctionRecord, DealRecord, LogEntry, Result, Trick
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
 from workbench.kit.seeding import SeedLike
@@ -179,12 +181,74 @@ class State(Evolving):
     def observation(self, player: int) -> Observation:
         """What ``player`` knows now: never another seat's hand, offer (before the reveal) or
         kitty card, nor trump before it is turned."""
-        return observe(self, self._seat(player, "player"))
+        player = self._seat(player, "player")
+        revealed = self.n_offers == PLAYERS - 1
+        offers, kitty = self.offers, self.kitty
+        return Observation(  # every field by name (the hot path of every step-engine decision)
+            player=player,
+            rules=self.rules,
+            deal=self.deal,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_play=self.to_play,
+            hand=card_names(self.hands[player]),
+            scores=self.scores,
+            carried_in=self.carried_in,
+            trump_shown=self.trump_shown,
+            trump_card=self.trump_card,
+            trump=None if self.trump is None else SUITS[self.trump],
+            revealed_trumps=self.revealed_trumps,
+            passes=self.passes,
+            starter=self.starter,
+            face_up=None if self.face_up is None else DECK[self.face_up],
+            called=None if self.called is None else SUITS[self.called],
+            offered=tuple(card is not None for card in offers),
+            offers=tuple(DECK[c] if c is not None and revealed else None for c in offers),
+            own_offer=None if offers[player] is None else DECK[offers[player]],
+            taken=None if self.taken is None else DECK[self.taken],
+            taken_from=self.taken_from,
+            kitty_placed=tuple(card is not None for card in kitty),
+            own_kitty=None if kitty[player] is None else DECK[kitty[player]],
+            leader=self.leader if self.phase == "play" else None,
+            trick=tuple(DECK[c] for c in self.trick),
+            tricks=self.public_tricks,
+            tricks_won=self.tricks_won,
+            history=self.history,
+        )
 
     def view(self, player: int) -> np.ndarray:
-        """What ``player`` knows now as the compiled engine's row (``observation.knowledge_row``):
-        what the compiled agents decide from, without building the Observation."""
-        return knowledge_row(self, self._seat(player, "player"))
+        """What ``player`` knows now as the compiled engine's row (``layout``): what compiled
+        agents decide from, equal to ``positions.observation_row(self.observation(player))``
+        (a test checks it) without the detour through card notation."""
+        player = self._seat(player, "player")
+        phase, trick = self.phase, self.trick
+        offers = [-1] * PLAYERS
+        if self.n_offers == PLAYERS - 1:  # revealed
+            offers = [-1 if card is None else card for card in self.offers]
+        if self.offers[player] is not None:
+            offers[player] = self.offers[player]
+        kitty, hands = [-1] * PLAYERS, [0] * PLAYERS
+        if self.kitty[player] is not None:
+            kitty[player] = self.kitty[player]
+        hands[player] = self.hands[player]
+        played = 0
+        for _, cards, _ in self.tricks:
+            for card in cards:
+                played |= 1 << card
+        for card in trick:
+            played |= 1 << card
+        step = step_of(phase, self.asked, self.n_offers, self.n_kitty,
+                       PLAYERS * len(self.tricks) + len(trick))  # fmt: skip
+        leader = self.leader if phase == "play" else (self.dealer + 1) % PLAYERS
+        row = [
+            self.deal, self.dealer, PHASE_CODE[phase], step, self.carried_in,
+            _or_none(self.trump), int(self.trump_shown), _or_none(self.starter),
+            _or_none(self.face_up), _or_none(self.called), _or_none(self.taken),
+            _or_none(self.taken_from), int(self.taken is not None and self.forced), leader,
+            played, *self.scores, *offers, *kitty, *trick, *[-1] * (PLAYERS - len(trick)),
+            *self.tricks_won, *hands,
+        ]  # fmt: skip
+        return np.array(row, np.int64)
 
     @property
     def revealed_trumps(self) -> tuple[str, ...]:
@@ -221,14 +285,43 @@ class State(Evolving):
     @property
     def log(self) -> list[LogEntry]:
         """The game so far as readable events (the full record; see ``log_for``)."""
-        return list(log_entries(self))
+        return list(self._log_entries())
 
     def log_for(self, player: int | None) -> list[str]:
         """The log as lines of text, only what ``player`` saw (its own hand, offer and kitty
         card; others' as face-down cards); ``None``: the full record."""
         if player is not None:
             player = self._seat(player, "player")
-        return lines_for(log_entries(self), player)
+        return lines_for(self._log_entries(), player)
+
+    def _log_entries(self) -> Iterator[LogEntry]:
+        current, result = None, None
+        if self.is_over:
+            result = self.result()
+        else:
+            current = DealSoFar(
+                self.deal, self.dealer, self.dealt, self.kitty, self.trump_card, self.trump_shown,
+                self.passes, self.starter, _name(self.face_up, DECK), _name(self.called, SUITS),
+                tuple(_name(card, DECK) for card in self.offers), self.n_offers,
+                self._auction_record(), self.public_tricks, self.leader,
+                tuple(DECK[c] for c in self.trick),
+            )  # fmt: skip
+        return log_entries(self.rules, self.history, self.hands_history, self.kitty_history,
+                           current, result)  # fmt: skip
+
+    def _auction_record(self) -> AuctionRecord | None:
+        """The deal's auction as the table saw it once the starter took a card."""
+        if self.taken is None:
+            return None
+        return AuctionRecord(
+            starter=self.starter,
+            face_up=DECK[self.face_up],
+            called=SUITS[self.called],
+            offers=tuple(_name(card, DECK) for card in self.offers),
+            taken=DECK[self.taken],
+            taken_from=self.taken_from,
+            forced=self.forced,
+        )
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -422,24 +515,13 @@ class State(Evolving):
             lost = stake
         else:
             carried_out = stake
-        auction = None
-        if self.starter is not None:
-            auction = AuctionRecord(
-                starter=self.starter,
-                face_up=DECK[self.face_up],
-                called=SUITS[self.called],
-                offers=tuple(None if c is None else DECK[c] for c in self.offers),
-                taken=DECK[self.taken],
-                taken_from=self.taken_from,
-                forced=self.forced,
-            )
         record = DealRecord(
             deal=self.deal,
             dealer=self.dealer,
             trump_card=self.trump_card,
             trump=None if self.trump is None else SUITS[self.trump],
             passes=self.passes,
-            auction=auction,
+            auction=self._auction_record(),
             kitty=tuple(DECK[c] for c in sorted(self.kitty)),
             kitty_points=kitty_points,
             carried_in=self.carried_in,
@@ -487,3 +569,12 @@ def _public_tricks(tricks: tuple) -> tuple[Trick, ...]:
     return tuple(
         Trick(leader, tuple(DECK[c] for c in cards), winner) for leader, cards, winner in tricks
     )
+
+
+def _name(index: int | None, names: tuple[str, ...]) -> str | None:
+    """``names[index]`` (a card or suit in notation), None for None."""
+    return None if index is None else names[index]
+
+
+def _or_none(value: int | None) -> int:
+    return -1 if value is None else value

@@ -1,14 +1,12 @@
 """The fitted agent's card play, learnt from the search: the fit's second stage.
 
 A policy of fitted constants has no lookahead in card play, where a lone search finds most of
-its edge over it (``docs/design.md``). So after CMA-ES has fitted the constants, the fit
-labels card plays with a search that models every seat as that policy (``labeller``), and fits
-the card scorer's weights (``policies.CARD_WEIGHTS`` over ``card_features``) as a conditional
-logit to the search's choices (``workbench.kit.imitation``): round 1 in the positions the
-constants' own play reaches, each later round in those the policy with the weights so far
-reaches (DAgger), every round fitted on every label so far. All four seats play the policy
-and ask the search at each of their card plays with two or more legal cards, so one game
-gives four seats' labels.
+its edge over it. So once CMA-ES has fitted the constants, a search modelling every seat as
+that policy labels card plays, and the card scorer's weights (``policies.CARD_WEIGHTS`` over
+``card_features``) are fitted as a conditional logit to its choices (``workbench.kit.imitation``):
+round 1 in the positions the constants' own play reaches, each later round in those the policy
+with the weights so far reaches (DAgger), every round on every label so far. All four seats
+play the policy and ask the search at each card play with two or more legal cards.
 """
 
 from __future__ import annotations
@@ -19,10 +17,13 @@ from typing import Any
 import numpy as np
 
 from workbench.checks import whole_number
-from workbench.games.auction_house.card_features import feature_table
+from workbench.games.auction_house.agents import FittedPolicy
+from workbench.games.auction_house.card_features import FEATURES, feature_table
 from workbench.games.auction_house.cards import DECK
 from workbench.games.auction_house.compiled import legal_of
 from workbench.games.auction_house.layout import PHASE, PLAY
+from workbench.games.auction_house.policies import CARD_WEIGHTS, CONSTANTS
+from workbench.games.auction_house.search import AuctionHouseSearchAgent
 from workbench.kit.imitation import dagger
 from workbench.kit.progress import progress_bar
 from workbench.kit.seeding import seed_sequence
@@ -65,10 +66,6 @@ def imitate(
     """The card weights (by name, ``policies.CARD_WEIGHTS``) imitating a search that models
     the fitted ``constants`` (module docstring), and how the labelling went. Same arguments,
     same weights."""
-    from workbench.games.auction_house.agents import FittedPolicy
-    from workbench.games.auction_house.policies import CARD_WEIGHTS, CONSTANTS, FEATURES
-    from workbench.games.auction_house.search import AuctionHouseSearchAgent
-
     base = [constants[name] for name in CONSTANTS]
     games = -(-whole_number("deals", deals, low=1) // rules.deals)
     labeller = AuctionHouseSearchAgent(budget, model=FittedPolicy([*base, *[0.0] * FEATURES]))

@@ -9,7 +9,6 @@ Student t on games - 1 degrees of freedom). ``trump_odds`` is exact (fractions).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -22,17 +21,19 @@ from scipy import stats as scipy_stats
 
 from workbench.checks import whole_number
 from workbench.games.auction_house.cards import SUITS, TRUMP_DECK, trump_suit_of
-from workbench.games.auction_house.fast import Recording, play_new_games
+from workbench.games.auction_house.compiled import Recording
 from workbench.games.auction_house.game import GAME
+from workbench.games.auction_house.policies import passing
+from workbench.games.auction_house.positions import play_new_games
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, TRUMP_REVEALS, Rules
 from workbench.games.auction_house.simulate import (
     BATCH_SIZE,
-    batch_deals_frame,
+    deals_frame,
     played_batches,
-    states_deals_frame,
     supports_fast,
 )
 from workbench.kit.lineup import agent_label
+from workbench.kit.policies import CompiledPolicy
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
 from workbench.kit.selfplay import playing_agent
 from workbench.stats import proportion_interval
@@ -137,10 +138,7 @@ def kitty_outcomes(
         resolve=GAME.resolve_agents,
     ):
         lineup = lineup_label(labels)
-        if isinstance(played, list):
-            frames.append(states_deals_frame(played, first))
-        else:
-            frames.append(batch_deals_frame(played[1], first))
+        frames.append(deals_frame(played[1], first))
     return (
         pl.concat(frames)
         .head(deals)
@@ -347,12 +345,14 @@ def win_by_tricks(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.Da
 
 class _NoAuction:
     """Wraps a compiled-policy agent: always passes in the auction phase, plays as the agent
-    otherwise (its policy with ``starts`` off; the uniforms are used as before)."""
+    otherwise (``policies.passing``; the uniforms are used as before)."""
 
     def __init__(self, agent: Any) -> None:
         self.agent = agent
         self.name = f"{agent_label(agent)} (no auction)"
-        self.policy = dataclasses.replace(agent.policy, starts=False)
+
+    def compiled_policy(self) -> CompiledPolicy:
+        return passing(self.agent.compiled_policy())
 
 
 def _paired_recordings(

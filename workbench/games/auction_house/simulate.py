@@ -1,4 +1,5 @@
-"""Auction House's self-play (the kit's ``SelfPlay``) and its result frames.
+"""Auction House's self-play (the kit's ``SelfPlay``) and its result frames, each built once
+from a recording: the compiled engine's, or the step engine's finished States made one.
 
 games frame, one row per game × seat: game, seat, agent, score, rank, won, win_share,
 kitties_won, tricks, auctions_started, points_lost (lost to a tie in the last deal; the same
@@ -17,20 +18,18 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from workbench.games.auction_house.actions import Kitty, Offer, Pass, Play, Start, Take
 from workbench.games.auction_house.cards import DECK, POINTS, SUITS, TRUMP_DECK, card_index
-from workbench.games.auction_house.engine import (
-    Deal,
-    Kitty,
-    Offer,
-    Pass,
-    Play,
-    Start,
-    State,
-    Take,
-    new_game,
+from workbench.games.auction_house.chance import Deal
+from workbench.games.auction_house.compiled import Recording
+from workbench.games.auction_house.engine import State, new_game
+from workbench.games.auction_house.positions import (
+    PlayedBatch,
+    final_scores,
+    play_new_games,
+    state_chance,
 )
-from workbench.games.auction_house.fast import PlayedBatch, Recording, final_scores, play_new_games
-from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
+from workbench.games.auction_house.rules import PLAYERS, Rules
 from workbench.kit.frames import (
     GAME_COLUMNS,
     ROUND_COLUMNS,
@@ -109,10 +108,10 @@ def _card_or_none(values: np.ndarray) -> list[str | None]:
     return [DECK[v] if v >= 0 else None for v in values.tolist()]
 
 
-def batch_games_frame(
+def games_frame(
     batch: PlayedBatch, recording: Recording, labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
-    """The games frame of a finished batch."""
+    """The games frame of played games."""
     winners = recording.kitty_winner
     kitties = (winners[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
     auctions = (recording.starter[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
@@ -126,10 +125,8 @@ def batch_games_frame(
     return typed_frame(columns, _GAME_SCHEMA)
 
 
-def batch_rounds_frame(
-    recording: Recording, labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The rounds frame of a recorded batch (one row per game × deal × seat)."""
+def rounds_frame(recording: Recording, labels: Sequence[str], first_game: int) -> pl.DataFrame:
+    """The rounds frame of played games (one row per game × deal × seat)."""
     games, deals = recording.dealer.shape
     seats = np.tile(np.arange(PLAYERS), games * deals)
     per_deal = lambda a: np.repeat(a.ravel(), PLAYERS)  # noqa: E731
@@ -157,7 +154,7 @@ def batch_rounds_frame(
     return typed_frame(columns, _ROUND_SCHEMA)
 
 
-def batch_deals_frame(recording: Recording, first_game: int) -> pl.DataFrame:
+def deals_frame(recording: Recording, first_game: int) -> pl.DataFrame:
     """One row per game × deal: the kitty's story (see ``kitty.kitty_outcomes``)."""
     games, deals = recording.dealer.shape
     tricks = recording.tricks_won.astype(np.int64)
@@ -206,10 +203,10 @@ def _chains(tied: np.ndarray) -> np.ndarray:
     return chain
 
 
-def _state_recording(states: Sequence[State]) -> Recording:
-    """The step engine's finished games as a Recording (so both engines share the frames)."""
-    deals = states[0].rules.deals
-    rec = Recording.empty(len(states), deals)
+def recorded(rules: Rules, states: Sequence[State]) -> tuple[PlayedBatch, Recording]:
+    """Finished step-engine games as the compiled engine records them (their chance, scores
+    and every deal), so both engines' frames come from one builder each."""
+    rec = Recording.empty(len(states), rules.deals)
     for g, state in enumerate(states):
         for d, (record, kitty) in enumerate(zip(state.history, state.kitty_history, strict=True)):
             rec.dealer[g, d] = record.dealer
@@ -222,7 +219,7 @@ def _state_recording(states: Sequence[State]) -> Recording:
                 rec.offers[g, d] = [-1 if c is None else card_index(c) for c in a.offers]
                 rec.taken[g, d] = card_index(a.taken)
                 rec.taken_from[g, d] = a.taken_from
-                rec.forced[g, d] = a.forced
+            rec.forced[g, d] = record.auction is not None and record.auction.forced
             rec.kitty[g, d] = kitty
             rec.plays[g, d] = [card_index(c) for t in record.tricks for c in t.cards]
             rec.tricks_won[g, d] = record.tricks_won
@@ -232,31 +229,14 @@ def _state_recording(states: Sequence[State]) -> Recording:
             rec.carried_out[g, d] = record.carried_out
             rec.lost[g, d] = record.lost
             rec.scores_after[g, d] = record.scores_after
-    return rec
-
-
-class _FinalScores:
-    def __init__(self, states: Sequence[State]) -> None:
-        self.scores = np.array([s.scores for s in states], np.int64)
-
-
-def states_games_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The games frame of finished step-engine games (the fast engine's columns)."""
-    return batch_games_frame(_FinalScores(states), _state_recording(states), labels, first_game)
-
-
-def states_rounds_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The rounds frame of finished step-engine games (the fast engine's columns)."""
-    return batch_rounds_frame(_state_recording(states), labels, first_game)
-
-
-def states_deals_frame(states: Sequence[State], first_game: int) -> pl.DataFrame:
-    """The deals frame of finished step-engine games (the fast engine's columns)."""
-    return batch_deals_frame(_state_recording(states), first_game)
+    chances = [state_chance(state) for state in states]
+    batch = PlayedBatch(
+        np.array([state.chance.first_dealer for state in states], np.int64),
+        np.array([trump for trump, _ in chances], np.int8).reshape(len(states), -1),
+        np.array([shuffles for _, shuffles in chances], np.int8).reshape(len(states), -1, 40),
+        np.array([state.scores for state in states], np.int64).reshape(len(states), PLAYERS),
+    )
+    return batch, rec
 
 
 # -- replay -------------------------------------------------------------------------------------
@@ -310,16 +290,14 @@ def replay_recorded_game(
 
 # -- the game's self-play ---------------------------------------------------------------------
 
-#: An agent plays in the compiled engine when it has a compiled ``policy`` (``fast.Policy``).
-AGENT_METHODS = ("policy",)
-FAST_ENGINE = FastEngine(
-    BATCH_SIZE, AGENT_METHODS, _play_fast, win_shares=lambda played: final_scores(played[0])[2]
-)
+#: An agent plays in the compiled engine when it offers the kit's ``compiled_policy()``.
+FAST_ENGINE = FastEngine(BATCH_SIZE, ("compiled_policy",), _play_fast,
+                         win_shares=lambda played: final_scores(played[0])[2])  # fmt: skip
 SELF_PLAY = SelfPlay(
-    "auction_house", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
+    "auction_house", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__, recorded=recorded,
     frames=(
-        Frame("games", lambda p, *at: batch_games_frame(*p, *at), states_games_frame),
-        Frame("rounds", lambda p, *at: batch_rounds_frame(p[1], *at), states_rounds_frame),
+        Frame("games", lambda played, *at: games_frame(*played, *at)),
+        Frame("rounds", lambda played, *at: rounds_frame(played[1], *at)),
     ),
     step_chunk=32,
 )  # fmt: skip
@@ -327,4 +305,5 @@ played_batches = SELF_PLAY.played_batches
 supports_fast = SELF_PLAY.supports_fast
 
 
-__all__ = ["SELF_PLAY", "TRICKS", "replay_recorded_game"]
+__all__ = ["SELF_PLAY", "deals_frame", "games_frame", "recorded", "replay_recorded_game",
+           "rounds_frame"]  # fmt: skip
