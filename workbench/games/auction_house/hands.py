@@ -9,7 +9,7 @@ from workbench.games.auction_house.rules import PLAYERS
 
 def card_bits(mask: int) -> list[int]:
     """The card indices in ``mask``, ascending: one step per card held (the step engine's hot
-    path; ``cards.cards_of`` reads every bit, and takes numpy integers too)."""
+    path)."""
     out = []
     while mask:
         low = mask & -mask

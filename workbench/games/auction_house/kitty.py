@@ -13,6 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from itertools import permutations
 from typing import Any
 
 import numpy as np
@@ -20,21 +21,20 @@ import polars as pl
 from scipy import stats as scipy_stats
 
 from workbench.checks import whole_number
+from workbench.games.auction_house.agents import CompiledAgent
 from workbench.games.auction_house.cards import SUITS, TRUMP_DECK, trump_suit_of
 from workbench.games.auction_house.compiled import Recording
 from workbench.games.auction_house.game import GAME
 from workbench.games.auction_house.policies import passing
-from workbench.games.auction_house.positions import play_new_games
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, TRUMP_REVEALS, Rules
 from workbench.games.auction_house.simulate import (
-    BATCH_SIZE,
     deals_frame,
     played_batches,
     supports_fast,
 )
 from workbench.kit.lineup import agent_label
 from workbench.kit.policies import CompiledPolicy
-from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.seeding import SeedLike, seed_sequence
 from workbench.kit.selfplay import playing_agent
 from workbench.stats import proportion_interval
 
@@ -72,13 +72,9 @@ def cluster_ratio(
 
 
 def _ratio_rows(
-    frame: pl.DataFrame,
-    value: pl.Expr,
-    by: Sequence[str],
-    *,
-    proportion: bool,
+    frame: pl.DataFrame, value: pl.Expr, by: Sequence[str], *, proportion: bool,
     weight: pl.Expr | None = None,
-) -> pl.DataFrame:
+) -> pl.DataFrame:  # fmt: skip
     """Per group of ``by``: n (total weight; rows by default), games, estimate, low, high of
     sum(value) / sum(weight), clustered by game."""
     den = pl.len() if weight is None else weight.sum()
@@ -90,16 +86,9 @@ def _ratio_rows(
         estimate, low, high = cluster_ratio(
             group["num"].to_numpy(), group["den"].to_numpy(), proportion=proportion
         )
-        rows.append(
-            {
-                **dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True)),
-                "n": int(group["den"].sum()),
-                "games": group.height,
-                "estimate": estimate,
-                "low": low,
-                "high": high,
-            }
-        )
+        rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True)),
+                     "n": int(group["den"].sum()), "games": group.height, "estimate": estimate,
+                     "low": low, "high": high})  # fmt: skip
     out = pl.DataFrame(rows)
     return out.sort(by) if by else out
 
@@ -108,14 +97,9 @@ def _ratio_rows(
 
 
 def kitty_outcomes(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    deals: int,
-    seed: SeedLike,
-    engine: str = "auto",
-    progress: bool = False,
-) -> pl.DataFrame:
+    rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, deals: int,
+    seed: SeedLike, engine: str = "auto", progress: bool = False,
+) -> pl.DataFrame:  # fmt: skip
     """One row per deal, over enough whole games of ``rules.deals`` deals to give ``deals``
     rows (the last game's first deals when ``deals`` is not a multiple).
 
@@ -182,26 +166,16 @@ def kitty_summary(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.Da
     by = [by] if isinstance(by, str) else list(by)
     _check_outcomes(outcomes, ["game", "kitty_winner", "kitty_points", "at_stake", *by], "summary")
     one = None
+    last_deal = (pl.col("deal") == pl.col("deal").max()).cast(pl.Int64)
     specs = [
         ("carry-over rate", _tied().cast(pl.Int64), one, True, outcomes),
         ("kitty points (own cards)", pl.col("kitty_points"), one, False, outcomes),
         ("points at stake", pl.col("at_stake"), one, False, outcomes),
         ("auction rate", pl.col("auction").cast(pl.Int64), one, True, outcomes),
-        (
-            "starter wins the kitty",
-            (pl.col("kitty_winner") == pl.col("starter")).cast(pl.Int64),
-            one,
-            True,
-            outcomes.filter(pl.col("auction")),
-        ),
-        (
-            "points lost per game",
-            pl.col("lost"),
-            (pl.col("deal") == pl.col("deal").max()).cast(pl.Int64),
-            False,
-            outcomes,
-        ),
-    ]
+        ("starter wins the kitty", (pl.col("kitty_winner") == pl.col("starter")).cast(pl.Int64),
+         one, True, outcomes.filter(pl.col("auction"))),
+        ("points lost per game", pl.col("lost"), last_deal, False, outcomes),
+    ]  # fmt: skip
     frames = []
     for name, value, weight, proportion, frame in specs:
         if frame.is_empty():
@@ -264,17 +238,10 @@ def carry_chains(outcomes: pl.DataFrame, by: str | None = None) -> pl.DataFrame:
                 length = 0
         # a run still open here was cut by the frame's end (deals not a multiple): unresolved
     if not runs:
-        return pl.DataFrame(
-            schema={
-                "length": pl.Int64,
-                "runs": pl.Int64,
-                "share": pl.Float64,
-                "low": pl.Float64,
-                "high": pl.Float64,
-                "ended_lost": pl.Int64,
-                "mean_pot": pl.Float64,
-            }
-        )
+        return pl.DataFrame(schema={
+            "length": pl.Int64, "runs": pl.Int64, "share": pl.Float64, "low": pl.Float64,
+            "high": pl.Float64, "ended_lost": pl.Int64, "mean_pot": pl.Float64,
+        })  # fmt: skip
     table = pl.DataFrame(runs, schema=["game", "length", "lost", "pot"], orient="row")
     per_game_total = table.group_by("game").agg(total=pl.len())
     rows = []
@@ -285,37 +252,17 @@ def carry_chains(outcomes: pl.DataFrame, by: str | None = None) -> pl.DataFrame:
         share, low, high = cluster_ratio(
             counts["k"].to_numpy(), counts["total"].to_numpy(), proportion=True
         )
-        rows.append(
-            {
-                "length": length,
-                "runs": group.height,
-                "share": share,
-                "low": low,
-                "high": high,
-                "ended_lost": int(group["lost"].sum()),
-                "mean_pot": float(group["pot"].mean()),
-            }
-        )
+        rows.append({"length": length, "runs": group.height, "share": share, "low": low,
+                     "high": high, "ended_lost": int(group["lost"].sum()),
+                     "mean_pot": float(group["pot"].mean())})  # fmt: skip
     return pl.DataFrame(rows).sort("length")
 
 
 def seat_deals(outcomes: pl.DataFrame) -> pl.DataFrame:
     """The outcomes frame long: one row per deal × seat with its tricks and kitty result."""
     _check_outcomes(outcomes, ["game", "deal", "kitty_winner", "tricks_0"], "seat_deals")
-    keep = [
-        c
-        for c in (
-            "game",
-            "deal",
-            "trump_reveal",
-            "agents",
-            "kitty_winner",
-            "tied",
-            "most_tricks",
-            "at_stake",
-        )
-        if c in outcomes.columns
-    ]
+    keep = [c for c in ("game", "deal", "trump_reveal", "agents", "kitty_winner", "tied",
+                        "most_tricks", "at_stake") if c in outcomes.columns]  # fmt: skip
     long = outcomes.select(*keep, *(f"tricks_{s}" for s in range(PLAYERS))).unpivot(
         index=keep, variable_name="seat", value_name="tricks"
     )
@@ -343,7 +290,7 @@ def win_by_tricks(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.Da
 # -- what an auction is worth -------------------------------------------------------------------
 
 
-class _NoAuction:
+class _NoAuction(CompiledAgent):
     """Wraps a compiled-policy agent: always passes in the auction phase, plays as the agent
     otherwise (``policies.passing``; the uniforms are used as before)."""
 
@@ -359,24 +306,16 @@ def _paired_recordings(
     rules: Rules, arms: Sequence[tuple[Rules, list[Any]]], games: int, seed: SeedLike
 ) -> list[list[Recording]]:
     """Play the same games (same deals, same random numbers at the same decisions) in every
-    arm: per arm, the recordings batch by batch."""
-    out: list[list[Recording]] = [[] for _ in arms]
-    for start in range(0, games, BATCH_SIZE):
-        size = min(BATCH_SIZE, games - start)
-        for index, (arm_rules, arm_agents) in enumerate(arms):
-            rng = generator(seed, start // BATCH_SIZE)
-            _, recording = play_new_games(arm_rules, arm_agents, size, rng)
-            out[index].append(recording)
-    return out
+    arm of compiled agents: per arm, the recordings batch by batch."""
+    return [[played[1] for *_, played in played_batches(arm_rules, arm_agents, games=games,
+                                                        seed=seed, engine="fast")]
+            for arm_rules, arm_agents in arms]  # fmt: skip
 
 
 def auction_value(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    deals: int,
+    rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, deals: int,
     seed: SeedLike,
-) -> pl.DataFrame:
+) -> pl.DataFrame:  # fmt: skip
     """What starting an auction is worth, and to whom: every deal is played twice from the same
     cards and random numbers, as the agents choose and with every seat passing. For the deals
     where an auction was held, per role (starter; seller: the starter took its offer; the two
@@ -395,20 +334,16 @@ def auction_value(
     seed_sequence(seed)
     games = -(-deals // rules.deals)
     without = [_NoAuction(a) for a in lineup]
-    with_auction, no_auction = _paired_recordings(
-        rules, [(rules, lineup), (rules, without)], games, seed
-    )
+    arms = [(rules, lineup), (rules, without)]
+    with_auction, no_auction = _paired_recordings(rules, arms, games, seed)
     rows = []
     offset = 0
     for a, b in zip(with_auction, no_auction, strict=True):
         g, d = a.dealer.shape
         seats = np.arange(PLAYERS)
         held = a.starter >= 0
-        role = np.where(
-            seats == a.starter[:, :, None],
-            "starter",
-            np.where(seats == a.taken_from[:, :, None], "seller", "offerer"),
-        )
+        role = np.where(seats == a.starter[:, :, None], "starter",
+                        np.where(seats == a.taken_from[:, :, None], "seller", "offerer"))
         won_a = a.kitty_winner[:, :, None] == seats
         won_b = b.kitty_winner[:, :, None] == seats
         points_a = np.where(won_a, a.kitty_points[:, :, None], 0)
@@ -416,18 +351,12 @@ def auction_value(
         game = np.broadcast_to((offset + np.arange(g))[:, None, None], role.shape)
         deal = np.broadcast_to(np.arange(1, d + 1)[None, :, None], role.shape)
         mask = np.broadcast_to(held[:, :, None], role.shape)
-        rows.append(
-            pl.DataFrame(
-                {
-                    "game": game[mask],
-                    "deal": deal[mask],
-                    "role": role[mask],
-                    "win_change": (won_a.astype(int) - won_b)[mask],
-                    "tricks_change": (a.tricks_won.astype(int) - b.tricks_won.astype(int))[mask],
-                    "points_change": (points_a.astype(int) - points_b)[mask],
-                }
-            )
-        )
+        rows.append(pl.DataFrame({
+            "game": game[mask], "deal": deal[mask], "role": role[mask],
+            "win_change": (won_a.astype(int) - won_b)[mask],
+            "tricks_change": (a.tricks_won.astype(int) - b.tricks_won.astype(int))[mask],
+            "points_change": (points_a.astype(int) - points_b)[mask],
+        }))  # fmt: skip
         offset += g
     frame = pl.concat(rows).filter(pl.col("game") * rules.deals + pl.col("deal") <= deals)
     label = lineup_label([agent_label(a) for a in seated])
@@ -436,12 +365,10 @@ def auction_value(
         part = frame.filter(pl.col("role") == role)
         entry: dict[str, Any] = {"role": role, "seat_deals": part.height}
         for column in ("win_change", "tricks_change", "points_change"):
-            per_game = (
-                part.group_by("game").agg(num=pl.col(column).sum(), den=pl.len()).sort("game")
-            )
-            estimate, low, high = cluster_ratio(
-                per_game["num"].to_numpy(), per_game["den"].to_numpy()
-            )
+            per_game = part.group_by("game").agg(num=pl.col(column).sum(), den=pl.len())
+            per_game = per_game.sort("game")
+            estimate, low, high = cluster_ratio(per_game["num"].to_numpy(),
+                                                per_game["den"].to_numpy())  # fmt: skip
             entry[column] = estimate
             entry[f"{column}_low"] = low
             entry[f"{column}_high"] = high
@@ -459,12 +386,9 @@ def auction_value(
 
 
 def trump_reveal_comparison(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    deals: int,
+    rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, deals: int,
     seed: SeedLike,
-) -> pl.DataFrame:
+) -> pl.DataFrame:  # fmt: skip
     """Both ``trump_reveal`` readings side by side on the same games (same deals, trump deck
     and random numbers): per metric of ``kitty_summary``, each reading's estimate and 95%
     interval, and the difference (before_auction - after_kitty) with a paired 95% interval
@@ -497,14 +421,8 @@ def trump_reveal_comparison(
             half = float(scipy_stats.t.ppf(0.975, len(diff) - 1)) * spread
         else:
             half = math.nan
-        differences.append(
-            {
-                "metric": metric,
-                "difference": mean,
-                "difference_low": mean - half,
-                "difference_high": mean + half,
-            }
-        )
+        differences.append({"metric": metric, "difference": mean, "difference_low": mean - half,
+                            "difference_high": mean + half})
     return wide.join(pl.DataFrame(differences), on="metric", how="left").with_columns(
         games=pl.lit(after["game"].n_unique()), agents=pl.lit(after["agents"][0])
     )
@@ -575,15 +493,8 @@ def trump_odds_through(trump_cards: Sequence[str]) -> pl.DataFrame:
     for index in range(min(len(cards), len(TRUMP_DECK))):
         came = trump_suit_of(cards[index])
         for suit, p in trump_odds(cards[:index]).items():
-            rows.append(
-                {
-                    "deal": index + 1,
-                    "suit": suit,
-                    "probability": float(p),
-                    "exact": str(p),
-                    "came": suit == came,
-                }
-            )
+            rows.append({"deal": index + 1, "suit": suit, "probability": float(p), "exact": str(p),
+                         "came": suit == came})  # fmt: skip
     return pl.DataFrame(rows)
 
 
@@ -598,27 +509,14 @@ def trump_odds_brute_force(revealed: Iterable[str] = (), ahead: int = 1) -> dict
         raise ValueError("brute force enumerates orderings: reveal at least 4 cards first")
     if not 1 <= ahead <= len(remaining):
         raise ValueError(f"ahead must be 1–{len(remaining)}, got {ahead}")
-    from itertools import permutations
-
     orders = list(permutations(range(len(remaining))))
     tally = Counter(remaining[order[ahead - 1]] for order in orders)
     return {s: Fraction(tally[s], len(orders)) for s in SUITS}
 
 
 __all__ = [
-    "MAX_DEALS",
-    "auction_value",
-    "carry_chains",
-    "carry_over_rate",
-    "cluster_ratio",
-    "kitty_outcomes",
-    "kitty_summary",
-    "kitty_value_distribution",
-    "seat_deals",
-    "trump_odds",
-    "trump_odds_brute_force",
-    "trump_odds_table",
-    "trump_odds_through",
-    "trump_reveal_comparison",
-    "win_by_tricks",
-]
+    "MAX_DEALS", "auction_value", "carry_chains", "carry_over_rate", "cluster_ratio",
+    "kitty_outcomes", "kitty_summary", "kitty_value_distribution", "seat_deals", "trump_odds",
+    "trump_odds_brute_force", "trump_odds_table", "trump_odds_through",
+    "trump_reveal_comparison", "win_by_tricks",
+]  # fmt: skip
