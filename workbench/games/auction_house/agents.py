@@ -111,32 +111,22 @@ class RandomAgent(CompiledAgent):
 
 
 class HeuristicAgent(CompiledAgent):
-    """Sensible, deterministic play (the compiled ``policies.HEURISTIC``; its parameters are
-    ``policies.HEURISTIC_PARAMETERS``).
-
-    - Auction: start when its least useful card (see ``policies.shed``) is low (rank <=
-      ``give_rank``), putting that card up and calling trump when trump is known, else its
-      longest other suit if that holds >= ``long_suit`` cards. Offer its least useful card,
-      avoiding the called suit, unless the face-up card is worth having (rank >=
-      ``trade_rank``): then its lowest card of the called suit, to be the one taken. Free
-      choice: the best offered card (trumps first, then rank).
-    - Kitty: its least useful card.
-    - Play: lead a side-suit card no one can beat (a master), else the master trump while
-      trumps are out, else low from its longest side suit. Following: the cheapest card sure
-      to win, the cheapest winner in the last seat, else its lowest. Void: ruff (or over-ruff)
-      as cheaply as possible, else shed its least useful card. Cards counted: every card not
-      seen played and not in its hand may be out against it.
-    """
+    """Sensible, deterministic play (the compiled ``policies.HEURISTIC``, its parameters
+    ``policies.HEURISTIC_PARAMETERS``). Auction: start when its least useful card
+    (``policies.shed``) ranks at most ``give_rank``, putting it up and calling trump when known,
+    else its longest other suit if that holds ``long_suit`` cards; offer its least useful card
+    outside the called suit, or its lowest of it when the face-up card ranks ``trade_rank`` or
+    more; take the best offer. Kitty: its least useful card. Play: lead a master, else the
+    master trump while trumps are out, else low from its longest side suit; follow with the
+    cheapest sure winner (any winner in the last seat), else its lowest; void, ruff as cheaply
+    as it can, else shed. Every card not seen and not in its hand may be out against it."""
 
     name = "heuristic"
     kind = HEURISTIC
 
-    def __init__(
-        self,
-        give_rank: int = int(HEURISTIC_DEFAULTS[0]),
-        long_suit: int = int(HEURISTIC_DEFAULTS[1]),
-        trade_rank: int = int(HEURISTIC_DEFAULTS[2]),
-    ) -> None:
+    def __init__(self, give_rank: int = int(HEURISTIC_DEFAULTS[0]),
+                 long_suit: int = int(HEURISTIC_DEFAULTS[1]),
+                 trade_rank: int = int(HEURISTIC_DEFAULTS[2])) -> None:  # fmt: skip
         values = (give_rank, long_suit, trade_rank)
         for label, value in zip(HEURISTIC_PARAMETERS, values, strict=True):
             if isinstance(value, bool) or not isinstance(value, int | np.integer):
@@ -146,9 +136,7 @@ class HeuristicAgent(CompiledAgent):
                 "give_rank must be 1–10, trade_rank 1–11 (11: never trade), long_suit 0–10; "
                 f"got {give_rank}, {trade_rank}, {long_suit}"
             )
-        self.give_rank = int(give_rank)
-        self.long_suit = int(long_suit)
-        self.trade_rank = int(trade_rank)
+        self.give_rank, self.long_suit, self.trade_rank = map(int, values)
         self.parameters = tuple(float(v) for v in values)
 
 

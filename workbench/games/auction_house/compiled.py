@@ -38,25 +38,11 @@ from workbench.games.auction_house.layout import (
     PLAY,
     PLAYED,
     PLAYERS,
-    R_CALLED,
-    R_CARRIED_IN,
-    R_CARRIED_OUT,
-    R_DEALER,
-    R_FACE_UP,
-    R_FORCED,
-    R_KITTY,
-    R_KITTY_POINTS,
-    R_KITTY_WINNER,
-    R_LOST,
-    R_OFFERS,
+    R_BY_SEAT,
     R_PLAYS,
-    R_SCORES_AFTER,
-    R_STARTER,
-    R_TAKEN,
-    R_TAKEN_FROM,
-    R_TRUMP,
-    R_WON,
     RECORD,
+    RECORDED,
+    RECORDED_BY_SEAT,
     SCORES,
     SHOWN,
     SLOT_AUCTION,
@@ -164,24 +150,6 @@ def _swap(row: np.ndarray, card: int, forced: bool) -> None:
 
 
 @numba.njit(cache=True, inline="always")
-def _trick_winner(row: np.ndarray) -> int:
-    """Position of the winning card: highest trump, else highest of the suit led."""
-    trump, led = row[TRUMP], row[TRICK] // SUIT_SIZE
-    best, best_key = 0, -1
-    for position in range(PLAYERS):
-        card = row[TRICK + position]
-        suit = card // SUIT_SIZE
-        key = -1
-        if suit == trump:
-            key = 100 + card % SUIT_SIZE
-        elif suit == led:
-            key = card % SUIT_SIZE
-        if key > best_key:
-            best, best_key = position, key
-    return best
-
-
-@numba.njit(cache=True, inline="always")
 def _score_deal(row: np.ndarray, deals: int, records: np.ndarray, r: int,
                 recording: bool) -> None:  # fmt: skip
     """The kitty to the single seat with most tricks; a tie carries it over (lost in the last
@@ -206,20 +174,16 @@ def _score_deal(row: np.ndarray, deals: int, records: np.ndarray, r: int,
             lost = stake
         else:
             carried_out = stake
-    if recording:
+    if recording:  # layout.RECORDED's columns, then RECORDED_BY_SEAT's
         record = records[r, row[DEAL] - 1]
-        record[R_DEALER], record[R_TRUMP] = row[DEALER], row[TRUMP]
-        record[R_STARTER], record[R_FACE_UP] = row[STARTER], row[FACE_UP]
-        record[R_CALLED], record[R_TAKEN] = row[CALLED], row[TAKEN]
-        record[R_TAKEN_FROM], record[R_FORCED] = row[TAKEN_FROM], row[FORCED]
-        record[R_KITTY_WINNER], record[R_KITTY_POINTS] = winner, kitty_points
-        record[R_CARRIED_IN], record[R_CARRIED_OUT] = row[CARRIED], carried_out
-        record[R_LOST] = lost
-        for seat in range(PLAYERS):
-            record[R_OFFERS + seat] = row[OFFERS + seat]
-            record[R_KITTY + seat] = row[KITTY_CARDS + seat]
-            record[R_WON + seat] = row[WON + seat]
-            record[R_SCORES_AFTER + seat] = row[SCORES + seat]
+        facts = (row[DEALER], row[TRUMP], row[STARTER], row[FACE_UP], row[CALLED], row[TAKEN],
+                 row[TAKEN_FROM], row[FORCED], winner, kitty_points, row[CARRIED], carried_out,
+                 lost)  # fmt: skip
+        for column in range(R_BY_SEAT):
+            record[column] = facts[column]
+        for k, column in enumerate((OFFERS, KITTY_CARDS, WON, SCORES)):
+            for seat in range(PLAYERS):
+                record[R_BY_SEAT + PLAYERS * k + seat] = row[column + seat]
     row[CARRIED] = carried_out
     row[PHASE], row[STEP] = OVER, 0
 
@@ -240,7 +204,7 @@ def apply_choice(row: np.ndarray, actor: int, start: bool, card: int, suit: int,
         row[STEP] = step + 1
         if position < PLAYERS - 1:
             return
-        winner = (row[LEADER] + _trick_winner(row)) % PLAYERS
+        winner = (row[LEADER] + trick_best(row, row[TRUMP], PLAYERS)[2]) % PLAYERS
         row[WON + winner] += 1
         row[LEADER] = winner
         for seat in range(PLAYERS):
@@ -456,17 +420,10 @@ class Recording:
     @classmethod
     def of_block(cls, block: np.ndarray) -> Recording:
         """The named views of a (games, deals, ``layout.RECORD``) block."""
-        columns = {
-            "dealer": R_DEALER, "trump": R_TRUMP, "starter": R_STARTER, "face_up": R_FACE_UP,
-            "called": R_CALLED, "taken": R_TAKEN, "taken_from": R_TAKEN_FROM,
-            "forced": R_FORCED, "kitty_winner": R_KITTY_WINNER, "kitty_points": R_KITTY_POINTS,
-            "carried_in": R_CARRIED_IN, "carried_out": R_CARRIED_OUT, "lost": R_LOST,
-        }  # fmt: skip
-        wide = {"offers": R_OFFERS, "kitty": R_KITTY, "tricks_won": R_WON,
-                "scores_after": R_SCORES_AFTER}  # fmt: skip
-        views = {name: block[:, :, at] for name, at in columns.items()}
-        views |= {name: block[:, :, at : at + PLAYERS] for name, at in wide.items()}
-        views["plays"] = block[:, :, R_PLAYS : R_PLAYS + PLAYERS * TRICKS]
+        views = {name: block[:, :, at] for at, name in enumerate(RECORDED)}
+        for k, name in enumerate(RECORDED_BY_SEAT):
+            views[name] = block[:, :, R_BY_SEAT + PLAYERS * k : R_BY_SEAT + PLAYERS * (k + 1)]
+        views["plays"] = block[:, :, R_PLAYS:RECORD]
         return cls(**{f.name: views[f.name] for f in fields(cls)})
 
     @classmethod

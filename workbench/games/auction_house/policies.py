@@ -1,40 +1,31 @@
 """The compiled policies (numba): a policy is a ``kind`` (``RANDOM``, ``HEURISTIC``,
-``FITTED``) and a float64 parameter vector, one row of the kit's ``PolicyTable``. ``choose`` takes
-one decision and ``choose_play`` a card play (the trick loop's entry); both engines call them,
-the step engine on one position, so both play one policy. They read what the acting seat may
-know: its hand, its legal cards, trump (-1 while face down or in a deal without one), the
-auction, the revealed offers and the trick (from the position's row), the cards played this
-deal, and a uniform ``u`` (only the random policy uses it).
+``FITTED``) and a float64 parameter vector, one row of the kit's ``PolicyTable``. ``choose``
+takes one decision, ``choose_play`` a card play (the trick loop's entry); both engines call
+them, so both play one policy. They read only what the acting seat may know (trump is -1 while
+face down), and a uniform ``u`` that only the random policy uses.
 
-The heuristic's parameters (``HEURISTIC_PARAMETERS``, its defaults in brackets):
+Parameters (``CONSTANTS``; the heuristic has the first three, the fitted policy all, at
+defaults that play the heuristic):
 
-- ``give_rank`` (3): start an auction only when the card it would put up ranks at most this.
-- ``long_suit`` (4): with trump unknown, the suit it calls must hold at least this many cards.
-- ``trade_rank`` (7): offer a card of the called suit when the face-up card ranks at least
-  this (11: never).
-
-The fitted policy's (``CONSTANTS``) add, at values that play the heuristic by default:
-
-- ``shed_length`` (3), ``shed_trump`` (20): a card's uselessness (``shed``) weighs its suit's
-  length and a trump by these (the card put up, offered, put in the kitty or discarded).
-- ``kitty_rank`` (0): the kitty card's value adds this x its rank (below -1: the highest card
-  of the chosen suit goes in, raising the stake).
-- ``draw_trumps`` (0): lead the master trump to draw trumps only holding at least this many.
+- ``give_rank`` (3): start an auction only when the card put up ranks at most this.
+- ``long_suit`` (4): with trump unknown, the suit called must hold at least this many cards.
+- ``trade_rank`` (7): offer a card of the called suit when the face-up card ranks this or more.
+- ``shed_length`` (3), ``shed_trump`` (20): how ``shed`` weighs a suit's length and a trump.
+- ``kitty_rank`` (0): the kitty card's value adds this x its rank (below -1: a high card).
+- ``draw_trumps`` (0): lead the master trump only holding at least this many trumps.
 - ``lead_long`` (1): the side suit to lead low from maximises this x its length.
-- ``cover_from`` (3): following, play the cheapest card that beats the trick so far from this
-  position in the trick on (4: never); ``ruff_from`` (1): void in the suit led, ruff from here.
-- ``block_weight`` (0): cover or ruff from any position when this x (2 + the tricks the seat
-  winning the trick has taken more than this one) >= 1 (stop the seat ahead in the race).
-- ``kitty_strength`` (0): ``kitty_rank`` grows by this x (its high cards, ranks 8-10, - 3).
+- ``cover_from`` (3), ``ruff_from`` (1): from this position in the trick on, cover the trick
+  so far with the cheapest winner, or ruff when void (4: never).
+- ``block_weight`` (0): cover or ruff anywhere when this x (2 + the trick winner's tricks less
+  the seat's) >= 1: stop the seat ahead in the race for the kitty.
+- ``kitty_strength`` (0): ``kitty_rank`` grows by this x (the hand's cards of rank 8-10 - 3).
 - ``lead_trumps`` (10: never): with no master to lead, lead low trump holding this many.
-- ``kitty_standing`` (0): ``kitty_rank`` grows by this x how far the seat is ``behind`` in the
-  game (in ``STANDING_POINTS``, clipped to [-1, 1]): a seat behind raises the stake.
+- ``kitty_standing`` (0): ``kitty_rank`` grows by this x how far the seat is ``behind``.
 - ``block_standing`` (0): the block test adds this x the trick winner's ``standing``.
 
-``CARD_WEIGHTS`` (all 0 by default) weigh ``card_features.FEATURE_NAMES``: with any set, the
-fitted policy plays the legal card whose weighted features sum highest (``scored_card``, the
-card play the fit learns from the search) instead of the lead, follow and ruff rules. Column
-``NO_AUCTION`` of any vector, when set, makes the policy pass every auction.
+``CARD_WEIGHTS`` (0 by default) weigh ``card_features``: with any set, the fitted policy plays
+the card whose weighted features sum highest (learnt from the search) instead of the lead,
+follow and ruff rules. A vector's ``NO_AUCTION`` column, when set, passes every auction.
 """
 
 from __future__ import annotations

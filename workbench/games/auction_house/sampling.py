@@ -36,6 +36,7 @@ from workbench.games.auction_house.rules import PLAYERS
 from workbench.kit.streams import bounded, state_of, store
 
 _INDEX = {name: index for index, name in enumerate(DECK)}
+_SUIT = {suit: index for index, suit in enumerate(SUITS)}
 _BIT = [1 << card for card in range(DECK_SIZE)]
 #: Rejection draws per filling wanted by ``fill_rows`` (when some seat has shown a void).
 FILL_ROWS_TRIES = 4
@@ -104,26 +105,21 @@ class _Frame:
         self.dealer = obs.dealer
         self.first_dealer = (obs.dealer - (obs.deal - 1)) % PLAYERS
         hands_history, kitty_history, self.past_shuffles = _past_records(obs.history)
-        forced = obs.taken is not None and any(
-            card is not None and card[-1] == obs.called for card in obs.offers
-        )
+        forced = obs.taken is not None and any(c is not None and c[-1] == obs.called
+                                               for c in obs.offers)  # fmt: skip
         self.fields = {
             "rules": obs.rules, "deal": obs.deal, "dealer": obs.dealer, "phase": obs.phase,
             "scores": obs.scores, "carried_in": obs.carried_in, "trump_shown": obs.trump_shown,
-            "trump": None if obs.trump is None else SUITS.index(obs.trump),
-            "trump_card": obs.trump_card,
+            "trump": _SUIT.get(obs.trump), "trump_card": obs.trump_card,
             "asked": len(obs.passes) + (obs.starter is not None), "passes": obs.passes,
-            "starter": obs.starter,
-            "face_up": None if obs.face_up is None else _INDEX[obs.face_up],
-            "called": None if obs.called is None else SUITS.index(obs.called),
-            "n_offers": sum(obs.offered),
-            "taken": None if obs.taken is None else _INDEX[obs.taken],
-            "taken_from": obs.taken_from, "forced": forced, "n_kitty": sum(obs.kitty_placed),
+            "starter": obs.starter, "face_up": _INDEX.get(obs.face_up),
+            "called": _SUIT.get(obs.called), "n_offers": sum(obs.offered),
+            "taken": _INDEX.get(obs.taken), "taken_from": obs.taken_from, "forced": forced,
+            "n_kitty": sum(obs.kitty_placed),
             "leader": obs.leader if obs.phase == "play" else (obs.dealer + 1) % PLAYERS,
             "trick": tuple(_INDEX[c] for c in obs.trick),
-            "tricks": tuple(
-                (t.leader, tuple(_INDEX[c] for c in t.cards), t.winner) for t in obs.tricks
-            ),
+            "tricks": tuple((t.leader, tuple(_INDEX[c] for c in t.cards), t.winner)
+                            for t in obs.tricks),
             "tricks_won": obs.tricks_won, "history": obs.history,
             "kitty_history": kitty_history, "hands_history": hands_history,
         }  # fmt: skip
@@ -135,8 +131,8 @@ class _Frame:
             for position, card in enumerate(cards):
                 self.played[(leader + position) % PLAYERS].append(_INDEX[card])
         self.my_hand = [_INDEX[c] for c in obs.hand]
-        self.my_kitty = None if obs.own_kitty is None else _INDEX[obs.own_kitty]
-        self.offers = [None if c is None else _INDEX[c] for c in obs.offers]
+        self.my_kitty = _INDEX.get(obs.own_kitty)
+        self.offers = [_INDEX.get(c) for c in obs.offers]
         if obs.own_offer is not None:
             self.offers[self.me] = _INDEX[obs.own_offer]
         self.swap = None
@@ -146,15 +142,9 @@ class _Frame:
         self.unturned = [c for c in TRUMP_DECK if c not in obs.revealed_trumps]
         self.future = 13 - obs.deal
 
-    def state(
-        self,
-        hand_cards: list[list[int]],
-        kitty_cards: list[int | None],
-        hidden_offers: list[int | None],
-        trump_card: str | None,
-        trump_order: list[int],
-        future: list[tuple[int, ...]],
-    ) -> State:
+    def state(self, hand_cards: list[list[int]], kitty_cards: list[int | None],
+              hidden_offers: list[int | None], trump_card: str | None, trump_order: list[int],
+              future: list[tuple[int, ...]]) -> State:  # fmt: skip
         """The State of one filling; ``trump_order`` orders the trump cards still face down
         (after ``trump_card``), ``future`` holds the later deals' shuffles."""
         hands, kitty, offers = [0] * PLAYERS, [None] * PLAYERS, list(self.offers)
@@ -218,10 +208,8 @@ def sample_states(observation: Observation, rng: np.random.Generator, count: int
     states = []
     for k in range(count):
         hand_cards, kitty = sampler.draw(rng)
-        offers = [
-            cards[int(rng.integers(len(cards)))] if hidden.offer_hidden[i] else None
-            for i, cards in enumerate(hand_cards)
-        ]
+        offers = [cards[int(rng.integers(len(cards)))] if hidden.offer_hidden[i] else None
+                  for i, cards in enumerate(hand_cards)]  # fmt: skip
         trump = trumps[int(rng.integers(len(trumps)))] if len(trumps) > 1 else trumps[0]
         later = future[k * frame.future : (k + 1) * frame.future]
         states.append(frame.state(hand_cards, kitty, offers, trump, trump_orders[k], later))

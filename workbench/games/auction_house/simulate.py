@@ -54,58 +54,26 @@ def _play_fast(
 
 # -- frames -------------------------------------------------------------------------------------
 
-_GAME_SCHEMA = {
-    **GAME_COLUMNS,
-    "kitties_won": pl.Int8,
-    "tricks": pl.Int16,
-    "auctions_started": pl.Int8,
-    "points_lost": pl.Int16,
-}
+I8, I16 = pl.Int8, pl.Int16
+_GAME_SCHEMA = {**GAME_COLUMNS, "kitties_won": I8, "tricks": I16, "auctions_started": I8,
+                "points_lost": I16}  # fmt: skip
 _ROUND_SCHEMA = {
-    **ROUND_COLUMNS,
-    "dealer": pl.Int8,
-    "trump": SUIT_TYPE,
-    "auction_role": ROLE_TYPE,
-    "tricks": pl.Int8,
-    "kitty_card_points": pl.Int8,
-    "kitty_points": pl.Int16,
-    "carried_in": pl.Int16,
-    "kitty_won": pl.Boolean,
-    "points_won": pl.Int16,
-    "carried_out": pl.Int16,
-    "lost": pl.Int16,
-}
+    **ROUND_COLUMNS, "dealer": I8, "trump": SUIT_TYPE, "auction_role": ROLE_TYPE, "tricks": I8,
+    "kitty_card_points": I8, "kitty_points": I16, "carried_in": I16, "kitty_won": pl.Boolean,
+    "points_won": I16, "carried_out": I16, "lost": I16,
+}  # fmt: skip
 _DEAL_SCHEMA = {
-    "game": pl.Int64,
-    "deal": pl.Int8,
-    "dealer": pl.Int8,
-    "trump": SUIT_TYPE,
-    "auction": pl.Boolean,
-    "starter": pl.Int8,
-    "face_up": pl.String,
-    "called": SUIT_TYPE,
-    "taken": pl.String,
-    "taken_from": pl.Int8,
-    "forced": pl.Boolean,
-    "kitty_points": pl.Int16,
-    "carried_in": pl.Int16,
-    "at_stake": pl.Int16,
-    **{f"tricks_{seat}": pl.Int8 for seat in range(PLAYERS)},
-    "most_tricks": pl.Int8,
-    "tied": pl.Int8,
-    "kitty_winner": pl.Int8,
-    "carried_out": pl.Int16,
-    "lost": pl.Int16,
-    "chain": pl.Int8,
-}
+    "game": pl.Int64, "deal": I8, "dealer": I8, "trump": SUIT_TYPE, "auction": pl.Boolean,
+    "starter": I8, "face_up": pl.String, "called": SUIT_TYPE, "taken": pl.String,
+    "taken_from": I8, "forced": pl.Boolean, "kitty_points": I16, "carried_in": I16,
+    "at_stake": I16, **{f"tricks_{seat}": I8 for seat in range(PLAYERS)}, "most_tricks": I8,
+    "tied": I8, "kitty_winner": I8, "carried_out": I16, "lost": I16, "chain": I8,
+}  # fmt: skip
 
 
-def _suit_or_none(values: np.ndarray) -> list[str | None]:
-    return [SUITS[v] if v >= 0 else None for v in values.tolist()]
-
-
-def _card_or_none(values: np.ndarray) -> list[str | None]:
-    return [DECK[v] if v >= 0 else None for v in values.tolist()]
+def _named(values: np.ndarray, names: Sequence[Any] | None = None) -> list[Any]:
+    """Each value (or its name in ``names``), None where it is negative (none)."""
+    return [None if v < 0 else v if names is None else names[v] for v in values.ravel().tolist()]
 
 
 def games_frame(
@@ -131,16 +99,15 @@ def rounds_frame(recording: Recording, labels: Sequence[str], first_game: int) -
     seats = np.tile(np.arange(PLAYERS), games * deals)
     per_deal = lambda a: np.repeat(a.ravel(), PLAYERS)  # noqa: E731
     starter, taken_from = per_deal(recording.starter), per_deal(recording.taken_from)
-    role = np.where(
-        starter < 0, 0, np.where(seats == starter, 1, np.where(seats == taken_from, 2, 3))
-    )
+    role = np.where(starter < 0, 0,
+                    np.where(seats == starter, 1, np.where(seats == taken_from, 2, 3)))  # fmt: skip
     winner = per_deal(recording.kitty_winner)
     stake = per_deal(recording.kitty_points.astype(np.int64) + recording.carried_in)
     kitty_cards = recording.kitty.ravel()
     columns = {
         **common_round_columns(labels, first_game, recording.scores_after),
         "dealer": per_deal(recording.dealer),
-        "trump": _suit_or_none(per_deal(recording.trump)),
+        "trump": _named(per_deal(recording.trump), SUITS),
         "auction_role": pl.Series(ROLES).gather(role),
         "tricks": recording.tricks_won.ravel(),
         "kitty_card_points": np.array([*POINTS, 0])[kitty_cards],
@@ -160,38 +127,30 @@ def deals_frame(recording: Recording, first_game: int) -> pl.DataFrame:
     tricks = recording.tricks_won.astype(np.int64)
     most = tricks.max(axis=2)
     tied = (tricks == most[:, :, None]).sum(axis=2)
-    starters = recording.starter.ravel().tolist()
     columns = {
         "game": np.repeat(np.arange(first_game, first_game + games), deals),
         "deal": np.tile(np.arange(1, deals + 1), games),
         "dealer": recording.dealer.ravel(),
-        "trump": _suit_or_none(recording.trump.ravel()),
+        "trump": _named(recording.trump, SUITS),
         "auction": recording.starter.ravel() >= 0,
-        "starter": _none_below_zero(recording.starter.ravel()),
-        "face_up": _card_or_none(recording.face_up.ravel()),
-        "called": _suit_or_none(recording.called.ravel()),
-        "taken": _card_or_none(recording.taken.ravel()),
-        "taken_from": _none_below_zero(recording.taken_from.ravel()),
-        "forced": [
-            bool(f) if s >= 0 else None
-            for s, f in zip(starters, recording.forced.ravel().tolist(), strict=True)
-        ],
+        "starter": _named(recording.starter),
+        "face_up": _named(recording.face_up, DECK),
+        "called": _named(recording.called, SUITS),
+        "taken": _named(recording.taken, DECK),
+        "taken_from": _named(recording.taken_from),
+        "forced": _named(np.where(recording.starter >= 0, recording.forced, -1), (False, True)),
         "kitty_points": recording.kitty_points.ravel(),
         "carried_in": recording.carried_in.ravel(),
         "at_stake": (recording.kitty_points.astype(np.int64) + recording.carried_in).ravel(),
         **{f"tricks_{seat}": tricks[:, :, seat].ravel() for seat in range(PLAYERS)},
         "most_tricks": most.ravel(),
         "tied": tied.ravel(),
-        "kitty_winner": _none_below_zero(recording.kitty_winner.ravel()),
+        "kitty_winner": _named(recording.kitty_winner),
         "carried_out": recording.carried_out.ravel(),
         "lost": recording.lost.ravel(),
         "chain": _chains(recording.kitty_winner < 0).ravel(),
     }
     return typed_frame(columns, _DEAL_SCHEMA)
-
-
-def _none_below_zero(values: np.ndarray) -> list[int | None]:
-    return [v if v >= 0 else None for v in values.tolist()]
 
 
 def _chains(tied: np.ndarray) -> np.ndarray:
