@@ -31,8 +31,8 @@ from workbench.games.auction_house import (
 )
 from workbench.games.auction_house import hidden as hidden_module
 from workbench.games.auction_house import sampling as sampling_module
-from workbench.games.auction_house.cards import DECK, TRUMP_DECK
-from workbench.games.auction_house.hands import card_bits, dealt_hands
+from workbench.games.auction_house.cards import DECK, TRUMP_DECK, card_bits
+from workbench.games.auction_house.chance import dealt_hands
 from workbench.kit.search import step_play_from, uniformity_p_value
 from workbench.kit.seeding import generator
 

@@ -1,23 +1,16 @@
 """The fitted policy's card scorer: 30 features of each legal card, compiled, and the card
-whose weighted sum is highest.
+whose weighted sum is highest. One implementation serves the policy (``scored_card``, inside
+the compiled loops) and the fit's labels (``feature_table``), so what is learnt is what is played.
 
-The fitted agent's card play imitates the search (``imitation.py``): a conditional logit over
-these features, its weights fitted by maximum likelihood to the search's card plays, picks the
-likeliest card. One implementation serves the policy (``scored_card``, inside the compiled
-loops) and the fit's labels (``feature_table``, on a seat's view row), so what is learnt is
-what is played.
-
-A card's features (``FEATURE_NAMES``, in order; ``lead`` is 1 for the trick's first card,
-``progress`` the trick number / 8, ``race`` the seat's tricks this deal less the best other
-seat's, ``block`` the tricks of the seat winning the trick so far less the seat's own):
-whether it ``wins`` the trick so far and is ``sure`` to (the last seat, or a master; leading,
-a master, a side suit's master counting ``RUFFABLE_MASTER`` while trump is out), whether it is
-a ``trump``, its ``rank`` / 9, whether it is a ``master`` (no unseen card of its suit above it),
-its suit's ``length`` in the hand / 9, and products of these with the lead, the trick number,
-the race, the block, the last seat, a ``discard`` (neither the suit led nor trump), a ``ruff``,
-a card that loses (``loses*rank``), a singleton side card (``makes_void``), how many unseen
-cards its suit has when leading (``lead*suit_out``) and the deal without trump (``no_trump``).
-Unseen cards are those neither played this deal, in the hand nor the seat's own kitty card.
+A card's features (``FEATURE_NAMES``): whether it ``wins`` the trick so far and is ``sure`` to
+(the last seat, or a master; leading, a master, a side suit's counting ``RUFFABLE_MASTER``
+while trump is out), is a ``trump``, its ``rank`` / 9, whether it is a ``master`` (no unseen
+card of its suit above it), its suit's ``length`` / 9, and products of these with the lead, the
+trick number (``progress``: / 8), the ``race`` (its tricks this deal less the best other
+seat's), the ``block`` (the trick winner's tricks less its own), the last seat, a ``discard``,
+a ``ruff``, a losing card, a singleton side card (``makes_void``), the unseen cards of the
+suit led (``suit_out``) and the deal without trump. Unseen: not played this deal, not in the
+hand, not the seat's own kitty card.
 """
 
 from __future__ import annotations

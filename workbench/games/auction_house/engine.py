@@ -31,11 +31,12 @@ from workbench.games.auction_house.cards import (
     SUIT_SIZE,
     SUITS,
     TRUMP_DECK,
+    card_bits,
+    card_names,
     suit_index,
     winning_position,
 )
-from workbench.games.auction_house.chance import Deal, check_deal, draw_deal
-from workbench.games.auction_house.hands import card_bits, card_names, dealt_hands
+from workbench.games.auction_house.chance import Deal, check_deal, dealt_hands, draw_deal
 from workbench.games.auction_house.log import DealSoFar, lines_for, log_entries
 from workbench.games.auction_house.observation import PHASE_CODE, Observation, step_of
 from workbench.games.auction_house.records import AuctionRecord, DealRecord, LogEntry, Result, Trick

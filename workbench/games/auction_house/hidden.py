@@ -1,21 +1,18 @@
 """What one Auction House seat cannot see, and the exact uniform distribution over it.
 
-Hidden from seat ``me``, in the deal in progress: every other seat's hand, its kitty card once
-placed (face down until the deal is scored), its offer while the offers are face down (it
-stays in its owner's hand), and the trump card while face down. A *filling* puts those where
-the seat's view allows (``Filling``): the seat's own cards and every card played where it saw
-them; each other seat holding as many cards as the public record says and one kitty card once
-placed; no card of a suit a seat failed to follow in its hand (its kitty card, put down before
-the play, may be of any suit); a card the table saw a seat receive or keep in the auction, not
-played since, in that seat's hand or its kitty card; a hidden offer one of its owner's cards.
-No card rule forces a choice among legal cards, so consistency is about card locations only.
+Hidden from a seat, in the deal in progress: the other hands, their kitty cards once placed,
+their offers while face down, and a face-down trump card. A *filling* (``Filling``) puts them
+where the seat's view allows: every other seat holds as many cards as the public record says;
+no hand holds a suit its seat failed to follow (a kitty card, put down before the play, may);
+a card the table saw a seat receive or keep in the auction, not played since, is in that seat's
+hand or its kitty card; a hidden offer is one of its owner's cards. No rule forces a choice
+among legal cards, so consistency is about card locations only.
 
 The exact sampler counts the fillings and draws from the counts: once it is fixed which seats'
-kitty card is a card they were seen to hold, the unseen cards go to four bins (the three other
-hands, each taking only the suits its seat has not shown void in, and the pool of kitty cards
-from the unseen ones); suits the same hands accept form one class, and a class of ``n`` cards
-split ``a`` over the bins is dealt ``n! / prod(a!)`` ways, so the count is a short sum over
-the classes' splits. ``consistent_fillings`` enumerates them by brute force to check it.
+kitty card is one they were seen to hold, the unseen cards go to four bins (the other hands,
+each only in suits its seat has not shown void in, and a pool of kitty cards); suits the same
+bins accept form a class, and ``n`` cards split ``a`` over the bins deal ``n! / prod(a!)``
+ways. ``consistent_fillings`` enumerates the fillings by brute force to check it.
 """
 
 from __future__ import annotations
@@ -28,9 +25,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from workbench.games.auction_house.cards import DECK, DECK_SIZE, SUIT_SIZE, SUITS, TRUMP_DECK
+from workbench.games.auction_house.cards import (
+    DECK,
+    DECK_SIZE,
+    SUIT_SIZE,
+    SUITS,
+    TRUMP_DECK,
+    card_bits,
+)
 from workbench.games.auction_house.engine import State
-from workbench.games.auction_house.hands import card_bits
 from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.rules import HAND_SIZE, PLAYERS
 
@@ -106,25 +109,18 @@ def read_hidden(observation: Observation) -> Hidden:
 
 def _splits(count: int, allowed: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every way to put ``count`` cards into the bins whose bit is set in ``allowed``, each bin
-    at most its cap: one tuple of counts per bin."""
+    at most its cap: one tuple of counts per bin, the first bins' counts ascending."""
     bins = [b for b in range(len(caps)) if allowed >> b & 1]
-    out = []
-
-    def place(index: int, left: int, split: list[int]) -> None:
-        if index == len(bins) - 1:
-            if left <= caps[bins[index]]:
-                split[bins[index]] = left
-                out.append(tuple(split))
-                split[bins[index]] = 0
-            return
-        for take in range(min(left, caps[bins[index]]) + 1):
-            split[bins[index]] = take
-            place(index + 1, left - take, split)
-        split[bins[index]] = 0
-
     if not bins:
-        return [tuple([0] * len(caps))] if count == 0 else []
-    place(0, count, [0] * len(caps))
+        return [(0,) * len(caps)] if count == 0 else []
+    out = []
+    for parts in itertools.product(*(range(min(count, caps[b]) + 1) for b in bins[:-1])):
+        last = count - sum(parts)
+        if 0 <= last <= caps[bins[-1]]:
+            split = [0] * len(caps)
+            for b, part in zip(bins, (*parts, last), strict=True):
+                split[b] = part
+            out.append(tuple(split))
     return out
 
 

@@ -110,9 +110,7 @@ def kitty_outcomes(
     last deal), chain (kitties in the pot: 1 + the tied deals just before), trump_reveal and
     agents (the line-up, for comparing runs). Same arguments -> identical frame.
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be an auction_house Rules, got {type(rules).__name__}")
+    rules = GAME.checked_rules(rules)
     deals = whole_number("deals", deals, low=1, allowed="a positive whole number")
     games = -(-deals // rules.deals)
     frames = []
@@ -123,13 +121,9 @@ def kitty_outcomes(
     ):
         lineup = lineup_label(labels)
         frames.append(deals_frame(played[1], first))
-    return (
-        pl.concat(frames)
-        .head(deals)
-        .with_columns(
-            trump_reveal=pl.lit(rules.trump_reveal, pl.Enum(list(TRUMP_REVEALS))),
-            agents=pl.lit(lineup),
-        )
+    return pl.concat(frames).head(deals).with_columns(
+        trump_reveal=pl.lit(rules.trump_reveal, pl.Enum(list(TRUMP_REVEALS))),
+        agents=pl.lit(lineup),
     )
 
 
@@ -200,12 +194,8 @@ def kitty_value_distribution(outcomes: pl.DataFrame) -> pl.DataFrame:
     stake, split by whether anything was carried in (exact counts of the simulated deals)."""
     _check_outcomes(outcomes, ["at_stake", "carried_in"], "kitty_value_distribution")
     total = outcomes.height
-    return (
-        outcomes.group_by("at_stake", carried=pl.col("carried_in") > 0)
-        .agg(deals=pl.len())
-        .with_columns(share=pl.col("deals") / total)
-        .sort("at_stake", "carried")
-    )
+    by_stake = outcomes.group_by("at_stake", carried=pl.col("carried_in") > 0).agg(deals=pl.len())
+    return by_stake.with_columns(share=pl.col("deals") / total).sort("at_stake", "carried")
 
 
 def carry_chains(outcomes: pl.DataFrame, by: str | None = None) -> pl.DataFrame:
@@ -322,7 +312,7 @@ def auction_value(
     other offerers) the mean change an auction makes to the seat's chance of winning the
     kitty, its tricks and the points of the deal's own kitty cards it won, with 95% intervals
     (paired, clustered by game). Needs compiled-policy agents (random, heuristic, fitted)."""
-    rules = Rules() if rules is None else rules
+    rules = GAME.checked_rules(rules)
     seated = GAME.resolve_agents(rules, agents)
     lineup = [playing_agent(agent, rules) for agent in seated]  # a fitted agent: its policy
     if not supports_fast(lineup):
@@ -393,7 +383,7 @@ def trump_reveal_comparison(
     and random numbers): per metric of ``kitty_summary``, each reading's estimate and 95%
     interval, and the difference (before_auction - after_kitty) with a paired 95% interval
     over games."""
-    rules = Rules() if rules is None else rules
+    rules = GAME.checked_rules(rules)
     frames = [
         kitty_outcomes(rules.replace(trump_reveal=reading), agents, deals=deals, seed=seed)
         for reading in TRUMP_REVEALS

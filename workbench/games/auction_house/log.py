@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-from workbench.games.auction_house.cards import DECK, SUIT_NAMES
-from workbench.games.auction_house.hands import card_names
+from workbench.games.auction_house.cards import DECK, SUIT_NAMES, card_names
 from workbench.games.auction_house.records import AuctionRecord, DealRecord, LogEntry, Result, Trick
 from workbench.games.auction_house.rules import PLAYERS, Rules
 

@@ -136,11 +136,9 @@ def shed(
     hand: int, trump: int, called: int, called_penalty: float, length: float = 3.0,
     trump_bonus: float = 20.0, rank_weight: float = 0.0,
 ) -> int:  # fmt: skip
-    """The card least useful for tricks: the lowest card of a short suit, trumps kept (value =
-    rank x (1 + ``rank_weight``) + ``length`` x suit length + ``trump_bonus`` for a trump +
-    ``called_penalty`` for suit ``called``; the lowest value wins, the first card on a tie; the
-    heuristic's weights are the defaults). With ``rank_weight`` >= 0 that is the lowest card
-    of some suit, so only suits' lowest cards are weighed."""
+    """The card least useful for tricks: the lowest value of rank x (1 + ``rank_weight``) +
+    ``length`` x suit length (+ ``trump_bonus`` for a trump, ``called_penalty`` for suit
+    ``called``), the first on a tie; with ``rank_weight`` >= 0 only each suit's lowest card."""
     best, best_value = -1, np.inf
     for suit in range(4):
         field = suit_field(hand, suit)

@@ -34,38 +34,30 @@ from workbench.kit.streams import shuffle_rows
 FUTURES = ("draw", "state")
 
 
-class _Checked(dict):
-    """Card notation to a value: one look-up for the canonical notation an observation holds;
-    anything else goes through ``card_index``'s checks (and its clear errors)."""
-
-    def __init__(self, value_of_index: Any) -> None:
-        super().__init__((name, value_of_index(index)) for index, name in enumerate(DECK))
-        self.value_of_index = value_of_index
-
-    def __missing__(self, card: Any) -> int:
-        return self.value_of_index(card_index(card))
+_INDEX = {name: index for index, name in enumerate(DECK)}
 
 
-_INDEX = _Checked(lambda index: index)
-_BIT = _Checked(lambda index: 1 << index)
+def _index(card: str | None) -> int:
+    """A card's index, -1 for None: one look-up for the deck's own notation (an observation's),
+    ``card_index``'s checks and clear errors for anything else."""
+    if card is None:
+        return -1
+    index = _INDEX.get(card)
+    return card_index(card) if index is None else index
 
 
 def card_mask(cards: Sequence[str]) -> int:
     """The 40-bit mask of cards given in notation."""
     mask = 0
     for card in cards:
-        mask |= _BIT[card]
+        mask |= 1 << _index(card)
     return mask
-
-
-def _index(card: str | None) -> int:
-    return -1 if card is None else _INDEX[card]
 
 
 def observation_row(obs: Observation) -> np.ndarray:
     """What seat ``obs.player`` knows, as a row: its own hand, offer and kitty card, the
     revealed offers, the trick, the cards played; every other hand empty (``State.view``)."""
-    me, trick, tricks = obs.player, [_INDEX[card] for card in obs.trick], obs.tricks
+    me, trick, tricks = obs.player, [_index(card) for card in obs.trick], obs.tricks
     played = card_mask(obs.trick)
     for finished in tricks:
         played |= card_mask(finished.cards)

@@ -21,7 +21,14 @@ import numpy as np
 
 from workbench.checks import whole_number
 from workbench.games.auction_house import layout
-from workbench.games.auction_house.cards import DECK, DECK_SIZE, SUIT_SIZE, SUITS, TRUMP_DECK
+from workbench.games.auction_house.cards import (
+    DECK,
+    DECK_SIZE,
+    SUIT_SIZE,
+    SUITS,
+    TRUMP_DECK,
+    card_bits,
+)
 from workbench.games.auction_house.chance import Deal
 from workbench.games.auction_house.engine import State
 from workbench.games.auction_house.hidden import (
@@ -231,39 +238,29 @@ def fill_rows(
     starts = ends - room - has_kitty
     places = _rejection_fillings(hidden, count, rng)
     drawn = len(places)
-    hands = np.zeros((count, 3), np.int64)
-    kitty = np.full((count, 3), -1, np.int64)
     bits = np.int64(1) << places
-    for i in range(3):
-        hands[:drawn, i] = bits[:, starts[i] : starts[i] + room[i]].sum(axis=1)
-        if has_kitty[i]:
-            kitty[:drawn, i] = places[:, ends[i] - 1]
-    if drawn < count:
-        exact = exact_sampler(hidden)
-        for n in range(drawn, count):
-            hand_cards, kitty_cards = exact.draw(rng)
-            for i in range(3):
-                hands[n, i] = sum(1 << c for c in hand_cards[i])
-                kitty[n, i] = -1 if kitty_cards[i] is None else kitty_cards[i]
     for i, seat in enumerate(hidden.seats):
-        rows[:, layout.HANDS + seat] = hands[:, i]
-        rows[:, layout.KITTY_CARDS + seat] = kitty[:, i]
+        rows[:drawn, layout.HANDS + seat] = bits[:, starts[i] : starts[i] + room[i]].sum(axis=1)
+        rows[:drawn, layout.KITTY_CARDS + seat] = places[:, ends[i] - 1] if has_kitty[i] else -1
+    _exact_rows(hidden, rows, drawn, rng)
+    for i, seat in enumerate(hidden.seats):
         if hidden.offer_hidden[i]:  # a uniformly random card of the hand
             picks = (rng.random(count) * room[i]).astype(np.int64)
-            rows[:, layout.OFFERS + seat] = [
-                _kth_card(int(mask), int(k)) for mask, k in zip(hands[:, i], picks, strict=True)
-            ]
+            hands = zip(rows[:, layout.HANDS + seat].tolist(), picks.tolist(), strict=True)
+            rows[:, layout.OFFERS + seat] = [card_bits(hand)[k] for hand, k in hands]
     return rows
 
 
-def _kth_card(mask: int, k: int) -> int:
-    """The k-th lowest card of a hand mask."""
-    for card in range(len(DECK)):
-        if mask >> card & 1:
-            if k == 0:
-                return card
-            k -= 1
-    raise ValueError(f"the hand holds fewer than {k + 1} cards")
+def _exact_rows(hidden: Hidden, rows: np.ndarray, first: int, rng: np.random.Generator) -> None:
+    """Rows ``first``.. of ``rows`` (the observation's) filled by the exact sampler."""
+    if first == len(rows):
+        return
+    exact = exact_sampler(hidden)
+    for n in range(first, len(rows)):
+        hand_cards, kitty_cards = exact.draw(rng)
+        for i, seat in enumerate(hidden.seats):
+            rows[n, layout.HANDS + seat] = sum(1 << c for c in hand_cards[i])
+            rows[n, layout.KITTY_CARDS + seat] = -1 if kitty_cards[i] is None else kitty_cards[i]
 
 
 def _rejection_fillings(hidden: Hidden, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -334,19 +331,12 @@ def row_filling(observation: Observation, hidden: Hidden, row: np.ndarray | None
                      np.int64)  # fmt: skip
     known_count = ends[-1]
     return RowFilling(
-        hidden=hidden,
-        row=observation_row(observation) if row is None else row,
-        seats=seat_fields[0],
-        room=seat_fields[1],
-        has_kitty=seat_fields[2],
-        voids=seat_fields[3],
-        offer_hidden=np.array(hidden.offer_hidden, bool),
-        known=cards[:known_count],
-        known_ends=cards[known_count + len(hidden.unseen) :],
-        unseen=cards[known_count : known_count + len(hidden.unseen)],
-        trump_order=np.array(order, np.int8),
-        turned=len(revealed),
-    )
+        hidden, observation_row(observation) if row is None else row, *seat_fields,
+        np.array(hidden.offer_hidden, bool), cards[:known_count],
+        cards[known_count + len(hidden.unseen) :],
+        cards[known_count : known_count + len(hidden.unseen)], np.array(order, np.int8),
+        len(revealed),
+    )  # fmt: skip
 
 
 def fill(position: RowFilling, count: int, state: np.ndarray, rng: np.random.Generator
@@ -361,14 +351,8 @@ def fill(position: RowFilling, count: int, state: np.ndarray, rng: np.random.Gen
                         count * REJECTION_PROBE, REJECTION_TRIES)  # fmt: skip
     if kept < count:
         store(rng, state)
-        exact = exact_sampler(p.hidden)
-        for n in range(kept, count):
-            hand_cards, kitty_cards = exact.draw(rng)
-            rows[n] = p.row
-            for i, seat in enumerate(p.hidden.seats):
-                rows[n, layout.HANDS + seat] = sum(1 << c for c in hand_cards[i])
-                card = kitty_cards[i]
-                rows[n, layout.KITTY_CARDS + seat] = -1 if card is None else card
+        rows[kept:] = p.row
+        _exact_rows(p.hidden, rows, kept, rng)
         state = state_of(rng)
     if p.offer_hidden.any():
         draw_offers(state, rows, p.seats, p.room, p.offer_hidden)

@@ -1,20 +1,14 @@
-"""Auction House's ``search`` agent: the kit's determinized search (``workbench.kit.search``:
-sequential halving over candidate actions, common random numbers) with this game's uniform
-sampling of hidden cards and compiled playouts to the end of the deal by its ``model`` at every
-seat (given, not imported: ``Game.make_agent`` gives the fitted agent), its score-reading
-features off (``score_blind``), each valued by the chance of winning the game the scores then
-leave (``win_chance``: the share of the win in the last deal, before it a normal approximation
-of the deals still to play), and between equal chances by the lead over the best other seat.
+"""Auction House's ``search`` agent: the kit's determinized search (sequential halving, common
+random numbers) over uniform fillings of the hidden cards, with compiled playouts to the end of
+the deal by its ``model`` at every seat (given: ``Game.make_agent`` gives the fitted agent),
+score-blind, each valued by the chance of winning the game the scores then leave
+(``win_chance``) and, between equal chances, by the lead over the best other seat.
 
-A decision's whole halving runs in one compiled call (``halve``): each round fills rows
-(``sampling.fill``), writes every surviving candidate into a copy and plays them all, with the
-same chance per filling; when rejection keeps too few fillings the kit's own halving takes over
-(``halve_by_rounds``: the same draws and ranks, the exact sampler making up the fillings).
-
-Candidates: in play, one card per run of cards equal for the tricks (adjacent in their suit once
-the cards played are set aside); elsewhere the model's choice and a few others: starting an
-auction, pass and the model's face-up card with each suit it may call; an offer or kitty card,
-the lowest and highest card of each suit; a free take, every offer.
+A decision's whole halving runs in one compiled call (``halve``); when rejection keeps too few
+fillings the kit's own halving takes over (``halve_by_rounds``, the same draws and ranks).
+Candidates: in play, one card per run of cards equal for the tricks; elsewhere the model's
+choice and a few others (pass, and the model's face-up card with each suit it may call; the
+lowest and highest card of each suit to offer or put in the kitty; every offer to take).
 """
 
 from __future__ import annotations
@@ -82,8 +76,7 @@ def model_playouts(model: Any, rules: Any) -> list[Any]:
 @lru_cache(maxsize=16)
 def score_blind(agent: Any) -> Any:
     """``agent`` (a compiled policy) with the features that read the game's scores
-    (``SCORE_FEATURES``, the fitted policy's) at 0: playouts to the game's end that read them
-    made a search weaker than the fitted policy itself."""
+    (``SCORE_FEATURES``, the fitted policy's) at 0: the search's playouts."""
     policy = agent.compiled_policy()
     if policy.kind != FITTED:
         return agent
@@ -96,8 +89,7 @@ def score_blind(agent: Any) -> Any:
 def candidates(
     observation: Observation, legal_actions: Sequence[Action], model: Any
 ) -> list[Action]:
-    """The actions worth searching (module docstring), the choice of ``model`` (a compiled
-    agent: the search's model for the observation's rules) first."""
+    """The actions worth searching (module docstring), ``model``'s choice first."""
     row = _row_of(observation)
     chosen = model.decide(observation, row, 0.0)
     if observation.phase == "auction":
@@ -121,8 +113,8 @@ _last_row: tuple[Observation | None, np.ndarray] = (None, np.empty(0, np.int64))
 
 
 def _row_of(observation: Observation) -> np.ndarray:
-    """``observation_row(observation)``, built once for the candidates and the search of one
-    decision (the last observation is held, so its identity cannot be reused)."""
+    """``observation_row(observation)``, built once a decision (the last one is held, so its
+    identity cannot be reused)."""
     global _last_row
     if _last_row[0] is not observation:
         _last_row = (observation, observation_row(observation))
@@ -131,28 +123,22 @@ def _row_of(observation: Observation) -> np.ndarray:
 
 @lru_cache(maxsize=16)
 def _willing(policy: CompiledPolicy) -> CompiledPolicy:
-    """``policy`` (heuristic or fitted) with its start decision made willing: any card may go
-    up (``give_rank`` 10), any suit length is worth calling (``long_suit`` 0)."""
+    """``policy`` with its start decision made willing (``give_rank`` 10, ``long_suit`` 0)."""
     parameters = [*policy.parameters, *[0.0] * (2 - len(policy.parameters))]
     parameters[0], parameters[1] = 10.0, 0.0
     return CompiledPolicy(policy.kind, tuple(parameters))
 
 
 def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -> list[Action]:
-    """One card (the lowest) per run of legal cards adjacent in their suit once the cards
-    already played are set aside: such cards win and lose the same tricks."""
+    """The lowest card of each run of legal cards adjacent in their suit once the cards played
+    are set aside: they win and lose the same tricks."""
     gone = {_INDEX[c] for c in observation.played}
     kept, previous = [], None
     for action in sorted(legal_actions, key=lambda a: _INDEX[a.card]):
         card = _INDEX[action.card]
-        if (
-            previous is not None
-            and previous // SUIT_SIZE == card // SUIT_SIZE
-            and all(between in gone for between in range(previous + 1, card))
-        ):
-            previous = card
-            continue
-        kept.append(action)
+        if previous is None or previous // SUIT_SIZE != card // SUIT_SIZE or any(
+                between not in gone for between in range(previous + 1, card)):
+            kept.append(action)
         previous = card
     return kept
 
@@ -170,8 +156,7 @@ def _suit_ends(legal_actions: Sequence[Action]) -> list[Action]:
 
 class AuctionHouseSearchAgent(SearchAgent):
     """Determinized search with ``budget`` playouts per decision (module docstring), modelling
-    every seat as ``model``: a fitted agent (its policy fitted to the rules being played) or a
-    compiled-policy agent (the fit's labelling search models the policy it is fitting)."""
+    every seat as ``model``: a fitted agent or a compiled policy (the fit's labelling search)."""
 
     def __init__(self, budget: int = BUDGET, *, model: Any) -> None:
         if not (hasattr(model, "policy_for") or plays_compiled(model)):
@@ -191,8 +176,7 @@ class AuctionHouseSearchAgent(SearchAgent):
         self, observation: Observation, legal_actions: Sequence[Action], row: np.ndarray,
         rng: np.random.Generator,
     ) -> Action:  # fmt: skip
-        """``self(observation, legal_actions, rng)``, given the observation's row
-        (``observation_row``, or the State's ``view``) already built."""
+        """``self(observation, legal_actions, rng)`` given its row (or the State's ``view``)."""
         global _last_row
         _last_row = (observation, row)
         return self(observation, legal_actions, rng)
@@ -205,8 +189,8 @@ class AuctionHouseSearchAgent(SearchAgent):
         return candidates(observation, legal_actions, model), False
 
     def compile_rollouts(self, rules: Any, agents: Sequence[Any]) -> tuple:
-        """The playouts' policy table as the compiled rounds read it (kinds, parameters, a row
-        of seats per filling) and whether they read uniforms (only the random policy does)."""
+        """The playouts' policy table (kinds, parameters, a row of seats per filling) and whether
+        they read uniforms (only the random policy does)."""
         table = lineup_table(agents)
         draw_uniforms = bool((table.kinds == RANDOM).any())
         return table.kinds, table.parameters, table.assignment(self.budget), draw_uniforms
@@ -215,10 +199,8 @@ class AuctionHouseSearchAgent(SearchAgent):
         self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator,
         prior: Sequence[float] | None = None,
     ) -> tuple[int, np.ndarray]:  # fmt: skip
-        """The kit's sequential halving (``SearchAgent.evaluate``) on compiled rows, every
-        candidate of a round played on the same fillings and chance: the whole halving in one
-        compiled call (``halve``), or a call a round (``halve_by_rounds``) when a round's
-        fillings need the exact sampler. Both draw and rank alike."""
+        """The kit's sequential halving on compiled rows, in one compiled call (``halve``), or a
+        call a round (``halve_by_rounds``) when a round's fillings need the exact sampler."""
         rules, me = observation.rules, observation.player
         kinds, params, assignment, draw_uniforms = self.compiled_rollouts(rules)
         p, starts, cards, suits = _encoded(observation, actions)
@@ -242,9 +224,8 @@ class AuctionHouseSearchAgent(SearchAgent):
         self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator,
         prior: Sequence[float] | None = None,
     ) -> tuple[int, np.ndarray]:  # fmt: skip
-        """``evaluate`` through the kit's ``sequential_halving``, two compiled calls a round
-        (``fill``, which the exact sampler completes when rejection keeps too few, and
-        ``play_round``): the reference ``halve`` is tested against."""
+        """``evaluate`` through the kit's ``sequential_halving``, a ``fill`` and a ``play_round``
+        a round: the reference ``halve`` is tested against."""
         rules, me = observation.rules, observation.player
         kinds, params, assignment, draw_uniforms = self.compiled_rollouts(rules)
         position, starts, cards, suits = _encoded(observation, actions)
@@ -292,10 +273,8 @@ def _shuffle(state: np.ndarray, values: np.ndarray) -> None:
 @numba.njit(cache=True)
 def win_chance(row: np.ndarray, me: int, deals: int, spread: float) -> float:
     """Seat ``me``'s chance of winning the game from a deal's end: its share of the win once
-    the game is over; before, its final lead over each other seat taken as normal, its mean
-    the present lead and its spread ``spread`` x the square root of the deals still to play,
-    independent across seats (a product over the other seats: an approximation, one that
-    follows the scores and how many deals are left)."""
+    the game is over; before, a product over the other seats of P(its final lead > 0), the
+    lead normal with the present lead as mean and ``spread`` x sqrt(deals left) as spread."""
     mine, left = row[layout.SCORES + me], deals - row[layout.DEAL]
     if left == 0:
         best, tops = -(10**9), 0
@@ -320,16 +299,13 @@ def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, t
                params: np.ndarray, assignment: np.ndarray, deals: int, reveal_first: bool,
                draw_uniforms: bool) -> tuple:  # fmt: skip
     """Play candidate ``w`` (``start[w], card[w], suit[w]`` by seat ``me``) on every filled row
-    to the end of the deal, filling ``f``'s seats playing ``assignment[f]`` and its chance still
-    to come (the trump cards not turned) drawn once, shared by every candidate. Returns each
-    candidate's summed ``win_chance`` for seat ``me``, its summed lead over the best other
-    seat's score, and the first refused choice (``ERROR``). ``draw_uniforms``: draw the
-    policies' uniforms (only the random one reads them)."""
+    to the deal's end, filling ``f`` with seats ``assignment[f]`` and one draw of the unturned
+    trump cards for every candidate. Each candidate's summed ``win_chance`` and lead over the
+    best other seat, and the first refused choice; uniforms drawn only if ``draw_uniforms``."""
     fillings, width = filled.shape[0], start.shape[0]
     deal = filled[0, layout.DEAL]
     trump_cards = np.empty((fillings * width, trump_order.shape[0]), np.int8)
     shuffles = np.zeros((1, 1, DECK_SIZE), np.int8)  # no deal begins before the playouts end
-    # Only the random policy reads its uniforms: for the others they are left unwritten.
     u = np.empty((1, fillings * width, layout.SLOTS))
     for f in range(fillings):
         trump_cards[f] = trump_order
@@ -376,13 +352,10 @@ def halve(state: np.ndarray, row: np.ndarray, seats: np.ndarray, room: np.ndarra
           params: np.ndarray, assignment: np.ndarray, deals: int, reveal_first: bool,
           draw_uniforms: bool, budget: int, tie_weight: float, bonus: np.ndarray,
           tries: int, probe: int) -> tuple:  # fmt: skip
-    """The kit's ``sequential_halving`` of one decision in one compiled call: each round
-    fills rows (``sampling.fill``, by rejection only) and ``play_round``s the surviving
-    candidates, drawing what ``fill`` and ``play_round`` would, in the same order, and ranking
-    as the kit does (its schedule; mean share plus ``tie_weight`` x mean lead plus ``bonus``; a
-    stable sort). Returns (outcome: ``HALVED``, ``UNFILLED`` or ``REFUSED``; the kept
-    candidate; every candidate's mean win chance; the refused choice). On ``UNFILLED`` the
-    caller halves again from the state it started at. ``assignment`` has a row per filling."""
+    """The kit's ``sequential_halving`` of one decision in one call: each round fills rows by
+    rejection only and ``play_round``s the surviving candidates, drawing and ranking as
+    ``fill``, ``play_round`` and the kit would. (outcome, the kept candidate, every candidate's
+    mean win chance, the refused choice); on ``UNFILLED`` the caller starts again in Python."""
     n = start.shape[0]
     rounds = halving_rounds(n)
     total, ties = np.zeros(n), np.zeros(n)

@@ -168,26 +168,19 @@ def recorded(rules: Rules, states: Sequence[State]) -> tuple[PlayedBatch, Record
     rec = Recording.empty(len(states), rules.deals)
     for g, state in enumerate(states):
         for d, (record, kitty) in enumerate(zip(state.history, state.kitty_history, strict=True)):
-            rec.dealer[g, d] = record.dealer
-            rec.trump[g, d] = SUITS.index(record.trump) if record.trump else -1
-            if record.auction is not None:
-                a = record.auction
-                rec.starter[g, d] = a.starter
-                rec.face_up[g, d] = card_index(a.face_up)
-                rec.called[g, d] = SUITS.index(a.called)
-                rec.offers[g, d] = [-1 if c is None else card_index(c) for c in a.offers]
-                rec.taken[g, d] = card_index(a.taken)
-                rec.taken_from[g, d] = a.taken_from
-            rec.forced[g, d] = record.auction is not None and record.auction.forced
-            rec.kitty[g, d] = kitty
-            rec.plays[g, d] = [card_index(c) for t in record.tricks for c in t.cards]
-            rec.tricks_won[g, d] = record.tricks_won
-            rec.kitty_winner[g, d] = -1 if record.kitty_winner is None else record.kitty_winner
-            rec.kitty_points[g, d] = record.kitty_points
-            rec.carried_in[g, d] = record.carried_in
-            rec.carried_out[g, d] = record.carried_out
-            rec.lost[g, d] = record.lost
-            rec.scores_after[g, d] = record.scores_after
+            a = record.auction  # the block's columns in layout.RECORDED's order, then by seat
+            auction = (-1, -1, -1, -1, -1, 0) if a is None else (
+                a.starter, card_index(a.face_up), SUITS.index(a.called), card_index(a.taken),
+                a.taken_from, a.forced)  # fmt: skip
+            offers = [-1] * PLAYERS if a is None else [
+                -1 if card is None else card_index(card) for card in a.offers]  # fmt: skip
+            rec.block[g, d] = (
+                record.dealer, SUITS.index(record.trump) if record.trump else -1, *auction,
+                -1 if record.kitty_winner is None else record.kitty_winner, record.kitty_points,
+                record.carried_in, record.carried_out, record.lost, *offers, *kitty,
+                *record.tricks_won, *record.scores_after,
+                *(card_index(c) for trick in record.tricks for c in trick.cards),
+            )  # fmt: skip
     chances = [state_chance(state) for state in states]
     batch = PlayedBatch(
         np.array([state.chance.first_dealer for state in states], np.int64),
