@@ -1,14 +1,11 @@
 """Auction House (docs/rules.md): a four-player trick-taking game with a card-trade auction and
 a kitty won by the seat with most tricks; its record is ``GAME`` (``game.py``).
 
-Public API: ``Rules``, ``new_game`` -> ``State`` and the actions (``Pass``, ``Start``,
-``Offer``, ``Take``, ``Kitty``, ``Play``); card notation (``parse_cards``, ``trick_winner``);
-the agents (random, heuristic and fitted are compiled policies; ``fitted`` and ``search`` adapt
-to the rules: ``fit`` gives the fitted agent's parameters for a rule set); ``simulate`` /
-``simulate_batches`` (the compiled engine whenever every agent is compiled); ``play_from``:
-many playouts from given positions with compiled agents; ``GAME_METRICS`` / ``game_metrics``;
-the kitty analyses (``kitty_outcomes`` and its summaries, ``auction_value``,
-``trump_reveal_comparison``, ``trump_odds``) with their charts and explorer.
+Public API: ``Rules``, ``new_game`` -> ``State`` and the actions; card notation; the agents
+(``fit`` gives the fitted agent's parameters for a rule set); ``simulate`` /
+``simulate_batches``; ``play_from``; ``GAME_METRICS`` / ``game_metrics``; the kitty analyses
+(``kitty_outcomes`` and its summaries, ``auction_value``, ``trump_reveal_comparison``,
+``trump_odds``) with their charts and explorer.
 """
 
 from workbench.games.auction_house.agents import (

@@ -1,11 +1,7 @@
 """Hand-written agents for Auction House, weakest to strongest: uniformly random, a heuristic,
-and a determinization agent (``fitted.py`` and ``search.py`` hold the adaptive ones).
-
-The random and heuristic agents, and the fitted agent's ``FittedPolicy``, are compiled
-policies (``compiled_policy()``: the kit's ``CompiledPolicy``, ``policies.choose``): the compiled
-engine runs them in its loop and their step call runs the same compiled decision on one
-position (from the Observation, or from ``State.view`` through ``act_on_view``), so both
-engines play exactly one policy.
+and a determinization agent (``fitted.py`` and ``search.py`` hold the adaptive ones). The random
+and heuristic agents and the fitted agent's ``FittedPolicy`` are compiled policies
+(``compiled_policy()``): their step call runs the compiled loop's decision on one position.
 """
 
 from __future__ import annotations
@@ -42,9 +38,8 @@ _CARD_ACTION = {OFFER: Offer, TAKE: Take, KITTY: Kitty, PLAY: Play}
 
 
 class CompiledAgent(DecidesOnView):
-    """An agent whose policy is compiled (``compiled_policy()``: its ``kind`` and
-    ``parameters``); its step call runs the same compiled decision on the observation, with
-    one uniform from ``rng``."""
+    """An agent whose policy is compiled (its ``kind`` and ``parameters``); its step call runs
+    the same compiled decision on the observation, with one uniform from ``rng``."""
 
     name = "compiled"
     kind: int
@@ -66,8 +61,7 @@ class CompiledAgent(DecidesOnView):
         return self.decide_for(player, view, float(rng.random()))
 
     def decide(self, observation: Observation, row: np.ndarray, u: float) -> Action:
-        """The compiled decision on ``row`` (``observation_row(observation)``, which a caller
-        deciding twice on one observation builds once) with uniform ``u``."""
+        """The compiled decision on ``row`` (``observation_row(observation)``) with ``u``."""
         return self.decide_for(observation.player, row, u)
 
     def decide_for(self, player: int, row: np.ndarray, u: float) -> Action:
@@ -94,10 +88,8 @@ def _table_row(policy: CompiledPolicy) -> np.ndarray:
 
 
 class RandomAgent(CompiledAgent):
-    """Uniformly random among the legal actions (the baseline every other agent must beat).
-
-    A start-or-pass decision is uniform over Pass and every (face-up card, called suit), as
-    ``legal_actions`` lists them, so a random seat nearly always starts the auction."""
+    """Uniformly random among the legal actions (so it nearly always starts the auction): the
+    baseline every other agent must beat."""
 
     name = "random"
     kind = RANDOM
@@ -105,8 +97,7 @@ class RandomAgent(CompiledAgent):
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        # The compiled formulas reduce to this on one game (both list legal actions in the
-        # same order); a test checks that they agree.
+        # The compiled formulas reduce to this (a test checks that they agree).
         return legal_actions[int(rng.random() * len(legal_actions))]
 
 
@@ -171,9 +162,8 @@ class DeterminizationAgent:
     name = "determinization"
     __repr__ = agent_repr
 
-    def __init__(
-        self, worlds: int = 16, rollout: object | None = None, trick_weight: float = 1.0
-    ) -> None:
+    def __init__(self, worlds: int = 16, rollout: object | None = None,
+                 trick_weight: float = 1.0) -> None:  # fmt: skip
         if isinstance(worlds, bool) or not isinstance(worlds, int | np.integer) or worlds < 1:
             raise ValueError(f"worlds must be a positive whole number, got {worlds!r}")
         if isinstance(trick_weight, bool) or not isinstance(trick_weight, int | float):
@@ -182,10 +172,8 @@ class DeterminizationAgent:
         self.trick_weight = float(trick_weight)
         self.rollout = rollout if rollout is not None else HeuristicAgent()
         if not plays_compiled(self.rollout):
-            raise ValueError(
-                "rollout must be a compiled-policy agent (random or heuristic), got "
-                f"{self.rollout!r}"
-            )
+            raise ValueError(f"rollout must be a compiled-policy agent (random or heuristic), "
+                             f"got {self.rollout!r}")  # fmt: skip
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -198,9 +186,8 @@ class DeterminizationAgent:
         rows, rules, me = sampled.rows, observation.rules, observation.player
         starts = np.repeat([isinstance(a, Start) for a in legal_actions], worlds)
         cards = np.repeat([card_index(getattr(a, "card", "AC")) for a in legal_actions], worlds)
-        suits = np.repeat(
-            [SUITS.index(a.suit) if isinstance(a, Start) else 0 for a in legal_actions], worlds
-        )
+        suits = np.repeat([SUITS.index(a.suit) if isinstance(a, Start) else 0
+                           for a in legal_actions], worlds)  # fmt: skip
         compiled.apply_to_rows(rows, me, starts, cards, suits, sampled.trump_cards, rules.deals)
         before = rows[:, layout.SCORES : layout.SCORES + PLAYERS].copy()
         table = lineup_table([self.rollout] * PLAYERS)

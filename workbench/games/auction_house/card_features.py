@@ -18,22 +18,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import (
     FIELD_COUNT,
     FIELD_HIGH,
     FIELD_LOW,
     FULL_MASK,
     SUIT_SIZE,
-)
-from workbench.games.auction_house.layout import (
-    HANDS,
-    KITTY_CARDS,
-    PHASE,
-    PLAY,
-    PLAYED,
-    STEP,
-    TRUMP,
-    WON,
 )
 from workbench.games.auction_house.tricks import trick_best, trick_key, trick_race, trick_winner
 
@@ -59,16 +50,16 @@ RANK_SCALE = np.arange(SUIT_SIZE) / 9.0
 def _unseen_trick_race(row: np.ndarray, me: int, hand: int, played: int) -> tuple:
     """The unseen cards, the trick number and the race (module docstring)."""
     out = _FULL & ~played & ~hand
-    if row[KITTY_CARDS + me] >= 0:
-        out &= ~(np.int64(1) << row[KITTY_CARDS + me])
+    if row[layout.KITTY_CARDS + me] >= 0:
+        out &= ~(np.int64(1) << row[layout.KITTY_CARDS + me])
     best_other = -1
     for seat in range(4):
-        if seat != me and row[WON + seat] > best_other:
-            best_other = row[WON + seat]
+        if seat != me and row[layout.WON + seat] > best_other:
+            best_other = row[layout.WON + seat]
     trick = 0
     for suit in range(4):
         trick += FIELD_COUNT[(played >> (SUIT_SIZE * suit)) & _FIELD]
-    return out, trick // 4, row[WON + me] - best_other
+    return out, trick // 4, row[layout.WON + me] - best_other
 
 
 @numba.njit(cache=True, inline="always")
@@ -124,17 +115,11 @@ def card_features(card: int, position: int, hand: int, trump: int, out: int, led
 def scored_card(params: np.ndarray, seat: int, first: int, row: np.ndarray, me: int,
                 position: int, hand: int, legal: int, trump: int, played: int, led: int,
                 best_key: int, block: int) -> int:  # fmt: skip
-    """The legal card with the highest weighted feature sum (the weights: ``FEATURES``
-    numbers from ``params[seat, first]`` on), the lowest card on a tie. ``row`` is read for
-    the trick, the tricks taken and the seat's own kitty card only; the trick so far comes as
-    its suit ``led``, its best card's ``trick_key`` and the ``block`` (any values when leading),
-    which the compiled loop keeps.
-
-    The same sum as ``weights`` . ``card_features``, regrouped for speed (the policy's hot
-    path): every feature is a card's own quantity (wins, sure, trump, rank, master, length,
-    discard, ruff, a singleton, unseen cards of its suit) times the decision's (lead, trick,
-    race, block, last seat, no trump), so the decision's factors fold into one coefficient per
-    card quantity before the cards are scored. A test checks it against the plain sum."""
+    """The legal card with the highest weighted feature sum (weights from ``params[seat,
+    first]`` on), the lowest on a tie; the trick so far comes as its suit ``led``, its best
+    ``trick_key`` and the ``block``, as the compiled loop keeps them. The plain sum regrouped
+    for speed: each feature is a card's quantity times the decision's (lead, trick, race, ...),
+    so those fold into one coefficient per card quantity first (a test checks the sums agree)."""
     out, trick, race = _unseen_trick_race(row, me, hand, played)
     w, f = params, first  # indexed in place: a slice would cost a reference count
     lead = 1.0 if position == 0 else 0.0
@@ -200,15 +185,15 @@ def scored_card(params: np.ndarray, seat: int, first: int, row: np.ndarray, me: 
 def feature_table(row: np.ndarray, me: int, legal: int) -> tuple[np.ndarray, np.ndarray]:
     """Seat ``me``'s ``legal`` cards (ascending) on its view ``row`` in the play phase and one
     row of ``FEATURE_NAMES`` values per card: what the fit learns from."""
-    hand, trump, played = row[HANDS + me], row[TRUMP], row[PLAYED]
+    hand, trump, played = row[layout.HANDS + me], row[layout.TRUMP], row[layout.PLAYED]
     count = 0
     for suit in range(4):
         count += FIELD_COUNT[(legal >> (SUIT_SIZE * suit)) & _FIELD]
     cards = np.empty(count, np.int64)
     table = np.empty((count, FEATURES))
-    if row[PHASE] != PLAY:
+    if row[layout.PHASE] != layout.PLAY:
         return cards[:0], table[:0]
-    position = row[STEP] % 4
+    position = row[layout.STEP] % 4
     out, led, best_key, trick, race, block = trick_context(row, me, position, hand, trump,
                                                            played)  # fmt: skip
     i = 0

@@ -46,16 +46,11 @@ from workbench.kit.state import Evolving, standings
 
 
 class State(Evolving):
-    """An Auction House position. ``apply`` returns a new State; this one never changes.
-
-    A deal: ten cards each; the auction phase (each seat from the dealer's left may start the
-    one auction of the deal or pass; the starter's face-up card and called suit, three face-down
-    offers revealed together, the forced or free take, the swap); every seat puts one card face
-    down into the kitty; the trump card is turned (before the auction under the house rule);
-    nine tricks; the seat with most tricks scores the kitty, a tie carries it over (and loses it
-    in the last deal). Hands are 40-bit masks (see ``cards``); actions name cards in notation
-    people read.
-    """
+    """An Auction House position; ``apply`` returns a new State, this one never changes. A
+    deal: ten cards each; the auction (a start or a pass from each seat, three face-down offers
+    revealed together, the forced or free take, the swap); a kitty card from every seat; trump
+    turned (before the auction under the house rule); nine tricks; the kitty to the seat with
+    most tricks, a tie carrying it over. Hands are 40-bit masks; actions name cards in notation."""
 
     rules: Rules
     chance: Deal
@@ -203,9 +198,8 @@ class State(Evolving):
         )  # fmt: skip
 
     def view(self, player: int) -> np.ndarray:
-        """What ``player`` knows now as the compiled engine's row (``layout``): what compiled
-        agents decide from, equal to ``positions.observation_row(self.observation(player))``
-        (a test checks it) without the detour through card notation."""
+        """What ``player`` knows now as the compiled engine's row (``layout``), what compiled
+        agents decide from: ``positions.observation_row`` of the observation, built directly."""
         player = self._seat(player, "player")
         phase, trick = self.phase, self.trick
         offers = [-1] * PLAYERS
@@ -255,11 +249,9 @@ class State(Evolving):
             )
         scores = self.scores
         ranks, winners = standings(scores)
-        kitties = tuple(
-            sum(record.kitty_winner == seat for record in self.history) for seat in range(PLAYERS)
-        )
-        lost = self.history[-1].lost
-        return Result(scores, kitties, ranks, winners, lost)
+        winners_of = [record.kitty_winner for record in self.history]
+        kitties = tuple(winners_of.count(seat) for seat in range(PLAYERS))
+        return Result(scores, kitties, ranks, winners, self.history[-1].lost)
 
     def _seat(self, seat: object, name: str) -> int:
         if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < 4:
@@ -318,11 +310,8 @@ class State(Evolving):
             raise IllegalAction(action, "the game is over")
         seat = self.to_play
         if player is not None and self._seat(player, "player") != seat:
-            raise IllegalAction(
-                action,
-                f"it is seat {seat}'s turn ({self._situation()}), not seat {player}'s",
-                self.legal_actions(),
-            )
+            turn = f"it is seat {seat}'s turn ({self._situation()}), not seat {player}'s"
+            raise IllegalAction(action, turn, self.legal_actions())
         phase = self.phase
         if phase == "play":
             return self._apply_play(action, seat)
@@ -340,12 +329,8 @@ class State(Evolving):
                 action, f"{how} (at most one auction per deal)", self.legal_actions()
             )
         if not isinstance(action, expected):
-            legal = self.legal_actions()
-            raise IllegalAction(
-                action,
-                f"{self._situation()}: seat {seat} must play {expected.__name__}(card)",
-                legal,
-            )
+            must = f"{self._situation()}: seat {seat} must play {expected.__name__}(card)"
+            raise IllegalAction(action, must, self.legal_actions())
         text = action.card
         card = quick_index(text)
         if card < 0 or not self._held(seat, card, phase):
@@ -401,13 +386,9 @@ class State(Evolving):
         if not self.hands[seat] >> card & 1:
             raise IllegalAction(action, f"seat {seat} does not hold {DECK[card]}", legal)
         if called == card // SUIT_SIZE:
-            raise IllegalAction(
-                action,
-                f"the called suit must differ from the face-up card's suit "
-                f"({SUITS[called]}): call one of "
-                f"{', '.join(s for s in SUITS if s != SUITS[called])}",
-                legal,
-            )
+            others = ", ".join(s for s in SUITS if s != SUITS[called])
+            raise IllegalAction(action, "the called suit must differ from the face-up card's "
+                                f"suit ({SUITS[called]}): call one of {others}", legal)  # fmt: skip
         return self._evolve(
             asked=self.asked + 1, starter=seat, face_up=card, called=called, phase="offer"
         )

@@ -1,10 +1,7 @@
-"""Auction House's ``fitted`` agent: the heuristic's policy extended with named constants
-(``policies.CONSTANTS``) and a card scorer (``policies.CARD_WEIGHTS`` over ``card_features``),
-fitted to the rules being played in two stages: the constants by the kit's CMA-ES
-(``workbench.kit.fitting``), starting from the hand-written values with the heuristic's card
-play; then the card scorer's weights by imitating a search that models stage 1's policy
-(``imitation.imitate``). The policy is compiled (``agents.FittedPolicy``). The rulebook's fit
-ships in ``data/fits/auction_house/``; other rules fit on first use and are cached.
+"""Auction House's ``fitted`` agent: the heuristic's policy extended with named constants and
+a card scorer (``policies``), fitted to the rules being played: the constants by the kit's
+CMA-ES, then the card weights by imitating a search that models that policy (``imitation``).
+The rulebook's fit ships in ``data/fits/auction_house/``; other rules fit on first use.
 """
 
 from __future__ import annotations

@@ -67,11 +67,9 @@ class Filling(NamedTuple):
 def read_hidden(observation: Observation) -> Hidden:
     """The hidden cards of ``observation`` and the constraints on where they are; ValueError
     when the game is over (nothing is left to play) or no card can be placed."""
-    if not isinstance(observation, Observation):
-        raise TypeError(
-            f"observation must be an auction_house Observation, got {type(observation).__name__}"
-        )
     obs = observation
+    if not isinstance(obs, Observation):
+        raise TypeError(f"observation must be an auction_house Observation, not {type(obs)}")
     if obs.phase == "over":
         raise ValueError("the game is over: there is nothing hidden left to sample")
     me = obs.player
@@ -79,15 +77,13 @@ def read_hidden(observation: Observation) -> Hidden:
     played = [len(obs.tricks)] * PLAYERS  # a finished trick holds a card of every seat
     for position in range(len(obs.trick)):
         played[(obs.leader + position) % PLAYERS] += 1
-    seen = {_INDEX[c] for c in (*obs.hand, *obs.played)}
+    own = [card for card in (obs.own_kitty, obs.own_offer) if card is not None]
+    seen = {_INDEX[c] for c in (*obs.hand, *obs.played, *own)}
     shown_void = obs.voids()
     room = tuple(HAND_SIZE - int(obs.kitty_placed[s]) - played[s] for s in seats)
     voids = tuple(sum(_SUIT_BIT[suit] for suit in shown_void[s]) for s in seats)
     holdings = obs.known_holdings()
     known = tuple(tuple(sorted(_INDEX[c] for c in holdings[s])) for s in seats)
-    for card in (obs.own_kitty, obs.own_offer):
-        if card is not None:
-            seen.add(_INDEX[card])
     for cards in known:
         seen.update(cards)
     revealed = any(card is not None for card in obs.offers)
@@ -341,12 +337,8 @@ def filling_of(state: State, player: int) -> Filling:
     trump = None
     if not state.trump_shown and state.rules.has_trump(state.deal) and state.phase != "over":
         trump = state.chance.trump_cards[state.deal - 1]
-    return Filling(
-        tuple(state.hands[s] for s in seats),
-        tuple(state.kitty[s] for s in seats),
-        tuple(None if revealed else state.offers[s] for s in seats),
-        trump,
-    )
+    return Filling(tuple(state.hands[s] for s in seats), tuple(state.kitty[s] for s in seats),
+                   tuple(None if revealed else state.offers[s] for s in seats), trump)  # fmt: skip
 
 
 def consistent_fillings(observation: Observation) -> Iterator[Filling]:
@@ -356,18 +348,15 @@ def consistent_fillings(observation: Observation) -> Iterator[Filling]:
     trumps = hidden_trump_options(observation)
     cards = sorted((*hidden.unseen, *itertools.chain.from_iterable(hidden.known)))
     for hand_cards, kitty in _placements(hidden, 0, frozenset(cards)):
-        choices = [
-            card_bits(hand) if hidden.offer_hidden[i] else [None]
-            for i, hand in enumerate(hand_cards)
-        ]
+        choices = [card_bits(hand) if hidden.offer_hidden[i] else [None]
+                   for i, hand in enumerate(hand_cards)]  # fmt: skip
         for offers in itertools.product(*choices):
             for trump in trumps:
                 yield Filling(tuple(hand_cards), tuple(kitty), tuple(offers), trump)
 
 
-def _placements(
-    hidden: Hidden, index: int, left: frozenset[int]
-) -> Iterator[tuple[list[int], list[int | None]]]:
+def _placements(hidden: Hidden, index: int,
+                left: frozenset[int]) -> Iterator[tuple[list[int], list[int | None]]]:  # fmt: skip
     """Every way for seats ``index``.. to hold exactly the cards ``left`` (hand masks and kitty
     cards), each seat within its constraints."""
     if index == len(hidden.seats):

@@ -1,12 +1,8 @@
-"""The fitted agent's card play, learnt from the search: the fit's second stage.
-
-A policy of fitted constants has no lookahead in card play, where a lone search finds most of
-its edge over it. So once CMA-ES has fitted the constants, a search modelling every seat as
-that policy labels card plays, and the card scorer's weights (``policies.CARD_WEIGHTS`` over
-``card_features``) are fitted as a conditional logit to its choices (``workbench.kit.imitation``):
-round 1 in the positions the constants' own play reaches, each later round in those the policy
-with the weights so far reaches (DAgger), every round on every label so far. All four seats
-play the policy and ask the search at each card play with two or more legal cards.
+"""The fitted agent's card play, learnt from the search (the fit's second stage): a policy of
+constants has no lookahead in card play, where a lone search finds most of its edge. A search
+modelling every seat as the CMA-ES fit labels card plays, and the card scorer's weights are
+fitted to its choices as a conditional logit (``workbench.kit.imitation``), round by round in
+the positions the policy so far reaches (DAgger), all four seats asking at each card play.
 """
 
 from __future__ import annotations

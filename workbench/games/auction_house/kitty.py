@@ -1,10 +1,8 @@
 """Kitty outcomes: who wins the kitty, how often it carries over, what it is worth, what an
 auction is worth and to whom, the trump-reveal house rule compared, and the exact trump odds.
-
-Simulation results are estimates: each carries its sample size and a 95% interval. Deals of one
-game are linked (a tie carries its kitty into the next deal), so games are the independent
-units: intervals are cluster-robust over games (a ratio estimator's linearised variance with a
-Student t on games - 1 degrees of freedom). ``trump_odds`` is exact (fractions).
+Estimates carry their sample size and a 95% interval, cluster-robust over games (a tie links a
+game's deals): a ratio estimator's linearised variance, Student t on games - 1 degrees of
+freedom. ``trump_odds`` is exact (fractions).
 """
 
 from __future__ import annotations
@@ -44,14 +42,12 @@ PER_SUIT = len(TRUMP_DECK) // len(SUITS)  # 3 trump cards of each suit
 # -- intervals over games -----------------------------------------------------------------------
 
 
-def cluster_ratio(
-    numerator: np.ndarray, denominator: np.ndarray, *, proportion: bool = False
-) -> tuple[float, float, float]:
+def cluster_ratio(numerator: np.ndarray, denominator: np.ndarray, *,
+                  proportion: bool = False) -> tuple[float, float, float]:  # fmt: skip
     """(estimate, low, high): sum(numerator) / sum(denominator) over clusters (games) with a
     95% cluster-robust interval. For a proportion whose estimate is exactly 0 or 1 (no
     variation to measure) the Wilson interval on the pooled count is given instead."""
-    numerator = np.asarray(numerator, float)
-    denominator = np.asarray(denominator, float)
+    numerator, denominator = np.asarray(numerator, float), np.asarray(denominator, float)
     total = denominator.sum()
     if total <= 0:
         return math.nan, math.nan, math.nan
@@ -83,9 +79,8 @@ def _ratio_rows(
     rows = []
     groups = per_game.group_by(by, maintain_order=True) if by else [((), per_game)]
     for key, group in groups:
-        estimate, low, high = cluster_ratio(
-            group["num"].to_numpy(), group["den"].to_numpy(), proportion=proportion
-        )
+        estimate, low, high = cluster_ratio(group["num"].to_numpy(), group["den"].to_numpy(),
+                                            proportion=proportion)  # fmt: skip
         rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True)),
                      "n": int(group["den"].sum()), "games": group.height, "estimate": estimate,
                      "low": low, "high": high})  # fmt: skip
@@ -100,16 +95,11 @@ def kitty_outcomes(
     rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, deals: int,
     seed: SeedLike, engine: str = "auto", progress: bool = False,
 ) -> pl.DataFrame:  # fmt: skip
-    """One row per deal, over enough whole games of ``rules.deals`` deals to give ``deals``
-    rows (the last game's first deals when ``deals`` is not a multiple).
-
-    Columns: game, deal, dealer, trump (null: none), auction, starter, face_up, called, taken,
+    """One row per deal, ``deals`` rows of whole games (the last one's first deals). Columns:
+    game, deal, dealer, trump (null: none), auction, starter, face_up, called, taken,
     taken_from, forced, kitty_points (this deal's four cards), carried_in, at_stake (their
-    sum), tricks_0..tricks_3 (by seat), most_tricks, tied (seats with most tricks),
-    kitty_winner (null: carried over or lost), carried_out, lost (points lost to a tie in the
-    last deal), chain (kitties in the pot: 1 + the tied deals just before), trump_reveal and
-    agents (the line-up, for comparing runs). Same arguments -> identical frame.
-    """
+    sum), tricks_0..tricks_3, most_tricks, tied (seats with most), kitty_winner (null: carried
+    over or lost), carried_out, lost, chain (kitties in the pot), trump_reveal, agents."""
     rules = GAME.checked_rules(rules)
     deals = whole_number("deals", deals, low=1, allowed="a positive whole number")
     games = -(-deals // rules.deals)
@@ -153,10 +143,9 @@ def _tied() -> pl.Expr:
 
 
 def kitty_summary(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.DataFrame:
-    """The headline numbers with 95% intervals (clustered by game), one row per metric (and
-    group of ``by``, e.g. "trump_reveal" or "agents"): carry-over rate (share of deals tied
-    for most tricks), kitty points (this deal's four cards), points at stake (with carry-ins),
-    auction rate, the starter's kitty win rate, points lost in the last deal per game."""
+    """The headline numbers with 95% intervals, one row per metric (and group of ``by``):
+    carry-over rate, kitty points, points at stake, auction rate, the starter's kitty win
+    rate, points lost in the last deal per game."""
     by = [by] if isinstance(by, str) else list(by)
     _check_outcomes(outcomes, ["game", "kitty_winner", "kitty_points", "at_stake", *by], "summary")
     one = None
@@ -199,10 +188,9 @@ def kitty_value_distribution(outcomes: pl.DataFrame) -> pl.DataFrame:
 
 
 def carry_chains(outcomes: pl.DataFrame, by: str | None = None) -> pl.DataFrame:
-    """Runs of consecutive tied deals within a game: for each length (1, 2, ...), how many
-    runs, their share of all runs with a 95% interval (clustered by game), how many ended lost
-    in the last deal, and the mean pot when the run ended (won, or lost); per value of the
-    column ``by`` (e.g. "agents") when given."""
+    """Runs of consecutive tied deals within a game, by length: how many, their share of all
+    runs (95% interval), how many ended lost in the last deal, and the mean pot at the end;
+    per value of the column ``by`` when given."""
     columns = ["game", "deal", "kitty_winner", "at_stake", "lost"]
     _check_outcomes(outcomes, columns + ([by] if by else []), "carry_chains")
     if by is not None:
@@ -236,12 +224,10 @@ def carry_chains(outcomes: pl.DataFrame, by: str | None = None) -> pl.DataFrame:
     per_game_total = table.group_by("game").agg(total=pl.len())
     rows = []
     for (length,), group in table.group_by("length", maintain_order=True):
-        counts = per_game_total.join(
-            group.group_by("game").agg(k=pl.len()), on="game", how="left"
-        ).fill_null(0)
-        share, low, high = cluster_ratio(
-            counts["k"].to_numpy(), counts["total"].to_numpy(), proportion=True
-        )
+        runs_of = group.group_by("game").agg(k=pl.len())
+        counts = per_game_total.join(runs_of, on="game", how="left").fill_null(0)
+        share, low, high = cluster_ratio(counts["k"].to_numpy(), counts["total"].to_numpy(),
+                                         proportion=True)  # fmt: skip
         rows.append({"length": length, "runs": group.height, "share": share, "low": low,
                      "high": high, "ended_lost": int(group["lost"].sum()),
                      "mean_pot": float(group["pot"].mean())})  # fmt: skip
@@ -254,11 +240,9 @@ def seat_deals(outcomes: pl.DataFrame) -> pl.DataFrame:
     keep = [c for c in ("game", "deal", "trump_reveal", "agents", "kitty_winner", "tied",
                         "most_tricks", "at_stake") if c in outcomes.columns]  # fmt: skip
     long = outcomes.select(*keep, *(f"tricks_{s}" for s in range(PLAYERS))).unpivot(
-        index=keep, variable_name="seat", value_name="tricks"
-    )
-    return long.with_columns(
-        seat=pl.col("seat").str.slice(7).cast(pl.Int8),
-    ).with_columns(won=(pl.col("kitty_winner") == pl.col("seat")).fill_null(False))
+        index=keep, variable_name="seat", value_name="tricks")  # fmt: skip
+    long = long.with_columns(seat=pl.col("seat").str.slice(7).cast(pl.Int8))
+    return long.with_columns(won=(pl.col("kitty_winner") == pl.col("seat")).fill_null(False))
 
 
 def win_by_tricks(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.DataFrame:
@@ -270,11 +254,8 @@ def win_by_tricks(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.Da
     ties = long.group_by([*by, "tricks"]).agg(
         tied_for_most=((pl.col("tricks") == pl.col("most_tricks")) & (pl.col("tied") > 1)).mean()
     )
-    return (
-        rows.rename({"n": "seat_deals", "estimate": "p_win"})
-        .join(ties, on=[*by, "tricks"])
-        .sort([*by, "tricks"])
-    )
+    rows = rows.rename({"n": "seat_deals", "estimate": "p_win"})
+    return rows.join(ties, on=[*by, "tricks"]).sort([*by, "tricks"])
 
 
 # -- what an auction is worth -------------------------------------------------------------------
@@ -306,12 +287,10 @@ def auction_value(
     rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, deals: int,
     seed: SeedLike,
 ) -> pl.DataFrame:  # fmt: skip
-    """What starting an auction is worth, and to whom: every deal is played twice from the same
-    cards and random numbers, as the agents choose and with every seat passing. For the deals
-    where an auction was held, per role (starter; seller: the starter took its offer; the two
-    other offerers) the mean change an auction makes to the seat's chance of winning the
-    kitty, its tricks and the points of the deal's own kitty cards it won, with 95% intervals
-    (paired, clustered by game). Needs compiled-policy agents (random, heuristic, fitted)."""
+    """What starting an auction is worth, and to whom: every deal played twice from the same
+    cards and random numbers, as the agents choose and with every seat passing. Where an
+    auction was held, per role (starter, seller, offerer) the mean change it makes to the seat's
+    kitty wins, tricks and kitty points won, with paired 95% intervals. Compiled agents only."""
     rules = GAME.checked_rules(rules)
     seated = GAME.resolve_agents(rules, agents)
     lineup = [playing_agent(agent, rules) for agent in seated]  # a fitted agent: its policy
@@ -379,10 +358,8 @@ def trump_reveal_comparison(
     rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, deals: int,
     seed: SeedLike,
 ) -> pl.DataFrame:  # fmt: skip
-    """Both ``trump_reveal`` readings side by side on the same games (same deals, trump deck
-    and random numbers): per metric of ``kitty_summary``, each reading's estimate and 95%
-    interval, and the difference (before_auction - after_kitty) with a paired 95% interval
-    over games."""
+    """Both ``trump_reveal`` readings on the same games: per ``kitty_summary`` metric, each
+    reading's estimate and 95% interval, and the difference with a paired 95% interval."""
     rules = GAME.checked_rules(rules)
     frames = [
         kitty_outcomes(rules.replace(trump_reveal=reading), agents, deals=deals, seed=seed)
@@ -435,19 +412,15 @@ def _revealed_suits(revealed: Iterable[str]) -> list[str]:
         raise ValueError(f"each trump card is turned once; repeated: {repeated}")
     too_many = [s for s, k in Counter(suits).items() if k > PER_SUIT]
     if too_many:
-        raise ValueError(
-            f"the trump deck holds {PER_SUIT} cards of each suit; revealed has more of "
-            f"{too_many}: {cards!r}"
-        )
+        raise ValueError(f"the trump deck holds {PER_SUIT} cards of each suit; revealed has "
+                         f"more of {too_many}: {cards!r}")  # fmt: skip
     return suits
 
 
 def trump_odds(revealed: Iterable[str] = ()) -> dict[str, Fraction]:
-    """Exact chance of each trump suit for the next deal, given the trump cards already turned
-    (cards like "QH" or suit letters, in any order). The trump deck holds 3 cards of each
-    suit and is never reshuffled, so a suit with k cards turned is next with probability
-    (3 - k) / (12 - turned). By symmetry the same holds for every later deal up to the 12th.
-    Once all 12 are turned the next deal has no trump: {"none": 1}."""
+    """Exact chance of each trump suit for the next deal given the trump cards turned (cards
+    like "QH" or suit letters): (3 - k) / (12 - turned) for a suit with k turned, and by
+    symmetry for every later deal up to the 12th; {"none": 1} once all 12 are turned."""
     suits = _revealed_suits(revealed)
     left = len(TRUMP_DECK) - len(suits)
     if left == 0:
@@ -459,19 +432,14 @@ def trump_odds(revealed: Iterable[str] = ()) -> dict[str, Fraction]:
 def trump_odds_table(revealed: Iterable[str] = (), rules: Rules | None = None) -> pl.DataFrame:
     """The chance of each trump suit for every deal still to come (exact; ``exact`` holds the
     fraction as text), the deals after the 12th having none."""
-    rules = Rules() if rules is None else rules
-    suits = _revealed_suits(revealed)
-    turned = len(suits)
-    odds = trump_odds(suits)
-    rows = []
-    for deal in range(turned + 1, rules.deals + 1):
+    rules, suits = GAME.checked_rules(rules), _revealed_suits(revealed)
+    odds, rows = trump_odds(suits), []
+    for deal in range(len(suits) + 1, rules.deals + 1):
         table = odds if deal <= len(TRUMP_DECK) else {"none": Fraction(1)}
         for suit, p in table.items():
             rows.append({"deal": deal, "suit": suit, "probability": float(p), "exact": str(p)})
-    return pl.DataFrame(
-        rows,
-        schema={"deal": pl.Int8, "suit": pl.String, "probability": pl.Float64, "exact": pl.String},
-    )
+    schema = {"deal": pl.Int8, "suit": pl.String, "probability": pl.Float64, "exact": pl.String}
+    return pl.DataFrame(rows, schema=schema)
 
 
 def trump_odds_through(trump_cards: Sequence[str]) -> pl.DataFrame:

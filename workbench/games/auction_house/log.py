@@ -113,12 +113,10 @@ def _deal_entries(rules: Rules, so_far: DealSoFar, record: DealRecord | None) ->
     if rules.trump_reveal == "after_kitty" and so_far.trump_shown:
         yield turned
     for number, trick in enumerate(so_far.tricks, start=1):
-        plays = "; ".join(
-            f"seat {(trick.leader + p) % PLAYERS} {card}" for p, card in enumerate(trick.cards)
-        )
-        yield LogEntry(
-            deal, "trick", trick.winner, f"trick {number}: {plays} -> seat {trick.winner} wins"
-        )
+        plays = "; ".join(f"seat {(trick.leader + p) % PLAYERS} {card}"
+                          for p, card in enumerate(trick.cards))  # fmt: skip
+        text = f"trick {number}: {plays} -> seat {trick.winner} wins"
+        yield LogEntry(deal, "trick", trick.winner, text)
     if so_far.trick:
         plays = "; ".join(f"seat {(so_far.leader + p) % PLAYERS} {card}"
                           for p, card in enumerate(so_far.trick))  # fmt: skip
@@ -148,9 +146,5 @@ def _trump_line(deal: int, dealer: int, trump_card: str | None) -> LogEntry:
     turner = (dealer + 1) % PLAYERS
     if trump_card is None:
         return LogEntry(deal, "trump", None, f"deal {deal}: the trump deck is empty, no trump")
-    return LogEntry(
-        deal,
-        "trump",
-        turner,
-        f"seat {turner} turns up {trump_card}: {SUIT_NAMES[trump_card[-1]]} are trump",
-    )
+    text = f"seat {turner} turns up {trump_card}: {SUIT_NAMES[trump_card[-1]]} are trump"
+    return LogEntry(deal, "trump", turner, text)

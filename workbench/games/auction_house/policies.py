@@ -36,6 +36,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from workbench.games.auction_house import layout
 from workbench.games.auction_house.card_features import FEATURE_NAMES, FEATURES, scored_card
 from workbench.games.auction_house.cards import (
     ABOVE,
@@ -46,17 +47,6 @@ from workbench.games.auction_house.cards import (
     FULL_MASK,
     SUIT_SIZE,
 )
-from workbench.games.auction_house.layout import (
-    AUCTION,
-    DEALER,
-    LEADER,
-    OFFER,
-    PLAY,
-    SCORES,
-    STEP,
-    TAKE,
-)
-from workbench.games.auction_house.layout import OFFERS as OFFER_COLUMN
 from workbench.games.auction_house.tricks import (
     RANK_OF,
     SUIT_OF,
@@ -202,13 +192,13 @@ def _heuristic_start(
 def _heuristic_take(row: np.ndarray, trump: int) -> int:
     best, best_value = 0, -2
     for seat in range(4):
-        card = row[OFFER_COLUMN + seat]
+        card = row[layout.OFFERS + seat]
         value = -1
         if card >= 0:
             value = card % SUIT_SIZE + (20 if card // SUIT_SIZE == trump else 0)
         if value > best_value:
             best, best_value = seat, value
-    return row[OFFER_COLUMN + best]
+    return row[layout.OFFERS + best]
 
 
 @numba.njit(cache=True, inline="always")
@@ -283,7 +273,8 @@ def features(kind: int, params: np.ndarray, policy: int) -> tuple:
 @numba.njit(cache=True, inline="always")
 def standing(row: np.ndarray, seat: int, me: int) -> float:
     """How far ``seat``'s score is above ``me``'s, in ``STANDING_POINTS``, clipped to [-1, 1]."""
-    return min(1.0, max(-1.0, (row[SCORES + seat] - row[SCORES + me]) / STANDING_POINTS))
+    ahead = row[layout.SCORES + seat] - row[layout.SCORES + me]
+    return min(1.0, max(-1.0, ahead / STANDING_POINTS))
 
 
 @numba.njit(cache=True, inline="always")
@@ -291,9 +282,9 @@ def behind(row: np.ndarray, me: int) -> float:
     """How far the best other score is above ``me``'s, in ``STANDING_POINTS``, clipped."""
     best = -BIG
     for seat in range(4):
-        if seat != me and row[SCORES + seat] > best:
-            best = row[SCORES + seat]
-    return min(1.0, max(-1.0, (best - row[SCORES + me]) / STANDING_POINTS))
+        if seat != me and row[layout.SCORES + seat] > best:
+            best = row[layout.SCORES + seat]
+    return min(1.0, max(-1.0, (best - row[layout.SCORES + me]) / STANDING_POINTS))
 
 
 @numba.njit(cache=True, inline="always")
@@ -319,10 +310,8 @@ def scores_cards(params: np.ndarray, policy: int) -> bool:
 def choose_play(kind: int, params: np.ndarray, policy: int, position: int, hand: int,
                 legal: int, trump: int, played: int, led: int, best: int, u: float,
                 race: int, winner_standing: float, row: np.ndarray, me: int) -> int:  # fmt: skip
-    """``choose`` in the play phase for seat ``me``, given the trick so far as its suit
-    ``led`` and ``best`` card (anything at ``position`` 0), the ``race`` (``trick_race``) and
-    the trick winner's ``standing`` over the seat, which the trick loop keeps as it goes; only
-    the card scorer reads ``row``."""
+    """``choose`` in the play phase for seat ``me``, given the trick so far (its suit ``led``,
+    ``best`` card, ``race`` and winner's ``standing``) as the trick loop keeps it."""
     if kind == RANDOM:
         return select_card(legal, np.int64(u * count_cards(legal)))
     if kind != HEURISTIC and kind != FITTED:
@@ -346,21 +335,19 @@ def choose_play(kind: int, params: np.ndarray, policy: int, position: int, hand:
 def choose(kind: int, params: np.ndarray, policy: int, phase: int, position: int, hand: int,
            legal: int, trump: int, face_up: int, called: int, row: np.ndarray, played: int,
            u: float) -> tuple[bool, int, int]:  # fmt: skip
-    """One decision by table row ``policy`` (kind ``kind``): (start, card, suit). In the
-    auction ``start`` says whether to start (with ``card`` face up, calling ``suit``); in the
-    other phases ``card`` is the choice. ``row`` (``layout``) is read for the revealed offers,
-    the trick and the scores. An unknown kind answers card -1, which the engine refuses."""
-    if phase == AUCTION and params[policy, NO_AUCTION] != 0.0:
+    """One decision by table row ``policy``: (start, card, suit); outside the auction ``card``
+    is the choice. An unknown kind answers card -1, which the engine refuses."""
+    if phase == layout.AUCTION and params[policy, NO_AUCTION] != 0.0:
         return False, -1, -1
-    if kind == RANDOM and phase != PLAY:
-        if phase == AUCTION:
+    if kind == RANDOM and phase != layout.PLAY:
+        if phase == layout.AUCTION:
             return _random_start(hand, u)
         return False, select_card(legal, np.int64(u * count_cards(legal))), -1
-    if phase == PLAY:
+    if phase == layout.PLAY:
         led, best, best_position = -1, -1, 0
         if position > 0:
             led, best, best_position = trick_best(row, trump, position)
-        me = (row[LEADER] + position) % 4
+        me = (row[layout.LEADER] + position) % 4
         winner = trick_winner(me, position, best_position)
         return False, choose_play(kind, params, policy, position, hand, legal, trump, played, led,
                                   best, u, trick_race(row, winner, me),
@@ -369,17 +356,18 @@ def choose(kind: int, params: np.ndarray, policy: int, phase: int, position: int
         return False, -1, -1
     (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, _, _, _, _, _,
      kitty_strength, _, kitty_standing, _) = features(kind, params, policy)  # fmt: skip
-    if phase == AUCTION:
+    if phase == layout.AUCTION:
         return _heuristic_start(hand, trump, give_rank, long_suit, length, trump_bonus)
-    if phase == OFFER:
+    if phase == layout.OFFER:
         wanted = face_up % SUIT_SIZE + 1 >= trade_rank
         penalty = -BIG // 10 if wanted else 40
         return False, shed(hand, trump, called, penalty, length, trump_bonus), -1
-    if phase == TAKE:
+    if phase == layout.TAKE:
         return False, _heuristic_take(row, trump), -1
     if kind == FITTED:
         kitty_rank += kitty_strength * (high_cards(hand) - 3)
-        kitty_rank += kitty_standing * behind(row, (row[DEALER] + 1 + row[STEP]) % 4)  # actor
+        actor = (row[layout.DEALER] + 1 + row[layout.STEP]) % 4
+        kitty_rank += kitty_standing * behind(row, actor)
     return False, shed(hand, trump, -1, 0.0, length, trump_bonus, kitty_rank), -1
 
 

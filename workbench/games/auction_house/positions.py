@@ -1,11 +1,7 @@
-"""The compiled loop's Python side: positions as rows (``layout``) from an observation (what
-one seat knows), from a whole State, or dealt afresh (new games: ``play_new_games``), and
-``play_from``, many continuations of given States.
-
-New games draw their chance from the batch's Generator before the loop runs, in this order:
-the first dealers, every game's trump deck order, its 13 shuffles (always 13, so rule variants
-share the deals; ``workbench.kit.streams.shuffle_rows``, number for number ``rng.permuted``),
-then one block of uniforms per deal (``layout.SLOTS`` per game).
+"""The compiled loop's Python side: positions as rows (``layout``) from an observation, from a
+whole State, or dealt afresh (``play_new_games``), and ``play_from``, continuations of States.
+New games draw from the batch's Generator: the first dealers, the trump deck orders, 13
+shuffles a game (so rule variants share the deals), then a block of uniforms per deal.
 """
 
 from __future__ import annotations
@@ -151,12 +147,9 @@ def raise_refused(error: np.ndarray, agents: Sequence[Any], deal: int) -> None:
         return
     shown = DECK[card] if 0 <= card < len(DECK) else card
     kind_name = KIND_NAMES[kind] if 0 <= kind < len(KIND_NAMES) else f"unknown kind {kind}"
-    raise IllegalAction(
-        shown,
-        f"agent {agent_label(agents[seat])!r} (policy {kind_name}) chose an illegal "
-        f"{PHASES[phase]} choice in game {row} (deal {deal}, seat {seat})",
-        [],
-    )
+    raise IllegalAction(shown, f"agent {agent_label(agents[seat])!r} (policy {kind_name}) "
+                        f"chose an illegal {PHASES[phase]} choice in game {row} (deal {deal}, "
+                        f"seat {seat})", [])  # fmt: skip
 
 
 def play_positions(
@@ -201,11 +194,9 @@ def play_from(
     states: State | Sequence[State], agents: Sequence[Any], *, playouts: int, seed: SeedLike,
     future: str = "draw",
 ) -> np.ndarray:  # fmt: skip
-    """Final scores of ``playouts`` continuations of each state to the end of its game, with
-    one compiled agent per seat: float64, shape (states, playouts, 4). Every hidden card of a
-    state is as the state holds it; ``future`` "draw" (default) deals the later deals and
-    orders the unturned trump cards afresh for each playout, "state" keeps the state's own
-    chance. Same arguments, same scores."""
+    """Final scores of ``playouts`` continuations of each state to its game's end, one compiled
+    agent per seat: float64 (states, playouts, 4). Hidden cards are the state's; ``future``
+    (``FUTURES``) draws the chance still to come afresh or keeps the state's. Seeded."""
     scores, _, _ = playout_details(states, agents, playouts=playouts, seed=seed, future=future)
     return scores
 

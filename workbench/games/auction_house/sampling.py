@@ -1,12 +1,9 @@
 """Drawing what one seat cannot see, uniformly over the consistent fillings (``hidden``): as
-step-engine States (``sample_states``, what the kit's search reads) or straight into compiled
-rows by rejection (``fill_rows`` for the determinization agent; ``fill``, compiled, for the
-search), where too few draws kept leave the rest to ``hidden``'s exact sampler.
-
-A sampled State draws the chance still to come (the later deals' shuffles, the order of the
-trump cards not yet turned) afresh; a finished deal's private record (who put which kitty card,
-its dealt hands) cannot change anything still to come, so it holds one reconstruction
-consistent with the public record; the deal in progress's dealt hands follow from the filling.
+step-engine States (``sample_states``) or straight into compiled rows by rejection
+(``fill_rows`` for the determinization agent, ``fill`` compiled for the search), ``hidden``'s
+exact sampler making up what rejection does not keep. A sampled State draws the chance still
+to come afresh, and holds one reconstruction of past deals' private record consistent with the
+public one (it cannot change anything still to come).
 """
 
 from __future__ import annotations
@@ -57,8 +54,8 @@ _TRUMP_INDEX = {card: i for i, card in enumerate(TRUMP_DECK)}
 
 @lru_cache(maxsize=64)
 def _past_records(history: tuple) -> tuple[tuple, tuple, tuple]:
-    """Each finished deal's dealt hands, kitty card by seat and a shuffle dealing those hands,
-    reconstructed from the public record (see the module docstring)."""
+    """Each finished deal's dealt hands, kitty card by seat and a shuffle dealing them, one
+    reconstruction consistent with the public record."""
     hands_history, kitty_history, shuffles = [], [], []
     for record in history:
         held = [set() for _ in range(PLAYERS)]
@@ -200,8 +197,7 @@ def _permutations(rng: np.random.Generator, rows: int, size: int) -> list[list[i
 
 def sample_states(observation: Observation, rng: np.random.Generator, count: int) -> list[State]:
     """``count`` step-engine States consistent with ``observation``, each filling of the hidden
-    information equally likely (see the module docstring); the chance still to come is drawn
-    afresh for each."""
+    information equally likely, the chance still to come drawn afresh for each."""
     count = whole_number("count", count, low=0)
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy Generator, got {type(rng).__name__}")
@@ -264,11 +260,9 @@ def _exact_rows(hidden: Hidden, rows: np.ndarray, first: int, rng: np.random.Gen
 
 
 def _rejection_fillings(hidden: Hidden, count: int, rng: np.random.Generator) -> np.ndarray:
-    """Up to ``count`` uniform fillings, one row of cards by place (each other seat's hand,
-    then its kitty card): each seat's known cards at uniformly random places of its own, the
-    unseen cards in a uniformly random order over the rest (every filling that keeps the
-    known cards with their seats comes equally often), kept when no hand holds a suit its
-    seat has shown void in (rejection keeps it uniform)."""
+    """Up to ``count`` uniform fillings, cards by place (each other seat's hand, then its kitty
+    card): known cards at random places of their seat's, the unseen in random order over the
+    rest (each filling equally often), kept when no hand holds a suit its seat is void in."""
     room, has_kitty = np.array(hidden.room), np.array(hidden.has_kitty, bool)
     ends = np.cumsum(room + has_kitty)
     starts = ends - room - has_kitty
@@ -298,9 +292,8 @@ def _rejection_fillings(hidden: Hidden, count: int, rng: np.random.Generator) ->
 
 @dataclass(frozen=True)
 class RowFilling:
-    """An observation ready to be filled into rows again and again (the search's every round):
-    its row, its hidden cards as flat arrays (per-seat arrays follow ``hidden.seats``), and its
-    trump cards, the turned ones first."""
+    """An observation ready to fill into rows again and again: its row, its hidden cards as
+    flat arrays (per seat of ``hidden.seats``) and its trump cards, the turned ones first."""
 
     hidden: Hidden
     row: np.ndarray  # int64 (ROW,): what the seat knows
@@ -341,9 +334,8 @@ def row_filling(observation: Observation, hidden: Hidden, row: np.ndarray | None
 
 def fill(position: RowFilling, count: int, state: np.ndarray, rng: np.random.Generator
          ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """``count`` rows of the position with the other seats' hands and kitty cards filled in
-    uniformly over the consistent fillings, and the PCG state to go on drawing from (the
-    exact sampler, when needed, draws from ``rng`` at ``state``)."""
+    """``count`` rows of the position filled uniformly, and the PCG ``state`` to go on from
+    (the exact sampler, when needed, draws from ``rng`` at ``state``)."""
     p = position
     rows = np.empty((count, layout.ROW), np.int64)
     kept = reject_fill(state, p.row, p.seats, p.room, p.has_kitty, p.voids, p.known,
