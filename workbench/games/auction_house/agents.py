@@ -209,8 +209,7 @@ class DeterminizationAgent:
 
 @dataclass
 class Worlds:
-    """Sampled worlds as rows (``layout``), each world's trump deck order, and this deal's
-    uniforms (``layout.SLOTS``)."""
+    """Sampled worlds as rows, each world's trump deck order, and this deal's uniforms."""
 
     rows: np.ndarray
     trump_cards: np.ndarray

@@ -33,8 +33,7 @@ def _bit(card: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def turn_trump(row: np.ndarray, trump_cards: np.ndarray, r: int) -> None:
-    """Turn this deal's trump card, ``trump_cards[r]``'s (none once the 12-card deck has run
-    out)."""
+    """Turn this deal's trump card, ``trump_cards[r]``'s (none once the deck has run out)."""
     row[layout.SHOWN] = 1
     deal = row[layout.DEAL]
     turned = trump_cards[r, deal - 1] // layout.FACES if deal <= trump_cards.shape[1] else -1

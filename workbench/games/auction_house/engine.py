@@ -146,12 +146,8 @@ class State(Evolving):
 
     def _legal_mask(self, seat: int) -> int:
         hand = self.hands[seat]
-        if self.trick:
-            suit = self.trick[0] // SUIT_SIZE
-            follow = hand & (((1 << SUIT_SIZE) - 1) << (SUIT_SIZE * suit))
-            if follow:
-                return follow
-        return hand
+        follow = hand & (1023 << (SUIT_SIZE * (self.trick[0] // SUIT_SIZE))) if self.trick else 0
+        return follow or hand
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat to act may take, in the order both engines share (cards by
@@ -184,14 +180,14 @@ class State(Evolving):
             player=player, rules=self.rules, deal=self.deal, dealer=self.dealer,
             phase=self.phase, to_play=self.to_play, hand=card_names(self.hands[player]),
             scores=self.scores, carried_in=self.carried_in, trump_shown=self.trump_shown,
-            trump_card=self.trump_card, trump=_name(self.trump, SUITS),
+            trump_card=self.trump_card, trump=_SUIT[self.trump],
             revealed_trumps=self.revealed_trumps, passes=self.passes, starter=self.starter,
-            face_up=_name(self.face_up, DECK), called=_name(self.called, SUITS),
+            face_up=_CARD[self.face_up], called=_SUIT[self.called],
             offered=tuple(card is not None for card in offers),
-            offers=tuple(_name(card if revealed else None, DECK) for card in offers),
-            own_offer=_name(offers[player], DECK), taken=_name(self.taken, DECK),
+            offers=tuple(_CARD[card if revealed else None] for card in offers),
+            own_offer=_CARD[offers[player]], taken=_CARD[self.taken],
             taken_from=self.taken_from, kitty_placed=tuple(card is not None for card in kitty),
-            own_kitty=_name(kitty[player], DECK),
+            own_kitty=_CARD[kitty[player]],
             leader=self.leader if self.phase == "play" else None,
             trick=tuple(DECK[c] for c in self.trick), tricks=self.public_tricks,
             tricks_won=self.tricks_won, history=self.history,
@@ -279,8 +275,8 @@ class State(Evolving):
         else:
             current = DealSoFar(
                 self.deal, self.dealer, self.dealt, self.kitty, self.trump_card, self.trump_shown,
-                self.passes, self.starter, _name(self.face_up, DECK), _name(self.called, SUITS),
-                tuple(_name(card, DECK) for card in self.offers), self.n_offers,
+                self.passes, self.starter, _CARD[self.face_up], _SUIT[self.called],
+                tuple(_CARD[card] for card in self.offers), self.n_offers,
                 self._auction_record(), self.public_tricks, self.leader,
                 tuple(DECK[c] for c in self.trick),
             )  # fmt: skip
@@ -295,7 +291,7 @@ class State(Evolving):
             starter=self.starter,
             face_up=DECK[self.face_up],
             called=SUITS[self.called],
-            offers=tuple(_name(card, DECK) for card in self.offers),
+            offers=tuple(_CARD[card] for card in self.offers),
             taken=DECK[self.taken],
             taken_from=self.taken_from,
             forced=self.forced,
@@ -538,9 +534,8 @@ def _public_tricks(tricks: tuple) -> tuple[Trick, ...]:
     )
 
 
-def _name(index: int | None, names: tuple[str, ...]) -> str | None:
-    """``names[index]`` (a card or suit in notation), None for None."""
-    return None if index is None else names[index]
+#: A card's or a suit's notation by index, None for None.
+_CARD, _SUIT = {None: None, **dict(enumerate(DECK))}, {None: None, **dict(enumerate(SUITS))}
 
 
 def _or_none(value: int | None) -> int:

@@ -75,13 +75,23 @@ def read_hidden(observation: Observation) -> Hidden:
     me = obs.player
     seats = tuple(s for s in range(PLAYERS) if s != me)
     played = [len(obs.tricks)] * PLAYERS  # a finished trick holds a card of every seat
+    void_bits = [0] * PLAYERS  # suits each seat did not follow (``Observation.voids``)
+    rounds = [(t.leader, t.cards) for t in obs.tricks]
+    if obs.trick:
+        rounds.append((obs.leader, obs.trick))
+    own = [card for card in (obs.own_kitty, obs.own_offer) if card is not None]
+    seen = {_INDEX[c] for c in (*obs.hand, *own)}
+    # One pass for the cards seen and the voids (every search decision reads them).
+    for leader, cards in rounds:
+        led = cards[0][-1]
+        for position, card in enumerate(cards):
+            seen.add(_INDEX[card])
+            if card[-1] != led:
+                void_bits[(leader + position) % PLAYERS] |= _SUIT_BIT[led]
     for position in range(len(obs.trick)):
         played[(obs.leader + position) % PLAYERS] += 1
-    own = [card for card in (obs.own_kitty, obs.own_offer) if card is not None]
-    seen = {_INDEX[c] for c in (*obs.hand, *obs.played, *own)}
-    shown_void = obs.voids()
     room = tuple(HAND_SIZE - int(obs.kitty_placed[s]) - played[s] for s in seats)
-    voids = tuple(sum(_SUIT_BIT[suit] for suit in shown_void[s]) for s in seats)
+    voids = tuple(void_bits[s] for s in seats)
     holdings = obs.known_holdings()
     known = tuple(tuple(sorted(_INDEX[c] for c in holdings[s])) for s in seats)
     for cards in known:

@@ -19,13 +19,13 @@ from workbench.games.auction_house.cards import DECK
 from workbench.games.auction_house.compiled import legal_of
 from workbench.games.auction_house.layout import PHASE, PLAY
 from workbench.games.auction_house.policies import CARD_WEIGHTS, CONSTANTS
-from workbench.games.auction_house.search import AuctionHouseSearchAgent
+from workbench.games.auction_house.search import BUDGET, AuctionHouseSearchAgent
 from workbench.kit.imitation import dagger
 from workbench.kit.progress import progress_bar
 from workbench.kit.seeding import seed_sequence
 
-#: The labelling search's playouts per decision (the search agent's default).
-LABEL_BUDGET = 32
+#: The labelling search's playouts per decision.
+LABEL_BUDGET = BUDGET
 #: Labelling rounds, and deals each round (four labelling seats a deal; whole games of the
 #: rules' deals, as many as make at least this many deals).
 ROUNDS = 3
@@ -60,8 +60,7 @@ def imitate(
     rounds: int = ROUNDS, deals: int = DEALS, budget: int = LABEL_BUDGET,
 ) -> tuple[dict[str, float], dict[str, Any]]:  # fmt: skip
     """The card weights (by name, ``policies.CARD_WEIGHTS``) imitating a search that models
-    the fitted ``constants`` (module docstring), and how the labelling went. Same arguments,
-    same weights."""
+    the fitted ``constants``, and how the labelling went. Seeded."""
     base = [constants[name] for name in CONSTANTS]
     games = -(-whole_number("deals", deals, low=1) // rules.deals)
     labeller = AuctionHouseSearchAgent(budget, model=FittedPolicy([*base, *[0.0] * FEATURES]))
@@ -70,8 +69,7 @@ def imitate(
 
     def label_round(round_: int, weights: np.ndarray | None) -> tuple[list, list]:
         player = FittedPolicy([*base, *(np.zeros(FEATURES) if weights is None else weights)])
-        tables: list[np.ndarray] = []
-        choices: list[int] = []
+        tables, choices = [], []
         for game in range(games):
             label_game(selfplay, rules, player, labeller, seed_sequence(seed, STREAM, round_,
                                                                         game), tables, choices)

@@ -12,8 +12,7 @@ from workbench.games.auction_house.rules import PLAYERS, Rules
 
 
 class DealSoFar(NamedTuple):
-    """A deal as the log tells it, cards in notation (None: not yet): the deal in progress, or
-    a finished one (``told``)."""
+    """A deal as the log tells it, cards in notation (None: not yet): in progress, or ``told``."""
 
     deal: int
     dealer: int
@@ -34,8 +33,7 @@ class DealSoFar(NamedTuple):
 
 
 def told(record: DealRecord, dealt: tuple[int, ...], kitty: tuple[int, ...]) -> DealSoFar:
-    """A finished deal as the log tells it (its record, with its private dealt hands and
-    kitty cards by seat)."""
+    """A finished deal as the log tells it (with its private dealt hands and kitty cards)."""
     auction = record.auction
     return DealSoFar(
         record.deal, record.dealer, dealt, kitty, record.trump_card, True, record.passes,

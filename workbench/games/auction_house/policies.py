@@ -298,8 +298,7 @@ def high_cards(hand: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def scores_cards(params: np.ndarray, policy: int) -> bool:
-    """Whether the fitted vector ``params[policy]`` plays its cards by the card scorer (any
-    card weight set)."""
+    """Does the fitted vector ``params[policy]`` play by the card scorer (a card weight set)?"""
     for i in range(FIRST_WEIGHT, FIRST_WEIGHT + FEATURES):  # noqa: SIM110 (numba: no any())
         if params[policy, i] != 0.0:
             return True

@@ -30,38 +30,41 @@ from workbench.kit.streams import shuffle_rows
 FUTURES = ("draw", "state")
 
 
-_INDEX = {name: index for index, name in enumerate(DECK)}
+class _Cards(dict):
+    """Card notation -> ``value(index)`` in one look-up (None -> -1); other notation through
+    ``card_index``'s checks and clear errors (an observation holds the deck's own)."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__((name, value(index)) for index, name in enumerate(DECK))
+        self.value, self[None] = value, -1
+
+    def __missing__(self, card: Any) -> int:
+        return self.value(card_index(card))
 
 
-def _index(card: str | None) -> int:
-    """A card's index, -1 for None: one look-up for the deck's own notation (an observation's),
-    ``card_index``'s checks and clear errors for anything else."""
-    if card is None:
-        return -1
-    index = _INDEX.get(card)
-    return card_index(card) if index is None else index
+_INDEX, _BIT = _Cards(lambda index: index), _Cards(lambda index: 1 << index)
 
 
 def card_mask(cards: Sequence[str]) -> int:
     """The 40-bit mask of cards given in notation."""
     mask = 0
     for card in cards:
-        mask |= 1 << _index(card)
+        mask |= _BIT[card]
     return mask
 
 
 def observation_row(obs: Observation) -> np.ndarray:
     """What seat ``obs.player`` knows, as a row: its own hand, offer and kitty card, the
     revealed offers, the trick, the cards played; every other hand empty (``State.view``)."""
-    me, trick, tricks = obs.player, [_index(card) for card in obs.trick], obs.tricks
+    me, trick, tricks = obs.player, [_INDEX[card] for card in obs.trick], obs.tricks
     played = card_mask(obs.trick)
     for finished in tricks:
         played |= card_mask(finished.cards)
-    offers = [_index(card) for card in obs.offers]
+    offers = [_INDEX[card] for card in obs.offers]
     if obs.own_offer is not None:
-        offers[me] = _index(obs.own_offer)
+        offers[me] = _INDEX[obs.own_offer]
     kitty, hands = [-1] * PLAYERS, [0] * PLAYERS
-    kitty[me], hands[me] = _index(obs.own_kitty), card_mask(obs.hand)
+    kitty[me], hands[me] = _INDEX[obs.own_kitty], card_mask(obs.hand)
     step = step_of(obs.phase, len(obs.passes), sum(obs.offered), sum(obs.kitty_placed),
                    PLAYERS * len(tricks) + len(trick))  # fmt: skip
     forced = obs.taken is not None and any(c is not None and c[-1] == obs.called
@@ -69,8 +72,8 @@ def observation_row(obs: Observation) -> np.ndarray:
     row = [
         obs.deal, obs.dealer, PHASE_CODE[obs.phase], step, obs.carried_in,
         -1 if obs.trump is None else SUITS.index(obs.trump), int(obs.trump_shown),
-        -1 if obs.starter is None else obs.starter, _index(obs.face_up),
-        -1 if obs.called is None else SUITS.index(obs.called), _index(obs.taken),
+        -1 if obs.starter is None else obs.starter, _INDEX[obs.face_up],
+        -1 if obs.called is None else SUITS.index(obs.called), _INDEX[obs.taken],
         -1 if obs.taken_from is None else obs.taken_from, int(forced),
         obs.leader if obs.leader is not None else (obs.dealer + 1) % PLAYERS, played,
         *obs.scores, *offers, *kitty, *trick, *[-1] * (PLAYERS - len(trick)), *obs.tricks_won,

@@ -32,15 +32,10 @@ class Rules:
     first_dealer: int | str = "random"
 
     def __post_init__(self) -> None:
-        deals = whole_number(
-            "deals",
-            self.deals,
-            low=1,
-            high=MAX_DEALS,
-            allowed=f"a whole number 1–{MAX_DEALS} (the trump deck covers 12 deals, the 13th has "
-            "no trump)",
-            type_error=ValueError,
-        )
+        allowed = (f"a whole number 1–{MAX_DEALS} (the trump deck covers 12 deals, the 13th "
+                   "has no trump)")  # fmt: skip
+        deals = whole_number("deals", self.deals, low=1, high=MAX_DEALS, allowed=allowed,
+                             type_error=ValueError)  # fmt: skip
         object.__setattr__(self, "deals", deals)
         if self.trump_reveal not in TRUMP_REVEALS:
             raise ValueError(
