@@ -132,17 +132,20 @@ def _score_deal(row: np.ndarray, deals: int, records: np.ndarray, r: int,
             lost = stake
         else:
             carried_out = stake
-    if recording:  # layout.RECORDED's columns, then RECORDED_BY_SEAT's
+    if recording:
         record = records[r, row[layout.DEAL] - 1]
-        facts = (row[layout.DEALER], row[layout.TRUMP], row[layout.STARTER], row[layout.FACE_UP],
-                 row[layout.CALLED], row[layout.TAKEN], row[layout.TAKEN_FROM],
-                 row[layout.FORCED], winner, kitty_points, row[layout.CARRIED], carried_out,
-                 lost)  # fmt: skip
-        for column in range(layout.R_BY_SEAT):
-            record[column] = facts[column]
-        for k, column in enumerate((layout.OFFERS, layout.KITTY_CARDS, layout.WON, layout.SCORES)):
-            for seat in range(PLAYERS):
-                record[layout.R_BY_SEAT + PLAYERS * k + seat] = row[column + seat]
+        record[layout.R_DEALER], record[layout.R_TRUMP] = row[layout.DEALER], row[layout.TRUMP]
+        record[layout.R_STARTER], record[layout.R_CALLED] = row[layout.STARTER], row[layout.CALLED]
+        record[layout.R_FACE_UP], record[layout.R_TAKEN] = row[layout.FACE_UP], row[layout.TAKEN]
+        record[layout.R_TAKEN_FROM], record[layout.R_LOST] = row[layout.TAKEN_FROM], lost
+        record[layout.R_FORCED], record[layout.R_KITTY_WINNER] = row[layout.FORCED], winner
+        record[layout.R_KITTY_POINTS], record[layout.R_CARRIED_OUT] = kitty_points, carried_out
+        record[layout.R_CARRIED_IN] = row[layout.CARRIED]
+        for seat in range(PLAYERS):
+            record[layout.R_OFFERS + seat] = row[layout.OFFERS + seat]
+            record[layout.R_KITTY + seat] = row[layout.KITTY_CARDS + seat]
+            record[layout.R_WON + seat] = row[layout.WON + seat]
+            record[layout.R_SCORES_AFTER + seat] = row[layout.SCORES + seat]
     row[layout.CARRIED] = carried_out
     row[layout.PHASE], row[layout.STEP] = layout.OVER, 0
 

@@ -24,6 +24,9 @@ ROW = HANDS + PLAYERS  # (TRICK is by position in the trick)
 RECORDED = ("dealer", "trump", "starter", "face_up", "called", "taken", "taken_from", "forced",
             "kitty_winner", "kitty_points", "carried_in", "carried_out", "lost")  # fmt: skip
 RECORDED_BY_SEAT = ("offers", "kitty", "tricks_won", "scores_after")
+R_DEALER, R_TRUMP, R_STARTER, R_FACE_UP, R_CALLED, R_TAKEN, R_TAKEN_FROM, R_FORCED = range(8)
+R_KITTY_WINNER, R_KITTY_POINTS, R_CARRIED_IN, R_CARRIED_OUT, R_LOST = range(8, 13)
 R_BY_SEAT = len(RECORDED)
+R_OFFERS, R_KITTY, R_WON, R_SCORES_AFTER = range(R_BY_SEAT, R_BY_SEAT + 4 * PLAYERS, PLAYERS)
 R_PLAYS = R_BY_SEAT + PLAYERS * len(RECORDED_BY_SEAT)
 RECORD = R_PLAYS + PLAYERS * TRICKS
