@@ -19,7 +19,7 @@ from workbench.games.auction_house import (
 )
 from workbench.games.auction_house.agents import CompiledAgent, sample_worlds
 from workbench.games.auction_house.cards import card_index
-from workbench.games.auction_house.policies import WIDTH, choose
+from workbench.games.auction_house.policies import WIDTH, choose, lineup_table
 from workbench.games.auction_house.positions import observation_row, play_new_games
 from workbench.games.auction_house.simulate import (
     batch_deal,
@@ -209,3 +209,30 @@ def test_an_illegal_choice_is_refused_naming_the_agent_game_and_seat():
         play_new_games(Rules(), [Unknown()] * 4, 5, generator(2))
     row = np.full(layout.ROW, -1)
     assert choose(7, np.zeros((1, WIDTH)), 0, 3, 0, 1, 1, -1, -1, -1, row, 0, 0.5)[1] == -1
+
+
+def test_each_game_plays_the_policies_its_assignment_row_names():
+    """Seat s of game g plays table row ``assignment[g, s]``: a batch whose line-up differs
+    from game to game ends as each game played alone with its own line-up does."""
+    rules, games = Rules(deals=3), 8
+    agents = [HeuristicAgent(), RandomAgent(), HeuristicAgent(give_rank=2, trade_rank=11)]
+    table = lineup_table(agents)
+    rng = generator(12)
+    assignment = rng.integers(len(agents), size=(games, 4))
+    trump_cards = np.array([rng.permutation(12) for _ in range(games)], np.int8)
+    shuffles = np.array([[rng.permutation(40) for _ in range(13)] for _ in range(games)], np.int8)
+    u = rng.random((rules.deals, games, layout.SLOTS))
+    rows = np.zeros((games, layout.ROW), np.int64)
+    rows[:, layout.DEALER] = rng.integers(4, size=games)
+    alone = rows.copy()
+    unused = np.zeros((1, 1, layout.RECORD), np.int16)
+    error = compiled.play_rows(rows, trump_cards, shuffles, u, 1, table.kinds, table.parameters,
+                               assignment, rules.deals, False, False, unused, False)
+    assert (error == -1).all()
+    for g in range(games):
+        own = lineup_table([agents[k] for k in assignment[g]])
+        compiled.play_rows(alone[g : g + 1], trump_cards[g : g + 1], shuffles[g : g + 1],
+                           u[:, g : g + 1], 1, own.kinds, own.parameters, own.assignment(1),
+                           rules.deals, False, False, unused, False)
+    assert (rows == alone).all()
+    assert len({tuple(row) for row in assignment.tolist()}) > 1

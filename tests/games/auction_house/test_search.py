@@ -370,3 +370,20 @@ def test_when_rejection_keeps_too_few_the_kits_halving_takes_over(monkeypatch):
     monkeypatch.setattr(sampling, "REJECTION_PROBE", 1)
     outcomes = _compare_halvings(Rules(), [3], monkeypatch)
     assert outcomes[search_module.UNFILLED] >= 10 and outcomes[search_module.HALVED] >= 1
+
+
+def test_a_search_may_model_any_compiled_policy():
+    """Modelling the heuristic: its playouts are the heuristic (no score features to turn off),
+    its candidates start from the heuristic's choice, and its games are legal and seeded."""
+    heuristic = HeuristicAgent()
+    search = AuctionHouseSearchAgent(8, model=heuristic)
+    assert search.rollout_agents(Rules()) == [heuristic] * 4
+    state, rng = new_game(Rules(deals=1), seed=6), generator(6)
+    while state.to_play is not None:
+        observation, legal = state.observation(state.to_play), state.legal_actions()
+        assert search.choices(observation, legal, rng)[0][0] == heuristic(observation, legal, rng)
+        state = state.apply(search(observation, legal, rng))
+    lineup = [search, "heuristic", "random", "heuristic"]
+    first = simulate(Rules(deals=2), lineup, games=2, seed=3, progress=False)
+    again = simulate(Rules(deals=2), lineup, games=2, seed=3, progress=False)
+    assert first[0].equals(again[0]) and first[1].equals(again[1])
