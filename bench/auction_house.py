@@ -25,7 +25,7 @@ policy reading the row inside the loop), interleaved with the commit before: 212
 the deal (valued by the win chance the scores leave), interleaved with the game-end search of
 0d6057e, both at --scale 8 (64 games) on a machine running this script's compiled heuristic case
 at about 210,000 deals/s (half its quiet speed): 175 deals/s (174, 175, 176) against 77 (68, 84,
-77). With a decision's whole halving in one compiled call (``search_rows.halve``), interleaved
+77). With a decision's whole halving in one compiled call (``search.halve``), interleaved
 one for one with the commit before it, 27a0569, ten runs each at --scale 8 with the compiled
 heuristic case between them (171,000 to 232,000 deals/s, median 199,000: under half its quiet
 speed, and noisy): 186 deals/s median (162 to 213) against 151 (135 to 198), x1.23; the same

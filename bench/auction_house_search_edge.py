@@ -34,12 +34,9 @@ import numpy as np
 
 from workbench.designer.executors import local_processes
 from workbench.games.auction_house.engine import new_game
-from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
+from workbench.games.auction_house.game import make_agent
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
-from workbench.games.auction_house.search import (
-    AuctionHouseSearchAgent,
-    candidates,
-)
+from workbench.games.auction_house.search import candidates
 from workbench.stats import proportion_interval
 
 #: Tricks of a deal counted as early (the first five); the rest are late.
@@ -73,13 +70,13 @@ RESTRICTIONS: dict[str, Callable[[Any], bool]] = {
 
 def _fitted() -> Any:
     """The fitted policy at the rulebook's rules (the shipped fit)."""
-    return AuctionHouseFittedAgent(seed=0).policy_for(Rules())
+    return make_agent("fitted").policy_for(Rules())
 
 
 def restricted_shares(restriction: str, first: int, count: int, seed: int) -> list[float]:
     """The searching seat's win share in games ``first`` .. ``first + count - 1``."""
     searches = RESTRICTIONS[restriction]
-    fitted, search, shares = _fitted(), AuctionHouseSearchAgent(), []
+    fitted, search, shares = _fitted(), make_agent("search"), []
     for game in range(first, first + count):
         me, rng = game % PLAYERS, np.random.default_rng([seed, game])
         state = _play(new_game(Rules(), seed=seed + game), me, search, searches, fitted, rng)
@@ -91,7 +88,7 @@ def restricted_shares(restriction: str, first: int, count: int, seed: int) -> li
 
 def agreement(first: int, count: int, seed: int) -> tuple[int, int, int]:
     """(play decisions compared, a second search agreeing, the fitted policy agreeing)."""
-    fitted, search = _fitted(), AuctionHouseSearchAgent()
+    fitted, search = _fitted(), make_agent("search")
     compared = again = same = 0
     for game in range(first, first + count):
         state, me = new_game(Rules(), seed=seed + game), game % PLAYERS
@@ -104,7 +101,7 @@ def agreement(first: int, count: int, seed: int) -> tuple[int, int, int]:
                 state = state.apply(fitted(observation, legal, rng))
                 continue
             action = search(observation, legal, rng)
-            if observation.phase == "play" and len(candidates(observation, legal)) > 1:
+            if observation.phase == "play" and len(candidates(observation, legal, fitted)) > 1:
                 compared += 1
                 again += search(observation, legal, second) == action
                 same += fitted(observation, legal, second) == action
@@ -132,7 +129,7 @@ def _in_play(observation: Any) -> bool:
 def one_deal(deal: int, first: int, count: int, seed: int) -> np.ndarray:
     """Deal ``deal`` played from the same position both ways (module docstring, 3): per way
     (fitted, search) the kitties the lone seat took, then its tricks by trick number."""
-    fitted, search = _fitted(), AuctionHouseSearchAgent()
+    fitted, search = _fitted(), make_agent("search")
     taken = np.zeros((2, 1 + TRICKS))
     for game in range(first, first + count):
         state, me = new_game(Rules(), seed=seed + game), game % PLAYERS

@@ -56,7 +56,7 @@ def test_determinization_beats_the_heuristic():
     score margin over the three heuristics at its table has a 95% interval above zero
     (measured: +30 points, interval 19 to 41), and its win share (measured 0.58, interval
     0.41–0.74 on n = 40) is above the heuristics' interval (0.14, 0.09–0.20). Measured with
-    its worlds drawn uniformly (``fillings.fill_rows``); with its earlier, non-uniform
+    its worlds drawn uniformly (``sampling.fill_rows``); with its earlier, non-uniform
     placement of the unseen cards the same games gave +24 points and 0.43."""
     games = rotated(DeterminizationAgent(), HeuristicAgent(), games_per_seat=10, seed=300)
     rates = {row["agent"]: row for row in win_rates(games).iter_rows(named=True)}

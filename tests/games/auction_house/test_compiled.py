@@ -19,19 +19,16 @@ from workbench.games.auction_house import (
 )
 from workbench.games.auction_house.agents import CompiledAgent, sample_worlds
 from workbench.games.auction_house.cards import card_index
-from workbench.games.auction_house.fast import Policy, play_new_games
-from workbench.games.auction_house.policies import choose
-from workbench.games.auction_house.positions import observation_row
+from workbench.games.auction_house.policies import WIDTH, choose, lineup_table
+from workbench.games.auction_house.positions import observation_row, play_new_games
 from workbench.games.auction_house.simulate import (
     batch_deal,
-    batch_deals_frame,
-    batch_games_frame,
-    batch_rounds_frame,
+    deals_frame,
+    games_frame,
+    recorded,
     recorded_actions,
     replay_recorded_game,
-    states_deals_frame,
-    states_games_frame,
-    states_rounds_frame,
+    rounds_frame,
 )
 from workbench.kit.seeding import generator
 
@@ -64,12 +61,14 @@ def test_fast_games_replay_identically_through_the_engine(variant, mix):
     labels = [a.name for a in agents]
     batch, recording = run_batch(rules, agents, games=40, seed=7)
     states = [replay_recorded_game(rules, batch, recording, g) for g in range(batch.games)]
-    assert batch_games_frame(batch, recording, labels, 0).equals(
-        states_games_frame(states, labels, 0)
-    )
-    assert batch_rounds_frame(recording, labels, 0).equals(states_rounds_frame(states, labels, 0))
-    assert batch_deals_frame(recording, 0).equals(states_deals_frame(states, 0))
     assert all(state.is_over for state in states)
+    replayed, again = recorded(rules, states)
+    for field in ("first_dealer", "trump_cards", "shuffles", "scores"):
+        assert (getattr(replayed, field) == getattr(batch, field)).all(), field
+    assert (again.block == recording.block).all()
+    assert games_frame(batch, recording, labels, 0).equals(games_frame(replayed, again, labels, 0))
+    assert rounds_frame(recording, labels, 0).equals(rounds_frame(again, labels, 0))
+    assert deals_frame(recording, 0).equals(deals_frame(again, 0))
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -200,7 +199,7 @@ def test_an_illegal_choice_is_refused_naming_the_agent_game_and_seat():
 
     class Unknown(CompiledAgent):
         name = "unknown"
-        policy = Policy(7)
+        kind = 7
 
     message = (
         r"agent 'unknown' \(policy unknown kind 7\) chose an illegal kitty choice in game 0 "
@@ -209,4 +208,31 @@ def test_an_illegal_choice_is_refused_naming_the_agent_game_and_seat():
     with pytest.raises(IllegalAction, match=message):
         play_new_games(Rules(), [Unknown()] * 4, 5, generator(2))
     row = np.full(layout.ROW, -1)
-    assert choose(7, np.zeros((1, 3)), 0, 3, 0, 1, 1, -1, -1, -1, row, 0, 0.5)[1] == -1
+    assert choose(7, np.zeros((1, WIDTH)), 0, 3, 0, 1, 1, -1, -1, -1, row, 0, 0.5)[1] == -1
+
+
+def test_each_game_plays_the_policies_its_assignment_row_names():
+    """Seat s of game g plays table row ``assignment[g, s]``: a batch whose line-up differs
+    from game to game ends as each game played alone with its own line-up does."""
+    rules, games = Rules(deals=3), 8
+    agents = [HeuristicAgent(), RandomAgent(), HeuristicAgent(give_rank=2, trade_rank=11)]
+    table = lineup_table(agents)
+    rng = generator(12)
+    assignment = rng.integers(len(agents), size=(games, 4))
+    trump_cards = np.array([rng.permutation(12) for _ in range(games)], np.int8)
+    shuffles = np.array([[rng.permutation(40) for _ in range(13)] for _ in range(games)], np.int8)
+    u = rng.random((rules.deals, games, layout.SLOTS))
+    rows = np.zeros((games, layout.ROW), np.int64)
+    rows[:, layout.DEALER] = rng.integers(4, size=games)
+    alone = rows.copy()
+    unused = np.zeros((1, 1, layout.RECORD), np.int16)
+    error = compiled.play_rows(rows, trump_cards, shuffles, u, 1, table.kinds, table.parameters,
+                               assignment, rules.deals, False, False, unused, False)
+    assert (error == -1).all()
+    for g in range(games):
+        own = lineup_table([agents[k] for k in assignment[g]])
+        compiled.play_rows(alone[g : g + 1], trump_cards[g : g + 1], shuffles[g : g + 1],
+                           u[:, g : g + 1], 1, own.kinds, own.parameters, own.assignment(1),
+                           rules.deals, False, False, unused, False)
+    assert (rows == alone).all()
+    assert len({tuple(row) for row in assignment.tolist()}) > 1

@@ -24,7 +24,6 @@ from workbench.games.auction_house import (
     simulate,
 )
 from workbench.games.auction_house import fitted as fitted_module
-from workbench.games.auction_house.fast import final_scores, play_new_games
 from workbench.games.auction_house.imitation import imitate
 from workbench.games.auction_house.policies import (
     CARD_WEIGHTS,
@@ -33,13 +32,14 @@ from workbench.games.auction_house.policies import (
     FITTED_DEFAULTS,
     FITTED_PARAMETERS,
 )
+from workbench.games.auction_house.positions import final_scores, play_new_games
 from workbench.games.auction_house.simulate import (
     SELF_PLAY,
     batch_deal,
-    batch_games_frame,
+    games_frame,
+    recorded,
     recorded_actions,
     replay_recorded_game,
-    states_games_frame,
 )
 from workbench.kit import fitting as fitting_module
 from workbench.kit.fitting import fit_policy
@@ -90,9 +90,8 @@ def test_fast_fitted_games_replay_identically_through_the_step_engine(rules):
     labels = [a.name for a in agents]
     batch, recording = play_new_games(rules, agents, 20, generator(3))
     states = [replay_recorded_game(rules, batch, recording, g) for g in range(batch.games)]
-    assert batch_games_frame(batch, recording, labels, 0).equals(
-        states_games_frame(states, labels, 0)
-    )
+    replayed = games_frame(*recorded(rules, states), labels, 0)
+    assert games_frame(batch, recording, labels, 0).equals(replayed)
 
 
 def test_the_step_call_chooses_legal_actions_and_what_the_compiled_engine_played():

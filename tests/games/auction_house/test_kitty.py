@@ -27,7 +27,7 @@ from workbench.games.auction_house import (
     win_by_tricks,
 )
 from workbench.games.auction_house.agents import HeuristicAgent
-from workbench.games.auction_house.fast import Recording
+from workbench.games.auction_house.compiled import Recording
 from workbench.games.auction_house.kitty import _NoAuction, _paired_recordings, cluster_ratio
 
 F = Fraction

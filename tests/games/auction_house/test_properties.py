@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from workbench.games.auction_house import Deal, RandomAgent, Rules, State, new_game
 from workbench.games.auction_house.cards import DECK, card_index
-from workbench.games.auction_house.fast import play_new_games
+from workbench.games.auction_house.positions import play_new_games
 from workbench.kit.seeding import generator
 
 rule_variants = st.builds(

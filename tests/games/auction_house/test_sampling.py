@@ -29,16 +29,17 @@ from workbench.games.auction_house import (
     Take,
     new_game,
 )
+from workbench.games.auction_house import hidden as hidden_module
 from workbench.games.auction_house import sampling as sampling_module
-from workbench.games.auction_house.cards import DECK, TRUMP_DECK
-from workbench.games.auction_house.hands import card_bits, dealt_hands
+from workbench.games.auction_house.cards import DECK, TRUMP_DECK, card_bits
+from workbench.games.auction_house.chance import dealt_hands
 from workbench.kit.search import step_play_from, uniformity_p_value
 from workbench.kit.seeding import generator
 
-consistent_fillings = sampling_module.consistent_fillings
-count_fillings = sampling_module.count_fillings
-filling_of = sampling_module.filling_of
-read_hidden = sampling_module.read_hidden
+consistent_fillings = hidden_module.consistent_fillings
+count_fillings = hidden_module.count_fillings
+filling_of = hidden_module.filling_of
+read_hidden = hidden_module.read_hidden
 sample_states = sampling_module.sample_states
 
 TABLE = [HeuristicAgent(), RandomAgent(), HeuristicAgent(), RandomAgent()]

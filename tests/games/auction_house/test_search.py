@@ -23,21 +23,21 @@ from workbench.games.auction_house import (
     layout,
     make_agent,
     new_game,
-    search_rows,
+    sampling,
     simulate,
 )
 from workbench.games.auction_house import search as search_module
-from workbench.games.auction_house.fast import lineup_policies
-from workbench.games.auction_house.fillings import fill_rows
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
+from workbench.games.auction_house.hidden import consistent_fillings, filling_of, read_hidden
 from workbench.games.auction_house.policies import (
     FITTED_DEFAULTS,
     FITTED_PARAMETERS,
     SCORE_FEATURES,
+    lineup_table,
 )
 from workbench.games.auction_house.positions import observation_row, state_row
-from workbench.games.auction_house.sampling import consistent_fillings, filling_of, read_hidden
-from workbench.games.auction_house.search import AuctionHouseSearchAgent
+from workbench.games.auction_house.sampling import fill_rows
+from workbench.games.auction_house.search import DEAL_SPREAD, AuctionHouseSearchAgent
 from workbench.kit.search import uniformity_p_value
 from workbench.kit.seeding import generator
 from workbench.kit.streams import state_of, store
@@ -102,23 +102,23 @@ def _assert_uniform(positions, draw_rows):
 
 
 def _compiled_fill(observation, count, rng):
-    """``search_rows.fill``'s rows, ``rng`` advanced past its draws."""
-    position = search_rows.search_position(observation, read_hidden(observation))
-    rows, state = search_rows.fill(position, count, state_of(rng), rng)
+    """``sampling.fill``'s rows, ``rng`` advanced past its draws."""
+    position = sampling.row_filling(observation, read_hidden(observation))
+    rows, state = sampling.fill(position, count, state_of(rng), rng)
     store(rng, state)
     return rows
 
 
 @pytest.mark.parametrize(
-    ("tries", "probe"), [(search_rows.REJECTION_TRIES, search_rows.REJECTION_PROBE), (512, 1),
+    ("tries", "probe"), [(sampling.REJECTION_TRIES, sampling.REJECTION_PROBE), (512, 1),
                          (1, 32), (0, 32)],
 )  # fmt: skip
 def test_compiled_fillings_are_uniform_over_every_consistent_filling(monkeypatch, tries, probe):
     """The search's compiled rejection (its defaults; giving up after one draw a filling when
     keeps are rare; one draw a filling, so the exact sampler makes up about half; none, so it
     makes up all) against exact enumeration."""
-    monkeypatch.setattr(search_rows, "REJECTION_TRIES", tries)
-    monkeypatch.setattr(search_rows, "REJECTION_PROBE", probe)
+    monkeypatch.setattr(sampling, "REJECTION_TRIES", tries)
+    monkeypatch.setattr(sampling, "REJECTION_PROBE", probe)
     positions = list(_positions(Rules(deals=1), range(8), _small_late))
     rng = generator(13)
     _assert_uniform(positions, lambda observation, count: _compiled_fill(observation, count, rng))
@@ -207,7 +207,7 @@ def test_a_bad_budget_is_refused():
 
 def test_playouts_play_the_fitted_policy_with_its_score_features_off():
     fitted = AuctionHouseFittedAgent(seed=0).policy_for(Rules())
-    playouts = search_module.rollout_agents(Rules())
+    playouts = make_agent("search").rollout_agents(Rules())
     assert len(playouts) == 4 and all(agent is playouts[0] for agent in playouts)
     for name, fitted_value, playout_value in zip(
         FITTED_PARAMETERS, fitted.params, playouts[0].params, strict=True
@@ -232,8 +232,10 @@ def test_a_search_given_a_model_plays_and_proposes_from_it_alone(monkeypatch):
         assert not anchored and actions[0] == heuristic(observation, legal, rng)
         assert search(observation, legal, rng) in legal
         state = state.apply(actions[0])
-    with pytest.raises(ValueError, match="FittedPolicy"):
+    with pytest.raises(ValueError, match="a fitted agent or a compiled-policy agent"):
         AuctionHouseSearchAgent(model="fitted")
+    with pytest.raises(TypeError, match="model"):
+        AuctionHouseSearchAgent(8)
 
 
 def _no_fit(*args, **kwargs):
@@ -249,7 +251,7 @@ def _row_at(deal: int, scores: tuple[int, ...]) -> np.ndarray:
 
 def test_a_deal_spreads_a_mean_kitty_of_22_points_between_two_seats():
     # Kitty K to one seat in four: E[(gain_i - gain_j)^2] = K^2 (1/4 + 1/4).
-    assert pytest.approx(22 * (0.5**0.5)) == search_rows.DEAL_SPREAD
+    assert pytest.approx(22 * (0.5**0.5)) == DEAL_SPREAD
 
 
 @pytest.mark.parametrize(
@@ -260,19 +262,19 @@ def test_a_deal_spreads_a_mean_kitty_of_22_points_between_two_seats():
         (13, (40, 40, 40, 40), 3, 0.25),
         (13, (0, 60, 0, 0), 1, 1.0),
         (11, (40, 40, 40, 40), 2, 0.125),  # level with two deals left: 1/2 against each
-        (12, (30, 0, 0, 0), 0, norm.cdf(30 / search_rows.DEAL_SPREAD) ** 3),
-        (11, (30, 0, 0, 0), 0, norm.cdf(30 / (search_rows.DEAL_SPREAD * 2**0.5)) ** 3),
-        (12, (0, 30, 0, 0), 0, norm.cdf(-30 / search_rows.DEAL_SPREAD) * 0.5**2),
+        (12, (30, 0, 0, 0), 0, norm.cdf(30 / DEAL_SPREAD) ** 3),
+        (11, (30, 0, 0, 0), 0, norm.cdf(30 / (DEAL_SPREAD * 2**0.5)) ** 3),
+        (12, (0, 30, 0, 0), 0, norm.cdf(-30 / DEAL_SPREAD) * 0.5**2),
     ],
 )
 def test_the_win_chance_a_deal_leaves(deal, scores, me, expected):
-    chance = search_rows.win_chance(_row_at(deal, scores), me, 13, search_rows.DEAL_SPREAD)
+    chance = search_module.win_chance(_row_at(deal, scores), me, 13, DEAL_SPREAD)
     assert chance == pytest.approx(expected, abs=1e-12)
 
 
 def test_a_lead_is_worth_less_the_more_deals_are_left():
     chances = [
-        search_rows.win_chance(_row_at(deal, (30, 0, 0, 0)), 0, 13, search_rows.DEAL_SPREAD)
+        search_module.win_chance(_row_at(deal, (30, 0, 0, 0)), 0, 13, DEAL_SPREAD)
         for deal in range(1, 14)
     ]
     assert all(a < b for a, b in pairwise(chances))
@@ -293,21 +295,20 @@ def test_a_round_values_each_play_by_the_win_chance_at_the_deal_end(deal):
     # In play no chance is left in the deal (trump is turned) and the playouts' policy draws no
     # uniforms, so from the true position each candidate's one playout is the step engine's.
     rules, rng = Rules(), generator(3)
-    agents = search_module.rollout_agents(rules)
+    agents = make_agent("search").rollout_agents(rules)
 
     def third_trick(state, observation):
         return state.deal == deal and state.phase == "play" and len(state.tricks) == 2
 
     state = next(s for s, _ in _positions(rules, [11], third_trick))
     me, plays = state.to_play, state.legal_actions()
-    position = search_rows.search_position(state.observation(me), read_hidden(
-        state.observation(me)))  # fmt: skip
-    kinds, params, may_start = lineup_policies(agents)
+    position = sampling.row_filling(state.observation(me), read_hidden(state.observation(me)))
+    table = lineup_table(agents)
     cards = np.array([search_module._INDEX[a.card] for a in plays])
-    shares, leads, error = search_rows.play_round(
+    shares, leads, error = search_module.play_round(
         state_of(rng), state_row(state)[None, :], position.trump_order, position.turned, me,
-        np.zeros(len(plays), bool), cards, np.full(len(plays), -1), kinds, params, may_start,
-        rules.deals, False, False,
+        np.zeros(len(plays), bool), cards, np.full(len(plays), -1), table.kinds,
+        table.parameters, table.assignment(1), rules.deals, False, False,
     )  # fmt: skip
     assert error[0] == -1
     for play, share, lead in zip(plays, shares, leads, strict=True):
@@ -320,7 +321,7 @@ def test_a_round_values_each_play_by_the_win_chance_at_the_deal_end(deal):
         else:
             left = rules.deals - deal
             expected = np.prod(
-                [norm.cdf((scores[me] - s) / (search_rows.DEAL_SPREAD * left**0.5)) for s in others]
+                [norm.cdf((scores[me] - s) / (DEAL_SPREAD * left**0.5)) for s in others]
             )
         assert share == pytest.approx(expected, abs=1e-12), play
         assert lead == scores[me] - max(others)
@@ -328,20 +329,20 @@ def test_a_round_values_each_play_by_the_win_chance_at_the_deal_end(deal):
 
 def _compare_halvings(rules, seeds, monkeypatch):
     """Every decision with 4+ candidates of games ``seeds``: ``evaluate`` (one compiled call,
-    ``search_rows.halve``) against the kit's ``sequential_halving`` fed a round at a time. The
+    ``search.halve``) against the kit's ``sequential_halving`` fed a round at a time. The
     same candidate kept, the same means bit for bit, the Generator left at the same state;
     ``halve``'s outcomes by count."""
-    outcomes = Counter()
+    outcomes, halve = Counter(), search_module.halve
 
     def counted_halve(*args):
-        result = search_rows.halve(*args)
+        result = halve(*args)
         outcomes[int(result[0])] += 1
         return result
 
     monkeypatch.setattr(search_module, "halve", counted_halve)
     agent, prior_rng = make_agent("search", budget=24), generator(9)
     for state, observation in _positions(rules, seeds, lambda s, o: True):
-        actions = search_module.candidates(observation, state.legal_actions())
+        actions, _ = agent.choices(observation, state.legal_actions(), None)
         if len(actions) < 4:
             continue
         number = sum(outcomes.values())
@@ -359,13 +360,30 @@ def test_the_compiled_halving_keeps_and_draws_what_the_kits_halving_does(
     trump_reveal, monkeypatch
 ):
     outcomes = _compare_halvings(Rules(trump_reveal=trump_reveal), [1], monkeypatch)  # shipped
-    assert outcomes[search_rows.HALVED] >= 40
+    assert outcomes[search_module.HALVED] >= 40
 
 
 def test_when_rejection_keeps_too_few_the_kits_halving_takes_over(monkeypatch):
     # One rejection draw per filling: most rounds keep too few, halve says UNFILLED and the
     # search halves a round at a time, the exact sampler making up the fillings.
-    monkeypatch.setattr(search_rows, "REJECTION_TRIES", 1)
-    monkeypatch.setattr(search_rows, "REJECTION_PROBE", 1)
+    monkeypatch.setattr(sampling, "REJECTION_TRIES", 1)
+    monkeypatch.setattr(sampling, "REJECTION_PROBE", 1)
     outcomes = _compare_halvings(Rules(), [3], monkeypatch)
-    assert outcomes[search_rows.UNFILLED] >= 10 and outcomes[search_rows.HALVED] >= 1
+    assert outcomes[search_module.UNFILLED] >= 10 and outcomes[search_module.HALVED] >= 1
+
+
+def test_a_search_may_model_any_compiled_policy():
+    """Modelling the heuristic: its playouts are the heuristic (no score features to turn off),
+    its candidates start from the heuristic's choice, and its games are legal and seeded."""
+    heuristic = HeuristicAgent()
+    search = AuctionHouseSearchAgent(8, model=heuristic)
+    assert search.rollout_agents(Rules()) == [heuristic] * 4
+    state, rng = new_game(Rules(deals=1), seed=6), generator(6)
+    while state.to_play is not None:
+        observation, legal = state.observation(state.to_play), state.legal_actions()
+        assert search.choices(observation, legal, rng)[0][0] == heuristic(observation, legal, rng)
+        state = state.apply(search(observation, legal, rng))
+    lineup = [search, "heuristic", "random", "heuristic"]
+    first = simulate(Rules(deals=2), lineup, games=2, seed=3, progress=False)
+    again = simulate(Rules(deals=2), lineup, games=2, seed=3, progress=False)
+    assert first[0].equals(again[0]) and first[1].equals(again[1])

@@ -1,14 +1,11 @@
 """Auction House (docs/rules.md): a four-player trick-taking game with a card-trade auction and
-a kitty won by the seat with most tricks.
+a kitty won by the seat with most tricks; its record is ``GAME`` (``game.py``).
 
-Public API: ``Rules``, ``new_game`` -> ``State`` and the actions (``Pass``, ``Start``,
-``Offer``, ``Take``, ``Kitty``, ``Play``); card notation (``parse_cards``, ``trick_winner``);
-the agents (random, heuristic and fitted are compiled policies; ``fitted`` and ``search`` adapt
-to the rules: ``fit`` gives the fitted agent's parameters for a rule set); ``simulate`` /
-``simulate_batches`` (the compiled engine, ``compiled.py``, whenever every agent is compiled);
-``play_from``: many playouts from given positions with compiled agents; ``GAME_METRICS`` /
-``game_metrics``; the kitty analyses (``kitty_outcomes`` and its summaries, ``auction_value``,
-``trump_reveal_comparison``, ``trump_odds``) with their charts and explorer.
+Public API: ``Rules``, ``new_game`` -> ``State`` and the actions; card notation; the agents
+(``fit`` gives the fitted agent's parameters for a rule set); ``simulate`` /
+``simulate_batches``; ``play_from``; ``GAME_METRICS`` / ``game_metrics``; the kitty analyses
+(``kitty_outcomes`` and its summaries, ``auction_value``, ``trump_reveal_comparison``,
+``trump_odds``) with their charts and explorer.
 """
 
 from workbench.games.auction_house.agents import (
@@ -88,66 +85,15 @@ __getattr__ = lazy_exports(
 )
 
 __all__ = [
-    "AGENTS",
-    "DECK",
-    "GAME",
-    "GAME_METRICS",
-    "SUITS",
-    "TRUMP_DECK",
-    "TRUMP_REVEALS",
-    "AuctionHouseFittedAgent",
-    "AuctionHouseSearchAgent",
-    "AuctionRecord",
-    "Deal",
-    "DealRecord",
-    "DeterminizationAgent",
-    "FittedPolicy",
-    "HeuristicAgent",
-    "Kitty",
-    "LogEntry",
-    "Observation",
-    "Offer",
-    "Pass",
-    "Play",
-    "RandomAgent",
-    "Result",
-    "Rules",
-    "Start",
-    "State",
-    "Take",
-    "Trick",
-    "auction_value",
-    "auction_value_chart",
-    "carry_chain_chart",
-    "carry_chains",
-    "carry_over_rate",
-    "draw_deal",
-    "fit",
-    "game_metrics",
-    "kitty_explorer",
-    "kitty_outcomes",
-    "kitty_summary",
-    "kitty_value_chart",
-    "kitty_value_distribution",
-    "make_agent",
-    "new_game",
-    "parse_cards",
-    "play_from",
-    "play_game",
-    "points_of",
-    "rank_of",
-    "seat_deals",
-    "simulate",
-    "simulate_batches",
-    "suit_of",
-    "trick_winner",
-    "trump_odds",
-    "trump_odds_brute_force",
-    "trump_odds_chart",
-    "trump_odds_table",
-    "trump_odds_through",
-    "trump_reveal_chart",
-    "trump_reveal_comparison",
-    "win_by_tricks",
-    "win_by_tricks_chart",
-]
+    "AGENTS", "DECK", "GAME", "GAME_METRICS", "SUITS", "TRUMP_DECK", "TRUMP_REVEALS",
+    "AuctionHouseFittedAgent", "AuctionHouseSearchAgent", "AuctionRecord", "Deal", "DealRecord",
+    "DeterminizationAgent", "FittedPolicy", "HeuristicAgent", "Kitty", "LogEntry", "Observation",
+    "Offer", "Pass", "Play", "RandomAgent", "Result", "Rules", "Start", "State", "Take", "Trick",
+    "auction_value", "auction_value_chart", "carry_chain_chart", "carry_chains",
+    "carry_over_rate", "draw_deal", "fit", "game_metrics", "kitty_explorer", "kitty_outcomes",
+    "kitty_summary", "kitty_value_chart", "kitty_value_distribution", "make_agent", "new_game",
+    "parse_cards", "play_from", "play_game", "points_of", "rank_of", "seat_deals", "simulate",
+    "simulate_batches", "suit_of", "trick_winner", "trump_odds", "trump_odds_brute_force",
+    "trump_odds_chart", "trump_odds_table", "trump_odds_through", "trump_reveal_chart",
+    "trump_reveal_comparison", "win_by_tricks", "win_by_tricks_chart",
+]  # fmt: skip

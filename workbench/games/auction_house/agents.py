@@ -1,14 +1,7 @@
-"""Reference agents for Auction House, weakest to strongest: uniformly random, a heuristic, and
-a determinization agent; then the ``fitted`` agent (``fitted.py``: the heuristic's policy
-extended with features, fitted to the rules by self-play) and the ``search`` agent
-(``search.py``: determinized search with fitted-policy playouts).
-
-Every agent is called as ``agent(observation, legal_actions, rng) -> action``. The random and
-heuristic agents are compiled policies (``policies.choose``: a kind plus a parameter vector,
-``policy``); the compiled engine runs them in its loop and the step-by-step call runs the same
-compiled function on the observation, so both engines play exactly the same policy. The step
-engine's loop hands them ``State.view`` (the observation's row, built from the State's
-integers) through ``act_on_view`` instead: the same decision, at about twice the speed.
+"""Hand-written agents for Auction House, weakest to strongest: uniformly random, a heuristic,
+and a determinization agent (``fitted.py`` and ``search.py`` hold the adaptive ones). The random
+and heuristic agents and the fitted agent's ``FittedPolicy`` are compiled policies
+(``compiled_policy()``): their step call runs the compiled loop's decision on one position.
 """
 
 from __future__ import annotations
@@ -20,20 +13,11 @@ from functools import lru_cache
 import numpy as np
 
 from workbench.games.auction_house import compiled, layout
-from workbench.games.auction_house.cards import DECK, SUITS, card_index
-from workbench.games.auction_house.engine import (
-    Action,
-    Kitty,
-    Observation,
-    Offer,
-    Pass,
-    Play,
-    Start,
-    Take,
-)
-from workbench.games.auction_house.fast import Policy, lineup_policies, raise_refused
-from workbench.games.auction_house.fillings import fill_rows
+from workbench.games.auction_house.actions import Action, Kitty, Offer, Pass, Play, Start, Take
+from workbench.games.auction_house.cards import DECK, SUITS, TRUMP_DECK, card_index
+from workbench.games.auction_house.hidden import read_hidden
 from workbench.games.auction_house.layout import AUCTION, KITTY, OFFER, PLAY, TAKE
+from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.policies import (
     FITTED,
     FITTED_PARAMETERS,
@@ -41,22 +25,30 @@ from workbench.games.auction_house.policies import (
     HEURISTIC_DEFAULTS,
     HEURISTIC_PARAMETERS,
     RANDOM,
+    WIDTH,
+    lineup_table,
 )
-from workbench.games.auction_house.positions import observation_row
+from workbench.games.auction_house.positions import observation_row, raise_refused
 from workbench.games.auction_house.rules import PLAYERS
-from workbench.games.auction_house.sampling import read_hidden
+from workbench.games.auction_house.sampling import fill_rows
 from workbench.kit.lineup import DecidesOnView, agent_repr
+from workbench.kit.policies import CompiledPolicy, plays_compiled
 
 _CARD_ACTION = {OFFER: Offer, TAKE: Take, KITTY: Kitty, PLAY: Play}
 
 
 class CompiledAgent(DecidesOnView):
-    """An agent whose policy is compiled (``policy``: kind and parameters); its step call
-    runs the same compiled decision on the observation, with one uniform from ``rng``."""
+    """An agent whose policy is compiled (its ``kind`` and ``parameters``); its step call runs
+    the same compiled decision on the observation, with one uniform from ``rng``."""
 
     name = "compiled"
-    policy: Policy
+    kind: int
+    parameters: tuple[float, ...] = ()
     __repr__ = agent_repr
+
+    def compiled_policy(self) -> CompiledPolicy:
+        """The policy the compiled loops play (the kit's interface)."""
+        return CompiledPolicy(self.kind, self.parameters)
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -69,72 +61,63 @@ class CompiledAgent(DecidesOnView):
         return self.decide_for(player, view, float(rng.random()))
 
     def decide(self, observation: Observation, row: np.ndarray, u: float) -> Action:
-        """The compiled decision on ``row`` (``observation_row(observation)``, which a caller
-        deciding twice on one observation builds once) with uniform ``u``."""
+        """The compiled decision on ``row`` (``observation_row(observation)``) with ``u``."""
         return self.decide_for(observation.player, row, u)
 
     def decide_for(self, player: int, row: np.ndarray, u: float) -> Action:
         """The compiled decision of seat ``player`` on ``row`` with uniform ``u``."""
-        phase = int(row[layout.PHASE])
-        start, card, suit = compiled.decide_row(
-            self.policy.kind, _params_matrix(self.policy.params), player, row, u
-        )
-        if phase == AUCTION:
-            if not (start and self.policy.starts):
-                return Pass()
-            return Start(DECK[int(card)], SUITS[int(suit)])
-        return _CARD_ACTION[phase](DECK[int(card)])
+        return decide(self.compiled_policy(), player, row, u)
+
+
+def decide(policy: CompiledPolicy, player: int, row: np.ndarray, u: float) -> Action:
+    """The decision of ``policy`` for seat ``player`` on ``row`` with uniform ``u``, as the
+    compiled loop takes it."""
+    phase = int(row[layout.PHASE])
+    start, card, suit = compiled.decide_row(policy.kind, _table_row(policy), player, row, u)
+    if phase == AUCTION:
+        return Start(DECK[int(card)], SUITS[int(suit)]) if start else Pass()
+    return _CARD_ACTION[phase](DECK[int(card)])
 
 
 @lru_cache(maxsize=64)
-def _params_matrix(params: tuple[float, ...]) -> np.ndarray:
-    """A policy's parameters as the one-row float64 matrix ``choose`` reads (made once)."""
-    return np.array([params], np.float64).reshape(1, -1)
+def _table_row(policy: CompiledPolicy) -> np.ndarray:
+    """A policy's parameters as the one-row table (``WIDTH`` wide) ``choose`` reads."""
+    row = np.zeros((1, WIDTH), np.float64)
+    row[0, : len(policy.parameters)] = policy.parameters
+    return row
 
 
 class RandomAgent(CompiledAgent):
-    """Uniformly random among the legal actions (the baseline every other agent must beat).
-
-    A start-or-pass decision is uniform over Pass and every (face-up card, called suit), as
-    ``legal_actions`` lists them, so a random seat nearly always starts the auction."""
+    """Uniformly random among the legal actions (so it nearly always starts the auction): the
+    baseline every other agent must beat."""
 
     name = "random"
-    policy = Policy(RANDOM)
+    kind = RANDOM
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        # The compiled formulas reduce to this on one game (both list legal actions in the
-        # same order); a test checks that they agree.
+        # The compiled formulas reduce to this (a test checks that they agree).
         return legal_actions[int(rng.random() * len(legal_actions))]
 
 
 class HeuristicAgent(CompiledAgent):
-    """Sensible, deterministic play (the compiled ``policies.HEURISTIC``; its parameters are
-    ``policies.HEURISTIC_PARAMETERS``).
-
-    - Auction: start when its least useful card (see ``policies.shed``) is low (rank <=
-      ``give_rank``), putting that card up and calling trump when trump is known, else its
-      longest other suit if that holds >= ``long_suit`` cards. Offer its least useful card,
-      avoiding the called suit, unless the face-up card is worth having (rank >=
-      ``trade_rank``): then its lowest card of the called suit, to be the one taken. Free
-      choice: the best offered card (trumps first, then rank).
-    - Kitty: its least useful card.
-    - Play: lead a side-suit card no one can beat (a master), else the master trump while
-      trumps are out, else low from its longest side suit. Following: the cheapest card sure
-      to win, the cheapest winner in the last seat, else its lowest. Void: ruff (or over-ruff)
-      as cheaply as possible, else shed its least useful card. Cards counted: every card not
-      seen played and not in its hand may be out against it.
-    """
+    """Sensible, deterministic play (the compiled ``policies.HEURISTIC``, its parameters
+    ``policies.HEURISTIC_PARAMETERS``). Auction: start when its least useful card
+    (``policies.shed``) ranks at most ``give_rank``, putting it up and calling trump when known,
+    else its longest other suit if that holds ``long_suit`` cards; offer its least useful card
+    outside the called suit, or its lowest of it when the face-up card ranks ``trade_rank`` or
+    more; take the best offer. Kitty: its least useful card. Play: lead a master, else the
+    master trump while trumps are out, else low from its longest side suit; follow with the
+    cheapest sure winner (any winner in the last seat), else its lowest; void, ruff as cheaply
+    as it can, else shed. Every card not seen and not in its hand may be out against it."""
 
     name = "heuristic"
+    kind = HEURISTIC
 
-    def __init__(
-        self,
-        give_rank: int = int(HEURISTIC_DEFAULTS[0]),
-        long_suit: int = int(HEURISTIC_DEFAULTS[1]),
-        trade_rank: int = int(HEURISTIC_DEFAULTS[2]),
-    ) -> None:
+    def __init__(self, give_rank: int = int(HEURISTIC_DEFAULTS[0]),
+                 long_suit: int = int(HEURISTIC_DEFAULTS[1]),
+                 trade_rank: int = int(HEURISTIC_DEFAULTS[2])) -> None:  # fmt: skip
         values = (give_rank, long_suit, trade_rank)
         for label, value in zip(HEURISTIC_PARAMETERS, values, strict=True):
             if isinstance(value, bool) or not isinstance(value, int | np.integer):
@@ -144,10 +127,8 @@ class HeuristicAgent(CompiledAgent):
                 "give_rank must be 1–10, trade_rank 1–11 (11: never trade), long_suit 0–10; "
                 f"got {give_rank}, {trade_rank}, {long_suit}"
             )
-        self.give_rank = int(give_rank)
-        self.long_suit = int(long_suit)
-        self.trade_rank = int(trade_rank)
-        self.policy = Policy(HEURISTIC, tuple(float(v) for v in values))
+        self.give_rank, self.long_suit, self.trade_rank = map(int, values)
+        self.parameters = tuple(float(v) for v in values)
 
 
 class FittedPolicy(CompiledAgent):
@@ -155,6 +136,7 @@ class FittedPolicy(CompiledAgent):
     at the given parameter vector: what the ``fitted`` agent plays, compiled."""
 
     name = "fitted policy"
+    kind = FITTED
 
     def __init__(self, params: Sequence[float]) -> None:
         values = tuple(float(v) for v in params)
@@ -163,31 +145,25 @@ class FittedPolicy(CompiledAgent):
                 f"params must be {len(FITTED_PARAMETERS)} finite numbers "
                 f"({', '.join(FITTED_PARAMETERS)}), got {params!r}"
             )
-        self.params = values
-        self.policy = Policy(FITTED, values)
+        self.params = self.parameters = values
 
 
 class DeterminizationAgent:
     """Chooses by playing every candidate action out in sampled worlds.
 
-    For each decision it draws ``worlds`` deals consistent with its observation (``sample_
-    worlds``: every deal of the unseen cards to the other seats' hands, kitty cards and
-    face-down offers that fits what it saw equally likely, ``fillings.fill_rows``; the trump
-    card, while still face down, from the rest of the trump deck), then
-    plays each candidate to the end of the deal in every world with ``rollout`` agents in the
-    compiled engine (the same worlds for every candidate) and takes the candidate with the best
-    mean of (its kitty points won - the others' mean) this deal plus ``trick_weight`` x (its
-    tricks - the most any other seat took), which steadies the choice between candidates the
-    kitty alone scores alike. Step-only (it reads a whole observation); slow: about 0.6 s a
-    game with 16 worlds.
+    For each decision it draws ``worlds`` deals consistent with its observation, uniformly
+    (``sample_worlds``; a face-down trump card from the rest of the trump deck), plays each
+    candidate to the end of the deal in every world with compiled ``rollout`` agents (the same
+    worlds for every candidate) and takes the best mean of (its kitty points won - the others'
+    mean) plus ``trick_weight`` x (its tricks - the most any other seat took), which steadies
+    the choice between candidates the kitty alone scores alike. Step-only.
     """
 
     name = "determinization"
     __repr__ = agent_repr
 
-    def __init__(
-        self, worlds: int = 16, rollout: object | None = None, trick_weight: float = 1.0
-    ) -> None:
+    def __init__(self, worlds: int = 16, rollout: object | None = None,
+                 trick_weight: float = 1.0) -> None:  # fmt: skip
         if isinstance(worlds, bool) or not isinstance(worlds, int | np.integer) or worlds < 1:
             raise ValueError(f"worlds must be a positive whole number, got {worlds!r}")
         if isinstance(trick_weight, bool) or not isinstance(trick_weight, int | float):
@@ -195,12 +171,9 @@ class DeterminizationAgent:
         self.worlds = int(worlds)
         self.trick_weight = float(trick_weight)
         self.rollout = rollout if rollout is not None else HeuristicAgent()
-        if not isinstance(getattr(self.rollout, "policy", None), Policy):
-            raise ValueError(
-                "rollout must be a compiled-policy agent (random or heuristic), got "
-                f"{self.rollout!r}"
-            )
-
+        if not plays_compiled(self.rollout):
+            raise ValueError(f"rollout must be a compiled-policy agent (random or heuristic), "
+                             f"got {self.rollout!r}")  # fmt: skip
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -213,17 +186,16 @@ class DeterminizationAgent:
         rows, rules, me = sampled.rows, observation.rules, observation.player
         starts = np.repeat([isinstance(a, Start) for a in legal_actions], worlds)
         cards = np.repeat([card_index(getattr(a, "card", "AC")) for a in legal_actions], worlds)
-        suits = np.repeat(
-            [SUITS.index(a.suit) if isinstance(a, Start) else 0 for a in legal_actions], worlds
-        )
+        suits = np.repeat([SUITS.index(a.suit) if isinstance(a, Start) else 0
+                           for a in legal_actions], worlds)  # fmt: skip
         compiled.apply_to_rows(rows, me, starts, cards, suits, sampled.trump_cards, rules.deals)
         before = rows[:, layout.SCORES : layout.SCORES + PLAYERS].copy()
-        kinds, params, may_start = lineup_policies([self.rollout] * PLAYERS)
+        table = lineup_table([self.rollout] * PLAYERS)
         error = compiled.play_rows(
             rows, sampled.trump_cards, np.zeros((len(rows), 1, len(DECK)), np.int8),
-            sampled.u[None, :, :], observation.deal, kinds, params, may_start, rules.deals,
-            rules.trump_reveal == "before_auction", True,
-            np.zeros((1, 1, layout.RECORD), np.int16), False,
+            sampled.u[None, :, :], observation.deal, table.kinds, table.parameters,
+            table.assignment(len(rows)), rules.deals, rules.trump_reveal == "before_auction",
+            True, np.zeros((1, 1, layout.RECORD), np.int16), False,
         )  # fmt: skip
         raise_refused(error, [self.rollout] * PLAYERS, observation.deal)
         gain = (rows[:, layout.SCORES : layout.SCORES + PLAYERS] - before).astype(float)
@@ -237,8 +209,7 @@ class DeterminizationAgent:
 
 @dataclass
 class Worlds:
-    """Sampled worlds in the compiled engine's form: one row per world (``compiled``'s
-    columns), each world's trump deck order, and this deal's uniforms (``layout.SLOTS``)."""
+    """Sampled worlds as rows, each world's trump deck order, and this deal's uniforms."""
 
     rows: np.ndarray
     trump_cards: np.ndarray
@@ -252,11 +223,11 @@ def sample_worlds(
     ``copy * worlds + world``), standing where the observer is to act."""
     obs = observation
     filled = fill_rows(obs, read_hidden(obs), worlds, rng)
-    remaining_trumps = _remaining_trump_deck(obs)
-    trump_cards = np.zeros((worlds, len(TRUMP_DECK_ALL)), np.int8)
+    remaining_trumps = [card for card in TRUMP_DECK if card not in obs.revealed_trumps]
+    trump_cards = np.zeros((worlds, len(TRUMP_DECK)), np.int8)
     for w in range(worlds):
         drawn = [remaining_trumps[i] for i in rng.permutation(len(remaining_trumps))]
-        trump_cards[w] = [TRUMP_DECK_ALL.index(c) for c in (*obs.revealed_trumps, *drawn)]
+        trump_cards[w] = [TRUMP_DECK.index(c) for c in (*obs.revealed_trumps, *drawn)]
 
     def tile(array: np.ndarray) -> np.ndarray:
         return np.tile(array, (repeat,) + (1,) * (array.ndim - 1))
@@ -265,19 +236,5 @@ def sample_worlds(
     return Worlds(tile(filled), tile(trump_cards), u)
 
 
-TRUMP_DECK_ALL = tuple(f"{face}{suit}" for suit in SUITS for face in ("J", "Q", "K"))
-
-
-def _remaining_trump_deck(observation: Observation) -> list[str]:
-    shown = set(observation.revealed_trumps)
-    return [c for c in TRUMP_DECK_ALL if c not in shown]
-
-
-__all__ = [
-    "DeterminizationAgent",
-    "FittedPolicy",
-    "HeuristicAgent",
-    "RandomAgent",
-    "sample_worlds",
-]
-
+__all__ = ["DeterminizationAgent", "FittedPolicy", "HeuristicAgent", "RandomAgent",
+           "sample_worlds"]  # fmt: skip

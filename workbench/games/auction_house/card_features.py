@@ -1,23 +1,16 @@
 """The fitted policy's card scorer: 30 features of each legal card, compiled, and the card
-whose weighted sum is highest.
+whose weighted sum is highest. One implementation serves the policy (``scored_card``, inside
+the compiled loops) and the fit's labels (``feature_table``), so what is learnt is what is played.
 
-The fitted agent's card play imitates the search (``imitation.py``): a conditional logit over
-these features, its weights fitted by maximum likelihood to the search's card plays, picks the
-likeliest card. One implementation serves the policy (``scored_card``, inside the compiled
-loops) and the fit's labels (``feature_table``, on a seat's view row), so what is learnt is
-what is played.
-
-A card's features (``FEATURE_NAMES``, in order; ``lead`` is 1 for the trick's first card,
-``progress`` the trick number / 8, ``race`` the seat's tricks this deal less the best other
-seat's, ``block`` the tricks of the seat winning the trick so far less the seat's own):
-whether it ``wins`` the trick so far and is ``sure`` to (the last seat, or a master; leading,
-a master, a side suit's master counting ``RUFFABLE_MASTER`` while trump is out), whether it is
-a ``trump``, its ``rank`` / 9, whether it is a ``master`` (no unseen card of its suit above it),
-its suit's ``length`` in the hand / 9, and products of these with the lead, the trick number,
-the race, the block, the last seat, a ``discard`` (neither the suit led nor trump), a ``ruff``,
-a card that loses (``loses*rank``), a singleton side card (``makes_void``), how many unseen
-cards its suit has when leading (``lead*suit_out``) and the deal without trump (``no_trump``).
-Unseen cards are those neither played this deal, in the hand nor the seat's own kitty card.
+A card's features (``FEATURE_NAMES``): whether it ``wins`` the trick so far and is ``sure`` to
+(the last seat, or a master; leading, a master, a side suit's counting ``RUFFABLE_MASTER``
+while trump is out), is a ``trump``, its ``rank`` / 9, whether it is a ``master`` (no unseen
+card of its suit above it), its suit's ``length`` / 9, and products of these with the lead, the
+trick number (``progress``: / 8), the ``race`` (its tricks this deal less the best other
+seat's), the ``block`` (the trick winner's tricks less its own), the last seat, a ``discard``,
+a ``ruff``, a losing card, a singleton side card (``makes_void``), the unseen cards of the
+suit led (``suit_out``) and the deal without trump. Unseen: not played this deal, not in the
+hand, not the seat's own kitty card.
 """
 
 from __future__ import annotations
@@ -25,22 +18,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import (
     FIELD_COUNT,
     FIELD_HIGH,
     FIELD_LOW,
     FULL_MASK,
     SUIT_SIZE,
-)
-from workbench.games.auction_house.layout import (
-    HANDS,
-    KITTY_CARDS,
-    PHASE,
-    PLAY,
-    PLAYED,
-    STEP,
-    TRUMP,
-    WON,
 )
 from workbench.games.auction_house.tricks import trick_best, trick_key, trick_race, trick_winner
 
@@ -66,16 +50,16 @@ RANK_SCALE = np.arange(SUIT_SIZE) / 9.0
 def _unseen_trick_race(row: np.ndarray, me: int, hand: int, played: int) -> tuple:
     """The unseen cards, the trick number and the race (module docstring)."""
     out = _FULL & ~played & ~hand
-    if row[KITTY_CARDS + me] >= 0:
-        out &= ~(np.int64(1) << row[KITTY_CARDS + me])
+    if row[layout.KITTY_CARDS + me] >= 0:
+        out &= ~(np.int64(1) << row[layout.KITTY_CARDS + me])
     best_other = -1
     for seat in range(4):
-        if seat != me and row[WON + seat] > best_other:
-            best_other = row[WON + seat]
+        if seat != me and row[layout.WON + seat] > best_other:
+            best_other = row[layout.WON + seat]
     trick = 0
     for suit in range(4):
         trick += FIELD_COUNT[(played >> (SUIT_SIZE * suit)) & _FIELD]
-    return out, trick // 4, row[WON + me] - best_other
+    return out, trick // 4, row[layout.WON + me] - best_other
 
 
 @numba.njit(cache=True, inline="always")
@@ -131,17 +115,11 @@ def card_features(card: int, position: int, hand: int, trump: int, out: int, led
 def scored_card(params: np.ndarray, seat: int, first: int, row: np.ndarray, me: int,
                 position: int, hand: int, legal: int, trump: int, played: int, led: int,
                 best_key: int, block: int) -> int:  # fmt: skip
-    """The legal card with the highest weighted feature sum (the weights: ``FEATURES``
-    numbers from ``params[seat, first]`` on), the lowest card on a tie. ``row`` is read for
-    the trick, the tricks taken and the seat's own kitty card only; the trick so far comes as
-    its suit ``led``, its best card's ``trick_key`` and the ``block`` (any values when leading),
-    which the compiled loop keeps.
-
-    The same sum as ``weights`` . ``card_features``, regrouped for speed (the policy's hot
-    path): every feature is a card's own quantity (wins, sure, trump, rank, master, length,
-    discard, ruff, a singleton, unseen cards of its suit) times the decision's (lead, trick,
-    race, block, last seat, no trump), so the decision's factors fold into one coefficient per
-    card quantity before the cards are scored. A test checks it against the plain sum."""
+    """The legal card with the highest weighted feature sum (weights from ``params[seat,
+    first]`` on), the lowest on a tie; the trick so far comes as its suit ``led``, its best
+    ``trick_key`` and the ``block``, as the compiled loop keeps them. The plain sum regrouped
+    for speed: each feature is a card's quantity times the decision's (lead, trick, race, ...),
+    so those fold into one coefficient per card quantity first (a test checks the sums agree)."""
     out, trick, race = _unseen_trick_race(row, me, hand, played)
     w, f = params, first  # indexed in place: a slice would cost a reference count
     lead = 1.0 if position == 0 else 0.0
@@ -207,15 +185,15 @@ def scored_card(params: np.ndarray, seat: int, first: int, row: np.ndarray, me: 
 def feature_table(row: np.ndarray, me: int, legal: int) -> tuple[np.ndarray, np.ndarray]:
     """Seat ``me``'s ``legal`` cards (ascending) on its view ``row`` in the play phase and one
     row of ``FEATURE_NAMES`` values per card: what the fit learns from."""
-    hand, trump, played = row[HANDS + me], row[TRUMP], row[PLAYED]
+    hand, trump, played = row[layout.HANDS + me], row[layout.TRUMP], row[layout.PLAYED]
     count = 0
     for suit in range(4):
         count += FIELD_COUNT[(legal >> (SUIT_SIZE * suit)) & _FIELD]
     cards = np.empty(count, np.int64)
     table = np.empty((count, FEATURES))
-    if row[PHASE] != PLAY:
+    if row[layout.PHASE] != layout.PLAY:
         return cards[:0], table[:0]
-    position = row[STEP] % 4
+    position = row[layout.STEP] % 4
     out, led, best_key, trick, race, block = trick_context(row, me, position, hand, trump,
                                                            played)  # fmt: skip
     i = 0

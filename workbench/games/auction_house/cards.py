@@ -4,7 +4,7 @@
 Inside the engines a playing card is an index ``suit * 10 + rank - 1`` (0–39; rank 1 is the
 Ace, 10 the Ten, which is also its point value), and a set of cards is a 40-bit mask: bit
 ``index`` set when the card is in the set. Each suit is a 10-bit field of the mask, so the
-lookup tables below answer "highest / lowest / how many in this suit" with one ``take``.
+lookup tables below answer "highest / lowest / how many in this suit" with one look-up.
 """
 
 from __future__ import annotations
@@ -50,11 +50,6 @@ def card_index(card: str) -> int:
     if rank == "1" and suit in SUITS:
         raise ValueError(f"bad card {card!r}: the Ace is written A (e.g. 'A{suit}')")
     raise ValueError(f"bad card {card!r}: a playing card is {_CARD_FORMAT}")
-
-
-def card_name(index: int) -> str:
-    """The notation of card ``index`` (0–39)."""
-    return DECK[int(index)]
 
 
 def parse_cards(cards: str | Iterable[str]) -> tuple[str, ...]:
@@ -134,15 +129,9 @@ def trick_winner(cards: Sequence[str], trump: str | None) -> int:
     return winning_position(indices, trump_index)
 
 
-def sort_key(card: str) -> int:
-    """Sort cards by suit (C, D, H, S), then rank."""
-    return card_index(card)
-
-
 # -- bit masks ----------------------------------------------------------------------------------
 
 FULL_MASK = (1 << DECK_SIZE) - 1
-SUIT_MASKS = np.array([((1 << SUIT_SIZE) - 1) << (SUIT_SIZE * s) for s in range(4)], np.uint64)
 _FIELDS = np.arange(1 << SUIT_SIZE)
 #: Over a 10-bit suit field: how many cards, the highest and lowest rank index (0–9; -1: none).
 FIELD_COUNT = np.array([bin(f).count("1") for f in _FIELDS], np.int64)
@@ -157,55 +146,37 @@ for _field in _FIELDS.tolist():
 ABOVE = np.array([((1 << SUIT_SIZE) - 1) & ~((1 << (r + 1)) - 1) for r in range(-1, SUIT_SIZE)])
 
 
-def mask_of(indices: Iterable[int]) -> int:
-    """The bit mask of a set of card indices."""
-    mask = 0
-    for index in indices:
-        mask |= 1 << int(index)
-    return mask
+def card_bits(mask: int) -> list[int]:
+    """The card indices in ``mask``, ascending: one step per card held (the step engine's hot
+    path)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
-def cards_of(mask: int) -> tuple[int, ...]:
-    """Card indices in a bit mask, ascending."""
+def _suit_names(suit: int) -> tuple[tuple[str, ...], ...]:
+    """For each 10-bit pattern of one suit's cards, their names in rank order."""
+    return tuple(
+        tuple(DECK[suit * SUIT_SIZE + rank] for rank in range(SUIT_SIZE) if pattern >> rank & 1)
+        for pattern in range(1 << SUIT_SIZE)
+    )
+
+
+#: Names by suit and 10-bit pattern: a hand's names are four look-ups (4,096 short tuples).
+_NAMES = tuple(_suit_names(suit) for suit in range(len(SUITS)))
+_SUIT_MASK = (1 << SUIT_SIZE) - 1
+
+
+def card_names(mask: int) -> tuple[str, ...]:
+    """The cards in ``mask`` in notation, in index order (suit C, D, H, S, then rank)."""
     mask = int(mask)
-    return tuple(i for i in range(DECK_SIZE) if mask >> i & 1)
-
-
-def suit_field(masks: np.ndarray, suit: np.ndarray | int) -> np.ndarray:
-    """The 10-bit field of ``suit`` in each mask (as int64)."""
-    shift = (np.asarray(suit, np.uint64) * np.uint64(SUIT_SIZE)).astype(np.uint64)
-    return ((masks >> shift) & np.uint64(1023)).astype(np.int64)
-
-
-def fields(masks: np.ndarray) -> np.ndarray:
-    """All four suit fields of each mask: shape ``masks.shape + (4,)`` (int64)."""
-    shifts = np.arange(4, dtype=np.uint64) * np.uint64(SUIT_SIZE)
-    return ((masks[..., None] >> shifts) & np.uint64(1023)).astype(np.int64)
-
-
-def count_cards(masks: np.ndarray) -> np.ndarray:
-    """Number of cards in each mask."""
-    return np.bitwise_count(masks).astype(np.int64)
-
-
-def select_card(masks: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Index of the k-th (0-based, ascending) card in each mask; -1 where there is none."""
-    per_suit = fields(masks)
-    counts = FIELD_COUNT[per_suit]
-    before = np.cumsum(counts, axis=-1) - counts
-    k = np.asarray(k, np.int64)[..., None]
-    in_suit = (k >= before) & (k < before + counts)
-    suit = np.argmax(in_suit, axis=-1)
-    found = in_suit.any(axis=-1)
-    field = np.take_along_axis(per_suit, suit[..., None], axis=-1)[..., 0]
-    offset = k[..., 0] - np.take_along_axis(before, suit[..., None], axis=-1)[..., 0]
-    rank = FIELD_SELECT[field, np.clip(offset, 0, SUIT_SIZE - 1)]
-    return np.where(found, suit * SUIT_SIZE + rank, -1)
-
-
-def bit(cards: np.ndarray) -> np.ndarray:
-    """The one-card mask of each card index (0 where the index is -1)."""
-    cards = np.asarray(cards)
-    return np.where(
-        cards >= 0, np.uint64(1) << np.maximum(cards, 0).astype(np.uint64), np.uint64(0)
+    clubs, diamonds, hearts, spades = _NAMES
+    return (
+        clubs[mask & _SUIT_MASK]
+        + diamonds[mask >> SUIT_SIZE & _SUIT_MASK]
+        + hearts[mask >> 2 * SUIT_SIZE & _SUIT_MASK]
+        + spades[mask >> 3 * SUIT_SIZE & _SUIT_MASK]
     )

@@ -1,5 +1,5 @@
 """An Auction House game's chance: the ``Deal`` (first dealer, trump deck order, every deal's
-shuffle), drawn from a seed or checked when given by hand."""
+shuffle), drawn from a seed or checked when given by hand, and the hands a shuffle deals."""
 
 from __future__ import annotations
 
@@ -47,3 +47,11 @@ def check_deal(rules: Rules, deal: Deal) -> Deal:
     ):
         raise ValueError(f"deal.shuffles must hold {rules.deals} orderings of the 40 card indices")
     return Deal(int(deal.first_dealer), tuple(deal.trump_cards), tuple(map(tuple, deal.shuffles)))
+
+
+def dealt_hands(shuffle: tuple[int, ...], dealer: int) -> tuple[int, ...]:
+    """Each seat's hand when ``dealer`` deals ``shuffle`` one card at a time from its left."""
+    hands = [0] * PLAYERS
+    for position, card in enumerate(shuffle):
+        hands[(dealer + 1 + position) % PLAYERS] |= 1 << card
+    return tuple(hands)

@@ -68,11 +68,8 @@ def win_by_tricks_chart(
 ) -> alt.LayerChart:
     """P(winning the kitty | tricks taken) with 95% intervals (a ``win_by_tricks`` frame);
     ``series`` names a column to compare (e.g. "agents" or "trump_reveal")."""
-    _check(
-        table,
-        ["tricks", "p_win", "low", "high"] + ([series] if series else []),
-        "win_by_tricks_chart",
-    )
+    _check(table, ["tricks", "p_win", "low", "high", *([series] if series else [])],
+           "win_by_tricks_chart")  # fmt: skip
     frame = table.with_columns(interval=pl.lit(INTERVAL))
     encodings: dict = {"x": alt.X("tricks:O", title="tricks taken in the deal")}
     if series:
@@ -80,18 +77,12 @@ def win_by_tricks_chart(
     base = alt.Chart(frame).encode(**encodings)
     points = base.mark_point(filled=True, size=50).encode(
         y=alt.Y("p_win:Q", title="P(wins the kitty)", scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color(
-            f"{series}:N", title=series.replace("_", " "), legend=alt.Legend(labelLimit=260)
-        )
-        if series
-        else alt.value("#4c78a8"),
+        color=alt.Color(f"{series}:N", title=series.replace("_", " "),
+                        legend=alt.Legend(labelLimit=260)) if series else alt.value("#4c78a8"),
         tooltip=["tricks", alt.Tooltip("p_win:Q", format=".3f"), "seat_deals"],
     )
-    rules = base.mark_rule().encode(
-        y="low:Q",
-        y2="high:Q",
-        strokeDash=alt.StrokeDash("interval:N", title=None, legend=alt.Legend(symbolType="stroke")),
-    )
+    dash = alt.StrokeDash("interval:N", title=None, legend=alt.Legend(symbolType="stroke"))
+    rules = base.mark_rule().encode(y="low:Q", y2="high:Q", strokeDash=dash)
     return (points + rules).properties(width=WIDTH - 60, height=HEIGHT, title=title)
 
 
@@ -100,39 +91,25 @@ def auction_value_chart(
 ) -> alt.LayerChart:
     """What an auction changes, per role: the change in the chance of winning the kitty with
     95% intervals (``auction_value`` frames, concatenated, told apart by ``series``)."""
-    _check(
-        value,
-        ["role", "win_change", "win_change_low", "win_change_high", series],
-        "auction_value_chart",
-    )
+    _check(value, ["role", "win_change", "win_change_low", "win_change_high", series],
+           "auction_value_chart")  # fmt: skip
     frame = value.with_columns(interval=pl.lit(INTERVAL), zero=pl.lit("no change"))
     base = alt.Chart(frame).encode(
         y=alt.Y("role:N", title=None, sort=["starter", "seller", "offerer"]),
         yOffset=alt.YOffset(f"{series}:N"),
     )
     points = base.mark_point(filled=True, size=60).encode(
-        x=alt.X(
-            "win_change:Q",
-            title="change in P(wins the kitty) when an auction is held",
-            axis=alt.Axis(format="+%"),
-        ),
-        color=alt.Color(
-            f"{series}:N", title=series.replace("_", " "), legend=alt.Legend(labelLimit=260)
-        ),
-    )
-    rules = base.mark_rule().encode(
-        x="win_change_low:Q",
-        x2="win_change_high:Q",
-        strokeDash=alt.StrokeDash("interval:N", title=None),
-    )
-    zero = (
-        alt.Chart(frame.head(1)).mark_rule(color="gray", strokeDash=[4, 3]).encode(x=alt.datum(0))
-    )
-    zero_label = (
-        alt.Chart(frame.head(1))
-        .mark_text(align="left", dx=3, dy=-HEIGHT / 2 + 8, color="gray")
-        .encode(x=alt.datum(0), text="zero:N")
-    )
+        x=alt.X("win_change:Q", title="change in P(wins the kitty) when an auction is held",
+                axis=alt.Axis(format="+%")),
+        color=alt.Color(f"{series}:N", title=series.replace("_", " "),
+                        legend=alt.Legend(labelLimit=260)),
+    )  # fmt: skip
+    dash = alt.StrokeDash("interval:N", title=None)
+    rules = base.mark_rule().encode(x="win_change_low:Q", x2="win_change_high:Q", strokeDash=dash)
+    first = alt.Chart(frame.head(1))
+    zero = first.mark_rule(color="gray", strokeDash=[4, 3]).encode(x=alt.datum(0))
+    zero_label = first.mark_text(align="left", dx=3, dy=-HEIGHT / 2 + 8, color="gray").encode(
+        x=alt.datum(0), text="zero:N")  # fmt: skip
     return (points + rules + zero + zero_label).properties(
         width=WIDTH - 60, height=HEIGHT - 60, title=title
     )
@@ -143,18 +120,12 @@ def trump_reveal_chart(comparison: pl.DataFrame, *, title: str = "") -> alt.Laye
     ``trump_reveal_comparison`` frame), one panel per metric so scales stay honest."""
     needed = ["metric", "estimate_after_kitty", "estimate_before_auction"]
     _check(comparison, needed, "trump_reveal_chart")
-    rows = []
-    for reading in ("after_kitty", "before_auction"):
-        rows.append(
-            comparison.select(
-                "metric",
-                reading=pl.lit(reading.replace("_", " ")),
-                estimate=pl.col(f"estimate_{reading}"),
-                low=pl.col(f"low_{reading}"),
-                high=pl.col(f"high_{reading}"),
-            )
-        )
-    frame = pl.concat(rows).with_columns(interval=pl.lit(INTERVAL))
+    frame = pl.concat(
+        comparison.select("metric", reading=pl.lit(reading.replace("_", " ")),
+                          estimate=pl.col(f"estimate_{reading}"), low=pl.col(f"low_{reading}"),
+                          high=pl.col(f"high_{reading}"))
+        for reading in ("after_kitty", "before_auction")
+    ).with_columns(interval=pl.lit(INTERVAL))  # fmt: skip
     base = alt.Chart().encode(
         y=alt.Y("reading:N", title=None, axis=alt.Axis(labelLimit=120, minExtent=90))
     )
@@ -183,11 +154,8 @@ def trump_odds_chart(odds: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
         x=alt.X("deal:O", title="deal", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("suit:N", title="trump suit", sort=["C", "D", "H", "S"]),
     )
-    cells = base.mark_rect().encode(
-        color=alt.Color(
-            "probability:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"), title="chance"
-        )
-    )
+    shade = alt.Scale(domain=[0, 1], scheme="blues")
+    cells = base.mark_rect().encode(color=alt.Color("probability:Q", scale=shade, title="chance"))
     outline = (
         base.transform_filter("datum.came")
         .mark_rect(fill=None, strokeWidth=2)
@@ -200,11 +168,5 @@ def trump_odds_chart(odds: pl.DataFrame, *, title: str = "") -> alt.LayerChart:
     return (cells + outline + labels).properties(width=WIDTH + 60, height=160, title=title)
 
 
-__all__ = [
-    "auction_value_chart",
-    "carry_chain_chart",
-    "kitty_value_chart",
-    "trump_odds_chart",
-    "trump_reveal_chart",
-    "win_by_tricks_chart",
-]
+__all__ = ["auction_value_chart", "carry_chain_chart", "kitty_value_chart", "trump_odds_chart",
+           "trump_reveal_chart", "win_by_tricks_chart"]  # fmt: skip

@@ -1,79 +1,22 @@
-"""The compiled (numba) Auction House engine: many games or positions played one after the
-other in a compiled loop, with the compiled policies (``policies.choose``: random, heuristic,
-fitted) deciding.
-
-This is the second implementation of the rules (the first is ``engine.State``); tests replay
-its games through ``State.apply`` and demand identical frames. A position is one int64 row
-(``layout``'s columns: hands as 40-bit masks, the auction, the kitty, the trick); a game's
-chance is its trump deck order (``trump_cards``, indices into ``TRUMP_DECK``) and one shuffle
-per deal. Every decision reads one uniform from ``u[deal - first_deal, row, slot]`` (``layout``'s
-fixed slots), so two rule variants or line-ups given the same numbers see the same numbers at
-the same decisions. Entries: ``play_rows`` (play rows to the end of the game or of the deal)
-and ``apply_to_rows`` (a search's candidate choices).
+"""The compiled (numba) engine: the one loop that plays given positions to the end, the
+compiled policies deciding, and the ``Recording`` of what it played; the rules' second
+implementation (tests replay its games through ``engine.State`` and demand identical frames).
+A position is one int64 row (``layout``); a new game is a row at deal 0 whose DEALER is the
+first dealer. A game's chance: its trump deck order and a shuffle per deal. Each decision reads
+its uniform from ``u[deal - first_deal, row, slot]``, so variants given the same numbers see
+them at the same decisions. Seat s of row r plays ``PolicyTable`` row ``assignment[r, s]``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
+
 import numba
 import numpy as np
 
+from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import POINTS, SUIT_SIZE
-from workbench.games.auction_house.layout import (  # re-exported: the engine's layout
-    AUCTION,
-    CALLED,
-    CARRIED,
-    DEAL,
-    DEALER,
-    FACE_UP,
-    FACES,
-    FORCED,
-    HANDS,
-    KITTY,
-    KITTY_CARDS,
-    LEADER,
-    OFFER,
-    OFFERS,
-    OVER,
-    PHASE,
-    PLAY,
-    PLAYED,
-    PLAYERS,
-    R_CALLED,
-    R_CARRIED_IN,
-    R_CARRIED_OUT,
-    R_DEALER,
-    R_FACE_UP,
-    R_FORCED,
-    R_KITTY,
-    R_KITTY_POINTS,
-    R_KITTY_WINNER,
-    R_LOST,
-    R_OFFERS,
-    R_PLAYS,
-    R_SCORES_AFTER,
-    R_STARTER,
-    R_TAKEN,
-    R_TAKEN_FROM,
-    R_TRUMP,
-    R_WON,
-    RECORD,
-    SCORES,
-    SHOWN,
-    SLOT_AUCTION,
-    SLOT_KITTY,
-    SLOT_OFFER,
-    SLOT_PLAY,
-    SLOT_TAKE,
-    STARTER,
-    STEP,
-    TAKE,
-    TAKEN,
-    TAKEN_FROM,
-    TRICK,
-    TRICKS,
-    TRUMP,
-    WON,
-)
+from workbench.games.auction_house.layout import PLAYERS, TRICKS
 from workbench.games.auction_house.policies import FITTED, RANDOM, choose, choose_play, standing
 from workbench.games.auction_house.tricks import SUIT_OF, trick_best, trick_key
 
@@ -90,11 +33,11 @@ def _bit(card: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def turn_trump(row: np.ndarray, trump_cards: np.ndarray, r: int) -> None:
-    """Turn this deal's trump card, ``trump_cards[r]``'s (none once the 12-card deck has run
-    out)."""
-    row[SHOWN] = 1
-    deal = row[DEAL]
-    row[TRUMP] = trump_cards[r, deal - 1] // FACES if deal <= trump_cards.shape[1] else -1
+    """Turn this deal's trump card, ``trump_cards[r]``'s (none once the deck has run out)."""
+    row[layout.SHOWN] = 1
+    deal = row[layout.DEAL]
+    turned = trump_cards[r, deal - 1] // layout.FACES if deal <= trump_cards.shape[1] else -1
+    row[layout.TRUMP] = turned
 
 
 @numba.njit(cache=True, inline="always")
@@ -102,19 +45,20 @@ def begin_deal(row: np.ndarray, deal: int, dealer: int, shuffle: np.ndarray,
                trump_cards: np.ndarray, r: int, reveal_first: bool) -> None:  # fmt: skip
     """Deal ``shuffle`` one card at a time clockwise from the dealer's left and clear the
     deal's record (scores and the carry-in stay); under the house rule, turn trump."""
-    row[DEAL], row[DEALER], row[PHASE], row[STEP] = deal, dealer, AUCTION, 0
-    row[TRUMP], row[SHOWN] = -1, 0
-    for column in (STARTER, FACE_UP, CALLED, TAKEN, TAKEN_FROM):
+    row[layout.DEAL], row[layout.DEALER] = deal, dealer
+    row[layout.PHASE], row[layout.STEP] = layout.AUCTION, 0
+    row[layout.TRUMP], row[layout.SHOWN] = -1, 0
+    for column in (layout.STARTER, layout.FACE_UP, layout.CALLED, layout.TAKEN, layout.TAKEN_FROM):
         row[column] = -1
-    row[FORCED], row[PLAYED] = 0, 0
-    row[LEADER] = (dealer + 1) % PLAYERS
+    row[layout.FORCED], row[layout.PLAYED] = 0, 0
+    row[layout.LEADER] = (dealer + 1) % PLAYERS
     for seat in range(PLAYERS):
-        row[OFFERS + seat] = row[KITTY_CARDS + seat] = row[TRICK + seat] = -1
-        row[WON + seat] = 0
-        row[HANDS + seat] = 0
+        row[layout.OFFERS + seat] = row[layout.KITTY_CARDS + seat] = row[layout.TRICK + seat] = -1
+        row[layout.WON + seat] = 0
+        row[layout.HANDS + seat] = 0
     for position in range(shuffle.shape[0]):
         seat = (dealer + 1 + position) % PLAYERS
-        row[HANDS + seat] |= _bit(shuffle[position])
+        row[layout.HANDS + seat] |= _bit(shuffle[position])
     if reveal_first:
         turn_trump(row, trump_cards, r)
 
@@ -122,30 +66,30 @@ def begin_deal(row: np.ndarray, deal: int, dealer: int, shuffle: np.ndarray,
 @numba.njit(cache=True, inline="always")
 def actor_of(row: np.ndarray) -> int:
     """The seat to act (meaningless once the deal is over)."""
-    phase, step = row[PHASE], row[STEP]
-    if phase == PLAY:
-        return (row[LEADER] + step % PLAYERS) % PLAYERS
-    if phase == OFFER:
-        return (row[STARTER] + 1 + step) % PLAYERS
-    if phase == TAKE:
-        return row[STARTER]
-    return (row[DEALER] + 1 + step) % PLAYERS
+    phase, step = row[layout.PHASE], row[layout.STEP]
+    if phase == layout.PLAY:
+        return (row[layout.LEADER] + step % PLAYERS) % PLAYERS
+    if phase == layout.OFFER:
+        return (row[layout.STARTER] + 1 + step) % PLAYERS
+    if phase == layout.TAKE:
+        return row[layout.STARTER]
+    return (row[layout.DEALER] + 1 + step) % PLAYERS
 
 
 @numba.njit(cache=True, inline="always")
 def legal_of(row: np.ndarray, actor: int) -> int:
     """The cards the actor may choose now: the offers for a take; else its hand, within the
     suit led when it can follow."""
-    hand = row[HANDS + actor]
-    if row[PHASE] == TAKE:
+    hand = row[layout.HANDS + actor]
+    if row[layout.PHASE] == layout.TAKE:
         offered = 0
         for seat in range(PLAYERS):
-            if row[OFFERS + seat] >= 0:
-                offered |= _bit(row[OFFERS + seat])
+            if row[layout.OFFERS + seat] >= 0:
+                offered |= _bit(row[layout.OFFERS + seat])
         return offered
-    if row[PHASE] != PLAY or row[STEP] % PLAYERS == 0:
+    if row[layout.PHASE] != layout.PLAY or row[layout.STEP] % PLAYERS == 0:
         return hand
-    led = row[TRICK] // SUIT_SIZE
+    led = row[layout.TRICK] // SUIT_SIZE
     follow = hand & (np.int64(1023) << (SUIT_SIZE * led))
     return follow if follow != 0 else hand
 
@@ -154,31 +98,13 @@ def legal_of(row: np.ndarray, actor: int) -> int:
 def _swap(row: np.ndarray, card: int, forced: bool) -> None:
     giver = 0
     for seat in range(PLAYERS):
-        if row[OFFERS + seat] == card:
+        if row[layout.OFFERS + seat] == card:
             giver = seat
-    starter, face = row[STARTER], row[FACE_UP]
-    row[HANDS + starter] = row[HANDS + starter] & ~_bit(face) | _bit(card)
-    row[HANDS + giver] = row[HANDS + giver] & ~_bit(card) | _bit(face)
-    row[TAKEN], row[TAKEN_FROM], row[FORCED] = card, giver, 1 if forced else 0
-    row[PHASE], row[STEP] = KITTY, 0
-
-
-@numba.njit(cache=True, inline="always")
-def _trick_winner(row: np.ndarray) -> int:
-    """Position of the winning card: highest trump, else highest of the suit led."""
-    trump, led = row[TRUMP], row[TRICK] // SUIT_SIZE
-    best, best_key = 0, -1
-    for position in range(PLAYERS):
-        card = row[TRICK + position]
-        suit = card // SUIT_SIZE
-        key = -1
-        if suit == trump:
-            key = 100 + card % SUIT_SIZE
-        elif suit == led:
-            key = card % SUIT_SIZE
-        if key > best_key:
-            best, best_key = position, key
-    return best
+    starter, face = row[layout.STARTER], row[layout.FACE_UP]
+    row[layout.HANDS + starter] = row[layout.HANDS + starter] & ~_bit(face) | _bit(card)
+    row[layout.HANDS + giver] = row[layout.HANDS + giver] & ~_bit(card) | _bit(face)
+    row[layout.TAKEN], row[layout.TAKEN_FROM], row[layout.FORCED] = card, giver, 1 if forced else 0
+    row[layout.PHASE], row[layout.STEP] = layout.KITTY, 0
 
 
 @numba.njit(cache=True, inline="always")
@@ -189,17 +115,17 @@ def _score_deal(row: np.ndarray, deals: int, records: np.ndarray, r: int,
     kitty_points = 0
     most, leaders, winner = -1, 0, -1
     for seat in range(PLAYERS):
-        kitty_points += _POINTS[row[KITTY_CARDS + seat]]
-        won = row[WON + seat]
+        kitty_points += _POINTS[row[layout.KITTY_CARDS + seat]]
+        won = row[layout.WON + seat]
         if won > most:
             most, leaders, winner = won, 1, seat
         elif won == most:
             leaders += 1
-    stake = kitty_points + row[CARRIED]
-    last = row[DEAL] == deals
+    stake = kitty_points + row[layout.CARRIED]
+    last = row[layout.DEAL] == deals
     carried_out = lost = 0
     if leaders == 1:
-        row[SCORES + winner] += stake
+        row[layout.SCORES + winner] += stake
     else:
         winner = -1
         if last:
@@ -207,21 +133,21 @@ def _score_deal(row: np.ndarray, deals: int, records: np.ndarray, r: int,
         else:
             carried_out = stake
     if recording:
-        record = records[r, row[DEAL] - 1]
-        record[R_DEALER], record[R_TRUMP] = row[DEALER], row[TRUMP]
-        record[R_STARTER], record[R_FACE_UP] = row[STARTER], row[FACE_UP]
-        record[R_CALLED], record[R_TAKEN] = row[CALLED], row[TAKEN]
-        record[R_TAKEN_FROM], record[R_FORCED] = row[TAKEN_FROM], row[FORCED]
-        record[R_KITTY_WINNER], record[R_KITTY_POINTS] = winner, kitty_points
-        record[R_CARRIED_IN], record[R_CARRIED_OUT] = row[CARRIED], carried_out
-        record[R_LOST] = lost
+        record = records[r, row[layout.DEAL] - 1]
+        record[layout.R_DEALER], record[layout.R_TRUMP] = row[layout.DEALER], row[layout.TRUMP]
+        record[layout.R_STARTER], record[layout.R_CALLED] = row[layout.STARTER], row[layout.CALLED]
+        record[layout.R_FACE_UP], record[layout.R_TAKEN] = row[layout.FACE_UP], row[layout.TAKEN]
+        record[layout.R_TAKEN_FROM], record[layout.R_LOST] = row[layout.TAKEN_FROM], lost
+        record[layout.R_FORCED], record[layout.R_KITTY_WINNER] = row[layout.FORCED], winner
+        record[layout.R_KITTY_POINTS], record[layout.R_CARRIED_OUT] = kitty_points, carried_out
+        record[layout.R_CARRIED_IN] = row[layout.CARRIED]
         for seat in range(PLAYERS):
-            record[R_OFFERS + seat] = row[OFFERS + seat]
-            record[R_KITTY + seat] = row[KITTY_CARDS + seat]
-            record[R_WON + seat] = row[WON + seat]
-            record[R_SCORES_AFTER + seat] = row[SCORES + seat]
-    row[CARRIED] = carried_out
-    row[PHASE], row[STEP] = OVER, 0
+            record[layout.R_OFFERS + seat] = row[layout.OFFERS + seat]
+            record[layout.R_KITTY + seat] = row[layout.KITTY_CARDS + seat]
+            record[layout.R_WON + seat] = row[layout.WON + seat]
+            record[layout.R_SCORES_AFTER + seat] = row[layout.SCORES + seat]
+    row[layout.CARRIED] = carried_out
+    row[layout.PHASE], row[layout.STEP] = layout.OVER, 0
 
 
 @numba.njit(cache=True, inline="always")
@@ -229,63 +155,63 @@ def apply_choice(row: np.ndarray, actor: int, start: bool, card: int, suit: int,
                  trump_cards: np.ndarray, r: int, deals: int, records: np.ndarray,
                  recording: bool) -> None:  # fmt: skip
     """Apply the actor's (already checked) choice and move to the next decision."""
-    phase, step = row[PHASE], row[STEP]
-    if phase == PLAY:
+    phase, step = row[layout.PHASE], row[layout.STEP]
+    if phase == layout.PLAY:
         position = step % PLAYERS
-        row[HANDS + actor] &= ~_bit(card)
-        row[PLAYED] |= _bit(card)
-        row[TRICK + position] = card
+        row[layout.HANDS + actor] &= ~_bit(card)
+        row[layout.PLAYED] |= _bit(card)
+        row[layout.TRICK + position] = card
         if recording:
-            records[r, row[DEAL] - 1, R_PLAYS + step] = card
-        row[STEP] = step + 1
+            records[r, row[layout.DEAL] - 1, layout.R_PLAYS + step] = card
+        row[layout.STEP] = step + 1
         if position < PLAYERS - 1:
             return
-        winner = (row[LEADER] + _trick_winner(row)) % PLAYERS
-        row[WON + winner] += 1
-        row[LEADER] = winner
+        winner = (row[layout.LEADER] + trick_best(row, row[layout.TRUMP], PLAYERS)[2]) % PLAYERS
+        row[layout.WON + winner] += 1
+        row[layout.LEADER] = winner
         for seat in range(PLAYERS):
-            row[TRICK + seat] = -1
+            row[layout.TRICK + seat] = -1
         if step + 1 == PLAYERS * TRICKS:
             _score_deal(row, deals, records, r, recording)
-    elif phase == AUCTION:
+    elif phase == layout.AUCTION:
         if start:
-            row[STARTER], row[FACE_UP], row[CALLED] = actor, card, suit
-            row[PHASE], row[STEP] = OFFER, 0
+            row[layout.STARTER], row[layout.FACE_UP], row[layout.CALLED] = actor, card, suit
+            row[layout.PHASE], row[layout.STEP] = layout.OFFER, 0
         elif step + 1 == PLAYERS:
-            row[PHASE], row[STEP] = KITTY, 0
+            row[layout.PHASE], row[layout.STEP] = layout.KITTY, 0
         else:
-            row[STEP] = step + 1
-    elif phase == OFFER:
-        row[OFFERS + actor] = card
-        row[STEP] = step + 1
+            row[layout.STEP] = step + 1
+    elif phase == layout.OFFER:
+        row[layout.OFFERS + actor] = card
+        row[layout.STEP] = step + 1
         if step + 1 < PLAYERS - 1:
             return
         best = -1
         for seat in range(PLAYERS):
-            offer = row[OFFERS + seat]
-            if offer >= 0 and offer // SUIT_SIZE == row[CALLED] and offer > best:
+            offer = row[layout.OFFERS + seat]
+            if offer >= 0 and offer // SUIT_SIZE == row[layout.CALLED] and offer > best:
                 best = offer
         if best >= 0:
             _swap(row, best, True)
         else:
-            row[PHASE], row[STEP] = TAKE, 0
-    elif phase == TAKE:
+            row[layout.PHASE], row[layout.STEP] = layout.TAKE, 0
+    elif phase == layout.TAKE:
         _swap(row, card, False)
-    elif phase == KITTY:
-        row[KITTY_CARDS + actor] = card
-        row[HANDS + actor] &= ~_bit(card)
-        row[STEP] = step + 1
+    elif phase == layout.KITTY:
+        row[layout.KITTY_CARDS + actor] = card
+        row[layout.HANDS + actor] &= ~_bit(card)
+        row[layout.STEP] = step + 1
         if step + 1 == PLAYERS:
-            row[PHASE], row[STEP] = PLAY, 0
-            if row[SHOWN] == 0:
+            row[layout.PHASE], row[layout.STEP] = layout.PLAY, 0
+            if row[layout.SHOWN] == 0:
                 turn_trump(row, trump_cards, r)
 
 
 @numba.njit(cache=True, inline="always")
 def _is_legal(row: np.ndarray, actor: int, legal: int, start: bool, card: int, suit: int) -> bool:
     if card < 0 or card >= 40:
-        return row[PHASE] == AUCTION and not start
-    if row[PHASE] == AUCTION:
+        return row[layout.PHASE] == layout.AUCTION and not start
+    if row[layout.PHASE] == layout.AUCTION:
         if not start:
             return True
         return (legal >> card) & 1 == 1 and 0 <= suit < 4 and suit != card // SUIT_SIZE
@@ -293,19 +219,18 @@ def _is_legal(row: np.ndarray, actor: int, legal: int, start: bool, card: int, s
 
 
 @numba.njit(cache=True)
-def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray, u: np.ndarray,
-                 u_deal: int, deals: int, records: np.ndarray,
-                 recording: bool) -> tuple[int, int]:  # fmt: skip
-    """Play the deal's remaining cards (what ``apply_choice`` does card by card, without the
-    phase dispatch, keeping the trick's suit led and best card as it goes); (-1, -1), or the
-    seat and card of a refused play."""
-    trump, leader, played = row[TRUMP], row[LEADER], row[PLAYED]
-    first = row[STEP]
+def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
+                 assignment: np.ndarray, u: np.ndarray, u_deal: int, deals: int,
+                 records: np.ndarray, recording: bool) -> tuple[int, int]:  # fmt: skip
+    """Play the deal's remaining cards as ``apply_choice`` would, keeping the trick's suit led and
+    best card as it goes; (-1, -1), or the seat and card of a refused play."""
+    trump, leader, played = row[layout.TRUMP], row[layout.LEADER], row[layout.PLAYED]
+    first = row[layout.STEP]
     # Tricks taken this deal, seat s in bits 4s to 4s + 3 (at most 13 each): read by the
     # fitted policy's trick race without reading the row back inside the loop.
     won = np.int64(0)
     for seat in range(PLAYERS):
-        won |= row[WON + seat] << (4 * seat)
+        won |= row[layout.WON + seat] << (4 * seat)
     led, best, best_key, best_position = -1, -1, -2, 0
     if first % PLAYERS > 0:  # resumed inside a trick
         led, best, best_position = trick_best(row, trump, first % PLAYERS)
@@ -313,30 +238,31 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
     for step in range(first, PLAYERS * TRICKS):
         position = step % PLAYERS
         actor = (leader + position) % PLAYERS
-        hand = row[HANDS + actor]
+        hand = row[layout.HANDS + actor]
         legal = hand
         if position > 0:
             follow = hand & (np.int64(1023) << (SUIT_SIZE * led))
             if follow != 0:
                 legal = follow
-        kind = kinds[actor]
-        uniform = u[u_deal, r, SLOT_PLAY + step] if kind == RANDOM else 0.0
+        policy = assignment[r, actor]
+        kind = kinds[policy]
+        uniform = u[u_deal, r, layout.SLOT_PLAY + step] if kind == RANDOM else 0.0
         best_seat = (leader + best_position) % PLAYERS
         race = ((won >> (4 * best_seat)) & 15) - ((won >> (4 * actor)) & 15)
         winner = 0.0  # the trick winner's standing: only the fitted policy reads it
         if kind == FITTED and position > 0:
             winner = standing(row, best_seat, actor)
-        card = choose_play(kind, params, actor, position, hand, legal, trump, played, led, best,
+        card = choose_play(kind, params, policy, position, hand, legal, trump, played, led, best,
                            uniform, race, winner, row, actor)  # fmt: skip
         if card < 0 or card >= 40 or (legal >> card) & 1 == 0:
-            row[STEP], row[LEADER], row[PLAYED] = step, leader, played
+            row[layout.STEP], row[layout.LEADER], row[layout.PLAYED] = step, leader, played
             return actor, card
         card_bit = _bit(card)
-        row[HANDS + actor] = hand & ~card_bit
+        row[layout.HANDS + actor] = hand & ~card_bit
         played |= card_bit
-        row[TRICK + position] = card
+        row[layout.TRICK + position] = card
         if recording:
-            records[r, row[DEAL] - 1, R_PLAYS + step] = card
+            records[r, row[layout.DEAL] - 1, layout.R_PLAYS + step] = card
         if position == 0:
             led, best, best_position = SUIT_OF[card], card, 0
             best_key = trick_key(card, trump, led)
@@ -346,64 +272,64 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
                 best, best_key, best_position = card, key, position
         if position == PLAYERS - 1:
             leader = (leader + best_position) % PLAYERS
-            row[WON + leader] += 1
+            row[layout.WON + leader] += 1
             won += np.int64(1) << (4 * leader)
             for seat in range(PLAYERS):
-                row[TRICK + seat] = -1
-    row[STEP], row[LEADER], row[PLAYED] = PLAYERS * TRICKS, leader, played
+                row[layout.TRICK + seat] = -1
+    row[layout.STEP], row[layout.LEADER], row[layout.PLAYED] = PLAYERS * TRICKS, leader, played
     _score_deal(row, deals, records, r, recording)
     return -1, -1
 
 
 @numba.njit(cache=True)
 def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u: np.ndarray,
-              first_deal: int, kinds: np.ndarray, params: np.ndarray, starts: np.ndarray,
+              first_deal: int, kinds: np.ndarray, params: np.ndarray, assignment: np.ndarray,
               deals: int, reveal_first: bool, to_deal_end: bool, records: np.ndarray,
               recording: bool) -> np.ndarray:  # fmt: skip
     """Play every row from where it stands to the end of the game (or, ``to_deal_end``, of
-    the deal in progress), in place. A row at deal 0 begins the game: its DEALER holds the
-    first dealer. Seat s plays policy ``kinds[s]`` with ``params[s]``; ``starts[s]`` False
-    makes it pass every auction. Returns the first refused choice (``ERROR``), else -1s."""
+    the deal in progress), in place (module docstring), recording each finished deal in
+    ``records`` when ``recording``. Returns the first refused choice (``ERROR``), else -1s."""
     error = np.full(len(ERROR), -1, np.int64)
     for r in range(rows.shape[0]):
         row = rows[r]
         while True:
-            if row[DEAL] == 0 or row[PHASE] == OVER:
-                if row[DEAL] == deals or (to_deal_end and row[DEAL] > 0):
+            if row[layout.DEAL] == 0 or row[layout.PHASE] == layout.OVER:
+                if row[layout.DEAL] == deals or (to_deal_end and row[layout.DEAL] > 0):
                     break
-                deal = row[DEAL] + 1
-                dealer = (row[DEALER] + 1) % PLAYERS if row[DEAL] > 0 else row[DEALER]
+                deal = row[layout.DEAL] + 1
+                dealer = row[layout.DEALER]
+                dealer = (dealer + 1) % PLAYERS if row[layout.DEAL] > 0 else dealer
                 begin_deal(row, deal, dealer, shuffles[r, deal - 1], trump_cards, r, reveal_first)
-            deal, phase, step = row[DEAL], row[PHASE], row[STEP]
-            if phase == PLAY:  # the tricks, in a loop of their own (most decisions)
-                actor, card = _play_tricks(row, r, kinds, params, u, deal - first_deal, deals,
-                                           records, recording)  # fmt: skip
+            deal, phase, step = row[layout.DEAL], row[layout.PHASE], row[layout.STEP]
+            if phase == layout.PLAY:  # the tricks, in a loop of their own (most decisions)
+                actor, card = _play_tricks(row, r, kinds, params, assignment, u, deal - first_deal,
+                                           deals, records, recording)  # fmt: skip
                 if actor >= 0:
-                    error[0], error[1], error[2] = r, actor, PLAY
-                    error[3], error[4] = card, kinds[actor]
+                    error[0], error[1], error[2] = r, actor, layout.PLAY
+                    error[3], error[4] = card, kinds[assignment[r, actor]]
                     return error
                 continue
             actor = actor_of(row)
             legal = legal_of(row, actor)
-            if phase == AUCTION:
-                slot = SLOT_AUCTION + step
-            elif phase == OFFER:
-                slot = SLOT_OFFER + step
-            elif phase == TAKE:
-                slot = SLOT_TAKE
-            elif phase == KITTY:
-                slot = SLOT_KITTY + step
+            if phase == layout.AUCTION:
+                slot = layout.SLOT_AUCTION + step
+            elif phase == layout.OFFER:
+                slot = layout.SLOT_OFFER + step
+            elif phase == layout.TAKE:
+                slot = layout.SLOT_TAKE
+            elif phase == layout.KITTY:
+                slot = layout.SLOT_KITTY + step
             else:
-                slot = SLOT_PLAY + step
+                slot = layout.SLOT_PLAY + step
+            policy = assignment[r, actor]
             start, card, suit = choose(
-                kinds[actor], params, actor, phase, step % PLAYERS, row[HANDS + actor], legal,
-                row[TRUMP], row[FACE_UP], row[CALLED], row, row[PLAYED],
-                u[deal - first_deal, r, slot],
+                kinds[policy], params, policy, phase, step % PLAYERS, row[layout.HANDS + actor],
+                legal, row[layout.TRUMP], row[layout.FACE_UP], row[layout.CALLED], row,
+                row[layout.PLAYED], u[deal - first_deal, r, slot],
             )  # fmt: skip
-            start = start and starts[actor]
             if not _is_legal(row, actor, legal, start, card, suit):
                 error[0], error[1], error[2] = r, actor, phase
-                error[3], error[4] = card, kinds[actor]
+                error[3], error[4] = card, kinds[policy]
                 return error
             apply_choice(row, actor, start, card, suit, trump_cards, r, deals, records, recording)
     return error
@@ -413,7 +339,7 @@ def play_rows(rows: np.ndarray, trump_cards: np.ndarray, shuffles: np.ndarray, u
 def apply_to_rows(rows: np.ndarray, actor: int, start: np.ndarray, card: np.ndarray,
                   suit: np.ndarray, trump_cards: np.ndarray, deals: int) -> None:  # fmt: skip
     """Apply one (legal) choice per row by ``actor``: the candidates a search compares."""
-    unused = np.zeros((1, 1, RECORD), np.int16)
+    unused = np.zeros((1, 1, layout.RECORD), np.int16)
     for r in range(rows.shape[0]):
         apply_choice(rows[r], actor, start[r], card[r], suit[r], trump_cards, r, deals, unused,
                      False)  # fmt: skip
@@ -422,7 +348,53 @@ def apply_to_rows(rows: np.ndarray, actor: int, start: np.ndarray, card: np.ndar
 @numba.njit(cache=True)
 def decide_row(kind: int, params: np.ndarray, seat: int, row: np.ndarray, u: float) -> tuple:
     """One decision of seat ``seat`` on ``row`` by policy ``kind`` (``params`` row 0), as the
-    engine's loop takes it: the step engine's compiled agents, in one compiled call."""
-    return choose(kind, params, 0, row[PHASE], row[STEP] % PLAYERS, row[HANDS + seat],
-                  legal_of(row, seat), row[TRUMP], row[FACE_UP], row[CALLED], row, row[PLAYED],
-                  u)  # fmt: skip
+    loop takes it: the step engine's compiled agents, in one compiled call."""
+    return choose(kind, params, 0, row[layout.PHASE], row[layout.STEP] % PLAYERS,
+                  row[layout.HANDS + seat], legal_of(row, seat), row[layout.TRUMP],
+                  row[layout.FACE_UP], row[layout.CALLED], row, row[layout.PLAYED], u)  # fmt: skip
+
+
+@dataclass
+class Recording:
+    """What ``play_rows`` recorded of played games, for the frames, the kitty analyses and
+    replay: arrays shaped (games, deals, ...), views of one int16 block (``layout.RECORD``
+    wide); -1: none (no auction, a tie)."""
+
+    dealer: np.ndarray
+    trump: np.ndarray
+    starter: np.ndarray
+    face_up: np.ndarray
+    called: np.ndarray
+    offers: np.ndarray  # (G, D, 4) by seat
+    taken: np.ndarray
+    taken_from: np.ndarray
+    forced: np.ndarray
+    kitty: np.ndarray  # (G, D, 4) by seat
+    plays: np.ndarray  # (G, D, 36) card by play step
+    tricks_won: np.ndarray  # (G, D, 4)
+    kitty_winner: np.ndarray
+    kitty_points: np.ndarray  # this deal's four cards
+    carried_in: np.ndarray
+    carried_out: np.ndarray
+    lost: np.ndarray
+    scores_after: np.ndarray  # (G, D, 4)
+
+    @classmethod
+    def of_block(cls, block: np.ndarray) -> Recording:
+        """The named views of a (games, deals, ``layout.RECORD``) block."""
+        views = {name: block[:, :, at] for at, name in enumerate(layout.RECORDED)}
+        for k, name in enumerate(layout.RECORDED_BY_SEAT):
+            first = layout.R_BY_SEAT + PLAYERS * k
+            views[name] = block[:, :, first : first + PLAYERS]
+        views["plays"] = block[:, :, layout.R_PLAYS:layout.RECORD]
+        return cls(**{f.name: views[f.name] for f in fields(cls)})
+
+    @classmethod
+    def empty(cls, games: int, deals: int) -> Recording:
+        """A block of ``games`` x ``deals`` deals, every entry -1 until played."""
+        return cls.of_block(np.full((games, deals, layout.RECORD), -1, np.int16))
+
+    @property
+    def block(self) -> np.ndarray:
+        """The int16 block every field is a view of."""
+        return self.dealer.base

@@ -1,9 +1,11 @@
-"""The step-by-step Auction House engine: ``State`` (legal actions, apply, result) and
-``new_game``; the actions, records and Observation other modules import from here stay here."""
+"""The step-by-step Auction House engine, the rules' readable reference: ``State`` (legal
+actions, apply, observation, view, log, result) and ``new_game``; the actions, records and
+Observation other modules import from here stay here."""
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -29,13 +31,14 @@ from workbench.games.auction_house.cards import (
     SUIT_SIZE,
     SUITS,
     TRUMP_DECK,
+    card_bits,
+    card_names,
     suit_index,
     winning_position,
 )
-from workbench.games.auction_house.chance import Deal, check_deal, draw_deal
-from workbench.games.auction_house.hands import card_bits, card_names, dealt_hands
-from workbench.games.auction_house.log import lines_for, log_entries
-from workbench.games.auction_house.observation import Observation, knowledge_row, observe
+from workbench.games.auction_house.chance import Deal, check_deal, dealt_hands, draw_deal
+from workbench.games.auction_house.log import DealSoFar, lines_for, log_entries
+from workbench.games.auction_house.observation import PHASE_CODE, Observation, step_of
 from workbench.games.auction_house.records import AuctionRecord, DealRecord, LogEntry, Result, Trick
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
 from workbench.kit.seeding import SeedLike
@@ -43,16 +46,11 @@ from workbench.kit.state import Evolving, standings
 
 
 class State(Evolving):
-    """An Auction House position. ``apply`` returns a new State; this one never changes.
-
-    A deal: ten cards each; the auction phase (each seat from the dealer's left may start the
-    one auction of the deal or pass; the starter's face-up card and called suit, three face-down
-    offers revealed together, the forced or free take, the swap); every seat puts one card face
-    down into the kitty; the trump card is turned (before the auction under the house rule);
-    nine tricks; the seat with most tricks scores the kitty, a tie carries it over (and loses it
-    in the last deal). Hands are 40-bit masks (see ``cards``); actions name cards in notation
-    people read.
-    """
+    """An Auction House position; ``apply`` returns a new State, this one never changes. A
+    deal: ten cards each; the auction (a start or a pass from each seat, three face-down offers
+    revealed together, the forced or free take, the swap); a kitty card from every seat; trump
+    turned (before the auction under the house rule); nine tricks; the kitty to the seat with
+    most tricks, a tie carrying it over. Hands are 40-bit masks; actions name cards in notation."""
 
     rules: Rules
     chance: Deal
@@ -148,12 +146,8 @@ class State(Evolving):
 
     def _legal_mask(self, seat: int) -> int:
         hand = self.hands[seat]
-        if self.trick:
-            suit = self.trick[0] // SUIT_SIZE
-            follow = hand & (((1 << SUIT_SIZE) - 1) << (SUIT_SIZE * suit))
-            if follow:
-                return follow
-        return hand
+        follow = hand & (1023 << (SUIT_SIZE * (self.trick[0] // SUIT_SIZE))) if self.trick else 0
+        return follow or hand
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat to act may take, in the order both engines share (cards by
@@ -179,12 +173,58 @@ class State(Evolving):
     def observation(self, player: int) -> Observation:
         """What ``player`` knows now: never another seat's hand, offer (before the reveal) or
         kitty card, nor trump before it is turned."""
-        return observe(self, self._seat(player, "player"))
+        player = self._seat(player, "player")
+        revealed = self.n_offers == PLAYERS - 1
+        offers, kitty = self.offers, self.kitty
+        return Observation(  # every field by name (the hot path of every step-engine decision)
+            player=player, rules=self.rules, deal=self.deal, dealer=self.dealer,
+            phase=self.phase, to_play=self.to_play, hand=card_names(self.hands[player]),
+            scores=self.scores, carried_in=self.carried_in, trump_shown=self.trump_shown,
+            trump_card=self.trump_card, trump=_SUIT[self.trump],
+            revealed_trumps=self.revealed_trumps, passes=self.passes, starter=self.starter,
+            face_up=_CARD[self.face_up], called=_SUIT[self.called],
+            offered=tuple(card is not None for card in offers),
+            offers=tuple(_CARD[card if revealed else None] for card in offers),
+            own_offer=_CARD[offers[player]], taken=_CARD[self.taken],
+            taken_from=self.taken_from, kitty_placed=tuple(card is not None for card in kitty),
+            own_kitty=_CARD[kitty[player]],
+            leader=self.leader if self.phase == "play" else None,
+            trick=tuple(DECK[c] for c in self.trick), tricks=self.public_tricks,
+            tricks_won=self.tricks_won, history=self.history,
+        )  # fmt: skip
 
     def view(self, player: int) -> np.ndarray:
-        """What ``player`` knows now as the compiled engine's row (``observation.knowledge_row``):
-        what the compiled agents decide from, without building the Observation."""
-        return knowledge_row(self, self._seat(player, "player"))
+        """What ``player`` knows now as the compiled engine's row (``layout``), what compiled
+        agents decide from: ``positions.observation_row`` of the observation, built directly."""
+        player = self._seat(player, "player")
+        phase, trick = self.phase, self.trick
+        offers = [-1] * PLAYERS
+        if self.n_offers == PLAYERS - 1:  # revealed
+            offers = [-1 if card is None else card for card in self.offers]
+        if self.offers[player] is not None:
+            offers[player] = self.offers[player]
+        kitty, hands = [-1] * PLAYERS, [0] * PLAYERS
+        if self.kitty[player] is not None:
+            kitty[player] = self.kitty[player]
+        hands[player] = self.hands[player]
+        played = 0
+        for _, cards, _ in self.tricks:
+            for card in cards:
+                played |= 1 << card
+        for card in trick:
+            played |= 1 << card
+        step = step_of(phase, self.asked, self.n_offers, self.n_kitty,
+                       PLAYERS * len(self.tricks) + len(trick))  # fmt: skip
+        leader = self.leader if phase == "play" else (self.dealer + 1) % PLAYERS
+        row = [
+            self.deal, self.dealer, PHASE_CODE[phase], step, self.carried_in,
+            _or_none(self.trump), int(self.trump_shown), _or_none(self.starter),
+            _or_none(self.face_up), _or_none(self.called), _or_none(self.taken),
+            _or_none(self.taken_from), int(self.taken is not None and self.forced), leader,
+            played, *self.scores, *offers, *kitty, *trick, *[-1] * (PLAYERS - len(trick)),
+            *self.tricks_won, *hands,
+        ]  # fmt: skip
+        return np.array(row, np.int64)
 
     @property
     def revealed_trumps(self) -> tuple[str, ...]:
@@ -205,11 +245,9 @@ class State(Evolving):
             )
         scores = self.scores
         ranks, winners = standings(scores)
-        kitties = tuple(
-            sum(record.kitty_winner == seat for record in self.history) for seat in range(PLAYERS)
-        )
-        lost = self.history[-1].lost
-        return Result(scores, kitties, ranks, winners, lost)
+        winners_of = [record.kitty_winner for record in self.history]
+        kitties = tuple(winners_of.count(seat) for seat in range(PLAYERS))
+        return Result(scores, kitties, ranks, winners, self.history[-1].lost)
 
     def _seat(self, seat: object, name: str) -> int:
         if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < 4:
@@ -221,14 +259,43 @@ class State(Evolving):
     @property
     def log(self) -> list[LogEntry]:
         """The game so far as readable events (the full record; see ``log_for``)."""
-        return list(log_entries(self))
+        return list(self._log_entries())
 
     def log_for(self, player: int | None) -> list[str]:
         """The log as lines of text, only what ``player`` saw (its own hand, offer and kitty
         card; others' as face-down cards); ``None``: the full record."""
         if player is not None:
             player = self._seat(player, "player")
-        return lines_for(log_entries(self), player)
+        return lines_for(self._log_entries(), player)
+
+    def _log_entries(self) -> Iterator[LogEntry]:
+        current, result = None, None
+        if self.is_over:
+            result = self.result()
+        else:
+            current = DealSoFar(
+                self.deal, self.dealer, self.dealt, self.kitty, self.trump_card, self.trump_shown,
+                self.passes, self.starter, _CARD[self.face_up], _SUIT[self.called],
+                tuple(_CARD[card] for card in self.offers), self.n_offers,
+                self._auction_record(), self.public_tricks, self.leader,
+                tuple(DECK[c] for c in self.trick),
+            )  # fmt: skip
+        return log_entries(self.rules, self.history, self.hands_history, self.kitty_history,
+                           current, result)  # fmt: skip
+
+    def _auction_record(self) -> AuctionRecord | None:
+        """The deal's auction as the table saw it once the starter took a card."""
+        if self.taken is None:
+            return None
+        return AuctionRecord(
+            starter=self.starter,
+            face_up=DECK[self.face_up],
+            called=SUITS[self.called],
+            offers=tuple(_CARD[card] for card in self.offers),
+            taken=DECK[self.taken],
+            taken_from=self.taken_from,
+            forced=self.forced,
+        )
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -239,11 +306,8 @@ class State(Evolving):
             raise IllegalAction(action, "the game is over")
         seat = self.to_play
         if player is not None and self._seat(player, "player") != seat:
-            raise IllegalAction(
-                action,
-                f"it is seat {seat}'s turn ({self._situation()}), not seat {player}'s",
-                self.legal_actions(),
-            )
+            turn = f"it is seat {seat}'s turn ({self._situation()}), not seat {player}'s"
+            raise IllegalAction(action, turn, self.legal_actions())
         phase = self.phase
         if phase == "play":
             return self._apply_play(action, seat)
@@ -261,12 +325,8 @@ class State(Evolving):
                 action, f"{how} (at most one auction per deal)", self.legal_actions()
             )
         if not isinstance(action, expected):
-            legal = self.legal_actions()
-            raise IllegalAction(
-                action,
-                f"{self._situation()}: seat {seat} must play {expected.__name__}(card)",
-                legal,
-            )
+            must = f"{self._situation()}: seat {seat} must play {expected.__name__}(card)"
+            raise IllegalAction(action, must, self.legal_actions())
         text = action.card
         card = quick_index(text)
         if card < 0 or not self._held(seat, card, phase):
@@ -322,13 +382,9 @@ class State(Evolving):
         if not self.hands[seat] >> card & 1:
             raise IllegalAction(action, f"seat {seat} does not hold {DECK[card]}", legal)
         if called == card // SUIT_SIZE:
-            raise IllegalAction(
-                action,
-                f"the called suit must differ from the face-up card's suit "
-                f"({SUITS[called]}): call one of "
-                f"{', '.join(s for s in SUITS if s != SUITS[called])}",
-                legal,
-            )
+            others = ", ".join(s for s in SUITS if s != SUITS[called])
+            raise IllegalAction(action, "the called suit must differ from the face-up card's "
+                                f"suit ({SUITS[called]}): call one of {others}", legal)  # fmt: skip
         return self._evolve(
             asked=self.asked + 1, starter=seat, face_up=card, called=called, phase="offer"
         )
@@ -422,24 +478,13 @@ class State(Evolving):
             lost = stake
         else:
             carried_out = stake
-        auction = None
-        if self.starter is not None:
-            auction = AuctionRecord(
-                starter=self.starter,
-                face_up=DECK[self.face_up],
-                called=SUITS[self.called],
-                offers=tuple(None if c is None else DECK[c] for c in self.offers),
-                taken=DECK[self.taken],
-                taken_from=self.taken_from,
-                forced=self.forced,
-            )
         record = DealRecord(
             deal=self.deal,
             dealer=self.dealer,
             trump_card=self.trump_card,
             trump=None if self.trump is None else SUITS[self.trump],
             passes=self.passes,
-            auction=auction,
+            auction=self._auction_record(),
             kitty=tuple(DECK[c] for c in sorted(self.kitty)),
             kitty_points=kitty_points,
             carried_in=self.carried_in,
@@ -487,3 +532,11 @@ def _public_tricks(tricks: tuple) -> tuple[Trick, ...]:
     return tuple(
         Trick(leader, tuple(DECK[c] for c in cards), winner) for leader, cards, winner in tricks
     )
+
+
+#: A card's or a suit's notation by index, None for None.
+_CARD, _SUIT = {None: None, **dict(enumerate(DECK))}, {None: None, **dict(enumerate(SUITS))}
+
+
+def _or_none(value: int | None) -> int:
+    return -1 if value is None else value

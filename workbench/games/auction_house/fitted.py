@@ -1,24 +1,7 @@
-"""Auction House's ``fitted`` agent: the heuristic's policy extended with named constants
-(``policies.CONSTANTS``: the heuristic's three, plus how it weighs a card's use, what it puts
-in the kitty and how that follows its high cards and the scores, when it draws or leads trumps,
-which suit it leads, when it covers, ruffs and stops the seat ahead), and a card scorer
-(``policies.CARD_WEIGHTS`` over ``card_features``) that plays its cards, fitted to the rules
-being played in two stages:
-
-1. the constants by the kit's CMA-ES (``workbench.kit.fitting``: common random numbers, alone
-   against the heuristic and against the current fit, every seat in turn), starting from the
-   hand-written values, with the heuristic's card play;
-2. the card scorer's weights by imitation (``imitation.imitate``): a search modelling every
-   seat as stage 1's policy labels card plays, and a conditional logit is fitted to its
-   choices, three rounds of DAgger.
-
-A policy of constants alone had no lookahead in card play, and lookahead exploited it nearly as
-much as the hand-written heuristic (``docs/design.md``); the scorer learns part of it.
-
-The policy is compiled (``agents.FittedPolicy``), so the fitted agent plays in the compiled
-engine. The rulebook's fit ships in ``data/fits/auction_house/``; other rules fit on first use
-(with a progress bar for each stage; a new rule set of 4 to 12 deals in 20 to 36 s on one
-core, the card play 12 to 15 s of it) and are cached.
+"""Auction House's ``fitted`` agent: the heuristic's policy extended with named constants and
+a card scorer (``policies``), fitted to the rules being played: the constants by the kit's
+CMA-ES, then the card weights by imitating a search that models that policy (``imitation``).
+The rulebook's fit ships in ``data/fits/auction_house/``; other rules fit on first use.
 """
 
 from __future__ import annotations
@@ -61,8 +44,8 @@ FITTING = Fitting(
 
 
 class AuctionHouseFittedAgent(FittedAgent):
-    """The extended heuristic policy with parameters fitted to the rules being played (see
-    the module docstring); ``seed`` picks the fit."""
+    """The extended heuristic policy with parameters fitted to the rules being played (module
+    docstring); ``seed`` picks the fit."""
 
     selfplay, fitting = SELF_PLAY, FITTING
 

@@ -1,14 +1,8 @@
-"""The fitted agent's card play, learnt from the search: the fit's second stage.
-
-A policy of fitted constants has no lookahead in card play, where a lone search finds most of
-its edge over it (``docs/design.md``). So after CMA-ES has fitted the constants, the fit
-labels card plays with a search that models every seat as that policy (``labeller``), and fits
-the card scorer's weights (``policies.CARD_WEIGHTS`` over ``card_features``) as a conditional
-logit to the search's choices (``workbench.kit.imitation``): round 1 in the positions the
-constants' own play reaches, each later round in those the policy with the weights so far
-reaches (DAgger), every round fitted on every label so far. All four seats play the policy
-and ask the search at each of their card plays with two or more legal cards, so one game
-gives four seats' labels.
+"""The fitted agent's card play, learnt from the search (the fit's second stage): a policy of
+constants has no lookahead in card play, where a lone search finds most of its edge. A search
+modelling every seat as the CMA-ES fit labels card plays, and the card scorer's weights are
+fitted to its choices as a conditional logit (``workbench.kit.imitation``), round by round in
+the positions the policy so far reaches (DAgger), all four seats asking at each card play.
 """
 
 from __future__ import annotations
@@ -19,16 +13,19 @@ from typing import Any
 import numpy as np
 
 from workbench.checks import whole_number
-from workbench.games.auction_house.card_features import feature_table
+from workbench.games.auction_house.agents import FittedPolicy
+from workbench.games.auction_house.card_features import FEATURES, feature_table
 from workbench.games.auction_house.cards import DECK
 from workbench.games.auction_house.compiled import legal_of
 from workbench.games.auction_house.layout import PHASE, PLAY
+from workbench.games.auction_house.policies import CARD_WEIGHTS, CONSTANTS
+from workbench.games.auction_house.search import BUDGET, AuctionHouseSearchAgent
 from workbench.kit.imitation import dagger
 from workbench.kit.progress import progress_bar
 from workbench.kit.seeding import seed_sequence
 
-#: The labelling search's playouts per decision (the search agent's default).
-LABEL_BUDGET = 32
+#: The labelling search's playouts per decision.
+LABEL_BUDGET = BUDGET
 #: Labelling rounds, and deals each round (four labelling seats a deal; whole games of the
 #: rules' deals, as many as make at least this many deals).
 ROUNDS = 3
@@ -63,12 +60,7 @@ def imitate(
     rounds: int = ROUNDS, deals: int = DEALS, budget: int = LABEL_BUDGET,
 ) -> tuple[dict[str, float], dict[str, Any]]:  # fmt: skip
     """The card weights (by name, ``policies.CARD_WEIGHTS``) imitating a search that models
-    the fitted ``constants`` (module docstring), and how the labelling went. Same arguments,
-    same weights."""
-    from workbench.games.auction_house.agents import FittedPolicy
-    from workbench.games.auction_house.policies import CARD_WEIGHTS, CONSTANTS, FEATURES
-    from workbench.games.auction_house.search import AuctionHouseSearchAgent
-
+    the fitted ``constants``, and how the labelling went. Seeded."""
     base = [constants[name] for name in CONSTANTS]
     games = -(-whole_number("deals", deals, low=1) // rules.deals)
     labeller = AuctionHouseSearchAgent(budget, model=FittedPolicy([*base, *[0.0] * FEATURES]))
@@ -77,8 +69,7 @@ def imitate(
 
     def label_round(round_: int, weights: np.ndarray | None) -> tuple[list, list]:
         player = FittedPolicy([*base, *(np.zeros(FEATURES) if weights is None else weights)])
-        tables: list[np.ndarray] = []
-        choices: list[int] = []
+        tables, choices = [], []
         for game in range(games):
             label_game(selfplay, rules, player, labeller, seed_sequence(seed, STREAM, round_,
                                                                         game), tables, choices)

@@ -1,19 +1,17 @@
 """Kitty outcomes: who wins the kitty, how often it carries over, what it is worth, what an
 auction is worth and to whom, the trump-reveal house rule compared, and the exact trump odds.
-
-Simulation results are estimates: each carries its sample size and a 95% interval. Deals of one
-game are linked (a tie carries its kitty into the next deal), so games are the independent
-units: intervals are cluster-robust over games (a ratio estimator's linearised variance with a
-Student t on games - 1 degrees of freedom). ``trump_odds`` is exact (fractions).
+Estimates carry their sample size and a 95% interval, cluster-robust over games (a tie links a
+game's deals): a ratio estimator's linearised variance, Student t on games - 1 degrees of
+freedom. ``trump_odds`` is exact (fractions).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from itertools import permutations
 from typing import Any
 
 import numpy as np
@@ -21,19 +19,20 @@ import polars as pl
 from scipy import stats as scipy_stats
 
 from workbench.checks import whole_number
+from workbench.games.auction_house.agents import CompiledAgent
 from workbench.games.auction_house.cards import SUITS, TRUMP_DECK, trump_suit_of
-from workbench.games.auction_house.fast import Recording, play_new_games
+from workbench.games.auction_house.compiled import Recording
 from workbench.games.auction_house.game import GAME
+from workbench.games.auction_house.policies import passing
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, TRUMP_REVEALS, Rules
 from workbench.games.auction_house.simulate import (
-    BATCH_SIZE,
-    batch_deals_frame,
+    deals_frame,
     played_batches,
-    states_deals_frame,
     supports_fast,
 )
 from workbench.kit.lineup import agent_label
-from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.policies import CompiledPolicy
+from workbench.kit.seeding import SeedLike, seed_sequence
 from workbench.kit.selfplay import playing_agent
 from workbench.stats import proportion_interval
 
@@ -43,14 +42,12 @@ PER_SUIT = len(TRUMP_DECK) // len(SUITS)  # 3 trump cards of each suit
 # -- intervals over games -----------------------------------------------------------------------
 
 
-def cluster_ratio(
-    numerator: np.ndarray, denominator: np.ndarray, *, proportion: bool = False
-) -> tuple[float, float, float]:
+def cluster_ratio(numerator: np.ndarray, denominator: np.ndarray, *,
+                  proportion: bool = False) -> tuple[float, float, float]:  # fmt: skip
     """(estimate, low, high): sum(numerator) / sum(denominator) over clusters (games) with a
     95% cluster-robust interval. For a proportion whose estimate is exactly 0 or 1 (no
     variation to measure) the Wilson interval on the pooled count is given instead."""
-    numerator = np.asarray(numerator, float)
-    denominator = np.asarray(denominator, float)
+    numerator, denominator = np.asarray(numerator, float), np.asarray(denominator, float)
     total = denominator.sum()
     if total <= 0:
         return math.nan, math.nan, math.nan
@@ -71,13 +68,9 @@ def cluster_ratio(
 
 
 def _ratio_rows(
-    frame: pl.DataFrame,
-    value: pl.Expr,
-    by: Sequence[str],
-    *,
-    proportion: bool,
+    frame: pl.DataFrame, value: pl.Expr, by: Sequence[str], *, proportion: bool,
     weight: pl.Expr | None = None,
-) -> pl.DataFrame:
+) -> pl.DataFrame:  # fmt: skip
     """Per group of ``by``: n (total weight; rows by default), games, estimate, low, high of
     sum(value) / sum(weight), clustered by game."""
     den = pl.len() if weight is None else weight.sum()
@@ -86,19 +79,11 @@ def _ratio_rows(
     rows = []
     groups = per_game.group_by(by, maintain_order=True) if by else [((), per_game)]
     for key, group in groups:
-        estimate, low, high = cluster_ratio(
-            group["num"].to_numpy(), group["den"].to_numpy(), proportion=proportion
-        )
-        rows.append(
-            {
-                **dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True)),
-                "n": int(group["den"].sum()),
-                "games": group.height,
-                "estimate": estimate,
-                "low": low,
-                "high": high,
-            }
-        )
+        estimate, low, high = cluster_ratio(group["num"].to_numpy(), group["den"].to_numpy(),
+                                            proportion=proportion)  # fmt: skip
+        rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True)),
+                     "n": int(group["den"].sum()), "games": group.height, "estimate": estimate,
+                     "low": low, "high": high})  # fmt: skip
     out = pl.DataFrame(rows)
     return out.sort(by) if by else out
 
@@ -107,27 +92,15 @@ def _ratio_rows(
 
 
 def kitty_outcomes(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    deals: int,
-    seed: SeedLike,
-    engine: str = "auto",
-    progress: bool = False,
-) -> pl.DataFrame:
-    """One row per deal, over enough whole games of ``rules.deals`` deals to give ``deals``
-    rows (the last game's first deals when ``deals`` is not a multiple).
-
-    Columns: game, deal, dealer, trump (null: none), auction, starter, face_up, called, taken,
+    rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, deals: int,
+    seed: SeedLike, engine: str = "auto", progress: bool = False,
+) -> pl.DataFrame:  # fmt: skip
+    """One row per deal, ``deals`` rows of whole games (the last one's first deals). Columns:
+    game, deal, dealer, trump (null: none), auction, starter, face_up, called, taken,
     taken_from, forced, kitty_points (this deal's four cards), carried_in, at_stake (their
-    sum), tricks_0..tricks_3 (by seat), most_tricks, tied (seats with most tricks),
-    kitty_winner (null: carried over or lost), carried_out, lost (points lost to a tie in the
-    last deal), chain (kitties in the pot: 1 + the tied deals just before), trump_reveal and
-    agents (the line-up, for comparing runs). Same arguments -> identical frame.
-    """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be an auction_house Rules, got {type(rules).__name__}")
+    sum), tricks_0..tricks_3, most_tricks, tied (seats with most), kitty_winner (null: carried
+    over or lost), carried_out, lost, chain (kitties in the pot), trump_reveal, agents."""
+    rules = GAME.checked_rules(rules)
     deals = whole_number("deals", deals, low=1, allowed="a positive whole number")
     games = -(-deals // rules.deals)
     frames = []
@@ -137,17 +110,10 @@ def kitty_outcomes(
         resolve=GAME.resolve_agents,
     ):
         lineup = lineup_label(labels)
-        if isinstance(played, list):
-            frames.append(states_deals_frame(played, first))
-        else:
-            frames.append(batch_deals_frame(played[1], first))
-    return (
-        pl.concat(frames)
-        .head(deals)
-        .with_columns(
-            trump_reveal=pl.lit(rules.trump_reveal, pl.Enum(list(TRUMP_REVEALS))),
-            agents=pl.lit(lineup),
-        )
+        frames.append(deals_frame(played[1], first))
+    return pl.concat(frames).head(deals).with_columns(
+        trump_reveal=pl.lit(rules.trump_reveal, pl.Enum(list(TRUMP_REVEALS))),
+        agents=pl.lit(lineup),
     )
 
 
@@ -177,33 +143,22 @@ def _tied() -> pl.Expr:
 
 
 def kitty_summary(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.DataFrame:
-    """The headline numbers with 95% intervals (clustered by game), one row per metric (and
-    group of ``by``, e.g. "trump_reveal" or "agents"): carry-over rate (share of deals tied
-    for most tricks), kitty points (this deal's four cards), points at stake (with carry-ins),
-    auction rate, the starter's kitty win rate, points lost in the last deal per game."""
+    """The headline numbers with 95% intervals, one row per metric (and group of ``by``):
+    carry-over rate, kitty points, points at stake, auction rate, the starter's kitty win
+    rate, points lost in the last deal per game."""
     by = [by] if isinstance(by, str) else list(by)
     _check_outcomes(outcomes, ["game", "kitty_winner", "kitty_points", "at_stake", *by], "summary")
     one = None
+    last_deal = (pl.col("deal") == pl.col("deal").max()).cast(pl.Int64)
     specs = [
         ("carry-over rate", _tied().cast(pl.Int64), one, True, outcomes),
         ("kitty points (own cards)", pl.col("kitty_points"), one, False, outcomes),
         ("points at stake", pl.col("at_stake"), one, False, outcomes),
         ("auction rate", pl.col("auction").cast(pl.Int64), one, True, outcomes),
-        (
-            "starter wins the kitty",
-            (pl.col("kitty_winner") == pl.col("starter")).cast(pl.Int64),
-            one,
-            True,
-            outcomes.filter(pl.col("auction")),
-        ),
-        (
-            "points lost per game",
-            pl.col("lost"),
-            (pl.col("deal") == pl.col("deal").max()).cast(pl.Int64),
-            False,
-            outcomes,
-        ),
-    ]
+        ("starter wins the kitty", (pl.col("kitty_winner") == pl.col("starter")).cast(pl.Int64),
+         one, True, outcomes.filter(pl.col("auction"))),
+        ("points lost per game", pl.col("lost"), last_deal, False, outcomes),
+    ]  # fmt: skip
     frames = []
     for name, value, weight, proportion, frame in specs:
         if frame.is_empty():
@@ -228,19 +183,14 @@ def kitty_value_distribution(outcomes: pl.DataFrame) -> pl.DataFrame:
     stake, split by whether anything was carried in (exact counts of the simulated deals)."""
     _check_outcomes(outcomes, ["at_stake", "carried_in"], "kitty_value_distribution")
     total = outcomes.height
-    return (
-        outcomes.group_by("at_stake", carried=pl.col("carried_in") > 0)
-        .agg(deals=pl.len())
-        .with_columns(share=pl.col("deals") / total)
-        .sort("at_stake", "carried")
-    )
+    by_stake = outcomes.group_by("at_stake", carried=pl.col("carried_in") > 0).agg(deals=pl.len())
+    return by_stake.with_columns(share=pl.col("deals") / total).sort("at_stake", "carried")
 
 
 def carry_chains(outcomes: pl.DataFrame, by: str | None = None) -> pl.DataFrame:
-    """Runs of consecutive tied deals within a game: for each length (1, 2, ...), how many
-    runs, their share of all runs with a 95% interval (clustered by game), how many ended lost
-    in the last deal, and the mean pot when the run ended (won, or lost); per value of the
-    column ``by`` (e.g. "agents") when given."""
+    """Runs of consecutive tied deals within a game, by length: how many, their share of all
+    runs (95% interval), how many ended lost in the last deal, and the mean pot at the end;
+    per value of the column ``by`` when given."""
     columns = ["game", "deal", "kitty_winner", "at_stake", "lost"]
     _check_outcomes(outcomes, columns + ([by] if by else []), "carry_chains")
     if by is not None:
@@ -266,64 +216,33 @@ def carry_chains(outcomes: pl.DataFrame, by: str | None = None) -> pl.DataFrame:
                 length = 0
         # a run still open here was cut by the frame's end (deals not a multiple): unresolved
     if not runs:
-        return pl.DataFrame(
-            schema={
-                "length": pl.Int64,
-                "runs": pl.Int64,
-                "share": pl.Float64,
-                "low": pl.Float64,
-                "high": pl.Float64,
-                "ended_lost": pl.Int64,
-                "mean_pot": pl.Float64,
-            }
-        )
+        return pl.DataFrame(schema={
+            "length": pl.Int64, "runs": pl.Int64, "share": pl.Float64, "low": pl.Float64,
+            "high": pl.Float64, "ended_lost": pl.Int64, "mean_pot": pl.Float64,
+        })  # fmt: skip
     table = pl.DataFrame(runs, schema=["game", "length", "lost", "pot"], orient="row")
     per_game_total = table.group_by("game").agg(total=pl.len())
     rows = []
     for (length,), group in table.group_by("length", maintain_order=True):
-        counts = per_game_total.join(
-            group.group_by("game").agg(k=pl.len()), on="game", how="left"
-        ).fill_null(0)
-        share, low, high = cluster_ratio(
-            counts["k"].to_numpy(), counts["total"].to_numpy(), proportion=True
-        )
-        rows.append(
-            {
-                "length": length,
-                "runs": group.height,
-                "share": share,
-                "low": low,
-                "high": high,
-                "ended_lost": int(group["lost"].sum()),
-                "mean_pot": float(group["pot"].mean()),
-            }
-        )
+        runs_of = group.group_by("game").agg(k=pl.len())
+        counts = per_game_total.join(runs_of, on="game", how="left").fill_null(0)
+        share, low, high = cluster_ratio(counts["k"].to_numpy(), counts["total"].to_numpy(),
+                                         proportion=True)  # fmt: skip
+        rows.append({"length": length, "runs": group.height, "share": share, "low": low,
+                     "high": high, "ended_lost": int(group["lost"].sum()),
+                     "mean_pot": float(group["pot"].mean())})  # fmt: skip
     return pl.DataFrame(rows).sort("length")
 
 
 def seat_deals(outcomes: pl.DataFrame) -> pl.DataFrame:
     """The outcomes frame long: one row per deal × seat with its tricks and kitty result."""
     _check_outcomes(outcomes, ["game", "deal", "kitty_winner", "tricks_0"], "seat_deals")
-    keep = [
-        c
-        for c in (
-            "game",
-            "deal",
-            "trump_reveal",
-            "agents",
-            "kitty_winner",
-            "tied",
-            "most_tricks",
-            "at_stake",
-        )
-        if c in outcomes.columns
-    ]
+    keep = [c for c in ("game", "deal", "trump_reveal", "agents", "kitty_winner", "tied",
+                        "most_tricks", "at_stake") if c in outcomes.columns]  # fmt: skip
     long = outcomes.select(*keep, *(f"tricks_{s}" for s in range(PLAYERS))).unpivot(
-        index=keep, variable_name="seat", value_name="tricks"
-    )
-    return long.with_columns(
-        seat=pl.col("seat").str.slice(7).cast(pl.Int8),
-    ).with_columns(won=(pl.col("kitty_winner") == pl.col("seat")).fill_null(False))
+        index=keep, variable_name="seat", value_name="tricks")  # fmt: skip
+    long = long.with_columns(seat=pl.col("seat").str.slice(7).cast(pl.Int8))
+    return long.with_columns(won=(pl.col("kitty_winner") == pl.col("seat")).fill_null(False))
 
 
 def win_by_tricks(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.DataFrame:
@@ -335,55 +254,44 @@ def win_by_tricks(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.Da
     ties = long.group_by([*by, "tricks"]).agg(
         tied_for_most=((pl.col("tricks") == pl.col("most_tricks")) & (pl.col("tied") > 1)).mean()
     )
-    return (
-        rows.rename({"n": "seat_deals", "estimate": "p_win"})
-        .join(ties, on=[*by, "tricks"])
-        .sort([*by, "tricks"])
-    )
+    rows = rows.rename({"n": "seat_deals", "estimate": "p_win"})
+    return rows.join(ties, on=[*by, "tricks"]).sort([*by, "tricks"])
 
 
 # -- what an auction is worth -------------------------------------------------------------------
 
 
-class _NoAuction:
+class _NoAuction(CompiledAgent):
     """Wraps a compiled-policy agent: always passes in the auction phase, plays as the agent
-    otherwise (its policy with ``starts`` off; the uniforms are used as before)."""
+    otherwise (``policies.passing``; the uniforms are used as before)."""
 
     def __init__(self, agent: Any) -> None:
         self.agent = agent
         self.name = f"{agent_label(agent)} (no auction)"
-        self.policy = dataclasses.replace(agent.policy, starts=False)
+
+    def compiled_policy(self) -> CompiledPolicy:
+        return passing(self.agent.compiled_policy())
 
 
 def _paired_recordings(
     rules: Rules, arms: Sequence[tuple[Rules, list[Any]]], games: int, seed: SeedLike
 ) -> list[list[Recording]]:
     """Play the same games (same deals, same random numbers at the same decisions) in every
-    arm: per arm, the recordings batch by batch."""
-    out: list[list[Recording]] = [[] for _ in arms]
-    for start in range(0, games, BATCH_SIZE):
-        size = min(BATCH_SIZE, games - start)
-        for index, (arm_rules, arm_agents) in enumerate(arms):
-            rng = generator(seed, start // BATCH_SIZE)
-            _, recording = play_new_games(arm_rules, arm_agents, size, rng)
-            out[index].append(recording)
-    return out
+    arm of compiled agents: per arm, the recordings batch by batch."""
+    return [[played[1] for *_, played in played_batches(arm_rules, arm_agents, games=games,
+                                                        seed=seed, engine="fast")]
+            for arm_rules, arm_agents in arms]  # fmt: skip
 
 
 def auction_value(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    deals: int,
+    rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, deals: int,
     seed: SeedLike,
-) -> pl.DataFrame:
-    """What starting an auction is worth, and to whom: every deal is played twice from the same
-    cards and random numbers, as the agents choose and with every seat passing. For the deals
-    where an auction was held, per role (starter; seller: the starter took its offer; the two
-    other offerers) the mean change an auction makes to the seat's chance of winning the
-    kitty, its tricks and the points of the deal's own kitty cards it won, with 95% intervals
-    (paired, clustered by game). Needs compiled-policy agents (random, heuristic, fitted)."""
-    rules = Rules() if rules is None else rules
+) -> pl.DataFrame:  # fmt: skip
+    """What starting an auction is worth, and to whom: every deal played twice from the same
+    cards and random numbers, as the agents choose and with every seat passing. Where an
+    auction was held, per role (starter, seller, offerer) the mean change it makes to the seat's
+    kitty wins, tricks and kitty points won, with paired 95% intervals. Compiled agents only."""
+    rules = GAME.checked_rules(rules)
     seated = GAME.resolve_agents(rules, agents)
     lineup = [playing_agent(agent, rules) for agent in seated]  # a fitted agent: its policy
     if not supports_fast(lineup):
@@ -395,20 +303,16 @@ def auction_value(
     seed_sequence(seed)
     games = -(-deals // rules.deals)
     without = [_NoAuction(a) for a in lineup]
-    with_auction, no_auction = _paired_recordings(
-        rules, [(rules, lineup), (rules, without)], games, seed
-    )
+    arms = [(rules, lineup), (rules, without)]
+    with_auction, no_auction = _paired_recordings(rules, arms, games, seed)
     rows = []
     offset = 0
     for a, b in zip(with_auction, no_auction, strict=True):
         g, d = a.dealer.shape
         seats = np.arange(PLAYERS)
         held = a.starter >= 0
-        role = np.where(
-            seats == a.starter[:, :, None],
-            "starter",
-            np.where(seats == a.taken_from[:, :, None], "seller", "offerer"),
-        )
+        role = np.where(seats == a.starter[:, :, None], "starter",
+                        np.where(seats == a.taken_from[:, :, None], "seller", "offerer"))
         won_a = a.kitty_winner[:, :, None] == seats
         won_b = b.kitty_winner[:, :, None] == seats
         points_a = np.where(won_a, a.kitty_points[:, :, None], 0)
@@ -416,18 +320,12 @@ def auction_value(
         game = np.broadcast_to((offset + np.arange(g))[:, None, None], role.shape)
         deal = np.broadcast_to(np.arange(1, d + 1)[None, :, None], role.shape)
         mask = np.broadcast_to(held[:, :, None], role.shape)
-        rows.append(
-            pl.DataFrame(
-                {
-                    "game": game[mask],
-                    "deal": deal[mask],
-                    "role": role[mask],
-                    "win_change": (won_a.astype(int) - won_b)[mask],
-                    "tricks_change": (a.tricks_won.astype(int) - b.tricks_won.astype(int))[mask],
-                    "points_change": (points_a.astype(int) - points_b)[mask],
-                }
-            )
-        )
+        rows.append(pl.DataFrame({
+            "game": game[mask], "deal": deal[mask], "role": role[mask],
+            "win_change": (won_a.astype(int) - won_b)[mask],
+            "tricks_change": (a.tricks_won.astype(int) - b.tricks_won.astype(int))[mask],
+            "points_change": (points_a.astype(int) - points_b)[mask],
+        }))  # fmt: skip
         offset += g
     frame = pl.concat(rows).filter(pl.col("game") * rules.deals + pl.col("deal") <= deals)
     label = lineup_label([agent_label(a) for a in seated])
@@ -436,12 +334,10 @@ def auction_value(
         part = frame.filter(pl.col("role") == role)
         entry: dict[str, Any] = {"role": role, "seat_deals": part.height}
         for column in ("win_change", "tricks_change", "points_change"):
-            per_game = (
-                part.group_by("game").agg(num=pl.col(column).sum(), den=pl.len()).sort("game")
-            )
-            estimate, low, high = cluster_ratio(
-                per_game["num"].to_numpy(), per_game["den"].to_numpy()
-            )
+            per_game = part.group_by("game").agg(num=pl.col(column).sum(), den=pl.len())
+            per_game = per_game.sort("game")
+            estimate, low, high = cluster_ratio(per_game["num"].to_numpy(),
+                                                per_game["den"].to_numpy())  # fmt: skip
             entry[column] = estimate
             entry[f"{column}_low"] = low
             entry[f"{column}_high"] = high
@@ -459,17 +355,12 @@ def auction_value(
 
 
 def trump_reveal_comparison(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    deals: int,
+    rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, deals: int,
     seed: SeedLike,
-) -> pl.DataFrame:
-    """Both ``trump_reveal`` readings side by side on the same games (same deals, trump deck
-    and random numbers): per metric of ``kitty_summary``, each reading's estimate and 95%
-    interval, and the difference (before_auction - after_kitty) with a paired 95% interval
-    over games."""
-    rules = Rules() if rules is None else rules
+) -> pl.DataFrame:  # fmt: skip
+    """Both ``trump_reveal`` readings on the same games: per ``kitty_summary`` metric, each
+    reading's estimate and 95% interval, and the difference with a paired 95% interval."""
+    rules = GAME.checked_rules(rules)
     frames = [
         kitty_outcomes(rules.replace(trump_reveal=reading), agents, deals=deals, seed=seed)
         for reading in TRUMP_REVEALS
@@ -497,14 +388,8 @@ def trump_reveal_comparison(
             half = float(scipy_stats.t.ppf(0.975, len(diff) - 1)) * spread
         else:
             half = math.nan
-        differences.append(
-            {
-                "metric": metric,
-                "difference": mean,
-                "difference_low": mean - half,
-                "difference_high": mean + half,
-            }
-        )
+        differences.append({"metric": metric, "difference": mean, "difference_low": mean - half,
+                            "difference_high": mean + half})
     return wide.join(pl.DataFrame(differences), on="metric", how="left").with_columns(
         games=pl.lit(after["game"].n_unique()), agents=pl.lit(after["agents"][0])
     )
@@ -527,19 +412,15 @@ def _revealed_suits(revealed: Iterable[str]) -> list[str]:
         raise ValueError(f"each trump card is turned once; repeated: {repeated}")
     too_many = [s for s, k in Counter(suits).items() if k > PER_SUIT]
     if too_many:
-        raise ValueError(
-            f"the trump deck holds {PER_SUIT} cards of each suit; revealed has more of "
-            f"{too_many}: {cards!r}"
-        )
+        raise ValueError(f"the trump deck holds {PER_SUIT} cards of each suit; revealed has "
+                         f"more of {too_many}: {cards!r}")  # fmt: skip
     return suits
 
 
 def trump_odds(revealed: Iterable[str] = ()) -> dict[str, Fraction]:
-    """Exact chance of each trump suit for the next deal, given the trump cards already turned
-    (cards like "QH" or suit letters, in any order). The trump deck holds 3 cards of each
-    suit and is never reshuffled, so a suit with k cards turned is next with probability
-    (3 - k) / (12 - turned). By symmetry the same holds for every later deal up to the 12th.
-    Once all 12 are turned the next deal has no trump: {"none": 1}."""
+    """Exact chance of each trump suit for the next deal given the trump cards turned (cards
+    like "QH" or suit letters): (3 - k) / (12 - turned) for a suit with k turned, and by
+    symmetry for every later deal up to the 12th; {"none": 1} once all 12 are turned."""
     suits = _revealed_suits(revealed)
     left = len(TRUMP_DECK) - len(suits)
     if left == 0:
@@ -551,19 +432,14 @@ def trump_odds(revealed: Iterable[str] = ()) -> dict[str, Fraction]:
 def trump_odds_table(revealed: Iterable[str] = (), rules: Rules | None = None) -> pl.DataFrame:
     """The chance of each trump suit for every deal still to come (exact; ``exact`` holds the
     fraction as text), the deals after the 12th having none."""
-    rules = Rules() if rules is None else rules
-    suits = _revealed_suits(revealed)
-    turned = len(suits)
-    odds = trump_odds(suits)
-    rows = []
-    for deal in range(turned + 1, rules.deals + 1):
+    rules, suits = GAME.checked_rules(rules), _revealed_suits(revealed)
+    odds, rows = trump_odds(suits), []
+    for deal in range(len(suits) + 1, rules.deals + 1):
         table = odds if deal <= len(TRUMP_DECK) else {"none": Fraction(1)}
         for suit, p in table.items():
             rows.append({"deal": deal, "suit": suit, "probability": float(p), "exact": str(p)})
-    return pl.DataFrame(
-        rows,
-        schema={"deal": pl.Int8, "suit": pl.String, "probability": pl.Float64, "exact": pl.String},
-    )
+    schema = {"deal": pl.Int8, "suit": pl.String, "probability": pl.Float64, "exact": pl.String}
+    return pl.DataFrame(rows, schema=schema)
 
 
 def trump_odds_through(trump_cards: Sequence[str]) -> pl.DataFrame:
@@ -575,15 +451,8 @@ def trump_odds_through(trump_cards: Sequence[str]) -> pl.DataFrame:
     for index in range(min(len(cards), len(TRUMP_DECK))):
         came = trump_suit_of(cards[index])
         for suit, p in trump_odds(cards[:index]).items():
-            rows.append(
-                {
-                    "deal": index + 1,
-                    "suit": suit,
-                    "probability": float(p),
-                    "exact": str(p),
-                    "came": suit == came,
-                }
-            )
+            rows.append({"deal": index + 1, "suit": suit, "probability": float(p), "exact": str(p),
+                         "came": suit == came})  # fmt: skip
     return pl.DataFrame(rows)
 
 
@@ -598,27 +467,14 @@ def trump_odds_brute_force(revealed: Iterable[str] = (), ahead: int = 1) -> dict
         raise ValueError("brute force enumerates orderings: reveal at least 4 cards first")
     if not 1 <= ahead <= len(remaining):
         raise ValueError(f"ahead must be 1–{len(remaining)}, got {ahead}")
-    from itertools import permutations
-
     orders = list(permutations(range(len(remaining))))
     tally = Counter(remaining[order[ahead - 1]] for order in orders)
     return {s: Fraction(tally[s], len(orders)) for s in SUITS}
 
 
 __all__ = [
-    "MAX_DEALS",
-    "auction_value",
-    "carry_chains",
-    "carry_over_rate",
-    "cluster_ratio",
-    "kitty_outcomes",
-    "kitty_summary",
-    "kitty_value_distribution",
-    "seat_deals",
-    "trump_odds",
-    "trump_odds_brute_force",
-    "trump_odds_table",
-    "trump_odds_through",
-    "trump_reveal_comparison",
-    "win_by_tricks",
-]
+    "MAX_DEALS", "auction_value", "carry_chains", "carry_over_rate", "cluster_ratio",
+    "kitty_outcomes", "kitty_summary", "kitty_value_distribution", "seat_deals", "trump_odds",
+    "trump_odds_brute_force", "trump_odds_table", "trump_odds_through",
+    "trump_reveal_comparison", "win_by_tricks",
+]  # fmt: skip

@@ -20,7 +20,13 @@ SCORES, OFFERS, KITTY_CARDS, TRICK, WON, HANDS = 15, 19, 23, 27, 31, 35  # 4 wid
 ROW = HANDS + PLAYERS  # (TRICK is by position in the trick)
 
 # -- a recorded deal (int16): what the frames, the kitty analyses and replay read ---------------
+#: Its one-wide columns from 0, then (from R_BY_SEAT) four-wide ones by seat, then the plays.
+RECORDED = ("dealer", "trump", "starter", "face_up", "called", "taken", "taken_from", "forced",
+            "kitty_winner", "kitty_points", "carried_in", "carried_out", "lost")  # fmt: skip
+RECORDED_BY_SEAT = ("offers", "kitty", "tricks_won", "scores_after")
 R_DEALER, R_TRUMP, R_STARTER, R_FACE_UP, R_CALLED, R_TAKEN, R_TAKEN_FROM, R_FORCED = range(8)
 R_KITTY_WINNER, R_KITTY_POINTS, R_CARRIED_IN, R_CARRIED_OUT, R_LOST = range(8, 13)
-R_OFFERS, R_KITTY, R_WON, R_SCORES_AFTER, R_PLAYS = 13, 17, 21, 25, 29
+R_BY_SEAT = len(RECORDED)
+R_OFFERS, R_KITTY, R_WON, R_SCORES_AFTER = range(R_BY_SEAT, R_BY_SEAT + 4 * PLAYERS, PLAYERS)
+R_PLAYS = R_BY_SEAT + PLAYERS * len(RECORDED_BY_SEAT)
 RECORD = R_PLAYS + PLAYERS * TRICKS

@@ -1,23 +1,13 @@
-"""What one Auction House seat may see: the ``Observation`` agents decide from, and
-``observe``, which builds it from the full State without another seat's secrets; and
-``knowledge_row``, the same knowledge as the compiled engine's row (what compiled agents read),
-built straight from the State's integers."""
+"""What one Auction House seat may see: the ``Observation`` agents decide from (built by
+``State.observation``), and how its phase and progress read in a compiled row."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-import numpy as np
 
 from workbench.games.auction_house.actions import PHASES
-from workbench.games.auction_house.cards import DECK, SUITS
-from workbench.games.auction_house.hands import card_names
 from workbench.games.auction_house.records import DealRecord, Trick
 from workbench.games.auction_house.rules import PLAYERS, Rules
-
-if TYPE_CHECKING:
-    from workbench.games.auction_house.engine import State
 
 
 @dataclass(slots=True)
@@ -91,44 +81,6 @@ class Observation:
         return tuple(frozenset(cards - played) for cards in known)
 
 
-def observe(state: State, player: int) -> Observation:
-    """What seat ``player`` (already checked) knows now: never another seat's hand, offer
-    (before the reveal) or kitty card, nor trump before it is turned."""
-    revealed = state.n_offers == PLAYERS - 1
-    offers, kitty = state.offers, state.kitty
-    return Observation(  # every field by name (the hot path of every step-engine decision)
-        player=player,
-        rules=state.rules,
-        deal=state.deal,
-        dealer=state.dealer,
-        phase=state.phase,
-        to_play=state.to_play,
-        hand=card_names(state.hands[player]),
-        scores=state.scores,
-        carried_in=state.carried_in,
-        trump_shown=state.trump_shown,
-        trump_card=state.trump_card,
-        trump=None if state.trump is None else SUITS[state.trump],
-        revealed_trumps=state.revealed_trumps,
-        passes=state.passes,
-        starter=state.starter,
-        face_up=None if state.face_up is None else DECK[state.face_up],
-        called=None if state.called is None else SUITS[state.called],
-        offered=tuple(card is not None for card in offers),
-        offers=tuple(DECK[c] if c is not None and revealed else None for c in offers),
-        own_offer=None if offers[player] is None else DECK[offers[player]],
-        taken=None if state.taken is None else DECK[state.taken],
-        taken_from=state.taken_from,
-        kitty_placed=tuple(card is not None for card in kitty),
-        own_kitty=None if kitty[player] is None else DECK[kitty[player]],
-        leader=state.leader if state.phase == "play" else None,
-        trick=tuple(DECK[c] for c in state.trick),
-        tricks=state.public_tricks,
-        tricks_won=state.tricks_won,
-        history=state.history,
-    )
-
-
 #: A phase's code in the compiled engine's row (``layout``: the step engine's PHASES order).
 PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
 
@@ -136,41 +88,3 @@ PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
 def step_of(phase: str, passes: int, offered: int, placed: int, played: int) -> int:
     """The row's STEP: decisions already taken in the phase (plays: cards played this deal)."""
     return {"auction": passes, "offer": offered, "kitty": placed, "play": played}.get(phase, 0)
-
-
-def knowledge_row(state: State, player: int) -> np.ndarray:
-    """What seat ``player`` (already checked) knows, as the compiled engine's row (``layout``):
-    equal to ``positions.observation_row(observe(state, player))`` (a test checks it on every
-    seat of whole games), without the detour through card notation."""
-    phase, trick = state.phase, state.trick
-    offers = [-1] * PLAYERS
-    if state.n_offers == PLAYERS - 1:  # revealed
-        offers = [-1 if card is None else card for card in state.offers]
-    if state.offers[player] is not None:
-        offers[player] = state.offers[player]
-    kitty, hands = [-1] * PLAYERS, [0] * PLAYERS
-    if state.kitty[player] is not None:
-        kitty[player] = state.kitty[player]
-    hands[player] = state.hands[player]
-    played = 0
-    for _, cards, _ in state.tricks:
-        for card in cards:
-            played |= 1 << card
-    for card in trick:
-        played |= 1 << card
-    step = step_of(phase, state.asked, state.n_offers, state.n_kitty,
-                   PLAYERS * len(state.tricks) + len(trick))  # fmt: skip
-    leader = state.leader if phase == "play" else (state.dealer + 1) % PLAYERS
-    row = [
-        state.deal, state.dealer, PHASE_CODE[phase], step, state.carried_in,
-        _or_none(state.trump), int(state.trump_shown), _or_none(state.starter),
-        _or_none(state.face_up), _or_none(state.called), _or_none(state.taken),
-        _or_none(state.taken_from), int(state.taken is not None and state.forced), leader,
-        played, *state.scores, *offers, *kitty, *trick, *[-1] * (PLAYERS - len(trick)),
-        *state.tricks_won, *hands,
-    ]  # fmt: skip
-    return np.array(row, np.int64)
-
-
-def _or_none(value: int | None) -> int:
-    return -1 if value is None else value

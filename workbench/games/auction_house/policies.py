@@ -1,63 +1,42 @@
-"""The compiled agents' policies: one numba function, ``choose``, that every engine calls.
+"""The compiled policies (numba): a policy is a ``kind`` (``RANDOM``, ``HEURISTIC``,
+``FITTED``) and a float64 parameter vector, one row of the kit's ``PolicyTable``. ``choose``
+takes one decision, ``choose_play`` a card play (the trick loop's entry); both engines call
+them, so both play one policy. They read only what the acting seat may know (trump is -1 while
+face down), and a uniform ``u`` that only the random policy uses.
 
-A policy is an integer ``kind`` (``RANDOM``, ``HEURISTIC``, ``FITTED``) plus a float64
-parameter vector, so a fitted agent is the same parametrised policy with other numbers. The
-compiled engine (``compiled.py``) calls ``choose`` inside its loop; an agent's step-by-step
-call builds the same inputs from its observation and calls it too, so both engines play one
-policy.
+Parameters (``CONSTANTS``; the heuristic has the first three, the fitted policy all, at
+defaults that play the heuristic):
 
-The inputs are what the acting seat may know: its hand, the cards it may choose now
-(``legal``), trump (-1 while face down or in a deal without one), the auction's face-up card
-and called suit, the offers (-1 until revealed) and the trick so far by position (read from
-the position's row), the cards played this deal, and a uniform ``u`` in [0, 1) (the engine's
-random number for this decision).
+- ``give_rank`` (3): start an auction only when the card put up ranks at most this.
+- ``long_suit`` (4): with trump unknown, the suit called must hold at least this many cards.
+- ``trade_rank`` (7): offer a card of the called suit when the face-up card ranks this or more.
+- ``shed_length`` (3), ``shed_trump`` (20): how ``shed`` weighs a suit's length and a trump.
+- ``kitty_rank`` (0): the kitty card's value adds this x its rank (below -1: a high card).
+- ``draw_trumps`` (0): lead the master trump only holding at least this many trumps.
+- ``lead_long`` (1): the side suit to lead low from maximises this x its length.
+- ``cover_from`` (3), ``ruff_from`` (1): from this position in the trick on, cover the trick
+  so far with the cheapest winner, or ruff when void (4: never).
+- ``block_weight`` (0): cover or ruff anywhere when this x (2 + the trick winner's tricks less
+  the seat's) >= 1: stop the seat ahead in the race for the kitty.
+- ``kitty_strength`` (0): ``kitty_rank`` grows by this x (the hand's cards of rank 8-10 - 3).
+- ``lead_trumps`` (10: never): with no master to lead, lead low trump holding this many.
+- ``kitty_standing`` (0): ``kitty_rank`` grows by this x how far the seat is ``behind``.
+- ``block_standing`` (0): the block test adds this x the trick winner's ``standing``.
 
-``HEURISTIC_PARAMETERS`` names the heuristic's parameter vector, in order (defaults today's):
-
-- ``give_rank`` (3): start an auction only when the card it would put up ranks at most this.
-- ``long_suit`` (4): with trump unknown, the suit it calls must hold at least this many cards.
-- ``trade_rank`` (7): offer a card of the called suit (to be taken) when the face-up card
-  ranks at least this (11: never).
-
-``FITTED_PARAMETERS`` extends it with named features of the same decisions (the heuristic
-plays them at the values in ``FITTED_DEFAULTS``, so ``FITTED`` at its defaults *is* the
-heuristic):
-
-- ``shed_length`` (3), ``shed_trump`` (20): a card's uselessness (``shed``) weighs its suit's
-  length and a trump by these (the card put up, offered, put in the kitty or discarded).
-- ``kitty_rank`` (0): the kitty card's value adds this x its rank (below -1: put the highest
-  card of the chosen suit in, raising the stake).
-- ``draw_trumps`` (0): lead the master trump to draw trumps only holding at least this many.
-- ``lead_long`` (1): the side suit to lead low from maximises this x its length (1: the
-  longest, -1: the shortest, to make a void).
-- ``cover_from`` (3): following, play the cheapest card that beats the trick so far (not sure
-  to win) from this position in the trick on (3: last seat only; 4: never).
-- ``ruff_from`` (1): void in the suit led, ruff from this position on (4: never ruff).
-- ``block_weight`` (0: never): following, cover or ruff from any position when this x (2 +
-  how many more tricks this deal the seat winning the trick so far has taken than it) >= 1
-  (the kitty goes to the most tricks: stop the seat ahead; 0.5 blocks a seat level or ahead).
-- ``kitty_strength`` (0): the kitty card's ``kitty_rank`` grows by this x (its high cards - 3)
-  (high: ranks 8 to 10), so what it gives up to the kitty can follow its hand's strength.
-- ``lead_trumps`` (10: never): with no master to lead, lead low trump holding at least this
-  many trumps (drawing the others' trumps for its side suits).
-- ``kitty_standing`` (0): the kitty card's ``kitty_rank`` also grows by this x how far the
-  seat is ``behind`` (the best other score less its own, in kitties of ``STANDING_POINTS``,
-  clipped to [-1, 1]), so a seat behind in the game can raise the stake it plays for and one
-  ahead lower it.
-- ``block_standing`` (0): the block test adds this x the trick winner's ``standing`` over the
-  seat (its score less the seat's, in kitties, clipped): stop a seat ahead in the game too.
-
-``CARD_WEIGHTS`` (all 0 by default) then weigh ``card_features.FEATURE_NAMES``: with any of them
-set, the fitted policy plays the legal card whose weighted features sum highest
-(``card_features.scored_card``, the card play the fit learns from the search) instead of the
-lead, follow and ruff rules above; with all of them 0 it plays those rules.
+``CARD_WEIGHTS`` (0 by default) weigh ``card_features``: with any set, the fitted policy plays
+the card whose weighted features sum highest (learnt from the search) instead of the lead,
+follow and ruff rules. A vector's ``NO_AUCTION`` column, when set, passes every auction.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numba
 import numpy as np
 
+from workbench.games.auction_house import layout
 from workbench.games.auction_house.card_features import FEATURE_NAMES, FEATURES, scored_card
 from workbench.games.auction_house.cards import (
     ABOVE,
@@ -68,17 +47,6 @@ from workbench.games.auction_house.cards import (
     FULL_MASK,
     SUIT_SIZE,
 )
-from workbench.games.auction_house.layout import (
-    AUCTION,
-    DEALER,
-    LEADER,
-    OFFER,
-    PLAY,
-    SCORES,
-    STEP,
-    TAKE,
-)
-from workbench.games.auction_house.layout import OFFERS as OFFER_COLUMN
 from workbench.games.auction_house.tricks import (
     RANK_OF,
     SUIT_OF,
@@ -87,6 +55,7 @@ from workbench.games.auction_house.tricks import (
     trick_race,
     trick_winner,
 )
+from workbench.kit.policies import CompiledPolicy, PolicyTable, policy_table
 
 #: Policy kinds.
 RANDOM, HEURISTIC, FITTED = 0, 1, 2
@@ -114,13 +83,15 @@ SCORE_FEATURES = ("kitty_standing", "block_standing")
 STANDING_POINTS = 30.0
 #: The lowest rank (0-based) ``high_cards`` counts: the 8 (then the 9 and the 10).
 HIGH_RANK = 7
-#: Parameter vectors are this long for every kind (unused entries are 0).
+#: The longest kind's parameters (the fitted policy's); then ``NO_AUCTION``: 1 passes every
+#: auction (an analysis's counterfactual), 0 plays the policy. A table row is ``WIDTH`` wide.
 PARAMETERS = len(FITTED_PARAMETERS)
+NO_AUCTION = PARAMETERS
+WIDTH = PARAMETERS + 1
 BIG = 10**6
 FIELD = (1 << SUIT_SIZE) - 1
 
 _FULL = np.int64(FULL_MASK)
-#: A card's suit and rank (card // SUIT_SIZE, card % SUIT_SIZE) by look-up: cards are 0-39.
 
 
 @numba.njit(cache=True, inline="always")
@@ -155,11 +126,9 @@ def shed(
     hand: int, trump: int, called: int, called_penalty: float, length: float = 3.0,
     trump_bonus: float = 20.0, rank_weight: float = 0.0,
 ) -> int:  # fmt: skip
-    """The card least useful for tricks: the lowest card of a short suit, trumps kept (value =
-    rank x (1 + ``rank_weight``) + ``length`` x suit length + ``trump_bonus`` for a trump +
-    ``called_penalty`` for suit ``called``; the lowest value wins, the first card on a tie; the
-    heuristic's weights are the defaults). With ``rank_weight`` >= 0 that is the lowest card
-    of some suit, so only suits' lowest cards are weighed."""
+    """The card least useful for tricks: the lowest value of rank x (1 + ``rank_weight``) +
+    ``length`` x suit length (+ ``trump_bonus`` for a trump, ``called_penalty`` for suit
+    ``called``), the first on a tie; with ``rank_weight`` >= 0 only each suit's lowest card."""
     best, best_value = -1, np.inf
     for suit in range(4):
         field = suit_field(hand, suit)
@@ -223,13 +192,13 @@ def _heuristic_start(
 def _heuristic_take(row: np.ndarray, trump: int) -> int:
     best, best_value = 0, -2
     for seat in range(4):
-        card = row[OFFER_COLUMN + seat]
+        card = row[layout.OFFERS + seat]
         value = -1
         if card >= 0:
             value = card % SUIT_SIZE + (20 if card // SUIT_SIZE == trump else 0)
         if value > best_value:
             best, best_value = seat, value
-    return row[OFFER_COLUMN + best]
+    return row[layout.OFFERS + best]
 
 
 @numba.njit(cache=True, inline="always")
@@ -289,22 +258,23 @@ def _heuristic_follow(
 
 
 @numba.njit(cache=True, inline="always")
-def features(kind: int, params: np.ndarray, seat: int) -> tuple:
-    """The seat's constants (``CONSTANTS``): its own for ``FITTED``; for ``HEURISTIC`` its
-    three and the heuristic's fixed values for the rest."""
+def features(kind: int, params: np.ndarray, policy: int) -> tuple:
+    """Table row ``policy``'s constants (``CONSTANTS``): its own for ``FITTED``; for
+    ``HEURISTIC`` its three and the heuristic's fixed values for the rest."""
     if kind == FITTED:
-        return (params[seat, 0], params[seat, 1], params[seat, 2], params[seat, 3],
-                params[seat, 4], params[seat, 5], params[seat, 6], params[seat, 7],
-                params[seat, 8], params[seat, 9], params[seat, 10], params[seat, 11],
-                params[seat, 12], params[seat, 13], params[seat, 14])  # fmt: skip
-    return (params[seat, 0], params[seat, 1], params[seat, 2], 3.0, 20.0, 0.0, 0.0, 1.0, 3.0,
-            1.0, 0.0, 0.0, 10.0, 0.0, 0.0)  # fmt: skip
+        return (params[policy, 0], params[policy, 1], params[policy, 2], params[policy, 3],
+                params[policy, 4], params[policy, 5], params[policy, 6], params[policy, 7],
+                params[policy, 8], params[policy, 9], params[policy, 10], params[policy, 11],
+                params[policy, 12], params[policy, 13], params[policy, 14])  # fmt: skip
+    return (params[policy, 0], params[policy, 1], params[policy, 2], 3.0, 20.0, 0.0, 0.0, 1.0,
+            3.0, 1.0, 0.0, 0.0, 10.0, 0.0, 0.0)  # fmt: skip
 
 
 @numba.njit(cache=True, inline="always")
 def standing(row: np.ndarray, seat: int, me: int) -> float:
     """How far ``seat``'s score is above ``me``'s, in ``STANDING_POINTS``, clipped to [-1, 1]."""
-    return min(1.0, max(-1.0, (row[SCORES + seat] - row[SCORES + me]) / STANDING_POINTS))
+    ahead = row[layout.SCORES + seat] - row[layout.SCORES + me]
+    return min(1.0, max(-1.0, ahead / STANDING_POINTS))
 
 
 @numba.njit(cache=True, inline="always")
@@ -312,9 +282,9 @@ def behind(row: np.ndarray, me: int) -> float:
     """How far the best other score is above ``me``'s, in ``STANDING_POINTS``, clipped."""
     best = -BIG
     for seat in range(4):
-        if seat != me and row[SCORES + seat] > best:
-            best = row[SCORES + seat]
-    return min(1.0, max(-1.0, (best - row[SCORES + me]) / STANDING_POINTS))
+        if seat != me and row[layout.SCORES + seat] > best:
+            best = row[layout.SCORES + seat]
+    return min(1.0, max(-1.0, (best - row[layout.SCORES + me]) / STANDING_POINTS))
 
 
 @numba.njit(cache=True, inline="always")
@@ -327,35 +297,30 @@ def high_cards(hand: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def scores_cards(params: np.ndarray, seat: int) -> bool:
-    """Whether the fitted vector ``params[seat]`` plays its cards by the card scorer (any
-    card weight set)."""
+def scores_cards(params: np.ndarray, policy: int) -> bool:
+    """Does the fitted vector ``params[policy]`` play by the card scorer (a card weight set)?"""
     for i in range(FIRST_WEIGHT, FIRST_WEIGHT + FEATURES):  # noqa: SIM110 (numba: no any())
-        if params[seat, i] != 0.0:
+        if params[policy, i] != 0.0:
             return True
     return False
 
 
 @numba.njit(cache=True, inline="always")
-def choose_play(kind: int, params: np.ndarray, seat: int, position: int, hand: int, legal: int,
-                trump: int, played: int, led: int, best: int, u: float,
+def choose_play(kind: int, params: np.ndarray, policy: int, position: int, hand: int,
+                legal: int, trump: int, played: int, led: int, best: int, u: float,
                 race: int, winner_standing: float, row: np.ndarray, me: int) -> int:  # fmt: skip
-    """``choose`` in the play phase, given the trick so far as its suit ``led`` and ``best``
-    card (``trick_best``; anything at ``position`` 0), the ``race`` (``trick_race``) and the
-    trick winner's ``standing`` over the seat: the card to play. The compiled engine's trick
-    loop keeps the trick's best and the tricks taken as it goes instead of reading the row
-    again; only the card scorer reads ``row`` (the trick, the tricks taken and the kitty card
-    of seat ``me``, the actor)."""
+    """``choose`` in the play phase for seat ``me``, given the trick so far (its suit ``led``,
+    ``best`` card, ``race`` and winner's ``standing``) as the trick loop keeps it."""
     if kind == RANDOM:
         return select_card(legal, np.int64(u * count_cards(legal)))
     if kind != HEURISTIC and kind != FITTED:
         return -1
-    if kind == FITTED and scores_cards(params, seat):
+    if kind == FITTED and scores_cards(params, policy):
         best_key = trick_key(best, trump, led) if position > 0 else -2
-        return scored_card(params, seat, FIRST_WEIGHT, row, me, position, hand, legal, trump,
+        return scored_card(params, policy, FIRST_WEIGHT, row, me, position, hand, legal, trump,
                            played, led, best_key, race)  # fmt: skip
     (_, _, _, length, trump_bonus, _, draw_trumps, lead_long, cover_from, ruff_from, block_weight,
-     _, lead_trumps, _, block_standing) = features(kind, params, seat)  # fmt: skip
+     _, lead_trumps, _, block_standing) = features(kind, params, policy)  # fmt: skip
     if position == 0:
         return _heuristic_lead(hand, trump, played, draw_trumps, lead_long, lead_trumps)
     block = False
@@ -366,52 +331,52 @@ def choose_play(kind: int, params: np.ndarray, seat: int, position: int, hand: i
 
 
 @numba.njit(cache=True, inline="always")
-def choose(
-    kind: int,
-    params: np.ndarray,
-    seat: int,
-    phase: int,
-    position: int,
-    hand: int,
-    legal: int,
-    trump: int,
-    face_up: int,
-    called: int,
-    row: np.ndarray,
-    played: int,
-    u: float,
-) -> tuple[bool, int, int]:
-    """One decision: (start, card, suit). In the auction phase ``start`` says whether to start
-    (with ``card`` face up, calling ``suit``); in the other phases ``card`` is the choice.
-    ``params[seat]`` is the policy's vector; ``row`` (the position, ``layout``) is read for the
-    revealed offers and the trick only. An unknown kind answers card -1, which the engine
-    refuses as illegal."""
-    if kind == RANDOM and phase != PLAY:
-        if phase == AUCTION:
+def choose(kind: int, params: np.ndarray, policy: int, phase: int, position: int, hand: int,
+           legal: int, trump: int, face_up: int, called: int, row: np.ndarray, played: int,
+           u: float) -> tuple[bool, int, int]:  # fmt: skip
+    """One decision by table row ``policy``: (start, card, suit); outside the auction ``card``
+    is the choice. An unknown kind answers card -1, which the engine refuses."""
+    if phase == layout.AUCTION and params[policy, NO_AUCTION] != 0.0:
+        return False, -1, -1
+    if kind == RANDOM and phase != layout.PLAY:
+        if phase == layout.AUCTION:
             return _random_start(hand, u)
         return False, select_card(legal, np.int64(u * count_cards(legal))), -1
-    if phase == PLAY:
+    if phase == layout.PLAY:
         led, best, best_position = -1, -1, 0
         if position > 0:
             led, best, best_position = trick_best(row, trump, position)
-        me = (row[LEADER] + position) % 4
+        me = (row[layout.LEADER] + position) % 4
         winner = trick_winner(me, position, best_position)
-        return False, choose_play(kind, params, seat, position, hand, legal, trump, played, led,
+        return False, choose_play(kind, params, policy, position, hand, legal, trump, played, led,
                                   best, u, trick_race(row, winner, me),
                                   standing(row, winner, me), row, me), -1  # fmt: skip
     if kind != HEURISTIC and kind != FITTED:
         return False, -1, -1
     (give_rank, long_suit, trade_rank, length, trump_bonus, kitty_rank, _, _, _, _, _,
-     kitty_strength, _, kitty_standing, _) = features(kind, params, seat)  # fmt: skip
-    if phase == AUCTION:
+     kitty_strength, _, kitty_standing, _) = features(kind, params, policy)  # fmt: skip
+    if phase == layout.AUCTION:
         return _heuristic_start(hand, trump, give_rank, long_suit, length, trump_bonus)
-    if phase == OFFER:
+    if phase == layout.OFFER:
         wanted = face_up % SUIT_SIZE + 1 >= trade_rank
         penalty = -BIG // 10 if wanted else 40
         return False, shed(hand, trump, called, penalty, length, trump_bonus), -1
-    if phase == TAKE:
+    if phase == layout.TAKE:
         return False, _heuristic_take(row, trump), -1
     if kind == FITTED:
         kitty_rank += kitty_strength * (high_cards(hand) - 3)
-        kitty_rank += kitty_standing * behind(row, (row[DEALER] + 1 + row[STEP]) % 4)  # actor
+        actor = (row[layout.DEALER] + 1 + row[layout.STEP]) % 4
+        kitty_rank += kitty_standing * behind(row, actor)
     return False, shed(hand, trump, -1, 0.0, length, trump_bonus, kitty_rank), -1
+
+
+def lineup_table(agents: Sequence[Any]) -> PolicyTable:
+    """The kit's ``PolicyTable`` of compiled agents, its rows ``WIDTH`` wide."""
+    return policy_table(agents, width=WIDTH)
+
+
+def passing(policy: CompiledPolicy) -> CompiledPolicy:
+    """``policy`` made to pass every auction (``NO_AUCTION`` set), deciding as before else."""
+    parameters = [*policy.parameters, *[0.0] * (WIDTH - len(policy.parameters))]
+    parameters[NO_AUCTION] = 1.0
+    return CompiledPolicy(policy.kind, tuple(parameters))

@@ -1,27 +1,48 @@
-"""Positions in the compiled engine's row form (``compiled``'s columns): from an observation
-(what one seat knows; the compiled agents' step call and the determinization agent's worlds)
-or from a whole step-engine State, and ``play_from``: many playouts from given positions.
+"""The compiled loop's Python side: positions as rows (``layout``) from an observation, from a
+whole State, or dealt afresh (``play_new_games``), and ``play_from``, continuations of States.
+New games draw from the batch's Generator: the first dealers, the trump deck orders, 13
+shuffles a game (so rule variants share the deals), then a block of uniforms per deal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from workbench.games.auction_house import compiled as c
+from workbench.errors import IllegalAction
 from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import DECK, SUITS, TRUMP_DECK, card_index
-from workbench.games.auction_house.engine import State
-from workbench.games.auction_house.fast import Recording, lineup_policies, raise_refused
+from workbench.games.auction_house.compiled import Recording, play_rows
+from workbench.games.auction_house.engine import PHASES, State
 from workbench.games.auction_house.observation import PHASE_CODE, Observation, step_of
-from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS
+from workbench.games.auction_house.policies import KIND_NAMES, lineup_table
+from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, Rules
+from workbench.kit.lineup import agent_label
+from workbench.kit.policies import plays_compiled
 from workbench.kit.seeding import SeedLike, generator
+from workbench.kit.streams import shuffle_rows
 
 #: How a playout treats the chance still to come: "draw" deals the later deals and orders the
 #: trump cards not yet turned afresh for every playout; "state" keeps the state's own.
 FUTURES = ("draw", "state")
+
+
+class _Cards(dict):
+    """Card notation -> ``value(index)`` in one look-up (None -> -1); other notation through
+    ``card_index``'s checks and clear errors (an observation holds the deck's own)."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__((name, value(index)) for index, name in enumerate(DECK))
+        self.value, self[None] = value, -1
+
+    def __missing__(self, card: Any) -> int:
+        return self.value(card_index(card))
+
+
+_INDEX, _BIT = _Cards(lambda index: index), _Cards(lambda index: 1 << index)
 
 
 def card_mask(cards: Sequence[str]) -> int:
@@ -32,62 +53,28 @@ def card_mask(cards: Sequence[str]) -> int:
     return mask
 
 
-class _Checked(dict):
-    """Card notation to a value: one dict look-up for the canonical notation an observation
-    holds; anything else goes through ``card_index``'s checks (and its clear errors)."""
-
-    def __init__(self, value_of_index: Any) -> None:
-        super().__init__((name, value_of_index(index)) for index, name in enumerate(DECK))
-        self.value_of_index = value_of_index
-
-    def __missing__(self, card: Any) -> int:
-        return self.value_of_index(card_index(card))
-
-
-_INDEX = _Checked(lambda index: index)
-_BIT = _Checked(lambda index: 1 << index)
-
-def _index(card: str | None) -> int:
-    """A card's index, -1 for None."""
-    return -1 if card is None else _INDEX[card]
-
-
-def _put(row: np.ndarray, column: int, values: Sequence[int]) -> None:
-    """Set the four columns from ``column`` (one per seat, or per trick position)."""
-    row[column : column + PLAYERS] = values
-
-
 def observation_row(obs: Observation) -> np.ndarray:
     """What seat ``obs.player`` knows, as a row: its own hand, offer and kitty card, the
-    revealed offers, the trick, the cards played; every other hand empty."""
-    me = obs.player
-    trick = [_INDEX[card] for card in obs.trick]
-    tricks = obs.tricks
-    played = 0
-    for card in obs.trick:
-        played |= _BIT[card]
+    revealed offers, the trick, the cards played; every other hand empty (``State.view``)."""
+    me, trick, tricks = obs.player, [_INDEX[card] for card in obs.trick], obs.tricks
+    played = card_mask(obs.trick)
     for finished in tricks:
-        for card in finished.cards:
-            played |= _BIT[card]
-    offers = [-1 if card is None else _INDEX[card] for card in obs.offers]
+        played |= card_mask(finished.cards)
+    offers = [_INDEX[card] for card in obs.offers]
     if obs.own_offer is not None:
-        offers[me] = _index(obs.own_offer)
-    kitty = [-1] * PLAYERS
-    if obs.own_kitty is not None:
-        kitty[me] = _index(obs.own_kitty)
-    hands = [0] * PLAYERS
-    hands[me] = card_mask(obs.hand)
-    step = step_of(
-        obs.phase, len(obs.passes), sum(obs.offered), sum(obs.kitty_placed),
-        PLAYERS * len(tricks) + len(trick),
-    )  # fmt: skip
+        offers[me] = _INDEX[obs.own_offer]
+    kitty, hands = [-1] * PLAYERS, [0] * PLAYERS
+    kitty[me], hands[me] = _INDEX[obs.own_kitty], card_mask(obs.hand)
+    step = step_of(obs.phase, len(obs.passes), sum(obs.offered), sum(obs.kitty_placed),
+                   PLAYERS * len(tricks) + len(trick))  # fmt: skip
+    forced = obs.taken is not None and any(c is not None and c[-1] == obs.called
+                                           for c in obs.offers)  # fmt: skip
     row = [
         obs.deal, obs.dealer, PHASE_CODE[obs.phase], step, obs.carried_in,
         -1 if obs.trump is None else SUITS.index(obs.trump), int(obs.trump_shown),
-        -1 if obs.starter is None else obs.starter, _index(obs.face_up),
-        -1 if obs.called is None else SUITS.index(obs.called), _index(obs.taken),
-        -1 if obs.taken_from is None else obs.taken_from,
-        int(obs.taken is not None and _was_forced(obs)),
+        -1 if obs.starter is None else obs.starter, _INDEX[obs.face_up],
+        -1 if obs.called is None else SUITS.index(obs.called), _INDEX[obs.taken],
+        -1 if obs.taken_from is None else obs.taken_from, int(forced),
         obs.leader if obs.leader is not None else (obs.dealer + 1) % PLAYERS, played,
         *obs.scores, *offers, *kitty, *trick, *[-1] * (PLAYERS - len(trick)), *obs.tricks_won,
         *hands,
@@ -95,35 +82,24 @@ def observation_row(obs: Observation) -> np.ndarray:
     return np.array(row, np.int64)
 
 
-def _was_forced(obs: Observation) -> bool:
-    """Was the take forced (a card of the called suit offered)? Known once offers are shown."""
-    return any(card is not None and card[-1] == obs.called for card in obs.offers)
-
-
 def state_row(state: State) -> np.ndarray:
-    """The whole position of a step-engine State (every hand, offer and kitty card) as a row:
-    a seat's ``State.view`` with every seat's secrets written in."""
+    """The whole position of a State (every hand, offer and kitty card) as a row."""
     if state.is_over:
         raise ValueError("the game is over: there is no position to play from")
     row = state.view(state.to_play)
-    _put(row, layout.OFFERS, [-1 if x is None else x for x in state.offers])
-    _put(row, layout.KITTY_CARDS, [-1 if x is None else x for x in state.kitty])
-    _put(row, layout.HANDS, state.hands)
+    for column, values in ((layout.OFFERS, state.offers), (layout.KITTY_CARDS, state.kitty)):
+        row[column : column + PLAYERS] = [-1 if x is None else x for x in values]
+    row[layout.HANDS : layout.HANDS + PLAYERS] = state.hands
     return row
 
 
-def _state_chance(state: State) -> tuple[np.ndarray, np.ndarray]:
+def state_chance(state: State) -> tuple[np.ndarray, np.ndarray]:
     """A State's trump deck order (indices into TRUMP_DECK) and its 13 shuffles (int8)."""
     trump = np.array([TRUMP_DECK.index(card) for card in state.chance.trump_cards], np.int8)
     shuffles = np.zeros((MAX_DEALS, len(DECK)), np.int8)
     given = np.array(state.chance.shuffles, np.int8)
     shuffles[: len(given)] = given
     return trump, shuffles
-
-
-def turned_trumps(state: State) -> int:
-    """How many trump cards the table has seen turned (this deal's, once it is turned)."""
-    return len(state.revealed_trumps)
 
 
 def draw_futures(
@@ -144,33 +120,96 @@ def draw_futures(
     shuffles[later] = fresh[later]
 
 
+@dataclass
+class PlayedBatch:
+    """Played games: their chance (for replay) and final scores."""
+
+    first_dealer: np.ndarray  # (G,)
+    trump_cards: np.ndarray  # (G, 12) indices into TRUMP_DECK, top first
+    shuffles: np.ndarray  # (G, 13, 40) card indices in dealing order
+    scores: np.ndarray  # (G, 4)
+
+    @property
+    def games(self) -> int:
+        return len(self.first_dealer)
+
+
+def final_scores(batch: PlayedBatch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(scores, ranks, win share) per game and seat; ties share a rank and the win."""
+    scores = batch.scores
+    ranks = 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
+    winners = ranks == 1
+    share = winners / winners.sum(axis=1, keepdims=True)
+    return scores, ranks, share
+
+
+def raise_refused(error: np.ndarray, agents: Sequence[Any], deal: int) -> None:
+    """Raise IllegalAction for a refused choice reported by ``compiled.play_rows``."""
+    row, seat, phase, card, kind = (int(v) for v in error)
+    if row < 0:
+        return
+    shown = DECK[card] if 0 <= card < len(DECK) else card
+    kind_name = KIND_NAMES[kind] if 0 <= kind < len(KIND_NAMES) else f"unknown kind {kind}"
+    raise IllegalAction(shown, f"agent {agent_label(agents[seat])!r} (policy {kind_name}) "
+                        f"chose an illegal {PHASES[phase]} choice in game {row} (deal {deal}, "
+                        f"seat {seat})", [])  # fmt: skip
+
+
+def play_positions(
+    rules: Rules, agents: Sequence[Any], rows: np.ndarray, trump_cards: np.ndarray,
+    shuffles: np.ndarray, u: np.ndarray, first_deal: int,
+) -> Recording:  # fmt: skip
+    """Play ``rows`` to the end of their games in place, one compiled agent per seat; what
+    they played (an IllegalAction naming the agent for a refused choice)."""
+    table = lineup_table(agents)
+    recording = Recording.empty(len(rows), rules.deals)
+    error = play_rows(
+        rows, trump_cards, shuffles, u, first_deal, table.kinds, table.parameters,
+        table.assignment(len(rows)), rules.deals, rules.trump_reveal == "before_auction", False,
+        recording.block, True,
+    )  # fmt: skip
+    if error[0] >= 0:
+        raise_refused(error, agents, int(rows[error[0], layout.DEAL]))
+    return recording
+
+
+def play_new_games(
+    rules: Rules, agents: Sequence[Any], games: int, rng: np.random.Generator
+) -> tuple[PlayedBatch, Recording]:
+    """Play ``games`` new games with one compiled agent per seat, drawing their chance and
+    every decision's uniform from ``rng`` (in the module docstring's order)."""
+    first = rng.integers(PLAYERS, size=games)
+    if rules.first_dealer != "random":
+        first = np.full(games, rules.first_dealer)
+    trump_cards = np.empty((games, len(TRUMP_DECK)), np.int8)
+    shuffle_rows(rng, trump_cards)
+    shuffles = np.empty((games, MAX_DEALS, len(DECK)), np.int8)
+    shuffle_rows(rng, shuffles.reshape(-1, len(DECK)))
+    u = rng.random((rules.deals, games, layout.SLOTS))
+    rows = np.zeros((games, layout.ROW), np.int64)
+    rows[:, layout.DEALER] = first
+    recording = play_positions(rules, agents, rows, trump_cards, shuffles, u, 1)
+    scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].copy()
+    return PlayedBatch(first.astype(np.int64), trump_cards, shuffles, scores), recording
+
+
 def play_from(
-    states: State | Sequence[State],
-    agents: Sequence[Any],
-    *,
-    playouts: int,
-    seed: SeedLike,
+    states: State | Sequence[State], agents: Sequence[Any], *, playouts: int, seed: SeedLike,
     future: str = "draw",
-) -> np.ndarray:
-    """Final scores of ``playouts`` continuations of each state to the end of its game, with
-    one compiled-policy agent per seat (random, heuristic): float64, shape (states, playouts,
-    4). Every hidden card of a state is as the state holds it; ``future`` "draw" (default)
-    deals the later deals and orders the unturned trump cards afresh for each playout, "state"
-    keeps the state's own chance. Same arguments, same scores."""
+) -> np.ndarray:  # fmt: skip
+    """Final scores of ``playouts`` continuations of each state to its game's end, one compiled
+    agent per seat: float64 (states, playouts, 4). Hidden cards are the state's; ``future``
+    (``FUTURES``) draws the chance still to come afresh or keeps the state's. Seeded."""
     scores, _, _ = playout_details(states, agents, playouts=playouts, seed=seed, future=future)
     return scores
 
 
 def playout_details(
-    states: State | Sequence[State],
-    agents: Sequence[Any],
-    *,
-    playouts: int,
-    seed: SeedLike,
+    states: State | Sequence[State], agents: Sequence[Any], *, playouts: int, seed: SeedLike,
     future: str = "draw",
-) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]:
+) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], Recording]:  # fmt: skip
     """``play_from``'s scores, plus each playout's chance (trump cards, shuffles) and its
-    recording block (what a test replays through the step engine)."""
+    recording (what a test replays through the step engine)."""
     states = [states] if isinstance(states, State) else list(states)
     if not states or not all(isinstance(s, State) for s in states):
         raise TypeError("states must be an auction_house State or a non-empty sequence of them")
@@ -182,33 +221,25 @@ def playout_details(
     if future not in FUTURES:
         raise ValueError(f"future must be one of {FUTURES}, got {future!r}")
     agents = list(agents)
-    if len(agents) != PLAYERS or not all(hasattr(a, "policy") for a in agents):
+    if len(agents) != PLAYERS or not all(plays_compiled(a) for a in agents):
         raise ValueError(
-            "agents must be one compiled-policy agent (random, heuristic) per seat: "
-            f"{PLAYERS}, got {agents!r}"
+            "agents must be one compiled-policy agent (random, heuristic, a fitted policy) per "
+            f"seat: {PLAYERS}, got {agents!r}"
         )
     rng = generator(seed)
-    base = np.stack([state_row(s) for s in states])
-    chances = [_state_chance(s) for s in states]
-    rows = np.repeat(base, playouts, axis=0)
+    rows = np.repeat(np.stack([state_row(s) for s in states]), playouts, axis=0)
+    chances = [state_chance(s) for s in states]
     trump_cards = np.repeat(np.stack([t for t, _ in chances]), playouts, axis=0)
     shuffles = np.repeat(np.stack([s for _, s in chances]), playouts, axis=0)
     if future == "draw":
-        turned = np.repeat([turned_trumps(s) for s in states], playouts)
+        turned = np.repeat([len(s.revealed_trumps) for s in states], playouts)
         draw_futures(trump_cards, shuffles, turned, rows[:, layout.DEAL], rng)
     first_deal = int(rows[:, layout.DEAL].min())
     u = rng.random((rules.deals - first_deal + 1, len(rows), layout.SLOTS))
-    recording = Recording.empty(len(rows), rules.deals)
-    kinds, params, starts = lineup_policies(agents)
-    error = c.play_rows(
-        rows, trump_cards, shuffles, u, first_deal, kinds, params, starts, rules.deals,
-        rules.trump_reveal == "before_auction", False, recording.block, True,
-    )  # fmt: skip
-    if error[0] >= 0:
-        raise_refused(error, agents, int(rows[error[0], layout.DEAL]))
+    recording = play_positions(rules, agents, rows, trump_cards, shuffles, u, first_deal)
     scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].astype(np.float64)
     return scores.reshape(len(states), playouts, PLAYERS), (trump_cards, shuffles), recording
 
 
-__all__ = ["FUTURES", "observation_row", "play_from", "state_row"]
-
+__all__ = ["FUTURES", "PlayedBatch", "observation_row", "play_from", "play_new_games",
+           "state_row"]  # fmt: skip

@@ -7,14 +7,13 @@ import dataclasses
 from dataclasses import dataclass
 
 from workbench.checks import seat_or_random, whole_number
-from workbench.games.auction_house.cards import DECK_SIZE, POINTS, TRUMP_DECK
+from workbench.games.auction_house.cards import DECK_SIZE, TRUMP_DECK
 
 PLAYERS = 4
 HAND_SIZE = DECK_SIZE // PLAYERS  # 10 cards dealt to each player
 TRICKS = HAND_SIZE - 1  # 9 tricks: one card of each hand goes to the kitty
 MAX_DEALS = 13  # the rulebook's game; the trump deck covers the first 12
 TRUMP_REVEALS = ("after_kitty", "before_auction")
-TOTAL_POINTS = sum(POINTS)  # 220
 
 
 @dataclass(frozen=True)
@@ -33,15 +32,10 @@ class Rules:
     first_dealer: int | str = "random"
 
     def __post_init__(self) -> None:
-        deals = whole_number(
-            "deals",
-            self.deals,
-            low=1,
-            high=MAX_DEALS,
-            allowed=f"a whole number 1–{MAX_DEALS} (the trump deck covers 12 deals, the 13th has "
-            "no trump)",
-            type_error=ValueError,
-        )
+        allowed = (f"a whole number 1–{MAX_DEALS} (the trump deck covers 12 deals, the 13th "
+                   "has no trump)")  # fmt: skip
+        deals = whole_number("deals", self.deals, low=1, high=MAX_DEALS, allowed=allowed,
+                             type_error=ValueError)  # fmt: skip
         object.__setattr__(self, "deals", deals)
         if self.trump_reveal not in TRUMP_REVEALS:
             raise ValueError(

@@ -1,391 +1,61 @@
-"""Uniform sampling of what one Auction House seat cannot see, for the ``search`` agent.
-
-What is hidden from seat ``me`` (its ``Observation``), in the deal in progress:
-
-- every other seat's hand;
-- every other seat's kitty card, once it has put one face down (kitty cards stay hidden until
-  the deal is scored);
-- every other seat's offer while the offers are still face down (an offer stays in its
-  owner's hand until the reveal);
-- the trump card while it is still face down (before the kitty is made, by the rulebook).
-
-The *filling* is those four things (``filling_of``). A filling is *consistent* with the
-observation when it puts every card exactly where the seat's view allows:
-
-- the seat's own hand, offer and kitty card, and every card played this deal, are where it saw
-  them; every other card is in some other seat's hand or kitty card;
-- each other seat holds as many cards as the public record says (ten dealt, minus its kitty
-  card once placed, minus the cards it has played), and has one kitty card once placed;
-- a seat that did not follow a suit led this deal holds no card of that suit in its hand (its
-  kitty card, put down before the play, may be of any suit);
-- a card the table saw a seat receive or keep in the auction (the starter's face-up card
-  before the swap, the card the starter took, the one the seller got, the offers handed back)
-  and that the seat has not played is in that seat's hand or is its kitty card;
-- a hidden offer is one of its owner's cards; a face-down trump card is one of the trump
-  cards not yet turned.
-
-Nothing else narrows it: no card rule forces a seat's offer, kitty card or choice of card
-among those it may play, so consistency is about card locations only (no model of what the
-other seats would have done). ``sample_states`` draws every consistent filling with the same
-probability: it counts the fillings exactly and draws from the counts, with no rejection.
-
-Counting. Once it is fixed which seats' kitty card is a card they were seen to hold (each
-seat with a kitty card: one of those, or an unseen card), the unseen cards go to four bins:
-the three other hands (a hand takes only the suits its seat has not shown void in) and the
-pool of kitty cards drawn from the unseen ones (any suit; the pool's cards go to those seats
-in any order). Suits that the same hands accept form one class; a class of ``n`` cards split
-``a`` over the bins can be dealt ``n! / prod(a!)`` ways, so the count is a short sum over the
-splits of the classes (the last class's split is forced by the bins' room). Sampling walks the
-classes drawing each split with probability proportional to its count of completions, then
-deals each class's cards in a uniformly random order.
-
-What is not part of the filling, and how a sampled State holds it:
-
-- the chance still to come (the later deals' shuffles and the order of the trump cards not
-  yet turned) is hidden from everyone and drawn afresh, uniformly, for each State;
-- a finished deal's private record (which seat put which kitty card, its dealt hands) cannot
-  change anything still to come; each State writes one reconstruction consistent with the
-  public record (forced where the auction shows it, otherwise in seat order);
-- the deal in progress's dealt hands and shuffle follow from the filling (the swap undone).
+"""Drawing what one seat cannot see, uniformly over the consistent fillings (``hidden``): as
+step-engine States (``sample_states``) or straight into compiled rows by rejection
+(``fill_rows`` for the determinization agent, ``fill`` compiled for the search), ``hidden``'s
+exact sampler making up what rejection does not keep. A sampled State draws the chance still
+to come afresh, and holds one reconstruction of past deals' private record consistent with the
+public one (it cannot change anything still to come).
 """
 
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
 
+import numba
 import numpy as np
 
 from workbench.checks import whole_number
-from workbench.games.auction_house.cards import DECK, DECK_SIZE, SUIT_SIZE, SUITS, TRUMP_DECK
+from workbench.games.auction_house import layout
+from workbench.games.auction_house.cards import (
+    DECK,
+    DECK_SIZE,
+    SUIT_SIZE,
+    SUITS,
+    TRUMP_DECK,
+    card_bits,
+)
 from workbench.games.auction_house.chance import Deal
 from workbench.games.auction_house.engine import State
-from workbench.games.auction_house.hands import card_bits
+from workbench.games.auction_house.hidden import (
+    Hidden,
+    exact_sampler,
+    hidden_trump_options,
+    read_hidden,
+)
 from workbench.games.auction_house.observation import Observation
-from workbench.games.auction_house.rules import HAND_SIZE, PLAYERS
+from workbench.games.auction_house.positions import observation_row
+from workbench.games.auction_house.rules import PLAYERS
+from workbench.kit.streams import bounded, state_of, store
 
 _INDEX = {name: index for index, name in enumerate(DECK)}
-_SUIT_BIT = {suit: 1 << index for index, suit in enumerate(SUITS)}
-_POOL = PLAYERS - 1  # bin index of the kitty pool, after the three other hands
+_SUIT = {suit: index for index, suit in enumerate(SUITS)}
 _BIT = [1 << card for card in range(DECK_SIZE)]
-
-
-class Hidden(NamedTuple):
-    """What seat ``me`` cannot see, as a counting problem; per-seat fields follow ``seats``."""
-
-    me: int
-    seats: tuple[int, ...]  # the other three seats, in seat order
-    room: tuple[int, ...]  # cards in the seat's hand now
-    has_kitty: tuple[bool, ...]  # the seat has put its kitty card face down
-    voids: tuple[int, ...]  # bit per suit its hand cannot hold (shown void this deal)
-    known: tuple[tuple[int, ...], ...]  # cards the table saw it hold, not yet played
-    offer_hidden: tuple[bool, ...]  # its offer is face down, not yet revealed
-    unseen: tuple[int, ...]  # every other card nobody showed this seat the place of
-
-
-class Filling(NamedTuple):
-    """One filling of the hidden information; per-seat fields follow ``Hidden.seats``."""
-
-    hands: tuple[int, ...]  # hand masks
-    kitty: tuple[int | None, ...]  # kitty card (None: not placed yet)
-    offers: tuple[int | None, ...]  # hidden offer (None: none face down)
-    trump_card: str | None  # the face-down trump card (None: turned, or no trump this deal)
-
-
-def read_hidden(observation: Observation) -> Hidden:
-    """The hidden cards of ``observation`` and the constraints on where they are; ValueError
-    when the game is over (nothing is left to play) or no card can be placed."""
-    if not isinstance(observation, Observation):
-        raise TypeError(
-            f"observation must be an auction_house Observation, got {type(observation).__name__}"
-        )
-    obs = observation
-    if obs.phase == "over":
-        raise ValueError("the game is over: there is nothing hidden left to sample")
-    me = obs.player
-    seats = tuple(s for s in range(PLAYERS) if s != me)
-    played = [len(obs.tricks)] * PLAYERS  # a finished trick holds a card of every seat
-    void_bits = [0] * PLAYERS  # suits each seat did not follow (``Observation.voids``)
-    rounds = [(t.leader, t.cards) for t in obs.tricks]
-    if obs.trick:
-        rounds.append((obs.leader, obs.trick))
-    seen = {_INDEX[c] for c in obs.hand}
-    for leader, cards in rounds:
-        led = cards[0][-1]
-        for position, card in enumerate(cards):
-            seen.add(_INDEX[card])
-            if card[-1] != led:
-                void_bits[(leader + position) % PLAYERS] |= _SUIT_BIT[led]
-    for position in range(len(obs.trick)):
-        played[(obs.leader + position) % PLAYERS] += 1
-    room = tuple(HAND_SIZE - int(obs.kitty_placed[s]) - played[s] for s in seats)
-    voids = tuple(void_bits[s] for s in seats)
-    holdings = obs.known_holdings()
-    known = tuple(tuple(sorted(_INDEX[c] for c in holdings[s])) for s in seats)
-    for card in (obs.own_kitty, obs.own_offer):
-        if card is not None:
-            seen.add(_INDEX[card])
-    for cards in known:
-        seen.update(cards)
-    revealed = any(card is not None for card in obs.offers)
-    offer_hidden = tuple(obs.offered[s] and not revealed for s in seats)
-    unseen = tuple(c for c in range(DECK_SIZE) if c not in seen)
-    hidden = Hidden(me, seats, room, tuple(obs.kitty_placed[s] for s in seats), voids, known,
-                    offer_hidden, unseen)  # fmt: skip
-    slots = sum(room) + sum(hidden.has_kitty)
-    if slots != len(unseen) + sum(map(len, known)):
-        raise ValueError(
-            f"seat {me}'s observation is inconsistent: the other seats hold {slots} cards but "
-            f"{len(unseen) + sum(map(len, known))} are unaccounted for"
-        )
-    return hidden
-
-
-# -- counting and drawing ----------------------------------------------------------------------
-
-
-def _splits(count: int, allowed: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every way to put ``count`` cards into the bins whose bit is set in ``allowed``, each bin
-    at most its cap: one tuple of counts per bin."""
-    bins = [b for b in range(len(caps)) if allowed >> b & 1]
-    out = []
-
-    def place(index: int, left: int, split: list[int]) -> None:
-        if index == len(bins) - 1:
-            if left <= caps[bins[index]]:
-                split[bins[index]] = left
-                out.append(tuple(split))
-                split[bins[index]] = 0
-            return
-        for take in range(min(left, caps[bins[index]]) + 1):
-            split[bins[index]] = take
-            place(index + 1, left - take, split)
-        split[bins[index]] = 0
-
-    if not bins:
-        return [tuple([0] * len(caps))] if count == 0 else []
-    place(0, count, [0] * len(caps))
-    return out
-
-
-def _ways(count: int, split: tuple[int, ...]) -> int:
-    """Ways to deal ``count`` distinct cards into bins getting ``split`` cards each."""
-    ways = math.factorial(count)
-    for part in split:
-        ways //= math.factorial(part)
-    return ways
-
-
-class _Classes:
-    """The unseen cards grouped by the bins that accept them, and the exact number of ways to
-    deal them into bins of given room (memoized: every layout of a Hidden shares it)."""
-
-    def __init__(self, hidden: Hidden) -> None:
-        by_allowed: dict[int, list[int]] = {}
-        for card in hidden.unseen:
-            suit_bit = 1 << (card // SUIT_SIZE)
-            allowed = 1 << _POOL
-            for i, voids in enumerate(hidden.voids):
-                if not voids & suit_bit:
-                    allowed |= 1 << i
-            by_allowed.setdefault(allowed, []).append(card)
-        # Most restricted classes first: the last one's split is forced, the cheapest case.
-        order = sorted(by_allowed, key=lambda allowed: (allowed.bit_count(), allowed))
-        self.classes = [(allowed, tuple(by_allowed[allowed])) for allowed in order]
-        # With a last class every bin takes, the one before it is dealt to a uniformly random
-        # set of the slots of the bins it may go to (Vandermonde's identity, below).
-        last_free = bool(self.classes) and self.classes[-1][0] == (1 << (_POOL + 1)) - 1
-        self.paired = len(self.classes) - 2 if last_free and len(self.classes) > 1 else None
-        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
-        self._tables: dict[tuple[int, tuple[int, ...]], tuple[list, list]] = {}
-
-    def completions(self, index: int, caps: tuple[int, ...]) -> int:
-        """Ways to deal classes ``index``.. into bins with exactly ``caps`` room."""
-        if index == len(self.classes):
-            return int(not any(caps))
-        allowed, cards = self.classes[index]
-        if index == len(self.classes) - 1:
-            if any(cap and not allowed >> b & 1 for b, cap in enumerate(caps)):
-                return 0
-            return _ways(len(cards), caps) if sum(caps) == len(cards) else 0
-        if index == self.paired:
-            # Sum over splits a of n!/prod(a!) * m!/prod((caps - a)!) = n! m!/prod(caps!) *
-            # sum of prod C(caps_b, a_b) = n! m!/prod(caps!) * C(room of allowed bins, n).
-            free = self.classes[-1][1]
-            if sum(caps) != len(cards) + len(free):
-                return 0
-            room = sum(cap for b, cap in enumerate(caps) if allowed >> b & 1)
-            ways = math.factorial(len(cards)) * math.factorial(len(free))
-            ways *= math.comb(room, len(cards))
-            for cap in caps:
-                ways //= math.factorial(cap)  # divides exactly: it is a count of dealings
-            return ways
-        key = (index, caps)
-        if key not in self._memo:
-            self._memo[key] = sum(self.table(index, caps)[1])
-        return self._memo[key]
-
-    def table(self, index: int, caps: tuple[int, ...]) -> tuple[list, list]:
-        """The splits of class ``index`` into ``caps`` with their counts of completions."""
-        key = (index, caps)
-        if key not in self._tables:
-            allowed, cards = self.classes[index]
-            splits, weights = [], []
-            for split in _splits(len(cards), allowed, caps):
-                rest = tuple(c - s for c, s in zip(caps, split, strict=True))
-                weight = _ways(len(cards), split) * self.completions(index + 1, rest)
-                if weight:
-                    splits.append(split)
-                    weights.append(weight)
-            self._tables[key] = (splits, weights)
-        return self._tables[key]
-
-    def deal(self, caps: tuple[int, ...], bins: list[list[int]], rng: np.random.Generator) -> None:
-        """Add to ``bins`` one dealing of every class into ``caps``, uniformly."""
-        last = len(self.classes) - 1
-        for index, (allowed, cards) in enumerate(self.classes):
-            if index == self.paired:
-                # Each dealing of the last two classes is one order of the slots: this class's
-                # cards take random slots of the bins it may go to, the last class the rest.
-                mine = [b for b, cap in enumerate(caps) if allowed >> b & 1 for _ in range(cap)]
-                rest = [b for b, cap in enumerate(caps) if not allowed >> b & 1 for _ in range(cap)]
-                picked = rng.permutation(len(mine)).tolist()
-                for card, slot in zip(cards, picked, strict=False):
-                    bins[mine[slot]].append(card)
-                rest += [mine[slot] for slot in picked[len(cards) :]]
-                free = self.classes[-1][1]
-                for card, slot in zip(free, rng.permutation(len(rest)).tolist(), strict=True):
-                    bins[rest[slot]].append(card)
-                return
-            if index == last:
-                split = caps
-            else:
-                splits, weights = self.table(index, caps)
-                split = splits[_pick(weights, rng)]
-            order = rng.permutation(len(cards)).tolist() if len(cards) > 1 else [0]
-            start = 0
-            for b, part in enumerate(split):
-                if part:
-                    bins[b].extend(cards[k] for k in order[start : start + part])
-                    start += part
-            caps = tuple(c - s for c, s in zip(caps, split, strict=True))
-
-
-class _Layout:
-    """One choice of which seats' kitty card is a card they were seen to hold (per seat: that
-    card, -1 for an unseen card from the pool, None for no kitty card yet): the bins' room and
-    the exact number of fillings it allows."""
-
-    def __init__(self, hidden: Hidden, classes: _Classes, choice: tuple[int | None, ...]) -> None:
-        self.classes = classes
-        self.choice = choice
-        self.pool_seats = [i for i, c in enumerate(choice) if c == -1]
-        caps = [0] * (PLAYERS - 1) + [len(self.pool_seats)]
-        self.hand_known: list[list[int]] = []
-        possible = True
-        for i in range(len(hidden.seats)):
-            in_hand = [c for c in hidden.known[i] if c != choice[i]]
-            if any(hidden.voids[i] >> (c // SUIT_SIZE) & 1 for c in in_hand):
-                possible = False  # a card of a suit it showed void in cannot be in its hand
-            caps[i] = hidden.room[i] - len(in_hand)
-            possible &= caps[i] >= 0
-            self.hand_known.append(in_hand)
-        self.caps = tuple(caps)
-        self.count = 0
-        if possible:
-            self.count = math.factorial(len(self.pool_seats)) * classes.completions(0, self.caps)
-
-    def draw(self, rng: np.random.Generator) -> tuple[list[list[int]], list[int | None]]:
-        """One filling of this layout, uniformly: the cards of each hand and each kitty card."""
-        bins: list[list[int]] = [list(cards) for cards in self.hand_known] + [[]]
-        self.classes.deal(self.caps, bins, rng)
-        kitty: list[int | None] = [None if c == -1 else c for c in self.choice]
-        pool = bins[_POOL]
-        order = rng.permutation(len(pool)).tolist() if len(pool) > 1 else range(len(pool))
-        for i, k in zip(self.pool_seats, order, strict=True):
-            kitty[i] = pool[k]  # the pool's m! orders to its seats, equally likely
-        return bins[:_POOL], kitty
-
-
-def _pick(weights: Sequence[int], rng: np.random.Generator) -> int:
-    """An index drawn with probability ``weights[i] / sum(weights)``, exactly (whole numbers)."""
-    total = sum(weights)
-    target = _below(total, rng)
-    for index, weight in enumerate(weights):
-        target -= weight
-        if target < 0:
-            return index
-    raise AssertionError("unreachable: the target is below the total")
-
-
-def _below(total: int, rng: np.random.Generator) -> int:
-    """A whole number drawn uniformly from 0..total-1 (any size)."""
-    if total < 2**62:
-        return int(rng.integers(total))
-    bits = total.bit_length()
-    while True:  # rejection from the next power of two: exact, at most two tries on average
-        value = int.from_bytes(rng.bytes((bits + 7) // 8), "little") >> (-bits % 8)
-        if value < total:
-            return value
-
-
-class _Sampler:
-    """Every layout of one Hidden with its count: draws fillings uniformly."""
-
-    def __init__(self, hidden: Hidden) -> None:
-        options = [
-            (*hidden.known[i], -1) if hidden.has_kitty[i] else (None,)
-            for i in range(len(hidden.seats))
-        ]
-        classes = _Classes(hidden)
-        layouts = [_Layout(hidden, classes, choice) for choice in itertools.product(*options)]
-        self.layouts = [layout for layout in layouts if layout.count]
-        self.weights = [layout.count for layout in self.layouts]
-        self.count = sum(self.weights)
-        if not self.count:
-            raise ValueError(
-                f"no deal is consistent with seat {hidden.me}'s observation: the unseen cards "
-                "cannot fill the other hands given the suits shown void"
-            )
-
-    def draw(self, rng: np.random.Generator) -> tuple[list[list[int]], list[int | None]]:
-        layout = self.layouts[_pick(self.weights, rng)] if len(self.layouts) > 1 else (
-            self.layouts[0])  # fmt: skip
-        return layout.draw(rng)
-
-
-@lru_cache(maxsize=256)
-def _sampler(hidden: Hidden) -> _Sampler:
-    return _Sampler(hidden)
-
-
-def count_fillings(observation: Observation) -> int:
-    """The exact number of card placements consistent with ``observation`` (hands and kitty
-    cards; times each hidden offer's choices and the face-down trump's, as ``filling_of``)."""
-    hidden = read_hidden(observation)
-    offers = math.prod(room for room, face_down in zip(hidden.room, hidden.offer_hidden,
-                                                       strict=True) if face_down)  # fmt: skip
-    return _sampler(hidden).count * offers * len(_hidden_trump_options(observation))
-
-
-# -- States --------------------------------------------------------------------------------------
-
-
-def _hidden_trump_options(observation: Observation) -> list[str | None]:
-    """The cards the face-down trump card may be; [None] when it is turned or there is none."""
-    if observation.trump_shown or not observation.rules.has_trump(observation.deal):
-        return [None]
-    shown = set(observation.revealed_trumps)
-    return [card for card in TRUMP_DECK if card not in shown]
+#: Rejection draws per filling wanted by ``fill_rows`` (when some seat has shown a void).
+FILL_ROWS_TRIES = 4
+#: ``fill``'s rejection draws allowed per filling wanted before the exact sampler makes up
+#: the rest, and the draws per filling after which it stops when fewer than one in
+#: ``REJECTION_TRIES`` was kept (it would not finish).
+REJECTION_TRIES = 512
+REJECTION_PROBE = 32
+_TRUMP_INDEX = {card: i for i, card in enumerate(TRUMP_DECK)}
 
 
 @lru_cache(maxsize=64)
 def _past_records(history: tuple) -> tuple[tuple, tuple, tuple]:
-    """Each finished deal's dealt hands, kitty card by seat and a shuffle dealing those hands,
-    reconstructed from the public record (see the module docstring)."""
+    """Each finished deal's dealt hands, kitty card by seat and a shuffle dealing them, one
+    reconstruction consistent with the public record."""
     hands_history, kitty_history, shuffles = [], [], []
     for record in history:
         held = [set() for _ in range(PLAYERS)]
@@ -439,26 +109,21 @@ class _Frame:
         self.dealer = obs.dealer
         self.first_dealer = (obs.dealer - (obs.deal - 1)) % PLAYERS
         hands_history, kitty_history, self.past_shuffles = _past_records(obs.history)
-        forced = obs.taken is not None and any(
-            card is not None and card[-1] == obs.called for card in obs.offers
-        )
+        forced = obs.taken is not None and any(c is not None and c[-1] == obs.called
+                                               for c in obs.offers)  # fmt: skip
         self.fields = {
             "rules": obs.rules, "deal": obs.deal, "dealer": obs.dealer, "phase": obs.phase,
             "scores": obs.scores, "carried_in": obs.carried_in, "trump_shown": obs.trump_shown,
-            "trump": None if obs.trump is None else SUITS.index(obs.trump),
-            "trump_card": obs.trump_card,
+            "trump": _SUIT.get(obs.trump), "trump_card": obs.trump_card,
             "asked": len(obs.passes) + (obs.starter is not None), "passes": obs.passes,
-            "starter": obs.starter,
-            "face_up": None if obs.face_up is None else _INDEX[obs.face_up],
-            "called": None if obs.called is None else SUITS.index(obs.called),
-            "n_offers": sum(obs.offered),
-            "taken": None if obs.taken is None else _INDEX[obs.taken],
-            "taken_from": obs.taken_from, "forced": forced, "n_kitty": sum(obs.kitty_placed),
+            "starter": obs.starter, "face_up": _INDEX.get(obs.face_up),
+            "called": _SUIT.get(obs.called), "n_offers": sum(obs.offered),
+            "taken": _INDEX.get(obs.taken), "taken_from": obs.taken_from, "forced": forced,
+            "n_kitty": sum(obs.kitty_placed),
             "leader": obs.leader if obs.phase == "play" else (obs.dealer + 1) % PLAYERS,
             "trick": tuple(_INDEX[c] for c in obs.trick),
-            "tricks": tuple(
-                (t.leader, tuple(_INDEX[c] for c in t.cards), t.winner) for t in obs.tricks
-            ),
+            "tricks": tuple((t.leader, tuple(_INDEX[c] for c in t.cards), t.winner)
+                            for t in obs.tricks),
             "tricks_won": obs.tricks_won, "history": obs.history,
             "kitty_history": kitty_history, "hands_history": hands_history,
         }  # fmt: skip
@@ -470,8 +135,8 @@ class _Frame:
             for position, card in enumerate(cards):
                 self.played[(leader + position) % PLAYERS].append(_INDEX[card])
         self.my_hand = [_INDEX[c] for c in obs.hand]
-        self.my_kitty = None if obs.own_kitty is None else _INDEX[obs.own_kitty]
-        self.offers = [None if c is None else _INDEX[c] for c in obs.offers]
+        self.my_kitty = _INDEX.get(obs.own_kitty)
+        self.offers = [_INDEX.get(c) for c in obs.offers]
         if obs.own_offer is not None:
             self.offers[self.me] = _INDEX[obs.own_offer]
         self.swap = None
@@ -481,15 +146,9 @@ class _Frame:
         self.unturned = [c for c in TRUMP_DECK if c not in obs.revealed_trumps]
         self.future = 13 - obs.deal
 
-    def state(
-        self,
-        hand_cards: list[list[int]],
-        kitty_cards: list[int | None],
-        hidden_offers: list[int | None],
-        trump_card: str | None,
-        trump_order: list[int],
-        future: list[tuple[int, ...]],
-    ) -> State:
+    def state(self, hand_cards: list[list[int]], kitty_cards: list[int | None],
+              hidden_offers: list[int | None], trump_card: str | None, trump_order: list[int],
+              future: list[tuple[int, ...]]) -> State:  # fmt: skip
         """The State of one filling; ``trump_order`` orders the trump cards still face down
         (after ``trump_card``), ``future`` holds the later deals' shuffles."""
         hands, kitty, offers = [0] * PLAYERS, [None] * PLAYERS, list(self.offers)
@@ -538,14 +197,13 @@ def _permutations(rng: np.random.Generator, rows: int, size: int) -> list[list[i
 
 def sample_states(observation: Observation, rng: np.random.Generator, count: int) -> list[State]:
     """``count`` step-engine States consistent with ``observation``, each filling of the hidden
-    information equally likely (see the module docstring); the chance still to come is drawn
-    afresh for each."""
+    information equally likely, the chance still to come drawn afresh for each."""
     count = whole_number("count", count, low=0)
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy Generator, got {type(rng).__name__}")
     hidden = read_hidden(observation)
-    sampler = _sampler(hidden)
-    trumps = _hidden_trump_options(observation)
+    sampler = exact_sampler(hidden)
+    trumps = hidden_trump_options(observation)
     frame = _Frame(observation, hidden)
     unturned = len(frame.unturned) - (trumps[0] is not None)
     trump_orders = _permutations(rng, count, unturned)
@@ -553,73 +211,254 @@ def sample_states(observation: Observation, rng: np.random.Generator, count: int
     states = []
     for k in range(count):
         hand_cards, kitty = sampler.draw(rng)
-        offers = [
-            cards[int(rng.integers(len(cards)))] if hidden.offer_hidden[i] else None
-            for i, cards in enumerate(hand_cards)
-        ]
+        offers = [cards[int(rng.integers(len(cards)))] if hidden.offer_hidden[i] else None
+                  for i, cards in enumerate(hand_cards)]  # fmt: skip
         trump = trumps[int(rng.integers(len(trumps)))] if len(trumps) > 1 else trumps[0]
         later = future[k * frame.future : (k + 1) * frame.future]
         states.append(frame.state(hand_cards, kitty, offers, trump, trump_orders[k], later))
     return states
 
 
-def filling_of(state: State, player: int) -> Filling:
-    """The part of ``state`` hidden from seat ``player``: the others' hands, kitty cards and
-    face-down offers, and the face-down trump card (see the module docstring)."""
-    seats = [s for s in range(PLAYERS) if s != player]
-    revealed = state.n_offers == PLAYERS - 1
-    trump = None
-    if not state.trump_shown and state.rules.has_trump(state.deal) and state.phase != "over":
-        trump = state.chance.trump_cards[state.deal - 1]
-    return Filling(
-        tuple(state.hands[s] for s in seats),
-        tuple(state.kitty[s] for s in seats),
-        tuple(None if revealed else state.offers[s] for s in seats),
-        trump,
-    )
+# -- rows --------------------------------------------------------------------------------------
 
 
-def consistent_fillings(observation: Observation) -> Iterator[Filling]:
-    """Every filling consistent with ``observation``, by brute force over the card places (for
-    small positions: tests check the sampler against it)."""
-    hidden = read_hidden(observation)
-    trumps = _hidden_trump_options(observation)
-    cards = sorted((*hidden.unseen, *itertools.chain.from_iterable(hidden.known)))
-    for hand_cards, kitty in _placements(hidden, 0, frozenset(cards)):
-        choices = [
-            card_bits(hand) if hidden.offer_hidden[i] else [None]
-            for i, hand in enumerate(hand_cards)
-        ]
-        for offers in itertools.product(*choices):
-            for trump in trumps:
-                yield Filling(tuple(hand_cards), tuple(kitty), tuple(offers), trump)
+def fill_rows(
+    observation: Observation, hidden: Hidden, count: int, rng: np.random.Generator
+) -> np.ndarray:
+    """``count`` rows of the position, every other seat's hand, kitty card and face-down offer
+    filled in uniformly over the consistent fillings (by ``_rejection_fillings``, the exact
+    sampler making up the rest; a face-down offer a uniformly random card of its hand)."""
+    rows = np.tile(observation_row(observation), (count, 1))
+    room, has_kitty = np.array(hidden.room), np.array(hidden.has_kitty, bool)
+    ends = np.cumsum(room + has_kitty)
+    starts = ends - room - has_kitty
+    places = _rejection_fillings(hidden, count, rng)
+    drawn = len(places)
+    bits = np.int64(1) << places
+    for i, seat in enumerate(hidden.seats):
+        rows[:drawn, layout.HANDS + seat] = bits[:, starts[i] : starts[i] + room[i]].sum(axis=1)
+        rows[:drawn, layout.KITTY_CARDS + seat] = places[:, ends[i] - 1] if has_kitty[i] else -1
+    _exact_rows(hidden, rows, drawn, rng)
+    for i, seat in enumerate(hidden.seats):
+        if hidden.offer_hidden[i]:  # a uniformly random card of the hand
+            picks = (rng.random(count) * room[i]).astype(np.int64)
+            hands = zip(rows[:, layout.HANDS + seat].tolist(), picks.tolist(), strict=True)
+            rows[:, layout.OFFERS + seat] = [card_bits(hand)[k] for hand, k in hands]
+    return rows
 
 
-def _placements(
-    hidden: Hidden, index: int, left: frozenset[int]
-) -> Iterator[tuple[list[int], list[int | None]]]:
-    """Every way for seats ``index``.. to hold exactly the cards ``left`` (hand masks and kitty
-    cards), each seat within its constraints."""
-    if index == len(hidden.seats):
-        if not left:
-            yield [], []
+def _exact_rows(hidden: Hidden, rows: np.ndarray, first: int, rng: np.random.Generator) -> None:
+    """Rows ``first``.. of ``rows`` (the observation's) filled by the exact sampler."""
+    if first == len(rows):
         return
-    voids, known = hidden.voids[index], set(hidden.known[index])
-    others_known = set(itertools.chain.from_iterable(
-        k for i, k in enumerate(hidden.known) if i != index))  # fmt: skip
-    mine = sorted(left - others_known)
-    kitty_options = mine if hidden.has_kitty[index] else [None]
-    for kitty in kitty_options:
-        hand_options = [c for c in mine if c != kitty and not voids >> (c // SUIT_SIZE) & 1]
-        for hand in itertools.combinations(hand_options, hidden.room[index]):
-            taken = set(hand) | ({kitty} if kitty is not None else set())
-            if not known <= taken:
-                continue
-            for hands, kitties in _placements(hidden, index + 1, left - taken):
-                yield [sum(1 << c for c in hand), *hands], [kitty, *kitties]
+    exact = exact_sampler(hidden)
+    for n in range(first, len(rows)):
+        hand_cards, kitty_cards = exact.draw(rng)
+        for i, seat in enumerate(hidden.seats):
+            rows[n, layout.HANDS + seat] = sum(1 << c for c in hand_cards[i])
+            rows[n, layout.KITTY_CARDS + seat] = -1 if kitty_cards[i] is None else kitty_cards[i]
 
 
-__all__ = [
-    "Filling", "Hidden", "consistent_fillings", "count_fillings", "filling_of",
-    "read_hidden", "sample_states",
-]  # fmt: skip
+def _rejection_fillings(hidden: Hidden, count: int, rng: np.random.Generator) -> np.ndarray:
+    """Up to ``count`` uniform fillings, cards by place (each other seat's hand, then its kitty
+    card): known cards at random places of their seat's, the unseen in random order over the
+    rest (each filling equally often), kept when no hand holds a suit its seat is void in."""
+    room, has_kitty = np.array(hidden.room), np.array(hidden.has_kitty, bool)
+    ends = np.cumsum(room + has_kitty)
+    starts = ends - room - has_kitty
+    total = int(ends[-1])
+    voided = any(hidden.voids)
+    tries = count * (FILL_ROWS_TRIES if voided else 1)
+    drawn = np.full((tries, total), -1, np.int64)
+    every = np.arange(tries)[:, None]
+    for i, known in enumerate(hidden.known):
+        if known:
+            keys = rng.random((tries, int(ends[i] - starts[i])))
+            chosen = np.argsort(keys, axis=1)[:, : len(known)] + starts[i]
+            drawn[every, chosen] = np.array(known, np.int64)[None, :]
+    if hidden.unseen:
+        order = rng.permuted(np.tile(np.array(hidden.unseen), (tries, 1)), axis=1)
+        drawn[drawn < 0] = order.ravel()
+    if voided:
+        owner = np.repeat(np.arange(3), room + has_kitty)
+        in_hand = np.concatenate([
+            [True] * int(r) + [False] * int(k) for r, k in zip(room, has_kitty, strict=True)
+        ])  # fmt: skip
+        void_of_place = np.array([hidden.voids[o] for o in owner], np.int64)[None, :]
+        clash = (void_of_place >> (drawn // SUIT_SIZE)) & 1 & in_hand[None, :]
+        drawn = drawn[~clash.astype(bool).any(axis=1)]
+    return drawn[:count]
+
+
+@dataclass(frozen=True)
+class RowFilling:
+    """An observation ready to fill into rows again and again: its row, its hidden cards as
+    flat arrays (per seat of ``hidden.seats``) and its trump cards, the turned ones first."""
+
+    hidden: Hidden
+    row: np.ndarray  # int64 (ROW,): what the seat knows
+    seats: np.ndarray  # int64 (3,)
+    room: np.ndarray  # int64 (3,): cards in the hand
+    has_kitty: np.ndarray  # int64 (3,): 1 once the seat's kitty card is down
+    voids: np.ndarray  # int64 (3,): bit per suit the hand cannot hold
+    offer_hidden: np.ndarray  # bool (3,)
+    known: np.ndarray  # int64: every seat's known cards, one after the other
+    known_ends: np.ndarray  # int64 (4,): seat i's known cards are known[ends[i]:ends[i + 1]]
+    unseen: np.ndarray  # int64
+    trump_order: np.ndarray  # int8 (12,): the turned trump cards first, the rest in order
+    turned: int
+
+
+def row_filling(observation: Observation, hidden: Hidden, row: np.ndarray | None = None
+                    ) -> RowFilling:  # fmt: skip
+    """``observation`` ready to fill (``hidden`` is ``read_hidden(observation)``, ``row`` its
+    ``observation_row`` when already built)."""
+    revealed = [_TRUMP_INDEX[c] for c in observation.revealed_trumps]
+    order = [*revealed, *(i for i in range(len(TRUMP_DECK)) if i not in revealed)]
+    ends = [0]
+    for cards in hidden.known:
+        ends.append(ends[-1] + len(cards))
+    # One array per kind of value, its rows the per-seat fields (one conversion, not six).
+    seat_fields = np.array([hidden.seats, hidden.room, hidden.has_kitty, hidden.voids], np.int64)
+    cards = np.array([*(c for known in hidden.known for c in known), *hidden.unseen, *ends],
+                     np.int64)  # fmt: skip
+    known_count = ends[-1]
+    return RowFilling(
+        hidden, observation_row(observation) if row is None else row, *seat_fields,
+        np.array(hidden.offer_hidden, bool), cards[:known_count],
+        cards[known_count + len(hidden.unseen) :],
+        cards[known_count : known_count + len(hidden.unseen)], np.array(order, np.int8),
+        len(revealed),
+    )  # fmt: skip
+
+
+def fill(position: RowFilling, count: int, state: np.ndarray, rng: np.random.Generator
+         ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``count`` rows of the position filled uniformly, and the PCG ``state`` to go on from
+    (the exact sampler, when needed, draws from ``rng`` at ``state``)."""
+    p = position
+    rows = np.empty((count, layout.ROW), np.int64)
+    kept = reject_fill(state, p.row, p.seats, p.room, p.has_kitty, p.voids, p.known,
+                        p.known_ends, p.unseen, rows, count * REJECTION_TRIES,
+                        count * REJECTION_PROBE, REJECTION_TRIES)  # fmt: skip
+    if kept < count:
+        store(rng, state)
+        rows[kept:] = p.row
+        _exact_rows(p.hidden, rows, kept, rng)
+        state = state_of(rng)
+    if p.offer_hidden.any():
+        draw_offers(state, rows, p.seats, p.room, p.offer_hidden)
+    return rows, state
+
+
+@numba.njit(cache=True)
+def draw_offers(state: np.ndarray, rows: np.ndarray, seats: np.ndarray, room: np.ndarray,
+                 offer_hidden: np.ndarray) -> None:  # fmt: skip
+    """Each face-down offer: a uniformly random card of its owner's filled-in hand."""
+    for r in range(rows.shape[0]):
+        for i in range(seats.shape[0]):
+            if offer_hidden[i]:  # the k-th lowest card of the hand
+                k, hand = bounded(state, room[i]), rows[r, layout.HANDS + seats[i]]
+                for _ in range(k):
+                    hand &= hand - 1
+                lowest = 0
+                while not (hand >> lowest) & 1:
+                    lowest += 1
+                rows[r, layout.OFFERS + seats[i]] = lowest
+
+
+@numba.njit(cache=True)
+def reject_fill(state: np.ndarray, base: np.ndarray, seats: np.ndarray, room: np.ndarray,
+                 has_kitty: np.ndarray, voids: np.ndarray, known: np.ndarray,
+                 known_ends: np.ndarray, unseen: np.ndarray, rows: np.ndarray, tries: int,
+                 probe: int, give_up: int) -> int:  # fmt: skip
+    """Fill rows by rejection until all are kept or ``tries`` draws are spent, or after
+    ``probe`` draws fewer than one in ``give_up`` was kept; how many were kept. (Each kept row
+    is uniform whenever the drawing stops: when to stop depends on how many were kept, never
+    on which.)
+
+    A draw places the cards one by one, the most restricted first, each in one of ``bound[t]``
+    slots: the free places it may take (a hand of a seat not void in its suit, or a kitty
+    card; a known card only its seat's), then dead slots that drop the draw. ``bound[t]`` is
+    fixed beforehand at no fewer than such places can ever be free, so every complete
+    placement keeps the same probability, the product of 1 / bound: uniform over the places
+    that break no rule, hence over the consistent fillings."""
+    seats_n = seats.shape[0]
+    kinds = 2 * seats_n  # where a card may go: seat i's hand (i) or its kitty card (3 + i)
+    cap = np.zeros(kinds, np.int64)
+    for i in range(seats_n):
+        cap[i], cap[seats_n + i] = room[i], has_kitty[i]
+    count = known.shape[0] + unseen.shape[0]
+    cards, allowed = np.empty(count, np.int64), np.empty(count, np.int64)
+    for i in range(seats_n):
+        for k in range(known_ends[i], known_ends[i + 1]):
+            cards[k] = known[k]
+            suit_free = not (voids[i] >> (known[k] // SUIT_SIZE)) & 1
+            allowed[k] = (np.int64(1) << i if suit_free else 0) | np.int64(1) << (seats_n + i)
+    for k in range(unseen.shape[0]):
+        t = known.shape[0] + k
+        cards[t] = unseen[k]
+        mask = np.int64(0)
+        for i in range(seats_n):
+            if not (voids[i] >> (unseen[k] // SUIT_SIZE)) & 1:
+                mask |= np.int64(1) << i
+            mask |= np.int64(1) << (seats_n + i)
+        allowed[t] = mask
+    room_of = np.zeros(count, np.int64)
+    for t in range(count):
+        for kind in range(kinds):
+            if (allowed[t] >> kind) & 1:
+                room_of[t] += cap[kind]
+    order = np.argsort(room_of * 64 + allowed, kind="mergesort")  # most restricted first
+    cards, allowed, room_of = cards[order], allowed[order], room_of[order]
+    bound = np.empty(count, np.int64)
+    for t in range(count):
+        inside = 0  # earlier cards that can only sit inside this card's places
+        for e in range(t):
+            if allowed[e] & ~allowed[t] == 0:
+                inside += 1
+        bound[t] = min(room_of[t] - inside, count - t)
+        if bound[t] < 1:
+            return 0  # no placement in this order: the exact sampler does it all
+    free = np.empty(kinds, np.int64)
+    hands = np.empty(seats_n, np.int64)
+    kitty = np.empty(seats_n, np.int64)
+    kept = 0
+    for spent in range(tries):
+        if kept == rows.shape[0]:
+            break
+        if spent == probe and kept * give_up < spent:
+            break  # too rare a keep: the exact sampler is cheaper for the rest
+        free[:] = cap
+        hands[:] = 0
+        kitty[:] = -1
+        dropped = False
+        for t in range(count):
+            slot = bounded(state, bound[t])
+            kind = -1
+            for candidate in range(kinds):
+                if (allowed[t] >> candidate) & 1:
+                    if slot < free[candidate]:
+                        kind = candidate
+                        break
+                    slot -= free[candidate]
+            if kind < 0:  # a dead slot
+                dropped = True
+                break
+            free[kind] -= 1
+            if kind < seats_n:
+                hands[kind] |= np.int64(1) << cards[t]
+            else:
+                kitty[kind - seats_n] = cards[t]
+        if dropped:
+            continue
+        rows[kept] = base
+        for i in range(seats_n):
+            rows[kept, layout.HANDS + seats[i]] = hands[i]
+            rows[kept, layout.KITTY_CARDS + seats[i]] = kitty[i]
+        kept += 1
+    return kept
+
+
+__all__ = ["RowFilling", "draw_offers", "fill", "fill_rows", "reject_fill", "row_filling",
+           "sample_states"]  # fmt: skip

@@ -1,100 +1,104 @@
-"""Auction House's ``search`` agent: the kit's determinized search (``workbench.kit.search``:
-sequential halving over candidate actions, common random numbers) with this game's uniform
-sampling of hidden cards and compiled playouts to the end of the deal by the ``fitted`` policy
-fitted to the rules being played, at every seat, with its score-reading features off
-(``score_blind``), each valued by the chance of winning the game that the scores then leave.
+"""Auction House's ``search`` agent: the kit's determinized search (sequential halving, common
+random numbers) over uniform fillings of the hidden cards, with compiled playouts to the end of
+the deal by its ``model`` at every seat (given: ``Game.make_agent`` gives the fitted agent),
+score-blind, each valued by the chance of winning the game the scores then leave
+(``win_chance``) and, between equal chances, by the lead over the best other seat.
 
-``evaluate`` is the kit's sequential halving, run on the compiled engine's rows in one compiled
-call a decision (``search_rows.halve``, drawing from the agent's Generator; two calls a round
-through the kit's own loop, ``halve_by_rounds``, when a round's fillings need the exact
-sampler, with the same draws and ranks): each round draws its fillings straight into
-rows (``sampling``'s uniform distribution, drawn by rejection from a close proposal), writes
-every surviving candidate into a copy and plays them all in one compiled call with the same
-chance per filling (common random numbers). The chance still to come in the deal (the trump
-cards not turned, the face-down trump among them) is drawn afresh per filling. What does not
-change between rounds (the observation's row, its hidden cards) is built once a decision, the
-row shared with the candidates' fitted choice. Actions are ranked by mean win chance
-(``search_rows.win_chance``: the share of the win in the last deal, top score wins and ties
-split as the rulebook has it; before it a normal approximation of the deals still to play),
-and between equal chances by the mean lead over the best other seat's score.
-
-Why the deal's end and not the game's: one card changes who wins a game of 13 deals far less
-than the deals still to come do, so 32 playouts to the game's end mostly measured those. Played
-to the deal's end and valued by the scores, a lone search won 0.374 [0.359, 0.389] of 4,000
-games against three fitted players (0.291 to the game's end) and 0.391 [0.376, 0.406] against
-three heuristic ones (0.322), at over twice the speed (``docs/design.md``; the fitted agent of
-its constants only, before it learnt its card play from this search).
-
-Candidates: in play, one card per run of cards equal for the tricks (adjacent in their suit
-once the cards played are set aside); elsewhere the fitted policy's choice and a few others:
-starting an auction: pass, and the fitted policy's face-up card with each suit it may call;
-an offer or kitty card: the lowest and highest card of each suit; a free take: every offer.
+A decision's whole halving runs in one compiled call (``halve``); when rejection keeps too few
+fillings the kit's own halving takes over (``halve_by_rounds``, the same draws and ranks).
+Candidates: in play, one card per run of cards equal for the tricks; elsewhere the model's
+choice and a few others (pass, and the model's face-up card with each suit it may call; the
+lowest and highest card of each suit to offer or put in the kitty; every offer to take).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
+import numba
 import numpy as np
 
-from workbench.games.auction_house import search_rows
-from workbench.games.auction_house.cards import DECK, SUIT_SIZE, SUITS
-from workbench.games.auction_house.engine import Action, Observation, Pass, Start
-from workbench.games.auction_house.fast import lineup_policies, raise_refused
-from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
-from workbench.games.auction_house.policies import FITTED_PARAMETERS, RANDOM, SCORE_FEATURES
-from workbench.games.auction_house.positions import observation_row, play_from
-from workbench.games.auction_house.rules import PLAYERS
-from workbench.games.auction_house.sampling import read_hidden, sample_states
-from workbench.games.auction_house.search_rows import (
-    REFUSED,
-    UNFILLED,
-    fill,
-    halve,
-    play_round,
-    search_position,
+from workbench.games.auction_house import layout, sampling
+from workbench.games.auction_house.actions import Action, Pass, Start
+from workbench.games.auction_house.agents import FittedPolicy, decide
+from workbench.games.auction_house.cards import DECK, DECK_SIZE, POINTS, SUIT_SIZE, SUITS
+from workbench.games.auction_house.compiled import apply_choice, play_rows
+from workbench.games.auction_house.hidden import read_hidden
+from workbench.games.auction_house.observation import Observation
+from workbench.games.auction_house.policies import (
+    FITTED,
+    FITTED_PARAMETERS,
+    RANDOM,
+    SCORE_FEATURES,
+    lineup_table,
 )
-from workbench.kit.search import SearchAgent, Searching, prior_bonuses, sequential_halving
-from workbench.kit.streams import state_of, store
+from workbench.games.auction_house.positions import observation_row, play_from, raise_refused
+from workbench.games.auction_house.rules import PLAYERS
+from workbench.games.auction_house.sampling import (
+    draw_offers,
+    fill,
+    reject_fill,
+    row_filling,
+    sample_states,
+)
+from workbench.kit.policies import CompiledPolicy, plays_compiled
+from workbench.kit.search import (
+    SearchAgent,
+    Searching,
+    halving_rounds,
+    prior_bonuses,
+    round_fillings,
+    sequential_halving,
+    survivors,
+)
+from workbench.kit.selfplay import playing_agent
+from workbench.kit.streams import bounded, random, state_of, store
 
-_FITTED = AuctionHouseFittedAgent(seed=0)
+#: Playouts per decision by default.
+BUDGET = 32
+#: The spread (standard deviation) of one deal's points between two seats: a kitty of mean
+#: points (a card of the deck's mean from each seat) going to one seat in four.
+DEAL_SPREAD = PLAYERS * sum(POINTS) / len(POINTS) * math.sqrt(2 / PLAYERS)
+#: Weight of a point of score lead in the search's ranking (ties of win chance only: even all
+#: 220 points weigh less than one playout's share).
+TIE_BREAK = 1e-6
+_INDEX = {card: i for i, card in enumerate(DECK)}
 
 
-def rollout_agents(rules: Any) -> list[Any]:
-    """The playouts' agents: the fitted policy for ``rules`` (shipped, or fitted and cached on
-    first use) at every seat, its score-reading features off (``score_blind``)."""
-    return [score_blind(_FITTED.policy_for(rules))] * PLAYERS
+def model_playouts(model: Any, rules: Any) -> list[Any]:
+    """The playouts' agents: ``model``'s policy for ``rules`` at every seat, score-blind."""
+    return [score_blind(playing_agent(model, rules))] * PLAYERS
 
 
 @lru_cache(maxsize=16)
-def score_blind(policy: Any) -> Any:
-    """``policy`` with the features that read the game's scores (``SCORE_FEATURES``) at 0.
-    Playouts to the game's end that read the scores made a weaker search, weaker than the
-    fitted policy itself (alone against three heuristic players 0.242 [0.222, 0.264] of 1,600
-    games with them, 0.322 [0.308, 0.337] of 4,000 without). Played to the deal's end they
-    make no clear difference (1,000 games each, the same deals: against three fitted players
-    0.395 with them, 0.378 without; against three heuristic ones 0.371 and 0.394)."""
-    return _with_params(policy, **dict.fromkeys(SCORE_FEATURES, 0.0))
-
-
-def _with_params(policy: Any, **changes: float) -> Any:
-    """The fitted ``policy`` with the named parameters (``FITTED_PARAMETERS``) changed."""
-    values = dict(zip(FITTED_PARAMETERS, policy.params, strict=True)) | changes
-    return type(policy)(tuple(values[name] for name in FITTED_PARAMETERS))
+def score_blind(agent: Any) -> Any:
+    """``agent`` (a compiled policy) with the features that read the game's scores
+    (``SCORE_FEATURES``, the fitted policy's) at 0: the search's playouts."""
+    policy = agent.compiled_policy()
+    if policy.kind != FITTED:
+        return agent
+    values = list(policy.parameters)
+    for name in SCORE_FEATURES:
+        values[FITTED_PARAMETERS.index(name)] = 0.0
+    return FittedPolicy(values)
 
 
 def candidates(
-    observation: Observation, legal_actions: Sequence[Action], policy: Any = None
+    observation: Observation, legal_actions: Sequence[Action], model: Any
 ) -> list[Action]:
-    """The actions worth searching (module docstring), the choice of ``policy`` (None: the
-    fitted policy for the observation's rules) first."""
-    policy = _FITTED.policy_for(observation.rules) if policy is None else policy
-    fitted = policy.decide(observation, _row_of(observation), 0.0)
+    """The actions worth searching (module docstring), ``model``'s choice first."""
+    row = _row_of(observation)
+    chosen = model.decide(observation, row, 0.0)
     if observation.phase == "auction":
         starts = [a for a in legal_actions if isinstance(a, Start)]
-        face = fitted.card if isinstance(fitted, Start) else _would_put_up(observation, policy)
+        if isinstance(chosen, Start):
+            face = chosen.card
+        else:  # the card it would put up, its start decision made willing
+            willing = decide(_willing(model.compiled_policy()), observation.player, row, 0.0)
+            face = willing.card if isinstance(willing, Start) else None
         kept = [Pass(), *(a for a in starts if a.card == face)]
     elif observation.phase == "play":
         kept = _distinct_plays(observation, legal_actions)
@@ -102,49 +106,39 @@ def candidates(
         kept = _suit_ends(legal_actions)
     else:
         kept = list(legal_actions)
-    return [fitted, *(action for action in kept if action != fitted)]
+    return [chosen, *(action for action in kept if action != chosen)]
 
 
 _last_row: tuple[Observation | None, np.ndarray] = (None, np.empty(0, np.int64))
 
 
 def _row_of(observation: Observation) -> np.ndarray:
-    """``observation_row(observation)``, built once for the candidates and the search of one
-    decision (the last observation is held, so its identity cannot be reused)."""
+    """``observation_row(observation)``, built once a decision (the last one is held, so its
+    identity cannot be reused)."""
     global _last_row
     if _last_row[0] is not observation:
         _last_row = (observation, observation_row(observation))
     return _last_row[1]
 
 
-def _would_put_up(observation: Observation, policy: Any) -> str | None:
-    """The card ``policy`` (fitted) puts up when it starts (its start decision made willing:
-    any card may go up, any suit length is worth calling)."""
-    choice = _willing(policy).decide(observation, _row_of(observation), 0.0)
-    return choice.card if isinstance(choice, Start) else None
-
-
 @lru_cache(maxsize=16)
-def _willing(policy: Any) -> Any:
-    """The fitted ``policy`` with its start decision made willing (made once per policy)."""
-    return _with_params(policy, give_rank=10.0, long_suit=0.0)
+def _willing(policy: CompiledPolicy) -> CompiledPolicy:
+    """``policy`` with its start decision made willing (``give_rank`` 10, ``long_suit`` 0)."""
+    parameters = [*policy.parameters, *[0.0] * (2 - len(policy.parameters))]
+    parameters[0], parameters[1] = 10.0, 0.0
+    return CompiledPolicy(policy.kind, tuple(parameters))
 
 
 def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -> list[Action]:
-    """One card (the lowest) per run of legal cards adjacent in their suit once the cards
-    already played are set aside: such cards win and lose the same tricks."""
+    """The lowest card of each run of legal cards adjacent in their suit once the cards played
+    are set aside: they win and lose the same tricks."""
     gone = {_INDEX[c] for c in observation.played}
     kept, previous = [], None
     for action in sorted(legal_actions, key=lambda a: _INDEX[a.card]):
         card = _INDEX[action.card]
-        if (
-            previous is not None
-            and previous // SUIT_SIZE == card // SUIT_SIZE
-            and all(between in gone for between in range(previous + 1, card))
-        ):
-            previous = card
-            continue
-        kept.append(action)
+        if previous is None or previous // SUIT_SIZE != card // SUIT_SIZE or any(
+                between not in gone for between in range(previous + 1, card)):
+            kept.append(action)
         previous = card
     return kept
 
@@ -161,30 +155,28 @@ def _suit_ends(legal_actions: Sequence[Action]) -> list[Action]:
 
 
 class AuctionHouseSearchAgent(SearchAgent):
-    """Determinized search with ``budget`` playouts per decision (module docstring).
-    ``model``: a ``FittedPolicy`` the search models every seat with (its candidates, and its
-    playouts score-blind) in place of the fitted agent's fit to the rules being played (the
-    fit's own labelling search, which must not ask for the fit it is making). (Not named
-    ``policy``: the fast engine takes an agent with a ``policy`` for a compiled one.)"""
+    """Determinized search with ``budget`` playouts per decision (module docstring), modelling
+    every seat as ``model``: a fitted agent or a compiled policy (the fit's labelling search)."""
 
-    def __init__(self, budget: int = 32, *, model: Any = None) -> None:
-        super().__init__(SEARCHING, budget)
-        if model is not None and not isinstance(getattr(model, "params", None), tuple):
-            raise ValueError(f"model must be a FittedPolicy, got {model!r}")
+    def __init__(self, budget: int = BUDGET, *, model: Any) -> None:
+        if not (hasattr(model, "policy_for") or plays_compiled(model)):
+            raise ValueError(
+                f"model must be a fitted agent or a compiled-policy agent, got {model!r}"
+            )
+        searching = Searching(sample_states=sample_states, play_from=play_from,
+                              rollout_agents=partial(model_playouts, model), budget=BUDGET)
+        super().__init__(searching, budget)
         self.model = model
 
-    def rollout_agents(self, rules: Any) -> list[Any]:
-        """The playouts' agents (``rollout_agents``, or ``model`` score-blind at every seat)."""
-        if self.model is None:
-            return super().rollout_agents(rules)
-        return [score_blind(self.model)] * PLAYERS
+    def model_policy(self, rules: Any) -> Any:
+        """The compiled policy the search models every seat as under ``rules``."""
+        return playing_agent(self.model, rules)
 
     def choose_with_row(
         self, observation: Observation, legal_actions: Sequence[Action], row: np.ndarray,
         rng: np.random.Generator,
     ) -> Action:  # fmt: skip
-        """``self(observation, legal_actions, rng)``, given the observation's row
-        (``observation_row``, or the State's ``view``) already built."""
+        """``self(observation, legal_actions, rng)`` given its row (or the State's ``view``)."""
         global _last_row
         _last_row = (observation, row)
         return self(observation, legal_actions, rng)
@@ -192,36 +184,34 @@ class AuctionHouseSearchAgent(SearchAgent):
     def choices(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> tuple[list[Action], bool]:
-        """The candidates (``candidates``, from ``model`` when given); not anchored."""
-        return candidates(observation, legal_actions, self.model), False
+        """The candidates (``candidates``, from the model's choice); not anchored."""
+        model = self.model_policy(observation.rules)
+        return candidates(observation, legal_actions, model), False
 
-    def compile_rollouts(
-        self, rules: Any, agents: Sequence[Any]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-        """The playouts' policies as the compiled engine reads them (kinds, parameters, may
-        start) and whether they read uniforms (only the random policy does)."""
-        kinds, params, may_start = lineup_policies(agents)
-        return kinds, params, may_start, bool((kinds == RANDOM).any())
+    def compile_rollouts(self, rules: Any, agents: Sequence[Any]) -> tuple:
+        """The playouts' policy table (kinds, parameters, a row of seats per filling) and whether
+        they read uniforms (only the random policy does)."""
+        table = lineup_table(agents)
+        draw_uniforms = bool((table.kinds == RANDOM).any())
+        return table.kinds, table.parameters, table.assignment(self.budget), draw_uniforms
 
     def evaluate(
         self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator,
         prior: Sequence[float] | None = None,
     ) -> tuple[int, np.ndarray]:  # fmt: skip
-        """The kit's sequential halving (``SearchAgent.evaluate``) on compiled rows, every
-        candidate of a round played on the same fillings and chance: the whole halving in one
-        compiled call (``search_rows.halve``), or a call a round (``halve_by_rounds``) when a
-        round's fillings need the exact sampler. Both draw and rank alike."""
+        """The kit's sequential halving on compiled rows, in one compiled call (``halve``), or a
+        call a round (``halve_by_rounds``) when a round's fillings need the exact sampler."""
         rules, me = observation.rules, observation.player
-        kinds, params, may_start, draw_uniforms = self.compiled_rollouts(rules)
+        kinds, params, assignment, draw_uniforms = self.compiled_rollouts(rules)
         p, starts, cards, suits = _encoded(observation, actions)
         bonus = np.array(prior_bonuses(prior, len(actions)), np.float64)
         stream = state_of(rng)  # the search's PCG64 state, stepped in compiled code
         outcome, kept, means, error = halve(
             stream, p.row, p.seats, p.room, p.has_kitty, p.voids, p.known, p.known_ends,
             p.unseen, p.offer_hidden, p.trump_order, p.turned, me, starts, cards, suits, kinds,
-            params, may_start, rules.deals, rules.trump_reveal == "before_auction",
-            draw_uniforms, self.budget, _TIE_BREAK, bonus, search_rows.REJECTION_TRIES,
-            search_rows.REJECTION_PROBE,
+            params, assignment, rules.deals, rules.trump_reveal == "before_auction",
+            draw_uniforms, self.budget, TIE_BREAK, bonus, sampling.REJECTION_TRIES,
+            sampling.REJECTION_PROBE,
         )  # fmt: skip
         if outcome == UNFILLED:  # rng is untouched: halve again from where it started
             return self.halve_by_rounds(observation, actions, rng, prior)
@@ -234,11 +224,10 @@ class AuctionHouseSearchAgent(SearchAgent):
         self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator,
         prior: Sequence[float] | None = None,
     ) -> tuple[int, np.ndarray]:  # fmt: skip
-        """``evaluate`` through the kit's ``sequential_halving``, two compiled calls a round
-        (``fill``, which the exact sampler completes when rejection keeps too few, and
-        ``play_round``): the reference ``halve`` is tested against."""
+        """``evaluate`` through the kit's ``sequential_halving``, a ``fill`` and a ``play_round``
+        a round: the reference ``halve`` is tested against."""
         rules, me = observation.rules, observation.player
-        kinds, params, may_start, draw_uniforms = self.compiled_rollouts(rules)
+        kinds, params, assignment, draw_uniforms = self.compiled_rollouts(rules)
         position, starts, cards, suits = _encoded(observation, actions)
         stream = [state_of(rng)]
 
@@ -247,7 +236,7 @@ class AuctionHouseSearchAgent(SearchAgent):
             pick = np.array(alive)
             shares, leads, error = play_round(
                 stream[0], rows, position.trump_order, position.turned, me, starts[pick],
-                cards[pick], suits[pick], kinds, params, may_start, rules.deals,
+                cards[pick], suits[pick], kinds, params, assignment, rules.deals,
                 rules.trump_reveal == "before_auction", draw_uniforms,
             )  # fmt: skip
             if error[0] >= 0:
@@ -255,35 +244,151 @@ class AuctionHouseSearchAgent(SearchAgent):
                 raise_refused(error, self.rollout_agents(rules), observation.deal)
             return shares, leads
 
-        # Win chance first; between equal chances, the larger lead over the best other seat
-        # (1e-6 a point: even all 220 points weigh less than one playout's share).
-        kept = sequential_halving(
-            len(actions), self.budget, round_of_playouts, _TIE_BREAK, prior=prior
-        )
+        kept = sequential_halving(len(actions), self.budget, round_of_playouts, TIE_BREAK,
+                                  prior=prior)  # fmt: skip
         store(rng, stream[0])
         return kept
 
 
 def _encoded(observation: Observation, actions: Sequence[Action]) -> tuple:
-    """The decision's ``SearchPosition`` and its candidates as arrays (start, card, suit)."""
-    position = search_position(observation, read_hidden(observation), _row_of(observation))
+    """The decision's ``RowFilling`` and its candidates as arrays (start, card, suit)."""
+    position = row_filling(observation, read_hidden(observation), _row_of(observation))
     starts = np.array([isinstance(a, Start) for a in actions])
     cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
     suits = np.array([SUITS.index(a.suit) if isinstance(a, Start) else -1 for a in actions])
     return position, starts, cards, suits
 
 
-_INDEX = {card: i for i, card in enumerate(DECK)}
-#: Weight of a point of score lead in the search's ranking (ties of win chance only).
-_TIE_BREAK = 1e-6
-
-SEARCHING = Searching(
-    sample_states=sample_states,
-    play_from=play_from,
-    rollout_agents=rollout_agents,
-    candidates=candidates,
-    budget=32,
-)
+# -- the compiled rounds -----------------------------------------------------------------------
 
 
-__all__ = ["SEARCHING", "AuctionHouseSearchAgent", "candidates", "rollout_agents", "score_blind"]
+@numba.njit(cache=True)
+def _shuffle(state: np.ndarray, values: np.ndarray) -> None:
+    """Shuffle ``values`` in place, uniformly (Fisher-Yates from the last position)."""
+    for i in range(values.shape[0] - 1, 0, -1):
+        j = bounded(state, i + 1)
+        values[i], values[j] = values[j], values[i]
+
+
+@numba.njit(cache=True)
+def win_chance(row: np.ndarray, me: int, deals: int, spread: float) -> float:
+    """Seat ``me``'s chance of winning the game from a deal's end: its share of the win once
+    the game is over; before, a product over the other seats of P(its final lead > 0), the
+    lead normal with the present lead as mean and ``spread`` x sqrt(deals left) as spread."""
+    mine, left = row[layout.SCORES + me], deals - row[layout.DEAL]
+    if left == 0:
+        best, tops = -(10**9), 0
+        for seat in range(PLAYERS):
+            score = row[layout.SCORES + seat]
+            if score > best:
+                best, tops = score, 1
+            elif score == best:
+                tops += 1
+        return 1.0 / tops if mine == best else 0.0
+    scale = spread * math.sqrt(2.0 * left)  # Phi(x / sd) = (1 + erf(x / (sd sqrt 2))) / 2
+    chance = 1.0
+    for seat in range(PLAYERS):
+        if seat != me:
+            chance *= 0.5 * (1.0 + math.erf((mine - row[layout.SCORES + seat]) / scale))
+    return chance
+
+
+@numba.njit(cache=True)
+def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, turned: int,
+               me: int, start: np.ndarray, card: np.ndarray, suit: np.ndarray, kinds: np.ndarray,
+               params: np.ndarray, assignment: np.ndarray, deals: int, reveal_first: bool,
+               draw_uniforms: bool) -> tuple:  # fmt: skip
+    """Play candidate ``w`` (``start[w], card[w], suit[w]`` by seat ``me``) on every filled row
+    to the deal's end, filling ``f`` with seats ``assignment[f]`` and one draw of the unturned
+    trump cards for every candidate. Each candidate's summed ``win_chance`` and lead over the
+    best other seat, and the first refused choice; uniforms drawn only if ``draw_uniforms``."""
+    fillings, width = filled.shape[0], start.shape[0]
+    deal = filled[0, layout.DEAL]
+    trump_cards = np.empty((fillings * width, trump_order.shape[0]), np.int8)
+    shuffles = np.zeros((1, 1, DECK_SIZE), np.int8)  # no deal begins before the playouts end
+    u = np.empty((1, fillings * width, layout.SLOTS))
+    for f in range(fillings):
+        trump_cards[f] = trump_order
+        _shuffle(state, trump_cards[f, turned:])
+        if draw_uniforms:
+            for slot in range(layout.SLOTS):
+                u[0, f, slot] = random(state)
+    rows = np.empty((fillings * width, filled.shape[1]), np.int64)
+    seats = np.empty((fillings * width, assignment.shape[1]), np.int64)
+    no_record = np.zeros((1, 1, layout.RECORD), np.int16)
+    for w in range(width):
+        for f in range(fillings):
+            r = w * fillings + f
+            rows[r], seats[r] = filled[f], assignment[f]
+            if w > 0:
+                trump_cards[r] = trump_cards[f]
+                if draw_uniforms:
+                    u[:, r] = u[:, f]
+            apply_choice(rows[r], me, start[w], card[w], suit[w], trump_cards, r, deals,
+                         no_record, False)  # fmt: skip
+    error = play_rows(rows, trump_cards, shuffles, u, deal, kinds, params, seats, deals,
+                      reveal_first, True, no_record, False)  # fmt: skip
+    shares, leads = np.zeros(width), np.zeros(width)
+    for r in range(fillings * width):
+        best_other = -(10**9)
+        for seat in range(PLAYERS):
+            if seat != me and rows[r, layout.SCORES + seat] > best_other:
+                best_other = rows[r, layout.SCORES + seat]
+        shares[r // fillings] += win_chance(rows[r], me, deals, DEAL_SPREAD)
+        leads[r // fillings] += rows[r, layout.SCORES + me] - best_other
+    return shares, leads, error
+
+
+#: ``halve``'s outcomes: a candidate kept; a round's fillings not drawn by rejection (the
+#: caller halves in Python, where the exact sampler makes up the rest); a refused choice.
+HALVED, UNFILLED, REFUSED = 0, 1, 2
+
+
+@numba.njit(cache=True)
+def halve(state: np.ndarray, row: np.ndarray, seats: np.ndarray, room: np.ndarray,
+          has_kitty: np.ndarray, voids: np.ndarray, known: np.ndarray, known_ends: np.ndarray,
+          unseen: np.ndarray, offer_hidden: np.ndarray, trump_order: np.ndarray, turned: int,
+          me: int, start: np.ndarray, card: np.ndarray, suit: np.ndarray, kinds: np.ndarray,
+          params: np.ndarray, assignment: np.ndarray, deals: int, reveal_first: bool,
+          draw_uniforms: bool, budget: int, tie_weight: float, bonus: np.ndarray,
+          tries: int, probe: int) -> tuple:  # fmt: skip
+    """The kit's ``sequential_halving`` of one decision in one call: each round fills rows by
+    rejection only and ``play_round``s the surviving candidates, drawing and ranking as
+    ``fill``, ``play_round`` and the kit would. (outcome, the kept candidate, every candidate's
+    mean win chance, the refused choice); on ``UNFILLED`` the caller starts again in Python."""
+    n = start.shape[0]
+    rounds = halving_rounds(n)
+    total, ties = np.zeros(n), np.zeros(n)
+    count = np.zeros(n, np.int64)
+    alive = np.arange(n)
+    error = np.full(5, -1, np.int64)
+    for round_index in range(rounds):
+        fillings = round_fillings(budget, alive.shape[0], rounds - round_index)
+        rows = np.empty((fillings, layout.ROW), np.int64)
+        kept = reject_fill(state, row, seats, room, has_kitty, voids, known, known_ends, unseen,
+                           rows, fillings * tries, fillings * probe, tries)  # fmt: skip
+        if kept < fillings:
+            return UNFILLED, -1, total, error
+        if offer_hidden.any():
+            draw_offers(state, rows, seats, room, offer_hidden)
+        shares, leads, error = play_round(state, rows, trump_order, turned, me, start[alive],
+                                          card[alive], suit[alive], kinds, params, assignment,
+                                          deals, reveal_first, draw_uniforms)  # fmt: skip
+        if error[0] >= 0:
+            return REFUSED, -1, total, error
+        mean = np.empty(alive.shape[0])
+        for j in range(alive.shape[0]):
+            i = alive[j]
+            total[i] += shares[j]
+            count[i] += fillings
+            ties[i] += leads[j]
+            mean[j] = (total[i] + ties[i] * tie_weight) / count[i] + bonus[i]
+        order = np.argsort(-mean, kind="mergesort")  # stable, as the kit's sorted()
+        alive = alive[order[: survivors(alive.shape[0])]]
+        if alive.shape[0] == 1:
+            break
+    return HALVED, alive[0], total / np.maximum(count, 1), error
+
+
+__all__ = ["BUDGET", "DEAL_SPREAD", "AuctionHouseSearchAgent", "candidates", "halve",
+           "play_round", "score_blind", "win_chance"]  # fmt: skip

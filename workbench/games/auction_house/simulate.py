@@ -1,4 +1,5 @@
-"""Auction House's self-play (the kit's ``SelfPlay``) and its result frames.
+"""Auction House's self-play (the kit's ``SelfPlay``) and its result frames, each built once
+from a recording: the compiled engine's, or the step engine's finished States made one.
 
 games frame, one row per game × seat: game, seat, agent, score, rank, won, win_share,
 kitties_won, tricks, auctions_started, points_lost (lost to a tie in the last deal; the same
@@ -17,20 +18,18 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from workbench.games.auction_house.actions import Kitty, Offer, Pass, Play, Start, Take
 from workbench.games.auction_house.cards import DECK, POINTS, SUITS, TRUMP_DECK, card_index
-from workbench.games.auction_house.engine import (
-    Deal,
-    Kitty,
-    Offer,
-    Pass,
-    Play,
-    Start,
-    State,
-    Take,
-    new_game,
+from workbench.games.auction_house.chance import Deal
+from workbench.games.auction_house.compiled import Recording
+from workbench.games.auction_house.engine import State, new_game
+from workbench.games.auction_house.positions import (
+    PlayedBatch,
+    final_scores,
+    play_new_games,
+    state_chance,
 )
-from workbench.games.auction_house.fast import PlayedBatch, Recording, final_scores, play_new_games
-from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
+from workbench.games.auction_house.rules import PLAYERS, Rules
 from workbench.kit.frames import (
     GAME_COLUMNS,
     ROUND_COLUMNS,
@@ -55,64 +54,32 @@ def _play_fast(
 
 # -- frames -------------------------------------------------------------------------------------
 
-_GAME_SCHEMA = {
-    **GAME_COLUMNS,
-    "kitties_won": pl.Int8,
-    "tricks": pl.Int16,
-    "auctions_started": pl.Int8,
-    "points_lost": pl.Int16,
-}
+I8, I16 = pl.Int8, pl.Int16
+_GAME_SCHEMA = {**GAME_COLUMNS, "kitties_won": I8, "tricks": I16, "auctions_started": I8,
+                "points_lost": I16}  # fmt: skip
 _ROUND_SCHEMA = {
-    **ROUND_COLUMNS,
-    "dealer": pl.Int8,
-    "trump": SUIT_TYPE,
-    "auction_role": ROLE_TYPE,
-    "tricks": pl.Int8,
-    "kitty_card_points": pl.Int8,
-    "kitty_points": pl.Int16,
-    "carried_in": pl.Int16,
-    "kitty_won": pl.Boolean,
-    "points_won": pl.Int16,
-    "carried_out": pl.Int16,
-    "lost": pl.Int16,
-}
+    **ROUND_COLUMNS, "dealer": I8, "trump": SUIT_TYPE, "auction_role": ROLE_TYPE, "tricks": I8,
+    "kitty_card_points": I8, "kitty_points": I16, "carried_in": I16, "kitty_won": pl.Boolean,
+    "points_won": I16, "carried_out": I16, "lost": I16,
+}  # fmt: skip
 _DEAL_SCHEMA = {
-    "game": pl.Int64,
-    "deal": pl.Int8,
-    "dealer": pl.Int8,
-    "trump": SUIT_TYPE,
-    "auction": pl.Boolean,
-    "starter": pl.Int8,
-    "face_up": pl.String,
-    "called": SUIT_TYPE,
-    "taken": pl.String,
-    "taken_from": pl.Int8,
-    "forced": pl.Boolean,
-    "kitty_points": pl.Int16,
-    "carried_in": pl.Int16,
-    "at_stake": pl.Int16,
-    **{f"tricks_{seat}": pl.Int8 for seat in range(PLAYERS)},
-    "most_tricks": pl.Int8,
-    "tied": pl.Int8,
-    "kitty_winner": pl.Int8,
-    "carried_out": pl.Int16,
-    "lost": pl.Int16,
-    "chain": pl.Int8,
-}
+    "game": pl.Int64, "deal": I8, "dealer": I8, "trump": SUIT_TYPE, "auction": pl.Boolean,
+    "starter": I8, "face_up": pl.String, "called": SUIT_TYPE, "taken": pl.String,
+    "taken_from": I8, "forced": pl.Boolean, "kitty_points": I16, "carried_in": I16,
+    "at_stake": I16, **{f"tricks_{seat}": I8 for seat in range(PLAYERS)}, "most_tricks": I8,
+    "tied": I8, "kitty_winner": I8, "carried_out": I16, "lost": I16, "chain": I8,
+}  # fmt: skip
 
 
-def _suit_or_none(values: np.ndarray) -> list[str | None]:
-    return [SUITS[v] if v >= 0 else None for v in values.tolist()]
+def _named(values: np.ndarray, names: Sequence[Any] | None = None) -> list[Any]:
+    """Each value (or its name in ``names``), None where it is negative (none)."""
+    return [None if v < 0 else v if names is None else names[v] for v in values.ravel().tolist()]
 
 
-def _card_or_none(values: np.ndarray) -> list[str | None]:
-    return [DECK[v] if v >= 0 else None for v in values.tolist()]
-
-
-def batch_games_frame(
+def games_frame(
     batch: PlayedBatch, recording: Recording, labels: Sequence[str], first_game: int
 ) -> pl.DataFrame:
-    """The games frame of a finished batch."""
+    """The games frame of played games."""
     winners = recording.kitty_winner
     kitties = (winners[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
     auctions = (recording.starter[:, :, None] == np.arange(PLAYERS)).sum(axis=1)
@@ -126,24 +93,21 @@ def batch_games_frame(
     return typed_frame(columns, _GAME_SCHEMA)
 
 
-def batch_rounds_frame(
-    recording: Recording, labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The rounds frame of a recorded batch (one row per game × deal × seat)."""
+def rounds_frame(recording: Recording, labels: Sequence[str], first_game: int) -> pl.DataFrame:
+    """The rounds frame of played games (one row per game × deal × seat)."""
     games, deals = recording.dealer.shape
     seats = np.tile(np.arange(PLAYERS), games * deals)
     per_deal = lambda a: np.repeat(a.ravel(), PLAYERS)  # noqa: E731
     starter, taken_from = per_deal(recording.starter), per_deal(recording.taken_from)
-    role = np.where(
-        starter < 0, 0, np.where(seats == starter, 1, np.where(seats == taken_from, 2, 3))
-    )
+    role = np.where(starter < 0, 0,
+                    np.where(seats == starter, 1, np.where(seats == taken_from, 2, 3)))  # fmt: skip
     winner = per_deal(recording.kitty_winner)
     stake = per_deal(recording.kitty_points.astype(np.int64) + recording.carried_in)
     kitty_cards = recording.kitty.ravel()
     columns = {
         **common_round_columns(labels, first_game, recording.scores_after),
         "dealer": per_deal(recording.dealer),
-        "trump": _suit_or_none(per_deal(recording.trump)),
+        "trump": _named(per_deal(recording.trump), SUITS),
         "auction_role": pl.Series(ROLES).gather(role),
         "tricks": recording.tricks_won.ravel(),
         "kitty_card_points": np.array([*POINTS, 0])[kitty_cards],
@@ -157,44 +121,36 @@ def batch_rounds_frame(
     return typed_frame(columns, _ROUND_SCHEMA)
 
 
-def batch_deals_frame(recording: Recording, first_game: int) -> pl.DataFrame:
+def deals_frame(recording: Recording, first_game: int) -> pl.DataFrame:
     """One row per game × deal: the kitty's story (see ``kitty.kitty_outcomes``)."""
     games, deals = recording.dealer.shape
     tricks = recording.tricks_won.astype(np.int64)
     most = tricks.max(axis=2)
     tied = (tricks == most[:, :, None]).sum(axis=2)
-    starters = recording.starter.ravel().tolist()
     columns = {
         "game": np.repeat(np.arange(first_game, first_game + games), deals),
         "deal": np.tile(np.arange(1, deals + 1), games),
         "dealer": recording.dealer.ravel(),
-        "trump": _suit_or_none(recording.trump.ravel()),
+        "trump": _named(recording.trump, SUITS),
         "auction": recording.starter.ravel() >= 0,
-        "starter": _none_below_zero(recording.starter.ravel()),
-        "face_up": _card_or_none(recording.face_up.ravel()),
-        "called": _suit_or_none(recording.called.ravel()),
-        "taken": _card_or_none(recording.taken.ravel()),
-        "taken_from": _none_below_zero(recording.taken_from.ravel()),
-        "forced": [
-            bool(f) if s >= 0 else None
-            for s, f in zip(starters, recording.forced.ravel().tolist(), strict=True)
-        ],
+        "starter": _named(recording.starter),
+        "face_up": _named(recording.face_up, DECK),
+        "called": _named(recording.called, SUITS),
+        "taken": _named(recording.taken, DECK),
+        "taken_from": _named(recording.taken_from),
+        "forced": _named(np.where(recording.starter >= 0, recording.forced, -1), (False, True)),
         "kitty_points": recording.kitty_points.ravel(),
         "carried_in": recording.carried_in.ravel(),
         "at_stake": (recording.kitty_points.astype(np.int64) + recording.carried_in).ravel(),
         **{f"tricks_{seat}": tricks[:, :, seat].ravel() for seat in range(PLAYERS)},
         "most_tricks": most.ravel(),
         "tied": tied.ravel(),
-        "kitty_winner": _none_below_zero(recording.kitty_winner.ravel()),
+        "kitty_winner": _named(recording.kitty_winner),
         "carried_out": recording.carried_out.ravel(),
         "lost": recording.lost.ravel(),
         "chain": _chains(recording.kitty_winner < 0).ravel(),
     }
     return typed_frame(columns, _DEAL_SCHEMA)
-
-
-def _none_below_zero(values: np.ndarray) -> list[int | None]:
-    return [v if v >= 0 else None for v in values.tolist()]
 
 
 def _chains(tied: np.ndarray) -> np.ndarray:
@@ -206,57 +162,33 @@ def _chains(tied: np.ndarray) -> np.ndarray:
     return chain
 
 
-def _state_recording(states: Sequence[State]) -> Recording:
-    """The step engine's finished games as a Recording (so both engines share the frames)."""
-    deals = states[0].rules.deals
-    rec = Recording.empty(len(states), deals)
+def recorded(rules: Rules, states: Sequence[State]) -> tuple[PlayedBatch, Recording]:
+    """Finished step-engine games as the compiled engine records them (their chance, scores
+    and every deal), so both engines' frames come from one builder each."""
+    rec = Recording.empty(len(states), rules.deals)
     for g, state in enumerate(states):
         for d, (record, kitty) in enumerate(zip(state.history, state.kitty_history, strict=True)):
-            rec.dealer[g, d] = record.dealer
-            rec.trump[g, d] = SUITS.index(record.trump) if record.trump else -1
-            if record.auction is not None:
-                a = record.auction
-                rec.starter[g, d] = a.starter
-                rec.face_up[g, d] = card_index(a.face_up)
-                rec.called[g, d] = SUITS.index(a.called)
-                rec.offers[g, d] = [-1 if c is None else card_index(c) for c in a.offers]
-                rec.taken[g, d] = card_index(a.taken)
-                rec.taken_from[g, d] = a.taken_from
-                rec.forced[g, d] = a.forced
-            rec.kitty[g, d] = kitty
-            rec.plays[g, d] = [card_index(c) for t in record.tricks for c in t.cards]
-            rec.tricks_won[g, d] = record.tricks_won
-            rec.kitty_winner[g, d] = -1 if record.kitty_winner is None else record.kitty_winner
-            rec.kitty_points[g, d] = record.kitty_points
-            rec.carried_in[g, d] = record.carried_in
-            rec.carried_out[g, d] = record.carried_out
-            rec.lost[g, d] = record.lost
-            rec.scores_after[g, d] = record.scores_after
-    return rec
-
-
-class _FinalScores:
-    def __init__(self, states: Sequence[State]) -> None:
-        self.scores = np.array([s.scores for s in states], np.int64)
-
-
-def states_games_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The games frame of finished step-engine games (the fast engine's columns)."""
-    return batch_games_frame(_FinalScores(states), _state_recording(states), labels, first_game)
-
-
-def states_rounds_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The rounds frame of finished step-engine games (the fast engine's columns)."""
-    return batch_rounds_frame(_state_recording(states), labels, first_game)
-
-
-def states_deals_frame(states: Sequence[State], first_game: int) -> pl.DataFrame:
-    """The deals frame of finished step-engine games (the fast engine's columns)."""
-    return batch_deals_frame(_state_recording(states), first_game)
+            a = record.auction  # the block's columns in layout.RECORDED's order, then by seat
+            auction = (-1, -1, -1, -1, -1, 0) if a is None else (
+                a.starter, card_index(a.face_up), SUITS.index(a.called), card_index(a.taken),
+                a.taken_from, a.forced)  # fmt: skip
+            offers = [-1] * PLAYERS if a is None else [
+                -1 if card is None else card_index(card) for card in a.offers]  # fmt: skip
+            rec.block[g, d] = (
+                record.dealer, SUITS.index(record.trump) if record.trump else -1, *auction,
+                -1 if record.kitty_winner is None else record.kitty_winner, record.kitty_points,
+                record.carried_in, record.carried_out, record.lost, *offers, *kitty,
+                *record.tricks_won, *record.scores_after,
+                *(card_index(c) for trick in record.tricks for c in trick.cards),
+            )  # fmt: skip
+    chances = [state_chance(state) for state in states]
+    batch = PlayedBatch(
+        np.array([state.chance.first_dealer for state in states], np.int64),
+        np.array([trump for trump, _ in chances], np.int8).reshape(len(states), -1),
+        np.array([shuffles for _, shuffles in chances], np.int8).reshape(len(states), -1, 40),
+        np.array([state.scores for state in states], np.int64).reshape(len(states), PLAYERS),
+    )
+    return batch, rec
 
 
 # -- replay -------------------------------------------------------------------------------------
@@ -310,16 +242,14 @@ def replay_recorded_game(
 
 # -- the game's self-play ---------------------------------------------------------------------
 
-#: An agent plays in the compiled engine when it has a compiled ``policy`` (``fast.Policy``).
-AGENT_METHODS = ("policy",)
-FAST_ENGINE = FastEngine(
-    BATCH_SIZE, AGENT_METHODS, _play_fast, win_shares=lambda played: final_scores(played[0])[2]
-)
+#: An agent plays in the compiled engine when it offers the kit's ``compiled_policy()``.
+FAST_ENGINE = FastEngine(BATCH_SIZE, ("compiled_policy",), _play_fast,
+                         win_shares=lambda played: final_scores(played[0])[2])  # fmt: skip
 SELF_PLAY = SelfPlay(
-    "auction_house", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
+    "auction_house", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__, recorded=recorded,
     frames=(
-        Frame("games", lambda p, *at: batch_games_frame(*p, *at), states_games_frame),
-        Frame("rounds", lambda p, *at: batch_rounds_frame(p[1], *at), states_rounds_frame),
+        Frame("games", lambda played, *at: games_frame(*played, *at)),
+        Frame("rounds", lambda played, *at: rounds_frame(played[1], *at)),
     ),
     step_chunk=32,
 )  # fmt: skip
@@ -327,4 +257,5 @@ played_batches = SELF_PLAY.played_batches
 supports_fast = SELF_PLAY.supports_fast
 
 
-__all__ = ["SELF_PLAY", "TRICKS", "replay_recorded_game"]
+__all__ = ["SELF_PLAY", "deals_frame", "games_frame", "recorded", "replay_recorded_game",
+           "rounds_frame"]  # fmt: skip

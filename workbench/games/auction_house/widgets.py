@@ -37,39 +37,23 @@ def kitty_explorer(rules: Rules | None = None, *, games: int = 500, seed: int = 
         "trump_reveal": widgets.Dropdown(
             options=list(TRUMP_REVEALS), value=rules.trump_reveal, description="trump shown"
         ),
-        "deals": widgets.IntSlider(
-            value=rules.deals,
-            min=1,
-            max=MAX_DEALS,
-            description="deals/game",
-            continuous_update=False,
-        ),
-        "games": widgets.IntSlider(
-            value=games,
-            min=100,
-            max=5000,
-            step=100,
-            description="games",
-            continuous_update=False,
-        ),
-    }
+        "deals": widgets.IntSlider(value=rules.deals, min=1, max=MAX_DEALS,
+                                   description="deals/game", continuous_update=False),
+        "games": widgets.IntSlider(value=games, min=100, max=5000, step=100,
+                                   description="games", continuous_update=False),
+    }  # fmt: skip
 
-    def compute(
-        lineup: str, trump_reveal: str, deals: int, games: int
-    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
+    def compute(lineup: str, trump_reveal: str, deals: int,
+                games: int) -> tuple[pl.DataFrame, alt.TopLevelMixin]:  # fmt: skip
         if lineup not in LINEUPS:
             raise ValueError(f"unknown line-up {lineup!r}; line-ups: {', '.join(LINEUPS)}")
         variant = rules.replace(trump_reveal=trump_reveal, deals=deals)
         outcomes = kitty_outcomes(variant, LINEUPS[lineup], deals=games * deals, seed=seed)
         name = f"{lineup}, trump {trump_reveal.replace('_', ' ')}, {deals} deals/game"
-        chart = alt.hconcat(
-            kitty_value_chart(
-                kitty_value_distribution(outcomes), title="Points at stake"
-            ).properties(width=300),
-            win_by_tricks_chart(win_by_tricks(outcomes), title="Who wins the kitty").properties(
-                width=300
-            ),
-        ).properties(title=f"{name}, {games:,} games (seed {seed})")
+        stakes = kitty_value_chart(kitty_value_distribution(outcomes), title="Points at stake")
+        wins = win_by_tricks_chart(win_by_tricks(outcomes), title="Who wins the kitty")
+        chart = alt.hconcat(stakes.properties(width=300), wins.properties(width=300))
+        chart = chart.properties(title=f"{name}, {games:,} games (seed {seed})")
         return kitty_summary(outcomes), chart
 
     return Explorer(controls, compute, title="Kitty outcomes", pick=("tricks",))
