@@ -32,6 +32,8 @@ from workbench.games.shared_budget.rules import (
 )
 
 BUY, PASS = "buy", "pass"
+#: An action: a bid (an int, or the text written on the slip), or the classroom's BUY / PASS.
+Action = int | str
 #: A written whole number: ASCII digits, optionally negative ("+7" and "٥" are unreadable).
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+", re.ASCII)
 

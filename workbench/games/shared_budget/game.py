@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.games.shared_budget import compiled
+from workbench.games.shared_budget import positions
 from workbench.games.shared_budget.agents import CoverageHeuristic, EquilibriumAgent, RandomAgent
 from workbench.games.shared_budget.engine import State, new_game
 from workbench.games.shared_budget.fitted import SharedBudgetFittedAgent
@@ -52,7 +52,7 @@ GAME = Game(
     metrics=GAME_METRICS,
     game_metrics=game_metrics,
     common_randomness=COMMON_RANDOMNESS,
-    play_from=compiled.play_from,
+    play_from=positions.play_from,
     panel="workbench.games.shared_budget.panel:make_panel",
     docs="docs/rules.md#shared-budget-auction-shared_budget",
 )
@@ -66,11 +66,11 @@ def play_from(
     states: State | Sequence[State], agents: Any, *, playouts: int, seed: SeedLike,
     budgets: bool = False,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """``compiled.play_from`` with the agents given as ``simulate`` takes them (names too)."""
+    """``positions.play_from`` with the agents given as ``simulate`` takes them (names too)."""
     first = states if isinstance(states, State) else next(iter(states), None)
     if isinstance(first, State):
         agents = GAME.resolve_agents(first.rules, agents)
-    return compiled.play_from(states, agents, playouts=playouts, seed=seed, budgets=budgets)
+    return positions.play_from(states, agents, playouts=playouts, seed=seed, budgets=budgets)
 
 
 __all__ = ["AGENTS", "GAME", "make_agent", "play_from", "play_game", "simulate",

@@ -10,27 +10,24 @@ written bid was invalid (read as a pass), whether it won the card and what it pa
 before and after, functions covered before and gained, and score_after (functions covered
 after the round). Game g's state is seeded with ``derive_seed(seed, g)`` and seat s's agent
 draws from the stream ``(seed, g, s)``, in the step engine and in the compiled fast engine alike
-(``compiled.py``, which plays the random and coverage agents): both engines give identical
-frames for the same seed.
+(which plays the random, coverage and fitted agents): both engines give identical frames for
+the same seed, each built once from a recording of the played games.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import polars as pl
 
-from workbench.games.shared_budget.compiled import PlayedBatch, play_batch, tables
-from workbench.games.shared_budget.engine import State, new_game
+from workbench.games.shared_budget.compiled import PlayedBatch, tables
+from workbench.games.shared_budget.engine import BUY, State, new_game
+from workbench.games.shared_budget.positions import play_batch
 from workbench.games.shared_budget.rules import TEAM_NAMES, Rules
-from workbench.kit.frames import FrameRows, agent_column, typed_frame
+from workbench.kit.frames import agent_column, typed_frame
 from workbench.kit.seeding import derive_seed, generator
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay
-
-Agent = Callable[[Any, Sequence[Any], np.random.Generator], Any]
 
 GAMES_SCHEMA = {
     "game": pl.Int64,
@@ -80,60 +77,28 @@ def _streams(
     return derive_seed(game_seed), [generator(game_seed, seat) for seat in range(players)]
 
 
-def states_games_frame(states: list[State], labels: list[str], first: int) -> pl.DataFrame:
-    """The games frame of finished games (one row per game x team)."""
-    rows = FrameRows(GAMES_SCHEMA)
-    for game, state in enumerate(states, start=first):
-        rules, result = state.rules, state.result()
-        for seat in range(rules.players):
-            rows.add_named(
-                game=game,
-                seat=seat,
-                team=rules.team_name(seat),
-                agent=labels[seat],
-                score=result.scores[seat],
-                rank=result.ranks[seat],
-                won=seat in result.winners,
-                win_share=result.shares[seat],
-                budget_left=result.budgets[seat],
-                spent=rules.budget - result.budgets[seat],
-                cards_won=len(result.cards[seat]),
-                cards="+".join(result.cards[seat]),
-                functions="+".join(result.coverage[seat]),
-            )
-    return rows.frame()
-
-
-def states_rounds_frame(states: list[State], labels: list[str], first: int) -> pl.DataFrame:
-    """The rounds frame of finished games (one row per game x round x team)."""
-    rows = FrameRows(ROUNDS_SCHEMA)
-    for game, state in enumerate(states, start=first):
-        rules = state.rules
-        for record in state.history:
-            for seat in range(rules.players):
-                won_card = record.winner == seat
-                before = record.coverage_before[seat].bit_count()
-                after = record.coverage_after[seat].bit_count()
-                rows.add_named(
-                    game=game,
-                    round=record.round,
-                    card=record.card,
-                    seat=seat,
-                    team=rules.team_name(seat),
-                    agent=labels[seat],
-                    priority_rank=record.priority.index(seat) + 1,
-                    written=record.written[seat],
-                    bid=record.bids[seat],
-                    invalid=record.invalid[seat] is not None,
-                    won_card=won_card,
-                    paid=record.price if won_card else 0,
-                    budget_before=record.budgets_before[seat],
-                    budget_after=record.budgets_after[seat],
-                    functions_before=before,
-                    functions_gained=after - before,
-                    score_after=after,
-                )
-    return rows.frame()
+def recorded(rules: Rules, states: list[State]) -> PlayedBatch:
+    """Finished step-engine games as the recording the compiled loop makes, with what each
+    team wrote and whether it was read as a pass."""
+    games, rounds, players = len(states), rules.rounds, rules.players
+    bids = np.zeros((games, rounds, players), dtype=np.int16)
+    winners = np.full((games, rounds), -1, dtype=np.int8)
+    written = np.empty((games, rounds, players), dtype=object)
+    invalid = np.zeros((games, rounds, players), dtype=bool)
+    held = np.zeros((games, players), dtype=np.int64)
+    classroom = rules.variant == "classroom"
+    for game, state in enumerate(states):
+        for index, record in enumerate(state.history):
+            slips = [text == BUY for text in record.written] if classroom else record.bids
+            bids[game, index] = slips
+            written[game, index] = record.written
+            invalid[game, index] = [reason is not None for reason in record.invalid]
+            if record.winner is not None:
+                winners[game, index] = record.winner
+                held[game, record.winner] |= 1 << index
+    budgets = np.array([state.budgets for state in states], dtype=np.int64)
+    coverage = np.array([state.coverage for state in states], dtype=np.int64)
+    return PlayedBatch(rules, bids, winners, budgets, coverage, held, written, invalid)
 
 
 def _team_column(rules: Rules, seats: np.ndarray) -> pl.Series:
@@ -188,7 +153,7 @@ def standings_arrays(
 
 
 def batch_games_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.DataFrame:
-    """The games frame of a fast-engine batch (the same rows as ``states_games_frame``)."""
+    """The games frame of a recording (one row per game x team)."""
     rules = played.rules
     games, players = played.budgets.shape
     scores = _bit_counts(played.coverage)
@@ -214,7 +179,7 @@ def batch_games_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.
 
 
 def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.DataFrame:
-    """The rounds frame of a fast-engine batch (the same rows as ``states_rounds_frame``)."""
+    """The rounds frame of a recording (one row per game x round x team)."""
     rules, table = played.rules, tables(played.rules)
     games, rounds, players = played.bids.shape
     bids = played.bids.astype(np.int64)
@@ -224,6 +189,8 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
         written = pl.Series(["pass", "buy"], dtype=pl.String).gather(played.bids.ravel())
     else:
         written = _number_texts(rules.budget).gather(played.bids.ravel())
+    if played.written is not None:
+        written = pl.Series(played.written.ravel(), dtype=pl.String)
     paid = np.where(won, bids, 0)
     budget_after = rules.budget - np.cumsum(paid, axis=1)
     gained = np.where(won, table.masks[None, :, None], 0)
@@ -245,7 +212,8 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
         "priority_rank": np.tile(priority_rank.ravel(), games),
         "written": written,
         "bid": bids.ravel(),
-        "invalid": np.zeros(games * rounds * players, dtype=bool),
+        "invalid": (np.zeros(games * rounds * players, dtype=bool) if played.invalid is None
+                    else played.invalid.ravel()),
         "won_card": won.ravel(),
         "paid": paid.ravel(),
         "budget_before": (budget_after + paid).ravel(),
@@ -266,8 +234,8 @@ FAST_ENGINE = FastEngine(
 SELF_PLAY = SelfPlay(
     "shared_budget", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
     frames=(
-        Frame("games", batch_games_frame, states_games_frame),
-        Frame("rounds", batch_rounds_frame, states_rounds_frame),
+        Frame("games", batch_games_frame),
+        Frame("rounds", batch_rounds_frame),
     ),
-    step_chunk=BATCH_SIZE, streams=_streams,
+    step_chunk=BATCH_SIZE, streams=_streams, recorded=recorded,
 )  # fmt: skip

@@ -1,0 +1,215 @@
+"""The Python side of the shared budget auction's compiled loop (``compiled.play``): positions
+from States, from an observation and from new deals; the fast engine's batches of new games,
+``play_from`` (continuations of given positions) and the search's candidate playouts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from workbench.checks import whole_number
+from workbench.games.shared_budget.compiled import (
+    PlayedBatch,
+    Positions,
+    play,
+    seed_streams,
+    tables,
+)
+from workbench.games.shared_budget.engine import BUY, PASS, Action, Observation, State
+from workbench.games.shared_budget.policies import bid_target, choose
+from workbench.games.shared_budget.rules import Rules
+from workbench.kit.lineup import seated_agents
+from workbench.kit.policies import CompiledPolicy, PolicyTable, policy_table
+from workbench.kit.seeding import SeedLike, seed_sequence
+from workbench.kit.selfplay import playing_agent
+from workbench.kit.streams import (
+    STREAM_WORDS,
+    absorb_key,
+    seed_words,
+    start_pool,
+    state_of,
+    store,
+)
+
+# -- one position, for a compiled agent's step call -------------------------------------------
+
+
+def _observed(observation: Observation) -> tuple[Any, ...]:
+    """``choose``'s arguments from the seat to the tie priority, at the observed position."""
+    budgets = np.array(observation.budgets, dtype=np.int64)
+    coverage = np.array(observation.coverage, dtype=np.int64)
+    first = observation.priority[0]
+    return (observation.player, observation.round_index, budgets, coverage,
+            observation.rules.players, first)  # fmt: skip
+
+
+def decide(policy: CompiledPolicy, observation: Observation, rng: np.random.Generator) -> Action:
+    """The compiled ``choose`` of ``policy`` at the observed position, drawing from ``rng`` (a
+    PCG64 Generator) exactly as the compiled loop draws from its stream."""
+    table = tables(observation.rules)
+    stream = state_of(rng)
+    action = choose(
+        policy.kind, np.asarray(policy.parameters, dtype=np.float64), *_observed(observation),
+        table.masks, table.later, table.prices, table.full, table.classroom, stream,
+    )  # fmt: skip
+    store(rng, stream)
+    return (BUY if action else PASS) if table.classroom else action
+
+
+def bid_spread(policy: CompiledPolicy, observation: Observation) -> tuple[int, int, int]:
+    """(target, highest bid, jitter) of a coverage or fitted ``policy`` at the observed auction
+    position (``policies.bid_target``)."""
+    table = tables(observation.rules)
+    return bid_target(
+        policy.kind, np.asarray(policy.parameters, dtype=np.float64), *_observed(observation),
+        table.masks, table.later, table.full,
+    )  # fmt: skip
+
+
+# -- many positions ---------------------------------------------------------------------------
+
+
+def from_states(states: Sequence[State]) -> Positions:
+    """The loop's rows for ``states`` (of one rule set), the round's sealed bids included."""
+    rules = states[0].rules
+    players = rules.players
+    bids = np.zeros((len(states), players), dtype=np.int64)
+    held = np.zeros((len(states), players), dtype=np.int64)
+    for index, state in enumerate(states):
+        for seat, sealed in enumerate(state.sealed):
+            if sealed is not None:
+                bids[index, seat] = sealed.bid
+        for seat, cards in enumerate(state.holdings):
+            held[index, seat] = sum(1 << card for card in cards)
+    return Positions(
+        round_starts=np.array([s.round_index for s in states], dtype=np.int64),
+        first_seats=np.array([s.to_play or 0 for s in states], dtype=np.int64),
+        bids=bids,
+        budgets=np.array([s.budgets for s in states], dtype=np.int64),
+        coverage=np.array([s.coverage for s in states], dtype=np.int64),
+        held=held,
+    )
+
+
+def deal(rules: Rules, games: int) -> Positions:
+    """``games`` new games: every team at the full budget, before round 1's first bid."""
+    shape = (games, rules.players)
+    return Positions(
+        np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(shape, np.int64),
+        np.full(shape, rules.budget, np.int64), np.zeros(shape, np.int64),
+        np.zeros(shape, np.int64),
+    )  # fmt: skip
+
+
+def _streams(seed: np.random.SeedSequence, count: int, seats: int = 0) -> np.ndarray:
+    """The compiled streams of ``generator(seed, i)`` for i < count, or with ``seats`` those
+    of ``generator(seed, i, s)`` in the order (i, s)."""
+    words = seed_words(seed)
+    streams = np.zeros((count * max(seats, 1), STREAM_WORDS), dtype=np.uint64)
+    seed_streams(words, len(words), 0, count, seats, streams)
+    return streams
+
+
+def _own_streams(rows: int, players: int, per_row: int = 1) -> np.ndarray:
+    """``stream_of`` for rows drawing, every seat alike, from stream row // per_row."""
+    return np.repeat((np.arange(rows, dtype=np.int64) // per_row)[:, None], players, axis=1)
+
+
+def play_batch(
+    rules: Rules, agents: Sequence[Any], size: int, rng: np.random.Generator, first_game: int,
+    wanted: Any = None,
+) -> PlayedBatch:  # fmt: skip
+    """``size`` new games from game ``first_game`` on (self-play's fast-engine ``play``), game
+    g's seat s drawing from the stream (seed, g, s) as in the step engine; the rounds are
+    recorded unless ``wanted`` says the rounds frame is not."""
+    batch_seed = rng.bit_generator.seed_seq
+    if not isinstance(batch_seed, np.random.SeedSequence) or not batch_seed.spawn_key:
+        raise TypeError(f"the fast engine needs a generator(seed, batch), got {rng!r}")
+    # rng is generator(seed, batch): the run's seed is its seed sequence without the last key,
+    # checked by rebuilding the batch's entropy pool as the compiled seeding does.
+    run = np.random.SeedSequence(batch_seed.entropy, spawn_key=batch_seed.spawn_key[:-1])
+    words = seed_words(run)
+    pool = np.zeros(4, dtype=np.uint64)
+    absorb_key(pool, start_pool(words, len(words), pool), int(batch_seed.spawn_key[-1]))
+    if not np.array_equal(pool, batch_seed.pool.astype(np.uint64)):
+        raise RuntimeError("the compiled seeding disagrees with numpy's SeedSequence")
+    players = rules.players
+    streams = np.zeros((size * players, STREAM_WORDS), dtype=np.uint64)
+    seed_streams(words, len(words), first_game, size, players, streams)
+    stream_of = np.arange(size * players, dtype=np.int64).reshape(size, players)
+    table = policy_table(agents)
+    positions = deal(rules, size)
+    record = wanted is None or wanted.get("rounds", True)
+    bids, winners = play(rules, table, table.assignment(size), positions, streams, stream_of,
+                         record=record)  # fmt: skip
+    return PlayedBatch(rules, bids, winners, positions.budgets, positions.coverage,
+                       positions.held)  # fmt: skip
+
+
+def play_from(
+    states: State | Sequence[State], agents: Any, *, playouts: int, seed: SeedLike,
+    budgets: bool = False,
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Play ``playouts`` continuations of each position to the end with one compiled agent per
+    seat (one agent for every seat, or one per seat); the functions each seat covers at the
+    end, float64 of shape (positions, playouts, seats); with ``budgets=True`` also each seat's
+    budget left at the end (the final tie-break), the same shape.
+
+    Position i's playouts draw, one after another and every seat alike, from the one stream
+    ``generator(seed, i)``: the same as continuing that state step by step with that generator
+    handed to every seat's agent, playout after playout.
+    """
+    positions = [states] if isinstance(states, State) else list(states)
+    if not positions or not all(isinstance(s, State) for s in positions):
+        raise TypeError(
+            f"states must be a shared_budget State or a non-empty sequence of them, got {states!r}"
+        )
+    rules = positions[0].rules
+    if any(s.rules != rules or s.rules.projects != rules.projects for s in positions):
+        raise ValueError("play_from's states must all be played under the same rules")
+    playouts = whole_number("playouts", playouts, low=1, allowed="a positive whole number")
+    streams = _streams(seed_sequence(seed), len(positions))
+    table = policy_table([playing_agent(a, rules) for a in seated_agents(agents, rules.players)])
+    rows, players = len(positions) * playouts, rules.players
+    start = from_states(positions).repeated(playouts)
+    play(rules, table, table.assignment(rows), start, streams,
+         _own_streams(rows, players, playouts))  # fmt: skip
+    shape = (len(positions), playouts, players)
+    scores = np.bitwise_count(start.coverage).astype(np.float64).reshape(shape)
+    return (scores, start.budgets.astype(np.float64).reshape(shape)) if budgets else scores
+
+
+def play_candidates(
+    rules: Rules, table: PolicyTable, seed: SeedLike, state: State, earlier_bids: np.ndarray,
+    bids: Sequence[int],
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """What ``play_from`` gives for ``state`` with each row of ``earlier_bids`` (the round's
+    sealed bids so far, a filling) and then each of ``bids`` written by the seat to play, one
+    playout each: functions covered and budgets left, shape (bids, fillings, seats). Filling i
+    draws from the stream (seed, i) whatever the bid (common random numbers). For the search:
+    no State is built and the policy table is made once by the caller."""
+    fillings, players = earlier_bids.shape
+    rows = len(bids) * fillings
+    start = from_states([state]).repeated(rows)
+    start.bids[:] = np.tile(earlier_bids, (len(bids), 1))
+    start.bids[:, state.to_play] = np.repeat(np.asarray(bids, dtype=np.int64), fillings)
+    start.first_seats[:] = state.to_play + 1
+    streams = np.tile(_streams(seed_sequence(seed), fillings), (len(bids), 1))
+    play(rules, table, table.assignment(rows), start, streams, _own_streams(rows, players))
+    shape = (len(bids), fillings, players)
+    scores = np.bitwise_count(start.coverage).astype(np.float64)
+    return scores.reshape(shape), start.budgets.astype(np.float64).reshape(shape)
+
+
+__all__ = [
+    "bid_spread",
+    "deal",
+    "decide",
+    "from_states",
+    "play_batch",
+    "play_candidates",
+    "play_from",
+]  # fmt: skip
