@@ -10,7 +10,6 @@ same ``choose`` on that stream, so both engines give identical frames.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numba
@@ -33,14 +32,21 @@ class Tables(NamedTuple):
 
 
 def tables(rules: Rules) -> Tables:
-    """The compiled loop's view of ``rules``, made once per rule set and card list (the search
-    plays from positions thousands of times a second)."""
-    return _tables(rules, rules.projects)
+    """The compiled loop's view of ``rules``, made once per Rules object (the search plays
+    from positions thousands of times a second; hashing Rules and their cards costs more than
+    the playouts' bookkeeping): kept by identity, holding the Rules so the id stays theirs."""
+    found = _TABLES.get(id(rules))
+    if found is None:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        found = _TABLES[id(rules)] = (rules, _tables(rules))
+    return found[1]
 
 
-@lru_cache(maxsize=64)
-def _tables(rules: Rules, projects: tuple[Any, ...]) -> Tables:
-    """``tables``, keyed by the card list too: Rules compare without it."""
+_TABLES: dict[int, tuple[Rules, Tables]] = {}
+
+
+def _tables(rules: Rules) -> Tables:
     masks = np.array(rules.card_masks(), dtype=np.int64)
     later = np.zeros_like(masks)
     for index in range(len(masks) - 2, -1, -1):
@@ -50,7 +56,7 @@ def _tables(rules: Rules, projects: tuple[Any, ...]) -> Tables:
         priorities = np.zeros((rules.rounds, 1), dtype=np.int64)
     else:
         priorities = np.array([rules.priority_order(r) for r in range(rules.rounds)], np.int64)
-    prices = np.array([p.price or 0 for p in projects], dtype=np.int64)
+    prices = np.array([p.price or 0 for p in rules.projects], dtype=np.int64)
     return Tables(masks, later, priorities, prices, (1 << len(rules.functions)) - 1, classroom)
 
 

@@ -6,6 +6,7 @@ from States, from an observation and from new deals; the fast engine's batches o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,12 @@ from workbench.kit.streams import (
 # -- one position, for a compiled agent's step call -------------------------------------------
 
 
+def _parameters(policy: CompiledPolicy) -> np.ndarray:
+    """The policy's parameters as the loop reads them (never empty: numba is slow to take an
+    empty array)."""
+    return np.array(policy.parameters or (0.0,), dtype=np.float64)
+
+
 def _observed(observation: Observation) -> tuple[Any, ...]:
     """``choose``'s arguments from the seat to the tie priority, at the observed position."""
     budgets = np.array(observation.budgets, dtype=np.int64)
@@ -51,11 +58,13 @@ def decide(policy: CompiledPolicy, observation: Observation, rng: np.random.Gene
     PCG64 Generator) exactly as the compiled loop draws from its stream."""
     table = tables(observation.rules)
     stream = state_of(rng)
+    before = stream.tolist()
     action = choose(
-        policy.kind, np.asarray(policy.parameters, dtype=np.float64), *_observed(observation),
-        table.masks, table.later, table.prices, table.full, table.classroom, stream,
+        policy.kind, _parameters(policy), *_observed(observation), table.masks, table.later,
+        table.prices, table.full, table.classroom, stream,
     )  # fmt: skip
-    store(rng, stream)
+    if stream.tolist() != before:  # handing the state back costs more than comparing
+        store(rng, stream)
     return (BUY if action else PASS) if table.classroom else action
 
 
@@ -64,8 +73,8 @@ def bid_spread(policy: CompiledPolicy, observation: Observation) -> tuple[int, i
     position (``policies.bid_target``)."""
     table = tables(observation.rules)
     return bid_target(
-        policy.kind, np.asarray(policy.parameters, dtype=np.float64), *_observed(observation),
-        table.masks, table.later, table.full,
+        policy.kind, _parameters(policy), *_observed(observation), table.masks, table.later,
+        table.full,
     )  # fmt: skip
 
 
@@ -113,9 +122,11 @@ def _streams(seed: np.random.SeedSequence, count: int, seats: int = 0) -> np.nda
     return streams
 
 
+@lru_cache(maxsize=256)
 def _own_streams(rows: int, players: int, per_row: int = 1) -> np.ndarray:
-    """``stream_of`` for rows drawing, every seat alike, from stream row // per_row."""
-    return np.repeat((np.arange(rows, dtype=np.int64) // per_row)[:, None], players, axis=1)
+    """``stream_of`` for rows drawing, every seat alike, from stream row // per_row (the loop
+    only reads it: cached)."""
+    return (np.arange(rows, dtype=np.int64) // per_row).repeat(players).reshape(rows, players)
 
 
 def play_batch(
@@ -192,14 +203,19 @@ def play_candidates(
     draws from the stream (seed, i) whatever the bid (common random numbers). For the search:
     no State is built and the policy table is made once by the caller."""
     fillings, players = earlier_bids.shape
-    rows = len(bids) * fillings
-    start = from_states([state]).repeated(rows)
-    start.bids[:] = np.tile(earlier_bids, (len(bids), 1))
-    start.bids[:, state.to_play] = np.repeat(np.asarray(bids, dtype=np.int64), fillings)
-    start.first_seats[:] = state.to_play + 1
-    streams = np.tile(_streams(seed_sequence(seed), fillings), (len(bids), 1))
-    play(rules, table, table.assignment(rows), start, streams, _own_streams(rows, players))
-    shape = (len(bids), fillings, players)
+    rows, seat, shape = len(bids) * fillings, state.to_play, (len(bids), fillings, players)
+    start = Positions(
+        np.full(rows, state.round_index, np.int64), np.full(rows, seat + 1, np.int64),
+        *(np.empty((rows, players), np.int64) for _ in range(3)),
+        np.zeros((rows, players), np.int64),
+    )  # fmt: skip
+    start.bids.reshape(shape)[:] = earlier_bids
+    start.bids.reshape(shape)[:, :, seat] = np.asarray(bids, dtype=np.int64)[:, None]
+    start.budgets[:], start.coverage[:] = state.budgets, state.coverage
+    streams = np.empty((len(bids), fillings, STREAM_WORDS), np.uint64)
+    streams[:] = _streams(seed_sequence(seed), fillings)
+    play(rules, table, table.assignment(rows), start, streams.reshape(rows, STREAM_WORDS),
+         _own_streams(rows, players))  # fmt: skip
     scores = np.bitwise_count(start.coverage).astype(np.float64)
     return scores.reshape(shape), start.budgets.astype(np.float64).reshape(shape)
 
