@@ -17,7 +17,7 @@ import numpy as np
 
 from workbench.games.shared_budget.policies import choose
 from workbench.games.shared_budget.rules import Rules
-from workbench.kit.streams import absorb_key, seed_keyed, start_pool
+from workbench.kit.streams import STREAM_WORDS, absorb_key, seed_keyed, start_pool
 
 
 class Tables(NamedTuple):
@@ -97,13 +97,20 @@ class PlayedBatch:
     invalid: np.ndarray | None = None  # bool[games, rounds, players]
 
 
+def keyed_streams(words: np.ndarray, count: int, seats: int = 0, first_key: int = 0) -> np.ndarray:
+    """The compiled streams of ``generator(seed, first_key + i)`` for i < count, or with
+    ``seats`` those of ``generator(seed, first_key + i, s)`` in the order (i, s); ``words``:
+    the seed's (``workbench.kit.streams.seed_words``)."""
+    streams = np.zeros((count * max(seats, 1), STREAM_WORDS), dtype=np.uint64)
+    _seed_streams(words, len(words), first_key, count, seats, streams)
+    return streams
+
+
 @numba.njit(cache=True)
-def seed_streams(
+def _seed_streams(
     words: np.ndarray, length: int, first_key: int, count: int, seats: int, streams: np.ndarray
 ) -> None:
-    """``streams[i * seats + s]`` = ``generator(seed, first_key + i, s)`` for i < count, or with
-    ``seats`` 0 ``streams[i]`` = ``generator(seed, first_key + i)``; ``words[:length]`` are the
-    seed's words (``workbench.kit.streams.seed_words``)."""
+    """``keyed_streams`` into ``streams``; ``words[:length]`` are the seed's words."""
     pool, scratch = np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64)
     keyed = np.zeros(4, dtype=np.uint64)
     run_hash = start_pool(words, length, pool)
@@ -173,22 +180,23 @@ def play_positions(
 def play(
     rules: Rules, table: Any, assignment: np.ndarray, positions: Positions,
     streams: np.ndarray, stream_of: np.ndarray, *, record: bool = False,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """``play_positions`` for ``rules`` with a ``workbench.kit.policies.PolicyTable``: the
-    (bids, winners) of every round of every row when ``record``, else empty arrays."""
+) -> PlayedBatch:  # fmt: skip
+    """``play_positions`` for ``rules`` with a ``workbench.kit.policies.PolicyTable``: the rows
+    played to the end, their rounds recorded when ``record`` (else empty)."""
     tabled = tables(rules)
-    rows = len(positions.round_starts)
+    rows, players = positions.budgets.shape
     shape = (rows, rules.rounds) if record else (0, 0)
-    bids_out = np.zeros((*shape, rules.players if record else 0), dtype=np.int16)
-    winners_out = np.zeros(shape, dtype=np.int8)
+    bids = np.zeros((*shape, players if record else 0), dtype=np.int16)
+    winners = np.zeros(shape, dtype=np.int8)
     play_positions(
         tabled.masks, tabled.later, tabled.priorities, tabled.prices, tabled.full,
         tabled.classroom, table.kinds, table.parameters, assignment, streams, stream_of,
         positions.round_starts, positions.first_seats, positions.bids, positions.budgets,
-        positions.coverage, positions.held, bids_out, winners_out,
+        positions.coverage, positions.held, bids, winners,
     )  # fmt: skip
-    return bids_out, winners_out
+    return PlayedBatch(rules, bids, winners, positions.budgets, positions.coverage,
+                       positions.held)  # fmt: skip
 
 
-__all__ = ["PlayedBatch", "Positions", "Tables", "play", "play_positions", "seed_streams",
+__all__ = ["PlayedBatch", "Positions", "Tables", "keyed_streams", "play", "play_positions",
            "tables"]  # fmt: skip

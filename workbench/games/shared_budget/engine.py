@@ -1,16 +1,12 @@
 """The shared budget auction, step by step: sealed bids collected one team at a time, revealed
 together, the card awarded, the ledger updated; a readable log on every state.
 
-Actions are bids: whole numbers from 0 (a pass) to the team's remaining budget, as ints or
-as the text written on the slip (see ``read_bid``). Under the rulebook's reading
-(``Rules.strict_bids=False``) an over-budget, negative or unreadable bid is recorded and
-treated as a pass; with ``strict_bids=True`` it raises ``IllegalAction``. Values that are no
-bid at all (floats, bools, None, tuples) raise ``TypeError`` in either mode. In the
-classroom variant the one player (the whole group) chooses "buy" or "pass" at each card's fixed
-price; buying what the budget cannot pay is always illegal (the host runs that market).
-
-The game has no chance: the seed ``new_game`` takes is kept for the contract (same rules and
-seed, same game) and is where agents' generators are derived from.
+Actions are bids: whole numbers from 0 (a pass) to the team's budget, as ints or as the text on
+the slip (``read_bid``). Under the rulebook's reading (``Rules.strict_bids=False``) an
+over-budget, negative or unreadable bid is recorded and read as a pass; with
+``strict_bids=True`` it raises ``IllegalAction``. Values that are no bid at all (floats, bools,
+None) raise ``TypeError``. In the classroom variant the group chooses "buy" or "pass" at each
+card's fixed price. The game has no chance: ``new_game``'s seed is kept for the contract.
 """
 
 from __future__ import annotations
@@ -20,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from workbench.checks import is_whole_number, whole_number
+from workbench.checks import instance_or_default, is_whole_number, whole_number
 from workbench.errors import IllegalAction
 from workbench.games.shared_budget.rules import (
     Project,
@@ -68,11 +64,8 @@ class RoundRecord:
 @dataclass(frozen=True, slots=True)
 class Observation:
     """What one team may know: the public ledger and record, plus its own sealed bid.
-
-    ``coverage`` holds each team's covered functions as a bit mask (``rules.names(mask)``
-    gives the names); ``holdings`` the names of the cards each team holds; ``has_bid`` which
-    teams have written this round's bid (the amounts stay hidden; ``my_bid`` is this team's).
-    """
+    ``coverage``: bit masks (``rules.names(mask)``); ``has_bid``: which teams have written
+    this round's bid (the amounts stay hidden; ``my_bid`` is this team's)."""
 
     rules: Rules
     player: int
@@ -202,19 +195,12 @@ class State:
         own = self.sealed[player] if not self.is_over else None
         projects = self.rules.projects
         return Observation(
-            rules=self.rules,
-            player=int(player),
-            round_index=self.round_index,
-            card=self.card,
-            upcoming=projects[self.round_index + 1 :],
-            budgets=self.budgets,
-            coverage=self.coverage,
-            holdings=tuple(tuple(projects[i].name for i in held) for held in self.holdings),
-            priority=() if self.is_over else self.priority,
-            has_bid=tuple(bid is not None for bid in self.sealed),
-            my_bid=None if own is None else own.bid,
-            history=self.history,
-        )
+            self.rules, int(player), self.round_index, self.card,
+            projects[self.round_index + 1 :], self.budgets, self.coverage,
+            tuple(tuple(projects[i].name for i in held) for held in self.holdings),
+            () if self.is_over else self.priority, tuple(bid is not None for bid in self.sealed),
+            None if own is None else own.bid, self.history,
+        )  # fmt: skip
 
     def log_for(self, player: int | None) -> list[str]:
         """The log as lines of text, only what ``player`` saw; every line is public (sealed
@@ -239,14 +225,10 @@ class State:
             ranks, winners, shares = _standings(scores, self.budgets, self.rules.final_tiebreak)
         projects = self.rules.projects
         return Result(
-            scores=scores,
-            budgets=self.budgets,
-            ranks=ranks,
-            winners=winners,
-            shares=shares,
-            coverage=tuple(self.rules.names(mask) for mask in self.coverage),
-            cards=tuple(tuple(projects[i].name for i in held) for held in self.holdings),
-        )
+            scores, self.budgets, ranks, winners, shares,
+            tuple(self.rules.names(mask) for mask in self.coverage),
+            tuple(tuple(projects[i].name for i in held) for held in self.holdings),
+        )  # fmt: skip
 
     def _reveal(self, sealed: tuple[SealedBid, ...]) -> State:
         rules = self.rules
@@ -284,21 +266,7 @@ class State:
                 (*held, self.round_index) if seat == winner else held
                 for seat, held in enumerate(holdings)
             )
-        record = RoundRecord(
-            round=self.round,
-            card=card.name,
-            priority=priority,
-            written=tuple(s.written for s in sealed),
-            bids=tuple(s.bid for s in sealed),
-            invalid=tuple(s.invalid for s in sealed),
-            winner=winner,
-            price=price,
-            budgets_before=self.budgets,
-            budgets_after=budgets,
-            coverage_before=self.coverage,
-            coverage_after=coverage,
-        )
-        return self._next_round(record, budgets, holdings, coverage, lines)
+        return self._next_round(priority, sealed, winner, price, budgets, holdings, coverage, lines)
 
     def _apply_classroom(self, action: object) -> State:
         rules = self.rules
@@ -325,39 +293,27 @@ class State:
             line = f"the group buys {card.name} for {price} ({self.budgets[0]} -> {budgets[0]})"
         else:
             line = f"the group passes on {card.name} (price {card.price})"
-        record = RoundRecord(
-            round=self.round,
-            card=card.name,
-            priority=(0,),
-            written=(str(action),),
-            bids=(price,),
-            invalid=(None,),
-            winner=0 if action == BUY else None,
-            price=price,
-            budgets_before=self.budgets,
-            budgets_after=budgets,
-            coverage_before=self.coverage,
-            coverage_after=coverage,
-        )
-        return self._next_round(record, budgets, holdings, coverage, [line])
+        slip = SealedBid(str(action), price)
+        winner = 0 if action == BUY else None
+        return self._next_round((0,), (slip,), winner, price, budgets, holdings, coverage, [line])
 
     def _next_round(
-        self,
-        record: RoundRecord,
-        budgets: tuple[int, ...],
-        holdings: tuple[tuple[int, ...], ...],
-        coverage: tuple[int, ...],
-        lines: list[str],
-    ) -> State:
+        self, priority: tuple[int, ...], sealed: Sequence[SealedBid], winner: int | None,
+        price: int, budgets: tuple[int, ...], holdings: tuple[tuple[int, ...], ...],
+        coverage: tuple[int, ...], lines: list[str],
+    ) -> State:  # fmt: skip
+        """The next round's state once this round is resolved, its record and log added."""
+        record = RoundRecord(
+            self.round, self.rules.projects[self.round_index].name, priority,
+            tuple(s.written for s in sealed), tuple(s.bid for s in sealed),
+            tuple(s.invalid for s in sealed), winner, price, self.budgets, budgets,
+            self.coverage, coverage,
+        )  # fmt: skip
         state = self._evolve(
-            round_index=self.round_index + 1,
-            budgets=budgets,
-            holdings=holdings,
-            coverage=coverage,
-            sealed=(None,) * self.rules.players,
-            history=(*self.history, record),
-            log=(*self.log, *lines),
-        )
+            round_index=self.round_index + 1, budgets=budgets, holdings=holdings,
+            coverage=coverage, sealed=(None,) * self.rules.players,
+            history=(*self.history, record), log=(*self.log, *lines),
+        )  # fmt: skip
         last = _final_line(state) if state.is_over else _round_header(state)
         return state._evolve(log=(*state.log, last))
 
@@ -373,9 +329,7 @@ _STATE_FIELDS = tuple(f.name for f in fields(State))
 
 def new_game(rules: Rules | None = None, *, seed: int) -> State:
     """The start of a game: every team holds the full budget, the first card is on offer."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+    rules = instance_or_default("rules", rules, Rules, Rules, "a shared_budget Rules or None")
     seed = whole_number("seed", seed, low=0, allowed="a non-negative int")
     players = rules.players
     names = ", ".join(p.label for p in rules.projects)
@@ -385,17 +339,8 @@ def new_game(rules: Rules | None = None, *, seed: int) -> State:
         else f"classroom market: the group has {rules.budget} credits; cards at fixed prices: "
         + ", ".join(f"{p.label} {p.price}" for p in rules.projects)
     )
-    state = State(
-        rules=rules,
-        seed=int(seed),
-        round_index=0,
-        budgets=(rules.budget,) * players,
-        holdings=((),) * players,
-        coverage=(0,) * players,
-        sealed=(None,) * players,
-        history=(),
-        log=(start,),
-    )
+    state = State(rules, int(seed), 0, (rules.budget,) * players, ((),) * players,
+                  (0,) * players, (None,) * players, (), (start,))  # fmt: skip
     return state._evolve(log=(*state.log, _round_header(state)))
 
 
@@ -404,12 +349,9 @@ RoundOutcome = tuple[int | None, int, tuple[int, ...], tuple[int, ...]]
 
 
 def resolve_round(
-    rules: Rules,
-    round_index: int,
-    budgets: Sequence[int],
-    coverage: Sequence[int],
+    rules: Rules, round_index: int, budgets: Sequence[int], coverage: Sequence[int],
     bids: Sequence[int],
-) -> RoundOutcome:
+) -> RoundOutcome:  # fmt: skip
     """(winner, price, budgets after, coverage after) once the round's valid bids are revealed:
     the winner pays exactly its bid and gains the card's functions; nobody else pays."""
     if not isinstance(rules, Rules):
@@ -447,12 +389,10 @@ def _resolve_round(
 
 
 def read_bid(action: object, budget: int) -> SealedBid:
-    """Read a written bid. A bid is a whole number (a Python or numpy int) or the text on the
-    slip (a str). A number from 0 to ``budget``, or text that is one written in the digits 0-9
-    (surrounding spaces allowed), is valid; a negative or over-budget number and text that is
-    not a whole number ("five", "+7", "7.5", other scripts' digits) are recorded with the
-    reason they count as a pass. Anything else — a float, a bool, None, a tuple — is not a
-    bid at all: TypeError, whatever ``Rules.strict_bids`` says."""
+    """Read a written bid: a whole number (int) or the text on the slip (str, digits 0-9,
+    spaces around allowed). A negative or over-budget number and unreadable text ("five",
+    "+7", "7.5") are recorded with the reason they count as a pass; anything else (a float, a
+    bool, None) is no bid at all: TypeError, whatever ``Rules.strict_bids`` says."""
     budget = whole_number("budget", budget, low=0, allowed="a non-negative int")
     return _read_bid(action, budget)
 

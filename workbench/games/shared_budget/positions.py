@@ -1,5 +1,5 @@
 """The Python side of the shared budget auction's compiled loop (``compiled.play``): positions
-from States, from an observation and from new deals; the fast engine's batches of new games,
+from an observation, from States and from new deals; the fast engine's batches of new games,
 ``play_from`` (continuations of given positions) and the search's candidate playouts.
 """
 
@@ -15,8 +15,8 @@ from workbench.checks import whole_number
 from workbench.games.shared_budget.compiled import (
     PlayedBatch,
     Positions,
+    keyed_streams,
     play,
-    seed_streams,
     tables,
 )
 from workbench.games.shared_budget.engine import BUY, PASS, Action, Observation, State
@@ -26,31 +26,17 @@ from workbench.kit.lineup import seated_agents
 from workbench.kit.policies import CompiledPolicy, PolicyTable, policy_table
 from workbench.kit.seeding import SeedLike, seed_sequence
 from workbench.kit.selfplay import playing_agent
-from workbench.kit.streams import (
-    STREAM_WORDS,
-    absorb_key,
-    seed_words,
-    start_pool,
-    state_of,
-    store,
-)
-
-# -- one position, for a compiled agent's step call -------------------------------------------
+from workbench.kit.streams import STREAM_WORDS, absorb_key, seed_words, start_pool, state_of, store
 
 
-def _parameters(policy: CompiledPolicy) -> np.ndarray:
-    """The policy's parameters as the loop reads them (never empty: numba is slow to take an
-    empty array)."""
-    return np.array(policy.parameters or (0.0,), dtype=np.float64)
-
-
-def _observed(observation: Observation) -> tuple[Any, ...]:
-    """``choose``'s arguments from the seat to the tie priority, at the observed position."""
-    budgets = np.array(observation.budgets, dtype=np.int64)
-    coverage = np.array(observation.coverage, dtype=np.int64)
-    first = observation.priority[0]
-    return (observation.player, observation.round_index, budgets, coverage,
-            observation.rules.players, first)  # fmt: skip
+def _observed(policy: CompiledPolicy, observation: Observation) -> tuple[Any, ...]:
+    """``choose``'s arguments from the kind to the tie priority, at the observed position (the
+    parameters never empty: numba is slow to take an empty array)."""
+    return (policy.kind, np.array(policy.parameters or (0.0,), dtype=np.float64),
+            observation.player, observation.round_index,
+            np.array(observation.budgets, dtype=np.int64),
+            np.array(observation.coverage, dtype=np.int64), observation.rules.players,
+            observation.priority[0])  # fmt: skip
 
 
 def decide(policy: CompiledPolicy, observation: Observation, rng: np.random.Generator) -> Action:
@@ -59,10 +45,8 @@ def decide(policy: CompiledPolicy, observation: Observation, rng: np.random.Gene
     table = tables(observation.rules)
     stream = state_of(rng)
     before = stream.tolist()
-    action = choose(
-        policy.kind, _parameters(policy), *_observed(observation), table.masks, table.later,
-        table.prices, table.full, table.classroom, stream,
-    )  # fmt: skip
+    action = choose(*_observed(policy, observation), table.masks, table.later, table.prices,
+                    table.full, table.classroom, stream)  # fmt: skip
     if stream.tolist() != before:  # handing the state back costs more than comparing
         store(rng, stream)
     return (BUY if action else PASS) if table.classroom else action
@@ -72,54 +56,32 @@ def bid_spread(policy: CompiledPolicy, observation: Observation) -> tuple[int, i
     """(target, highest bid, jitter) of a coverage or fitted ``policy`` at the observed auction
     position (``policies.bid_target``)."""
     table = tables(observation.rules)
-    return bid_target(
-        policy.kind, _parameters(policy), *_observed(observation), table.masks, table.later,
-        table.full,
-    )  # fmt: skip
-
-
-# -- many positions ---------------------------------------------------------------------------
+    return bid_target(*_observed(policy, observation), table.masks, table.later, table.full)
 
 
 def from_states(states: Sequence[State]) -> Positions:
     """The loop's rows for ``states`` (of one rule set), the round's sealed bids included."""
-    rules = states[0].rules
-    players = rules.players
-    bids = np.zeros((len(states), players), dtype=np.int64)
-    held = np.zeros((len(states), players), dtype=np.int64)
+    shape = (len(states), states[0].rules.players)
+    bids, held = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
     for index, state in enumerate(states):
         for seat, sealed in enumerate(state.sealed):
-            if sealed is not None:
-                bids[index, seat] = sealed.bid
+            bids[index, seat] = 0 if sealed is None else sealed.bid
         for seat, cards in enumerate(state.holdings):
             held[index, seat] = sum(1 << card for card in cards)
     return Positions(
-        round_starts=np.array([s.round_index for s in states], dtype=np.int64),
-        first_seats=np.array([s.to_play or 0 for s in states], dtype=np.int64),
-        bids=bids,
-        budgets=np.array([s.budgets for s in states], dtype=np.int64),
-        coverage=np.array([s.coverage for s in states], dtype=np.int64),
-        held=held,
-    )
+        np.array([s.round_index for s in states], np.int64),
+        np.array([s.to_play or 0 for s in states], np.int64), bids,
+        np.array([s.budgets for s in states], np.int64),
+        np.array([s.coverage for s in states], np.int64), held,
+    )  # fmt: skip
 
 
 def deal(rules: Rules, games: int) -> Positions:
     """``games`` new games: every team at the full budget, before round 1's first bid."""
     shape = (games, rules.players)
-    return Positions(
-        np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(shape, np.int64),
-        np.full(shape, rules.budget, np.int64), np.zeros(shape, np.int64),
-        np.zeros(shape, np.int64),
-    )  # fmt: skip
-
-
-def _streams(seed: np.random.SeedSequence, count: int, seats: int = 0) -> np.ndarray:
-    """The compiled streams of ``generator(seed, i)`` for i < count, or with ``seats`` those
-    of ``generator(seed, i, s)`` in the order (i, s)."""
-    words = seed_words(seed)
-    streams = np.zeros((count * max(seats, 1), STREAM_WORDS), dtype=np.uint64)
-    seed_streams(words, len(words), 0, count, seats, streams)
-    return streams
+    return Positions(np.zeros(games, np.int64), np.zeros(games, np.int64),
+                     np.zeros(shape, np.int64), np.full(shape, rules.budget, np.int64),
+                     np.zeros(shape, np.int64), np.zeros(shape, np.int64))  # fmt: skip
 
 
 @lru_cache(maxsize=256)
@@ -127,6 +89,12 @@ def _own_streams(rows: int, players: int, per_row: int = 1) -> np.ndarray:
     """``stream_of`` for rows drawing, every seat alike, from stream row // per_row (the loop
     only reads it: cached)."""
     return (np.arange(rows, dtype=np.int64) // per_row).repeat(players).reshape(rows, players)
+
+
+def _finals(start: Positions, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The functions each seat covers and its budget left once ``start`` is played, float64."""
+    scores = np.bitwise_count(start.coverage).astype(np.float64).reshape(shape)
+    return scores, start.budgets.astype(np.float64).reshape(shape)
 
 
 def play_batch(
@@ -141,23 +109,18 @@ def play_batch(
         raise TypeError(f"the fast engine needs a generator(seed, batch), got {rng!r}")
     # rng is generator(seed, batch): the run's seed is its seed sequence without the last key,
     # checked by rebuilding the batch's entropy pool as the compiled seeding does.
-    run = np.random.SeedSequence(batch_seed.entropy, spawn_key=batch_seed.spawn_key[:-1])
-    words = seed_words(run)
+    words = seed_words(np.random.SeedSequence(batch_seed.entropy,
+                                              spawn_key=batch_seed.spawn_key[:-1]))  # fmt: skip
     pool = np.zeros(4, dtype=np.uint64)
     absorb_key(pool, start_pool(words, len(words), pool), int(batch_seed.spawn_key[-1]))
     if not np.array_equal(pool, batch_seed.pool.astype(np.uint64)):
         raise RuntimeError("the compiled seeding disagrees with numpy's SeedSequence")
-    players = rules.players
-    streams = np.zeros((size * players, STREAM_WORDS), dtype=np.uint64)
-    seed_streams(words, len(words), first_game, size, players, streams)
+    players, table, positions = rules.players, policy_table(agents), deal(rules, size)
+    streams = keyed_streams(words, size, players, first_game)
     stream_of = np.arange(size * players, dtype=np.int64).reshape(size, players)
-    table = policy_table(agents)
-    positions = deal(rules, size)
     record = wanted is None or wanted.get("rounds", True)
-    bids, winners = play(rules, table, table.assignment(size), positions, streams, stream_of,
-                         record=record)  # fmt: skip
-    return PlayedBatch(rules, bids, winners, positions.budgets, positions.coverage,
-                       positions.held)  # fmt: skip
+    return play(rules, table, table.assignment(size), positions, streams, stream_of,
+                record=record)  # fmt: skip
 
 
 def play_from(
@@ -182,15 +145,14 @@ def play_from(
     if any(s.rules != rules or s.rules.projects != rules.projects for s in positions):
         raise ValueError("play_from's states must all be played under the same rules")
     playouts = whole_number("playouts", playouts, low=1, allowed="a positive whole number")
-    streams = _streams(seed_sequence(seed), len(positions))
+    streams = keyed_streams(seed_words(seed_sequence(seed)), len(positions))
     table = policy_table([playing_agent(a, rules) for a in seated_agents(agents, rules.players)])
     rows, players = len(positions) * playouts, rules.players
     start = from_states(positions).repeated(playouts)
     play(rules, table, table.assignment(rows), start, streams,
          _own_streams(rows, players, playouts))  # fmt: skip
-    shape = (len(positions), playouts, players)
-    scores = np.bitwise_count(start.coverage).astype(np.float64).reshape(shape)
-    return (scores, start.budgets.astype(np.float64).reshape(shape)) if budgets else scores
+    scores, left = _finals(start, (len(positions), playouts, players))
+    return (scores, left) if budgets else scores
 
 
 def play_candidates(
@@ -213,19 +175,11 @@ def play_candidates(
     start.bids.reshape(shape)[:, :, seat] = np.asarray(bids, dtype=np.int64)[:, None]
     start.budgets[:], start.coverage[:] = state.budgets, state.coverage
     streams = np.empty((len(bids), fillings, STREAM_WORDS), np.uint64)
-    streams[:] = _streams(seed_sequence(seed), fillings)
+    streams[:] = keyed_streams(seed_words(seed_sequence(seed)), fillings)
     play(rules, table, table.assignment(rows), start, streams.reshape(rows, STREAM_WORDS),
          _own_streams(rows, players))  # fmt: skip
-    scores = np.bitwise_count(start.coverage).astype(np.float64)
-    return scores.reshape(shape), start.budgets.astype(np.float64).reshape(shape)
+    return _finals(start, shape)
 
 
-__all__ = [
-    "bid_spread",
-    "deal",
-    "decide",
-    "from_states",
-    "play_batch",
-    "play_candidates",
-    "play_from",
-]  # fmt: skip
+__all__ = ["bid_spread", "deal", "decide", "from_states", "play_batch", "play_candidates",
+           "play_from"]  # fmt: skip

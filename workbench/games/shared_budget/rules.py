@@ -1,10 +1,7 @@
 """Rules of the shared budget auction (docs/rules.md): teams, budget, the project cards and
 their functions, the rotating tie priority, final scoring with its tie-breaks, and the
-classroom fixed-price variant.
-
-The pure rule functions here (``priority_order``, ``award``, ``standings``) are the single
-implementation of those rules: the engine plays them and the solver builds its stage games
-from them.
+classroom fixed-price variant. ``priority_order``, ``award`` and ``standings`` are the one
+implementation of those rules, which the engine plays and the solver builds on.
 """
 
 from __future__ import annotations
@@ -14,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from workbench.checks import is_whole_number, whole_number
+from workbench.checks import choice, whole_entries, whole_number
 from workbench.data import read_table, table_path
 
 #: The three required functions, in the order the rulebook lists them.
@@ -23,13 +20,11 @@ FUNCTIONS = ("welcome", "rest", "explore")
 DEFAULT_TABLE = "shared_budget_projects"
 #: Team letters, by seat.
 TEAM_NAMES = ("A", "B", "C", "D")
-#: The two ways to play: sealed-bid auction between teams, or one group at fixed prices.
+#: Sealed-bid auction between teams, or one group at fixed prices.
 VARIANTS = ("auction", "classroom")
-#: "rotating": round r's priority order starts one team later than round r-1's (the rulebook);
-#: "fixed": the same order every round (a designer's variant).
+#: Round r's priority starts one team later than round r-1's (rulebook), or never moves.
 TIE_PRIORITIES = ("rotating", "fixed")
-#: "budget": equal scores are broken by the larger remaining budget, then shared (the
-#: rulebook); "shared": equal scores share the result.
+#: Equal scores go to the larger remaining budget, then share (rulebook), or share at once.
 FINAL_TIEBREAKS = ("budget", "shared")
 #: Largest budget the engine accepts (the exact solver has its own, smaller limit).
 MAX_BUDGET = 1000
@@ -84,17 +79,16 @@ class Rules:
     _priorities: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # Whole numbers may be Python or numpy integers and are stored as Python ints; bools,
-        # floats and strings are refused. Every problem is a ValueError naming the field.
+        # Whole numbers (Python or numpy) are stored as ints; every problem is a ValueError.
         object.__setattr__(self, "teams", _check_int("teams", self.teams, 2, len(TEAM_NAMES)))
         object.__setattr__(self, "budget", _check_int("budget", self.budget, 1, MAX_BUDGET))
         functions = _check_functions(self.functions)
         object.__setattr__(self, "functions", functions)
-        _check_choice("tie_priority", self.tie_priority, TIE_PRIORITIES)
+        choice("Rules.tie_priority", self.tie_priority, TIE_PRIORITIES)
         first = _check_int("first_priority", self.first_priority, 0, self.teams - 1)
         object.__setattr__(self, "first_priority", first)
-        _check_choice("final_tiebreak", self.final_tiebreak, FINAL_TIEBREAKS)
-        _check_choice("variant", self.variant, VARIANTS)
+        choice("Rules.final_tiebreak", self.final_tiebreak, FINAL_TIEBREAKS)
+        choice("Rules.variant", self.variant, VARIANTS)
         if not isinstance(self.strict_bids, bool):
             raise ValueError(f"Rules.strict_bids must be True or False, got {self.strict_bids!r}")
         if self.variant == "classroom":
@@ -195,19 +189,16 @@ def coverage_score(mask: int) -> int:
 def standings(
     scores: Sequence[int], budgets: Sequence[int], final_tiebreak: str = "budget"
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
-    """(ranks, winners, shares) from final scores and remaining budgets.
-
-    Teams are ordered by score, then (with the "budget" tie-break) by remaining budget; teams
-    equal on both share a rank (1 = best; competition ranking). Every team tied for first wins
-    and takes an equal share of the win (1 alone, 1/2 for two, ...), so shares sum to 1.
-    """
+    """(ranks, winners, shares) from final scores and remaining budgets: by score, then (the
+    "budget" tie-break) remaining budget; equal teams share a rank (1 = best) and the teams
+    tied first share the win equally."""
     scores = whole_numbers("scores", scores)
     budgets = whole_numbers("budgets", budgets)
     if not scores or len(budgets) != len(scores):
         raise ValueError(
             f"scores and budgets must give one number per team, got {scores!r} and {budgets!r}"
         )
-    _check_choice("final_tiebreak", final_tiebreak, FINAL_TIEBREAKS, prefix="")
+    choice("final_tiebreak", final_tiebreak, FINAL_TIEBREAKS)
     return _standings(scores, budgets, final_tiebreak)
 
 
@@ -225,12 +216,8 @@ def _standings(
     return ranks, winners, shares
 
 
-def parse_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
-    """'rest+welcome' or ['rest', 'welcome'] -> ('rest', 'welcome'); '' -> ()."""
-    return _split_functions(functions)
-
-
 def _split_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
+    """'rest+welcome' or ['rest', 'welcome'] -> ('rest', 'welcome'); '' -> ()."""
     if isinstance(functions, str):
         parts = [part.strip() for part in functions.split("+")]
         return tuple(part for part in parts if part)
@@ -245,31 +232,15 @@ def _split_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> int:
-    return whole_number(
-        f"Rules.{name}",
-        value,
-        low=low,
-        high=high,
-        allowed=f"an int from {low} to {high}",
-        type_error=ValueError,
-    )
-
-
-def _check_choice(
-    name: str, value: object, allowed: tuple[str, ...], prefix: str = "Rules."
-) -> None:
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{prefix}{name} must be one of {allowed}, got {value!r}")
+    return whole_number(f"Rules.{name}", value, low=low, high=high,
+                        allowed=f"an int from {low} to {high}", type_error=ValueError)  # fmt: skip
 
 
 def whole_numbers(name: str, values: object) -> tuple[int, ...]:
     """``values`` as a tuple of ints: a sequence of Python or numpy integers, else TypeError."""
-    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        raise TypeError(f"{name} must be a sequence of whole numbers, got {values!r}")
-    given = tuple(values)
-    bad = [v for v in given if not is_whole_number(v)]
-    if bad:
-        raise TypeError(f"{name} must be a sequence of whole numbers, got {bad[0]!r} in {values!r}")
+    wanted = f"{name} must be a sequence of whole numbers, got"
+    given = whole_entries(values, lambda _, bad: f"{wanted} {values!r}" if bad is None
+                          else f"{wanted} {bad[0]!r} in {values!r}")  # fmt: skip
     return tuple(int(v) for v in given)
 
 
@@ -279,21 +250,14 @@ def _round_index(rules: Rules, round_index: object) -> int:
 
 
 #: Fields the classroom variant (one group, fixed prices) has no use for, with their defaults.
-_AUCTION_ONLY = {
-    "teams": 2,
-    "tie_priority": "rotating",
-    "first_priority": 0,
-    "final_tiebreak": "budget",
-}
+_AUCTION_ONLY = {"teams": 2, "tie_priority": "rotating", "first_priority": 0,
+                 "final_tiebreak": "budget"}  # fmt: skip
 
 
 def _check_classroom_fields(rules: Rules) -> None:
     """The classroom variant refuses settings it would ignore, rather than ignore them."""
-    changed = {
-        name: getattr(rules, name)
-        for name, default in _AUCTION_ONLY.items()
-        if getattr(rules, name) != default
-    }
+    changed = {name: getattr(rules, name) for name, default in _AUCTION_ONLY.items()
+               if getattr(rules, name) != default}  # fmt: skip
     if changed:
         shown = ", ".join(f"{name}={value!r}" for name, value in changed.items())
         raise ValueError(
@@ -337,13 +301,9 @@ def _project(name: object, functions: object, price: object, known: tuple[str, .
             f"card {name!r} supplies unknown functions {unknown}; Rules.functions are {known}"
         )
     if price is not None:
-        price = whole_number(
-            f"card {name!r}: price",
-            price,
-            low=0,
-            allowed="a non-negative int or None",
-            type_error=ValueError,
-        )
+        allowed = "a non-negative int or None"
+        price = whole_number(f"card {name!r}: price", price, low=0, allowed=allowed,
+                             type_error=ValueError)  # fmt: skip
     ordered = tuple(f for f in known if f in parsed)
     return Project(name.strip(), ordered, price)
 

@@ -29,40 +29,16 @@ from workbench.kit.frames import agent_column, typed_frame
 from workbench.kit.seeding import derive_seed, generator
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay
 
-GAMES_SCHEMA = {
-    "game": pl.Int64,
-    "seat": pl.Int64,
-    "team": pl.String,
-    "agent": pl.String,
-    "score": pl.Int64,
-    "rank": pl.Int64,
-    "won": pl.Boolean,
-    "win_share": pl.Float64,
-    "budget_left": pl.Int64,
-    "spent": pl.Int64,
-    "cards_won": pl.Int64,
-    "cards": pl.String,
-    "functions": pl.String,
-}
-ROUNDS_SCHEMA = {
-    "game": pl.Int64,
-    "round": pl.Int64,
-    "card": pl.String,
-    "seat": pl.Int64,
-    "team": pl.String,
-    "agent": pl.String,
-    "priority_rank": pl.Int64,
-    "written": pl.String,
-    "bid": pl.Int64,
-    "invalid": pl.Boolean,
-    "won_card": pl.Boolean,
-    "paid": pl.Int64,
-    "budget_before": pl.Int64,
-    "budget_after": pl.Int64,
-    "functions_before": pl.Int64,
-    "functions_gained": pl.Int64,
-    "score_after": pl.Int64,
-}
+#: The frames' columns that are not Int64.
+_TYPES = {
+    **dict.fromkeys(("team", "agent", "cards", "functions", "card", "written"), pl.String),
+    **dict.fromkeys(("won", "invalid", "won_card"), pl.Boolean), "win_share": pl.Float64,
+}  # fmt: skip
+
+
+def _typed(columns: dict[str, object]) -> pl.DataFrame:
+    """A frame of ``columns``, in their order, each cast to its type."""
+    return typed_frame(columns, {name: _TYPES.get(name, pl.Int64) for name in columns})
 
 
 #: Games per yielded chunk of ``simulate_batches`` (step engine) and per fast-engine batch.
@@ -74,6 +50,7 @@ FAST_BATCH_SIZE = 8192
 def _streams(
     game_seed: np.random.SeedSequence, players: int
 ) -> tuple[int, list[np.random.Generator]]:
+    """The deal's seed and one generator per seat: game g's seat s draws from (seed, g, s)."""
     return derive_seed(game_seed), [generator(game_seed, seat) for seat in range(players)]
 
 
@@ -175,7 +152,7 @@ def batch_games_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.
         "cards": _joined(played.held, tuple(p.name for p in rules.projects)),
         "functions": _joined(played.coverage, rules.functions),
     }
-    return typed_frame(columns, GAMES_SCHEMA)
+    return _typed(columns)
 
 
 def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.DataFrame:
@@ -184,6 +161,7 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
     games, rounds, players = played.bids.shape
     bids = played.bids.astype(np.int64)
     won = played.winners[:, :, None] == np.arange(players)
+    invalid = played.invalid if played.invalid is not None else np.zeros(bids.shape, bool)
     if table.classroom:
         bids = bids * table.prices[None, :, None]
         written = pl.Series(["pass", "buy"], dtype=pl.String).gather(played.bids.ravel())
@@ -212,8 +190,7 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
         "priority_rank": np.tile(priority_rank.ravel(), games),
         "written": written,
         "bid": bids.ravel(),
-        "invalid": (np.zeros(games * rounds * players, dtype=bool) if played.invalid is None
-                    else played.invalid.ravel()),
+        "invalid": invalid.ravel(),
         "won_card": won.ravel(),
         "paid": paid.ravel(),
         "budget_before": (budget_after + paid).ravel(),
@@ -222,7 +199,7 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
         "functions_gained": (functions_after - functions_before).ravel(),
         "score_after": functions_after.ravel(),
     }
-    return typed_frame(columns, ROUNDS_SCHEMA)
+    return _typed(columns)
 
 
 FAST_ENGINE = FastEngine(
@@ -233,9 +210,6 @@ FAST_ENGINE = FastEngine(
 )
 SELF_PLAY = SelfPlay(
     "shared_budget", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
-    frames=(
-        Frame("games", batch_games_frame),
-        Frame("rounds", batch_rounds_frame),
-    ),
+    frames=(Frame("games", batch_games_frame), Frame("rounds", batch_rounds_frame)),
     step_chunk=BATCH_SIZE, streams=_streams, recorded=recorded,
 )  # fmt: skip

@@ -1,18 +1,15 @@
 """Exact equilibrium of the two-team shared budget auction, by backward induction.
 
-A position at the start of a round is (round, both budgets, both coverages). Each round is a
-simultaneous sealed-bid stage game whose payoff for a bid pair is the value of the position it
-leads to; the game is zero-sum for two teams (objective "win": 1 for a win, 1/2 shared, 0 lost;
-"score": first team's functions minus the second's), so every stage game is a matrix game with
-a value, solved by ``workbench.matrix_games`` (pure saddle point first, linear programme
-otherwise). Values are kept per round as arrays over every budget pair, so a solution also holds
-every smaller starting budget and every unequal one.
+A position at the start of a round is (round, both budgets, both coverages); each round is a
+simultaneous sealed-bid stage game whose payoffs are the values of the positions it leads to.
+The game is zero-sum for two teams (objective "win": 1 win, 1/2 shared, 0 lost; "score": the
+first team's functions minus the second's), so every stage game is a matrix game, solved by
+``workbench.matrix_games`` (a pure saddle point first, else a linear programme). Values are
+kept per round over every budget pair, so a solution holds every smaller or unequal budget too.
 
-Positions are stored under a canonical key: functions that no remaining card supplies can no
-longer change, so only the difference in how many of them each team covers matters. Where a
-stage game has several optimal pure bids, the solution picks the one that does best against an
-opponent bidding uniformly at random, then the lowest: still an equilibrium, and it punishes
-mistakes.
+Positions are keyed canonically: functions no remaining card supplies can no longer change, so
+only the difference in how many of them each team covers matters. Among several optimal pure
+bids the solution picks the best against a uniformly random opponent, then the lowest.
 """
 
 from __future__ import annotations
@@ -41,13 +38,10 @@ METHODS = ("auto", "lp")
 MAX_SECONDS = 60.0
 #: Estimated solves at least this long (seconds) show a progress bar.
 PROGRESS_SECONDS = 3.0
-#: The work model behind ``estimate_solve``: every (round, coverage) layer computes the stage
-#: games of all (budget + 1)**2 budget pairs at once over all (budget + 1)**2 bid pairs, so a
-#: layer costs about _LAYER_SECONDS + _ENTRY_SECONDS * (budget + 1)**4; a linear programme (a
-#: mixed stage game, or every stage game with method="lp") about _LP_SECONDS +
-#: _LP_CELL_SECONDS * its entries. Calibrated with ``bench/shared_budget.py`` (which prints the
-#: estimate beside the measured time) on one core of a shared 2-core machine; a quiet machine
-#: is faster.
+#: The work model behind ``estimate_solve``: a (round, coverage) layer solves the stage games
+#: of all (budget + 1)**2 budget pairs at once, about _LAYER_SECONDS + _ENTRY_SECONDS *
+#: (budget + 1)**4; a linear programme about _LP_SECONDS + _LP_CELL_SECONDS * its entries.
+#: ``bench/shared_budget.py`` prints the estimate beside the measured time, to recalibrate.
 _LAYER_SECONDS = 1.5e-4
 _ENTRY_SECONDS = 1e-8
 _LP_SECONDS = 1e-3
