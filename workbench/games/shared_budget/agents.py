@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from workbench.checks import whole_number
+from workbench.checks import real_number, whole_number
 from workbench.games.shared_budget.engine import PASS, Action, Observation
 from workbench.games.shared_budget.policies import COVERAGE, RANDOM
 from workbench.games.shared_budget.positions import bid_spread, decide
@@ -90,31 +90,20 @@ class RandomAgent(CompiledAgent):
 class CoverageHeuristic(CompiledAgent):
     """Bids for functions it still lacks and keeps budget for the tie-break.
 
-    A card adding no missing function gets 0. Otherwise the target is the budget's share for
-    the functions it adds (budget x added / missing), or the whole budget when no later card
-    supplies one of them; never more than surely wins (the richest rival's budget, +1 without
-    priority), so spare credits stay for the remaining-budget tie-break. ``jitter`` spreads the
-    bid uniformly over target +/- jitter (at least 1, at most the sure-win bid), as teams
-    haggling over a number do; ``jitter=0`` is deterministic. In the classroom variant the
-    group buys a card when it adds a missing function and is affordable.
-
-    Parameters (the compiled policy's vector, in this order; defaults are the hand-set ones):
-    ``jitter`` (2) the spread of the bid around the target; ``share`` (1.0) scales the
-    budget's share for the added functions (capped at the budget); ``margin`` (1) what the
-    sure-win bid adds to the richest rival's budget without priority.
+    A card adding no missing function gets 0. Otherwise the target is ``share`` x the budget's
+    share for the functions it adds (budget x added / missing, capped at the budget), or the
+    whole budget when no later card supplies one of them; never more than surely wins (the
+    richest rival's budget, + ``margin`` without priority), so spare credits stay for the
+    tie-break. ``jitter`` spreads the bid uniformly over target +/- jitter (at least 1, at most
+    the sure-win bid); 0 is deterministic. The classroom group buys a card when it adds a
+    missing function and is affordable. The compiled policy's vector: (jitter, share, margin).
     """
 
     def __init__(self, jitter: int = 2, share: float = 1.0, margin: int = 1) -> None:
-        self.jitter = whole_number(
-            "CoverageHeuristic jitter", jitter, low=0, allowed="a non-negative int"
-        )
-        number = isinstance(share, int | float) and not isinstance(share, bool)
-        if not number or not 0 <= share < math.inf:
-            raise ValueError(f"CoverageHeuristic share must be a number >= 0, got {share!r}")
-        self.share = float(share)
-        self.margin = whole_number(
-            "CoverageHeuristic margin", margin, low=0, allowed="a non-negative int"
-        )
+        allowed = "a non-negative int"
+        self.jitter = whole_number("CoverageHeuristic jitter", jitter, low=0, allowed=allowed)
+        self.share = real_number("CoverageHeuristic share", share, low=0.0, high=math.inf)
+        self.margin = whole_number("CoverageHeuristic margin", margin, low=0, allowed=allowed)
         name = "coverage" if jitter == 0 else f"coverage(±{jitter})"
         tuned = [f"share={share:g}"] * (self.share != 1.0) + [f"margin={margin}"] * (margin != 1)
         self.name = f"{name}[{', '.join(tuned)}]" if tuned else name
@@ -150,11 +139,8 @@ class EquilibriumAgent:
                 "EquilibriumAgent's solution was solved for other rules: "
                 f"{self.solution.rules} vs the game's {observation.rules}"
             )
-        both = self.solution.strategy(
-            observation.round_index,
-            observation.budgets,
-            observation.coverage,  # type: ignore[arg-type]
-        )
+        both = self.solution.strategy(observation.round_index, observation.budgets,
+                                      observation.coverage)  # type: ignore[arg-type]  # fmt: skip
         return both[observation.player]  # type: ignore[return-value]
 
     def __call__(

@@ -46,14 +46,6 @@ def _frame(name: str, frame: object, columns: Sequence[str]) -> pl.DataFrame:
     return frame
 
 
-def _checked_rules(rules: object) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a shared_budget Rules or None, got {type(rules).__name__}")
-    return rules
-
-
 def _functions(rules: Rules, mask: int) -> str:
     return "+".join(rules.names(mask)) or "-"
 
@@ -153,6 +145,8 @@ def equilibrium_bids(
         ):
             rows.append(
                 {
+                    "round": round,
+                    "card": rules.projects[round - 1].name,
                     "budget_a": a,
                     "budget_b": b,
                     "team": team,
@@ -163,22 +157,7 @@ def equilibrium_bids(
                     "value": stage.value,
                 }
             )
-    frame = pl.DataFrame(rows)
-    return frame.with_columns(
-        pl.lit(round, dtype=pl.Int64).alias("round"),
-        pl.lit(rules.projects[round - 1].name).alias("card"),
-    ).select(
-        "round",
-        "card",
-        "budget_a",
-        "budget_b",
-        "team",
-        "bid",
-        "optimal_low",
-        "optimal_high",
-        "mixed",
-        "value",
-    )
+    return pl.DataFrame(rows)
 
 
 def stage_table(stage: StageGame) -> pl.DataFrame:
@@ -208,36 +187,23 @@ def reachable_states(solution: Solution) -> pl.DataFrame:
     """Every position some play reaches, with its value and each team's equilibrium bid
     (``bid_a``/``bid_b`` are expected bids; ``mixed`` marks a mixed stage game)."""
     rules = _solution(solution).rules
-    rows: dict[str, list[Any]] = {
-        c: []
-        for c in (
-            "round",
-            "card",
-            "budget_a",
-            "budget_b",
-            "coverage_a",
-            "coverage_b",
-            "value",
-            "bid_a",
-            "bid_b",
-            "mixed",
-        )
-    }
+    rows = []
     for k, a, b, mask_a, mask_b in solution.reachable_positions():
         bids_a, bids_b = solution.strategy(k, (a, b), (mask_a, mask_b))
-        for column, value in (
-            ("round", k + 1),
-            ("card", rules.projects[k].name),
-            ("budget_a", a),
-            ("budget_b", b),
-            ("coverage_a", _functions(rules, mask_a)),
-            ("coverage_b", _functions(rules, mask_b)),
-            ("value", solution.position_value(k, (a, b), (mask_a, mask_b))),
-            ("bid_a", sum(x * p for x, p in bids_a.items())),
-            ("bid_b", sum(y * p for y, p in bids_b.items())),
-            ("mixed", len(bids_a) > 1 or len(bids_b) > 1),
-        ):
-            rows[column].append(value)
+        rows.append(
+            {
+                "round": k + 1,
+                "card": rules.projects[k].name,
+                "budget_a": a,
+                "budget_b": b,
+                "coverage_a": _functions(rules, mask_a),
+                "coverage_b": _functions(rules, mask_b),
+                "value": solution.position_value(k, (a, b), (mask_a, mask_b)),
+                "bid_a": sum(x * p for x, p in bids_a.items()),
+                "bid_b": sum(y * p for y, p in bids_b.items()),
+                "mixed": len(bids_a) > 1 or len(bids_b) > 1,
+            }
+        )
     return pl.DataFrame(rows)
 
 
@@ -259,7 +225,7 @@ def start_values(solution: Solution) -> pl.DataFrame:
 def value_by_budget(rules: Rules | None, budgets: Sequence[int]) -> pl.DataFrame:
     """Value of the win for team A at equal starting budgets, with A first in the tie
     priority (the rulebook) and with B first; ``priority_worth`` is the difference."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     if isinstance(budgets, str) or not isinstance(budgets, Iterable):
         raise TypeError(f"budgets must be a sequence of positive ints, got {budgets!r}")
     budgets = sorted(
@@ -303,7 +269,7 @@ def variant_values(variants: Mapping[str, Rules], objective: str = "win") -> pl.
 
 def card_order_variants(rules: Rules | None = None) -> dict[str, Rules]:
     """The rulebook order, its reverse, and each card moved to the front."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     projects = rules.projects
     variants = {"rulebook order": rules, "reversed": replace(rules, cards=projects[::-1])}
     for i, project in enumerate(projects[1:], start=1):
@@ -314,7 +280,7 @@ def card_order_variants(rules: Rules | None = None) -> dict[str, Rules]:
 
 def priority_variants(rules: Rules | None = None) -> dict[str, Rules]:
     """Tie priority rotating from A (the rulebook) or from B, or fixed on A or on B."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     return {
         "rotating, A first (rulebook)": replace(rules, tie_priority="rotating", first_priority=0),
         "rotating, B first": replace(rules, tie_priority="rotating", first_priority=1),
@@ -325,7 +291,7 @@ def priority_variants(rules: Rules | None = None) -> dict[str, Rules]:
 
 def function_table_variants(rules: Rules | None = None) -> dict[str, Rules]:
     """Alternative function tables for the same six cards (the rulebook prints none)."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     if rules.rounds != 6:
         raise ValueError(
             f"function_table_variants rewrites the six rulebook cards; these rules have "
@@ -373,7 +339,7 @@ def expected_outcome(rules: Rules | None, agents: Sequence[Any]) -> pl.DataFrame
     position (round, budgets, coverage), as all shipped agents do: each position's outcome is
     computed once.
     """
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     agents = GAME.resolve_agents(rules, agents)
     missing = [agent_label(a) for a in agents if not hasattr(a, "probabilities")]
     if missing:
@@ -582,7 +548,7 @@ def classroom_plans(rules: Rules | None = None) -> pl.DataFrame:
     plan, cost, affordable, functions covered (count and names), credits left; best first
     (most functions, then most left). Settings of the auction (teams, priorities, tie-break)
     play no part."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     rules = replace(
         rules,
         variant="classroom",

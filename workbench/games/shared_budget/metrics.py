@@ -1,11 +1,6 @@
 """The shared budget auction's own balance metrics (``GAME_METRICS``, ``game_metrics``): pure
 functions of the ``simulate`` frames, one value per game, summarised over games by the
 designer's bench.
-
-Each round one card is offered; the single highest positive bid wins it, a tie for the highest
-bid goes to the tied team earliest in that round's priority order, and a card nobody bids on
-stays unallocated. Final ties on score go to the larger remaining budget (the rulebook's
-reading), else the win is shared.
 """
 
 from __future__ import annotations
@@ -15,29 +10,17 @@ import polars as pl
 from workbench.metrics import GameMetric
 
 GAME_METRICS: tuple[GameMetric, ...] = (
-    GameMetric(
-        "priority_advantage",
-        "mean",
-        "win share of the team first in round 1's tie priority, minus the fair share 1/teams",
-    ),
-    GameMetric(
-        "priority_decided_rate",
-        "mean",
-        "share of rounds whose top bid was tied, so the tie priority gave the card",
-    ),
+    GameMetric("priority_advantage", "mean", "win share of the team first in round 1's tie "
+               "priority, minus the fair share 1/teams"),
+    GameMetric("priority_decided_rate", "mean",
+               "share of rounds whose top bid was tied, so the tie priority gave the card"),
     GameMetric("unallocated_cards", "mean", "cards per game nobody bid on (unsold)"),
-    GameMetric(
-        "budget_tiebreak_rate",
-        "proportion",
-        "share of games whose top score was tied and the remaining budget picked a sole winner",
-    ),
+    GameMetric("budget_tiebreak_rate", "proportion", "share of games whose top score was tied "
+               "and the remaining budget picked a sole winner"),
     GameMetric("budget_left", "mean", "credits left unspent per team at the end"),
-    GameMetric(
-        "invalid_bid_rate",
-        "mean",
-        "share of written bids that were unreadable or over budget and read as a pass",
-    ),
-)
+    GameMetric("invalid_bid_rate", "mean",
+               "share of written bids that were unreadable or over budget and read as a pass"),
+)  # fmt: skip
 
 #: What game g of two rule sets run with the same seed share (see docs/design.md).
 COMMON_RANDOMNESS = (

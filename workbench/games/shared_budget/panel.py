@@ -1,14 +1,11 @@
 """The shared budget panel of the play-along table: the exact equilibrium at your position and
 what each of your bids cost against best play.
 
-Two teams, the sealed-bid auction: ``solve(rules)`` once per rule set (cached), then at each
-round the stage game at the current position (round, both budgets, both coverages). Values
-are your win share (1 win, 1/2 shared, 0 lost) under best play from both sides from here on.
-A bid's cost is the value minus what that bid earns against the opponent's equilibrium mix
-(best play cannot see a sealed bid, so it plays its equilibrium): 0 for every bid the
-equilibrium uses, never below 0. The worst case (the opponent's best reply to that very bid)
-is shown beside it. Exact: backward induction with a linear programme where a stage game
-needs a mixed strategy (floating point).
+Two teams, the sealed-bid auction: the stage game of ``solve(rules)`` (cached) at the current
+position. Values are your win share under best play from both sides from here on. A bid's
+cost is the value minus what it earns against the opponent's equilibrium mix (best play cannot
+see a sealed bid): 0 for every bid the equilibrium uses; the worst case (the opponent's best
+reply to that very bid) is shown beside it. Exact, up to floating point.
 """
 
 from __future__ import annotations
@@ -26,19 +23,13 @@ from workbench.games.shared_budget.solver import Solution, StageGame, solve
 from workbench.panels import Panel, escape
 
 _CELL = "padding:1px 6px;text-align:right"
-_LEFT = "padding:1px 6px;text-align:left"
 _HEAD = "padding:1px 6px;text-align:right;white-space:nowrap"
 #: The cost table's columns and their headings.
 _COST_HEADERS = {
-    "round": "round",
-    "card": "card",
-    "bid": "your bid",
-    "equilibrium_bids": "best play",
-    "value": "value",
-    "vs_equilibrium": "bid earns",
-    "cost": "cost",
+    "round": "round", "card": "card", "bid": "your bid", "equilibrium_bids": "best play",
+    "value": "value", "vs_equilibrium": "bid earns", "cost": "cost",
     "worst_case_cost": "worst case",
-}
+}  # fmt: skip
 
 
 @functools.lru_cache(maxsize=8)
@@ -80,6 +71,10 @@ def bid_values(stage: StageGame, team: int) -> pl.DataFrame:
     )
 
 
+#: ``bid_values``' columns a bid's cost row repeats.
+_VALUED = ("value", "vs_equilibrium", "cost", "worst_case", "worst_case_cost")
+
+
 def bid_costs(solution: Solution, history: tuple[RoundRecord, ...], team: int) -> pl.DataFrame:
     """Each revealed round of ``history``: ``team``'s bid, its value before the round and what
     the bid earned against best play (see ``bid_values``). Columns: round, card, bid, value,
@@ -87,32 +82,12 @@ def bid_costs(solution: Solution, history: tuple[RoundRecord, ...], team: int) -
     rows = []
     for record in history:
         stage = stage_at(solution, record.round, record.budgets_before, record.coverage_before)
-        values = bid_values(stage, team)
-        row = values.row(record.bids[team], named=True)
-        rows.append(
-            {
-                "round": record.round,
-                "card": record.card,
-                "bid": record.bids[team],
-                "value": row["value"],
-                "vs_equilibrium": row["vs_equilibrium"],
-                "cost": row["cost"],
-                "worst_case": row["worst_case"],
-                "worst_case_cost": row["worst_case_cost"],
-                "equilibrium_bids": _support(stage.bid_distribution(team)),
-            }
-        )
-    schema = {
-        "round": pl.Int64,
-        "card": pl.String,
-        "bid": pl.Int64,
-        "value": pl.Float64,
-        "vs_equilibrium": pl.Float64,
-        "cost": pl.Float64,
-        "worst_case": pl.Float64,
-        "worst_case_cost": pl.Float64,
-        "equilibrium_bids": pl.String,
-    }
+        row = bid_values(stage, team).row(record.bids[team], named=True)
+        rows.append({"round": record.round, "card": record.card, "bid": record.bids[team],
+                     **{name: row[name] for name in _VALUED},
+                     "equilibrium_bids": _support(stage.bid_distribution(team))})  # fmt: skip
+    schema = {"round": pl.Int64, "card": pl.String, "bid": pl.Int64,
+              **dict.fromkeys(_VALUED, pl.Float64), "equilibrium_bids": pl.String}  # fmt: skip
     return pl.DataFrame(rows, schema=schema)
 
 
