@@ -70,20 +70,14 @@ __getattr__ = lazy_exports(
     globals(),
     {
         "workbench.games.shared_budget.charts": (
-            "bid_distribution_chart",
-            "bid_heatmap",
-            "purchase_effects_chart",
-            "seat_results_chart",
-            "stage_chart",
-            "value_by_budget_chart",
-            "value_heatmap",
-            "variant_chart",
-            "versus_equilibrium_chart",
+            "bid_distribution_chart", "bid_heatmap", "purchase_effects_chart",
+            "seat_results_chart", "stage_chart", "value_by_budget_chart", "value_heatmap",
+            "variant_chart", "versus_equilibrium_chart",
         ),
         "workbench.games.shared_budget.panel": ("make_panel",),
         "workbench.games.shared_budget.widgets": ("state_explorer",),
     },
-)
+)  # fmt: skip
 
 __all__ = [
     "AGENTS", "COMMON_RANDOMNESS", "FUNCTIONS", "GAME", "GAME_METRICS", "CoverageHeuristic",

@@ -1,10 +1,7 @@
 """The shared budget auction's compiled loop: plays given positions to the end with the compiled
-policies (``policies.choose``) deciding, recording what the frames need. A new game is a
-position too (``positions.deal``).
-
-Same seed, same games: a seat draws from the kit's compiled copy of the numpy stream the step
-engine hands its agent (``workbench.kit.streams``), and a compiled agent's step call runs the
-same ``choose`` on that stream, so both engines give identical frames.
+policies (``policies.choose``) deciding, recording what the frames need; a new game is a
+position too (``positions.deal``). A seat draws from the kit's compiled copy of the numpy stream
+the step engine hands its agent, whose step call runs the same ``choose``: same seed, same games.
 """
 
 from __future__ import annotations
@@ -36,17 +33,8 @@ def tables(rules: Rules) -> Tables:
     from positions thousands of times a second; hashing Rules and their cards costs more than
     the playouts' bookkeeping): kept by identity, holding the Rules so the id stays theirs."""
     found = _TABLES.get(id(rules))
-    if found is None:
-        if len(_TABLES) >= 64:
-            _TABLES.clear()
-        found = _TABLES[id(rules)] = (rules, _tables(rules))
-    return found[1]
-
-
-_TABLES: dict[int, tuple[Rules, Tables]] = {}
-
-
-def _tables(rules: Rules) -> Tables:
+    if found is not None:
+        return found[1]
     masks = np.array(rules.card_masks(), dtype=np.int64)
     later = np.zeros_like(masks)
     for index in range(len(masks) - 2, -1, -1):
@@ -57,7 +45,14 @@ def _tables(rules: Rules) -> Tables:
     else:
         priorities = np.array([rules.priority_order(r) for r in range(rules.rounds)], np.int64)
     prices = np.array([p.price or 0 for p in rules.projects], dtype=np.int64)
-    return Tables(masks, later, priorities, prices, (1 << len(rules.functions)) - 1, classroom)
+    table = Tables(masks, later, priorities, prices, (1 << len(rules.functions)) - 1, classroom)
+    if len(_TABLES) >= 64:
+        _TABLES.clear()
+    _TABLES[id(rules)] = (rules, table)
+    return table
+
+
+_TABLES: dict[int, tuple[Rules, Tables]] = {}
 
 
 @dataclass

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 from workbench.checks import instance_or_default, is_whole_number, whole_number
 from workbench.errors import IllegalAction
@@ -26,6 +25,7 @@ from workbench.games.shared_budget.rules import (
     coverage_score,
     whole_numbers,
 )
+from workbench.kit.state import Evolving
 
 BUY, PASS = "buy", "pass"
 #: An action: a bid (an int, or the text written on the slip), or the classroom's BUY / PASS.
@@ -108,8 +108,8 @@ class Result:
     cards: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+@dataclass(frozen=True)
+class State(Evolving):
     """A position in the game; ``apply`` returns the next state and leaves this one unchanged."""
 
     rules: Rules
@@ -317,14 +317,6 @@ class State:
         last = _final_line(state) if state.is_over else _round_header(state)
         return state._evolve(log=(*state.log, last))
 
-    def _evolve(self, **changes: Any) -> State:
-        """A copy with some fields changed (dataclasses.replace, without its overhead)."""
-        fields = {name: getattr(self, name) for name in _STATE_FIELDS}
-        fields.update(changes)
-        return State(**fields)
-
-
-_STATE_FIELDS = tuple(f.name for f in fields(State))
 
 
 def new_game(rules: Rules | None = None, *, seed: int) -> State:

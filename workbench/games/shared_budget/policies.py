@@ -1,27 +1,17 @@
-"""The shared budget auction's compiled policies: ``choose``, one seat's sealed bid (in the
-classroom the group's 1 buy / 0 pass), for every policy kind.
-
-A policy is a kind and a float64 parameter vector (``workbench.kit.policies.CompiledPolicy``):
-``RANDOM`` (no parameters: uniform over the legal actions), ``COVERAGE`` (``CoverageHeuristic``,
-``COVERAGE_PARAMETERS``) and ``FITTED`` (the ``fitted`` agent's bid, ``FITTED_PARAMETERS``).
-Coverage and fitted bids are a target, capped at a bid that surely wins, spread uniformly over
-target +/- jitter (``jittered``: one uniform draw, as ``Generator.random()``).
+"""The shared budget auction's compiled policies: ``choose``, one seat's sealed bid (classroom:
+1 buy / 0 pass), for each kind of the kit's ``CompiledPolicy``: ``RANDOM`` (uniform over the
+legal actions), ``COVERAGE`` (``CoverageHeuristic``) and ``FITTED`` (the ``fitted`` agent's
+bid). Coverage and fitted bids are a target capped at a bid that surely wins, spread
+uniformly over target +/- jitter by one uniform draw (``jittered``).
 
 The fitted target, in credits (B: own budget; added / missing: functions the card adds / still
 lacks), starting from values that give the coverage heuristic's bid back:
-
-    share x B x added / missing                (the heuristic's budget share)
-  + scarce x B / (1 + cards after this one supplying the scarcest added function)
-  + contest x B x (rivals the card adds a function for) / (rivals)
-  + rival x (the richest such rival's budget)
-  + bias
-  or, when an added function has no later supplier, last x B.
-
+share x B x added / missing + scarce x B / (1 + cards after this one supplying the scarcest
+added function) + contest x B x (rivals the card adds a function for) / rivals + rival x (the
+richest such rival's budget) + bias; or last x B when an added function has no later supplier.
 Its cap is the richest rival's budget among those the card helps, or ``wanton`` x the richest
-rival's budget when that is more (``wanton`` 1: every rival, the heuristic), plus ``margin``
-without tie priority. A card adding nothing to the team gets ``spoil`` x that cap when it helps
-some rival (0 at the start: the heuristic passes). ``jitter`` and ``margin`` round to whole
-credits.
+rival's budget when more, plus ``margin`` without tie priority. A card adding nothing gets
+``spoil`` x that cap when it helps some rival. ``jitter`` and ``margin`` round to credits.
 """
 
 from __future__ import annotations
@@ -144,12 +134,10 @@ def bid_target(
 ) -> tuple[int, int, int]:  # fmt: skip
     """(target, highest bid, jitter) of a coverage or fitted policy in the auction."""
     if kind == FITTED:
-        return fitted_target(
-            parameters, seat, round_index, budgets, coverage, players, first, masks, full
-        )
-    return coverage_target(
-        parameters, seat, round_index, budgets, coverage, players, first, masks, later, full
-    )
+        return fitted_target(parameters, seat, round_index, budgets, coverage, players, first,
+                             masks, full)  # fmt: skip
+    return coverage_target(parameters, seat, round_index, budgets, coverage, players, first,
+                           masks, later, full)  # fmt: skip
 
 
 @numba.njit(cache=True)
@@ -206,7 +194,6 @@ def choose(
     return jittered(target, jitter, high, stream)
 
 
-__all__ = [
-    "COVERAGE", "COVERAGE_PARAMETERS", "FITTED", "FITTED_PARAMETERS", "FITTED_START", "RANDOM",
-    "bid_target", "bit_count", "choose", "coverage_target", "fitted_target", "jittered",
-]  # fmt: skip
+__all__ = ["COVERAGE", "COVERAGE_PARAMETERS", "FITTED", "FITTED_PARAMETERS", "FITTED_START",
+           "RANDOM", "bid_target", "bit_count", "choose", "coverage_target", "fitted_target",
+           "jittered"]  # fmt: skip

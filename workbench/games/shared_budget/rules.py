@@ -13,6 +13,8 @@ from functools import lru_cache
 
 from workbench.checks import choice, whole_entries, whole_number
 from workbench.data import read_table, table_path
+from workbench.kit.frames import shares
+from workbench.kit.state import standings as standings_of
 
 #: The three required functions, in the order the rulebook lists them.
 FUNCTIONS = ("welcome", "rest", "explore")
@@ -206,14 +208,9 @@ def _standings(
     scores: Sequence[int], budgets: Sequence[int], final_tiebreak: str
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
     """``standings`` on arguments already known to be good (the engine's and the solver's)."""
-    if final_tiebreak == "budget":
-        keys = [(score, budget) for score, budget in zip(scores, budgets, strict=True)]
-    else:
-        keys = [(score, 0) for score in scores]
-    ranks = tuple(1 + sum(other > key for other in keys) for key in keys)
-    winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
-    shares = tuple(1.0 / len(winners) if rank == 1 else 0.0 for rank in ranks)
-    return ranks, winners, shares
+    budgets = budgets if final_tiebreak == "budget" else [0] * len(scores)
+    ranks, winners = standings_of(list(zip(scores, budgets, strict=True)))
+    return ranks, winners, tuple(shares(ranks))
 
 
 def _split_functions(functions: Iterable[str] | str) -> tuple[str, ...]:

@@ -1,15 +1,12 @@
-"""The shared budget auction's ``search`` agent: the kit's determinized search
-(``workbench.kit.search``) with this game's sampler of hidden bids (``sampling``), compiled
-playouts of its ``model`` at every seat (each candidate started straight in the compiled loop
-from the sampled bids, ``positions.play_candidates``), and the game's own win rule (the best
-score, then the larger remaining budget; ties shared).
+"""The shared budget auction's ``search`` agent: the kit's determinized search with this game's
+sampler of hidden bids, compiled playouts of its ``model`` at every seat (each candidate started
+straight in the compiled loop, ``positions.play_candidates``) and the game's own win rule.
 
-Anchored on the model: the agent first draws the bid the model would write, then compares it
-with a few alternatives (passing, the smallest bid, one more than each rival's budget or equal
-to it with tie priority, the whole budget) and writes another only when the playouts give it
-at least ``margin`` more win share. The playouts assume every other team plays the model, so
-unanchored searches at one table all deviate the same way at once, which a lone team exploits;
-anchored, they keep to the model's play unless a deviation clearly pays. The classroom group
+Anchored on the model: it draws the bid the model would write, compares it with a few
+alternatives (passing, the smallest bid, the bids that surely beat each rival, the whole
+budget) and writes another only when the playouts give it at least ``margin`` more win share.
+The playouts assume every other team plays the model, so unanchored searches at one table
+would all deviate the same way at once, which a lone team exploits. The classroom group
 compares buying and passing.
 """
 
@@ -95,10 +92,8 @@ class SharedBudgetSearchAgent(SearchAgent):
         self, observation: Observation, actions: Sequence[Action], rng: np.random.Generator,
         prior: Sequence[float] | None = None,
     ) -> tuple[int, np.ndarray]:  # fmt: skip
-        """The kit's sequential halving (``SearchAgent.evaluate``: the same draws from ``rng``,
-        fillings, playouts and values), with each candidate's playouts started straight in the
-        compiled loop from the sampled bids and its own, not through ``State.apply`` and
-        ``play_from``; the classroom group takes the kit's path."""
+        """The kit's ``SearchAgent.evaluate`` (the same draws, fillings, playouts and values),
+        each candidate's playouts started straight in the compiled loop (classroom: the kit's)."""
         rules = observation.rules
         if rules.variant == "classroom" or observation.card is None:
             return super().evaluate(observation, actions, rng, prior)
