@@ -50,6 +50,14 @@ def _functions(rules: Rules, mask: int) -> str:
     return "+".join(rules.names(mask)) or "-"
 
 
+def _position(solution: Solution, k: int, a: int, b: int, mask_a: int, mask_b: int) -> dict:
+    """A position's columns: both budgets, both coverages and the value for A."""
+    rules = solution.rules
+    return {"budget_a": a, "budget_b": b, "coverage_a": _functions(rules, mask_a),
+            "coverage_b": _functions(rules, mask_b),
+            "value": solution.position_value(k, (a, b), (mask_a, mask_b))}  # fmt: skip
+
+
 # -- the equilibrium ---------------------------------------------------------------------------
 
 
@@ -63,7 +71,7 @@ def equilibrium_path(solution: Solution) -> pl.DataFrame:
         following: dict[tuple[int, int, int, int], float] = {}
         for (a, b, mask_a, mask_b), reach in sorted(nodes.items()):
             bids_a, bids_b = solution.strategy(k, (a, b), (mask_a, mask_b))
-            value = solution.position_value(k, (a, b), (mask_a, mask_b))
+            position = _position(solution, k, a, b, mask_a, mask_b)
             for (x, px), (y, py) in itertools.product(bids_a.items(), bids_b.items()):
                 winner, price, budgets, coverage = resolve_round(
                     rules, k, (a, b), (mask_a, mask_b), (x, y)
@@ -73,11 +81,7 @@ def equilibrium_path(solution: Solution) -> pl.DataFrame:
                         "round": k + 1,
                         "card": rules.projects[k].name,
                         "first_priority": rules.team_name(rules.priority_order(k)[0]),
-                        "budget_a": a,
-                        "budget_b": b,
-                        "coverage_a": _functions(rules, mask_a),
-                        "coverage_b": _functions(rules, mask_b),
-                        "value": value,
+                        **position,
                         "bid_a": x,
                         "bid_b": y,
                         "probability": reach * px * py,
@@ -194,11 +198,7 @@ def reachable_states(solution: Solution) -> pl.DataFrame:
             {
                 "round": k + 1,
                 "card": rules.projects[k].name,
-                "budget_a": a,
-                "budget_b": b,
-                "coverage_a": _functions(rules, mask_a),
-                "coverage_b": _functions(rules, mask_b),
-                "value": solution.position_value(k, (a, b), (mask_a, mask_b)),
+                **_position(solution, k, a, b, mask_a, mask_b),
                 "bid_a": sum(x * p for x, p in bids_a.items()),
                 "bid_b": sum(y * p for y, p in bids_b.items()),
                 "mixed": len(bids_a) > 1 or len(bids_b) > 1,

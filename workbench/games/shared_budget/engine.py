@@ -123,11 +123,8 @@ class State(Evolving):
     log: tuple[str, ...]
 
     def __repr__(self) -> str:
-        if self.is_over:
-            where = "over"
-        else:
-            card = self.rules.projects[self.round_index].name
-            where = f"round {self.round}/{self.rules.rounds} {card}"
+        card = self.card
+        where = "over" if card is None else f"round {self.round}/{self.rules.rounds} {card.name}"
         player = self.to_play
         to_play = "-" if player is None else self.rules.team_name(player)
         return f"State({where}, budgets {self.budgets}, to play {to_play})"
@@ -234,20 +231,15 @@ class State(Evolving):
         rules = self.rules
         card = rules.projects[self.round_index]
         priority = self.priority
-        resolution = _resolve_round(
+        winner, price, budgets, coverage = _resolve_round(
             rules, self.round_index, self.budgets, self.coverage, [s.bid for s in sealed]
         )
-        winner, price, budgets, coverage = resolution
         names = [rules.team_name(seat) for seat in range(rules.teams)]
-        lines = [
-            "bids revealed: "
-            + ", ".join(f"{name} {s.written}" for name, s in zip(names, sealed, strict=True))
-        ]
-        lines += [
+        revealed = ", ".join(f"{name} {s.written}" for name, s in zip(names, sealed, strict=True))
+        lines = [f"bids revealed: {revealed}"] + [
             f"{names[seat]}'s bid {s.written} is {s.invalid}: read as a pass"
-            for seat, s in enumerate(sealed)
-            if s.invalid is not None
-        ]
+            for seat, s in enumerate(sealed) if s.invalid is not None
+        ]  # fmt: skip
         holdings = self.holdings
         if winner is None:
             lines.append(f"no positive bid: {card.name} stays unallocated")
@@ -262,10 +254,8 @@ class State(Evolving):
                 f"{names[winner]} wins {card.name} for {price} "
                 f"({names[winner]} {self.budgets[winner]} -> {budgets[winner]})"
             )
-            holdings = tuple(
-                (*held, self.round_index) if seat == winner else held
-                for seat, held in enumerate(holdings)
-            )
+            holdings = tuple((*held, self.round_index) if seat == winner else held
+                             for seat, held in enumerate(holdings))  # fmt: skip
         return self._next_round(priority, sealed, winner, price, budgets, holdings, coverage, lines)
 
     def _apply_classroom(self, action: object) -> State:
@@ -278,11 +268,8 @@ class State(Evolving):
                 f"{action!r} ({type(action).__name__})"
             )
         if action not in legal:
-            reason = (
-                f"{card.name} costs {card.price} and the group has {self.budgets[0]}"
-                if action == BUY
-                else "the group may only 'buy' or 'pass'"
-            )
+            reason = (f"{card.name} costs {card.price} and the group has {self.budgets[0]}"
+                      if action == BUY else "the group may only 'buy' or 'pass'")  # fmt: skip
             raise IllegalAction(action, reason, legal)
         price = (card.price or 0) if action == BUY else 0
         holdings, coverage, budgets = self.holdings, self.coverage, self.budgets
@@ -318,7 +305,6 @@ class State(Evolving):
         return state._evolve(log=(*state.log, last))
 
 
-
 def new_game(rules: Rules | None = None, *, seed: int) -> State:
     """The start of a game: every team holds the full budget, the first card is on offer."""
     rules = instance_or_default("rules", rules, Rules, Rules, "a shared_budget Rules or None")
@@ -348,10 +334,8 @@ def resolve_round(
     the winner pays exactly its bid and gains the card's functions; nobody else pays."""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
-    budgets, coverage, bids = (
-        whole_numbers(name, values)
-        for name, values in (("budgets", budgets), ("coverage", coverage), ("bids", bids))
-    )
+    budgets, coverage, bids = map(whole_numbers, ("budgets", "coverage", "bids"),
+                                  (budgets, coverage, bids))  # fmt: skip
     if not len(budgets) == len(coverage) == len(bids) == rules.teams:
         raise ValueError(
             f"budgets, coverage and bids must give one number per team ({rules.teams}), got "
@@ -368,7 +352,7 @@ def resolve_round(
 def _resolve_round(
     rules: Rules, round_index: int, budgets: Sequence[int], coverage: Sequence[int],
     bids: Sequence[int],
-) -> RoundOutcome:
+) -> RoundOutcome:  # fmt: skip
     """``resolve_round`` on arguments already known to be good (the engine's)."""
     winner = _award(bids, rules.priority_order(round_index))
     if winner is None:
@@ -407,10 +391,9 @@ def _read_bid(action: object, budget: int) -> SealedBid:
         )
     if value is None:
         return SealedBid(written, 0, "unreadable (not a whole number in digits 0-9)")
-    if value < 0:
-        return SealedBid(written, 0, "negative")
-    if value > budget:
-        return SealedBid(written, 0, f"over the remaining budget {budget}")
+    if not 0 <= value <= budget:
+        reason = "negative" if value < 0 else f"over the remaining budget {budget}"
+        return SealedBid(written, 0, reason)
     return SealedBid(written, value)
 
 
@@ -428,10 +411,9 @@ def _round_header(state: State) -> str:
 def _final_line(state: State) -> str:
     result = state.result()
     rules = state.rules
-    parts = ", ".join(
-        f"{rules.team_name(seat)} {score} function(s) ({budget} left)"
-        for seat, (score, budget) in enumerate(zip(result.scores, result.budgets, strict=True))
-    )
+    parts = ", ".join(f"{rules.team_name(seat)} {score} function(s) ({budget} left)"
+                      for seat, (score, budget) in enumerate(zip(result.scores, result.budgets,
+                                                                  strict=True)))  # fmt: skip
     if rules.variant == "classroom":
         verdict = "the plan covers every function" if result.winners else "the plan is incomplete"
     elif len(result.winners) == 1:

@@ -52,23 +52,15 @@ def bid_values(stage: StageGame, team: int) -> pl.DataFrame:
     costs (the team's value minus each). Columns: bid, probability (in the team's equilibrium
     mix), value, vs_equilibrium, cost, worst_case, worst_case_cost."""
     payoffs = stage.payoffs if team == 0 else 1.0 - stage.payoffs.T  # rows: this team's bids
-    opponent = stage.strategies[1 - team]
     value = stage.value if team == 0 else 1.0 - stage.value
-    against_mix = payoffs @ opponent
-    worst = payoffs.min(axis=1)
-    mine = stage.strategies[team]
+    against_mix, worst = payoffs @ stage.strategies[1 - team], payoffs.min(axis=1)
     bids = np.arange(payoffs.shape[0])
-    return pl.DataFrame(
-        {
-            "bid": bids,
-            "probability": mine[: bids.size],
-            "value": np.full(bids.size, value),
-            "vs_equilibrium": against_mix,
-            "cost": np.maximum(value - against_mix, 0.0),
-            "worst_case": worst,
-            "worst_case_cost": np.maximum(value - worst, 0.0),
-        }
-    )
+    return pl.DataFrame({
+        "bid": bids, "probability": stage.strategies[team][: bids.size],
+        "value": np.full(bids.size, value), "vs_equilibrium": against_mix,
+        "cost": np.maximum(value - against_mix, 0.0), "worst_case": worst,
+        "worst_case_cost": np.maximum(value - worst, 0.0),
+    })  # fmt: skip
 
 
 #: ``bid_values``' columns a bid's cost row repeats.

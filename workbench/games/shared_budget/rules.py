@@ -96,9 +96,8 @@ class Rules:
         if self.variant == "classroom":
             _check_classroom_fields(self)
         if not isinstance(self.card_table, str) or not self.card_table:
-            raise ValueError(
-                f"Rules.card_table must be a table name or a CSV path, got {self.card_table!r}"
-            )
+            raise ValueError(f"Rules.card_table must be a table name or a CSV path, got "
+                             f"{self.card_table!r}")  # fmt: skip
         if self.cards is None:
             projects = _table_projects(self.card_table, functions)
         else:
@@ -107,10 +106,8 @@ class Rules:
         if self.variant == "classroom":
             unpriced = [p.name for p in projects if p.price is None]
             if unpriced:
-                raise ValueError(
-                    f"Rules.variant='classroom' needs a fixed price on every card; "
-                    f"no price for {unpriced}"
-                )
+                raise ValueError(f"Rules.variant='classroom' needs a fixed price on every card; "
+                                 f"no price for {unpriced}")  # fmt: skip
         object.__setattr__(self, "projects", projects)
         object.__setattr__(self, "rounds", len(projects))  # one round per project card
         object.__setattr__(self, "_masks", tuple(self.mask(p.functions) for p in projects))
@@ -165,10 +162,8 @@ def award(bids: Sequence[int], priority: Sequence[int]) -> int | None:
     bids = whole_numbers("bids", bids)
     priority = whole_numbers("priority", priority)
     if not bids or sorted(priority) != list(range(len(bids))):
-        raise ValueError(
-            f"priority must list every bidding team's seat once (0–{len(bids) - 1}), got "
-            f"{priority!r} for bids {bids!r}"
-        )
+        raise ValueError(f"priority must list every bidding team's seat once (0–{len(bids) - 1}), "
+                         f"got {priority!r} for bids {bids!r}")  # fmt: skip
     return _award(bids, priority)
 
 
@@ -197,9 +192,8 @@ def standings(
     scores = whole_numbers("scores", scores)
     budgets = whole_numbers("budgets", budgets)
     if not scores or len(budgets) != len(scores):
-        raise ValueError(
-            f"scores and budgets must give one number per team, got {scores!r} and {budgets!r}"
-        )
+        raise ValueError(f"scores and budgets must give one number per team, got {scores!r} and "
+                         f"{budgets!r}")  # fmt: skip
     choice("final_tiebreak", final_tiebreak, FINAL_TIEBREAKS)
     return _standings(scores, budgets, final_tiebreak)
 
@@ -219,9 +213,8 @@ def _split_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
         parts = [part.strip() for part in functions.split("+")]
         return tuple(part for part in parts if part)
     if not isinstance(functions, Iterable):
-        raise TypeError(
-            f"functions must be a '+'-joined string or a sequence of names, got {functions!r}"
-        )
+        raise TypeError(f"functions must be a '+'-joined string or a sequence of names, got "
+                        f"{functions!r}")  # fmt: skip
     parts = list(functions)
     if not all(isinstance(part, str) for part in parts):
         raise TypeError(f"function names must be strings, got {functions!r}")
@@ -271,18 +264,19 @@ def _check_functions(functions: object) -> tuple[str, ...]:
     names = tuple(functions)
     bad = [n for n in names if not isinstance(n, str) or not n.strip() or "+" in n]
     if not 1 <= len(names) <= 8 or bad:
-        raise ValueError(
-            "Rules.functions must be 1 to 8 distinct non-empty names without '+', "
-            f"got {functions!r}"
-        )
+        raise ValueError("Rules.functions must be 1 to 8 distinct non-empty names without '+', "
+                         f"got {functions!r}")  # fmt: skip
     stripped = tuple(n.strip() for n in names)
-    if len(set(stripped)) != len(stripped):
-        repeated = sorted({n for n in stripped if stripped.count(n) > 1})
-        raise ValueError(
-            f"Rules.functions must be distinct names (surrounding spaces do not count), got "
-            f"{functions!r}: {repeated} repeated"
-        )
+    repeated = _repeated(stripped)
+    if repeated:
+        raise ValueError(f"Rules.functions must be distinct names (surrounding spaces do not "
+                         f"count), got {functions!r}: {repeated} repeated")  # fmt: skip
     return stripped
+
+
+def _repeated(names: Sequence[str]) -> list[str]:
+    """The names given more than once, sorted."""
+    return sorted({name for name in names if names.count(name) > 1})
 
 
 def _project(name: object, functions: object, price: object, known: tuple[str, ...]) -> Project:
@@ -294,9 +288,8 @@ def _project(name: object, functions: object, price: object, known: tuple[str, .
         raise ValueError(f"card {name!r}: {error}") from None
     unknown = [f for f in parsed if f not in known]
     if unknown:
-        raise ValueError(
-            f"card {name!r} supplies unknown functions {unknown}; Rules.functions are {known}"
-        )
+        raise ValueError(f"card {name!r} supplies unknown functions {unknown}; Rules.functions "
+                         f"are {known}")  # fmt: skip
     if price is not None:
         allowed = "a non-negative int or None"
         price = whole_number(f"card {name!r}: price", price, low=0, allowed=allowed,
@@ -308,18 +301,16 @@ def _project(name: object, functions: object, price: object, known: tuple[str, .
 def _check_projects(projects: tuple[Project, ...], source: str) -> tuple[Project, ...]:
     if not 1 <= len(projects) <= MAX_CARDS:
         raise ValueError(f"{source} must hold 1 to {MAX_CARDS} cards, got {len(projects)}")
-    names = [p.name for p in projects]
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise ValueError(f"{source}: card names must be distinct, repeated: {duplicates}")
+    repeated = _repeated([p.name for p in projects])
+    if repeated:
+        raise ValueError(f"{source}: card names must be distinct, repeated: {repeated}")
     return projects
 
 
 def _explicit_projects(cards: object, known: tuple[str, ...]) -> tuple[Project, ...]:
     if isinstance(cards, str) or not isinstance(cards, Iterable):
-        raise ValueError(
-            f"Rules.cards must be a sequence of (name, functions) pairs, got {cards!r}"
-        )
+        raise ValueError(f"Rules.cards must be a sequence of (name, functions) pairs, got "
+                         f"{cards!r}")  # fmt: skip
     projects = []
     for card in cards:
         if isinstance(card, Project):
@@ -328,10 +319,8 @@ def _explicit_projects(cards: object, known: tuple[str, ...]) -> tuple[Project, 
             price = card[2] if len(card) == 3 else None
             projects.append(_project(card[0], card[1], price, known))
         else:
-            raise ValueError(
-                "Rules.cards entries must be (name, functions) or (name, functions, price), "
-                f"got {card!r}"
-            )
+            raise ValueError("Rules.cards entries must be (name, functions) or (name, functions, "
+                             f"price), got {card!r}")  # fmt: skip
     return _check_projects(tuple(projects), "Rules.cards")
 
 

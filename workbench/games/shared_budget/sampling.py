@@ -1,18 +1,11 @@
 """The shared budget auction's sampler of hidden information, for the ``search`` agent: step
 engine States consistent with what one seat sees, every filling of what it cannot see equally
-likely.
-
-The game has no chance and no private cards: the only hidden thing is the amount of each sealed
-bid another team has written this round (the teams before the one to play, less the observing
-seat). A filling gives each such team a bid from 0 to its (public) budget; nothing else the seat
-sees constrains it, so a uniform filling draws each bid independently and uniformly: what the
-rules allow, not a prior over what teams would bid. A slip read as a pass is the filling 0.
-
-A sampled State is the public record replayed through the step engine from the written slips,
-so it equals the true one field for field except the hidden bids, the seed (0: the game has no
-chance) and the observing seat's own slip, rebuilt from its amount. A filling, as
-``consistent_fillings`` yields it and ``filling_of`` reads it, has one entry per other seat in
-seat order: its hidden bid, or None when it has not written this round.
+likely. The only hidden thing is the amount of each sealed bid another team has written this
+round; nothing the seat sees constrains it beyond its (public) budget, so a uniform filling
+draws each bid independently from 0 to that budget (what the rules allow, not a prior over
+what teams would bid; a slip read as a pass is the filling 0). A sampled State is the public
+record replayed through the step engine, equal to the true one but for the hidden bids, the
+seed (0) and the observer's own slip, rebuilt from its amount.
 """
 
 from __future__ import annotations

@@ -135,24 +135,17 @@ def batch_games_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.
     games, players = played.budgets.shape
     scores = _bit_counts(played.coverage)
     ranks, shares = standings_arrays(rules, scores, played.budgets)
-    won = shares > 0
     seats = np.tile(np.arange(players), games)
-    columns = {
-        "game": np.repeat(np.arange(first, first + games), players),
-        "seat": seats,
-        "team": _team_column(rules, seats),
-        "agent": agent_column(labels, seats),
-        "score": scores.ravel(),
-        "rank": ranks.ravel(),
-        "won": won.ravel(),
-        "win_share": shares.ravel(),
-        "budget_left": played.budgets.ravel(),
+    return _typed({
+        "game": np.repeat(np.arange(first, first + games), players), "seat": seats,
+        "team": _team_column(rules, seats), "agent": agent_column(labels, seats),
+        "score": scores.ravel(), "rank": ranks.ravel(), "won": (shares > 0).ravel(),
+        "win_share": shares.ravel(), "budget_left": played.budgets.ravel(),
         "spent": rules.budget - played.budgets.ravel(),
         "cards_won": _bit_counts(played.held).ravel(),
         "cards": _joined(played.held, tuple(p.name for p in rules.projects)),
         "functions": _joined(played.coverage, rules.functions),
-    }
-    return _typed(columns)
+    })  # fmt: skip
 
 
 def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.DataFrame:
@@ -180,26 +173,18 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
     priority_rank = np.argsort(table.priorities, axis=1) + 1
     seats = np.tile(np.arange(players), games * rounds)
     round_of_row = np.tile(np.repeat(np.arange(rounds), players), games)
-    columns = {
+    return _typed({
         "game": np.repeat(np.arange(first, first + games), rounds * players),
         "round": round_of_row + 1,
         "card": pl.Series([p.name for p in rules.projects], dtype=pl.String).gather(round_of_row),
-        "seat": seats,
-        "team": _team_column(rules, seats),
-        "agent": agent_column(labels, seats),
-        "priority_rank": np.tile(priority_rank.ravel(), games),
-        "written": written,
-        "bid": bids.ravel(),
-        "invalid": invalid.ravel(),
-        "won_card": won.ravel(),
-        "paid": paid.ravel(),
-        "budget_before": (budget_after + paid).ravel(),
-        "budget_after": budget_after.ravel(),
-        "functions_before": functions_before.ravel(),
+        "seat": seats, "team": _team_column(rules, seats), "agent": agent_column(labels, seats),
+        "priority_rank": np.tile(priority_rank.ravel(), games), "written": written,
+        "bid": bids.ravel(), "invalid": invalid.ravel(), "won_card": won.ravel(),
+        "paid": paid.ravel(), "budget_before": (budget_after + paid).ravel(),
+        "budget_after": budget_after.ravel(), "functions_before": functions_before.ravel(),
         "functions_gained": (functions_after - functions_before).ravel(),
         "score_after": functions_after.ravel(),
-    }
-    return _typed(columns)
+    })  # fmt: skip
 
 
 FAST_ENGINE = FastEngine(

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from workbench.checks import whole_number
+from workbench.checks import choice, instance_or_default, whole_number
 from workbench.games.shared_budget.rules import (
     MAX_BUDGET,
     Rules,
@@ -74,7 +74,7 @@ class StageGame:
 
     def bid_distribution(self, team: int) -> dict[int, float]:
         """{bid: probability} of ``team`` (0 = A, 1 = B) over the bids it may play."""
-        return {int(bid): float(p) for bid, p in enumerate(self.strategies[team]) if p > 0}
+        return _distribution(self.strategies[team])
 
 
 @dataclass
@@ -239,6 +239,10 @@ class Solution:
         settled = (mask_a & ~live).bit_count() - (mask_b & ~live).bit_count()
         return mask_a & live, mask_b & live, lead + settled
 
+    def _continuations(self, k: int, key: Key) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The values after round k when A takes the card, B takes it, nobody does."""
+        return tuple(self._layer(k + 1, c).value for c in self._children(k, key))  # type: ignore[return-value]
+
     def _children(self, k: int, key: Key) -> tuple[Key, Key, Key]:
         """Keys after round k: A takes the card, B takes it, nobody does."""
         mask_a, mask_b, lead = key
@@ -288,7 +292,7 @@ class Solution:
 
     def _payoffs(self, k: int, key: Key, a: int, b: int) -> np.ndarray:
         """The stage game at one position: rows A's bids 0..a, columns B's bids 0..b."""
-        after_a, after_b, after_none = (self._layer(k + 1, c).value for c in self._children(k, key))
+        after_a, after_b, after_none = self._continuations(k, key)
         winner = self._winner_matrix(k)[: a + 1, : b + 1]
         x = np.arange(a + 1)[:, None]
         y = np.arange(b + 1)[None, :]
@@ -305,7 +309,7 @@ class Solution:
         return row, col
 
     def _solve_layer(self, k: int, key: Key) -> _Layer:
-        after_a, after_b, after_none = (self._layer(k + 1, c).value for c in self._children(k, key))
+        after_a, after_b, after_none = self._continuations(k, key)
         n = self.budget + 1
         bids = np.arange(n)
         winner = self._winner_matrix(k)
@@ -405,7 +409,7 @@ def estimate_solve(
     and apply the work model calibrated on this project's machine. An estimate, not a promise:
     mixed stage games (rare with method="auto") add about a millisecond each."""
     rules = _solvable(rules)
-    method = _choice("method", method, METHODS)
+    method = choice("method", method, METHODS)
     max_seconds = _positive_seconds(max_seconds)
     # Counting stops once even the smallest budget could not fit: the answer is then "no".
     cap = int(max_seconds / _layer_seconds(1, method)) + 1
@@ -479,8 +483,8 @@ def solve(
     forces it on or off).
     """
     rules = _solvable(rules)
-    objective = _choice("objective", objective, OBJECTIVES)
-    method = _choice("method", method, METHODS)
+    objective = choice("objective", objective, OBJECTIVES)
+    method = choice("method", method, METHODS)
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress must be True, False or None (automatic), got {progress!r}")
     estimate = estimate_solve(rules, method=method, max_seconds=max_seconds)
@@ -517,9 +521,7 @@ def solve(
 
 def _solvable(rules: object) -> Rules:
     """``rules`` (None: the defaults) if ``solve`` can play them: two teams, the auction."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+    rules = instance_or_default("rules", rules, Rules, Rules, "a shared_budget Rules or None")
     if rules.variant != "auction":
         raise ValueError(
             "solve plays the sealed-bid auction; the classroom variant is one group at fixed "
@@ -532,12 +534,6 @@ def _solvable(rules: object) -> Rules:
             "defines play; estimate with simulate(rules, agents, ...) instead"
         )
     return rules
-
-
-def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-    return value
 
 
 def _positive_seconds(value: object) -> float:
