@@ -1,11 +1,8 @@
 """Shared budget auction (docs/rules.md): teams bid sealed from one identical budget for
 six project cards in a fixed order, scoring one point per required function covered.
 
-Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate`` for self-play (a compiled
-engine for the random, coverage and fitted agents, identical to the step engine for a seed);
-``play_from`` for compiled playouts from given positions; ``solve`` for the exact two-team
-equilibrium; agents; analyses returning polars frames; charts and the state explorer.
-"""
+Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate``; ``play_from`` (compiled
+playouts); ``solve`` (the exact two-team equilibrium); agents; analyses; charts; the explorer."""
 
 from workbench.games.shared_budget.agents import CoverageHeuristic, EquilibriumAgent, RandomAgent
 from workbench.games.shared_budget.analysis import (

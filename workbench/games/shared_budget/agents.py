@@ -1,12 +1,7 @@
-"""Reference agents: uniformly random, a coverage heuristic, and the exact equilibrium.
-
-Every agent is ``agent(observation, legal_actions, rng) -> action`` (deterministic given the
-rng) and also reports its exact action probabilities with ``agent.probabilities(observation,
-legal_actions)``, which ``expected_outcome`` uses to score matches without sampling. All three
-choose from the public position only (round, budgets, coverage), never from the history. The
-random agent and the coverage heuristic play compiled (``CompiledAgent``); the equilibrium
-agent plays step by step only.
-"""
+"""Reference agents: uniformly random, a coverage heuristic (both compiled) and the exact
+equilibrium (step by step). Each also gives its exact action probabilities
+(``probabilities(observation, legal_actions)``, from the public position only), which
+``expected_outcome`` scores matches with."""
 
 from __future__ import annotations
 
@@ -33,8 +28,7 @@ def require_choice(legal_actions: Sequence[Action]) -> None:
 
 class CompiledAgent:
     """Base of the agents playing a compiled policy (``compiled_policy()``): the step call runs
-    the policy's compiled decision on the observed position, drawing from ``rng`` as the
-    compiled loop draws from its stream, so both engines play the same games."""
+    the loop's decision on the observed position, drawing from ``rng`` as the loop would."""
 
     def compiled_policy(self) -> CompiledPolicy:
         """This agent's policy in the compiled loop: its kind and parameter vector."""
@@ -63,11 +57,10 @@ class CompiledAgent:
         target, high, jitter = bid_spread(policy, observation)
         if target == 0:
             return {0: 1.0}
-        weight = 1.0 / (2 * jitter + 1)
         result: dict[Action, float] = {}
         for offset in range(-jitter, jitter + 1):
             bid = min(max(target + offset, 1), high)
-            result[bid] = result.get(bid, 0.0) + weight
+            result[bid] = result.get(bid, 0.0) + 1.0 / (2 * jitter + 1)
         return dict(sorted(result.items()))
 
 

@@ -1,10 +1,8 @@
 """Analyses of the shared budget auction, each returning a polars frame: the solved
 equilibrium (line of play, bid distributions, values over budgets and rule variants), agents
-against it (exact and simulated), results by seat, and the rulebook's debrief question.
-
-Exact results carry no interval; simulated ones carry their sample size and a 95% interval
-(Wilson for win shares, Welch t for differences of mean bids).
-"""
+against it (exact and simulated), results by seat, and the rulebook's debrief question. Exact
+results carry no interval; simulated ones their sample size and a 95% interval (Wilson for
+win shares, Welch t for differences of mean bids)."""
 
 from __future__ import annotations
 
@@ -121,13 +119,9 @@ def bid_distributions(solution: Solution) -> pl.DataFrame:
 def equilibrium_bids(
     solution: Solution, round: int, coverage: tuple[Sequence[str], Sequence[str]] | None = None
 ) -> pl.DataFrame:
-    """Equilibrium bids on one card for every budget pair: budget_a, budget_b, team, bid
-    (the expected equilibrium bid), optimal_low / optimal_high (the lowest and highest pure
-    bids that alone guarantee the team the value), mixed (True when the stage game needs a
-    mixed strategy), value.
-
-    ``coverage`` defaults to the most likely coverages on the equilibrium path at that round.
-    """
+    """Equilibrium bids on one card for every budget pair: the expected bid, the lowest and
+    highest pure bids that alone guarantee the value, whether the stage game is mixed, the
+    value; ``coverage`` defaults to the most likely on the equilibrium path at that round."""
     rules = _solution(solution).rules
     round = whole_number(
         "round", round, low=1, high=rules.rounds, allowed=f"an int from 1 to {rules.rounds}"
@@ -332,13 +326,9 @@ def function_table_variants(rules: Rules | None = None) -> dict[str, Rules]:
 
 
 def expected_outcome(rules: Rules | None, agents: Sequence[Any]) -> pl.DataFrame:
-    """Exact expected result of each seat when these agents play: seat, team, agent,
-    win_share (expected share of the win), score, budget_left.
-
-    Every agent must expose ``probabilities(observation, legal_actions)`` and choose from the
-    position (round, budgets, coverage), as all shipped agents do: each position's outcome is
-    computed once.
-    """
+    """Exact expected win share, score and budget left of each seat when these agents play.
+    Every agent gives ``probabilities(observation, legal_actions)`` from the position (round,
+    budgets, coverage) alone, as all shipped agents do: each position is computed once."""
     rules = GAME.checked_rules(rules)
     agents = GAME.resolve_agents(rules, agents)
     missing = [agent_label(a) for a in agents if not hasattr(a, "probabilities")]
@@ -422,10 +412,9 @@ def seat_results(games: pl.DataFrame) -> pl.DataFrame:
 def versus_equilibrium(
     solution: Solution, agents: Sequence[Any], *, games: int, seed: int, exact: bool = True
 ) -> pl.DataFrame:
-    """Each agent in each seat against the equilibrium agent: its simulated win share with a
-    95% interval, the seat's equilibrium value (no agent can expect more), the exact expected
-    share (``exact_share``, when ``exact``) and ``shortfall`` = seat value - exact share.
-    ``above_value`` flags an interval lying wholly above the seat's value."""
+    """Each agent in each seat against the equilibrium agent: simulated win share with a 95%
+    interval, the seat's value (no agent can expect more), the exact share (when ``exact``),
+    the shortfall, and ``above_value`` for an interval wholly above the seat's value."""
     equilibrium = EquilibriumAgent(_solution(solution))
     exact = flag("exact", exact)
     if isinstance(agents, str) or not isinstance(agents, Sequence):
@@ -465,9 +454,8 @@ def versus_equilibrium(
 
 
 def purchase_effects(rounds: pl.DataFrame, *, early_rounds: int = 3) -> pl.DataFrame:
-    """For each early card (rounds 1..early_rounds) and each later card: the mean later bid of
-    teams that bought the early card against teams that did not, the shift (difference) and
-    its 95% Welch interval, with both sample sizes."""
+    """For each early card (rounds 1..early_rounds) and later card: the mean later bid of teams
+    that bought the early card and of those that did not, the shift and its 95% interval."""
     rounds = _frame("rounds", rounds, ("game", "seat", "round", "card", "won_card", "bid"))
     if rounds.is_empty():
         raise ValueError("the rounds frame is empty")
@@ -513,9 +501,8 @@ def purchase_effects(rounds: pl.DataFrame, *, early_rounds: int = 3) -> pl.DataF
 
 
 def purchase_effect_summary(effects: pl.DataFrame) -> pl.DataFrame:
-    """One row per early card (from ``purchase_effects``): the later card whose bids its
-    buyers changed most, that shift with its 95% interval, and ``total_shift``, the summed
-    absolute shift over all later cards; largest total first."""
+    """One row per early card (from ``purchase_effects``): the later card its buyers' bids moved
+    most on, with that shift, and the summed absolute shift; largest total first."""
     effects = _frame(
         "effects",
         effects,
@@ -544,10 +531,8 @@ def purchase_effect_summary(effects: pl.DataFrame) -> pl.DataFrame:
 
 
 def classroom_plans(rules: Rules | None = None) -> pl.DataFrame:
-    """Every buy/pass plan of the classroom market of these rules' cards, prices and budget:
-    plan, cost, affordable, functions covered (count and names), credits left; best first
-    (most functions, then most left). Settings of the auction (teams, priorities, tie-break)
-    play no part."""
+    """Every buy/pass plan of the classroom market of these cards, prices and budget: cost,
+    functions covered, credits left; best first (most functions, then most left)."""
     rules = GAME.checked_rules(rules)
     rules = replace(
         rules,

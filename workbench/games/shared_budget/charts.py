@@ -28,9 +28,8 @@ def _card_order(frame: pl.DataFrame, card: str = "card", by: str = "round") -> l
 def bid_distribution_chart(
     distributions: pl.DataFrame, *, max_bid: int | None = None
 ) -> alt.FacetChart:
-    """Equilibrium bid distribution of each team on each card (``analysis.bid_distributions``):
-    bars of probability by bid (axis 0..max_bid, default the largest bid), one panel per card
-    in offer order."""
+    """Equilibrium bid distribution of each team on each card (``analysis.bid_distributions``),
+    one panel per card in offer order, bids 0..max_bid (default the largest)."""
     top = int(distributions["bid"].max()) if max_bid is None else max_bid
     every_bid = list(range(top + 1))
     base = alt.Chart(distributions).encode(
@@ -61,9 +60,8 @@ def bid_heatmap(
     heading: str | None = None,
     value_title: str | None = None,
 ) -> alt.FacetChart:
-    """Each team's equilibrium bid for every budget pair on one card
-    (``analysis.equilibrium_bids``): ``value`` "bid" (the equilibrium bid) or "optimal_low"
-    (the least bid that alone secures the position's value), one panel per ``column`` value."""
+    """``value`` ("bid", or "optimal_low": the least safe bid) for every budget pair on one card
+    (``analysis.equilibrium_bids``), one panel per ``column`` value."""
     card = bids["card"][0]
     heading = f"Equilibrium bid on {card}, by team" if heading is None else heading
     legend = value_title or {"bid": "bid", "optimal_low": "least safe bid"}.get(value, value)

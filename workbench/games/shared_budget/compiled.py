@@ -1,8 +1,7 @@
 """The shared budget auction's compiled loop: plays given positions to the end with the compiled
 policies (``policies.choose``) deciding, recording what the frames need; a new game is a
 position too (``positions.deal``). A seat draws from the kit's compiled copy of the numpy stream
-the step engine hands its agent, whose step call runs the same ``choose``: same seed, same games.
-"""
+the step engine hands its agent, whose step call runs the same ``choose``: same seed, same games."""
 
 from __future__ import annotations
 
@@ -29,9 +28,8 @@ class Tables(NamedTuple):
 
 
 def tables(rules: Rules) -> Tables:
-    """The compiled loop's view of ``rules``, made once per Rules object (the search plays
-    from positions thousands of times a second; hashing Rules and their cards costs more than
-    the playouts' bookkeeping): kept by identity, holding the Rules so the id stays theirs."""
+    """The compiled loop's view of ``rules``, kept per Rules object by identity (hashing Rules
+    costs more than a search's playouts); the entry holds the Rules, so the id stays theirs."""
     found = _TABLES.get(id(rules))
     if found is not None:
         return found[1]
@@ -57,9 +55,8 @@ _TABLES: dict[int, tuple[Rules, Tables]] = {}
 
 @dataclass
 class Positions:
-    """Positions as the loop plays them, one row each; the loop plays each row to its end in
-    place. A row starts at ``round_starts[row]`` with the seats before ``first_seats[row]``
-    having sealed ``bids[row]`` (classroom: 1 buy / 0 pass)."""
+    """Positions as the loop plays them (each row to its end, in place): round ``round_starts``,
+    the seats before ``first_seats`` having sealed ``bids`` (classroom: 1 buy / 0 pass)."""
 
     round_starts: np.ndarray  # int64[rows]
     first_seats: np.ndarray  # int64[rows]
@@ -68,19 +65,11 @@ class Positions:
     coverage: np.ndarray  # int64[rows, players]: functions covered
     held: np.ndarray  # int64[rows, players]: cards held (bit r: the card of round r)
 
-    def repeated(self, times: int) -> Positions:
-        """Each row ``times`` times in a row (row i becomes rows i * times ... i * times + times
-        - 1): the start of ``times`` playouts of every position."""
-        return Positions(*(np.repeat(array, times, axis=0) for array in vars(self).values()))
-
 
 @dataclass(frozen=True)
 class PlayedBatch:
-    """Finished games as the frames read them: every bid as read (classroom: 1 for buy), every
-    round's winner (-1: nobody), the final budgets, coverage and cards held (bit r: the card of
-    round r). ``written`` and ``invalid`` (games, rounds, players), when not None, are the text
-    each team wrote and whether it was read as a pass (step-engine games; else every slip is
-    its bid, all valid)."""
+    """Finished games as the frames read them (a recording); step-engine games also keep the
+    ``written`` text and whether it was ``invalid`` (read as a pass)."""
 
     rules: Rules
     bids: np.ndarray  # int16[games, rounds, players]
@@ -93,9 +82,8 @@ class PlayedBatch:
 
 
 def keyed_streams(words: np.ndarray, count: int, seats: int = 0, first_key: int = 0) -> np.ndarray:
-    """The compiled streams of ``generator(seed, first_key + i)`` for i < count, or with
-    ``seats`` those of ``generator(seed, first_key + i, s)`` in the order (i, s); ``words``:
-    the seed's (``workbench.kit.streams.seed_words``)."""
+    """The compiled streams of ``generator(seed, first_key + i)`` for i < count, or with ``seats``
+    of ``generator(seed, first_key + i, s)`` in the order (i, s); ``words``: the seed's."""
     streams = np.zeros((count * max(seats, 1), STREAM_WORDS), dtype=np.uint64)
     _seed_streams(words, len(words), first_key, count, seats, streams)
     return streams
@@ -128,10 +116,8 @@ def play_positions(
     round_starts: np.ndarray, first_seats: np.ndarray, bids: np.ndarray, budgets: np.ndarray,
     coverage: np.ndarray, held: np.ndarray, bids_out: np.ndarray, winners_out: np.ndarray,
 ) -> None:  # fmt: skip
-    """Play every row of the positions (``Positions``' arrays) to the end, in row order: seat s
-    of row r plays policy ``assignment[r, s]`` (``kinds``, ``parameters``) and draws from
-    ``streams[stream_of[r, s]]`` (rows sharing a stream continue it one after another). Records
-    each round's bids and winner into ``bids_out[r]``, ``winners_out[r]`` unless they are empty."""
+    """Play every row of ``Positions``' arrays to the end, in order: seat s of row r plays policy
+    ``assignment[r, s]``, draws from ``streams[stream_of[r, s]]``, records unless outs are empty."""
     rows, players = budgets.shape
     rounds = masks.shape[0]
     record = bids_out.shape[0] > 0

@@ -1,13 +1,6 @@
 """The shared budget auction, step by step: sealed bids collected one team at a time, revealed
-together, the card awarded, the ledger updated; a readable log on every state.
-
-Actions are bids: whole numbers from 0 (a pass) to the team's budget, as ints or as the text on
-the slip (``read_bid``). Under the rulebook's reading (``Rules.strict_bids=False``) an
-over-budget, negative or unreadable bid is recorded and read as a pass; with
-``strict_bids=True`` it raises ``IllegalAction``. Values that are no bid at all (floats, bools,
-None) raise ``TypeError``. In the classroom variant the group chooses "buy" or "pass" at each
-card's fixed price. The game has no chance: ``new_game``'s seed is kept for the contract.
-"""
+together, the card awarded, the ledger updated; a readable log on every state. Actions are bids
+(ints, or the text on the slip: ``read_bid``), in the classroom "buy" or "pass"."""
 
 from __future__ import annotations
 
@@ -63,9 +56,8 @@ class RoundRecord:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """What one team may know: the public ledger and record, plus its own sealed bid.
-    ``coverage``: bit masks (``rules.names(mask)``); ``has_bid``: which teams have written
-    this round's bid (the amounts stay hidden; ``my_bid`` is this team's)."""
+    """What one team may know: the public ledger and record (``coverage`` as bit masks; which
+    teams have written this round's bid, ``has_bid``), plus its own sealed bid, ``my_bid``."""
 
     rules: Rules
     player: int
@@ -365,10 +357,9 @@ def _resolve_round(
 
 
 def read_bid(action: object, budget: int) -> SealedBid:
-    """Read a written bid: a whole number (int) or the text on the slip (str, digits 0-9,
-    spaces around allowed). A negative or over-budget number and unreadable text ("five",
-    "+7", "7.5") are recorded with the reason they count as a pass; anything else (a float, a
-    bool, None) is no bid at all: TypeError, whatever ``Rules.strict_bids`` says."""
+    """A written bid (an int, or the slip's text in digits 0-9) as read: negative, over-budget
+    or unreadable ones ("five", "+7") count as a pass, with the reason; a float, bool or None
+    is no bid at all (TypeError)."""
     budget = whole_number("budget", budget, low=0, allowed="a non-negative int")
     return _read_bid(action, budget)
 

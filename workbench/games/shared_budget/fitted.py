@@ -1,10 +1,7 @@
-"""The shared budget auction's ``fitted`` agent: the parametrised bid of ``policies`` (the
-coverage heuristic with more features), fitted to the rules being played by the kit's
-self-play fitter (``workbench.kit.fitting``) against the random and coverage agents and itself,
-with the search agent as its exploiter: from the fit's second half every candidate also faces
-a lone search modelling the other teams as that candidate, and what the search wins above fair
-share counts against it.
-"""
+"""The shared budget auction's ``fitted`` agent: the parametrised bid of ``policies``, fitted by
+the kit's self-play fitter against the random and coverage agents, itself, and (second half)
+a lone search modelling the other teams as the candidate, whose wins above fair share count
+against it."""
 
 from __future__ import annotations
 
@@ -60,10 +57,8 @@ class FittedPolicy(CompiledAgent):
     def policy_at(self, observation: Observation) -> CompiledPolicy:
         """Its compiled policy, for the rules it was fitted to only."""
         if observation.rules != self.rules:
-            raise ValueError(
-                f"this fitted policy was fitted to {self.rules}, not the game's "
-                f"{observation.rules}"
-            )
+            raise ValueError(f"this fitted policy was fitted to {self.rules}, not the game's "
+                             f"{observation.rules}")  # fmt: skip
         return self.compiled_policy()
 
 
@@ -78,27 +73,20 @@ FITTING = Fitting(
         Parameter(name, start, *_RANGES[name])
         for name, start in zip(FITTED_PARAMETERS, FITTED_START, strict=True)
     ),
-    policy=FittedPolicy,
-    opponents=(RandomAgent, CoverageHeuristic),
-    games=100,
-    generations=40,
-    population=10,
+    policy=FittedPolicy, opponents=(RandomAgent, CoverageHeuristic),
+    games=100, generations=40, population=10,
     # Most of the parameter cube is easily exploited: start small, and let a lone random or
     # coverage team against a table of the candidate cost it whatever it wins above fair share.
-    step=0.1,
-    penalty=3.0,
-    slack=0.01,
+    step=0.1, penalty=3.0, slack=0.01,
     # The hand-written teams never find what a best response finds: four games per seat and
     # candidate against a lone search, from generation 20 on.
-    exploiter=_search_exploiter,
-    exploiter_games=4,
-)
+    exploiter=_search_exploiter, exploiter_games=4,
+)  # fmt: skip
 
 
 class SharedBudgetFittedAgent(FittedAgent):
-    """The parametrised bid with parameters fitted to the rules being played (the rulebook's
-    fits for 2, 3 and 4 teams ship with the workbench; other rules fit on first use, by the
-    kit's fitter with its exploitation penalty)."""
+    """The parametrised bid fitted to the rules being played (the rulebook's fits for 2, 3 and
+    4 teams ship with the workbench; other rules fit on first use)."""
 
     selfplay, fitting = SELF_PLAY, FITTING
 

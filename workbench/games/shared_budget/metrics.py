@@ -1,7 +1,6 @@
 """The shared budget auction's own balance metrics (``GAME_METRICS``, ``game_metrics``): pure
 functions of the ``simulate`` frames, one value per game, summarised over games by the
-designer's bench.
-"""
+designer's bench."""
 
 from __future__ import annotations
 
@@ -31,18 +30,12 @@ COMMON_RANDOMNESS = (
 
 
 def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
-    """One row per game: ``game`` and each metric of ``GAME_METRICS``.
-
-    ``games`` and ``rounds`` are ``simulate`` frames of one run (any row order); uses the games
-    frame's score, rank, win_share and budget_left and the rounds frame's round,
-    priority_rank, bid and invalid.
-    """
+    """One row per game: ``game`` and each metric of ``GAME_METRICS``, from ``simulate`` frames
+    of one run (any row order)."""
     per_round = rounds.group_by("game", "round").agg(
-        top=pl.col("bid").max(),
-        at_top=(pl.col("bid") == pl.col("bid").max()).sum(),
-        invalid=pl.col("invalid").sum(),
-        bids=pl.len(),
-    )
+        top=pl.col("bid").max(), at_top=(pl.col("bid") == pl.col("bid").max()).sum(),
+        invalid=pl.col("invalid").sum(), bids=pl.len(),
+    )  # fmt: skip
     by_round = per_round.group_by("game").agg(
         priority_decided_rate=((pl.col("top") > 0) & (pl.col("at_top") > 1)).mean(),
         unallocated_cards=(pl.col("top") <= 0).sum().cast(pl.Float64),
@@ -51,11 +44,10 @@ def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
     first_round = rounds.filter(pl.col("round") == pl.col("round").min().over("game"))
     priority_seat = first_round.filter(pl.col("priority_rank") == 1).select("game", "seat")
     by_game = games.group_by("game").agg(
-        teams=pl.len(),
-        top_tied=(pl.col("score") == pl.col("score").max()).sum() > 1,
+        teams=pl.len(), top_tied=(pl.col("score") == pl.col("score").max()).sum() > 1,
         winners=(pl.col("rank") == 1).sum(),
         budget_left=pl.col("budget_left").cast(pl.Float64).mean(),
-    )
+    )  # fmt: skip
     priority_share = games.join(priority_seat, on=["game", "seat"], how="semi").select(
         "game", priority_share="win_share"
     )

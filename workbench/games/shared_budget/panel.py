@@ -1,12 +1,6 @@
-"""The shared budget panel of the play-along table: the exact equilibrium at your position and
-what each of your bids cost against best play.
-
-Two teams, the sealed-bid auction: the stage game of ``solve(rules)`` (cached) at the current
-position. Values are your win share under best play from both sides from here on. A bid's
-cost is the value minus what it earns against the opponent's equilibrium mix (best play cannot
-see a sealed bid): 0 for every bid the equilibrium uses; the worst case (the opponent's best
-reply to that very bid) is shown beside it. Exact, up to floating point.
-"""
+"""The shared budget panel of the play-along table (two teams): the exact equilibrium at your
+position and what each of your bids cost against best play: the value (your win share under
+best play) minus what the bid earns against the opponent's equilibrium mix, and the worst case."""
 
 from __future__ import annotations
 
@@ -47,10 +41,8 @@ def stage_at(solution: Solution, round: int, budgets: tuple[int, ...], coverage:
 
 
 def bid_values(stage: StageGame, team: int) -> pl.DataFrame:
-    """Every bid ``team`` (0 = A, 1 = B) could make in ``stage``: its value for that team
-    against the opponent's equilibrium mix and against the opponent's best reply, and the
-    costs (the team's value minus each). Columns: bid, probability (in the team's equilibrium
-    mix), value, vs_equilibrium, cost, worst_case, worst_case_cost."""
+    """Every bid ``team`` (0 = A, 1 = B) could make in ``stage``: its probability, the value, what
+    it earns against the opponent's mix and best reply, and the costs (the value minus each)."""
     payoffs = stage.payoffs if team == 0 else 1.0 - stage.payoffs.T  # rows: this team's bids
     value = stage.value if team == 0 else 1.0 - stage.value
     against_mix, worst = payoffs @ stage.strategies[1 - team], payoffs.min(axis=1)
@@ -68,9 +60,8 @@ _VALUED = ("value", "vs_equilibrium", "cost", "worst_case", "worst_case_cost")
 
 
 def bid_costs(solution: Solution, history: tuple[RoundRecord, ...], team: int) -> pl.DataFrame:
-    """Each revealed round of ``history``: ``team``'s bid, its value before the round and what
-    the bid earned against best play (see ``bid_values``). Columns: round, card, bid, value,
-    vs_equilibrium, cost, worst_case, worst_case_cost, equilibrium_bids."""
+    """Each revealed round of ``history``: ``team``'s bid with its ``bid_values`` row and the
+    equilibrium's bids."""
     rows = []
     for record in history:
         stage = stage_at(solution, record.round, record.budgets_before, record.coverage_before)
@@ -98,9 +89,8 @@ def _range(bids: tuple[int, ...] | list[int]) -> str:
 
 
 class SharedBudgetPanel(Panel):
-    """The panel (see the module docstring). After ``update``: ``position`` (the stage game
-    now, or None), ``bids`` (every bid you could make now, valued), ``costs`` (your bids so
-    far against best play), ``unavailable`` (why there is no exact equilibrium, or None)."""
+    """The panel: after ``update``, ``position`` (the stage game now), ``bids`` (valued),
+    ``costs`` (your bids so far) and ``unavailable`` (why no equilibrium), each possibly None."""
 
     def __init__(self, session: Any) -> None:
         self.session = session
@@ -123,10 +113,8 @@ class SharedBudgetPanel(Panel):
         """The stage game at the current position and the cost of your bids so far."""
         self.session = session
         if self.solution is None:
-            self.view.value = (
-                "No exact equilibrium for these rules: "
-                f"<span style='color:#b00'>{escape(self.unavailable)}</span>"
-            )
+            self.view.value = ("No exact equilibrium for these rules: "
+                               f"<span style='color:#b00'>{escape(self.unavailable)}</span>")
             return
         observation: Observation = session.observation()
         team = session.seat
@@ -134,9 +122,8 @@ class SharedBudgetPanel(Panel):
         if observation.card is None:
             self.position, self.bids = None, None
         else:
-            self.position = stage_at(
-                self.solution, observation.round, observation.budgets, observation.coverage
-            )
+            self.position = stage_at(self.solution, observation.round, observation.budgets,
+                                     observation.coverage)  # fmt: skip
             self.bids = bid_values(self.position, team)
         self.view.value = self._draw(observation)
 
@@ -198,9 +185,8 @@ class SharedBudgetPanel(Panel):
         others = "; ".join(
             f"{rules.team_name(s)}: {observation.budgets[s]} credits, covers "
             f"{', '.join(observation.coverage_names(s)) or 'nothing'}"
-            for s in range(rules.players)
-            if s != me
-        )
+            for s in range(rules.players) if s != me
+        )  # fmt: skip
         return (
             f"<div style='margin-bottom:4px'>Round {observation.round} of {rules.rounds}: "
             f"<b>{escape(observation.card.label)}</b>. You are team "

@@ -1,18 +1,14 @@
 """The shared budget auction's compiled policies: ``choose``, one seat's sealed bid (classroom:
-1 buy / 0 pass), for each kind of the kit's ``CompiledPolicy``: ``RANDOM`` (uniform over the
-legal actions), ``COVERAGE`` (``CoverageHeuristic``) and ``FITTED`` (the ``fitted`` agent's
-bid). Coverage and fitted bids are a target capped at a bid that surely wins, spread
-uniformly over target +/- jitter by one uniform draw (``jittered``).
+1 buy / 0 pass), for the kinds ``RANDOM``, ``COVERAGE`` (``CoverageHeuristic``) and ``FITTED``:
+a target capped at a bid that surely wins, spread over target +/- jitter by one uniform draw.
 
-The fitted target, in credits (B: own budget; added / missing: functions the card adds / still
-lacks), starting from values that give the coverage heuristic's bid back:
-share x B x added / missing + scarce x B / (1 + cards after this one supplying the scarcest
-added function) + contest x B x (rivals the card adds a function for) / rivals + rival x (the
-richest such rival's budget) + bias; or last x B when an added function has no later supplier.
-Its cap is the richest rival's budget among those the card helps, or ``wanton`` x the richest
-rival's budget when more, plus ``margin`` without tie priority. A card adding nothing gets
-``spoil`` x that cap when it helps some rival. ``jitter`` and ``margin`` round to credits.
-"""
+The fitted target (B: own budget; added / missing: functions the card adds / still lacks) is
+share x B x added / missing + scarce x B / (1 + later suppliers of the scarcest added function)
++ contest x B x rivals it helps / rivals + rival x the richest such rival's budget + bias, or
+last x B when an added function has no later supplier; capped at the richest helped rival's
+budget, or ``wanton`` x the richest's if more, + ``margin`` without priority. A card adding
+nothing gets ``spoil`` x that cap when it helps a rival. The start values give the coverage
+heuristic's bid."""
 
 from __future__ import annotations
 
@@ -74,11 +70,9 @@ def fitted_target(
     coverage: np.ndarray, players: int, first: int, masks: np.ndarray, full: int,
 ) -> tuple[int, int, int]:  # fmt: skip
     """(target, highest bid, jitter) of the fitted policy (module docstring); target 0: pass."""
-    share, last, scarce = parameters[1], parameters[3], parameters[4]
-    contest, rival, bias = parameters[5], parameters[6], parameters[7]
-    wanton, spoil = parameters[8], parameters[9]
-    jitter = int(parameters[0] + 0.5)
-    margin = int(parameters[2] + 0.5)
+    jitter, share, margin = int(parameters[0] + 0.5), parameters[1], int(parameters[2] + 0.5)
+    last, scarce, contest, rival = parameters[3], parameters[4], parameters[5], parameters[6]
+    bias, wanton, spoil = parameters[7], parameters[8], parameters[9]
     budget = budgets[seat]
     card = masks[round_index]
     wanting, richest_wanting, richest = 0, 0, 0
@@ -101,9 +95,7 @@ def fitted_target(
         if wanting == 0 or spoil <= 0.0:
             return 0, high, jitter
         return min(high, int(spoil * high + 0.5)), high, jitter
-    fewest = 1 << 30
-    orphan = False
-    remaining = adds
+    fewest, orphan, remaining = 1 << 30, False, adds
     while remaining:
         bit = remaining & -remaining
         remaining &= remaining - 1

@@ -1,7 +1,6 @@
 """The Python side of the shared budget auction's compiled loop (``compiled.play``): positions
 from an observation, from States and from new deals; the fast engine's batches of new games,
-``play_from`` (continuations of given positions) and the search's candidate playouts.
-"""
+``play_from`` (continuations of given positions) and the search's candidate playouts."""
 
 from __future__ import annotations
 
@@ -32,10 +31,9 @@ from workbench.kit.streams import STREAM_WORDS, absorb_key, seed_words, start_po
 def _observed(policy: CompiledPolicy, observation: Observation) -> tuple[Any, ...]:
     """``choose``'s arguments from the kind to the tie priority, at the observed position (the
     parameters never empty: numba is slow to take an empty array)."""
-    return (policy.kind, np.array(policy.parameters or (0.0,), dtype=np.float64),
-            observation.player, observation.round_index,
-            np.array(observation.budgets, dtype=np.int64),
-            np.array(observation.coverage, dtype=np.int64), observation.rules.players,
+    return (policy.kind, np.array(policy.parameters or (0.0,), np.float64), observation.player,
+            observation.round_index, np.array(observation.budgets, np.int64),
+            np.array(observation.coverage, np.int64), observation.rules.players,
             observation.priority[0])  # fmt: skip
 
 
@@ -101,9 +99,8 @@ def play_batch(
     rules: Rules, agents: Sequence[Any], size: int, rng: np.random.Generator, first_game: int,
     wanted: Any = None,
 ) -> PlayedBatch:  # fmt: skip
-    """``size`` new games from game ``first_game`` on (self-play's fast-engine ``play``), game
-    g's seat s drawing from the stream (seed, g, s) as in the step engine; the rounds are
-    recorded unless ``wanted`` says the rounds frame is not."""
+    """``size`` new games from game ``first_game`` on, seat s of game g drawing from the stream
+    (seed, g, s) as in the step engine; rounds recorded unless ``wanted`` has no rounds frame."""
     batch_seed = rng.bit_generator.seed_seq
     if not isinstance(batch_seed, np.random.SeedSequence) or not batch_seed.spawn_key:
         raise TypeError(f"the fast engine needs a generator(seed, batch), got {rng!r}")
@@ -127,15 +124,9 @@ def play_from(
     states: State | Sequence[State], agents: Any, *, playouts: int, seed: SeedLike,
     budgets: bool = False,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """Play ``playouts`` continuations of each position to the end with one compiled agent per
-    seat (one agent for every seat, or one per seat); the functions each seat covers at the
-    end, float64 of shape (positions, playouts, seats); with ``budgets=True`` also each seat's
-    budget left at the end (the final tie-break), the same shape.
-
-    Position i's playouts draw, one after another and every seat alike, from the one stream
-    ``generator(seed, i)``: the same as continuing that state step by step with that generator
-    handed to every seat's agent, playout after playout.
-    """
+    """Functions each seat covers (and with ``budgets`` its budget left) at the end of
+    ``playouts`` continuations of each position by compiled agents, float64 (positions,
+    playouts, seats); position i's playouts draw in turn from ``generator(seed, i)``."""
     positions = [states] if isinstance(states, State) else list(states)
     if not positions or not all(isinstance(s, State) for s in positions):
         raise TypeError(
@@ -148,7 +139,8 @@ def play_from(
     streams = keyed_streams(seed_words(seed_sequence(seed)), len(positions))
     table = policy_table([playing_agent(a, rules) for a in seated_agents(agents, rules.players)])
     rows, players = len(positions) * playouts, rules.players
-    start = from_states(positions).repeated(playouts)
+    start = Positions(*(np.repeat(rows_of, playouts, axis=0)  # each position's rows in turn
+                        for rows_of in vars(from_states(positions)).values()))  # fmt: skip
     play(rules, table, table.assignment(rows), start, streams,
          _own_streams(rows, players, playouts))  # fmt: skip
     scores, left = _finals(start, (len(positions), playouts, players))
@@ -159,18 +151,14 @@ def play_candidates(
     rules: Rules, table: PolicyTable, seed: SeedLike, state: State, earlier_bids: np.ndarray,
     bids: Sequence[int],
 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """What ``play_from`` gives for ``state`` with each row of ``earlier_bids`` (the round's
-    sealed bids so far, a filling) and then each of ``bids`` written by the seat to play, one
-    playout each: functions covered and budgets left, shape (bids, fillings, seats). Filling i
-    draws from the stream (seed, i) whatever the bid (common random numbers). For the search:
-    no State is built and the policy table is made once by the caller."""
+    """``play_from``'s (scores, budgets left) for ``state`` with each filling of the round's
+    earlier bids then each of ``bids``, one playout each: (bids, fillings, seats). Filling i
+    draws from the stream (seed, i) whatever the bid (common random numbers)."""
     fillings, players = earlier_bids.shape
     rows, seat, shape = len(bids) * fillings, state.to_play, (len(bids), fillings, players)
-    start = Positions(
-        np.full(rows, state.round_index, np.int64), np.full(rows, seat + 1, np.int64),
-        *(np.empty((rows, players), np.int64) for _ in range(3)),
-        np.zeros((rows, players), np.int64),
-    )  # fmt: skip
+    start = Positions(np.full(rows, state.round_index, np.int64), np.full(rows, seat + 1, np.int64),
+                      *(np.empty((rows, players), np.int64) for _ in range(3)),
+                      np.zeros((rows, players), np.int64))  # fmt: skip
     start.bids.reshape(shape)[:] = earlier_bids
     start.bids.reshape(shape)[:, :, seat] = np.asarray(bids, dtype=np.int64)[:, None]
     start.budgets[:], start.coverage[:] = state.budgets, state.coverage

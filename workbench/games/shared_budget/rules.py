@@ -1,8 +1,5 @@
-"""Rules of the shared budget auction (docs/rules.md): teams, budget, the project cards and
-their functions, the rotating tie priority, final scoring with its tie-breaks, and the
-classroom fixed-price variant. ``priority_order``, ``award`` and ``standings`` are the one
-implementation of those rules, which the engine plays and the solver builds on.
-"""
+"""Rules of the shared budget auction (docs/rules.md), and ``priority_order``, ``award`` and
+``standings``: the one implementation of those rules, which engine and solver build on."""
 
 from __future__ import annotations
 
@@ -186,9 +183,8 @@ def coverage_score(mask: int) -> int:
 def standings(
     scores: Sequence[int], budgets: Sequence[int], final_tiebreak: str = "budget"
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
-    """(ranks, winners, shares) from final scores and remaining budgets: by score, then (the
-    "budget" tie-break) remaining budget; equal teams share a rank (1 = best) and the teams
-    tied first share the win equally."""
+    """(ranks, winners, shares): by score, then (the "budget" tie-break) remaining budget; equal
+    teams share a rank (1 = best), the teams tied first the win."""
     scores = whole_numbers("scores", scores)
     budgets = whole_numbers("budgets", budgets)
     if not scores or len(budgets) != len(scores):

@@ -1,12 +1,8 @@
 """The shared budget auction's sampler of hidden information, for the ``search`` agent: step
 engine States consistent with what one seat sees, every filling of what it cannot see equally
-likely. The only hidden thing is the amount of each sealed bid another team has written this
-round; nothing the seat sees constrains it beyond its (public) budget, so a uniform filling
-draws each bid independently from 0 to that budget (what the rules allow, not a prior over
-what teams would bid; a slip read as a pass is the filling 0). A sampled State is the public
-record replayed through the step engine, equal to the true one but for the hidden bids, the
-seed (0) and the observer's own slip, rebuilt from its amount.
-"""
+likely: each sealed bid another team wrote this round, from 0 to its public budget, drawn
+independently (what the rules allow, not a prior over what teams bid), in the public record
+replayed through the step engine."""
 
 from __future__ import annotations
 
@@ -52,9 +48,8 @@ def sample_states(observation: Observation, rng: np.random.Generator, count: int
 def sample_bids(
     observation: Observation, rng: np.random.Generator, count: int
 ) -> tuple[State, tuple[int, ...], list[list[int]]]:
-    """What ``sample_states`` draws, before any State is built: the observed position (every
-    hidden bid written as 0), the hidden seats, and ``count`` rows of their bids (the same
-    draws from ``rng``; none when nothing is hidden). The compiled search reads these."""
+    """What ``sample_states`` draws, before any State is built (the compiled search reads it):
+    the position (hidden bids written as 0), the hidden seats, ``count`` rows of their bids."""
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy Generator, got {type(rng).__name__}")
     count = whole_number("count", count, low=0, allowed="a non-negative whole number")
@@ -66,9 +61,7 @@ def sample_bids(
     # handling costs tens of microseconds a call, more than building the States).
     sizes = [observation.budgets[seat] + 1 for seat in hidden]
     total = math.prod(sizes)
-    indices = (
-        [int(rng.integers(total))] if count == 1 else rng.integers(0, total, size=count).tolist()
-    )
+    indices = [int(rng.integers(total))] if count == 1 else rng.integers(0, total, count).tolist()
     rows = []
     for index in indices:
         row = []

@@ -1,14 +1,7 @@
-"""The shared budget auction's ``search`` agent: the kit's determinized search with this game's
-sampler of hidden bids, compiled playouts of its ``model`` at every seat (each candidate started
-straight in the compiled loop, ``positions.play_candidates``) and the game's own win rule.
-
-Anchored on the model: it draws the bid the model would write, compares it with a few
-alternatives (passing, the smallest bid, the bids that surely beat each rival, the whole
-budget) and writes another only when the playouts give it at least ``margin`` more win share.
-The playouts assume every other team plays the model, so unanchored searches at one table
-would all deviate the same way at once, which a lone team exploits. The classroom group
-compares buying and passing.
-"""
+"""The shared budget auction's ``search`` agent: the kit's determinized search with compiled
+playouts of its ``model`` at every seat, anchored on the model's own bid (another bid replaces
+it only when the playouts give it ``margin`` more win share: unanchored searches at one table,
+each assuming the others play the model, all deviate at once, which a lone team exploits)."""
 
 from __future__ import annotations
 
@@ -30,9 +23,8 @@ from workbench.kit.selfplay import playing_agent
 def standing_play_from(
     states: Sequence[State], agents: Sequence[Any], *, playouts: int, seed: SeedLike
 ) -> np.ndarray:
-    """Compiled playouts scored as the game ranks teams: functions covered, then (under
-    ``final_tiebreak='budget'``) the budget left as a fraction below one function; the
-    classroom group scores 1 when it covers every function, else 0."""
+    """Compiled playouts scored as the game ranks teams: functions covered plus the budget left
+    as a fraction of one under the budget tie-break (classroom: 1 for every function, else 0)."""
     scores, budgets = play_from(states, agents, playouts=playouts, seed=seed, budgets=True)
     rules = states[0].rules
     if rules.variant == "classroom":
@@ -67,16 +59,13 @@ MARGIN = 0.1
 
 
 class SharedBudgetSearchAgent(SearchAgent):
-    """Determinized search with ``budget`` playouts per decision, playing ``model`` (a compiled
-    or fitted agent) at every seat of its playouts, anchored on the model's own bid: another
-    bid replaces it only when its mean win share is at least ``margin`` higher."""
+    """Determinized search with ``budget`` playouts per decision of ``model`` (a compiled or
+    fitted agent) at every seat, anchored on the model's bid with ``margin`` (module docstring)."""
 
     def __init__(self, model: Any, budget: int = 16, margin: float = MARGIN) -> None:
         if not (plays_compiled(model) or hasattr(model, "policy_for")):
-            raise TypeError(
-                f"the search's model must be an agent that plays compiled (random, coverage, "
-                f"fitted), got {model!r}"
-            )
+            raise TypeError(f"the search's model must be an agent that plays compiled (random, "
+                            f"coverage, fitted), got {model!r}")  # fmt: skip
         searching = Searching(
             sample_states=sample_states, play_from=standing_play_from,
             rollout_agents=lambda rules: [playing_agent(model, rules)] * rules.players,

@@ -11,8 +11,7 @@ before and after, functions covered before and gained, and score_after (function
 after the round). Game g's state is seeded with ``derive_seed(seed, g)`` and seat s's agent
 draws from the stream ``(seed, g, s)``, in the step engine and in the compiled fast engine alike
 (which plays the random, coverage and fitted agents): both engines give identical frames for
-the same seed, each built once from a recording of the played games.
-"""
+the same seed, each built once from a recording of the played games."""
 
 from __future__ import annotations
 
@@ -115,9 +114,8 @@ def _bit_counts(masks: np.ndarray) -> np.ndarray:
 def standings_arrays(
     rules: Rules, scores: np.ndarray, budgets: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Ranks (1 = best) and win shares of final scores and budgets (last axis: teams): the
-    best score wins, then the larger remaining budget (``final_tiebreak='budget'``), ties
-    shared; the classroom group wins when it covers every function."""
+    """Ranks (1 = best) and win shares of final scores and budgets (last axis: teams), as
+    ``rules.standings`` ranks them; the classroom group wins when it covers every function."""
     if rules.variant == "classroom":
         won = scores == len(rules.functions)
         return np.ones_like(scores), won.astype(np.float64)
@@ -167,9 +165,8 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
     gained = np.where(won, table.masks[None, :, None], 0)
     coverage_after = np.bitwise_or.accumulate(gained, axis=1)
     functions_after = _bit_counts(coverage_after)
-    functions_before = np.concatenate(
-        [np.zeros((games, 1, players), dtype=np.int64), functions_after[:, :-1]], axis=1
-    )
+    functions_before = np.zeros_like(functions_after)
+    functions_before[:, 1:] = functions_after[:, :-1]
     priority_rank = np.argsort(table.priorities, axis=1) + 1
     seats = np.tile(np.arange(players), games * rounds)
     round_of_row = np.tile(np.repeat(np.arange(rounds), players), games)

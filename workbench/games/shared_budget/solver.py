@@ -1,16 +1,8 @@
-"""Exact equilibrium of the two-team shared budget auction, by backward induction.
-
-A position at the start of a round is (round, both budgets, both coverages); each round is a
-simultaneous sealed-bid stage game whose payoffs are the values of the positions it leads to.
-The game is zero-sum for two teams (objective "win": 1 win, 1/2 shared, 0 lost; "score": the
-first team's functions minus the second's), so every stage game is a matrix game, solved by
-``workbench.matrix_games`` (a pure saddle point first, else a linear programme). Values are
-kept per round over every budget pair, so a solution holds every smaller or unequal budget too.
-
-Positions are keyed canonically: functions no remaining card supplies can no longer change, so
-only the difference in how many of them each team covers matters. Among several optimal pure
-bids the solution picks the best against a uniformly random opponent, then the lowest.
-"""
+"""Exact equilibrium of the two-team shared budget auction, by backward induction: each round
+is a zero-sum sealed-bid matrix game over the values of the positions it leads to (solved by
+``workbench.matrix_games``), kept per round over every budget pair. Positions are keyed
+canonically (functions no remaining card supplies only count as a lead); among optimal pure
+bids the one best against a uniformly random opponent, then the lowest, is played."""
 
 from __future__ import annotations
 
@@ -54,12 +46,9 @@ Key = tuple[int, int, int]
 
 @dataclass(frozen=True)
 class StageGame:
-    """One position's stage game and its solution, for inspection.
-
-    ``payoffs[x, y]`` is the first team's value when A bids x and B bids y (continuation
-    included); ``strategies`` are probabilities over bids 0..budget of each team;
-    ``optimal_bids`` are the pure bids that alone guarantee the value.
-    """
+    """One position's stage game and its solution: ``payoffs[x, y]`` is A's value when A bids x
+    and B bids y (continuation included); ``strategies`` each team's probabilities over bids
+    0..budget; ``optimal_bids`` the pure bids that alone guarantee the value."""
 
     round: int
     card: str
@@ -79,10 +68,8 @@ class StageGame:
 
 @dataclass
 class _Layer:
-    """A round x canonical coverage key: values and equilibrium bids over (budget A, budget B).
-
-    ``bids`` hold the pure equilibrium bid of each team, -1 where the stage game is mixed (its
-    solution is then in ``mixed``)."""
+    """A round x canonical coverage key: values and pure equilibrium bids over (budget A, budget
+    B), -1 where the stage game is mixed (solved in ``mixed``)."""
 
     value: np.ndarray
     bids: tuple[np.ndarray, np.ndarray] | None = None
@@ -367,14 +354,9 @@ class Solution:
 
 
 class SolveEstimate(NamedTuple):
-    """How much work ``solve`` would do for a rule set, before doing it.
-
-    ``layers``: (round, coverage) layers with a stage game per budget pair (None when there
-    are more than ``counted_up_to``, the most worth counting); ``stage_games``: layers x
-    (budget + 1)**2; ``seconds``: the ESTIMATED solve time on one core (a lower bound when the
-    layers were not all counted), from the work model above; ``largest_budget``: the largest
-    budget whose estimate fits in ``max_seconds`` for these cards and functions (0: none).
-    """
+    """How much work ``solve`` would do, before doing it: ``layers`` (None past
+    ``counted_up_to``), ``stage_games``, ESTIMATED ``seconds`` on one core (a lower bound when
+    not all counted) and the ``largest_budget`` that fits in ``max_seconds`` (0: none)."""
 
     layers: int | None
     counted_up_to: int
@@ -404,10 +386,9 @@ class SolveEstimate(NamedTuple):
 def estimate_solve(
     rules: Rules | None = None, *, method: str = "auto", max_seconds: float = MAX_SECONDS
 ) -> SolveEstimate:
-    """Estimate the work and time of ``solve(rules, method=method)`` without solving: count the
-    (round, coverage) layers the backward induction visits (they do not depend on the budget)
-    and apply the work model calibrated on this project's machine. An estimate, not a promise:
-    mixed stage games (rare with method="auto") add about a millisecond each."""
+    """Estimate the work and time of ``solve(rules, method=method)`` without solving: the
+    (round, coverage) layers it visits (the budget does not change them) under the work model.
+    An estimate, not a promise: mixed stage games (rare with "auto") add about 1 ms each."""
     rules = _solvable(rules)
     method = choice("method", method, METHODS)
     max_seconds = _positive_seconds(max_seconds)

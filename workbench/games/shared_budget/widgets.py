@@ -65,10 +65,8 @@ class _Reachable:
 
 
 def state_explorer(solution: Solution) -> Explorer:
-    """Pick a position (card, both budgets, both coverages) -> both teams' equilibrium bids
-    and the value for A. Controls: round, budget_a, budget_b, coverage_a, coverage_b. Only
-    functions the earlier cards supply are offered, the budget sliders span the budgets some
-    play leaves with those coverages, and a position no play reaches is refused."""
+    """Pick a position (card, both budgets, both coverages) -> both teams' equilibrium bids and
+    the value for A; only positions some play reaches are offered."""
     rules = solution.rules
     reachable = _Reachable(solution)
     cards = [(f"{k + 1}. {p.label}", k + 1) for k, p in enumerate(rules.projects)]
