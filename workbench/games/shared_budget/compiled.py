@@ -118,20 +118,18 @@ def play_positions(
 ) -> None:  # fmt: skip
     """Play every row of ``Positions``' arrays to the end, in order: seat s of row r plays policy
     ``assignment[r, s]``, draws from ``streams[stream_of[r, s]]``, records unless outs are empty."""
-    rows, players = budgets.shape
-    rounds = masks.shape[0]
-    record = bids_out.shape[0] > 0
+    (rows, players), rounds, record = budgets.shape, masks.shape[0], bids_out.shape[0] > 0
     for row in range(rows):
         row_bids, row_budgets, row_coverage = bids[row], budgets[row], coverage[row]
-        for round_index in range(round_starts[row], rounds):
+        row_policies, row_streams, start = assignment[row], stream_of[row], round_starts[row]
+        for round_index in range(start, rounds):
             first = priorities[round_index, 0]
-            for seat in range(first_seats[row] if round_index == round_starts[row] else 0,
-                              players):  # fmt: skip
-                policy = assignment[row, seat]
+            for seat in range(first_seats[row] if round_index == start else 0, players):
+                policy = row_policies[seat]
                 row_bids[seat] = choose(
                     kinds[policy], parameters[policy], seat, round_index, row_budgets,
                     row_coverage, players, first, masks, later, prices, full, classroom,
-                    streams[stream_of[row, seat]],
+                    streams[row_streams[seat]],
                 )  # fmt: skip
             winner = -1
             if classroom:

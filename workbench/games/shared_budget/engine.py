@@ -206,8 +206,7 @@ class State(Evolving):
                 f"the game is not over: round {self.round} of {self.rules.rounds} is being played"
             )
         scores = tuple(coverage_score(mask) for mask in self.coverage)
-        if self.rules.variant == "classroom":
-            # Cooperative: the group's plan succeeds when it covers every required function.
+        if self.rules.variant == "classroom":  # the group's plan succeeds covering every function
             complete = scores[0] == len(self.rules.functions)
             ranks, winners, shares = (1,), ((0,) if complete else ()), (float(complete),)
         else:

@@ -45,18 +45,18 @@ def coverage_target(
     coverage: np.ndarray, players: int, first: int, masks: np.ndarray, later: np.ndarray,
     full: int,
 ) -> tuple[int, int, int]:  # fmt: skip
-    """(target, highest bid, jitter) of ``CoverageHeuristic`` (its docstring); target 0: pass."""
+    """(target, highest bid, jitter) of ``CoverageHeuristic`` (its docstring); target 0: a pass
+    (its highest bid is then 0)."""
     jitter, share, margin = int(parameters[0]), parameters[1], int(parameters[2])
-    budget = budgets[seat]
-    richest = -1
+    missing = full & ~coverage[seat]
+    adds = masks[round_index] & missing
+    if adds == 0:
+        return 0, 0, jitter
+    budget, richest = budgets[seat], -1
     for other in range(players):
         if other != seat and budgets[other] > richest:
             richest = budgets[other]
     sure = budget if richest < 0 else max(1, richest + (0 if first == seat else margin))
-    missing = full & ~coverage[seat]
-    adds = masks[round_index] & missing
-    if adds == 0:
-        return 0, min(budget, sure), jitter
     if adds & ~later[round_index]:
         want = budget
     else:
@@ -118,7 +118,8 @@ def fitted_target(
     return max(0, min(target, high)), high, jitter
 
 
-@numba.njit(cache=True)
+# Inlined into the loops: a numba call taking this many arrays costs more than the decision.
+@numba.njit(cache=True, inline="always")
 def bid_target(
     kind: int, parameters: np.ndarray, seat: int, round_index: int, budgets: np.ndarray,
     coverage: np.ndarray, players: int, first: int, masks: np.ndarray, later: np.ndarray,
@@ -164,7 +165,7 @@ def jittered(target: int, jitter: int, high: int, stream: np.ndarray) -> int:
     return highest
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined, as bid_target
 def choose(
     kind: int, parameters: np.ndarray, seat: int, round_index: int, budgets: np.ndarray,
     coverage: np.ndarray, players: int, first: int, masks: np.ndarray, later: np.ndarray,
