@@ -42,6 +42,9 @@ _LP_CELL_SECONDS = 5e-7
 _BLOCK_ENTRIES = 2_000_000
 
 Key = tuple[int, int, int]
+#: Both teams' budgets, and both teams' covered functions (names, or '+'-joined text).
+Budgets = tuple[int, int]
+Coverages = tuple[Iterable[str], Iterable[str]]
 
 
 @dataclass(frozen=True)
@@ -107,28 +110,20 @@ class Solution:
     # -- queries -------------------------------------------------------------------------------
 
     def value_at(
-        self,
-        round: int = 1,
-        budgets: tuple[int, int] | None = None,
-        coverage: tuple[Iterable[str], Iterable[str]] = ((), ()),
+        self, round: int = 1, budgets: Budgets | None = None, coverage: Coverages = ((), ())
     ) -> float:
         """The first team's value at the start of ``round`` (1-based; rounds + 1 = the end)."""
         k, a, b, masks = self._position(round, budgets, coverage, allow_end=True)
         return float(self._layer(k, self._key(k, *masks)).value[a, b])
 
-    def values(
-        self, round: int = 1, coverage: tuple[Iterable[str], Iterable[str]] = ((), ())
-    ) -> np.ndarray:
+    def values(self, round: int = 1, coverage: Coverages = ((), ())) -> np.ndarray:
         """The first team's value at the start of ``round`` for every budget pair:
         ``values[a, b]`` with A holding a credits and B holding b (a copy)."""
         k, _, _, masks = self._position(round, None, coverage, allow_end=True)
         return self._layer(k, self._key(k, *masks)).value.copy()
 
     def stage(
-        self,
-        round: int = 1,
-        budgets: tuple[int, int] | None = None,
-        coverage: tuple[Iterable[str], Iterable[str]] = ((), ()),
+        self, round: int = 1, budgets: Budgets | None = None, coverage: Coverages = ((), ())
     ) -> StageGame:
         """The stage game at the start of ``round`` with these budgets and coverages, solved."""
         k, a, b, masks = self._position(round, budgets, coverage, allow_end=False)
@@ -196,12 +191,7 @@ class Solution:
     # -- internals -----------------------------------------------------------------------------
 
     def _position(
-        self,
-        round: int,
-        budgets: tuple[int, int] | None,
-        coverage: tuple[Iterable[str], Iterable[str]],
-        *,
-        allow_end: bool,
+        self, round: int, budgets: Budgets | None, coverage: Coverages, *, allow_end: bool
     ) -> tuple[int, int, int, tuple[int, int]]:
         last = self.rules.rounds + (1 if allow_end else 0)
         round = whole_number("round", round, low=1, high=last, allowed=f"an int from 1 to {last}")
