@@ -1,5 +1,6 @@
-"""The compiled fast engine: numpy's streams reproduced bit for bit, fast frames identical to
-the step engine's, the replay tie, compiled agents choosing as their step calls, play_from."""
+"""The compiled loop: numpy's streams reproduced bit for bit, fast frames identical to the step
+engine's, the replay tie, compiled agents' step calls choosing as the loop and as their exact
+distributions say, play_from."""
 
 from __future__ import annotations
 
@@ -13,15 +14,18 @@ from polars.testing import assert_frame_equal
 from workbench.games.shared_budget import (
     CoverageHeuristic,
     EquilibriumAgent,
+    FittedPolicy,
     RandomAgent,
     Rules,
-    compiled,
     new_game,
     play_from,
     simulate,
     solve,
 )
-from workbench.games.shared_budget.simulate import states_games_frame, states_rounds_frame
+from workbench.games.shared_budget.agents import sample_choice
+from workbench.games.shared_budget.compiled import tables
+from workbench.games.shared_budget.policies import COVERAGE, RANDOM, choose
+from workbench.games.shared_budget.simulate import batch_games_frame, batch_rounds_frame, recorded
 from workbench.kit.seeding import generator
 from workbench.kit.streams import keyed_stream
 
@@ -70,8 +74,9 @@ def test_fast_games_replay_through_the_step_engine():
             state = state.apply(bid)
         states.append(state)
     labels = games.filter(pl.col("game") == 0).sort("seat")["agent"].to_list()
-    assert_frame_equal(states_games_frame(states, labels, 0), games)
-    assert_frame_equal(states_rounds_frame(states, labels, 0), rounds)
+    replayed = recorded(rules, states)
+    assert_frame_equal(batch_games_frame(replayed, labels, 0), games)
+    assert_frame_equal(batch_rounds_frame(replayed, labels, 0), rounds)
 
 
 def test_batch_size_and_position_in_the_run_never_change_a_game():
@@ -99,23 +104,31 @@ def random_position(rules, rng, steps):
     jitter=st.integers(0, 6),
     seed=st.integers(0, 10**6),
 )
-def test_compiled_agents_choose_what_their_step_calls_choose(teams, budget, steps, jitter, seed):
+def test_step_calls_choose_as_the_loop_and_their_distributions(teams, budget, steps, jitter, seed):
+    """A compiled agent's step call is the loop's ``choose`` at the State's arrays on the same
+    stream, and draws its exact distribution by inverse CDF (the random agent: integers)."""
     rules = Rules(teams=teams, budget=budget)
     state = random_position(rules, generator(seed), steps)
     if state.is_over:
         return
-    seat, table = state.to_play, compiled.tables(rules)
-    for agent in (RandomAgent(), CoverageHeuristic(jitter), CoverageHeuristic(jitter, 0.5, 2)):
-        kinds, parameters = compiled.policies([agent])
-        stream = keyed_stream(seed, 1)
-        compiled_action = compiled._choose(
-            kinds[0], parameters[0], seat, state.round_index,
+    seat, table = state.to_play, tables(rules)
+    observation, legal = state.observation(seat), state.legal_actions()
+    fitted = FittedPolicy(rules, [jitter, 1.3, 2, 0.9, 0.4, 0.2, 0.3, 1.0, 0.7, 0.5])
+    agents = (RandomAgent(), CoverageHeuristic(jitter), CoverageHeuristic(jitter, 0.5, 2), fitted)
+    for agent in agents:
+        policy = agent.compiled_policy()
+        looped = choose(
+            policy.kind, np.array(policy.parameters, dtype=float), seat, state.round_index,
             np.array(state.budgets), np.array(state.coverage), teams,
             table.priorities[state.round_index, 0], table.masks, table.later, table.prices,
-            table.full, False, stream,
+            table.full, False, keyed_stream(seed, 1),
         )  # fmt: skip
-        step_action = agent(state.observation(seat), state.legal_actions(), generator(seed, 1))
-        assert compiled_action == step_action
+        step = agent(observation, legal, generator(seed, 1))
+        if agent.name == "random":
+            drawn = legal[int(generator(seed, 1).integers(len(legal)))]
+        else:
+            drawn = sample_choice(agent.probabilities(observation, legal), generator(seed, 1))
+        assert looped == step == drawn
 
 
 def step_playouts(state, agents, playouts, rng):
@@ -172,7 +185,7 @@ def test_play_from_a_finished_game_gives_its_scores():
 
 def test_play_from_refuses_bad_input():
     state = new_game(seed=0)
-    with pytest.raises(ValueError, match="step by step only"):
+    with pytest.raises(TypeError, match="step by step only"):
         play_from(state, [EquilibriumAgent(solve()), RandomAgent()], playouts=2, seed=0)
     with pytest.raises(TypeError, match="State"):
         play_from([], "random", playouts=2, seed=0)
@@ -193,10 +206,10 @@ def test_fast_engine_refuses_step_only_agents_and_auto_falls_back():
 
 
 def test_coverage_parameters_are_named_and_checked():
-    assert CoverageHeuristic().compiled_policy() == (compiled.COVERAGE, (2.0, 1.0, 1.0))
+    assert CoverageHeuristic().compiled_policy() == (COVERAGE, (2.0, 1.0, 1.0))
     assert CoverageHeuristic().name == "coverage(±2)"
     assert CoverageHeuristic(0, share=0.5, margin=2).name == "coverage[share=0.5, margin=2]"
-    assert RandomAgent().compiled_policy() == (compiled.RANDOM, ())
+    assert RandomAgent().compiled_policy() == (RANDOM, ())
     for options, field in [
         ({"share": -1.0}, "share"),
         ({"share": float("nan")}, "share"),

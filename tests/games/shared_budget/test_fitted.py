@@ -21,8 +21,8 @@ from workbench.games.shared_budget import (
     make_agent,
     simulate,
 )
-from workbench.games.shared_budget.features import FITTED_PARAMETERS
 from workbench.games.shared_budget.fitted import FITTING
+from workbench.games.shared_budget.policies import FITTED_PARAMETERS
 from workbench.games.shared_budget.simulate import SELF_PLAY
 from workbench.kit.fits import fit_key, read_fit, shipped_folder
 from workbench.kit.fitting import fit_policy

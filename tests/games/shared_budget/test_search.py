@@ -18,8 +18,6 @@ from workbench.games.shared_budget import (
 from workbench.games.shared_budget.search import (
     SharedBudgetSearchAgent,
     candidates,
-    exploiter,
-    rollout_agents,
     standing_play_from,
     win_shares,
 )
@@ -40,7 +38,7 @@ def test_standings_match_the_step_engine(teams, bids):
     from the same streams, and their split wins equal the game's own shares."""
     rules = Rules(teams=teams)
     state = _position(rules, bids)
-    agents = rollout_agents(rules)
+    agents = make_agent("search").rollout_agents(rules)
     standing = standing_play_from([state], agents, playouts=6, seed=5)
 
     rng = generator(5, 0)  # play_from: position i's playouts all draw from (seed, i)
@@ -63,7 +61,7 @@ def test_the_compiled_evaluation_gives_the_kits_values(teams, tiebreak):
     rules = Rules(teams=teams, final_tiebreak=tiebreak)
     fitted = make_agent("fitted")
     policy = fitted.policy_for(rules) if tiebreak == "budget" else CoverageHeuristic()
-    search = exploiter(rules, policy)
+    search = SharedBudgetSearchAgent(model=policy)
     compared = 0
     for game in range(3):
         state, rng = new_game(rules, seed=game), generator(game)
@@ -103,14 +101,16 @@ def _decisions(rules, games):
     return found
 
 
-def test_a_margin_above_one_win_always_writes_the_fitted_bid():
-    """No bid gains more than one whole win, so with that margin the search writes the fitted
-    policy's bid, drawn first from the same generator."""
+@pytest.mark.parametrize("model", [None, CoverageHeuristic(3)])
+def test_a_margin_above_one_win_always_writes_the_models_bid(model):
+    """No bid gains more than one whole win, so with that margin the search writes its model's
+    bid (the fitted policy by default), drawn first from the same generator."""
     rules = Rules(teams=3)
-    fitted = make_agent("fitted").policy_for(rules)
-    search = SharedBudgetSearchAgent(budget=8, margin=1.5)
+    options = {} if model is None else {"model": model}
+    search = make_agent("search", budget=8, margin=1.5, **options)
+    model = make_agent("fitted").policy_for(rules) if model is None else model
     for index, (observation, legal) in enumerate(_decisions(rules, 2)):
-        expected = fitted(observation, legal, generator(4, index))
+        expected = model(observation, legal, generator(4, index))
         assert search(observation, legal, generator(4, index)) == expected
 
 
@@ -139,7 +139,8 @@ def test_search_plays_legally_and_reproducibly():
     rules = Rules(teams=3)
     lineup = [make_agent("search", budget=8), "fitted", "coverage"]
     first = simulate(rules, lineup, games=6, seed=3, progress=False)
-    again = simulate(rules, [SharedBudgetSearchAgent(budget=8), "fitted", "coverage"],
+    model = make_agent("fitted")
+    again = simulate(rules, [SharedBudgetSearchAgent(model, budget=8), model, "coverage"],
                      games=6, seed=3, progress=False)  # fmt: skip
     for a, b in zip(first, again, strict=True):
         assert_frame_equal(a, b)
@@ -148,8 +149,15 @@ def test_search_plays_legally_and_reproducibly():
     assert (rounds["bid"] <= rounds["budget_before"]).all()
 
 
-def test_search_budget_and_margin_are_checked():
-    assert make_agent("search").budget == SharedBudgetSearchAgent().budget
+def test_search_budget_margin_and_model_are_checked():
+    search = make_agent("search")
+    assert search.budget == 16 and search.margin == 0.1
+    assert repr(search) == (
+        "SharedBudgetSearchAgent(model=SharedBudgetFittedAgent(seed=0), budget=16, margin=0.1)"
+    )
+    assert make_agent("search", model=CoverageHeuristic()).model.name == "coverage(±2)"
+    with pytest.raises(TypeError, match="model must be an agent that plays compiled"):
+        make_agent("search", model=lambda observation, legal, rng: 0)
     assert make_agent("search", margin=0).margin == 0.0
     with pytest.raises(ValueError, match="search budget"):
         make_agent("search", budget=0)

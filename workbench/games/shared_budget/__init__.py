@@ -1,11 +1,8 @@
 """Shared budget auction (docs/rules.md): teams bid sealed from one identical budget for
 six project cards in a fixed order, scoring one point per required function covered.
 
-Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate`` for self-play (a compiled
-fast engine for the random and coverage agents, identical to the step engine for a seed);
-``play_from`` for many compiled playouts from given positions; ``solve`` for the exact two-team
-equilibrium; agents; analyses returning polars frames; charts and the state explorer.
-"""
+Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate``; ``play_from`` (compiled
+playouts); ``solve`` (the exact two-team equilibrium); agents; analyses; charts; the explorer."""
 
 from workbench.games.shared_budget.agents import CoverageHeuristic, EquilibriumAgent, RandomAgent
 from workbench.games.shared_budget.analysis import (
@@ -70,83 +67,26 @@ __getattr__ = lazy_exports(
     globals(),
     {
         "workbench.games.shared_budget.charts": (
-            "bid_distribution_chart",
-            "bid_heatmap",
-            "purchase_effects_chart",
-            "seat_results_chart",
-            "stage_chart",
-            "value_by_budget_chart",
-            "value_heatmap",
-            "variant_chart",
-            "versus_equilibrium_chart",
+            "bid_distribution_chart", "bid_heatmap", "purchase_effects_chart",
+            "seat_results_chart", "stage_chart", "value_by_budget_chart", "value_heatmap",
+            "variant_chart", "versus_equilibrium_chart",
         ),
         "workbench.games.shared_budget.panel": ("make_panel",),
         "workbench.games.shared_budget.widgets": ("state_explorer",),
     },
-)
+)  # fmt: skip
 
 __all__ = [
-    "AGENTS",
-    "COMMON_RANDOMNESS",
-    "FUNCTIONS",
-    "GAME",
-    "GAME_METRICS",
-    "CoverageHeuristic",
-    "EquilibriumAgent",
-    "FittedPolicy",
-    "Observation",
-    "Project",
-    "RandomAgent",
-    "Result",
-    "RoundRecord",
-    "Rules",
-    "SealedBid",
-    "SharedBudgetFittedAgent",
-    "Solution",
-    "SolveEstimate",
-    "StageGame",
-    "State",
-    "award",
-    "bid_distribution_chart",
-    "bid_distributions",
-    "bid_heatmap",
-    "card_order_variants",
-    "classroom_plans",
-    "equilibrium_bids",
-    "equilibrium_path",
-    "estimate_solve",
-    "expected_outcome",
-    "fit",
-    "function_table_variants",
-    "game_metrics",
-    "make_agent",
-    "make_panel",
-    "new_game",
-    "play_from",
-    "play_game",
-    "priority_order",
-    "priority_variants",
-    "purchase_effect_summary",
-    "purchase_effects",
-    "purchase_effects_chart",
-    "reachable_states",
-    "read_bid",
-    "resolve_round",
-    "seat_results",
-    "seat_results_chart",
-    "simulate",
-    "simulate_batches",
-    "solve",
-    "stage_chart",
-    "stage_table",
-    "standings",
-    "start_values",
-    "state_explorer",
-    "value_by_budget",
-    "value_by_budget_chart",
-    "value_heatmap",
-    "variant_chart",
-    "variant_values",
-    "versus_equilibrium",
-    "versus_equilibrium_chart",
-]
+    "AGENTS", "COMMON_RANDOMNESS", "FUNCTIONS", "GAME", "GAME_METRICS", "CoverageHeuristic",
+    "EquilibriumAgent", "FittedPolicy", "Observation", "Project", "RandomAgent", "Result",
+    "RoundRecord", "Rules", "SealedBid", "SharedBudgetFittedAgent", "Solution", "SolveEstimate",
+    "StageGame", "State", "award", "bid_distribution_chart", "bid_distributions", "bid_heatmap",
+    "card_order_variants", "classroom_plans", "equilibrium_bids", "equilibrium_path",
+    "estimate_solve", "expected_outcome", "fit", "function_table_variants", "game_metrics",
+    "make_agent", "make_panel", "new_game", "play_from", "play_game", "priority_order",
+    "priority_variants", "purchase_effect_summary", "purchase_effects", "purchase_effects_chart",
+    "reachable_states", "read_bid", "resolve_round", "seat_results", "seat_results_chart",
+    "simulate", "simulate_batches", "solve", "stage_chart", "stage_table", "standings",
+    "start_values", "state_explorer", "value_by_budget", "value_by_budget_chart", "value_heatmap",
+    "variant_chart", "variant_values", "versus_equilibrium", "versus_equilibrium_chart"
+]  # fmt: skip

@@ -1,38 +1,77 @@
-"""Reference agents: uniformly random, a coverage heuristic, and the exact equilibrium.
-
-Every agent is ``agent(observation, legal_actions, rng) -> action`` (deterministic given the
-rng) and also reports its exact action probabilities with ``agent.probabilities(observation,
-legal_actions)``, which ``expected_outcome`` uses to score matches without sampling. All three
-choose from the public position only (round, budgets, coverage), never from the history.
-The random agent and the coverage heuristic also play compiled in the fast engine
-(``compiled_policy()``: the same policy, the same draws); the equilibrium agent plays step by
-step only.
-"""
+"""Reference agents: uniformly random, a coverage heuristic (both compiled) and the exact
+equilibrium (step by step). Each also gives its exact action probabilities
+(``probabilities(observation, legal_actions)``, from the public position only), which
+``expected_outcome`` scores matches with."""
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from collections.abc import Sequence
 
 import numpy as np
 
-from workbench.checks import whole_number
-from workbench.games.shared_budget.choices import require_choice, sample_choice
-from workbench.games.shared_budget.compiled import COVERAGE, RANDOM, CompiledPolicy
-from workbench.games.shared_budget.engine import BUY, PASS, Observation
+from workbench.checks import real_number, whole_number
+from workbench.games.shared_budget.engine import PASS, Action, Observation
+from workbench.games.shared_budget.policies import COVERAGE, RANDOM
+from workbench.games.shared_budget.positions import bid_spread, decide
 from workbench.games.shared_budget.solver import Solution
+from workbench.kit.policies import CompiledPolicy
 
-Action = int | str
+
+def require_choice(legal_actions: Sequence[Action]) -> None:
+    """A clear error when an agent is asked to act with nothing legal (the game is over)."""
+    if not len(legal_actions):
+        raise ValueError("no legal action to choose from: the game is over")
 
 
-class RandomAgent:
+class CompiledAgent:
+    """Base of the agents playing a compiled policy (``compiled_policy()``): the step call runs
+    the loop's decision on the observed position, drawing from ``rng`` as the loop would."""
+
+    def compiled_policy(self) -> CompiledPolicy:
+        """This agent's policy in the compiled loop: its kind and parameter vector."""
+        raise NotImplementedError
+
+    def policy_at(self, observation: Observation) -> CompiledPolicy:
+        """The compiled policy that decides at ``observation`` (a fitted policy checks rules)."""
+        return self.compiled_policy()
+
+    def __call__(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
+    ) -> Action:
+        require_choice(legal_actions)
+        return decide(self.policy_at(observation), observation, rng)
+
+    def probabilities(
+        self, observation: Observation, legal_actions: Sequence[Action]
+    ) -> dict[Action, float]:
+        """The bid's exact distribution: the target spread over target +/- jitter, each bid
+        clipped to [1, the sure-win bid] (classroom: the group's choice, which is certain)."""
+        policy = self.policy_at(observation)
+        if observation.card is None:
+            return {PASS if observation.rules.variant == "classroom" else 0: 1.0}
+        if observation.rules.variant == "classroom":  # no draw: any generator gives it
+            return {decide(policy, observation, np.random.default_rng(0)): 1.0}
+        target, high, jitter = bid_spread(policy, observation)
+        if target == 0:
+            return {0: 1.0}
+        result: dict[Action, float] = {}
+        for offset in range(-jitter, jitter + 1):
+            bid = min(max(target + offset, 1), high)
+            result[bid] = result.get(bid, 0.0) + 1.0 / (2 * jitter + 1)
+        return dict(sorted(result.items()))
+
+
+class RandomAgent(CompiledAgent):
     """Picks uniformly among the legal actions: every bid from 0 to the budget alike."""
 
     name = "random"
 
     def compiled_policy(self) -> CompiledPolicy:
-        """This policy in the fast engine: uniform over the legal actions."""
-        return CompiledPolicy(RANDOM, ())
+        """Uniform over the legal actions: no parameters."""
+        return CompiledPolicy(RANDOM)
 
     def probabilities(
         self, observation: Observation, legal_actions: Sequence[Action]
@@ -40,112 +79,37 @@ class RandomAgent:
         """Equal probability for every legal action."""
         return dict.fromkeys(legal_actions, 1.0 / len(legal_actions))
 
-    def __call__(
-        self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
-    ) -> Action:
-        require_choice(legal_actions)
-        return legal_actions[int(rng.integers(len(legal_actions)))]
 
-
-class CoverageHeuristic:
+class CoverageHeuristic(CompiledAgent):
     """Bids for functions it still lacks and keeps budget for the tie-break.
 
-    A card adding no missing function gets 0. Otherwise the target is the budget's share for
-    the functions it adds (budget x added / missing), or the whole budget when no later card
-    supplies one of them; never more than surely wins (the richest rival's budget, +1 without
-    priority), so spare credits stay for the remaining-budget tie-break. ``jitter`` spreads the
-    bid uniformly over target +/- jitter (at least 1, at most the sure-win bid), as teams
-    haggling over a number do; ``jitter=0`` is deterministic. In the classroom variant the
-    group buys a card when it adds a missing function and is affordable.
-
-    Parameters (the compiled policy's vector, in this order; defaults are the hand-set ones):
-    ``jitter`` (2) the spread of the bid around the target; ``share`` (1.0) scales the
-    budget's share for the added functions (capped at the budget); ``margin`` (1) what the
-    sure-win bid adds to the richest rival's budget without priority.
+    A card adding no missing function gets 0. Otherwise the target is ``share`` x the budget's
+    share for the functions it adds (budget x added / missing, capped at the budget), or the
+    whole budget when no later card supplies one of them; never more than surely wins (the
+    richest rival's budget, + ``margin`` without priority), so spare credits stay for the
+    tie-break. ``jitter`` spreads the bid uniformly over target +/- jitter (at least 1, at most
+    the sure-win bid); 0 is deterministic. The classroom group buys a card when it adds a
+    missing function and is affordable. The compiled policy's vector: (jitter, share, margin).
     """
 
     def __init__(self, jitter: int = 2, share: float = 1.0, margin: int = 1) -> None:
-        self.jitter = whole_number(
-            "CoverageHeuristic jitter", jitter, low=0, allowed="a non-negative int"
-        )
-        number = isinstance(share, int | float) and not isinstance(share, bool)
-        if not number or not 0 <= share < math.inf:
-            raise ValueError(f"CoverageHeuristic share must be a number >= 0, got {share!r}")
-        self.share = float(share)
-        self.margin = whole_number(
-            "CoverageHeuristic margin", margin, low=0, allowed="a non-negative int"
-        )
+        allowed = "a non-negative int"
+        self.jitter = whole_number("CoverageHeuristic jitter", jitter, low=0, allowed=allowed)
+        self.share = real_number("CoverageHeuristic share", share, low=0.0, high=math.inf)
+        self.margin = whole_number("CoverageHeuristic margin", margin, low=0, allowed=allowed)
         name = "coverage" if jitter == 0 else f"coverage(±{jitter})"
         tuned = [f"share={share:g}"] * (self.share != 1.0) + [f"margin={margin}"] * (margin != 1)
         self.name = f"{name}[{', '.join(tuned)}]" if tuned else name
 
     def compiled_policy(self) -> CompiledPolicy:
-        """This policy in the fast engine: its parameters (jitter, share, margin)."""
+        """Its parameters (jitter, share, margin)."""
         return CompiledPolicy(COVERAGE, (float(self.jitter), self.share, float(self.margin)))
 
     def target(self, observation: Observation) -> int:
         """The bid before jitter (see the class docstring)."""
-        rules, me = observation.rules, observation.player
-        card = observation.card
-        if card is None:
+        if observation.card is None:
             return 0
-        masks = rules.card_masks()
-        missing = ((1 << len(rules.functions)) - 1) & ~observation.coverage[me]
-        adds = masks[observation.round_index] & missing
-        if not adds:
-            return 0
-        budget = observation.budget
-        later = 0
-        for mask in masks[observation.round_index + 1 :]:
-            later |= mask
-        if adds & ~later:
-            want = budget
-        else:
-            want = min(
-                budget, math.ceil(self.share * budget * adds.bit_count() / missing.bit_count())
-            )
-        return min(want, self._sure_win(observation, self.margin))
-
-    def probabilities(
-        self, observation: Observation, legal_actions: Sequence[Action]
-    ) -> dict[Action, float]:
-        """The jittered bid's distribution (classroom: buy or pass with certainty)."""
-        if observation.rules.variant == "classroom":
-            return {self._classroom_choice(observation, legal_actions): 1.0}
-        target = self.target(observation)
-        if target == 0:
-            return {0: 1.0}
-        high = min(observation.budget, self._sure_win(observation, self.margin))
-        weight = 1.0 / (2 * self.jitter + 1)
-        result: dict[Action, float] = {}
-        for offset in range(-self.jitter, self.jitter + 1):
-            bid = min(max(target + offset, 1), high)
-            result[bid] = result.get(bid, 0.0) + weight
-        return dict(sorted(result.items()))
-
-    def __call__(
-        self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
-    ) -> Action:
-        require_choice(legal_actions)
-        distribution = self.probabilities(observation, legal_actions)
-        return sample_choice(distribution, rng)
-
-    @staticmethod
-    def _sure_win(observation: Observation, margin: int) -> int:
-        me = observation.player
-        rivals = [b for seat, b in enumerate(observation.budgets) if seat != me]
-        if not rivals:
-            return observation.budget
-        first = observation.priority[0] == me
-        return max(1, max(rivals) + (0 if first else margin))
-
-    @staticmethod
-    def _classroom_choice(observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        rules, card = observation.rules, observation.card
-        if card is None or BUY not in legal_actions:
-            return PASS
-        adds = rules.card_masks()[observation.round_index] & ~observation.coverage[0]
-        return BUY if adds else PASS
+        return bid_spread(self.compiled_policy(), observation)[0]
 
 
 class EquilibriumAgent:
@@ -168,11 +132,8 @@ class EquilibriumAgent:
                 "EquilibriumAgent's solution was solved for other rules: "
                 f"{self.solution.rules} vs the game's {observation.rules}"
             )
-        both = self.solution.strategy(
-            observation.round_index,
-            observation.budgets,
-            observation.coverage,  # type: ignore[arg-type]
-        )
+        both = self.solution.strategy(observation.round_index, observation.budgets,
+                                      observation.coverage)  # type: ignore[arg-type]  # fmt: skip
         return both[observation.player]  # type: ignore[return-value]
 
     def __call__(
@@ -182,3 +143,12 @@ class EquilibriumAgent:
         return sample_choice(self.probabilities(observation, legal_actions), rng)
 
 
+def sample_choice(distribution: dict[Action, float], rng: np.random.Generator) -> Action:
+    """One action from {action: probability} by one uniform draw (inverse CDF); a certain
+    action uses no randomness."""
+    if len(distribution) == 1:
+        return next(iter(distribution))
+    actions = list(distribution)
+    cumulative = list(itertools.accumulate(distribution.values()))
+    index = bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
+    return actions[min(index, len(actions) - 1)]

@@ -1,10 +1,8 @@
 """Analyses of the shared budget auction, each returning a polars frame: the solved
 equilibrium (line of play, bid distributions, values over budgets and rule variants), agents
-against it (exact and simulated), results by seat, and the rulebook's debrief question.
-
-Exact results carry no interval; simulated ones carry their sample size and a 95% interval
-(Wilson for win shares, Welch t for differences of mean bids).
-"""
+against it (exact and simulated), results by seat, and the rulebook's debrief question. Exact
+results carry no interval; simulated ones their sample size and a 95% interval (Wilson for
+win shares, Welch t for differences of mean bids)."""
 
 from __future__ import annotations
 
@@ -46,16 +44,16 @@ def _frame(name: str, frame: object, columns: Sequence[str]) -> pl.DataFrame:
     return frame
 
 
-def _checked_rules(rules: object) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a shared_budget Rules or None, got {type(rules).__name__}")
-    return rules
-
-
 def _functions(rules: Rules, mask: int) -> str:
     return "+".join(rules.names(mask)) or "-"
+
+
+def _position(solution: Solution, k: int, a: int, b: int, mask_a: int, mask_b: int) -> dict:
+    """A position's columns: both budgets, both coverages and the value for A."""
+    rules = solution.rules
+    return {"budget_a": a, "budget_b": b, "coverage_a": _functions(rules, mask_a),
+            "coverage_b": _functions(rules, mask_b),
+            "value": solution.position_value(k, (a, b), (mask_a, mask_b))}  # fmt: skip
 
 
 # -- the equilibrium ---------------------------------------------------------------------------
@@ -71,7 +69,7 @@ def equilibrium_path(solution: Solution) -> pl.DataFrame:
         following: dict[tuple[int, int, int, int], float] = {}
         for (a, b, mask_a, mask_b), reach in sorted(nodes.items()):
             bids_a, bids_b = solution.strategy(k, (a, b), (mask_a, mask_b))
-            value = solution.position_value(k, (a, b), (mask_a, mask_b))
+            position = _position(solution, k, a, b, mask_a, mask_b)
             for (x, px), (y, py) in itertools.product(bids_a.items(), bids_b.items()):
                 winner, price, budgets, coverage = resolve_round(
                     rules, k, (a, b), (mask_a, mask_b), (x, y)
@@ -81,11 +79,7 @@ def equilibrium_path(solution: Solution) -> pl.DataFrame:
                         "round": k + 1,
                         "card": rules.projects[k].name,
                         "first_priority": rules.team_name(rules.priority_order(k)[0]),
-                        "budget_a": a,
-                        "budget_b": b,
-                        "coverage_a": _functions(rules, mask_a),
-                        "coverage_b": _functions(rules, mask_b),
-                        "value": value,
+                        **position,
                         "bid_a": x,
                         "bid_b": y,
                         "probability": reach * px * py,
@@ -125,13 +119,9 @@ def bid_distributions(solution: Solution) -> pl.DataFrame:
 def equilibrium_bids(
     solution: Solution, round: int, coverage: tuple[Sequence[str], Sequence[str]] | None = None
 ) -> pl.DataFrame:
-    """Equilibrium bids on one card for every budget pair: budget_a, budget_b, team, bid
-    (the expected equilibrium bid), optimal_low / optimal_high (the lowest and highest pure
-    bids that alone guarantee the team the value), mixed (True when the stage game needs a
-    mixed strategy), value.
-
-    ``coverage`` defaults to the most likely coverages on the equilibrium path at that round.
-    """
+    """Equilibrium bids on one card for every budget pair: the expected bid, the lowest and
+    highest pure bids that alone guarantee the value, whether the stage game is mixed, the
+    value; ``coverage`` defaults to the most likely on the equilibrium path at that round."""
     rules = _solution(solution).rules
     round = whole_number(
         "round", round, low=1, high=rules.rounds, allowed=f"an int from 1 to {rules.rounds}"
@@ -153,6 +143,8 @@ def equilibrium_bids(
         ):
             rows.append(
                 {
+                    "round": round,
+                    "card": rules.projects[round - 1].name,
                     "budget_a": a,
                     "budget_b": b,
                     "team": team,
@@ -163,22 +155,7 @@ def equilibrium_bids(
                     "value": stage.value,
                 }
             )
-    frame = pl.DataFrame(rows)
-    return frame.with_columns(
-        pl.lit(round, dtype=pl.Int64).alias("round"),
-        pl.lit(rules.projects[round - 1].name).alias("card"),
-    ).select(
-        "round",
-        "card",
-        "budget_a",
-        "budget_b",
-        "team",
-        "bid",
-        "optimal_low",
-        "optimal_high",
-        "mixed",
-        "value",
-    )
+    return pl.DataFrame(rows)
 
 
 def stage_table(stage: StageGame) -> pl.DataFrame:
@@ -208,36 +185,19 @@ def reachable_states(solution: Solution) -> pl.DataFrame:
     """Every position some play reaches, with its value and each team's equilibrium bid
     (``bid_a``/``bid_b`` are expected bids; ``mixed`` marks a mixed stage game)."""
     rules = _solution(solution).rules
-    rows: dict[str, list[Any]] = {
-        c: []
-        for c in (
-            "round",
-            "card",
-            "budget_a",
-            "budget_b",
-            "coverage_a",
-            "coverage_b",
-            "value",
-            "bid_a",
-            "bid_b",
-            "mixed",
-        )
-    }
+    rows = []
     for k, a, b, mask_a, mask_b in solution.reachable_positions():
         bids_a, bids_b = solution.strategy(k, (a, b), (mask_a, mask_b))
-        for column, value in (
-            ("round", k + 1),
-            ("card", rules.projects[k].name),
-            ("budget_a", a),
-            ("budget_b", b),
-            ("coverage_a", _functions(rules, mask_a)),
-            ("coverage_b", _functions(rules, mask_b)),
-            ("value", solution.position_value(k, (a, b), (mask_a, mask_b))),
-            ("bid_a", sum(x * p for x, p in bids_a.items())),
-            ("bid_b", sum(y * p for y, p in bids_b.items())),
-            ("mixed", len(bids_a) > 1 or len(bids_b) > 1),
-        ):
-            rows[column].append(value)
+        rows.append(
+            {
+                "round": k + 1,
+                "card": rules.projects[k].name,
+                **_position(solution, k, a, b, mask_a, mask_b),
+                "bid_a": sum(x * p for x, p in bids_a.items()),
+                "bid_b": sum(y * p for y, p in bids_b.items()),
+                "mixed": len(bids_a) > 1 or len(bids_b) > 1,
+            }
+        )
     return pl.DataFrame(rows)
 
 
@@ -259,7 +219,7 @@ def start_values(solution: Solution) -> pl.DataFrame:
 def value_by_budget(rules: Rules | None, budgets: Sequence[int]) -> pl.DataFrame:
     """Value of the win for team A at equal starting budgets, with A first in the tie
     priority (the rulebook) and with B first; ``priority_worth`` is the difference."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     if isinstance(budgets, str) or not isinstance(budgets, Iterable):
         raise TypeError(f"budgets must be a sequence of positive ints, got {budgets!r}")
     budgets = sorted(
@@ -303,7 +263,7 @@ def variant_values(variants: Mapping[str, Rules], objective: str = "win") -> pl.
 
 def card_order_variants(rules: Rules | None = None) -> dict[str, Rules]:
     """The rulebook order, its reverse, and each card moved to the front."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     projects = rules.projects
     variants = {"rulebook order": rules, "reversed": replace(rules, cards=projects[::-1])}
     for i, project in enumerate(projects[1:], start=1):
@@ -314,7 +274,7 @@ def card_order_variants(rules: Rules | None = None) -> dict[str, Rules]:
 
 def priority_variants(rules: Rules | None = None) -> dict[str, Rules]:
     """Tie priority rotating from A (the rulebook) or from B, or fixed on A or on B."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     return {
         "rotating, A first (rulebook)": replace(rules, tie_priority="rotating", first_priority=0),
         "rotating, B first": replace(rules, tie_priority="rotating", first_priority=1),
@@ -325,7 +285,7 @@ def priority_variants(rules: Rules | None = None) -> dict[str, Rules]:
 
 def function_table_variants(rules: Rules | None = None) -> dict[str, Rules]:
     """Alternative function tables for the same six cards (the rulebook prints none)."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     if rules.rounds != 6:
         raise ValueError(
             f"function_table_variants rewrites the six rulebook cards; these rules have "
@@ -366,14 +326,10 @@ def function_table_variants(rules: Rules | None = None) -> dict[str, Rules]:
 
 
 def expected_outcome(rules: Rules | None, agents: Sequence[Any]) -> pl.DataFrame:
-    """Exact expected result of each seat when these agents play: seat, team, agent,
-    win_share (expected share of the win), score, budget_left.
-
-    Every agent must expose ``probabilities(observation, legal_actions)`` and choose from the
-    position (round, budgets, coverage), as all shipped agents do: each position's outcome is
-    computed once.
-    """
-    rules = _checked_rules(rules)
+    """Exact expected win share, score and budget left of each seat when these agents play.
+    Every agent gives ``probabilities(observation, legal_actions)`` from the position (round,
+    budgets, coverage) alone, as all shipped agents do: each position is computed once."""
+    rules = GAME.checked_rules(rules)
     agents = GAME.resolve_agents(rules, agents)
     missing = [agent_label(a) for a in agents if not hasattr(a, "probabilities")]
     if missing:
@@ -456,10 +412,9 @@ def seat_results(games: pl.DataFrame) -> pl.DataFrame:
 def versus_equilibrium(
     solution: Solution, agents: Sequence[Any], *, games: int, seed: int, exact: bool = True
 ) -> pl.DataFrame:
-    """Each agent in each seat against the equilibrium agent: its simulated win share with a
-    95% interval, the seat's equilibrium value (no agent can expect more), the exact expected
-    share (``exact_share``, when ``exact``) and ``shortfall`` = seat value - exact share.
-    ``above_value`` flags an interval lying wholly above the seat's value."""
+    """Each agent in each seat against the equilibrium agent: simulated win share with a 95%
+    interval, the seat's value (no agent can expect more), the exact share (when ``exact``),
+    the shortfall, and ``above_value`` for an interval wholly above the seat's value."""
     equilibrium = EquilibriumAgent(_solution(solution))
     exact = flag("exact", exact)
     if isinstance(agents, str) or not isinstance(agents, Sequence):
@@ -499,9 +454,8 @@ def versus_equilibrium(
 
 
 def purchase_effects(rounds: pl.DataFrame, *, early_rounds: int = 3) -> pl.DataFrame:
-    """For each early card (rounds 1..early_rounds) and each later card: the mean later bid of
-    teams that bought the early card against teams that did not, the shift (difference) and
-    its 95% Welch interval, with both sample sizes."""
+    """For each early card (rounds 1..early_rounds) and later card: the mean later bid of teams
+    that bought the early card and of those that did not, the shift and its 95% interval."""
     rounds = _frame("rounds", rounds, ("game", "seat", "round", "card", "won_card", "bid"))
     if rounds.is_empty():
         raise ValueError("the rounds frame is empty")
@@ -547,9 +501,8 @@ def purchase_effects(rounds: pl.DataFrame, *, early_rounds: int = 3) -> pl.DataF
 
 
 def purchase_effect_summary(effects: pl.DataFrame) -> pl.DataFrame:
-    """One row per early card (from ``purchase_effects``): the later card whose bids its
-    buyers changed most, that shift with its 95% interval, and ``total_shift``, the summed
-    absolute shift over all later cards; largest total first."""
+    """One row per early card (from ``purchase_effects``): the later card its buyers' bids moved
+    most on, with that shift, and the summed absolute shift; largest total first."""
     effects = _frame(
         "effects",
         effects,
@@ -578,11 +531,9 @@ def purchase_effect_summary(effects: pl.DataFrame) -> pl.DataFrame:
 
 
 def classroom_plans(rules: Rules | None = None) -> pl.DataFrame:
-    """Every buy/pass plan of the classroom market of these rules' cards, prices and budget:
-    plan, cost, affordable, functions covered (count and names), credits left; best first
-    (most functions, then most left). Settings of the auction (teams, priorities, tie-break)
-    play no part."""
-    rules = _checked_rules(rules)
+    """Every buy/pass plan of the classroom market of these cards, prices and budget: cost,
+    functions covered, credits left; best first (most functions, then most left)."""
+    rules = GAME.checked_rules(rules)
     rules = replace(
         rules,
         variant="classroom",

@@ -20,16 +20,16 @@ def _team_colour(frame: pl.DataFrame, title: str = "team") -> alt.Color:
     return alt.Color("team:N", scale=scale, title=title, legend=alt.Legend(values=teams))
 
 
-def _card_order(frame: pl.DataFrame) -> list[str]:
-    return frame.sort("round")["card"].unique(maintain_order=True).to_list()
+def _card_order(frame: pl.DataFrame, card: str = "card", by: str = "round") -> list[str]:
+    """The cards of ``frame``'s column ``card`` in the order of column ``by``."""
+    return frame.sort(by)[card].unique(maintain_order=True).to_list()
 
 
 def bid_distribution_chart(
     distributions: pl.DataFrame, *, max_bid: int | None = None
 ) -> alt.FacetChart:
-    """Equilibrium bid distribution of each team on each card (``analysis.bid_distributions``):
-    bars of probability by bid (axis 0..max_bid, default the largest bid), one panel per card
-    in offer order."""
+    """Equilibrium bid distribution of each team on each card (``analysis.bid_distributions``),
+    one panel per card in offer order, bids 0..max_bid (default the largest)."""
     top = int(distributions["bid"].max()) if max_bid is None else max_bid
     every_bid = list(range(top + 1))
     base = alt.Chart(distributions).encode(
@@ -60,9 +60,8 @@ def bid_heatmap(
     heading: str | None = None,
     value_title: str | None = None,
 ) -> alt.FacetChart:
-    """Each team's equilibrium bid for every budget pair on one card
-    (``analysis.equilibrium_bids``): ``value`` "bid" (the equilibrium bid) or "optimal_low"
-    (the least bid that alone secures the position's value), one panel per ``column`` value."""
+    """``value`` ("bid", or "optimal_low": the least safe bid) for every budget pair on one card
+    (``analysis.equilibrium_bids``), one panel per ``column`` value."""
     card = bids["card"][0]
     heading = f"Equilibrium bid on {card}, by team" if heading is None else heading
     legend = value_title or {"bid": "bid", "optimal_low": "least safe bid"}.get(value, value)
@@ -74,13 +73,8 @@ def bid_heatmap(
             x=alt.X("budget_b:O", title="B's budget", axis=alt.Axis(labelAngle=0, values=ticks)),
             y=alt.Y("budget_a:O", sort="descending", title="A's budget"),
             color=alt.Color(f"{value}:Q", scale=alt.Scale(scheme="viridis"), title=legend),
-            tooltip=[
-                "budget_a:Q",
-                "budget_b:Q",
-                "team:N",
-                alt.Tooltip(f"{value}:Q", format=".2f"),
-                "value:Q",
-            ],
+            tooltip=["budget_a:Q", "budget_b:Q", "team:N",
+                     alt.Tooltip(f"{value}:Q", format=".2f"), "value:Q"],
         )
         .properties(width=WIDTH // 2, height=WIDTH // 2)
         .facet(column=alt.Column(f"{column}:N", title=heading))
@@ -108,12 +102,8 @@ def value_heatmap(values: pl.DataFrame) -> alt.Chart:
 def value_by_budget_chart(values: pl.DataFrame) -> alt.Chart:
     """A's value at equal budgets with A or B first in the tie priority
     (``analysis.value_by_budget``)."""
-    long = values.unpivot(
-        index="budget",
-        on=["value_a_first", "value_b_first"],
-        variable_name="priority",
-        value_name="value",
-    ).with_columns(
+    long = values.unpivot(index="budget", on=["value_a_first", "value_b_first"],
+                          variable_name="priority", value_name="value").with_columns(
         pl.col("priority").replace({"value_a_first": "A first", "value_b_first": "B first"})
     )
     return (
@@ -147,12 +137,8 @@ def _interval_chart(
     base = alt.Chart(frame).encode(y=alt.Y(f"{y}:N", title=None), color=_team_colour(frame))
     points = base.mark_point(filled=True, size=60).encode(
         x=alt.X("win_share:Q", scale=alt.Scale(domain=[0, 1]), title="win share"),
-        tooltip=[
-            f"{y}:N",
-            "team:N",
-            "games:Q",
-            *interval_tooltip("win_share", number_format=".3f"),
-        ],
+        tooltip=[f"{y}:N", "team:N", "games:Q",
+                 *interval_tooltip("win_share", number_format=".3f")],
     )
     bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q")
     key = ["dots: win share (a shared result counts 1/k), lines: 95% interval", *(subtitle or [])]
@@ -181,21 +167,18 @@ def versus_equilibrium_chart(versus: pl.DataFrame) -> alt.LayerChart:
     equilibrium value as a tick (``analysis.versus_equilibrium``)."""
     labelled = versus.with_columns((pl.col("agent") + " as " + pl.col("team")).alias("matchup"))
     intervals = _interval_chart(
-        labelled,
-        "matchup",
-        "Against the equilibrium agent",
+        labelled, "matchup", "Against the equilibrium agent",
         ["black ticks: the seat's value under best play (the most it can expect)"],
-    )
+    )  # fmt: skip
     ticks = (
         alt.Chart(labelled)
         .mark_tick(color="black", thickness=2, size=18)
-        .encode(
-            y=alt.Y("matchup:N"),
-            x=alt.X("seat_value:Q"),
-            tooltip=["seat_value:Q"],
-        )
+        .encode(y=alt.Y("matchup:N"), x=alt.X("seat_value:Q"), tooltip=["seat_value:Q"])
     )
     return intervals + ticks
+
+
+_SHIFT_KEY = "dots: mean shift, lines: 95% interval, dashed: no shift"
 
 
 def purchase_effects_chart(
@@ -204,17 +187,13 @@ def purchase_effects_chart(
     """How buying an early card shifts a team's later bids (``analysis.purchase_effects``):
     mean shift per later card, with 95% intervals, one panel per early card."""
     base = alt.Chart(effects).encode(
-        y=alt.Y("later_card:N", sort=_later_order(effects), title="later card"),
+        y=alt.Y("later_card:N", sort=_card_order(effects, "later_card", "later_round"),
+                title="later card"),
     )
     points = base.mark_point(filled=True, size=50).encode(
         x=alt.X("shift:Q", title="later bid of buyers minus others (credits)"),
-        tooltip=[
-            "early_card:N",
-            "later_card:N",
-            alt.Tooltip("shift:Q", format=".2f"),
-            "bought_n:Q",
-            "other_n:Q",
-        ],
+        tooltip=["early_card:N", "later_card:N", alt.Tooltip("shift:Q", format=".2f"),
+                 "bought_n:Q", "other_n:Q"],
     )
     rules = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q")
     zero = alt.Chart(effects).mark_rule(color="grey", strokeDash=[3, 3]).encode(x=alt.datum(0))
@@ -222,16 +201,11 @@ def purchase_effects_chart(
         (zero + rules + points)
         .properties(width=WIDTH // 2, height=110)
         .facet(
-            facet=alt.Facet("early_card:N", sort=_early_order(effects), title="bought early"),
+            facet=alt.Facet("early_card:N", sort=_card_order(effects, "early_card", "early_round"),
+                            title="bought early"),
             columns=3,
         )
-        .properties(
-            title=alt.Title(
-                title,
-                subtitle="dots: mean shift, lines: 95% interval, dashed: no shift",
-                anchor="start",
-            )
-        )
+        .properties(title=alt.Title(title, subtitle=_SHIFT_KEY, anchor="start"))
     )
 
 
@@ -252,17 +226,6 @@ def stage_chart(
             color=_team_colour(stage_frame),
             tooltip=["team:N", "bid:Q", alt.Tooltip("probability:Q", format=".3f")],
         )
-        .properties(
-            width=WIDTH,
-            height=160,
-            title=alt.Title(heading, subtitle=subtitle) if subtitle else heading,
-        )
+        .properties(width=WIDTH, height=160,
+                    title=alt.Title(heading, subtitle=subtitle) if subtitle else heading)
     )
-
-
-def _later_order(effects: pl.DataFrame) -> list[str]:
-    return effects.sort("later_round")["later_card"].unique(maintain_order=True).to_list()
-
-
-def _early_order(effects: pl.DataFrame) -> list[str]:
-    return effects.sort("early_round")["early_card"].unique(maintain_order=True).to_list()

@@ -1,26 +1,14 @@
 """The shared budget auction, step by step: sealed bids collected one team at a time, revealed
-together, the card awarded, the ledger updated; a readable log on every state.
-
-Actions are bids: whole numbers from 0 (a pass) to the team's remaining budget, as ints or
-as the text written on the slip (see ``read_bid``). Under the rulebook's reading
-(``Rules.strict_bids=False``) an over-budget, negative or unreadable bid is recorded and
-treated as a pass; with ``strict_bids=True`` it raises ``IllegalAction``. Values that are no
-bid at all (floats, bools, None, tuples) raise ``TypeError`` in either mode. In the
-classroom variant the one player (the whole group) chooses "buy" or "pass" at each card's fixed
-price; buying what the budget cannot pay is always illegal (the host runs that market).
-
-The game has no chance: the seed ``new_game`` takes is kept for the contract (same rules and
-seed, same game) and is where agents' generators are derived from.
-"""
+together, the card awarded, the ledger updated; a readable log on every state. Actions are bids
+(ints, or the text on the slip: ``read_bid``), in the classroom "buy" or "pass"."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
-from workbench.checks import is_whole_number, whole_number
+from workbench.checks import instance_or_default, is_whole_number, whole_number
 from workbench.errors import IllegalAction
 from workbench.games.shared_budget.rules import (
     Project,
@@ -30,8 +18,11 @@ from workbench.games.shared_budget.rules import (
     coverage_score,
     whole_numbers,
 )
+from workbench.kit.state import Evolving
 
 BUY, PASS = "buy", "pass"
+#: An action: a bid (an int, or the text written on the slip), or the classroom's BUY / PASS.
+Action = int | str
 #: A written whole number: ASCII digits, optionally negative ("+7" and "٥" are unreadable).
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+", re.ASCII)
 
@@ -65,12 +56,8 @@ class RoundRecord:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """What one team may know: the public ledger and record, plus its own sealed bid.
-
-    ``coverage`` holds each team's covered functions as a bit mask (``rules.names(mask)``
-    gives the names); ``holdings`` the names of the cards each team holds; ``has_bid`` which
-    teams have written this round's bid (the amounts stay hidden; ``my_bid`` is this team's).
-    """
+    """What one team may know: the public ledger and record (``coverage`` as bit masks; which
+    teams have written this round's bid, ``has_bid``), plus its own sealed bid, ``my_bid``."""
 
     rules: Rules
     player: int
@@ -113,8 +100,8 @@ class Result:
     cards: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+@dataclass(frozen=True)
+class State(Evolving):
     """A position in the game; ``apply`` returns the next state and leaves this one unchanged."""
 
     rules: Rules
@@ -128,11 +115,8 @@ class State:
     log: tuple[str, ...]
 
     def __repr__(self) -> str:
-        if self.is_over:
-            where = "over"
-        else:
-            card = self.rules.projects[self.round_index].name
-            where = f"round {self.round}/{self.rules.rounds} {card}"
+        card = self.card
+        where = "over" if card is None else f"round {self.round}/{self.rules.rounds} {card.name}"
         player = self.to_play
         to_play = "-" if player is None else self.rules.team_name(player)
         return f"State({where}, budgets {self.budgets}, to play {to_play})"
@@ -200,19 +184,12 @@ class State:
         own = self.sealed[player] if not self.is_over else None
         projects = self.rules.projects
         return Observation(
-            rules=self.rules,
-            player=int(player),
-            round_index=self.round_index,
-            card=self.card,
-            upcoming=projects[self.round_index + 1 :],
-            budgets=self.budgets,
-            coverage=self.coverage,
-            holdings=tuple(tuple(projects[i].name for i in held) for held in self.holdings),
-            priority=() if self.is_over else self.priority,
-            has_bid=tuple(bid is not None for bid in self.sealed),
-            my_bid=None if own is None else own.bid,
-            history=self.history,
-        )
+            self.rules, int(player), self.round_index, self.card,
+            projects[self.round_index + 1 :], self.budgets, self.coverage,
+            tuple(tuple(projects[i].name for i in held) for held in self.holdings),
+            () if self.is_over else self.priority, tuple(bid is not None for bid in self.sealed),
+            None if own is None else own.bid, self.history,
+        )  # fmt: skip
 
     def log_for(self, player: int | None) -> list[str]:
         """The log as lines of text, only what ``player`` saw; every line is public (sealed
@@ -229,41 +206,31 @@ class State:
                 f"the game is not over: round {self.round} of {self.rules.rounds} is being played"
             )
         scores = tuple(coverage_score(mask) for mask in self.coverage)
-        if self.rules.variant == "classroom":
-            # Cooperative: the group's plan succeeds when it covers every required function.
+        if self.rules.variant == "classroom":  # the group's plan succeeds covering every function
             complete = scores[0] == len(self.rules.functions)
             ranks, winners, shares = (1,), ((0,) if complete else ()), (float(complete),)
         else:
             ranks, winners, shares = _standings(scores, self.budgets, self.rules.final_tiebreak)
         projects = self.rules.projects
         return Result(
-            scores=scores,
-            budgets=self.budgets,
-            ranks=ranks,
-            winners=winners,
-            shares=shares,
-            coverage=tuple(self.rules.names(mask) for mask in self.coverage),
-            cards=tuple(tuple(projects[i].name for i in held) for held in self.holdings),
-        )
+            scores, self.budgets, ranks, winners, shares,
+            tuple(self.rules.names(mask) for mask in self.coverage),
+            tuple(tuple(projects[i].name for i in held) for held in self.holdings),
+        )  # fmt: skip
 
     def _reveal(self, sealed: tuple[SealedBid, ...]) -> State:
         rules = self.rules
         card = rules.projects[self.round_index]
         priority = self.priority
-        resolution = _resolve_round(
+        winner, price, budgets, coverage = _resolve_round(
             rules, self.round_index, self.budgets, self.coverage, [s.bid for s in sealed]
         )
-        winner, price, budgets, coverage = resolution
         names = [rules.team_name(seat) for seat in range(rules.teams)]
-        lines = [
-            "bids revealed: "
-            + ", ".join(f"{name} {s.written}" for name, s in zip(names, sealed, strict=True))
-        ]
-        lines += [
+        revealed = ", ".join(f"{name} {s.written}" for name, s in zip(names, sealed, strict=True))
+        lines = [f"bids revealed: {revealed}"] + [
             f"{names[seat]}'s bid {s.written} is {s.invalid}: read as a pass"
-            for seat, s in enumerate(sealed)
-            if s.invalid is not None
-        ]
+            for seat, s in enumerate(sealed) if s.invalid is not None
+        ]  # fmt: skip
         holdings = self.holdings
         if winner is None:
             lines.append(f"no positive bid: {card.name} stays unallocated")
@@ -278,25 +245,9 @@ class State:
                 f"{names[winner]} wins {card.name} for {price} "
                 f"({names[winner]} {self.budgets[winner]} -> {budgets[winner]})"
             )
-            holdings = tuple(
-                (*held, self.round_index) if seat == winner else held
-                for seat, held in enumerate(holdings)
-            )
-        record = RoundRecord(
-            round=self.round,
-            card=card.name,
-            priority=priority,
-            written=tuple(s.written for s in sealed),
-            bids=tuple(s.bid for s in sealed),
-            invalid=tuple(s.invalid for s in sealed),
-            winner=winner,
-            price=price,
-            budgets_before=self.budgets,
-            budgets_after=budgets,
-            coverage_before=self.coverage,
-            coverage_after=coverage,
-        )
-        return self._next_round(record, budgets, holdings, coverage, lines)
+            holdings = tuple((*held, self.round_index) if seat == winner else held
+                             for seat, held in enumerate(holdings))  # fmt: skip
+        return self._next_round(priority, sealed, winner, price, budgets, holdings, coverage, lines)
 
     def _apply_classroom(self, action: object) -> State:
         rules = self.rules
@@ -308,11 +259,8 @@ class State:
                 f"{action!r} ({type(action).__name__})"
             )
         if action not in legal:
-            reason = (
-                f"{card.name} costs {card.price} and the group has {self.budgets[0]}"
-                if action == BUY
-                else "the group may only 'buy' or 'pass'"
-            )
+            reason = (f"{card.name} costs {card.price} and the group has {self.budgets[0]}"
+                      if action == BUY else "the group may only 'buy' or 'pass'")  # fmt: skip
             raise IllegalAction(action, reason, legal)
         price = (card.price or 0) if action == BUY else 0
         holdings, coverage, budgets = self.holdings, self.coverage, self.budgets
@@ -323,57 +271,34 @@ class State:
             line = f"the group buys {card.name} for {price} ({self.budgets[0]} -> {budgets[0]})"
         else:
             line = f"the group passes on {card.name} (price {card.price})"
-        record = RoundRecord(
-            round=self.round,
-            card=card.name,
-            priority=(0,),
-            written=(str(action),),
-            bids=(price,),
-            invalid=(None,),
-            winner=0 if action == BUY else None,
-            price=price,
-            budgets_before=self.budgets,
-            budgets_after=budgets,
-            coverage_before=self.coverage,
-            coverage_after=coverage,
-        )
-        return self._next_round(record, budgets, holdings, coverage, [line])
+        slip = SealedBid(str(action), price)
+        winner = 0 if action == BUY else None
+        return self._next_round((0,), (slip,), winner, price, budgets, holdings, coverage, [line])
 
     def _next_round(
-        self,
-        record: RoundRecord,
-        budgets: tuple[int, ...],
-        holdings: tuple[tuple[int, ...], ...],
-        coverage: tuple[int, ...],
-        lines: list[str],
-    ) -> State:
+        self, priority: tuple[int, ...], sealed: Sequence[SealedBid], winner: int | None,
+        price: int, budgets: tuple[int, ...], holdings: tuple[tuple[int, ...], ...],
+        coverage: tuple[int, ...], lines: list[str],
+    ) -> State:  # fmt: skip
+        """The next round's state once this round is resolved, its record and log added."""
+        record = RoundRecord(
+            self.round, self.rules.projects[self.round_index].name, priority,
+            tuple(s.written for s in sealed), tuple(s.bid for s in sealed),
+            tuple(s.invalid for s in sealed), winner, price, self.budgets, budgets,
+            self.coverage, coverage,
+        )  # fmt: skip
         state = self._evolve(
-            round_index=self.round_index + 1,
-            budgets=budgets,
-            holdings=holdings,
-            coverage=coverage,
-            sealed=(None,) * self.rules.players,
-            history=(*self.history, record),
-            log=(*self.log, *lines),
-        )
+            round_index=self.round_index + 1, budgets=budgets, holdings=holdings,
+            coverage=coverage, sealed=(None,) * self.rules.players,
+            history=(*self.history, record), log=(*self.log, *lines),
+        )  # fmt: skip
         last = _final_line(state) if state.is_over else _round_header(state)
         return state._evolve(log=(*state.log, last))
-
-    def _evolve(self, **changes: Any) -> State:
-        """A copy with some fields changed (dataclasses.replace, without its overhead)."""
-        fields = {name: getattr(self, name) for name in _STATE_FIELDS}
-        fields.update(changes)
-        return State(**fields)
-
-
-_STATE_FIELDS = tuple(f.name for f in fields(State))
 
 
 def new_game(rules: Rules | None = None, *, seed: int) -> State:
     """The start of a game: every team holds the full budget, the first card is on offer."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+    rules = instance_or_default("rules", rules, Rules, Rules, "a shared_budget Rules or None")
     seed = whole_number("seed", seed, low=0, allowed="a non-negative int")
     players = rules.players
     names = ", ".join(p.label for p in rules.projects)
@@ -383,17 +308,8 @@ def new_game(rules: Rules | None = None, *, seed: int) -> State:
         else f"classroom market: the group has {rules.budget} credits; cards at fixed prices: "
         + ", ".join(f"{p.label} {p.price}" for p in rules.projects)
     )
-    state = State(
-        rules=rules,
-        seed=int(seed),
-        round_index=0,
-        budgets=(rules.budget,) * players,
-        holdings=((),) * players,
-        coverage=(0,) * players,
-        sealed=(None,) * players,
-        history=(),
-        log=(start,),
-    )
+    state = State(rules, int(seed), 0, (rules.budget,) * players, ((),) * players,
+                  (0,) * players, (None,) * players, (), (start,))  # fmt: skip
     return state._evolve(log=(*state.log, _round_header(state)))
 
 
@@ -402,20 +318,15 @@ RoundOutcome = tuple[int | None, int, tuple[int, ...], tuple[int, ...]]
 
 
 def resolve_round(
-    rules: Rules,
-    round_index: int,
-    budgets: Sequence[int],
-    coverage: Sequence[int],
+    rules: Rules, round_index: int, budgets: Sequence[int], coverage: Sequence[int],
     bids: Sequence[int],
-) -> RoundOutcome:
+) -> RoundOutcome:  # fmt: skip
     """(winner, price, budgets after, coverage after) once the round's valid bids are revealed:
     the winner pays exactly its bid and gains the card's functions; nobody else pays."""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
-    budgets, coverage, bids = (
-        whole_numbers(name, values)
-        for name, values in (("budgets", budgets), ("coverage", coverage), ("bids", bids))
-    )
+    budgets, coverage, bids = map(whole_numbers, ("budgets", "coverage", "bids"),
+                                  (budgets, coverage, bids))  # fmt: skip
     if not len(budgets) == len(coverage) == len(bids) == rules.teams:
         raise ValueError(
             f"budgets, coverage and bids must give one number per team ({rules.teams}), got "
@@ -432,7 +343,7 @@ def resolve_round(
 def _resolve_round(
     rules: Rules, round_index: int, budgets: Sequence[int], coverage: Sequence[int],
     bids: Sequence[int],
-) -> RoundOutcome:
+) -> RoundOutcome:  # fmt: skip
     """``resolve_round`` on arguments already known to be good (the engine's)."""
     winner = _award(bids, rules.priority_order(round_index))
     if winner is None:
@@ -445,12 +356,9 @@ def _resolve_round(
 
 
 def read_bid(action: object, budget: int) -> SealedBid:
-    """Read a written bid. A bid is a whole number (a Python or numpy int) or the text on the
-    slip (a str). A number from 0 to ``budget``, or text that is one written in the digits 0-9
-    (surrounding spaces allowed), is valid; a negative or over-budget number and text that is
-    not a whole number ("five", "+7", "7.5", other scripts' digits) are recorded with the
-    reason they count as a pass. Anything else — a float, a bool, None, a tuple — is not a
-    bid at all: TypeError, whatever ``Rules.strict_bids`` says."""
+    """A written bid (an int, or the slip's text in digits 0-9) as read: negative, over-budget
+    or unreadable ones ("five", "+7") count as a pass, with the reason; a float, bool or None
+    is no bid at all (TypeError)."""
     budget = whole_number("budget", budget, low=0, allowed="a non-negative int")
     return _read_bid(action, budget)
 
@@ -473,10 +381,9 @@ def _read_bid(action: object, budget: int) -> SealedBid:
         )
     if value is None:
         return SealedBid(written, 0, "unreadable (not a whole number in digits 0-9)")
-    if value < 0:
-        return SealedBid(written, 0, "negative")
-    if value > budget:
-        return SealedBid(written, 0, f"over the remaining budget {budget}")
+    if not 0 <= value <= budget:
+        reason = "negative" if value < 0 else f"over the remaining budget {budget}"
+        return SealedBid(written, 0, reason)
     return SealedBid(written, value)
 
 
@@ -494,10 +401,9 @@ def _round_header(state: State) -> str:
 def _final_line(state: State) -> str:
     result = state.result()
     rules = state.rules
-    parts = ", ".join(
-        f"{rules.team_name(seat)} {score} function(s) ({budget} left)"
-        for seat, (score, budget) in enumerate(zip(result.scores, result.budgets, strict=True))
-    )
+    parts = ", ".join(f"{rules.team_name(seat)} {score} function(s) ({budget} left)"
+                      for seat, (score, budget) in enumerate(zip(result.scores, result.budgets,
+                                                                  strict=True)))  # fmt: skip
     if rules.variant == "classroom":
         verdict = "the plan covers every function" if result.winners else "the plan is incomplete"
     elif len(result.winners) == 1:

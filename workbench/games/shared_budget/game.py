@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.games.shared_budget import compiled
+from workbench.games.shared_budget import positions
 from workbench.games.shared_budget.agents import CoverageHeuristic, EquilibriumAgent, RandomAgent
 from workbench.games.shared_budget.engine import State, new_game
 from workbench.games.shared_budget.fitted import SharedBudgetFittedAgent
@@ -30,32 +30,20 @@ def _equilibrium(rules: Rules | None, **options: Any) -> EquilibriumAgent:
 
 GAME = Game(
     id="shared_budget",
-    summary=(
-        "Shared budget auction: teams bid sealed from one identical budget for six project "
-        "cards in a fixed order, scoring one point per required function covered."
-    ),
-    Rules=Rules,
-    new_game=new_game,
+    summary=("Shared budget auction: teams bid sealed from one identical budget for six project "
+             "cards in a fixed order, scoring one point per required function covered."),
+    Rules=Rules, new_game=new_game,
     # Weakest first: at 3 teams search alone beats two fitted teams, which beat coverage; the
     # exact equilibrium (two teams only) is best play.
-    agents={
-        "random": RandomAgent,
-        "coverage": CoverageHeuristic,
-        "fitted": SharedBudgetFittedAgent,
-        "search": SharedBudgetSearchAgent,
-        "equilibrium": EquilibriumAgent,
-    },
-    makers={"equilibrium": _equilibrium},
-    default_agent="coverage",
-    reference_agent="fitted",
-    selfplay=SELF_PLAY,
-    metrics=GAME_METRICS,
-    game_metrics=game_metrics,
-    common_randomness=COMMON_RANDOMNESS,
-    play_from=compiled.play_from,
+    agents={"random": RandomAgent, "coverage": CoverageHeuristic,
+            "fitted": SharedBudgetFittedAgent, "search": SharedBudgetSearchAgent,
+            "equilibrium": EquilibriumAgent},
+    makers={"equilibrium": _equilibrium}, default_agent="coverage", reference_agent="fitted",
+    selfplay=SELF_PLAY, metrics=GAME_METRICS, game_metrics=game_metrics,
+    common_randomness=COMMON_RANDOMNESS, play_from=positions.play_from,
     panel="workbench.games.shared_budget.panel:make_panel",
     docs="docs/rules.md#shared-budget-auction-shared_budget",
-)
+)  # fmt: skip
 AGENTS = GAME.agents
 make_agent, simulate, simulate_batches, play_game = (
     GAME.make_agent, GAME.simulate, GAME.simulate_batches, GAME.play_game,
@@ -66,11 +54,11 @@ def play_from(
     states: State | Sequence[State], agents: Any, *, playouts: int, seed: SeedLike,
     budgets: bool = False,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """``compiled.play_from`` with the agents given as ``simulate`` takes them (names too)."""
+    """``positions.play_from`` with the agents given as ``simulate`` takes them (names too)."""
     first = states if isinstance(states, State) else next(iter(states), None)
     if isinstance(first, State):
         agents = GAME.resolve_agents(first.rules, agents)
-    return compiled.play_from(states, agents, playouts=playouts, seed=seed, budgets=budgets)
+    return positions.play_from(states, agents, playouts=playouts, seed=seed, budgets=budgets)
 
 
 __all__ = ["AGENTS", "GAME", "make_agent", "play_from", "play_game", "simulate",

@@ -1,12 +1,6 @@
 """The shared budget auction's own balance metrics (``GAME_METRICS``, ``game_metrics``): pure
 functions of the ``simulate`` frames, one value per game, summarised over games by the
-designer's bench.
-
-Each round one card is offered; the single highest positive bid wins it, a tie for the highest
-bid goes to the tied team earliest in that round's priority order, and a card nobody bids on
-stays unallocated. Final ties on score go to the larger remaining budget (the rulebook's
-reading), else the win is shared.
-"""
+designer's bench."""
 
 from __future__ import annotations
 
@@ -15,29 +9,17 @@ import polars as pl
 from workbench.metrics import GameMetric
 
 GAME_METRICS: tuple[GameMetric, ...] = (
-    GameMetric(
-        "priority_advantage",
-        "mean",
-        "win share of the team first in round 1's tie priority, minus the fair share 1/teams",
-    ),
-    GameMetric(
-        "priority_decided_rate",
-        "mean",
-        "share of rounds whose top bid was tied, so the tie priority gave the card",
-    ),
+    GameMetric("priority_advantage", "mean", "win share of the team first in round 1's tie "
+               "priority, minus the fair share 1/teams"),
+    GameMetric("priority_decided_rate", "mean",
+               "share of rounds whose top bid was tied, so the tie priority gave the card"),
     GameMetric("unallocated_cards", "mean", "cards per game nobody bid on (unsold)"),
-    GameMetric(
-        "budget_tiebreak_rate",
-        "proportion",
-        "share of games whose top score was tied and the remaining budget picked a sole winner",
-    ),
+    GameMetric("budget_tiebreak_rate", "proportion", "share of games whose top score was tied "
+               "and the remaining budget picked a sole winner"),
     GameMetric("budget_left", "mean", "credits left unspent per team at the end"),
-    GameMetric(
-        "invalid_bid_rate",
-        "mean",
-        "share of written bids that were unreadable or over budget and read as a pass",
-    ),
-)
+    GameMetric("invalid_bid_rate", "mean",
+               "share of written bids that were unreadable or over budget and read as a pass"),
+)  # fmt: skip
 
 #: What game g of two rule sets run with the same seed share (see docs/design.md).
 COMMON_RANDOMNESS = (
@@ -48,18 +30,12 @@ COMMON_RANDOMNESS = (
 
 
 def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
-    """One row per game: ``game`` and each metric of ``GAME_METRICS``.
-
-    ``games`` and ``rounds`` are ``simulate`` frames of one run (any row order); uses the games
-    frame's score, rank, win_share and budget_left and the rounds frame's round,
-    priority_rank, bid and invalid.
-    """
+    """One row per game: ``game`` and each metric of ``GAME_METRICS``, from ``simulate`` frames
+    of one run (any row order)."""
     per_round = rounds.group_by("game", "round").agg(
-        top=pl.col("bid").max(),
-        at_top=(pl.col("bid") == pl.col("bid").max()).sum(),
-        invalid=pl.col("invalid").sum(),
-        bids=pl.len(),
-    )
+        top=pl.col("bid").max(), at_top=(pl.col("bid") == pl.col("bid").max()).sum(),
+        invalid=pl.col("invalid").sum(), bids=pl.len(),
+    )  # fmt: skip
     by_round = per_round.group_by("game").agg(
         priority_decided_rate=((pl.col("top") > 0) & (pl.col("at_top") > 1)).mean(),
         unallocated_cards=(pl.col("top") <= 0).sum().cast(pl.Float64),
@@ -68,11 +44,10 @@ def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
     first_round = rounds.filter(pl.col("round") == pl.col("round").min().over("game"))
     priority_seat = first_round.filter(pl.col("priority_rank") == 1).select("game", "seat")
     by_game = games.group_by("game").agg(
-        teams=pl.len(),
-        top_tied=(pl.col("score") == pl.col("score").max()).sum() > 1,
+        teams=pl.len(), top_tied=(pl.col("score") == pl.col("score").max()).sum() > 1,
         winners=(pl.col("rank") == 1).sum(),
         budget_left=pl.col("budget_left").cast(pl.Float64).mean(),
-    )
+    )  # fmt: skip
     priority_share = games.join(priority_seat, on=["game", "seat"], how="semi").select(
         "game", priority_share="win_share"
     )

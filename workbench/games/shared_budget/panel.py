@@ -1,15 +1,6 @@
-"""The shared budget panel of the play-along table: the exact equilibrium at your position and
-what each of your bids cost against best play.
-
-Two teams, the sealed-bid auction: ``solve(rules)`` once per rule set (cached), then at each
-round the stage game at the current position (round, both budgets, both coverages). Values
-are your win share (1 win, 1/2 shared, 0 lost) under best play from both sides from here on.
-A bid's cost is the value minus what that bid earns against the opponent's equilibrium mix
-(best play cannot see a sealed bid, so it plays its equilibrium): 0 for every bid the
-equilibrium uses, never below 0. The worst case (the opponent's best reply to that very bid)
-is shown beside it. Exact: backward induction with a linear programme where a stage game
-needs a mixed strategy (floating point).
-"""
+"""The shared budget panel of the play-along table (two teams): the exact equilibrium at your
+position and what each of your bids cost against best play: the value (your win share under
+best play) minus what the bid earns against the opponent's equilibrium mix, and the worst case."""
 
 from __future__ import annotations
 
@@ -26,19 +17,13 @@ from workbench.games.shared_budget.solver import Solution, StageGame, solve
 from workbench.panels import Panel, escape
 
 _CELL = "padding:1px 6px;text-align:right"
-_LEFT = "padding:1px 6px;text-align:left"
 _HEAD = "padding:1px 6px;text-align:right;white-space:nowrap"
 #: The cost table's columns and their headings.
 _COST_HEADERS = {
-    "round": "round",
-    "card": "card",
-    "bid": "your bid",
-    "equilibrium_bids": "best play",
-    "value": "value",
-    "vs_equilibrium": "bid earns",
-    "cost": "cost",
+    "round": "round", "card": "card", "bid": "your bid", "equilibrium_bids": "best play",
+    "value": "value", "vs_equilibrium": "bid earns", "cost": "cost",
     "worst_case_cost": "worst case",
-}
+}  # fmt: skip
 
 
 @functools.lru_cache(maxsize=8)
@@ -56,63 +41,36 @@ def stage_at(solution: Solution, round: int, budgets: tuple[int, ...], coverage:
 
 
 def bid_values(stage: StageGame, team: int) -> pl.DataFrame:
-    """Every bid ``team`` (0 = A, 1 = B) could make in ``stage``: its value for that team
-    against the opponent's equilibrium mix and against the opponent's best reply, and the
-    costs (the team's value minus each). Columns: bid, probability (in the team's equilibrium
-    mix), value, vs_equilibrium, cost, worst_case, worst_case_cost."""
+    """Every bid ``team`` (0 = A, 1 = B) could make in ``stage``: its probability, the value, what
+    it earns against the opponent's mix and best reply, and the costs (the value minus each)."""
     payoffs = stage.payoffs if team == 0 else 1.0 - stage.payoffs.T  # rows: this team's bids
-    opponent = stage.strategies[1 - team]
     value = stage.value if team == 0 else 1.0 - stage.value
-    against_mix = payoffs @ opponent
-    worst = payoffs.min(axis=1)
-    mine = stage.strategies[team]
+    against_mix, worst = payoffs @ stage.strategies[1 - team], payoffs.min(axis=1)
     bids = np.arange(payoffs.shape[0])
-    return pl.DataFrame(
-        {
-            "bid": bids,
-            "probability": mine[: bids.size],
-            "value": np.full(bids.size, value),
-            "vs_equilibrium": against_mix,
-            "cost": np.maximum(value - against_mix, 0.0),
-            "worst_case": worst,
-            "worst_case_cost": np.maximum(value - worst, 0.0),
-        }
-    )
+    return pl.DataFrame({
+        "bid": bids, "probability": stage.strategies[team][: bids.size],
+        "value": np.full(bids.size, value), "vs_equilibrium": against_mix,
+        "cost": np.maximum(value - against_mix, 0.0), "worst_case": worst,
+        "worst_case_cost": np.maximum(value - worst, 0.0),
+    })  # fmt: skip
+
+
+#: ``bid_values``' columns a bid's cost row repeats.
+_VALUED = ("value", "vs_equilibrium", "cost", "worst_case", "worst_case_cost")
 
 
 def bid_costs(solution: Solution, history: tuple[RoundRecord, ...], team: int) -> pl.DataFrame:
-    """Each revealed round of ``history``: ``team``'s bid, its value before the round and what
-    the bid earned against best play (see ``bid_values``). Columns: round, card, bid, value,
-    vs_equilibrium, cost, worst_case, worst_case_cost, equilibrium_bids."""
+    """Each revealed round of ``history``: ``team``'s bid with its ``bid_values`` row and the
+    equilibrium's bids."""
     rows = []
     for record in history:
         stage = stage_at(solution, record.round, record.budgets_before, record.coverage_before)
-        values = bid_values(stage, team)
-        row = values.row(record.bids[team], named=True)
-        rows.append(
-            {
-                "round": record.round,
-                "card": record.card,
-                "bid": record.bids[team],
-                "value": row["value"],
-                "vs_equilibrium": row["vs_equilibrium"],
-                "cost": row["cost"],
-                "worst_case": row["worst_case"],
-                "worst_case_cost": row["worst_case_cost"],
-                "equilibrium_bids": _support(stage.bid_distribution(team)),
-            }
-        )
-    schema = {
-        "round": pl.Int64,
-        "card": pl.String,
-        "bid": pl.Int64,
-        "value": pl.Float64,
-        "vs_equilibrium": pl.Float64,
-        "cost": pl.Float64,
-        "worst_case": pl.Float64,
-        "worst_case_cost": pl.Float64,
-        "equilibrium_bids": pl.String,
-    }
+        row = bid_values(stage, team).row(record.bids[team], named=True)
+        rows.append({"round": record.round, "card": record.card, "bid": record.bids[team],
+                     **{name: row[name] for name in _VALUED},
+                     "equilibrium_bids": _support(stage.bid_distribution(team))})  # fmt: skip
+    schema = {"round": pl.Int64, "card": pl.String, "bid": pl.Int64,
+              **dict.fromkeys(_VALUED, pl.Float64), "equilibrium_bids": pl.String}  # fmt: skip
     return pl.DataFrame(rows, schema=schema)
 
 
@@ -131,9 +89,8 @@ def _range(bids: tuple[int, ...] | list[int]) -> str:
 
 
 class SharedBudgetPanel(Panel):
-    """The panel (see the module docstring). After ``update``: ``position`` (the stage game
-    now, or None), ``bids`` (every bid you could make now, valued), ``costs`` (your bids so
-    far against best play), ``unavailable`` (why there is no exact equilibrium, or None)."""
+    """The panel: after ``update``, ``position`` (the stage game now), ``bids`` (valued),
+    ``costs`` (your bids so far) and ``unavailable`` (why no equilibrium), each possibly None."""
 
     def __init__(self, session: Any) -> None:
         self.session = session
@@ -156,10 +113,8 @@ class SharedBudgetPanel(Panel):
         """The stage game at the current position and the cost of your bids so far."""
         self.session = session
         if self.solution is None:
-            self.view.value = (
-                "No exact equilibrium for these rules: "
-                f"<span style='color:#b00'>{escape(self.unavailable)}</span>"
-            )
+            self.view.value = ("No exact equilibrium for these rules: "
+                               f"<span style='color:#b00'>{escape(self.unavailable)}</span>")
             return
         observation: Observation = session.observation()
         team = session.seat
@@ -167,9 +122,8 @@ class SharedBudgetPanel(Panel):
         if observation.card is None:
             self.position, self.bids = None, None
         else:
-            self.position = stage_at(
-                self.solution, observation.round, observation.budgets, observation.coverage
-            )
+            self.position = stage_at(self.solution, observation.round, observation.budgets,
+                                     observation.coverage)  # fmt: skip
             self.bids = bid_values(self.position, team)
         self.view.value = self._draw(observation)
 
@@ -231,9 +185,8 @@ class SharedBudgetPanel(Panel):
         others = "; ".join(
             f"{rules.team_name(s)}: {observation.budgets[s]} credits, covers "
             f"{', '.join(observation.coverage_names(s)) or 'nothing'}"
-            for s in range(rules.players)
-            if s != me
-        )
+            for s in range(rules.players) if s != me
+        )  # fmt: skip
         return (
             f"<div style='margin-bottom:4px'>Round {observation.round} of {rules.rounds}: "
             f"<b>{escape(observation.card.label)}</b>. You are team "

@@ -1,11 +1,5 @@
-"""Rules of the shared budget auction (docs/rules.md): teams, budget, the project cards and
-their functions, the rotating tie priority, final scoring with its tie-breaks, and the
-classroom fixed-price variant.
-
-The pure rule functions here (``priority_order``, ``award``, ``standings``) are the single
-implementation of those rules: the engine plays them and the solver builds its stage games
-from them.
-"""
+"""Rules of the shared budget auction (docs/rules.md), and ``priority_order``, ``award`` and
+``standings``: the one implementation of those rules, which engine and solver build on."""
 
 from __future__ import annotations
 
@@ -14,8 +8,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from workbench.checks import is_whole_number, whole_number
+from workbench.checks import choice, whole_entries, whole_number
 from workbench.data import read_table, table_path
+from workbench.kit.frames import shares
+from workbench.kit.state import standings as standings_of
 
 #: The three required functions, in the order the rulebook lists them.
 FUNCTIONS = ("welcome", "rest", "explore")
@@ -23,13 +19,11 @@ FUNCTIONS = ("welcome", "rest", "explore")
 DEFAULT_TABLE = "shared_budget_projects"
 #: Team letters, by seat.
 TEAM_NAMES = ("A", "B", "C", "D")
-#: The two ways to play: sealed-bid auction between teams, or one group at fixed prices.
+#: Sealed-bid auction between teams, or one group at fixed prices.
 VARIANTS = ("auction", "classroom")
-#: "rotating": round r's priority order starts one team later than round r-1's (the rulebook);
-#: "fixed": the same order every round (a designer's variant).
+#: Round r's priority starts one team later than round r-1's (rulebook), or never moves.
 TIE_PRIORITIES = ("rotating", "fixed")
-#: "budget": equal scores are broken by the larger remaining budget, then shared (the
-#: rulebook); "shared": equal scores share the result.
+#: Equal scores go to the larger remaining budget, then share (rulebook), or share at once.
 FINAL_TIEBREAKS = ("budget", "shared")
 #: Largest budget the engine accepts (the exact solver has its own, smaller limit).
 MAX_BUDGET = 1000
@@ -84,25 +78,23 @@ class Rules:
     _priorities: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # Whole numbers may be Python or numpy integers and are stored as Python ints; bools,
-        # floats and strings are refused. Every problem is a ValueError naming the field.
+        # Whole numbers (Python or numpy) are stored as ints; every problem is a ValueError.
         object.__setattr__(self, "teams", _check_int("teams", self.teams, 2, len(TEAM_NAMES)))
         object.__setattr__(self, "budget", _check_int("budget", self.budget, 1, MAX_BUDGET))
         functions = _check_functions(self.functions)
         object.__setattr__(self, "functions", functions)
-        _check_choice("tie_priority", self.tie_priority, TIE_PRIORITIES)
+        choice("Rules.tie_priority", self.tie_priority, TIE_PRIORITIES)
         first = _check_int("first_priority", self.first_priority, 0, self.teams - 1)
         object.__setattr__(self, "first_priority", first)
-        _check_choice("final_tiebreak", self.final_tiebreak, FINAL_TIEBREAKS)
-        _check_choice("variant", self.variant, VARIANTS)
+        choice("Rules.final_tiebreak", self.final_tiebreak, FINAL_TIEBREAKS)
+        choice("Rules.variant", self.variant, VARIANTS)
         if not isinstance(self.strict_bids, bool):
             raise ValueError(f"Rules.strict_bids must be True or False, got {self.strict_bids!r}")
         if self.variant == "classroom":
             _check_classroom_fields(self)
         if not isinstance(self.card_table, str) or not self.card_table:
-            raise ValueError(
-                f"Rules.card_table must be a table name or a CSV path, got {self.card_table!r}"
-            )
+            raise ValueError(f"Rules.card_table must be a table name or a CSV path, got "
+                             f"{self.card_table!r}")  # fmt: skip
         if self.cards is None:
             projects = _table_projects(self.card_table, functions)
         else:
@@ -111,10 +103,8 @@ class Rules:
         if self.variant == "classroom":
             unpriced = [p.name for p in projects if p.price is None]
             if unpriced:
-                raise ValueError(
-                    f"Rules.variant='classroom' needs a fixed price on every card; "
-                    f"no price for {unpriced}"
-                )
+                raise ValueError(f"Rules.variant='classroom' needs a fixed price on every card; "
+                                 f"no price for {unpriced}")  # fmt: skip
         object.__setattr__(self, "projects", projects)
         object.__setattr__(self, "rounds", len(projects))  # one round per project card
         object.__setattr__(self, "_masks", tuple(self.mask(p.functions) for p in projects))
@@ -169,10 +159,8 @@ def award(bids: Sequence[int], priority: Sequence[int]) -> int | None:
     bids = whole_numbers("bids", bids)
     priority = whole_numbers("priority", priority)
     if not bids or sorted(priority) != list(range(len(bids))):
-        raise ValueError(
-            f"priority must list every bidding team's seat once (0–{len(bids) - 1}), got "
-            f"{priority!r} for bids {bids!r}"
-        )
+        raise ValueError(f"priority must list every bidding team's seat once (0–{len(bids) - 1}), "
+                         f"got {priority!r} for bids {bids!r}")  # fmt: skip
     return _award(bids, priority)
 
 
@@ -195,19 +183,14 @@ def coverage_score(mask: int) -> int:
 def standings(
     scores: Sequence[int], budgets: Sequence[int], final_tiebreak: str = "budget"
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
-    """(ranks, winners, shares) from final scores and remaining budgets.
-
-    Teams are ordered by score, then (with the "budget" tie-break) by remaining budget; teams
-    equal on both share a rank (1 = best; competition ranking). Every team tied for first wins
-    and takes an equal share of the win (1 alone, 1/2 for two, ...), so shares sum to 1.
-    """
+    """(ranks, winners, shares): by score, then (the "budget" tie-break) remaining budget; equal
+    teams share a rank (1 = best), the teams tied first the win."""
     scores = whole_numbers("scores", scores)
     budgets = whole_numbers("budgets", budgets)
     if not scores or len(budgets) != len(scores):
-        raise ValueError(
-            f"scores and budgets must give one number per team, got {scores!r} and {budgets!r}"
-        )
-    _check_choice("final_tiebreak", final_tiebreak, FINAL_TIEBREAKS, prefix="")
+        raise ValueError(f"scores and budgets must give one number per team, got {scores!r} and "
+                         f"{budgets!r}")  # fmt: skip
+    choice("final_tiebreak", final_tiebreak, FINAL_TIEBREAKS)
     return _standings(scores, budgets, final_tiebreak)
 
 
@@ -215,29 +198,19 @@ def _standings(
     scores: Sequence[int], budgets: Sequence[int], final_tiebreak: str
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
     """``standings`` on arguments already known to be good (the engine's and the solver's)."""
-    if final_tiebreak == "budget":
-        keys = [(score, budget) for score, budget in zip(scores, budgets, strict=True)]
-    else:
-        keys = [(score, 0) for score in scores]
-    ranks = tuple(1 + sum(other > key for other in keys) for key in keys)
-    winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
-    shares = tuple(1.0 / len(winners) if rank == 1 else 0.0 for rank in ranks)
-    return ranks, winners, shares
-
-
-def parse_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
-    """'rest+welcome' or ['rest', 'welcome'] -> ('rest', 'welcome'); '' -> ()."""
-    return _split_functions(functions)
+    budgets = budgets if final_tiebreak == "budget" else [0] * len(scores)
+    ranks, winners = standings_of(list(zip(scores, budgets, strict=True)))
+    return ranks, winners, tuple(shares(ranks))
 
 
 def _split_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
+    """'rest+welcome' or ['rest', 'welcome'] -> ('rest', 'welcome'); '' -> ()."""
     if isinstance(functions, str):
         parts = [part.strip() for part in functions.split("+")]
         return tuple(part for part in parts if part)
     if not isinstance(functions, Iterable):
-        raise TypeError(
-            f"functions must be a '+'-joined string or a sequence of names, got {functions!r}"
-        )
+        raise TypeError(f"functions must be a '+'-joined string or a sequence of names, got "
+                        f"{functions!r}")  # fmt: skip
     parts = list(functions)
     if not all(isinstance(part, str) for part in parts):
         raise TypeError(f"function names must be strings, got {functions!r}")
@@ -245,31 +218,15 @@ def _split_functions(functions: Iterable[str] | str) -> tuple[str, ...]:
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> int:
-    return whole_number(
-        f"Rules.{name}",
-        value,
-        low=low,
-        high=high,
-        allowed=f"an int from {low} to {high}",
-        type_error=ValueError,
-    )
-
-
-def _check_choice(
-    name: str, value: object, allowed: tuple[str, ...], prefix: str = "Rules."
-) -> None:
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{prefix}{name} must be one of {allowed}, got {value!r}")
+    return whole_number(f"Rules.{name}", value, low=low, high=high,
+                        allowed=f"an int from {low} to {high}", type_error=ValueError)  # fmt: skip
 
 
 def whole_numbers(name: str, values: object) -> tuple[int, ...]:
     """``values`` as a tuple of ints: a sequence of Python or numpy integers, else TypeError."""
-    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        raise TypeError(f"{name} must be a sequence of whole numbers, got {values!r}")
-    given = tuple(values)
-    bad = [v for v in given if not is_whole_number(v)]
-    if bad:
-        raise TypeError(f"{name} must be a sequence of whole numbers, got {bad[0]!r} in {values!r}")
+    wanted = f"{name} must be a sequence of whole numbers, got"
+    given = whole_entries(values, lambda _, bad: f"{wanted} {values!r}" if bad is None
+                          else f"{wanted} {bad[0]!r} in {values!r}")  # fmt: skip
     return tuple(int(v) for v in given)
 
 
@@ -279,21 +236,14 @@ def _round_index(rules: Rules, round_index: object) -> int:
 
 
 #: Fields the classroom variant (one group, fixed prices) has no use for, with their defaults.
-_AUCTION_ONLY = {
-    "teams": 2,
-    "tie_priority": "rotating",
-    "first_priority": 0,
-    "final_tiebreak": "budget",
-}
+_AUCTION_ONLY = {"teams": 2, "tie_priority": "rotating", "first_priority": 0,
+                 "final_tiebreak": "budget"}  # fmt: skip
 
 
 def _check_classroom_fields(rules: Rules) -> None:
     """The classroom variant refuses settings it would ignore, rather than ignore them."""
-    changed = {
-        name: getattr(rules, name)
-        for name, default in _AUCTION_ONLY.items()
-        if getattr(rules, name) != default
-    }
+    changed = {name: getattr(rules, name) for name, default in _AUCTION_ONLY.items()
+               if getattr(rules, name) != default}  # fmt: skip
     if changed:
         shown = ", ".join(f"{name}={value!r}" for name, value in changed.items())
         raise ValueError(
@@ -310,18 +260,19 @@ def _check_functions(functions: object) -> tuple[str, ...]:
     names = tuple(functions)
     bad = [n for n in names if not isinstance(n, str) or not n.strip() or "+" in n]
     if not 1 <= len(names) <= 8 or bad:
-        raise ValueError(
-            "Rules.functions must be 1 to 8 distinct non-empty names without '+', "
-            f"got {functions!r}"
-        )
+        raise ValueError("Rules.functions must be 1 to 8 distinct non-empty names without '+', "
+                         f"got {functions!r}")  # fmt: skip
     stripped = tuple(n.strip() for n in names)
-    if len(set(stripped)) != len(stripped):
-        repeated = sorted({n for n in stripped if stripped.count(n) > 1})
-        raise ValueError(
-            f"Rules.functions must be distinct names (surrounding spaces do not count), got "
-            f"{functions!r}: {repeated} repeated"
-        )
+    repeated = _repeated(stripped)
+    if repeated:
+        raise ValueError(f"Rules.functions must be distinct names (surrounding spaces do not "
+                         f"count), got {functions!r}: {repeated} repeated")  # fmt: skip
     return stripped
+
+
+def _repeated(names: Sequence[str]) -> list[str]:
+    """The names given more than once, sorted."""
+    return sorted({name for name in names if names.count(name) > 1})
 
 
 def _project(name: object, functions: object, price: object, known: tuple[str, ...]) -> Project:
@@ -333,17 +284,12 @@ def _project(name: object, functions: object, price: object, known: tuple[str, .
         raise ValueError(f"card {name!r}: {error}") from None
     unknown = [f for f in parsed if f not in known]
     if unknown:
-        raise ValueError(
-            f"card {name!r} supplies unknown functions {unknown}; Rules.functions are {known}"
-        )
+        raise ValueError(f"card {name!r} supplies unknown functions {unknown}; Rules.functions "
+                         f"are {known}")  # fmt: skip
     if price is not None:
-        price = whole_number(
-            f"card {name!r}: price",
-            price,
-            low=0,
-            allowed="a non-negative int or None",
-            type_error=ValueError,
-        )
+        allowed = "a non-negative int or None"
+        price = whole_number(f"card {name!r}: price", price, low=0, allowed=allowed,
+                             type_error=ValueError)  # fmt: skip
     ordered = tuple(f for f in known if f in parsed)
     return Project(name.strip(), ordered, price)
 
@@ -351,18 +297,16 @@ def _project(name: object, functions: object, price: object, known: tuple[str, .
 def _check_projects(projects: tuple[Project, ...], source: str) -> tuple[Project, ...]:
     if not 1 <= len(projects) <= MAX_CARDS:
         raise ValueError(f"{source} must hold 1 to {MAX_CARDS} cards, got {len(projects)}")
-    names = [p.name for p in projects]
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise ValueError(f"{source}: card names must be distinct, repeated: {duplicates}")
+    repeated = _repeated([p.name for p in projects])
+    if repeated:
+        raise ValueError(f"{source}: card names must be distinct, repeated: {repeated}")
     return projects
 
 
 def _explicit_projects(cards: object, known: tuple[str, ...]) -> tuple[Project, ...]:
     if isinstance(cards, str) or not isinstance(cards, Iterable):
-        raise ValueError(
-            f"Rules.cards must be a sequence of (name, functions) pairs, got {cards!r}"
-        )
+        raise ValueError(f"Rules.cards must be a sequence of (name, functions) pairs, got "
+                         f"{cards!r}")  # fmt: skip
     projects = []
     for card in cards:
         if isinstance(card, Project):
@@ -371,10 +315,8 @@ def _explicit_projects(cards: object, known: tuple[str, ...]) -> tuple[Project, 
             price = card[2] if len(card) == 3 else None
             projects.append(_project(card[0], card[1], price, known))
         else:
-            raise ValueError(
-                "Rules.cards entries must be (name, functions) or (name, functions, price), "
-                f"got {card!r}"
-            )
+            raise ValueError("Rules.cards entries must be (name, functions) or (name, functions, "
+                             f"price), got {card!r}")  # fmt: skip
     return _check_projects(tuple(projects), "Rules.cards")
 
 

@@ -1,34 +1,8 @@
 """The shared budget auction's sampler of hidden information, for the ``search`` agent: step
 engine States consistent with what one seat sees, every filling of what it cannot see equally
-likely.
-
-What is hidden from a seat. The game has no chance and no private cards: budgets, coverage,
-holdings, the tie priority, the cards to come and every revealed round (what each team wrote,
-how it was read, who won and paid what) are public, and so is which teams have written this
-round's sealed bid. The only hidden thing is the amount of each sealed bid that another team has
-written this round and that is not yet revealed. Teams write in seat order, so these are the
-teams before the one to play, less the observing seat itself (whose own bid it knows).
-
-What "consistent" means. A filling gives each such team a bid from its legal actions: a whole
-number from 0 to its remaining budget (public). Nothing else the seat sees constrains a sealed
-bid, so the consistent fillings are every combination of those bids, and a uniform filling
-draws each team's bid independently and uniformly. This is a statement about what the rules
-allow, not a prior over what the other teams would have bid. An unreadable, negative or
-over-budget slip (a pass under ``Rules.strict_bids=False``) is not a legal action and counts as
-a bid of 0, so the sampler never writes one: a filling holds amounts, and such a slip is the
-filling 0 (``filling_of`` reads the amount a slip counts as).
-
-The States. The public record is replayed through the step engine from the written slips of
-every revealed round, so a sampled State equals the true one field for field (the log too)
-except the hidden bids, the seed (not seen by any seat; the game has no chance and the sampler
-writes 0) and the observing seat's own slip, rebuilt from the amount it counts as (the
-observation keeps the amount, not the text). The step engine plays on from it as from the
-true position. The public position is built once per observation (cached; a game's rounds are
-replayed once, by prefix), so a State then costs a few microseconds.
-
-A filling, as ``consistent_fillings`` yields it and ``filling_of`` reads it, is a tuple with one
-entry per other seat in seat order: its hidden bid, or None when it has not written this round.
-"""
+likely: each sealed bid another team wrote this round, from 0 to its public budget, drawn
+independently (what the rules allow, not a prior over what teams bid), in the public record
+replayed through the step engine."""
 
 from __future__ import annotations
 
@@ -36,7 +10,6 @@ import ast
 import itertools
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import fields
 from functools import lru_cache
 
 import numpy as np
@@ -68,16 +41,15 @@ def sample_states(observation: Observation, rng: np.random.Generator, count: int
     for row in bids:
         for seat, choices, bid in zip(hidden, slips, row, strict=True):
             sealed[seat] = choices[bid]
-        states.append(_with_sealed(template, tuple(sealed)))
+        states.append(template._evolve(sealed=tuple(sealed)))
     return states
 
 
 def sample_bids(
     observation: Observation, rng: np.random.Generator, count: int
 ) -> tuple[State, tuple[int, ...], list[list[int]]]:
-    """What ``sample_states`` draws, before any State is built: the observed position (every
-    hidden bid written as 0), the hidden seats, and ``count`` rows of their bids (the same
-    draws from ``rng``; none when nothing is hidden). The compiled search reads these."""
+    """What ``sample_states`` draws, before any State is built (the compiled search reads it):
+    the position (hidden bids written as 0), the hidden seats, ``count`` rows of their bids."""
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy Generator, got {type(rng).__name__}")
     count = whole_number("count", count, low=0, allowed="a non-negative whole number")
@@ -89,9 +61,7 @@ def sample_bids(
     # handling costs tens of microseconds a call, more than building the States).
     sizes = [observation.budgets[seat] + 1 for seat in hidden]
     total = math.prod(sizes)
-    indices = (
-        [int(rng.integers(total))] if count == 1 else rng.integers(0, total, size=count).tolist()
-    )
+    indices = [int(rng.integers(total))] if count == 1 else rng.integers(0, total, count).tolist()
     rows = []
     for index in indices:
         row = []
@@ -150,7 +120,7 @@ def state_with_filling(observation: Observation, filling: Sequence[int | None]) 
         bid = whole_number(f"seat {seat}'s hidden bid", bid, low=0, high=budget,
                            allowed=f"a bid 0–{budget} (its budget)")  # fmt: skip
         sealed[seat] = SealedBid(str(bid), int(bid))
-    return _with_sealed(template, tuple(sealed))
+    return template._evolve(sealed=tuple(sealed))
 
 
 def hidden_seats(observation: Observation) -> tuple[int, ...]:
@@ -159,17 +129,6 @@ def hidden_seats(observation: Observation) -> tuple[int, ...]:
 
 
 # -- building the public position ------------------------------------------------------------
-
-_STATE_FIELDS = tuple(f.name for f in fields(State))
-_SEALED_AT = _STATE_FIELDS.index("sealed")
-
-
-def _with_sealed(template: State, sealed: tuple[SealedBid | None, ...]) -> State:
-    """``template`` with other sealed bids (a copy; States are immutable)."""
-    values = [getattr(template, name) for name in _STATE_FIELDS]
-    values[_SEALED_AT] = sealed
-    return State(*values)
-
 
 def _others(players: int, player: int) -> tuple[int, ...]:
     return tuple(seat for seat in range(players) if seat != player)

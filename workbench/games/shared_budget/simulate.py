@@ -10,62 +10,34 @@ written bid was invalid (read as a pass), whether it won the card and what it pa
 before and after, functions covered before and gained, and score_after (functions covered
 after the round). Game g's state is seeded with ``derive_seed(seed, g)`` and seat s's agent
 draws from the stream ``(seed, g, s)``, in the step engine and in the compiled fast engine alike
-(``compiled.py``, which plays the random and coverage agents): both engines give identical
-frames for the same seed.
-"""
+(which plays the random, coverage and fitted agents): both engines give identical frames for
+the same seed, each built once from a recording of the played games."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import polars as pl
 
-from workbench.games.shared_budget.compiled import PlayedBatch, play_batch, tables
-from workbench.games.shared_budget.engine import State, new_game
+from workbench.games.shared_budget.compiled import PlayedBatch, tables
+from workbench.games.shared_budget.engine import BUY, State, new_game
+from workbench.games.shared_budget.positions import play_batch
 from workbench.games.shared_budget.rules import TEAM_NAMES, Rules
-from workbench.kit.frames import FrameRows, agent_column, typed_frame
+from workbench.kit.frames import agent_column, typed_frame
 from workbench.kit.seeding import derive_seed, generator
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay
 
-Agent = Callable[[Any, Sequence[Any], np.random.Generator], Any]
+#: The frames' columns that are not Int64.
+_TYPES = {
+    **dict.fromkeys(("team", "agent", "cards", "functions", "card", "written"), pl.String),
+    **dict.fromkeys(("won", "invalid", "won_card"), pl.Boolean), "win_share": pl.Float64,
+}  # fmt: skip
 
-GAMES_SCHEMA = {
-    "game": pl.Int64,
-    "seat": pl.Int64,
-    "team": pl.String,
-    "agent": pl.String,
-    "score": pl.Int64,
-    "rank": pl.Int64,
-    "won": pl.Boolean,
-    "win_share": pl.Float64,
-    "budget_left": pl.Int64,
-    "spent": pl.Int64,
-    "cards_won": pl.Int64,
-    "cards": pl.String,
-    "functions": pl.String,
-}
-ROUNDS_SCHEMA = {
-    "game": pl.Int64,
-    "round": pl.Int64,
-    "card": pl.String,
-    "seat": pl.Int64,
-    "team": pl.String,
-    "agent": pl.String,
-    "priority_rank": pl.Int64,
-    "written": pl.String,
-    "bid": pl.Int64,
-    "invalid": pl.Boolean,
-    "won_card": pl.Boolean,
-    "paid": pl.Int64,
-    "budget_before": pl.Int64,
-    "budget_after": pl.Int64,
-    "functions_before": pl.Int64,
-    "functions_gained": pl.Int64,
-    "score_after": pl.Int64,
-}
+
+def _typed(columns: dict[str, object]) -> pl.DataFrame:
+    """A frame of ``columns``, in their order, each cast to its type."""
+    return typed_frame(columns, {name: _TYPES.get(name, pl.Int64) for name in columns})
 
 
 #: Games per yielded chunk of ``simulate_batches`` (step engine) and per fast-engine batch.
@@ -77,63 +49,32 @@ FAST_BATCH_SIZE = 8192
 def _streams(
     game_seed: np.random.SeedSequence, players: int
 ) -> tuple[int, list[np.random.Generator]]:
+    """The deal's seed and one generator per seat: game g's seat s draws from (seed, g, s)."""
     return derive_seed(game_seed), [generator(game_seed, seat) for seat in range(players)]
 
 
-def states_games_frame(states: list[State], labels: list[str], first: int) -> pl.DataFrame:
-    """The games frame of finished games (one row per game x team)."""
-    rows = FrameRows(GAMES_SCHEMA)
-    for game, state in enumerate(states, start=first):
-        rules, result = state.rules, state.result()
-        for seat in range(rules.players):
-            rows.add_named(
-                game=game,
-                seat=seat,
-                team=rules.team_name(seat),
-                agent=labels[seat],
-                score=result.scores[seat],
-                rank=result.ranks[seat],
-                won=seat in result.winners,
-                win_share=result.shares[seat],
-                budget_left=result.budgets[seat],
-                spent=rules.budget - result.budgets[seat],
-                cards_won=len(result.cards[seat]),
-                cards="+".join(result.cards[seat]),
-                functions="+".join(result.coverage[seat]),
-            )
-    return rows.frame()
-
-
-def states_rounds_frame(states: list[State], labels: list[str], first: int) -> pl.DataFrame:
-    """The rounds frame of finished games (one row per game x round x team)."""
-    rows = FrameRows(ROUNDS_SCHEMA)
-    for game, state in enumerate(states, start=first):
-        rules = state.rules
-        for record in state.history:
-            for seat in range(rules.players):
-                won_card = record.winner == seat
-                before = record.coverage_before[seat].bit_count()
-                after = record.coverage_after[seat].bit_count()
-                rows.add_named(
-                    game=game,
-                    round=record.round,
-                    card=record.card,
-                    seat=seat,
-                    team=rules.team_name(seat),
-                    agent=labels[seat],
-                    priority_rank=record.priority.index(seat) + 1,
-                    written=record.written[seat],
-                    bid=record.bids[seat],
-                    invalid=record.invalid[seat] is not None,
-                    won_card=won_card,
-                    paid=record.price if won_card else 0,
-                    budget_before=record.budgets_before[seat],
-                    budget_after=record.budgets_after[seat],
-                    functions_before=before,
-                    functions_gained=after - before,
-                    score_after=after,
-                )
-    return rows.frame()
+def recorded(rules: Rules, states: list[State]) -> PlayedBatch:
+    """Finished step-engine games as the recording the compiled loop makes, with what each
+    team wrote and whether it was read as a pass."""
+    games, rounds, players = len(states), rules.rounds, rules.players
+    bids = np.zeros((games, rounds, players), dtype=np.int16)
+    winners = np.full((games, rounds), -1, dtype=np.int8)
+    written = np.empty((games, rounds, players), dtype=object)
+    invalid = np.zeros((games, rounds, players), dtype=bool)
+    held = np.zeros((games, players), dtype=np.int64)
+    classroom = rules.variant == "classroom"
+    for game, state in enumerate(states):
+        for index, record in enumerate(state.history):
+            slips = [text == BUY for text in record.written] if classroom else record.bids
+            bids[game, index] = slips
+            written[game, index] = record.written
+            invalid[game, index] = [reason is not None for reason in record.invalid]
+            if record.winner is not None:
+                winners[game, index] = record.winner
+                held[game, record.winner] |= 1 << index
+    budgets = np.array([state.budgets for state in states], dtype=np.int64)
+    coverage = np.array([state.coverage for state in states], dtype=np.int64)
+    return PlayedBatch(rules, bids, winners, budgets, coverage, held, written, invalid)
 
 
 def _team_column(rules: Rules, seats: np.ndarray) -> pl.Series:
@@ -173,9 +114,8 @@ def _bit_counts(masks: np.ndarray) -> np.ndarray:
 def standings_arrays(
     rules: Rules, scores: np.ndarray, budgets: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Ranks (1 = best) and win shares of final scores and budgets (last axis: teams): the
-    best score wins, then the larger remaining budget (``final_tiebreak='budget'``), ties
-    shared; the classroom group wins when it covers every function."""
+    """Ranks (1 = best) and win shares of final scores and budgets (last axis: teams), as
+    ``rules.standings`` ranks them; the classroom group wins when it covers every function."""
     if rules.variant == "classroom":
         won = scores == len(rules.functions)
         return np.ones_like(scores), won.astype(np.float64)
@@ -188,73 +128,60 @@ def standings_arrays(
 
 
 def batch_games_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.DataFrame:
-    """The games frame of a fast-engine batch (the same rows as ``states_games_frame``)."""
+    """The games frame of a recording (one row per game x team)."""
     rules = played.rules
     games, players = played.budgets.shape
     scores = _bit_counts(played.coverage)
     ranks, shares = standings_arrays(rules, scores, played.budgets)
-    won = shares > 0
     seats = np.tile(np.arange(players), games)
-    columns = {
-        "game": np.repeat(np.arange(first, first + games), players),
-        "seat": seats,
-        "team": _team_column(rules, seats),
-        "agent": agent_column(labels, seats),
-        "score": scores.ravel(),
-        "rank": ranks.ravel(),
-        "won": won.ravel(),
-        "win_share": shares.ravel(),
-        "budget_left": played.budgets.ravel(),
+    return _typed({
+        "game": np.repeat(np.arange(first, first + games), players), "seat": seats,
+        "team": _team_column(rules, seats), "agent": agent_column(labels, seats),
+        "score": scores.ravel(), "rank": ranks.ravel(), "won": (shares > 0).ravel(),
+        "win_share": shares.ravel(), "budget_left": played.budgets.ravel(),
         "spent": rules.budget - played.budgets.ravel(),
         "cards_won": _bit_counts(played.held).ravel(),
         "cards": _joined(played.held, tuple(p.name for p in rules.projects)),
         "functions": _joined(played.coverage, rules.functions),
-    }
-    return typed_frame(columns, GAMES_SCHEMA)
+    })  # fmt: skip
 
 
 def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl.DataFrame:
-    """The rounds frame of a fast-engine batch (the same rows as ``states_rounds_frame``)."""
+    """The rounds frame of a recording (one row per game x round x team)."""
     rules, table = played.rules, tables(played.rules)
     games, rounds, players = played.bids.shape
     bids = played.bids.astype(np.int64)
     won = played.winners[:, :, None] == np.arange(players)
+    invalid = played.invalid if played.invalid is not None else np.zeros(bids.shape, bool)
     if table.classroom:
         bids = bids * table.prices[None, :, None]
         written = pl.Series(["pass", "buy"], dtype=pl.String).gather(played.bids.ravel())
     else:
         written = _number_texts(rules.budget).gather(played.bids.ravel())
+    if played.written is not None:
+        written = pl.Series(played.written.ravel(), dtype=pl.String)
     paid = np.where(won, bids, 0)
     budget_after = rules.budget - np.cumsum(paid, axis=1)
     gained = np.where(won, table.masks[None, :, None], 0)
     coverage_after = np.bitwise_or.accumulate(gained, axis=1)
     functions_after = _bit_counts(coverage_after)
-    functions_before = np.concatenate(
-        [np.zeros((games, 1, players), dtype=np.int64), functions_after[:, :-1]], axis=1
-    )
+    functions_before = np.zeros_like(functions_after)
+    functions_before[:, 1:] = functions_after[:, :-1]
     priority_rank = np.argsort(table.priorities, axis=1) + 1
     seats = np.tile(np.arange(players), games * rounds)
     round_of_row = np.tile(np.repeat(np.arange(rounds), players), games)
-    columns = {
+    return _typed({
         "game": np.repeat(np.arange(first, first + games), rounds * players),
         "round": round_of_row + 1,
         "card": pl.Series([p.name for p in rules.projects], dtype=pl.String).gather(round_of_row),
-        "seat": seats,
-        "team": _team_column(rules, seats),
-        "agent": agent_column(labels, seats),
-        "priority_rank": np.tile(priority_rank.ravel(), games),
-        "written": written,
-        "bid": bids.ravel(),
-        "invalid": np.zeros(games * rounds * players, dtype=bool),
-        "won_card": won.ravel(),
-        "paid": paid.ravel(),
-        "budget_before": (budget_after + paid).ravel(),
-        "budget_after": budget_after.ravel(),
-        "functions_before": functions_before.ravel(),
+        "seat": seats, "team": _team_column(rules, seats), "agent": agent_column(labels, seats),
+        "priority_rank": np.tile(priority_rank.ravel(), games), "written": written,
+        "bid": bids.ravel(), "invalid": invalid.ravel(), "won_card": won.ravel(),
+        "paid": paid.ravel(), "budget_before": (budget_after + paid).ravel(),
+        "budget_after": budget_after.ravel(), "functions_before": functions_before.ravel(),
         "functions_gained": (functions_after - functions_before).ravel(),
         "score_after": functions_after.ravel(),
-    }
-    return typed_frame(columns, ROUNDS_SCHEMA)
+    })  # fmt: skip
 
 
 FAST_ENGINE = FastEngine(
@@ -265,9 +192,6 @@ FAST_ENGINE = FastEngine(
 )
 SELF_PLAY = SelfPlay(
     "shared_budget", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
-    frames=(
-        Frame("games", batch_games_frame, states_games_frame),
-        Frame("rounds", batch_rounds_frame, states_rounds_frame),
-    ),
-    step_chunk=BATCH_SIZE, streams=_streams,
+    frames=(Frame("games", batch_games_frame), Frame("rounds", batch_rounds_frame)),
+    step_chunk=BATCH_SIZE, streams=_streams, recorded=recorded,
 )  # fmt: skip

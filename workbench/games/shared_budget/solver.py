@@ -1,19 +1,8 @@
-"""Exact equilibrium of the two-team shared budget auction, by backward induction.
-
-A position at the start of a round is (round, both budgets, both coverages). Each round is a
-simultaneous sealed-bid stage game whose payoff for a bid pair is the value of the position it
-leads to; the game is zero-sum for two teams (objective "win": 1 for a win, 1/2 shared, 0 lost;
-"score": first team's functions minus the second's), so every stage game is a matrix game with
-a value, solved by ``workbench.matrix_games`` (pure saddle point first, linear programme
-otherwise). Values are kept per round as arrays over every budget pair, so a solution also holds
-every smaller starting budget and every unequal one.
-
-Positions are stored under a canonical key: functions that no remaining card supplies can no
-longer change, so only the difference in how many of them each team covers matters. Where a
-stage game has several optimal pure bids, the solution picks the one that does best against an
-opponent bidding uniformly at random, then the lowest: still an equilibrium, and it punishes
-mistakes.
-"""
+"""Exact equilibrium of the two-team shared budget auction, by backward induction: each round
+is a zero-sum sealed-bid matrix game over the values of the positions it leads to (solved by
+``workbench.matrix_games``), kept per round over every budget pair. Positions are keyed
+canonically (functions no remaining card supplies only count as a lead); among optimal pure
+bids the one best against a uniformly random opponent, then the lowest, is played."""
 
 from __future__ import annotations
 
@@ -24,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from workbench.checks import whole_number
+from workbench.checks import choice, instance_or_default, whole_number
 from workbench.games.shared_budget.rules import (
     MAX_BUDGET,
     Rules,
@@ -41,13 +30,10 @@ METHODS = ("auto", "lp")
 MAX_SECONDS = 60.0
 #: Estimated solves at least this long (seconds) show a progress bar.
 PROGRESS_SECONDS = 3.0
-#: The work model behind ``estimate_solve``: every (round, coverage) layer computes the stage
-#: games of all (budget + 1)**2 budget pairs at once over all (budget + 1)**2 bid pairs, so a
-#: layer costs about _LAYER_SECONDS + _ENTRY_SECONDS * (budget + 1)**4; a linear programme (a
-#: mixed stage game, or every stage game with method="lp") about _LP_SECONDS +
-#: _LP_CELL_SECONDS * its entries. Calibrated with ``bench/shared_budget.py`` (which prints the
-#: estimate beside the measured time) on one core of a shared 2-core machine; a quiet machine
-#: is faster.
+#: The work model behind ``estimate_solve``: a (round, coverage) layer solves the stage games
+#: of all (budget + 1)**2 budget pairs at once, about _LAYER_SECONDS + _ENTRY_SECONDS *
+#: (budget + 1)**4; a linear programme about _LP_SECONDS + _LP_CELL_SECONDS * its entries.
+#: ``bench/shared_budget.py`` prints the estimate beside the measured time, to recalibrate.
 _LAYER_SECONDS = 1.5e-4
 _ENTRY_SECONDS = 1e-8
 _LP_SECONDS = 1e-3
@@ -56,16 +42,16 @@ _LP_CELL_SECONDS = 5e-7
 _BLOCK_ENTRIES = 2_000_000
 
 Key = tuple[int, int, int]
+#: Both teams' budgets, and both teams' covered functions (names, or '+'-joined text).
+Budgets = tuple[int, int]
+Coverages = tuple[Iterable[str], Iterable[str]]
 
 
 @dataclass(frozen=True)
 class StageGame:
-    """One position's stage game and its solution, for inspection.
-
-    ``payoffs[x, y]`` is the first team's value when A bids x and B bids y (continuation
-    included); ``strategies`` are probabilities over bids 0..budget of each team;
-    ``optimal_bids`` are the pure bids that alone guarantee the value.
-    """
+    """One position's stage game and its solution: ``payoffs[x, y]`` is A's value when A bids x
+    and B bids y (continuation included); ``strategies`` each team's probabilities over bids
+    0..budget; ``optimal_bids`` the pure bids that alone guarantee the value."""
 
     round: int
     card: str
@@ -80,15 +66,13 @@ class StageGame:
 
     def bid_distribution(self, team: int) -> dict[int, float]:
         """{bid: probability} of ``team`` (0 = A, 1 = B) over the bids it may play."""
-        return {int(bid): float(p) for bid, p in enumerate(self.strategies[team]) if p > 0}
+        return _distribution(self.strategies[team])
 
 
 @dataclass
 class _Layer:
-    """A round x canonical coverage key: values and equilibrium bids over (budget A, budget B).
-
-    ``bids`` hold the pure equilibrium bid of each team, -1 where the stage game is mixed (its
-    solution is then in ``mixed``)."""
+    """A round x canonical coverage key: values and pure equilibrium bids over (budget A, budget
+    B), -1 where the stage game is mixed (solved in ``mixed``)."""
 
     value: np.ndarray
     bids: tuple[np.ndarray, np.ndarray] | None = None
@@ -126,28 +110,20 @@ class Solution:
     # -- queries -------------------------------------------------------------------------------
 
     def value_at(
-        self,
-        round: int = 1,
-        budgets: tuple[int, int] | None = None,
-        coverage: tuple[Iterable[str], Iterable[str]] = ((), ()),
+        self, round: int = 1, budgets: Budgets | None = None, coverage: Coverages = ((), ())
     ) -> float:
         """The first team's value at the start of ``round`` (1-based; rounds + 1 = the end)."""
         k, a, b, masks = self._position(round, budgets, coverage, allow_end=True)
         return float(self._layer(k, self._key(k, *masks)).value[a, b])
 
-    def values(
-        self, round: int = 1, coverage: tuple[Iterable[str], Iterable[str]] = ((), ())
-    ) -> np.ndarray:
+    def values(self, round: int = 1, coverage: Coverages = ((), ())) -> np.ndarray:
         """The first team's value at the start of ``round`` for every budget pair:
         ``values[a, b]`` with A holding a credits and B holding b (a copy)."""
         k, _, _, masks = self._position(round, None, coverage, allow_end=True)
         return self._layer(k, self._key(k, *masks)).value.copy()
 
     def stage(
-        self,
-        round: int = 1,
-        budgets: tuple[int, int] | None = None,
-        coverage: tuple[Iterable[str], Iterable[str]] = ((), ()),
+        self, round: int = 1, budgets: Budgets | None = None, coverage: Coverages = ((), ())
     ) -> StageGame:
         """The stage game at the start of ``round`` with these budgets and coverages, solved."""
         k, a, b, masks = self._position(round, budgets, coverage, allow_end=False)
@@ -215,12 +191,7 @@ class Solution:
     # -- internals -----------------------------------------------------------------------------
 
     def _position(
-        self,
-        round: int,
-        budgets: tuple[int, int] | None,
-        coverage: tuple[Iterable[str], Iterable[str]],
-        *,
-        allow_end: bool,
+        self, round: int, budgets: Budgets | None, coverage: Coverages, *, allow_end: bool
     ) -> tuple[int, int, int, tuple[int, int]]:
         last = self.rules.rounds + (1 if allow_end else 0)
         round = whole_number("round", round, low=1, high=last, allowed=f"an int from 1 to {last}")
@@ -244,6 +215,10 @@ class Solution:
         live = self._remaining[k]
         settled = (mask_a & ~live).bit_count() - (mask_b & ~live).bit_count()
         return mask_a & live, mask_b & live, lead + settled
+
+    def _continuations(self, k: int, key: Key) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The values after round k when A takes the card, B takes it, nobody does."""
+        return tuple(self._layer(k + 1, c).value for c in self._children(k, key))  # type: ignore[return-value]
 
     def _children(self, k: int, key: Key) -> tuple[Key, Key, Key]:
         """Keys after round k: A takes the card, B takes it, nobody does."""
@@ -294,7 +269,7 @@ class Solution:
 
     def _payoffs(self, k: int, key: Key, a: int, b: int) -> np.ndarray:
         """The stage game at one position: rows A's bids 0..a, columns B's bids 0..b."""
-        after_a, after_b, after_none = (self._layer(k + 1, c).value for c in self._children(k, key))
+        after_a, after_b, after_none = self._continuations(k, key)
         winner = self._winner_matrix(k)[: a + 1, : b + 1]
         x = np.arange(a + 1)[:, None]
         y = np.arange(b + 1)[None, :]
@@ -311,7 +286,7 @@ class Solution:
         return row, col
 
     def _solve_layer(self, k: int, key: Key) -> _Layer:
-        after_a, after_b, after_none = (self._layer(k + 1, c).value for c in self._children(k, key))
+        after_a, after_b, after_none = self._continuations(k, key)
         n = self.budget + 1
         bids = np.arange(n)
         winner = self._winner_matrix(k)
@@ -369,14 +344,9 @@ class Solution:
 
 
 class SolveEstimate(NamedTuple):
-    """How much work ``solve`` would do for a rule set, before doing it.
-
-    ``layers``: (round, coverage) layers with a stage game per budget pair (None when there
-    are more than ``counted_up_to``, the most worth counting); ``stage_games``: layers x
-    (budget + 1)**2; ``seconds``: the ESTIMATED solve time on one core (a lower bound when the
-    layers were not all counted), from the work model above; ``largest_budget``: the largest
-    budget whose estimate fits in ``max_seconds`` for these cards and functions (0: none).
-    """
+    """How much work ``solve`` would do, before doing it: ``layers`` (None past
+    ``counted_up_to``), ``stage_games``, ESTIMATED ``seconds`` on one core (a lower bound when
+    not all counted) and the ``largest_budget`` that fits in ``max_seconds`` (0: none)."""
 
     layers: int | None
     counted_up_to: int
@@ -406,12 +376,11 @@ class SolveEstimate(NamedTuple):
 def estimate_solve(
     rules: Rules | None = None, *, method: str = "auto", max_seconds: float = MAX_SECONDS
 ) -> SolveEstimate:
-    """Estimate the work and time of ``solve(rules, method=method)`` without solving: count the
-    (round, coverage) layers the backward induction visits (they do not depend on the budget)
-    and apply the work model calibrated on this project's machine. An estimate, not a promise:
-    mixed stage games (rare with method="auto") add about a millisecond each."""
+    """Estimate the work and time of ``solve(rules, method=method)`` without solving: the
+    (round, coverage) layers it visits (the budget does not change them) under the work model.
+    An estimate, not a promise: mixed stage games (rare with "auto") add about 1 ms each."""
     rules = _solvable(rules)
-    method = _choice("method", method, METHODS)
+    method = choice("method", method, METHODS)
     max_seconds = _positive_seconds(max_seconds)
     # Counting stops once even the smallest budget could not fit: the answer is then "no".
     cap = int(max_seconds / _layer_seconds(1, method)) + 1
@@ -485,8 +454,8 @@ def solve(
     forces it on or off).
     """
     rules = _solvable(rules)
-    objective = _choice("objective", objective, OBJECTIVES)
-    method = _choice("method", method, METHODS)
+    objective = choice("objective", objective, OBJECTIVES)
+    method = choice("method", method, METHODS)
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress must be True, False or None (automatic), got {progress!r}")
     estimate = estimate_solve(rules, method=method, max_seconds=max_seconds)
@@ -523,9 +492,7 @@ def solve(
 
 def _solvable(rules: object) -> Rules:
     """``rules`` (None: the defaults) if ``solve`` can play them: two teams, the auction."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a shared_budget Rules, got {type(rules).__name__}")
+    rules = instance_or_default("rules", rules, Rules, Rules, "a shared_budget Rules or None")
     if rules.variant != "auction":
         raise ValueError(
             "solve plays the sealed-bid auction; the classroom variant is one group at fixed "
@@ -538,12 +505,6 @@ def _solvable(rules: object) -> Rules:
             "defines play; estimate with simulate(rules, agents, ...) instead"
         )
     return rules
-
-
-def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-    return value
 
 
 def _positive_seconds(value: object) -> float:

@@ -34,8 +34,7 @@ class _Reachable:
         pairs = self.budgets.get((k, self.rules.mask(coverage[0]), self.rules.mask(coverage[1])))
         if not pairs:
             return None
-        a = [p[0] for p in pairs]
-        b = [p[1] for p in pairs]
+        a, b = zip(*pairs, strict=True)
         return (min(a), max(a)), (min(b), max(b))
 
     def check(
@@ -43,24 +42,21 @@ class _Reachable:
     ) -> None:
         """Raise a ValueError saying why, unless some play reaches this position."""
         rules = self.rules
-        masks = (rules.mask(coverage[0]), rules.mask(coverage[1]))
+        ranges = self.budget_ranges(k, coverage)
         card = rules.projects[k].name
         before = ", ".join(p.label for p in rules.projects[:k]) or "none"
         covers = " and ".join(
             f"{team} covering {'+'.join(c) or 'nothing'}"
             for team, c in zip("AB", coverage, strict=True)
         )
-        pairs = self.budgets.get((k, *masks))
-        if not pairs:
+        if ranges is None:
             raise ValueError(
                 f"no play of the game reaches {covers} before {card} (cards before it: "
                 f"{before}); pick coverages that the earlier cards can give"
             )
-        if budgets not in pairs:
-            spans = []
-            for team, side in zip("AB", (0, 1), strict=True):
-                low, high = min(p[side] for p in pairs), max(p[side] for p in pairs)
-                spans.append(f"{team} {low}" if low == high else f"{team} {low}–{high}")
+        if budgets not in self.budgets[(k, rules.mask(coverage[0]), rules.mask(coverage[1]))]:
+            spans = [f"{team} {low}" if low == high else f"{team} {low}–{high}"
+                     for team, (low, high) in zip("AB", ranges, strict=True)]  # fmt: skip
             raise ValueError(
                 f"no play of the game leaves A {budgets[0]} and B {budgets[1]} credits with "
                 f"{covers} before {card}: each card bought costs at least 1 credit; "
@@ -69,13 +65,8 @@ class _Reachable:
 
 
 def state_explorer(solution: Solution) -> Explorer:
-    """Pick a position (card, both budgets, both coverages) -> both teams' equilibrium bids
-    and the value for A. Controls: round, budget_a, budget_b, coverage_a, coverage_b.
-
-    Choices follow the situation: only functions the earlier cards supply are offered (none
-    before the first card), and the budget sliders span the budgets some play leaves with those
-    coverages (fixed at the full budget before the first card). A position no play reaches
-    (coverages the earlier cards cannot give together) is refused with a message."""
+    """Pick a position (card, both budgets, both coverages) -> both teams' equilibrium bids and
+    the value for A; only positions some play reaches are offered."""
     rules = solution.rules
     reachable = _Reachable(solution)
     cards = [(f"{k + 1}. {p.label}", k + 1) for k, p in enumerate(rules.projects)]
@@ -85,13 +76,10 @@ def state_explorer(solution: Solution) -> Explorer:
         "round": widgets.Dropdown(options=cards, value=1, description="card"),
         "budget_a": widgets.IntSlider(description="A's budget", **budget),
         "budget_b": widgets.IntSlider(description="B's budget", **budget),
-        "coverage_a": widgets.SelectMultiple(
-            options=rules.functions, value=(), description="A covers", rows=rows
-        ),
-        "coverage_b": widgets.SelectMultiple(
-            options=rules.functions, value=(), description="B covers", rows=rows
-        ),
-    }
+        **{f"coverage_{team.lower()}": widgets.SelectMultiple(
+            options=rules.functions, value=(), description=f"{team} covers", rows=rows
+        ) for team in "AB"},
+    }  # fmt: skip
 
     def offered(round: int) -> list[str]:
         """Functions the cards before ``round`` supply, in the rules' order."""
@@ -113,12 +101,9 @@ def state_explorer(solution: Solution) -> Explorer:
         return changes
 
     def compute(
-        round: int,
-        budget_a: int,
-        budget_b: int,
-        coverage_a: tuple[str, ...],
+        round: int, budget_a: int, budget_b: int, coverage_a: tuple[str, ...],
         coverage_b: tuple[str, ...],
-    ) -> tuple[pl.DataFrame, alt.Chart]:
+    ) -> tuple[pl.DataFrame, alt.Chart]:  # fmt: skip
         coverage = (tuple(coverage_a), tuple(coverage_b))
         reachable.check(round - 1, (budget_a, budget_b), coverage)
         stage = solution.stage(round, (budget_a, budget_b), coverage)
@@ -132,10 +117,5 @@ def state_explorer(solution: Solution) -> Explorer:
         subtitle = [teams, f"value for A under best play: {stage.value:.3f}"]
         return frame, stage_chart(frame, title=title, subtitle=subtitle)
 
-    return Explorer(
-        controls,
-        compute,
-        title="Shared budget auction: equilibrium at a position",
-        adapt=adapt,
-        pick=("bid",),
-    )
+    return Explorer(controls, compute, title="Shared budget auction: equilibrium at a position",
+                    adapt=adapt, pick=("bid",))  # fmt: skip
