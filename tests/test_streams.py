@@ -94,3 +94,15 @@ def test_compiled_bounded_draws_are_uniform(count):
         assert chisquare(np.bincount(drawn, minlength=count)).pvalue > 0.001
     large = _bounded_draws(streams.state_of(generator(5)), 2**32 - 1, 1000)
     assert large.min() >= 0 and large.max() < 2**32 - 1 and large.max() > 2**31
+
+
+@numba.njit
+def _integers_in_compiled_code(stream: np.ndarray, count: int):
+    return streams.integers(stream, count)
+
+
+def test_compiled_integers_are_whole_numbers_on_every_branch():
+    # count 1 draws nothing and returns 0: an int there too, not a float unified with it
+    for count in (1, 2, 7):
+        drawn = _integers_in_compiled_code(streams.keyed_stream(3, 1), count)
+        assert isinstance(drawn, int) and 0 <= drawn < count

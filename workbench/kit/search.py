@@ -130,12 +130,13 @@ class SearchAgent:
         return actions, searching.anchor_margin > 0
 
     def rollout_agents(self, rules: Any) -> list[Any]:
-        """The playouts' agents for ``rules``: the model's policy for them at every seat (or the
-        game's ``Searching.rollout_agents``), made once per rule set."""
+        """The playouts' agents for ``rules``: the game's ``Searching.rollout_agents`` where it
+        has them (a game may adjust its model's policy for playouts), else the model's policy
+        at every seat; made once per rule set."""
         if rules not in self._rollouts:
             self._rollouts[rules] = (
-                [playing_agent(self.model, rules)] * rules.players if self.model is not None
-                else self.searching.rollout_agents(rules)
+                self.searching.rollout_agents(rules) if self.searching.rollout_agents
+                else [playing_agent(self.model, rules)] * rules.players
             )  # fmt: skip
         return self._rollouts[rules]
 

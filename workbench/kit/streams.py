@@ -250,7 +250,7 @@ def _next_uint32(stream: np.ndarray) -> np.uint64:
 def integers(stream: np.ndarray, count: int) -> int:
     """``Generator.integers(count)`` (0 <= result < count < 2**32): no draw when count is 1."""
     if count <= 1:
-        return 0
+        return np.int64(0)  # an int64 on both branches (a bare 0 unifies to float64 in numba)
     excluded = np.uint64(count)
     product = _next_uint32(stream) * excluded
     leftover = product & _M32
@@ -259,7 +259,7 @@ def integers(stream: np.ndarray, count: int) -> int:
         while leftover < threshold:
             product = _next_uint32(stream) * excluded
             leftover = product & _M32
-    return int(product >> _SHIFT32)
+    return np.int64(product >> _SHIFT32)
 
 
 @numba.njit(cache=True, inline="always")

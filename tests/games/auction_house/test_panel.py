@@ -11,6 +11,7 @@ import pytest
 
 from workbench.games.auction_house import HeuristicAgent, RandomAgent, Rules, new_game
 from workbench.games.auction_house.cards import DECK, POINTS, SUIT_SIZE, SUITS
+from workbench.games.auction_house.hidden import consistent_fillings, read_hidden
 from workbench.games.auction_house.panel import (
     AUCTION_DEALS,
     auction_worth,
@@ -19,7 +20,6 @@ from workbench.games.auction_house.panel import (
     knowledge,
     trump_lines,
 )
-from workbench.games.auction_house.sampling import consistent_fillings, read_hidden
 from workbench.kit.seeding import generator
 from workbench.play.table import table
 

@@ -20,23 +20,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 import ipywidgets as widgets
 import polars as pl
 
-from workbench.games.auction_house.cards import DECK, POINTS, SUIT_SIZE, SUITS
+from workbench.games.auction_house.cards import DECK, POINTS, SUITS
+from workbench.games.auction_house.hidden import Holding, expected_holdings
 from workbench.games.auction_house.kitty import auction_value, trump_odds
 from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.rules import PLAYERS, Rules
-from workbench.games.auction_house.sampling import (
-    _POOL,
-    _Classes,
-    _sampler,
-    _splits,
-    _ways,
-    read_hidden,
-)
 from workbench.panels import Panel, escape
 
 #: Deals played (each twice: with and without the auction) for "what the auction is worth".
@@ -48,88 +41,6 @@ SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 _CELL = "padding:1px 6px;text-align:right"
 _LEFT = "padding:1px 6px;text-align:left"
-
-
-class Holding(NamedTuple):
-    """One opponent's hand as the uniform sampler sees it: the expected number of cards of each
-    suit (exact fractions, ``SUITS`` order), its cards in hand, the cards the table saw it keep
-    and still in its hand or kitty, and its kitty card's expected points (None: none placed)."""
-
-    seat: int
-    suits: tuple[Fraction, ...]
-    cards: int
-    known: tuple[str, ...]
-    kitty_points: Fraction | None
-
-
-def _class_expectations(classes: _Classes, caps: tuple[int, ...]) -> tuple[list, int]:
-    """For cards dealt class by class into bins of room ``caps`` (every dealing equally
-    likely): the summed count of each class's cards in each bin over all dealings, and the
-    number of dealings. A forward pass over the bins' room left (the sampler's own counts
-    give each split's completions)."""
-    states: dict[tuple[int, ...], int] = {caps: 1}
-    totals = [[0] * len(caps) for _ in classes.classes]
-    last = len(classes.classes) - 1
-    for index, (allowed, cards) in enumerate(classes.classes):
-        following: dict[tuple[int, ...], int] = {}
-        for room, ways_so_far in states.items():
-            if index == last:
-                weight = ways_so_far * classes.completions(index, room)
-                if weight:
-                    for b, part in enumerate(room):
-                        totals[index][b] += weight * part
-                continue
-            for split in _splits(len(cards), allowed, room):
-                rest = tuple(r - s for r, s in zip(room, split, strict=True))
-                ways = ways_so_far * _ways(len(cards), split)
-                weight = ways * classes.completions(index + 1, rest)
-                if not weight:
-                    continue
-                for b, part in enumerate(split):
-                    totals[index][b] += weight * part
-                following[rest] = following.get(rest, 0) + ways
-        states = following
-    return totals, classes.completions(0, caps) if classes.classes else int(not any(caps))
-
-
-def expected_holdings(observation: Observation) -> list[Holding]:
-    """Each other seat's hand by suit as the uniform sampler sees it (``Holding``), exact:
-    every consistent deal of the hidden cards (``sampling``'s counting) weighs the same."""
-    hidden = read_hidden(observation)
-    sampler = _sampler(hidden)
-    classes = sampler.layouts[0].classes if sampler.layouts else _Classes(hidden)
-    suits = len(SUITS)
-    hand = [[Fraction(0)] * suits for _ in hidden.seats]
-    kitty = [Fraction(0)] * len(hidden.seats)
-    for layout in sampler.layouts:
-        share = Fraction(layout.count, sampler.count)
-        totals, dealings = _class_expectations(classes, layout.caps)
-        pool = [Fraction(0)] * 1
-        for (_, cards), per_bin in zip(classes.classes, totals, strict=True):
-            for b in range(len(hidden.seats)):
-                if per_bin[b]:
-                    for card in cards:
-                        hand[b][card // SUIT_SIZE] += share * Fraction(per_bin[b],
-                                                                       dealings * len(cards))
-            if per_bin[_POOL]:
-                mean_points = Fraction(sum(POINTS[c] for c in cards), len(cards))
-                pool[0] += Fraction(per_bin[_POOL], dealings) * mean_points
-        for i in range(len(hidden.seats)):
-            for card in layout.hand_known[i]:
-                hand[i][card // SUIT_SIZE] += share
-            choice = layout.choice[i]
-            if choice is not None and choice >= 0:
-                kitty[i] += share * POINTS[choice]
-            elif choice == -1:
-                kitty[i] += share * pool[0] / len(layout.pool_seats)
-    return [
-        Holding(
-            seat=seat, suits=tuple(hand[i]), cards=hidden.room[i],
-            known=tuple(DECK[c] for c in hidden.known[i]),
-            kitty_points=kitty[i] if hidden.has_kitty[i] else None,
-        )
-        for i, seat in enumerate(hidden.seats)
-    ]
 
 
 def holdings_frame(holdings: Sequence[Holding]) -> pl.DataFrame:
