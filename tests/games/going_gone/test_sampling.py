@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from workbench.games.going_gone import Rules, make_agent, new_game, sampling
-from workbench.games.going_gone.bits import items_of
-from workbench.games.going_gone.drawing import SALES_ITEMS, sales_counts
+from workbench.games.going_gone.holdings import items_of
+from workbench.games.going_gone.sampling import SALES_ITEMS, sales_counts
 from workbench.kit.search import step_play_from, uniformity_p_value
 from workbench.kit.seeding import generator
 
@@ -213,7 +213,7 @@ def test_bad_input_is_refused():
 
 
 def test_compiled_sale_counts_are_the_recursive_counts():
-    """``drawing.sales_counts`` (what the rejection step uses) against ``_mask_sales`` on
+    """``sampling.sales_counts`` (what the rejection step uses) against ``_mask_sales`` on
     seeded random holdings of the rulebook's grid; -1 above ``SALES_ITEMS`` items."""
     rules = Rules()
     rng = generator(5)
@@ -228,7 +228,7 @@ def test_compiled_sale_counts_are_the_recursive_counts():
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=3), SMALL["pairs"]])
 def test_proposed_holdings_hold_the_lots_won_and_the_counted_items(rules):
-    """The compiled proposals (``drawing.proposal_masks``): every other seat holds the lots
+    """The compiled proposals (``sampling.proposal_masks``): every other seat holds the lots
     its split gives it plus its slice of the shuffled pool, exactly its counted items."""
     bits = sampling.item_bits(rules)
     for state in positions(rules, seed=2)[:-1:3]:

@@ -23,7 +23,7 @@ from workbench.games.going_gone.analysis import (
     simulate_lineups,
     tie_summary,
 )
-from workbench.games.going_gone.collections import (
+from workbench.games.going_gone.collection_values import (
     Arrangement,
     Collection,
     arrival_path,
@@ -55,7 +55,7 @@ from workbench.games.going_gone.game import (
     simulate_batches,
 )
 from workbench.games.going_gone.metrics import GAME_METRICS, game_metrics
-from workbench.games.going_gone.playouts import play_from
+from workbench.games.going_gone.positions import play_from
 from workbench.games.going_gone.rules import Item, Rules, load_items
 from workbench.games.going_gone.simulate import replay_recorded_game
 from workbench.lazy import lazy_exports

@@ -1,14 +1,13 @@
 """Reference agents for Going, Going, GONE!, weakest to strongest.
 
-Every agent is called as ``agent(observation, legal_actions, rng) -> action``. Each is a
-compiled policy (``policies``): an integer kind and a parameter vector. The fast engine runs
-``policies.choose_bids`` / ``plan_sales`` for every deciding seat of a batch; the step-by-step
-call runs the same functions on the observing seat, drawing the same uniforms, so both engines
-play exactly the same policy. A policy plans its whole sale at once; the step call returns the
-plan's next collection (or ``DoneSelling()``), recomputing the same plan from facts that do not
-change while the sale is sealed. Both calls read the seat's ``SeatView`` (``engine``); the step
-engine's loop hands them ``State.view`` through ``act_on_view``, skipping the Observation and
-the legal actions.
+Every agent is called as ``agent(observation, legal_actions, rng) -> action`` and is a compiled
+policy (``compiled_policy()``: a kind of ``policies`` and its parameters). The compiled loop runs
+``policies.choose_bids`` / ``plan_sales`` for every deciding seat; the step call runs the same
+functions on the observing seat, drawing the same uniforms, so both engines play one policy. A
+policy plans its whole sale at once; the step call returns the plan's next collection (or
+``DoneSelling()``), recomputing the same plan from facts that do not change while the sale is
+sealed. Both read the seat's ``SeatView`` (``engine``); the step engine's loop hands it
+``State.view`` through ``act_on_view``, skipping the Observation and the legal actions.
 """
 
 from __future__ import annotations
@@ -19,12 +18,12 @@ from functools import cache
 import numpy as np
 
 from workbench.games.going_gone.actions import Action, Allocation, DoneSelling, Sell
-from workbench.games.going_gone.bits import items_of
-from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.engine import Observation, SeatView
+from workbench.games.going_gone.holdings import items_of, tables_of
 from workbench.games.going_gone.policies import (
     COLLECTOR,
     MAX_SALES,
+    PARAMETERS,
     RANDOM,
     VALUATION,
     choose_bids,
@@ -33,25 +32,30 @@ from workbench.games.going_gone.policies import (
 )
 from workbench.games.going_gone.rules import Rules
 from workbench.kit.lineup import DecidesOnView, agent_repr
+from workbench.kit.policies import CompiledPolicy
 
 
 class CompiledAgent(DecidesOnView):
-    """An agent playing a compiled policy (``policy_kind``, ``policy_params``): the fast engine
-    runs it over batches, and this step call runs it on one seat; the step engine's loop hands
-    it ``State.view`` through ``act_on_view`` instead of an Observation (the same decision)."""
+    """An agent playing a compiled policy: ``kind`` (of ``policies``) with the parameters
+    ``_vector``. The compiled loop plays it over many games, this step call on one seat; the
+    step engine's loop hands it ``State.view`` through ``act_on_view`` (the same decision)."""
 
     name = "agent"
-    policy_kind: int = RANDOM
-    policy_params: np.ndarray = np.zeros(6)
+    kind: int = RANDOM
+    _vector: np.ndarray = np.zeros(PARAMETERS)
+
+    def compiled_policy(self) -> CompiledPolicy:
+        """This agent's policy as the compiled loop plays it."""
+        return CompiledPolicy(self.kind, tuple(float(v) for v in self._vector))
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        return compiled_step(self.policy_kind, self.policy_params, observation.view(), rng)
+        return compiled_step(self.kind, self._vector, observation.view(), rng)
 
     def act_on_view(self, player: int, view: SeatView, rng: np.random.Generator) -> Action:
         """The same decision from ``State.view(player)``, drawing the same uniforms."""
-        return compiled_step(self.policy_kind, self.policy_params, view, rng)
+        return compiled_step(self.kind, self._vector, view, rng)
 
     def __repr__(self) -> str:
         return agent_repr(self)
@@ -61,7 +65,7 @@ def compiled_step(
     kind: int, params: np.ndarray, view: SeatView, rng: np.random.Generator
 ) -> Action:
     """The action the compiled policy ``(kind, params)`` takes for the seat whose ``view`` it
-    is: an allocation (``cups`` uniforms drawn from ``rng``, as the fast engine draws per seat)
+    is: an allocation (``cups`` uniforms drawn from ``rng``, as the compiled loop draws per seat)
     or the next collection of its sale plan (no uniforms). Not for the random kind's sales (its
     step call picks among the legal actions)."""
     rules = view.rules
@@ -81,9 +85,9 @@ def compiled_step(
 
 @cache
 def _step_context(rules: Rules) -> tuple:
-    """What a step call needs for ``rules``, made once and reused (as the fast engine reuses
-    its work arrays across a batch: the policies write every entry before reading it): the
-    tables, work arrays for bids and sales, the allocation and the plan."""
+    """What a step call needs for ``rules``, made once and reused (the policies write every
+    entry before reading it): the tables, work arrays for bids and sales, the allocation and
+    the plan."""
     return (
         tables_of(rules),
         scratch(rules.cups),
@@ -102,8 +106,6 @@ class RandomAgent(CompiledAgent):
     """
 
     name = "random"
-    policy_kind = RANDOM
-    policy_params = np.zeros(6)
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -126,7 +128,7 @@ class ValuationAgent(CompiledAgent):
       paying most per Bucks of value given up, then the most Bucks (with the rulebook's table,
       its largest collection).
 
-    Its values come from the quick arrangement ``compiled.greedy`` (every item in the longer of
+    Its values come from the quick arrangement ``holdings.greedy`` (every item in the longer of
     its two lines): quick enough for 10,000 games a second, and exact for most holdings a player
     builds, but a lower bound on the best arrangement in general; the collector agent uses
     exact values.
@@ -143,8 +145,8 @@ class ValuationAgent(CompiledAgent):
         self.bid_share = float(bid_share)
         self.last_share = float(last_share)
         self.reserve = int(reserve)
-        self.policy_kind = VALUATION
-        self.policy_params = np.array([self.bid_share, self.last_share, self.reserve, 0, 0, 0.0])
+        self.kind = VALUATION
+        self._vector = np.array([self.bid_share, self.last_share, self.reserve, 0, 0, 0.0])
 
 
 class CollectorAgent(CompiledAgent):
@@ -162,7 +164,7 @@ class CollectorAgent(CompiledAgent):
     - Selling: before the last round, while it has fewer than ``reserve`` Bucks, the whole line
       that gives up least value per Buck received (exact values).
 
-    ``exact_values=False`` uses the quick arrangement (``compiled.greedy``) instead of the exact
+    ``exact_values=False`` uses the quick arrangement (``holdings.greedy``) instead of the exact
     solver (faster, a little weaker).
     """
 
@@ -185,8 +187,8 @@ class CollectorAgent(CompiledAgent):
         if not isinstance(exact_values, bool):
             raise ValueError(f"exact_values must be True or False, got {exact_values!r}")
         self.exact_values = exact_values
-        self.policy_kind = COLLECTOR
-        self.policy_params = np.array([
+        self.kind = COLLECTOR
+        self._vector = np.array([
             self.bid_share, self.last_share, self.reserve, self.projection, self.capture,
             float(exact_values),
         ])  # fmt: skip
@@ -198,7 +200,7 @@ class FittedPolicy(CompiledAgent):
     ``fitted`` agent plays with the parameters fitted to the rules (``fitted.py``)."""
 
     name = "fitted policy"
-    policy_kind = COLLECTOR
+    kind = COLLECTOR
 
     def __init__(self, vector: Sequence[float]) -> None:
         values = np.asarray(vector, dtype=np.float64)
@@ -208,7 +210,7 @@ class FittedPolicy(CompiledAgent):
                 f"reserve, projection, capture), got {vector!r}"
             )
         self.vector = tuple(float(v) for v in values)
-        self.policy_params = np.array([*values, 1.0])
+        self._vector = np.array([*values, 1.0])
 
 
 def _fraction(name: str, value: object, *, zero: bool = False) -> float:

@@ -7,7 +7,7 @@ import altair as alt
 import polars as pl
 
 from workbench.charts import WIDTH
-from workbench.games.going_gone.collections import Arrangement
+from workbench.games.going_gone.collection_values import Arrangement
 
 #: Room to the right of every chart: a browser's fonts can run wider than the ones the SVG was
 #: laid out with, and legends sit on the right.

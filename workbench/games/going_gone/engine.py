@@ -26,7 +26,7 @@ from workbench.games.going_gone.actions import (
     line_collections,
 )
 from workbench.games.going_gone.arrangement import best_value
-from workbench.games.going_gone.bits import mask_of
+from workbench.games.going_gone.holdings import mask_of
 from workbench.games.going_gone.rules import Rules, is_whole_number
 from workbench.kit.seeding import SeedLike, generator
 from workbench.kit.state import Evolving, fields_of, standings

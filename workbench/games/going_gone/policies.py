@@ -1,11 +1,11 @@
-"""The reference agents' policies, compiled: one seat's decision from what it may know.
+"""The agents' compiled policies: one seat's decision from what it may know.
 
 A compiled policy is an integer kind (``RANDOM``, ``VALUATION``, ``COLLECTOR``) and a float64
-parameter vector (``agents`` documents each kind's parameters and builds the vector). The fast
-engine calls ``choose_bids`` and ``plan_sales`` for every deciding seat of a batch; an agent's
-step-by-step call runs the same functions on one seat, so both engines play one policy.
-Uniforms come from the caller: ``cups`` per bid (one for the random agent), none for a sale
-plan except the random agent's one per pick (``random_sale_pick``).
+parameter vector (``agents`` names each kind's parameters). The compiled loop (``compiled``)
+reads them from the kit's ``PolicyTable`` and calls ``choose_bids`` and ``plan_sales`` for every
+deciding seat; an agent's step call runs the same functions on one seat, so both engines play
+one policy. Uniforms come from the caller: ``cups`` per bid (one for the random policy), none
+for a sale plan, one per pick for the random policy's sale (``random_sale_pick``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from workbench.games.going_gone.compiled import (
+from workbench.games.going_gone.holdings import (
     POP8,
     U0,
     U1,
@@ -27,6 +27,7 @@ from workbench.games.going_gone.compiled import (
 )
 
 RANDOM, VALUATION, COLLECTOR = 0, 1, 2
+KINDS = (RANDOM, VALUATION, COLLECTOR)
 #: Length of every policy's parameter vector (unused entries are 0).
 PARAMETERS = 6
 #: Most collections a valuation or collector seat sells in one round.
@@ -35,7 +36,7 @@ MAX_SALES = 3
 
 @njit(cache=True)
 def scratch(cups: int) -> tuple:
-    """Work arrays one decision needs, allocated once per batch: (exact-value ints, line counts
+    """Work arrays one decision needs, allocated once per call: (exact-value ints, line counts
     (16,), line masks (16,), marginals (cups,), lot item lines (64,), projected values (cups,),
     projected line counts or sale keys (16,), spare line masks (16,))."""
     return (
@@ -60,7 +61,7 @@ def choose_bids(
     out: np.ndarray,
 ) -> None:  # fmt: skip
     """One seat's allocation into ``out`` (cups,). ``seen_extra``: other seats' items and
-    sold collections when collections are open (else 0); ``tb``: ``compiled.Tables``."""
+    sold collections when collections are open (else 0); ``tb``: ``holdings.Tables``."""
     cups = len(lots)
     if kind == RANDOM:
         rank = np.int64(u[0] * _comb(budget + cups, cups))
@@ -150,7 +151,7 @@ def _lot_items(lot: np.uint64, lot_lines: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def _insertion(counts: np.ndarray, lot: np.uint64, best: np.ndarray, lot_lines: np.ndarray) -> int:
     """The most a lot adds to the line ``counts`` when its items join their type or country
-    lines, nothing else moving (``agents.insertion_marginals``)."""
+    lines, nothing else moving."""
     k = _lot_items(lot, lot_lines)
     top = len(best) - 1
     if k == 1:  # the better of its two lines (or nothing)
@@ -214,7 +215,7 @@ def _project(
     tb: tuple, space: tuple,
 ) -> None:  # fmt: skip
     """Each lot's value to line counts raised by the items each line can expect to win later
-    (``agents.projected_marginals``), into ``space``'s projected values."""
+    (the collector's projection), into ``space``'s projected values."""
     lot_lines, projected, line_counts = space[4], space[5], space[6]
     best = tb.best
     for cup in range(len(lots)):
@@ -261,7 +262,7 @@ def plan_sales(
 def _sell_arranged(
     holding: np.uint64, bucks: int, reserve: float, tb: tuple, space: tuple, out: np.ndarray
 ) -> int:
-    """``agents.sell_arranged``: lines of the quick arrangement, best Bucks per value first,
+    """The valuation policy's sale: lines of the quick arrangement, best Bucks per value first,
     while Bucks are below ``reserve``."""
     counts, lines, keys = space[1], space[2], space[6]
     best, values = tb.best, tb.values
@@ -294,7 +295,7 @@ def _sell_for_bucks(
     holding: np.uint64, bucks: int, reserve: float, exact: bool, tb: tuple, space: tuple,
     out: np.ndarray,
 ) -> int:  # fmt: skip
-    """``agents.sell_for_bucks``: whole lines, least value lost per Buck first (exact or quick
+    """The collector's sale: whole lines, least value lost per Buck first (exact or quick
     values), while Bucks are below ``reserve``. The holding's value after a sale is the one
     computed for the line sold."""
     lines = space[2]

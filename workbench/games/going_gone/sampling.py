@@ -49,11 +49,23 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from workbench.games.going_gone.actions import Allocation, Allocations, budget_of
-from workbench.games.going_gone.bits import item_bits, items_of, mask_of
-from workbench.games.going_gone.drawing import proposal_masks, sales_counts
+from workbench.games.going_gone.compiled import Positions, repeat_positions
 from workbench.games.going_gone.engine import Deal, Observation, State
+from workbench.games.going_gone.holdings import (
+    BYTE_ONES,
+    GOLDEN,
+    U0,
+    U1,
+    U255,
+    item_bits,
+    items_of,
+    mask_of,
+    popcount,
+)
+from workbench.games.going_gone.positions import observed_position
 from workbench.games.going_gone.rules import Rules
 
 #: (sealed, holdings, future, pending): see the module docstring; None where a seat has none.
@@ -166,6 +178,74 @@ def _mask_sales(left: int) -> int:
             total += _mask_sales(rest & ~sub)
             sub = (sub - 1) & others
     return total
+
+
+#: Items up to which ``sales_counts`` counts a holding's sales in int64: there are at most
+#: Bell(k + 1) sales of k items, and Bell(25) < 2^63.
+SALES_ITEMS = 24
+_SALES_SLOTS = 1 << 16
+_SALES_SHIFT = np.uint64(64 - 16)
+#: Direct-mapped memo of sales counts (a count depends on the items alone): masks and counts.
+_SALES_KEYS = np.zeros(_SALES_SLOTS, dtype=np.uint64)
+_SALES_COUNTS = np.zeros(_SALES_SLOTS, dtype=np.int64)
+
+
+@njit(cache=True)
+def _sales(left: np.uint64, keys: np.ndarray, counts: np.ndarray) -> np.int64:
+    """``_mask_sales``, compiled: sets of disjoint collections of the holding ``left``, none
+    included (its lowest item unsold, sold alone, or with a non-empty set of the other items of
+    its type line or of its country line)."""
+    if left == U0:
+        return np.int64(1)
+    slot = (left * GOLDEN) >> _SALES_SHIFT
+    if keys[slot] == left:
+        return counts[slot]
+    rest = left & (left - U1)
+    x = popcount((left ^ rest) - U1)
+    total = 2 * _sales(rest, keys, counts)
+    type_line = U255 << np.uint64(x & ~7)
+    country_line = BYTE_ONES << np.uint64(x & 7)
+    for line in (type_line, country_line):
+        others = rest & line
+        sub = others
+        while sub != U0:
+            total += _sales(rest & ~sub, keys, counts)
+            sub = (sub - U1) & others
+    keys[slot] = left
+    counts[slot] = total
+    return total
+
+
+@njit(cache=True)
+def _many_sales(masks: np.ndarray, keys: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    out = np.empty(len(masks), dtype=np.int64)
+    for i in range(len(masks)):
+        out[i] = -1 if popcount(masks[i]) > SALES_ITEMS else _sales(masks[i], keys, counts)
+    return out
+
+
+def sales_counts(masks: np.ndarray) -> np.ndarray:
+    """How many sealed sales each holding mask allows (``_mask_sales``), compiled;
+    -1 for a holding of more than ``SALES_ITEMS`` items (its count may not fit in int64)."""
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    return _many_sales(masks.ravel(), _SALES_KEYS, _SALES_COUNTS).reshape(masks.shape)
+
+
+@njit(cache=True, _nrt=False)
+def proposal_masks(
+    shuffled: np.ndarray, lookup: np.ndarray, picks: np.ndarray, starts: np.ndarray,
+    ends: np.ndarray, won: np.ndarray, others: np.ndarray, masks: np.ndarray,
+) -> None:  # fmt: skip
+    """Each proposal's holding of each other seat into ``masks`` (proposals, players): the lots
+    its split gives it (``won``) and its past items, the slice ``starts``-``ends`` of the
+    proposal's shuffled pool (item ids; ``lookup``: their mask bits)."""
+    for row in range(shuffled.shape[0]):
+        split = picks[row]
+        for k in range(len(others)):
+            mask = won[split, k]
+            for at in range(starts[split, k], ends[split, k]):
+                mask |= lookup[shuffled[row, at]]
+            masks[row, others[k]] = mask
 
 
 def _holding_sales(masks: np.ndarray) -> list[int]:
@@ -660,3 +740,40 @@ def _sale_fields(frame: _Frame, holdings: list, pending: dict, winners: Sequence
         done=tuple(s in sellers[:to_play] for s in range(n)),
         _cup_results=(tuple(winners), prices),
     )
+
+
+class PositionSampler:
+    """Positions of fillings of one observation, each consistent filling equally likely."""
+
+    def __init__(self, observation: Observation) -> None:
+        self.sampler = Sampler(observation)
+        self.observation = observation
+        self.template = observed_position(observation)
+        self.future_start = observation.round * observation.rules.items_per_round
+
+    def sample(self, rng: np.random.Generator, count: int, times: int = 1) -> Positions:
+        """``count`` positions: the fillings ``sample_states(observation, rng, count)`` draws;
+        ``times`` copies of them, block after block (row ``k * count + f`` is filling f), as
+        ``repeat_positions`` would give."""
+        draws = self.sampler.draw(rng, count)
+        positions = repeat_positions(self.template, count * times)
+        rules, me = self.observation.rules, self.observation.player
+        n, start = rules.players, self.future_start
+        others = [seat for seat in range(n) if seat != me]
+        holdings = positions.holdings.reshape(times, count, n)
+        holdings[:, :, others] = draws.masks[:, others]
+        deck = positions.deck.reshape(times, count, -1)
+        deck[:, :, start : start + draws.future.shape[1]] = draws.future
+        bids = positions.bids.reshape(times, count, n, -1)
+        for seat, sealed in draws.sealed.items():
+            bids[:, :, seat] = sealed
+        values = rules.sale_value
+        sale_items = positions.sale_items.reshape(times, count, n)
+        sale_count = positions.sale_count.reshape(times, count, n)
+        sale_bucks = positions.sale_bucks.reshape(times, count, n)
+        for seat, sales in draws.sales.items():
+            for row, sale in enumerate(sales):
+                sale_items[:, row, seat] = sum(sale)  # disjoint collections
+                sale_count[:, row, seat] = len(sale)
+                sale_bucks[:, row, seat] = sum(values(c.bit_count()) for c in sale)
+        return positions

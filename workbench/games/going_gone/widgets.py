@@ -9,7 +9,7 @@ import ipywidgets as widgets
 import polars as pl
 
 from workbench.games.going_gone.charts import arrangement_chart
-from workbench.games.going_gone.collections import (
+from workbench.games.going_gone.collection_values import (
     best_collections,
     lot_value,
     parse_items,

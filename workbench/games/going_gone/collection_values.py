@@ -2,9 +2,9 @@
 holding, what a lot adds, what a sale gives up, how the arrangement changes as items arrive.
 
 Items are given as item ids, as (type, country) pairs by name or index (``("cars",
-"Germany")``, ``(0, 0)``) or as ``"cars/Germany"``. Every value here is exact (the solver of
-``arrangement``); the random-holding summary is an estimate and says so (sample size, 95%
-interval).
+"Germany")``, ``(0, 0)``) or as ``"cars/Germany"``. Every value here is exact (``arrangement``'s
+solver, compiled in ``holdings``); the random-holding summary is an estimate and says so
+(sample size, 95% interval).
 """
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ import numpy as np
 import polars as pl
 
 from workbench.games.going_gone.actions import collection_problem, line_collections
-from workbench.games.going_gone.arrangement import batch_values, best_lines
-from workbench.games.going_gone.bits import item_bits, mask_of
-from workbench.games.going_gone.compiled import greedy_values
+from workbench.games.going_gone.arrangement import best_lines
+from workbench.games.going_gone.holdings import exact_values, greedy_values, item_bits, mask_of
 from workbench.games.going_gone.rules import Rules, is_whole_number
 from workbench.kit.seeding import SeedLike, generator
 from workbench.stats import mean_interval
@@ -195,7 +194,7 @@ def holding_value(items: Iterable[ItemLike], *, rules: Rules | None = None) -> i
 
 def _values(rules: Rules, holdings: Sequence[Sequence[int]]) -> list[int]:
     masks = np.array([mask_of(rules, h) for h in holdings], dtype=np.uint64)
-    return batch_values(masks, rules.best_line_values).tolist()
+    return exact_values(masks, rules).tolist()
 
 
 def _names(rules: Rules, items: Iterable[int]) -> str:
@@ -415,12 +414,12 @@ def random_holding_values(
             raise ValueError(f"sizes must be whole numbers 0–{len(rules.items)}, got {size!r}")
     bits = item_bits(rules)
     rng = generator(seed)
-    best = np.asarray(rules.best_line_values)
+    best = np.asarray(rules.best_line_values, dtype=np.int64)
     rows = []
     for size in sizes:
         picks = np.argsort(rng.random((samples, len(rules.items))), axis=1)[:, :size]
         masks = np.bitwise_or.reduce(bits[picks], axis=1) if size else np.zeros(samples, np.uint64)
-        exact = batch_values(masks, best)
+        exact = exact_values(masks, best)
         quick = greedy_values(masks, best)
         mean, low, high = mean_interval(exact)
         rows.append(
