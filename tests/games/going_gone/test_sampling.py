@@ -142,24 +142,6 @@ def test_sale_counts_by_hand(holding, expected):
     assert len(set(sampling._all_sales(SMALL["secret"], holding))) == expected
 
 
-@pytest.mark.parametrize("rules", [SMALL["secret"], SMALL["duo"], Rules(), Rules(players=3)])
-def test_the_split_table_is_the_splits(rules):
-    """The sampler's array splits (``_split_table``) are the enumeration's (``_splits``): the
-    same lot winners and past items in the same order, the same weights."""
-    for seed in range(2):
-        for state in positions(rules, seed)[:-1]:
-            frame = sampling._frame(state.observation(state.to_play))
-            splits, weights = sampling._splits(frame)
-            winners, past, table_weights = sampling._split_table(frame)
-            others = [s for s in range(rules.players) if s != state.to_play]
-            assert [tuple(None if w < 0 else w for w in row) for row in winners.tolist()] == [
-                w for w, _ in splits
-            ]
-            if not rules.open_collections:
-                assert past.tolist() == [[p[s] for s in others] for _, p in splits]
-            np.testing.assert_array_equal(table_weights, weights)
-
-
 @pytest.mark.parametrize("holding", [(0, 1, 3), (0, 1, 2, 3, 4), (0, 1, 2, 3, 4, 5)])
 def test_a_drawn_sale_is_uniform_over_every_sale(holding):
     """The sale drawer (counts on holding masks) against the enumeration of every sale

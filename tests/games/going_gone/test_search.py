@@ -17,7 +17,7 @@ from workbench.games.going_gone import (
 )
 from workbench.games.going_gone.compiled import Positions, repeat_positions
 from workbench.games.going_gone.positions import positions_of_states
-from workbench.games.going_gone.sampling import PositionSampler, sample_states
+from workbench.games.going_gone.sampling import Sampler, sample_states
 from workbench.games.going_gone.search import ANCHOR_MARGIN, GoingGoneSearchAgent, candidates
 from workbench.kit.search import SearchAgent
 from workbench.kit.seeding import generator
@@ -143,13 +143,13 @@ def test_sampled_positions_are_the_sampled_states(variant):
     per_round = rules.items_per_round
     for index, state in enumerate(decisions_along(rules, seed=6)[::4]):
         observation = state.observation(state.to_play)
-        drawn = PositionSampler(observation).sample(generator(index), 5)
+        drawn = Sampler(observation).positions(generator(index), 5)
         states = positions_of_states(sample_states(observation, generator(index), 5))
         start = state.rounds_done * per_round
         assert np.array_equal(drawn.deck[:, start:], states.deck[:, start:])
         for name in Positions._fields:
             if name != "deck":
                 assert np.array_equal(getattr(drawn, name), getattr(states, name)), name
-        copies = PositionSampler(observation).sample(generator(index), 5, times=3)
+        copies = Sampler(observation).positions(generator(index), 5, times=3)
         for name, repeated in zip(Positions._fields, repeat_positions(drawn, 3), strict=True):
             assert np.array_equal(getattr(copies, name), repeated), name

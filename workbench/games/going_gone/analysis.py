@@ -1,9 +1,6 @@
-"""Summaries of self-play frames for the questions notebook 03 asks: prices paid by lot size
-and round, win rates by seat and by turns as Auctioneer, and how often ties decide a lot.
-
-Every number is an estimate from simulation and carries its sample size and a 95% Student t
-interval (win rates come from ``workbench.metrics.win_rates``: a k-way shared win counts 1/k);
-games are the independent units.
+"""Summaries of self-play frames: prices paid by lot size and round, win rates by seat and by
+turns as Auctioneer, and how often ties decide a lot. Each is an estimate with its sample size
+and a 95% interval, games being the independent units (a k-way shared win counts 1/k).
 """
 
 from __future__ import annotations
@@ -20,11 +17,7 @@ from workbench.metrics import mean_with_interval, win_rates
 
 
 def simulate_lineups(
-    lineups: Mapping[str, Any],
-    rules: Rules | None = None,
-    *,
-    games: int,
-    seed: SeedLike,
+    lineups: Mapping[str, Any], rules: Rules | None = None, *, games: int, seed: SeedLike
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``simulate`` each named line-up (anything ``simulate`` accepts as ``agents``) for
     ``games`` games: (games frame, lots frame), each with a ``lineup`` column. Line-up ``i``

@@ -1,26 +1,17 @@
-"""Exact best arrangement of held items into collections, for any table of collection values.
+"""Exact best arrangement of held items (a bitmask, bit ``8 * type + country``) into
+collections, for any table of collection values: the readable reference.
 
-A holding is a set of cells of the type x country grid, kept as a bitmask: bit ``8 * type +
-country``. An arrangement puts every item in exactly one collection, and a collection lies in
-one line (one type or one country). Within a line only the number of items matters, and ``m``
-items of one line are best split as ``best[m]`` (``Rules.best_line_values``; equal to the
-value table unless splitting pays). So the problem is: send each item to its type line or its
-country line to maximise ``sum(best[count of each line])``. Greedy grouping is wrong in general
-(the table is not convex), so this module solves it exactly:
+Within a line only the count matters (``m`` items are best split as ``best[m]``,
+``Rules.best_line_values``), so each item goes to its type or its country line to maximise
+``sum(best[count])``; greedy grouping is wrong in general (the table is not convex), so:
 
-1. An item alone in its country goes to its type line, and one alone in its type goes to its
-   country line: ``best`` is superadditive (``best[a + 1] >= best[a] + best[1]``), so this never
-   loses. Then an item goes to its type line when the least that line can gain from one more
-   item (over every count it could reach) is at least the most its country line can (and the
-   other way round): moving it there never loses either. Fixing items only narrows the other
-   items' ranges, so these tests are applied to all items at once until nothing changes. What
-   is left — usually nothing — splits into independent connected components.
+1. An item alone in its country goes to its type line, one alone in its type to its country
+   line (``best`` is superadditive). Then an item goes to its type line when the least that line
+   can gain from one more item is at least the most its country line can (and the other way
+   round); repeated until nothing changes. What is left splits into connected components.
 2. Each component is a dynamic programme over its type lines, the state being how many free
-   items each country line has received so far (a dense mixed-radix array); a type line sending
-   exactly ``k`` of its free items to their countries is built item by item, so a line costs
-   O(n^2) array operations rather than 2^n. The optimum is read off with the country values; the
-   arrangement is recovered by walking the stored arrays back. (Rows and columns swap roles when
-   that makes the state smaller.)
+   items each country line has received (a mixed-radix array; rows and columns swap when that is
+   smaller); the arrangement is recovered by walking the stored arrays back.
 """
 
 from __future__ import annotations
@@ -41,9 +32,6 @@ def popcount(value: int) -> int:
 def int_type_bytes(mask: int) -> list[int]:
     """The 8 type lines of a mask, each a byte of country bits."""
     return [(mask >> (GRID * t)) & 0xFF for t in range(GRID)]
-
-
-# -- the free sub-problem -----------------------------------------------------------------------
 
 
 def reduce_holding(mask: int) -> tuple[list[int], list[int], list[int]]:
@@ -304,9 +292,6 @@ def _solve_side(
                 cell = (r, c) if row_kind == "type" else (c, r)
                 where[cell] = col_kind if choice[i] >> bit & 1 else row_kind
     return part
-
-
-# -- one holding --------------------------------------------------------------------------------
 
 
 def best_value(mask: int, best: Sequence[int] | np.ndarray) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from workbench.charts import WIDTH
+from workbench.charts import WIDTH, interval_tooltip
 from workbench.games.going_gone.collection_values import Arrangement
 
 #: Room to the right of every chart: a browser's fonts can run wider than the ones the SVG was
@@ -52,10 +52,7 @@ def value_chart(
 
 
 def arrangement_chart(
-    arrangement: Arrangement,
-    *,
-    lot: tuple[int, ...] = (),
-    title: str | None = None,
+    arrangement: Arrangement, *, lot: tuple[int, ...] = (), title: str | None = None
 ) -> alt.LayerChart:
     """The grid of types (rows) and countries (columns): each held item coloured by the
     collection it is in, labelled with that collection's size; items of ``lot`` outlined."""
@@ -124,29 +121,16 @@ def holding_values_chart(values: pl.DataFrame, *, title: str | None = None) -> a
     """What random holdings are worth (``random_holding_values``): the mean exact value by
     size with its 95% interval, and the least and most seen."""
     n = int(values["n"][0])
+    measures = {"mean": "mean (95% interval)", "least": "least seen", "most": "most seen"}
     long = pl.concat(
-        [
-            values.select(
-                "size",
-                pl.col("mean").alias("bucks"),
-                pl.lit("mean (95% interval)").alias("measure"),
-            ),
-            values.select(
-                "size",
-                pl.col("least").cast(pl.Float64).alias("bucks"),
-                pl.lit("least seen").alias("measure"),
-            ),
-            values.select(
-                "size",
-                pl.col("most").cast(pl.Float64).alias("bucks"),
-                pl.lit("most seen").alias("measure"),
-            ),
-        ]
-    )
+        values.select("size", pl.col(column).cast(pl.Float64).alias("bucks"),
+                      pl.lit(measure).alias("measure"))
+        for column, measure in measures.items()
+    )  # fmt: skip
     colour = alt.Color(
         "measure:N",
         scale=alt.Scale(
-            domain=["mean (95% interval)", "least seen", "most seen"],
+            domain=list(measures.values()),
             range=["#4c78a8", "#9d9d9d", "#54a24b"],
         ),
         title=None,
@@ -229,14 +213,7 @@ def price_chart(
     layers = alt.layer(
         base.mark_line(point=True).encode(
             y=alt.Y("mean:Q", title="mean price (Bucks), 95% interval"),
-            tooltip=[
-                "round:Q",
-                "lot:N",
-                "n:Q",
-                alt.Tooltip("mean:Q", format=".2f"),
-                alt.Tooltip("low:Q", format=".2f"),
-                alt.Tooltip("high:Q", format=".2f"),
-            ],
+            tooltip=["round:Q", "lot:N", "n:Q", *interval_tooltip("mean", number_format=".2f")],
         ),
         base.mark_errorbar().encode(
             y=alt.Y("low:Q", title="mean price (Bucks), 95% interval"), y2="high:Q"
@@ -280,13 +257,9 @@ def win_rate_chart(
         base.mark_point(filled=True, size=60).encode(
             x="win_rate:Q",
             tooltip=[
-                f"{category}:N",
-                "n:Q",
-                alt.Tooltip("win_rate:Q", format=".3f"),
-                alt.Tooltip("low:Q", format=".3f"),
-                alt.Tooltip("high:Q", format=".3f"),
-            ]
-            + (["lineup:N"] if by_lineup else []),
+                f"{category}:N", "n:Q", *interval_tooltip("win_rate", number_format=".3f"),
+                *(["lineup:N"] if by_lineup else []),
+            ],
         ),
     ]
     if fair_share is not None:

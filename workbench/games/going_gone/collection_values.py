@@ -1,10 +1,7 @@
 """Exact collection values as a designer or player asks for them: the best arrangement of a
 holding, what a lot adds, what a sale gives up, how the arrangement changes as items arrive.
-
-Items are given as item ids, as (type, country) pairs by name or index (``("cars",
-"Germany")``, ``(0, 0)``) or as ``"cars/Germany"``. Every value here is exact (``arrangement``'s
-solver, compiled in ``holdings``); the random-holding summary is an estimate and says so
-(sample size, 95% interval).
+Items are ids, (type, country) pairs by name or index, or ``"cars/Germany"``. The random-holding
+summary is an estimate and says so (sample size, 95% interval).
 """
 
 from __future__ import annotations
@@ -16,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 import polars as pl
 
+from workbench.checks import instance_or_default
 from workbench.games.going_gone.actions import collection_problem, line_collections
 from workbench.games.going_gone.arrangement import best_lines
 from workbench.games.going_gone.holdings import exact_values, greedy_values, item_bits, mask_of
@@ -51,23 +49,13 @@ class Arrangement:
     def frame(self) -> pl.DataFrame:
         """One row per item: item, type, country, its collection (number, kind, line, size,
         value)."""
-        rows = []
-        for number, collection in enumerate(self.collections, start=1):
-            for item in collection.items:
-                rows.append(
-                    {
-                        "item": item,
-                        "name": self.rules.item_name(item),
-                        "type": self.rules.items[item].type,
-                        "country": self.rules.items[item].country,
-                        "collection": number,
-                        "kind": collection.kind,
-                        "line": collection.line,
-                        "size": collection.size,
-                        "value": collection.value,
-                    }
-                )
-        return pl.DataFrame(rows, schema=_ARRANGEMENT_SCHEMA).sort("collection", "item")
+        rows = [
+            (item, self.rules.item_name(item), *self.rules.items[item], number, c.kind, c.line,
+             c.size, c.value)
+            for number, c in enumerate(self.collections, start=1) for item in c.items
+        ]  # fmt: skip
+        frame = pl.DataFrame(rows, schema=_ARRANGEMENT_SCHEMA, orient="row")
+        return frame.sort("collection", "item")
 
     def __str__(self) -> str:
         if not self.collections:
@@ -77,19 +65,10 @@ class Arrangement:
 
 
 _ARRANGEMENT_SCHEMA = {
-    "item": pl.Int64,
-    "name": pl.String,
-    "type": pl.String,
-    "country": pl.String,
-    "collection": pl.Int64,
-    "kind": pl.String,
-    "line": pl.String,
-    "size": pl.Int64,
+    "item": pl.Int64, "name": pl.String, "type": pl.String, "country": pl.String,
+    "collection": pl.Int64, "kind": pl.String, "line": pl.String, "size": pl.Int64,
     "value": pl.Int64,
-}
-
-
-# -- reading items ------------------------------------------------------------------------------
+}  # fmt: skip
 
 
 def parse_items(items: Iterable[ItemLike], rules: Rules | None = None) -> tuple[int, ...]:
@@ -147,14 +126,7 @@ def _line_index(value: object, names: Sequence[str], what: str, plural: str) -> 
 
 
 def _rules(rules: Rules | None) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a going_gone Rules, got {type(rules).__name__}")
-    return rules
-
-
-# -- values -------------------------------------------------------------------------------------
+    return instance_or_default("rules", rules, Rules, Rules, "a going_gone Rules or None")
 
 
 def best_collections(items: Iterable[ItemLike], *, rules: Rules | None = None) -> Arrangement:
@@ -211,10 +183,7 @@ def lot_value(
 
 
 def lot_values(
-    holding: Iterable[ItemLike],
-    lots: Iterable[Iterable[ItemLike]],
-    *,
-    rules: Rules | None = None,
+    holding: Iterable[ItemLike], lots: Iterable[Iterable[ItemLike]], *, rules: Rules | None = None
 ) -> pl.DataFrame:
     """``lot_value`` for several lots (e.g. a round's five): one row per lot, in order."""
     rules = _rules(rules)
@@ -239,27 +208,17 @@ def lot_values(
             "marginal": [v - values[0] for v in values[1:]],
         },
         schema={
-            "lot": pl.Int64,
-            "items": pl.String,
-            "lot_size": pl.Int64,
-            "value_without": pl.Int64,
-            "value_with": pl.Int64,
-            "marginal": pl.Int64,
+            "lot": pl.Int64, "items": pl.String, "lot_size": pl.Int64, "value_without": pl.Int64,
+            "value_with": pl.Int64, "marginal": pl.Int64,
         },
-    )
+    )  # fmt: skip
 
 
 _SALE_SCHEMA = {
-    "collection": pl.String,
-    "kind": pl.String,
-    "line": pl.String,
-    "size": pl.Int64,
-    "bucks_now": pl.Int64,
-    "value_before": pl.Int64,
-    "value_after": pl.Int64,
-    "value_lost": pl.Int64,
-    "net": pl.Int64,
-}
+    "collection": pl.String, "kind": pl.String, "line": pl.String, "size": pl.Int64,
+    "bucks_now": pl.Int64, "value_before": pl.Int64, "value_after": pl.Int64,
+    "value_lost": pl.Int64, "net": pl.Int64,
+}  # fmt: skip
 
 
 def sale_value(
@@ -340,13 +299,10 @@ def value_table(rules: Rules | None = None) -> pl.DataFrame:
             ],
         },
         schema={
-            "size": pl.Int64,
-            "value": pl.Int64,
-            "marginal": pl.Int64,
-            "best_value": pl.Int64,
+            "size": pl.Int64, "value": pl.Int64, "marginal": pl.Int64, "best_value": pl.Int64,
             "best_split": pl.String,
         },
-    )
+    )  # fmt: skip
 
 
 def arrival_path(items: Sequence[ItemLike], *, rules: Rules | None = None) -> pl.DataFrame:
@@ -395,11 +351,7 @@ def arrival_path(items: Sequence[ItemLike], *, rules: Rules | None = None) -> pl
 
 
 def random_holding_values(
-    sizes: Iterable[int],
-    *,
-    samples: int,
-    seed: SeedLike,
-    rules: Rules | None = None,
+    sizes: Iterable[int], *, samples: int, seed: SeedLike, rules: Rules | None = None
 ) -> pl.DataFrame:
     """What random holdings are worth (an estimate: ``samples`` holdings per size, drawn
     uniformly from the deck): per size, n, the mean exact value with a 95% t interval, the

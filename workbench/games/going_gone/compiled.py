@@ -1,24 +1,17 @@
-"""Going, Going, GONE!'s one compiled loop: positions played to the end by compiled policies,
-recording what the frames need. A position is a game standing anywhere with every card known
-(``Positions``); a new game is a position dealt at its start.
+"""Going, Going, GONE!'s one compiled loop: positions (games standing anywhere, every card
+known; a new game is a position dealt at its start) played to the end by compiled policies,
+recording what the frames need. Round after round across the positions, each from its own
+round, phase, sealed bids and sales: the seats still to bid bid, the cups resolve, the seats
+holding items sell (adding to a sale under way), the sales are paid. Seat s of position g plays
+row ``assignment[g, s]`` of the policy table (``policies``).
 
-The loop plays round after round across the positions, each from its own round, phase, sealed
-bids and sales: every seat still to bid bids, the cups resolve, every seat holding items sells
-(a seat part-way through its sale keeps what it has put in and adds the rest of its plan; a
-random seat picks on from the items left), the sales are paid. Seat s of position g plays row
-``assignment[g, s]`` of the policy table (``kinds``, ``parameters``; ``policies``).
-
-Random draws come from one of two sources:
-
-- a ``stream`` (self-play's new games): one numpy PCG64 stream (``workbench.kit.streams``), in a
-  fixed order: each round, table row after row, position after position, each of the row's
-  seats its bid uniforms (``cups``, one for the random policy); then, random row after random
-  row, their sale picks one at a time, one uniform for every (position, seat) of the row per
-  pick, until no seat of the row picks a collection;
-- keys (``play_from``, the search): position g's uniforms are a counter-based hash of its key
-  ``keys[g]`` and (round, seat, slot) (``uniform``): slot j < cups for a bid, 512 + k for a random
-  seat's k-th sale pick. A position's draws depend on its key alone, so a key gives the same
-  playout in any batch (the search's common random numbers).
+Uniforms come from a ``stream`` (self-play; ``workbench.kit.streams``), in a fixed order: each
+round, table row after row, position after position, each of the row's seats its bid uniforms
+(``cups``, one for the random policy); then, per random row, its sale picks one at a time, a
+uniform for each of its (position, seat) per pick until none picks again. Or from keys
+(``play_from``, the search): position g's uniform for (round, seat, slot) is a counter-based
+hash of ``keys[g]`` (``uniform``; slot j < cups for a bid, 512 + k for a random seat's k-th sale
+pick), so a key gives the same playout in any batch (the search's common random numbers).
 """
 
 from __future__ import annotations
@@ -115,65 +108,44 @@ class Recording:
 
 def empty_positions(rules: Rules, games: int) -> Positions:
     """``games`` zeroed positions (no sealed bids) to fill in."""
-    n, cups = rules.players, rules.cups
+    seats, z, i64, u64 = (games, rules.players), np.zeros, np.int64, np.uint64
     return Positions(
-        deck=np.zeros((games, len(rules.items)), np.int64),
-        rounds_done=np.zeros(games, np.int64),
-        phase=np.zeros(games, np.int64),
-        auctioneer=np.zeros(games, np.int64),
-        bucks=np.zeros((games, n), np.int64),
-        holdings=np.zeros((games, n), np.uint64),
-        sold=np.zeros((games, n), np.uint64),
-        bids=np.full((games, n, cups), -1, np.int64),
-        sale_items=np.zeros((games, n), np.uint64),
-        sale_count=np.zeros((games, n), np.int64),
-        sale_bucks=np.zeros((games, n), np.int64),
-        done=np.zeros((games, n), np.bool_),
-        keys=np.zeros(games, np.uint64),
-    )
+        z((games, len(rules.items)), i64), z(games, i64), z(games, i64), z(games, i64),
+        z(seats, i64), z(seats, u64), z(seats, u64), np.full((*seats, rules.cups), -1, i64),
+        z(seats, u64), z(seats, i64), z(seats, i64), z(seats, np.bool_), z(games, u64),
+    )  # fmt: skip
 
 
 def repeat_positions(positions: Positions, times: int) -> Positions:
-    """The positions ``times`` over, block after block (row ``k * G + g`` is game g)."""
-    return Positions(*(_blocks(a, times) for a in positions))
-
-
-def _blocks(array: np.ndarray, times: int) -> np.ndarray:
-    """``np.concatenate([array] * times)`` by one broadcast (faster for many copies of a row)."""
-    out = np.empty((times, *array.shape), array.dtype)
-    out[:] = array
-    return out.reshape(times * array.shape[0], *array.shape[1:])
+    """The positions ``times`` over, block after block (row ``k * G + g`` is game g), each
+    array copied by one broadcast (faster than concatenating many copies of a row)."""
+    copies = []
+    for array in positions:
+        out = np.empty((times, *array.shape), array.dtype)
+        out[:] = array
+        copies.append(out.reshape(times * array.shape[0], *array.shape[1:]))
+    return Positions(*copies)
 
 
 def empty_rounds(rules: Rules, games: int) -> Rounds:
     """Zeroed round records of ``games`` games."""
-    n, rounds, cups = rules.players, rules.rounds, rules.cups
-    shape = (games, rounds, n)
+    shape, cups, items = (games, rules.rounds, rules.players), rules.cups, len(rules.items)
+    z = np.zeros
     return Rounds(
-        bids=np.zeros((*shape, cups), np.int16),
-        winners=np.full((games, rounds, cups), -1, np.int8),
-        prices=np.zeros((games, rounds, cups), np.int16),
-        spent=np.zeros(shape, np.int16),
-        lots_won=np.zeros(shape, np.int8),
-        items_won=np.zeros(shape, np.int8),
-        sales_made=np.zeros(shape, np.int8),
-        sale_bucks=np.zeros(shape, np.int16),
-        bucks_after=np.zeros(shape, np.int32),
-        holdings_after=np.zeros(shape, np.uint64),
-        score_after=np.zeros(shape, np.int32),
-        sales=np.zeros((games, len(rules.items)), np.uint64),
-        sale_keys=np.full((games, len(rules.items)), -1, np.int64),
-    )
+        z((*shape, cups), np.int16), np.full((*shape[:2], cups), -1, np.int8),
+        z((*shape[:2], cups), np.int16), z(shape, np.int16), z(shape, np.int8), z(shape, np.int8),
+        z(shape, np.int8), z(shape, np.int16), z(shape, np.int32), z(shape, np.uint64),
+        z(shape, np.int32), z((games, items), np.uint64), np.full((games, items), -1, np.int64),
+    )  # fmt: skip
 
 
 def play_positions(
     rules: Rules, tables: Tables, table: PolicyTable, assignment: np.ndarray,
     positions: Positions, *, stream: np.ndarray | None = None, rounds: Rounds | None = None,
 ) -> tuple[np.ndarray, Totals]:  # fmt: skip
-    """Play every position to the end (in place) with the policies ``table`` at ``assignment``
-    (G, n); draw from ``stream`` (a ``workbench.kit.streams`` state, advanced in place) or, when
-    None, from each position's key; record each round into ``rounds`` when given. Returns the
-    final scores (G, n) int64 and the totals."""
+    """Play every position to the end (in place) with ``table``'s policies at ``assignment``
+    (G, n), drawing from ``stream`` (advanced in place) or else the keys, recording each round
+    into ``rounds`` when given: the final scores (G, n) int64 and the totals."""
     games, n = positions.bucks.shape
     limit = -1 if rules.cube_limit is None else rules.cube_limit
     scores = np.zeros((games, n), np.int64)
@@ -199,7 +171,7 @@ def play_positions(
 
 
 def _sort_sales(rounds: Rounds) -> None:
-    """Each game's sold collections in order of ``sale_keys`` (round, seat, place in the sale)."""
+    """Each game's sold collections in the order of their keys (round, seat, place in sale)."""
     keys = np.where(rounds.sale_keys < 0, np.iinfo(np.int64).max, rounds.sale_keys)
     order = np.argsort(keys, axis=1, kind="stable")
     rounds.sales[:] = np.take_along_axis(rounds.sales, order, axis=1)
@@ -262,23 +234,10 @@ def _play(kinds, params, assignment, tb, open_, limit, rounds, per_round, p, key
             if _due(p, g, r, BID):
                 _resolve(g, r, p, lots[g], tb, totals, record, rec)
                 p.phase[g] = SELL
-        if keyed:
-            for g in range(G):
-                for s in range(n):
-                    if (_due(p, g, r, SELL) and kinds[assignment[g, s]] == RANDOM
-                            and not p.done[g, s] and p.holdings[g, s] != np.uint64(0)):
-                        left = p.holdings[g, s] & ~p.sale_items[g, s]
-                        for pick in range(64):
-                            c = random_sale_pick(uniform(p.keys[g], r, s, 512 + pick), left, tb)
-                            if c == np.uint64(0):
-                                break
-                            left &= ~c
-                            _add_sale(g, s, r, c, p, tb, record, rec, logged)
-        else:
-            for k in range(len(kinds)):
-                if kinds[k] == RANDOM:
-                    _stream_picks(k, r, assignment, p, tb, stream, record, rec, picking, active,
-                                  logged)  # fmt: skip
+        for k in range(len(kinds)):
+            if kinds[k] == RANDOM:
+                _random_sales(k, r, assignment, p, tb, keyed, stream, record, rec, picking, active,
+                              logged)  # fmt: skip
         for g in range(G):
             if _due(p, g, r, SELL):
                 _sell(g, r, kinds, params, assignment, p, tb, rounds_left, space, work, plan,
@@ -351,15 +310,15 @@ def _add_sale(g, s, r, collection, p, tb, record, rec, logged):
 
 
 @njit(cache=True, _nrt=False)
-def _stream_picks(k, r, assignment, p, tb, stream, record, rec, picking, active, logged):
-    """The random sale picks of every seat playing row ``k``, pick after pick (the stream's
-    order, see the module docstring)."""
+def _random_sales(k, r, assignment, p, tb, keyed, stream, record, rec, picking, active, logged):
+    """The sale picks of the random policy's seats (row ``k``), pick after pick: from the
+    stream, one uniform for every seat of the row per pick while any picks (the stream's order)."""
     G, n = assignment.shape
     for g in range(G):
         for s in range(n):
             picking[g, s] = p.holdings[g, s] & ~p.sale_items[g, s]
             active[g, s] = not p.done[g, s]
-    going = True
+    pick, going = 0, True
     while going:
         going = False
         for g in range(G):
@@ -368,7 +327,7 @@ def _stream_picks(k, r, assignment, p, tb, stream, record, rec, picking, active,
             for s in range(n):
                 if assignment[g, s] != k:
                     continue
-                u = stream_uniform(stream)
+                u = uniform(p.keys[g], r, s, 512 + pick) if keyed else stream_uniform(stream)
                 if not active[g, s]:
                     continue
                 c = random_sale_pick(u, picking[g, s], tb)
@@ -378,6 +337,7 @@ def _stream_picks(k, r, assignment, p, tb, stream, record, rec, picking, active,
                 picking[g, s] &= ~c
                 _add_sale(g, s, r, c, p, tb, record, rec, logged)
                 going = True
+        pick += 1
 
 
 @njit(cache=True, inline="always")

@@ -1,16 +1,11 @@
 """Holdings as 64-bit masks over the type x country grid (bit ``8 * type + country``), and the
-compiled (numba) work on one holding: its exact best-arrangement value and the quick
-arrangement the agents use.
-
-The exact value follows ``arrangement``'s method (forced items, the range test, then a dynamic
-programme over what is left) and is tied to ``arrangement.best_value`` by tests. Most holdings
-the agents value have at most a few free items; ``few_free_value`` values those bit-parallel,
-without the cache (whose lookups miss the processor's caches).
+compiled work on one holding: its exact best-arrangement value (``arrangement``'s method, tied
+to ``arrangement.best_value`` by tests) and the quick arrangement the agents use.
 
 Functions that never allocate run without numba's reference counting (``_nrt=False``, here and
-in ``policies`` and ``compiled``; callers pass in their work arrays): counting the references of
-every array on every call and view cost more than the decisions. The DP (``_free_value``,
-``_dp``) allocates, so says ``_nrt=True``: a callee otherwise inherits its caller's setting.
+in ``policies`` and ``compiled``; callers pass their work arrays): counting references on every
+call cost more than the decisions. The DP allocates, so says ``_nrt=True`` (a callee otherwise
+inherits its caller's setting).
 """
 
 from __future__ import annotations
@@ -25,8 +20,7 @@ from numba import njit
 from workbench.games.going_gone.rules import Rules
 
 GRID = 8  # bits per type line in a mask (at most 8 countries)
-#: COLUMN_ONES[byte]: a uint64 whose byte c is 1 when bit c of ``byte`` is set (column counts
-#: are the sum of these over a holding's type bytes).
+#: COLUMN_ONES[byte]: byte c is 1 when bit c of ``byte`` is set (summed: column counts).
 COLUMN_ONES = np.array(
     [sum(((b >> c) & 1) << (8 * c) for c in range(8)) for b in range(256)], dtype=np.uint64
 )
@@ -72,19 +66,10 @@ def mask_of(rules: Rules, items: Iterable[int]) -> int:
     return mask
 
 
-@cache
-def _bit_items(rules: Rules) -> tuple[int, ...]:
-    """Item id at each of the 64 bit positions (-1 where no item)."""
-    table = [-1] * 64
-    for item, (t, c) in enumerate(zip(rules.item_type, rules.item_country, strict=True)):
-        table[GRID * t + c] = item
-    return tuple(table)
-
-
 def items_of(rules: Rules, mask: int) -> tuple[int, ...]:
     """The item ids in a mask, sorted."""
-    table, mask = _bit_items(rules), int(mask)
-    return tuple(sorted(table[b] for b in range(64) if mask >> b & 1))
+    mask = int(mask)
+    return tuple(sorted(rules.item_at[b // GRID, b % GRID] for b in range(64) if mask >> b & 1))
 
 
 def marginal_bounds(best: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -118,14 +103,13 @@ _NEG = -(10**6)  # "unreachable" in the DP; far below any reachable value
 #: Slots of the direct-mapped cache of exact values each rule set keeps (a power of two).
 CACHE = 1 << 18
 _CACHE_SHIFT = np.uint64(64 - 18)
-#: The 64-bit golden-ratio multiplier of the direct-mapped caches' and streams' hashing.
+#: The 64-bit golden-ratio multiplier of the direct-mapped caches' and the keys' hashing.
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Free items up to which every assignment is tried (``_gray_value``) instead of the DP.
 GRAY_ITEMS = 10
 #: Free items above which the range test (``_dominate``) runs before the search.
 DOMINATE_ITEMS = 6
-#: Free items up to which ``cached_value`` tries every assignment (``few_free_value``) before
-#: looking in the cache.
+#: Free items up to which ``cached_value`` tries every assignment before looking in the cache.
 FEW_FREE = 4
 #: Scratch ints ``exact_value`` needs (callers pass one array of this size, reused).
 WORK = 128
@@ -172,18 +156,6 @@ def tables_of(rules: Rules) -> Tables:
     )
 
 
-# -- bits of one mask ----------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def popcount(x: np.uint64) -> int:
-    """Set bits of a uint64."""
-    x = x - ((x >> U1) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
 @njit(cache=True, inline="always")
 def row_of(mask: np.uint64, line: int) -> int:
     """Byte ``line`` of a mask (a type line's countries, or of a transposed mask)."""
@@ -220,6 +192,12 @@ def byte_counts(x: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
+def popcount(x: np.uint64) -> int:
+    """Set bits of a uint64."""
+    return np.int64((byte_counts(x) * BYTE_ONES) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
 def _crowded_bytes(x: np.uint64) -> np.uint64:
     """0xFF in every byte of ``x`` holding two or more set bits, 0 elsewhere."""
     flags = (byte_counts(x) + _M7E) & _M80  # a count of 2-8 (plus 126) reaches bit 7
@@ -248,10 +226,9 @@ def _crowded_columns(mask: np.uint64) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def few_free_value(mask: np.uint64, best: np.ndarray, work: np.ndarray) -> int:
-    """``exact_value`` of a holding with at most ``FEW_FREE`` free items (sharing their type
-    line and their country line with other items), or -1 for more: bit-parallel, every
-    assignment of the free items tried (Gray-code order). Most holdings a game builds have
-    none or one, and this is cheaper than a lookup in the value cache."""
+    """``exact_value`` of a holding with at most ``FEW_FREE`` free items (sharing both lines
+    with other items), else -1: bit-parallel, every assignment tried in Gray-code order. Most
+    holdings have none or one, and this beats a lookup in the value cache."""
     crowded_types = _crowded_bytes(mask)
     crowded_countries = _crowded_columns(mask)
     free = mask & crowded_types & crowded_countries
@@ -294,9 +271,6 @@ def few_free_value(mask: np.uint64, best: np.ndarray, work: np.ndarray) -> int:
         if value > found:
             found = value
     return found
-
-
-# -- exact value ---------------------------------------------------------------------------------
 
 
 @njit(cache=True, _nrt=False)
@@ -357,9 +331,9 @@ def exact_value(
 def _components_value(
     tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, best: np.ndarray, work: np.ndarray
 ) -> int:
-    """Best value of the lines the free items touch, one connected component at a time (free
-    items linked through a shared type or country line; components are independent, so their
-    best values add): small ones by ``_gray_value``, the others by the DP."""
+    """Best value of the lines the free items touch, one connected component (free items linked
+    through shared lines) at a time, as their values add: small ones by ``_gray_value``, the
+    others by the DP."""
     part = work[80:88]
     taken = 0  # type lines already in a component
     value = 0
@@ -398,8 +372,8 @@ def _free_count(free: np.ndarray) -> int:
 def _gray_value(
     tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, best: np.ndarray, work: np.ndarray
 ) -> int:
-    """Best value of the lines the free items touch, by trying every way to send each free item
-    to its type or its country line, in Gray-code order (one item moves per step)."""
+    """Best value of the lines the free items touch, every assignment of them tried in
+    Gray-code order (one item moves per step)."""
     tcount, ccount, item_type, item_country = work[0:8], work[8:16], work[16:32], work[32:48]
     k = 0
     for t in range(8):
@@ -445,8 +419,7 @@ def _gray_value(
 
 @njit(cache=True, inline="always")
 def cached_value(mask: np.uint64, tb: tuple, work: np.ndarray) -> int:
-    """``exact_value``: at once for a holding with few free items (``few_free_value``), else
-    remembered in the rule set's direct-mapped cache (``Tables``)."""
+    """``exact_value``: at once with few free items, else through the rule set's cache."""
     value = few_free_value(mask, tb.best, work)
     if value >= 0:
         return value
@@ -507,7 +480,7 @@ def _free_value(
     tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, columns: int, best: np.ndarray
 ) -> int:
     """Best value of the lines the free items touch: a DP over one side's lines, the state
-    being how many free items each line of the other side has received (the smaller side)."""
+    being how many free items each line of the other (smaller) side has received."""
     type_states = 1
     country_states = 1
     for t in range(8):
@@ -595,14 +568,10 @@ def _dp(held: np.ndarray, line_fixed: np.ndarray, cross_fixed: np.ndarray, best:
     return found
 
 
-# -- the quick arrangement -----------------------------------------------------------------------
-
-
 @njit(cache=True, inline="always")
 def greedy(mask: np.uint64, counts: np.ndarray, lines: np.ndarray) -> None:
-    """``agents``' quick arrangement: every item joins the longer of its type and country lines
-    (the type on a tie). Fills ``counts`` (16,) and ``lines`` (16,) uint64: types 0-7, then
-    countries 8-15."""
+    """The quick arrangement: every item joins the longer of its type and country lines (the
+    type on a tie), into ``counts`` and ``lines`` (16,): types 0-7, then countries 8-15."""
     packed = U0
     for t in range(8):
         packed += COLUMN_ONES[row_of(mask, t)]
@@ -644,43 +613,32 @@ def greedy_total(mask: np.uint64, best: np.ndarray, counts: np.ndarray, lines: n
 
 
 @njit(cache=True)
-def many_exact(
-    masks: np.ndarray, best: np.ndarray, low: np.ndarray, high: np.ndarray
-) -> np.ndarray:
-    """``exact_value`` of every mask of a flat uint64 array."""
-    work = np.zeros(WORK, dtype=np.int64)
+def _many(masks: np.ndarray, best: np.ndarray, low: np.ndarray, high: np.ndarray,
+          exact: bool) -> np.ndarray:  # fmt: skip
+    """``exact_value`` (or ``greedy_total``) of every mask of a flat uint64 array."""
+    work, lines = np.zeros(WORK, dtype=np.int64), np.zeros(16, dtype=np.uint64)
     out = np.empty(len(masks), dtype=np.int64)
     for i in range(len(masks)):
-        out[i] = exact_value(masks[i], best, low, high, work)
-    return out
-
-
-@njit(cache=True)
-def many_greedy(masks: np.ndarray, best: np.ndarray) -> np.ndarray:
-    """``greedy_total`` of every mask of a flat uint64 array."""
-    counts = np.zeros(16, dtype=np.int64)
-    lines = np.zeros(16, dtype=np.uint64)
-    out = np.empty(len(masks), dtype=np.int64)
-    for i in range(len(masks)):
-        out[i] = greedy_total(masks[i], best, counts, lines)
+        if exact:
+            out[i] = exact_value(masks[i], best, low, high, work)
+        else:
+            out[i] = greedy_total(masks[i], best, work, lines)
     return out
 
 
 def exact_values(masks: np.ndarray, rules_or_best: Rules | np.ndarray) -> np.ndarray:
     """Exact best-arrangement values of uint64 masks of any shape (compiled)."""
-    best = _best(rules_or_best)
-    low, high = marginal_bounds(best)
-    masks = np.ascontiguousarray(masks, dtype=np.uint64)
-    return many_exact(masks.ravel(), best, low, high).reshape(masks.shape)
+    return _values(masks, rules_or_best, True)
 
 
 def greedy_values(masks: np.ndarray, rules_or_best: Rules | np.ndarray) -> np.ndarray:
     """Values of the quick arrangement of uint64 masks of any shape (compiled)."""
+    return _values(masks, rules_or_best, False)
+
+
+def _values(masks: np.ndarray, rules_or_best: Rules | np.ndarray, exact: bool) -> np.ndarray:
+    best = rules_or_best.best_line_values if isinstance(rules_or_best, Rules) else rules_or_best
+    best = np.ascontiguousarray(best, dtype=np.int64)
+    low, high = marginal_bounds(best)
     masks = np.ascontiguousarray(masks, dtype=np.uint64)
-    return many_greedy(masks.ravel(), _best(rules_or_best)).reshape(masks.shape)
-
-
-def _best(rules_or_best: Rules | np.ndarray) -> np.ndarray:
-    if isinstance(rules_or_best, Rules):
-        return np.asarray(rules_or_best.best_line_values, dtype=np.int64)
-    return np.ascontiguousarray(rules_or_best, dtype=np.int64)
+    return _many(masks.ravel(), best, low, high, exact).reshape(masks.shape)

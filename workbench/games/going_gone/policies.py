@@ -1,11 +1,7 @@
-"""The agents' compiled policies: one seat's decision from what it may know.
-
-A compiled policy is an integer kind (``RANDOM``, ``VALUATION``, ``COLLECTOR``) and a float64
-parameter vector (``agents`` names each kind's parameters). The compiled loop (``compiled``)
-reads them from the kit's ``PolicyTable`` and calls ``choose_bids`` and ``plan_sales`` for every
-deciding seat; an agent's step call runs the same functions on one seat, so both engines play
-one policy. Uniforms come from the caller: ``cups`` per bid (one for the random policy), none
-for a sale plan, one per pick for the random policy's sale (``random_sale_pick``).
+"""The agents' compiled policies: a kind (``RANDOM``, ``VALUATION``, ``COLLECTOR``) and a
+parameter vector (named in ``agents``), read from the kit's ``PolicyTable``. ``choose_bids`` and
+``plan_sales`` decide for one seat in the compiled loop and in the agents' step calls alike.
+Uniforms come from the caller: ``cups`` per bid (one for the random policy), one per random pick.
 """
 
 from __future__ import annotations
@@ -39,19 +35,9 @@ def scratch(cups: int) -> tuple:
     """Work arrays one decision needs, allocated once per call: (exact-value ints, line counts
     (16,), line masks (16,), marginals (cups,), lot item lines (64,), projected values (cups,),
     projected line counts or sale keys (16,), spare line masks (16,))."""
-    return (
-        np.zeros(WORK, dtype=np.int64),
-        np.zeros(16, dtype=np.int64),
-        np.zeros(16, dtype=np.uint64),
-        np.zeros(cups, dtype=np.float64),
-        np.zeros(64, dtype=np.int64),
-        np.zeros(cups, dtype=np.float64),
-        np.zeros(16, dtype=np.float64),
-        np.zeros(16, dtype=np.uint64),
-    )
-
-
-# -- bidding -------------------------------------------------------------------------------------
+    return (np.zeros(WORK, np.int64), np.zeros(16, np.int64), np.zeros(16, np.uint64),
+            np.zeros(cups), np.zeros(64, np.int64), np.zeros(cups), np.zeros(16),
+            np.zeros(16, np.uint64))  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -106,7 +92,7 @@ def choose_bids(
 
 @njit(cache=True, _nrt=False)
 def _comb(n: int, k: int) -> int:
-    """C(n, k) for a small k (``actions._comb``)."""
+    """C(n, k) for a small k (``actions.allocation_count``)."""
     if n < k:
         return 0
     result = 1
@@ -239,9 +225,6 @@ def _project(
         projected[cup] = value
 
 
-# -- selling -------------------------------------------------------------------------------------
-
-
 @njit(cache=True, inline="always")
 def plan_sales(
     kind: int, params: np.ndarray, holding: np.uint64, bucks: int, rounds_left: int,
@@ -310,10 +293,7 @@ def _sell_for_bucks(
             shift = np.uint64(8 * t)
             lines[t] = np.uint64(row_of(holding, t)) << shift
             lines[8 + t] = transpose(np.uint64(row_of(columns, t)) << shift)
-        if exact:
-            pick, lost = _least_lost_exact(holding, worth, tb, space)
-        else:
-            pick, lost = _least_lost(holding, worth, tb, space)
+        pick, lost = _least_lost(holding, worth, exact, tb, space)
         sale = lines[pick]
         out[made] = sale
         made += 1
@@ -324,35 +304,12 @@ def _sell_for_bucks(
 
 
 @njit(cache=True, _nrt=False)
-def _least_lost(holding: np.uint64, worth: int, tb: tuple, space: tuple) -> tuple:
-    """(the line of ``space``'s lines losing least value per Buck, the value it loses), trying
-    every line (lowest line first among equals)."""
-    lines, keys = space[2], space[6]
-    values = tb.values
-    pick = 0
-    pick_lost = 0
-    for line in range(16):
-        size = popcount(lines[line])
-        lost = 0
-        if size > 0:
-            lost = worth - _value(holding & ~lines[line], False, tb, space)
-            paid = values[size]
-            keys[line] = lost / max(paid, 1) - paid * 1e-6
-        else:
-            keys[line] = np.inf
-        if keys[line] < keys[pick] or line == 0:
-            pick = line
-            pick_lost = lost
-    return pick, pick_lost
-
-
-@njit(cache=True, _nrt=False)
-def _least_lost_exact(holding: np.uint64, worth: int, tb: tuple, space: tuple) -> tuple:
-    """``_least_lost`` with exact values, skipping lines that cannot lose less: a line of
-    ``size`` items loses at least ``best[size]`` (the rest's best arrangement plus the line as
-    its own collections is an arrangement of the holding), so lines are tried in order of that
-    bound on their key and the search stops once the bound cannot beat the pick."""
-    lines, bounds, order = space[2], space[6], space[1]
+def _least_lost(holding: np.uint64, worth: int, exact: bool, tb: tuple, space: tuple) -> tuple:
+    """(the line of ``space``'s lines losing least value per Buck, the value it loses), the
+    lowest line among equals. With exact values a line of ``size`` items loses at least
+    ``best[size]`` (the rest's best arrangement plus the line is an arrangement of the holding),
+    so lines are tried in order of that bound on their key until it cannot beat the pick."""
+    lines, bounds, order = space[2], space[6], space[4]
     values, best = tb.values, tb.best
     k = 0
     for line in range(16):  # insertion sort by (bound, line)
@@ -360,7 +317,7 @@ def _least_lost_exact(holding: np.uint64, worth: int, tb: tuple, space: tuple) -
         if size == 0:
             continue
         paid = values[size]
-        bound = best[size] / max(paid, 1) - paid * 1e-6
+        bound = best[size] / max(paid, 1) - paid * 1e-6 if exact else -np.inf
         bounds[line] = bound
         at = k
         while at > 0 and bounds[order[at - 1]] > bound:
@@ -375,7 +332,7 @@ def _least_lost_exact(holding: np.uint64, worth: int, tb: tuple, space: tuple) -
         line = order[i]
         if pick >= 0 and (bounds[line] > pick_key or (bounds[line] == pick_key and line > pick)):
             break  # (every later line's bound is at least as large, or equal with a later line)
-        lost = worth - cached_value(holding & ~lines[line], tb, space[0])
+        lost = worth - _value(holding & ~lines[line], exact, tb, space)
         paid = values[popcount(lines[line])]
         key = lost / max(paid, 1) - paid * 1e-6
         if pick < 0 or key < pick_key or (key == pick_key and line < pick):

@@ -93,16 +93,8 @@ class Rules:
                 f"first_auctioneer must be a seat 0–{self.players - 1} or 'random', got {start!r}"
             )
 
-    # -- validation helpers --------------------------------------------------------------------
-
     def _set_whole(
-        self,
-        name: str,
-        *,
-        low: int,
-        high: int | None = None,
-        note: str = "",
-        none_note: str = "",
+        self, name: str, *, low: int, high: int | None = None, note: str = "", none_note: str = ""
     ) -> None:
         value = getattr(self, name)
         allowed = f"{low}–{high}" if high is not None else f">= {low}"
@@ -157,8 +149,6 @@ class Rules:
     def replace(self, **changes: object) -> Rules:
         """A variant of these rules (``dataclasses.replace``), validated again."""
         return dataclasses.replace(self, **changes)
-
-    # -- derived facts --------------------------------------------------------------------------
 
     @cached_property
     def types(self) -> tuple[str, ...]:

@@ -1,21 +1,13 @@
-"""Going, Going, GONE!'s ``search`` agent: the kit's determinized search (``workbench.kit.search``:
-sequential halving over candidate actions, common random numbers) with this game's uniform
-sampler of hidden information (``sampling``) and compiled playouts by its ``model`` (a compiled or
-fitted agent, played as fitted to the rules at hand) at every seat.
+"""Going, Going, GONE!'s ``search`` agent: the kit's determinized search (sequential halving,
+common random numbers) with this game's sampler (``sampling``) and compiled playouts of its
+``model`` (a compiled or fitted agent) at every seat.
 
-Candidates (an allocation has up to C(budget + cups, cups) choices, far too many to weigh):
-while bidding, the model's allocation (its bids rounded to nearest), the same bids halved and
-raised by half (scaled back within the budget), and bidding nothing; while selling, the model's
-next step and stopping (``DoneSelling()``). When they coincide there is nothing to search and the
-agent plays at once. Another candidate replaces the model's choice only when its playouts give
-it ``ANCHOR_MARGIN`` (0.3) more mean win share: a budget of 16 gives a candidate about
-a dozen playouts at most, a mean win share with a standard error near 0.13.
-
-``evaluate`` is the kit's, run on arrays: each round's fillings are drawn straight into compiled
-positions (``sampling.PositionSampler``: the draws of ``sample_states``), every surviving
-candidate is written into its copy of them, and one compiled call plays them all, each filling
-with the same keys for every candidate (what the kit's per-candidate ``play_from`` calls with one
-seed give; a test checks the values are the kit's).
+Candidates: while bidding, the model's allocation (bids rounded to nearest), the same bids
+halved and raised by half (within the budget) and bidding nothing; while selling, the model's
+next step and stopping. Another replaces the model's choice only with ``ANCHOR_MARGIN`` more mean
+win share (a budget of 16 gives a candidate about a dozen playouts, a standard error near 0.13).
+``evaluate`` is the kit's on arrays: each round's fillings are drawn straight into positions and
+every surviving candidate plays them in one compiled call (a test checks the kit's values).
 """
 
 from __future__ import annotations
@@ -30,7 +22,7 @@ from workbench.games.going_gone.compiled import Positions, play_positions
 from workbench.games.going_gone.engine import Observation
 from workbench.games.going_gone.holdings import mask_of, tables_of
 from workbench.games.going_gone.positions import play_from, policy_table_of, stream_keys
-from workbench.games.going_gone.sampling import PositionSampler, sample_states
+from workbench.games.going_gone.sampling import Sampler, sample_states
 from workbench.kit.search import SearchAgent, Searching, sequential_halving, split_wins
 from workbench.kit.selfplay import playing_agent
 
@@ -103,11 +95,11 @@ class GoingGoneSearchAgent(SearchAgent):
         compiled call."""
         rules, seat = observation.rules, observation.player
         table, tables = self.compiled_rollouts(rules)
-        sampler = PositionSampler(observation)
+        sampler = Sampler(observation)
 
         def play_round(alive: list[int], fillings: int) -> tuple[np.ndarray, None]:
             # row: candidate * fillings + f
-            positions = sampler.sample(rng, fillings, times=len(alive))
+            positions = sampler.positions(rng, fillings, times=len(alive))
             keys = stream_keys(int(rng.integers(2**63)), fillings)
             positions.keys.reshape(len(alive), fillings)[:] = keys
             _write_actions(observation, positions, [actions[i] for i in alive], fillings)

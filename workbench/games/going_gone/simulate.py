@@ -142,49 +142,22 @@ def replay_recorded_game(rules: Rules, recording: Recording, game: int) -> State
     return state
 
 
-# -- frames -------------------------------------------------------------------------------------
-
 _GAME_SCHEMA = {
-    **GAME_COLUMNS,
-    "bucks": pl.Int32,
-    "collection_value": pl.Int32,
-    "items_held": pl.Int8,
-    "items_won": pl.Int8,
-    "lots_won": pl.Int8,
-    "times_auctioneer": pl.Int8,
-    "sales": pl.Int8,
-    "sale_bucks": pl.Int32,
-    "spent": pl.Int32,
-}
+    **GAME_COLUMNS, "bucks": pl.Int32, "collection_value": pl.Int32, "items_held": pl.Int8,
+    "items_won": pl.Int8, "lots_won": pl.Int8, "times_auctioneer": pl.Int8, "sales": pl.Int8,
+    "sale_bucks": pl.Int32, "spent": pl.Int32,
+}  # fmt: skip
 _ROUND_SCHEMA = {
-    **ROUND_COLUMNS,
-    "is_auctioneer": pl.Boolean,
-    "bid_total": pl.Int16,
-    "lots_won": pl.Int8,
-    "items_won": pl.Int8,
-    "spent": pl.Int16,
-    "sales": pl.Int8,
-    "sale_bucks": pl.Int16,
-    "bucks_after": pl.Int32,
-    "items_held": pl.Int8,
-    "lots_discarded": pl.Int8,
-}
+    **ROUND_COLUMNS, "is_auctioneer": pl.Boolean, "bid_total": pl.Int16, "lots_won": pl.Int8,
+    "items_won": pl.Int8, "spent": pl.Int16, "sales": pl.Int8, "sale_bucks": pl.Int16,
+    "bucks_after": pl.Int32, "items_held": pl.Int8, "lots_discarded": pl.Int8,
+}  # fmt: skip
 _LOT_SCHEMA = {
-    "game": pl.Int64,
-    "round": pl.Int8,
-    "cup": pl.Int8,
-    "lot_size": pl.Int8,
-    "items": pl.List(pl.Int16),
-    "auctioneer": pl.Int8,
-    "bids": pl.List(pl.Int16),
-    "bidders": pl.Int8,
-    "winner": pl.Int8,
-    "winner_agent": pl.String,
-    "price": pl.Int16,
-    "runner_up": pl.Int16,
-    "tie": pl.Boolean,
-    "auctioneer_tie_win": pl.Boolean,
-}
+    "game": pl.Int64, "round": pl.Int8, "cup": pl.Int8, "lot_size": pl.Int8,
+    "items": pl.List(pl.Int16), "auctioneer": pl.Int8, "bids": pl.List(pl.Int16),
+    "bidders": pl.Int8, "winner": pl.Int8, "winner_agent": pl.String, "price": pl.Int16,
+    "runner_up": pl.Int16, "tie": pl.Boolean, "auctioneer_tie_win": pl.Boolean,
+}  # fmt: skip
 
 
 def games_frame(recording: Recording, labels: Sequence[str], first_game: int) -> pl.DataFrame:
@@ -272,8 +245,6 @@ def lots_frame(recording: Recording, labels: Sequence[str], first_game: int) -> 
     frame = pl.concat(parts).sort(["game", "round", "cup"])
     return frame.cast(_LOT_SCHEMA)  # type: ignore[arg-type]
 
-
-# -- the game's self-play ---------------------------------------------------------------------
 
 FAST_ENGINE = FastEngine(
     BATCH_SIZE, ("compiled_policy",), play_new, win_shares=lambda played: split_wins(played.scores)
