@@ -140,14 +140,9 @@ class CollectorAgent(CompiledAgent):
     name = "collector"
 
     def __init__(
-        self,
-        bid_share: float = 0.6,
-        last_share: float = 0.85,
-        reserve: int = 15,
-        projection: float = 0.5,
-        capture: float = 0.5,
-        exact_values: bool = True,
-    ) -> None:
+        self, bid_share: float = 0.6, last_share: float = 0.85, reserve: int = 15,
+        projection: float = 0.5, capture: float = 0.5, exact_values: bool = True,
+    ) -> None:  # fmt: skip
         self.bid_share = _fraction("bid_share", bid_share)
         self.last_share = _fraction("last_share", last_share)
         self.reserve = _whole("reserve", reserve)

@@ -48,10 +48,8 @@ def _require(frame: pl.DataFrame, columns: tuple[str, ...], what: str) -> None:
 
 
 def prices(lots: pl.DataFrame) -> pl.DataFrame:
-    """Mean price paid per lot size and round (per line-up if the frame has a ``lineup``
-    column), over lots that were won: n (games), mean, low, high; and the share of lots nobody
-    bid on. Each game's lots of one size in one round are averaged first, so games are the
-    independent units of the interval."""
+    """Mean price paid per lot size and round (per line-up if given) over lots won, each game's
+    lots averaged first (games are the units): n, mean, low, high, and the share unbid."""
     _require(lots, ("game", "round", "lot_size", "price", "winner"), "lots")
     keys = [*(["lineup"] if "lineup" in lots.columns else []), "lot_size", "round"]
     won = (

@@ -77,12 +77,9 @@ def _components(free_rows: Sequence[int]) -> list[tuple[list[int], list[int]]]:
 
 
 def _dominate(
-    type_fixed: list[int],
-    country_fixed: list[int],
-    free_rows: list[int],
-    best: np.ndarray,
+    type_fixed: list[int], country_fixed: list[int], free_rows: list[int], best: np.ndarray,
     where: dict[tuple[int, int], str] | None = None,
-) -> None:
+) -> None:  # fmt: skip
     """Fix, in place, every free item whose line is decided by the range test of the module
     docstring (step 1), until none is; record the fixed items' lines in ``where``."""
     low, high = marginal_bounds(best)
@@ -120,13 +117,9 @@ def _dominate(
 
 
 def _solve_component(
-    lines: Sequence[Sequence[int]],
-    line_fixed: Sequence[int],
-    cross_fixed: Sequence[int],
-    best: np.ndarray,
-    *,
-    want_choice: bool,
-) -> tuple[int, list[int] | None]:
+    lines: Sequence[Sequence[int]], line_fixed: Sequence[int], cross_fixed: Sequence[int],
+    best: np.ndarray, *, want_choice: bool,
+) -> tuple[int, list[int] | None]:  # fmt: skip
     """Best value of one component, processing ``lines`` (each a list of cross-line indices,
     one per free item) with the cross lines as the DP state.
 
@@ -199,13 +192,9 @@ def _solve_component(
 
 
 def _solve_free(
-    type_fixed: Sequence[int],
-    country_fixed: Sequence[int],
-    free_rows: Sequence[int],
-    best: np.ndarray,
-    *,
-    want_choice: bool = False,
-) -> tuple[int, dict[tuple[int, int], str]]:
+    type_fixed: Sequence[int], country_fixed: Sequence[int], free_rows: Sequence[int],
+    best: np.ndarray, *, want_choice: bool = False,
+) -> tuple[int, dict[tuple[int, int], str]]:  # fmt: skip
     """Best value of the lines touched by free items (plus their fixed items), and, if asked,
     where each free item goes: {(type, country): "type" | "country"}."""
     type_fixed, country_fixed, free_rows = list(type_fixed), list(country_fixed), list(free_rows)
@@ -263,15 +252,10 @@ def _solve_free(
 
 
 def _solve_side(
-    rows: list[int],
-    cols: list[int],
-    held: Callable[[int, int], bool],
-    row_fixed: list[int],
-    col_fixed: list[int],
-    kinds: tuple[str, str],
-    best: np.ndarray,
+    rows: list[int], cols: list[int], held: Callable[[int, int], bool], row_fixed: list[int],
+    col_fixed: list[int], kinds: tuple[str, str], best: np.ndarray,
     where: dict[tuple[int, int], str] | None,
-) -> int:
+) -> int:  # fmt: skip
     """One component solved by DP with a row per line of one side (types or countries) and the
     other side's counts as the state; each held item joins its row's line or its column's.
     ``kinds`` names (row side, column side); ``where`` (keyed (type, country)) gets each item's

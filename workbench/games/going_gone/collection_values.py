@@ -198,20 +198,11 @@ def lot_values(
             raise ValueError(f"lot {number} holds {', '.join(overlap)}, already in the holding")
         parsed.append(items)
     values = _values(rules, [held, *[held + lot for lot in parsed]])
-    return pl.DataFrame(
-        {
-            "lot": list(range(1, len(parsed) + 1)),
-            "items": [_names(rules, lot) for lot in parsed],
-            "lot_size": [len(lot) for lot in parsed],
-            "value_without": [values[0]] * len(parsed),
-            "value_with": values[1:],
-            "marginal": [v - values[0] for v in values[1:]],
-        },
-        schema={
-            "lot": pl.Int64, "items": pl.String, "lot_size": pl.Int64, "value_without": pl.Int64,
-            "value_with": pl.Int64, "marginal": pl.Int64,
-        },
-    )  # fmt: skip
+    rows = [(number, _names(rules, lot), len(lot), values[0], value, value - values[0])
+            for number, (lot, value) in enumerate(zip(parsed, values[1:], strict=True), 1)]
+    columns = ["lot", "items", "lot_size", "value_without", "value_with", "marginal"]
+    return pl.DataFrame(rows, schema=dict.fromkeys(columns, pl.Int64) | {"items": pl.String},
+                        orient="row")  # fmt: skip
 
 
 _SALE_SCHEMA = {
@@ -263,21 +254,10 @@ def _sale_rows(
             kind, line = "type", rules.types[next(iter(types))]
         else:
             kind, line = "country", rules.countries[rules.item_country[collection[0]]]
-        bucks = rules.sale_value(len(collection))
-        rows.append(
-            {
-                "collection": _names(rules, collection),
-                "kind": kind,
-                "line": line,
-                "size": len(collection),
-                "bucks_now": bucks,
-                "value_before": values[0],
-                "value_after": after,
-                "value_lost": values[0] - after,
-                "net": bucks - (values[0] - after),
-            }
-        )
-    return pl.DataFrame(rows, schema=_SALE_SCHEMA)
+        bucks, lost = rules.sale_value(len(collection)), values[0] - after
+        rows.append((_names(rules, collection), kind, line, len(collection), bucks, values[0],
+                     after, lost, bucks - lost))  # fmt: skip
+    return pl.DataFrame(rows, schema=_SALE_SCHEMA, orient="row")
 
 
 def value_table(rules: Rules | None = None) -> pl.DataFrame:
@@ -287,22 +267,14 @@ def value_table(rules: Rules | None = None) -> pl.DataFrame:
     sizes = range(1, len(rules.collection_values) + 1)
     values = rules.collection_values
     best = rules.best_line_values
-    return pl.DataFrame(
-        {
-            "size": list(sizes),
-            "value": list(values),
-            "marginal": [values[0]] + [values[k] - values[k - 1] for k in range(1, len(values))],
-            "best_value": [best[k] if k < len(best) else None for k in sizes],
-            "best_split": [
-                " + ".join(map(str, rules.best_line_splits[k])) if k < len(best) else None
-                for k in sizes
-            ],
-        },
-        schema={
-            "size": pl.Int64, "value": pl.Int64, "marginal": pl.Int64, "best_value": pl.Int64,
-            "best_split": pl.String,
-        },
-    )  # fmt: skip
+    splits = [" + ".join(map(str, rules.best_line_splits[k])) if k < len(best) else None
+              for k in sizes]  # fmt: skip
+    return pl.DataFrame({
+        "size": list(sizes), "value": list(values),
+        "marginal": [values[0]] + [values[k] - values[k - 1] for k in range(1, len(values))],
+        "best_value": [best[k] if k < len(best) else None for k in sizes], "best_split": splits,
+    }, schema={"size": pl.Int64, "value": pl.Int64, "marginal": pl.Int64,
+               "best_value": pl.Int64, "best_split": pl.String})  # fmt: skip
 
 
 def arrival_path(items: Sequence[ItemLike], *, rules: Rules | None = None) -> pl.DataFrame:
@@ -329,25 +301,17 @@ def arrival_path(items: Sequence[ItemLike], *, rules: Rules | None = None) -> pl
         )
         arrangement = kept if kept.value == best.value else best
         new_sides = {item: c.kind for c in arrangement.collections for item in c.items}
-        for collection in arrangement.collections:
-            for item in collection.items:
-                rows.append(
-                    {
-                        "step": step,
-                        "arrived": rules.item_name(newcomer),
-                        "item": item,
-                        "name": rules.item_name(item),
-                        "kind": collection.kind,
-                        "line": collection.line,
-                        "size": collection.size,
-                        "value": arrangement.value,
-                        "marginal": arrangement.value - previous_value,
-                        "moved": item in sides and sides[item] != new_sides[item],
-                    }
-                )
+        rows += [
+            (step, rules.item_name(newcomer), item, rules.item_name(item), c.kind, c.line, c.size,
+             arrangement.value, arrangement.value - previous_value,
+             item in sides and sides[item] != new_sides[item])
+            for c in arrangement.collections for item in c.items
+        ]  # fmt: skip
         sides = new_sides
         previous_value = arrangement.value
-    return pl.DataFrame(rows).sort("step", "item")
+    columns = ["step", "arrived", "item", "name", "kind", "line", "size", "value", "marginal",
+               "moved"]  # fmt: skip
+    return pl.DataFrame(rows, schema=columns, orient="row").sort("step", "item")
 
 
 def random_holding_values(

@@ -440,12 +440,9 @@ def score(rules: Rules, bucks: Sequence[int], holdings: Sequence[Sequence[int]])
 
 
 def new_game(
-    rules: Rules | None = None,
-    *,
-    seed: SeedLike,
-    deck: Sequence[int] | None = None,
+    rules: Rules | None = None, *, seed: SeedLike, deck: Sequence[int] | None = None,
     first_auctioneer: int | None = None,
-) -> State:
+) -> State:  # fmt: skip
     """A new game. Same rules and seed -> same game; ``deck`` (an order of all item ids) and
     ``first_auctioneer`` override the seeded deal, e.g. to replay or set up a situation."""
     rules = instance_or_default("rules", rules, Rules, Rules, "a going_gone Rules or None")

@@ -25,11 +25,8 @@ GAME_METRICS = (
 
 
 def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
-    """One row per game: ``game`` and one column per metric in ``GAME_METRICS``.
-
-    ``games`` and ``rounds`` are ``simulate()``'s frames for the same games (the rounds frame is
-    needed: discarded lots and the first Auctioneer are read from it).
-    """
+    """One row per game: ``game`` and one column per metric in ``GAME_METRICS``, from
+    ``simulate()``'s games and rounds frames (discarded lots and the first Auctioneer)."""
     if rounds is None:
         raise ValueError("game_metrics needs the rounds frame: simulate(..., rounds=True)")
     needed = {

@@ -33,10 +33,8 @@ def load_items(table: str = "going_gone_items") -> tuple[Item, ...]:
 
 @dataclass(frozen=True)
 class Rules:
-    """Going, Going, GONE! rules; the defaults are the rulebook's, with docs/rules.md's readings.
-
-    Numpy integers are accepted wherever a whole number is wanted and stored as ``int``.
-    """
+    """Going, Going, GONE! rules; the defaults are the rulebook's, with docs/rules.md's readings
+    (numpy integers are accepted wherever a whole number is wanted, stored as ``int``)."""
 
     players: int = 4
     starting_bucks: int = 25

@@ -365,10 +365,6 @@ class Draws(NamedTuple):
     sealed: dict  # seat -> (count, cups) int64: its hidden sealed allocation
     sales: dict  # seat -> [count lists of collection masks]: its hidden sealed sale
 
-    @property
-    def count(self) -> int:
-        return len(self.picks)
-
 
 class Sampler:
     """Uniform fillings of one observation, many at once. Proposals (a split by its weight, the
@@ -598,29 +594,14 @@ def _build(
     gone = out_of_play[: len(out_of_play) - tail_size]
     past = sorted(set(range(len(rules.items))) - set(lot_items) - set(future) - set(tail))
     deck = (*past, *lot_items, *future, *tail)
-    bucks = observation.bucks
-    state = State.__new__(State)
-    state.__dict__.update(
-        rules=rules,
-        deal=Deal(tuple(deck), (observation.auctioneer - min(rounds_done, rules.rounds - 1)) % n),
-        rounds_done=rounds_done,
-        auctioneer=observation.auctioneer,
-        phase=phase,
-        lots=lots,
-        bucks=bucks,
-        holdings=tuple(tuple(sorted(h)) for h in holdings),
-        box=n * rules.starting_bucks - sum(bucks),
-        bids=(None,) * n,
-        sellers=(),
-        pending=((),) * n,
-        done=(False,) * n,
-        discarded=tuple(gone),
-        sold=tuple(
-            observation.sold[s] if s == me or rules.open_collections else () for s in range(n)
-        ),
-        history=(),
-        _cup_results=None,
-    )
+    first = (observation.auctioneer - min(rounds_done, rules.rounds - 1)) % n
+    state = State(rules, Deal(tuple(deck), first))._evolve(
+        rounds_done=rounds_done, auctioneer=observation.auctioneer, phase=phase, lots=lots,
+        bucks=observation.bucks, holdings=tuple(tuple(sorted(h)) for h in holdings),
+        box=n * rules.starting_bucks - sum(observation.bucks), discarded=tuple(gone),
+        sold=tuple(observation.sold[s] if s == me or rules.open_collections else ()
+                   for s in range(n)),
+    )  # fmt: skip
     if phase == "bid":
         state.bids = tuple(observation.own_bids if s == me else sealed.get(s) for s in range(n))
     elif phase == "sell":

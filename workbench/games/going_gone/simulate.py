@@ -217,31 +217,23 @@ def lots_frame(recording: Recording, labels: Sequence[str], first_game: int) -> 
         top, second = ordered[..., -1], ordered[..., -2]
         tie = (top > 0) & (top == second)
         rows = games * count
-        parts.append(
-            pl.DataFrame(
-                {
-                    "game": np.repeat(np.arange(first_game, first_game + games), count),
-                    "round": np.tile(np.arange(1, count + 1), games),
-                    "cup": np.full(rows, cup + 1),
-                    "lot_size": np.full(rows, size),
-                    "items": pl.Series(items.reshape(rows, size)).cast(pl.List(pl.Int16)),
-                    "auctioneer": auctioneer.ravel(),
-                    "bids": pl.Series(bids.reshape(rows, n)).cast(pl.List(pl.Int16)),
-                    "bidders": (bids > 0).sum(axis=2).ravel(),
-                    "winner": pl.Series(winner.ravel()).replace(-1, None),
-                    "winner_agent": agent_column(labels, np.maximum(winner.ravel(), 0)),
-                    "price": rounds.prices[:, :, cup].ravel(),
-                    "runner_up": np.where(top > 0, second, 0).ravel(),
-                    "tie": tie.ravel(),
-                    "auctioneer_tie_win": (tie & (winner == auctioneer)).ravel(),
-                }
-            ).with_columns(
-                pl.when(pl.col("winner").is_null())
-                .then(None)
-                .otherwise(pl.col("winner_agent"))
-                .alias("winner_agent")
-            )
-        )
+        parts.append(pl.DataFrame({
+            "game": np.repeat(np.arange(first_game, first_game + games), count),
+            "round": np.tile(np.arange(1, count + 1), games), "cup": np.full(rows, cup + 1),
+            "lot_size": np.full(rows, size),
+            "items": pl.Series(items.reshape(rows, size)).cast(pl.List(pl.Int16)),
+            "auctioneer": auctioneer.ravel(),
+            "bids": pl.Series(bids.reshape(rows, n)).cast(pl.List(pl.Int16)),
+            "bidders": (bids > 0).sum(axis=2).ravel(),
+            "winner": pl.Series(winner.ravel()).replace(-1, None),
+            "winner_agent": agent_column(labels, np.maximum(winner.ravel(), 0)),
+            "price": rounds.prices[:, :, cup].ravel(),
+            "runner_up": np.where(top > 0, second, 0).ravel(), "tie": tie.ravel(),
+            "auctioneer_tie_win": (tie & (winner == auctioneer)).ravel(),
+        }).with_columns(
+            pl.when(pl.col("winner").is_null()).then(None).otherwise(pl.col("winner_agent"))
+            .alias("winner_agent")
+        ))  # fmt: skip
     frame = pl.concat(parts).sort(["game", "round", "cup"])
     return frame.cast(_LOT_SCHEMA)  # type: ignore[arg-type]
 
