@@ -87,8 +87,8 @@ class Rounds(NamedTuple):
     bucks_after: np.ndarray  # (G, R, n) int32
     holdings_after: np.ndarray  # (G, R, n) uint64
     score_after: np.ndarray  # (G, R, n) int32: Bucks + best arrangement if the game ended now
-    sales: np.ndarray  # (G, items) uint64: every collection sold, by ``sale_keys`` (0: none)
-    sale_keys: np.ndarray  # (G, items) int64: when and by whom (see SALES), -1 after the last
+    sales: np.ndarray  # (G, items) uint64: every collection sold, in the order made (0: none)
+    sale_keys: np.ndarray  # (G, items) int64: when, by whom and where in the sale (SALES), or -1
 
 
 @dataclass(frozen=True)
@@ -165,18 +165,7 @@ def play_positions(
     _play(table.kinds, table.parameters, np.ascontiguousarray(assignment, np.int64), tables,
           rules.open_collections, limit, rules.rounds, rules.items_per_round, positions, keyed,
           stream, totals, record, rounds, *work, scores)  # fmt: skip
-    if record:
-        _sort_sales(rounds)
     return scores, totals
-
-
-def _sort_sales(rounds: Rounds) -> None:
-    """Each game's sold collections in the order of their keys (round, seat, place in sale)."""
-    keys = np.where(rounds.sale_keys < 0, np.iinfo(np.int64).max, rounds.sale_keys)
-    order = np.argsort(keys, axis=1, kind="stable")
-    rounds.sales[:] = np.take_along_axis(rounds.sales, order, axis=1)
-    rounds.sale_keys[:] = np.take_along_axis(rounds.sale_keys, order, axis=1)
-    rounds.sale_keys[rounds.sales == 0] = -1
 
 
 @njit(cache=True, inline="always")
@@ -200,55 +189,57 @@ def _play(kinds, params, assignment, tb, open_, limit, rounds, per_round, p, key
           totals, record, rec, space, work, lots, u, plan, picking, active, logged,
           scores):  # fmt: skip
     G, n = p.bucks.shape
-    cups = len(tb.lot_sizes)
     start = rounds
     for g in range(G):
         if p.phase[g] != OVER:
             start = min(start, p.rounds_done[g])
     for r in range(start, rounds):
-        rounds_left = rounds - r - 1
-        for g in range(G):
-            if _due(p, g, r, BID):
-                _deal(p.deck[g], r * per_round, tb, lots[g])
-                totals.times_auctioneer[g, p.auctioneer[g]] += 1
-        for k in range(len(kinds)):
-            width = 1 if kinds[k] == RANDOM else cups
-            for g in range(G):
-                if not _due(p, g, r, BID):
-                    continue
-                extra = np.uint64(0)
-                if open_:
-                    for s in range(n):
-                        extra |= p.holdings[g, s] | p.sold[g, s]
-                for s in range(n):
-                    if assignment[g, s] != k or p.bids[g, s, 0] >= 0:
-                        continue
-                    budget = p.bucks[g, s]
-                    if 0 <= limit < budget:
-                        budget = limit
-                    for j in range(width):
-                        u[j] = uniform(p.keys[g], r, s, j) if keyed else stream_uniform(stream)
-                    choose_bids(kinds[k], params[k], u, lots[g], p.holdings[g, s], budget, extra,
-                                rounds_left, tb, space, p.bids[g, s])  # fmt: skip
-        for g in range(G):
-            if _due(p, g, r, BID):
-                _resolve(g, r, p, lots[g], tb, totals, record, rec)
-                p.phase[g] = SELL
+        _bid(r, kinds, params, assignment, tb, open_, limit, rounds, per_round, p, keyed, stream,
+             totals, record, rec, space, lots, u)  # fmt: skip
         for k in range(len(kinds)):
             if kinds[k] == RANDOM:
                 _random_sales(k, r, assignment, p, tb, keyed, stream, record, rec, picking, active,
                               logged)  # fmt: skip
-        for g in range(G):
-            if _due(p, g, r, SELL):
-                _sell(g, r, kinds, params, assignment, p, tb, rounds_left, space, work, plan,
-                      totals, record, rec, logged)  # fmt: skip
-                p.rounds_done[g] += 1
-                p.phase[g] = OVER if r + 1 >= rounds else BID
-                if r + 1 < rounds:
-                    p.auctioneer[g] = (p.auctioneer[g] + 1) % n
+        _sell(r, kinds, params, assignment, p, tb, rounds, space, work, plan, totals, record, rec,
+              logged)  # fmt: skip
     for g in range(G):
         for s in range(n):
             scores[g, s] = p.bucks[g, s] + cached_value(p.holdings[g, s], tb, work)
+
+
+@njit(cache=True, _nrt=False)
+def _bid(r, kinds, params, assignment, tb, open_, limit, rounds, per_round, p, keyed, stream,
+         totals, record, rec, space, lots, u):  # fmt: skip
+    """Round ``r``'s deal, the bids of the seats still to bid, and the cups resolved."""
+    G, n = p.bucks.shape
+    cups = len(tb.lot_sizes)
+    for g in range(G):
+        if _due(p, g, r, BID):
+            _deal(p.deck[g], r * per_round, tb, lots[g])
+            totals.times_auctioneer[g, p.auctioneer[g]] += 1
+    for k in range(len(kinds)):
+        width = 1 if kinds[k] == RANDOM else cups
+        for g in range(G):
+            if not _due(p, g, r, BID):
+                continue
+            extra = np.uint64(0)
+            if open_:
+                for s in range(n):
+                    extra |= p.holdings[g, s] | p.sold[g, s]
+            for s in range(n):
+                if assignment[g, s] != k or p.bids[g, s, 0] >= 0:
+                    continue
+                budget = p.bucks[g, s]
+                if 0 <= limit < budget:
+                    budget = limit
+                for j in range(width):
+                    u[j] = uniform(p.keys[g], r, s, j) if keyed else stream_uniform(stream)
+                choose_bids(kinds[k], params[k], u, lots[g], p.holdings[g, s], budget, extra,
+                            rounds - r - 1, tb, space, p.bids[g, s])  # fmt: skip
+    for g in range(G):
+        if _due(p, g, r, BID):
+            _resolve(g, r, p, lots[g], tb, totals, record, rec)
+            p.phase[g] = SELL
 
 
 @njit(cache=True, inline="always")
@@ -340,44 +331,51 @@ def _random_sales(k, r, assignment, p, tb, keyed, stream, record, rec, picking, 
         pick += 1
 
 
-@njit(cache=True, inline="always")
-def _sell(g, r, kinds, params, assignment, p, tb, rounds_left, space, work, plan, totals, record,
-          rec, logged):  # fmt: skip
-    """The planned sales of game g's seats, then every sale revealed and paid."""
-    n = p.bucks.shape[1]
-    for s in range(n):
-        held = p.holdings[g, s]
-        k = assignment[g, s]
-        if held != np.uint64(0) and kinds[k] != RANDOM and not p.done[g, s]:
-            made = plan_sales(kinds[k], params[k], held, p.bucks[g, s], rounds_left, tb, space,
-                              plan)  # fmt: skip
-            for i in range(p.sale_count[g, s], made):
-                if plan[i] & p.sale_items[g, s]:
-                    raise ValueError(
-                        "a seat's sale so far does not match its agent's plan: the rest of the "
-                        "plan sells an item already in the sale"
-                    )
-                _add_sale(g, s, r, plan[i], p, tb, record, rec, logged)
-        gone = p.sale_items[g, s]
-        p.holdings[g, s] = held & ~gone
-        p.sold[g, s] |= gone
-        p.bucks[g, s] += p.sale_bucks[g, s]
-        totals.sales_made[g, s] += p.sale_count[g, s]
-        totals.sale_bucks[g, s] += p.sale_bucks[g, s]
-        if record:
-            rec.sales_made[g, r, s] = p.sale_count[g, s]
-            rec.sale_bucks[g, r, s] = p.sale_bucks[g, s]
-            rec.bucks_after[g, r, s] = p.bucks[g, s]
-            rec.holdings_after[g, r, s] = p.holdings[g, s]
-            if r > 0 and rec.holdings_after[g, r - 1, s] == p.holdings[g, s]:  # unchanged
-                value = rec.score_after[g, r - 1, s] - rec.bucks_after[g, r - 1, s]
-            else:
-                value = cached_value(p.holdings[g, s], tb, work)
-            rec.score_after[g, r, s] = p.bucks[g, s] + value
-        p.sale_items[g, s] = 0
-        p.sale_count[g, s] = 0
-        p.sale_bucks[g, s] = 0
-        p.done[g, s] = False
+@njit(cache=True, _nrt=False)
+def _sell(r, kinds, params, assignment, p, tb, rounds, space, work, plan, totals, record, rec,
+          logged):  # fmt: skip
+    """Round ``r``'s planned sales, then every sale revealed and paid, and the round ended."""
+    G, n = p.bucks.shape
+    for g in range(G):
+        if not _due(p, g, r, SELL):
+            continue
+        for s in range(n):
+            held = p.holdings[g, s]
+            k = assignment[g, s]
+            if held != np.uint64(0) and kinds[k] != RANDOM and not p.done[g, s]:
+                made = plan_sales(kinds[k], params[k], held, p.bucks[g, s], rounds - r - 1, tb,
+                                  space, plan)  # fmt: skip
+                for i in range(p.sale_count[g, s], made):
+                    if plan[i] & p.sale_items[g, s]:
+                        raise ValueError(
+                            "a seat's sale so far does not match its agent's plan: the rest "
+                            "of the plan sells an item already in the sale"
+                        )
+                    _add_sale(g, s, r, plan[i], p, tb, record, rec, logged)
+            gone = p.sale_items[g, s]
+            p.holdings[g, s] = held & ~gone
+            p.sold[g, s] |= gone
+            p.bucks[g, s] += p.sale_bucks[g, s]
+            totals.sales_made[g, s] += p.sale_count[g, s]
+            totals.sale_bucks[g, s] += p.sale_bucks[g, s]
+            if record:
+                rec.sales_made[g, r, s] = p.sale_count[g, s]
+                rec.sale_bucks[g, r, s] = p.sale_bucks[g, s]
+                rec.bucks_after[g, r, s] = p.bucks[g, s]
+                rec.holdings_after[g, r, s] = p.holdings[g, s]
+                if r > 0 and rec.holdings_after[g, r - 1, s] == p.holdings[g, s]:  # unchanged
+                    value = rec.score_after[g, r - 1, s] - rec.bucks_after[g, r - 1, s]
+                else:
+                    value = cached_value(p.holdings[g, s], tb, work)
+                rec.score_after[g, r, s] = p.bucks[g, s] + value
+            p.sale_items[g, s] = 0
+            p.sale_count[g, s] = 0
+            p.sale_bucks[g, s] = 0
+            p.done[g, s] = False
+        p.rounds_done[g] += 1
+        p.phase[g] = OVER if r + 1 >= rounds else BID
+        if r + 1 < rounds:
+            p.auctioneer[g] = (p.auctioneer[g] + 1) % n
 
 
 __all__ = [
