@@ -17,6 +17,7 @@ pick), so a key gives the same playout in any batch (the search's common random 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -139,6 +140,12 @@ def empty_rounds(rules: Rules, games: int) -> Rounds:
     )  # fmt: skip
 
 
+@cache
+def _no_rounds(rules: Rules) -> Rounds:
+    """Empty round records, passed (never written) when no round is recorded."""
+    return empty_rounds(rules, 0)
+
+
 def play_positions(
     rules: Rules, tables: Tables, table: PolicyTable, assignment: np.ndarray,
     positions: Positions, *, stream: np.ndarray | None = None, rounds: Rounds | None = None,
@@ -151,8 +158,7 @@ def play_positions(
     scores = np.zeros((games, n), np.int64)
     totals = Totals(*np.zeros((6, games, n), np.int64))
     record = rounds is not None
-    if rounds is None:
-        rounds = empty_rounds(rules, 0)
+    rounds = _no_rounds(rules) if rounds is None else rounds
     keyed = stream is None
     if stream is None:
         stream = np.zeros(STREAM_WORDS, np.uint64)
