@@ -48,15 +48,12 @@ def policy_table_of(agents: Sequence[Any], players: int) -> PolicyTable:
 
 
 def new_positions(rules: Rules, games: int, rng: np.random.Generator) -> tuple[Positions, Any]:
-    """``games`` new games as positions (decks shuffled by ``rng``, the first Auctioneer per the
-    rules) and their first Auctioneers."""
-    n = rules.players
+    """``games`` new games dealt by ``rng`` as positions, and their first Auctioneers."""
     positions = empty_positions(rules, games)
     positions.deck[:] = np.argsort(rng.random((games, len(rules.items))), axis=1)
-    if rules.first_auctioneer == "random":
-        positions.auctioneer[:] = rng.integers(n, size=games)
-    else:
-        positions.auctioneer[:] = rules.first_auctioneer
+    start = rules.first_auctioneer
+    start = rng.integers(rules.players, size=games) if start == "random" else start
+    positions.auctioneer[:] = start
     positions.bucks[:] = rules.starting_bucks
     return positions, positions.auctioneer.copy()
 
