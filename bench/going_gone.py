@@ -79,7 +79,7 @@ from harness import peak_mb
 CASES = {
     "best_collections, 20-item holdings (ms each)": ("holdings", None, 400, None),
     "best value only, 20-item holdings (ms each)": ("values", None, 400, None),
-    "end scoring of 10,000 four-player games (s, cold cache)": ("scoring", None, 10_000, None),
+    "end scoring of 10,000 four-player games (s)": ("scoring", None, 10_000, None),
     "fast, valuation agents": ("fast", "valuation", 100_000, "games"),
     "fast, valuation agents, all three frames": ("fast", "valuation", 100_000, "all"),
     "fast, collector agents": ("fast", "collector", 20_000, "games"),
@@ -104,7 +104,8 @@ def run_case(name: str, scale: float) -> dict[str, float]:
     import numpy as np
 
     from workbench.games.going_gone import Rules, best_collections, simulate_batches
-    from workbench.games.going_gone.arrangement import batch_values, best_value
+    from workbench.games.going_gone.arrangement import best_value
+    from workbench.games.going_gone.holdings import exact_values
 
     rules = Rules()
     kind, agents, count, frames = CASES[name]
@@ -131,17 +132,18 @@ def run_case(name: str, scale: float) -> dict[str, float]:
         )
     if kind == "scoring":
         # the holdings left at the end of `count` valuation games, valued from a cold cache
-        from workbench.games.going_gone.fast import new_batch, play
+        from workbench.games.going_gone.simulate import play_new
 
         holdings = []
+        wanted = {"rounds": False, "lots": False}
         for start in range(0, count, 8192):
             rng = np.random.default_rng(start)
-            batch = new_batch(rules, min(8192, count - start), rng)
-            play(batch, _agents("valuation", rules), rng)
-            holdings.append(batch.holdings)
+            played = play_new(rules, _agents("valuation", rules), min(8192, count - start), rng,
+                              start, wanted)  # fmt: skip
+            holdings.append(played.holdings)
         holdings = np.concatenate(holdings)
         start, start_cpu = time.perf_counter(), time.process_time()
-        batch_values(holdings, rules.best_line_values)
+        exact_values(holdings, rules)
         return _figures(count, time.perf_counter() - start, "s", time.process_time() - start_cpu)
     if kind == "first":
         start, start_cpu = time.perf_counter(), time.process_time()

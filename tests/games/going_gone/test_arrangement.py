@@ -11,7 +11,8 @@ import pytest
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from workbench.games.going_gone import Rules
-from workbench.games.going_gone.arrangement import batch_values, best_lines, best_value
+from workbench.games.going_gone.arrangement import best_lines, best_value
+from workbench.games.going_gone.holdings import exact_values
 
 DEFAULT = (2, 6, 12, 20, 30, 38, 44)
 #: tables where greedy grouping fails in other ways: splitting a line pays, sizes are skipped,
@@ -138,8 +139,7 @@ def test_exact_against_every_assignment_up_to_14_items(values):
     expected = [every_assignment(cells, values) for cells in holdings]
     assert [best_value(mask(cells), best) for cells in holdings] == expected
     masks = np.array([mask(cells) for cells in holdings], dtype=np.uint64)
-    assert batch_values(masks, best).tolist() == expected
-    assert batch_values(masks, best).tolist() == expected  # again, from the cache
+    assert exact_values(masks, np.asarray(best)).tolist() == expected
 
 
 @pytest.mark.parametrize("values", [DEFAULT, ODD_TABLES[0], ODD_TABLES[3]])
@@ -183,10 +183,3 @@ def test_best_lines_is_a_complete_arrangement_worth_the_value(values):
             line = (side, t if side == "type" else c)
             counts[line] = counts.get(line, 0) + 1
         assert sum(best[m] for m in counts.values()) == value == best_value(mask(cells), best)
-
-
-def test_batch_values_keep_the_shape_and_accept_empty_input():
-    best = Rules().best_line_values
-    masks = np.array([[0, mask([(0, 0)])], [mask([(0, 0), (0, 1)]), mask([(0, 0), (1, 0)])]])
-    assert batch_values(masks.astype(np.uint64), best).tolist() == [[0, 2], [6, 6]]
-    assert batch_values(np.zeros((0, 3), np.uint64), best).shape == (0, 3)

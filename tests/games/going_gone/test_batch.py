@@ -1,7 +1,7 @@
-"""The compiled fast engine is a second implementation of the rules: every recorded game must
-replay through ``State.apply`` to identical frames, the agents must choose in the step engine
-what their compiled policies chose in the fast engine, and agents without a compiled policy are
-refused."""
+"""The compiled loop is a second implementation of the rules: every recorded game must replay
+through ``State.apply`` to the same recording and identical frames, the agents must choose in the
+step engine what their compiled policies chose in the compiled loop, and agents without a
+compiled policy are refused."""
 
 from __future__ import annotations
 
@@ -20,19 +20,18 @@ from workbench.games.going_gone import (
     simulate,
 )
 from workbench.games.going_gone.agents import CompiledAgent, FittedPolicy
-from workbench.games.going_gone.bits import items_of, mask_of
-from workbench.games.going_gone.compiled import tables_of
-from workbench.games.going_gone.fast import Recording, new_batch, play
+from workbench.games.going_gone.compiled import SALES, SEATS
+from workbench.games.going_gone.holdings import items_of, mask_of, tables_of
 from workbench.games.going_gone.policies import RANDOM, choose_bids, random_sale_pick, scratch
 from workbench.games.going_gone.simulate import (
-    batch_games_frame,
-    batch_lots_frame,
-    batch_rounds_frame,
+    games_frame,
+    lots_frame,
+    play_new,
+    recorded,
     replay_recorded_game,
-    states_games_frame,
-    states_lots_frame,
-    states_rounds_frame,
+    rounds_frame,
 )
+from workbench.kit.policies import CompiledPolicy
 from workbench.kit.seeding import generator
 
 VARIANTS = {
@@ -66,41 +65,50 @@ AGENT_MIXES = {
 }
 
 
-def run_batch(rules: Rules, agents, games: int, seed: int, rng=None):
-    deal = generator(seed)
-    batch = new_batch(rules, games, deal)
-    recording = Recording.empty(rules, games)
-    play(batch, agents[: rules.players], rng if rng is not None else deal, recording)
-    return batch, recording
+def run_batch(rules: Rules, agents, games: int, seed: int):
+    """``games`` new games of the compiled loop, every round recorded."""
+    wanted = {"rounds": True, "lots": True}
+    return play_new(rules, agents[: rules.players], games, generator(seed), 0, wanted)
 
 
 @pytest.mark.parametrize("mix", list(AGENT_MIXES))
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_fast_games_replay_identically_through_the_engine(variant, mix):
+def test_compiled_games_replay_identically_through_the_engine(variant, mix):
     rules = VARIANTS[variant]
     agents = AGENT_MIXES[mix][: rules.players]
     labels = [a.name for a in agents]
-    batch, recording = run_batch(rules, agents, games=40, seed=7)
-    states = [replay_recorded_game(rules, recording, g) for g in range(batch.games)]
-    assert batch_games_frame(batch, labels, 0).equals(states_games_frame(states, labels, 0))
-    assert batch_rounds_frame(recording, batch, labels, 0).equals(
-        states_rounds_frame(states, labels, 0)
-    )
-    assert batch_lots_frame(recording, rules, labels, 0).equals(
-        states_lots_frame(states, labels, 0)
-    )
-    for state, bucks, box in zip(states, batch.bucks, batch.box, strict=True):
+    played = run_batch(rules, agents, games=40, seed=7)
+    states = [replay_recorded_game(rules, played, g) for g in range(40)]
+    replayed = recorded(rules, states)
+    for name in ("deck", "first_auctioneer", "bucks", "holdings", "scores"):
+        assert np.array_equal(getattr(played, name), getattr(replayed, name)), name
+    for part in ("totals", "rounds"):
+        for name, array in getattr(played, part)._asdict().items():
+            if name not in ("sales", "sale_keys"):
+                assert np.array_equal(array, getattr(getattr(replayed, part), name)), (part, name)
+    assert sale_log(played) == sale_log(replayed)
+    for frame in (games_frame, rounds_frame, lots_frame):
+        assert frame(played, labels, 0).equals(frame(replayed, labels, 0))
+    spent = played.totals.spent.sum(axis=1) - played.totals.sale_bucks.sum(axis=1)
+    for state, bucks, box in zip(states, played.bucks, spent, strict=True):
         assert state.bucks == tuple(bucks) and state.box == box
 
 
-class FixedUniforms:
-    """A stand-in generator: every uniform is ``u`` (so both engines see the same chance)."""
+def sale_log(recording) -> list:
+    """Every game's sold collections ordered by their keys (round, seat, place in the sale)."""
+    rounds = recording.rounds
+    return [sorted((k, m) for k, m in zip(keys.tolist(), sales.tolist(), strict=True) if k >= 0)
+            for keys, sales in zip(rounds.sale_keys, rounds.sales, strict=True)]  # fmt: skip
 
-    def __init__(self, u: float) -> None:
+
+class FixedUniforms:
+    """A stand-in generator handing out ``u`` (a number or one uniform per cup)."""
+
+    def __init__(self, u) -> None:
         self.u = u
 
     def random(self, size=None):
-        return self.u if size is None else np.full(size, self.u)
+        return self.u if size is None else np.broadcast_to(self.u, size).copy()
 
 
 @pytest.mark.parametrize(
@@ -110,32 +118,40 @@ class FixedUniforms:
     "agent",
     [ValuationAgent(), CollectorAgent(), CollectorAgent(exact_values=False), FittedPolicy(FITTED)],
 )
-def test_step_agents_choose_what_the_fast_engine_chose(variant, agent):
+def test_step_agents_choose_what_the_compiled_loop_chose(variant, agent):
     rules = VARIANTS[variant]
-    chance = FixedUniforms(0.37)
-    batch, recording = run_batch(rules, [agent] * rules.players, games=12, seed=3, rng=chance)
-    for game in range(batch.games):
+    games, n = 12, rules.players
+    played = run_batch(rules, [agent] * n, games=games, seed=3)
+    # the stream's draws after the deal: each round, every game's seats, cups uniforms each
+    stream = generator(3)
+    stream.random((games, len(rules.items)))
+    uniforms = stream.random((rules.rounds, games, n, rules.cups))
+    for game in range(games):
         state = new_game(
             rules,
             seed=0,
-            deck=tuple(int(i) for i in recording.deck[game]),
-            first_auctioneer=int(recording.first_auctioneer[game]),
+            deck=tuple(int(i) for i in played.deck[game]),
+            first_auctioneer=int(played.first_auctioneer[game]),
         )
         while not state.is_over:
-            seat = state.to_play
-            choice = agent(state.observation(seat), state.legal_actions(), chance)
-            assert agent.act_on_view(seat, state.view(seat), chance) == choice
-            round_index = state.round - 1
+            seat, round_index = state.to_play, state.round - 1
+            chance = FixedUniforms(0.37)  # a sale plan draws nothing
             if state.phase == "bid":
+                chance = FixedUniforms(uniforms[round_index, game, seat])
                 expected = Allocation(
-                    tuple(int(b) for b in recording.bids[game, round_index, seat])
+                    tuple(int(b) for b in played.rounds.bids[game, round_index, seat])
                 )
             else:
-                planned = [int(m) for m in recording.sales[round_index][game, seat] if m]
+                key = round_index * SEATS + seat
+                planned = [int(m) for m, k in zip(played.rounds.sales[game],
+                                                  played.rounds.sale_keys[game],
+                                                  strict=True) if k // SALES == key]  # fmt: skip
                 done = len(state.pending[seat])
                 expected = (
                     Sell(items_of(rules, planned[done])) if done < len(planned) else DoneSelling()
                 )
+            choice = agent(state.observation(seat), state.legal_actions(), chance)
+            assert agent.act_on_view(seat, state.view(seat), chance) == choice
             assert choice == expected
             state = state.apply(choice)
 
@@ -177,26 +193,26 @@ class Cheater:
 
     name = "cheater"
 
-    def __init__(self, kind=None, params=None) -> None:
+    def __init__(self, kind=None, parameters=None) -> None:
         if kind is not None:
-            self.policy_kind, self.policy_params = kind, params
+            self.compiled_policy = lambda: CompiledPolicy(kind, parameters)
 
 
 @pytest.mark.parametrize(
-    ("cheater", "message"),
+    ("cheater", "error", "message"),
     [
-        (Cheater(), "agent 'cheater' has no compiled policy"),
-        (Cheater(7, np.zeros(6)), "agent 'cheater' has no compiled policy"),
-        (Cheater(1, np.zeros(3)), r"has \(3,\) policy parameters; expected 6"),
+        (Cheater(), TypeError, r"these play step by step only: \['cheater'\]"),
+        (Cheater(7, (0.0,) * 6), ValueError, "'cheater' has policy kind 7 with 6 parameters"),
+        (Cheater(1, (0.0,) * 3), ValueError, "policy kind 1 with 3 parameters; this game's"),
     ],
 )
-def test_agents_without_a_compiled_policy_are_refused_before_play(cheater, message):
-    rules = Rules()
+def test_agents_without_a_compiled_policy_are_refused_before_play(cheater, error, message):
     agents = [ValuationAgent(), cheater, ValuationAgent(), ValuationAgent()]
-    batch = new_batch(rules, 5, generator(1))
-    with pytest.raises(ValueError, match=message):
-        play(batch, agents, generator(2))
-    assert batch.rounds_done == 0 and (batch.bucks == 25).all() and (batch.holdings == 0).all()
+    rng = generator(1)
+    before = rng.bit_generator.state
+    with pytest.raises(error, match=message):
+        play_new(Rules(), agents, 5, rng, 0, {"rounds": True, "lots": False})
+    assert rng.bit_generator.state == before  # nothing was dealt
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

@@ -1,5 +1,5 @@
 """The ``fitted`` agent: the collector's policy with fitted parameters, compiled, so it plays
-the same in both engines (``test_batch`` ties its step calls to the fast engine); the
+the same in both engines (``test_batch`` ties its step calls to the compiled loop); the
 rulebook's fit ships; fits follow the rules; it beats the default line-up's agent."""
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ def test_the_rulebook_fit_ships_and_is_read_without_fitting(tmp_path, monkeypatc
 def test_fitted_games_replay_identically_and_legally_through_the_engine():
     rules = Rules()
     policy = make_agent("fitted").policy_for(rules)
-    batch, recording = run_batch(rules, [policy] * 4, games=20, seed=5)
-    for game in range(batch.games):  # State.apply refuses any illegal action
-        state = replay_recorded_game(rules, recording, game)
-        assert state.bucks == tuple(batch.bucks[game])
+    played = run_batch(rules, [policy] * 4, games=20, seed=5)
+    for game in range(20):  # State.apply refuses any illegal action
+        state = replay_recorded_game(rules, played, game)
+        assert state.bucks == tuple(played.bucks[game])
 
 
 def test_fitted_is_reproducible_in_both_engines():

@@ -1,4 +1,4 @@
-"""``play_from`` and the compiled play under it (``rollouts``): continuations of positions
+"""``play_from`` and the compiled loop under it (``compiled``): continuations of positions
 reached by seeded step-engine games end with the scores the step engine gives when every agent
 draws the same uniforms, and ``play_from`` is seeded per continuation."""
 
@@ -15,9 +15,9 @@ from workbench.games.going_gone import (
     new_game,
     play_from,
 )
-from workbench.games.going_gone.compiled import tables_of
-from workbench.games.going_gone.playouts import compiled_policies, positions_of_states
-from workbench.games.going_gone.rollouts import play_positions, repeat_positions, uniform
+from workbench.games.going_gone.compiled import play_positions, repeat_positions, uniform
+from workbench.games.going_gone.holdings import tables_of
+from workbench.games.going_gone.positions import policy_table_of, positions_of_states
 from workbench.kit.seeding import generator
 
 RULES = {
@@ -87,11 +87,12 @@ def test_every_continuation_is_the_step_engines(variant, lineup):
     compiled play ends with the scores the step engine gives with the same uniforms."""
     rules = RULES[variant]
     agents = LINEUPS[lineup](rules.players)
-    kinds, params = compiled_policies(agents, rules.players)
+    table = policy_table_of(agents, rules.players)
     states = positions(rules, 12, len(variant) + len(lineup), agents)
     batch = repeat_positions(positions_of_states(states), 3)
     batch.keys[:] = np.arange(len(batch.keys), dtype=np.uint64) * 7919 + 11
-    scores = play_positions(rules, tables_of(rules), kinds, params, batch)
+    assignment = table.assignment(len(batch.keys))
+    scores, _ = play_positions(rules, tables_of(rules), table, assignment, batch)
     for row, key in enumerate(batch.keys):
         state = states[row % len(states)]
         assert scores[row].tolist() == step_reference(state, agents, int(key)), (row, state)
@@ -122,11 +123,11 @@ def test_a_finished_game_plays_out_to_its_own_result():
     [
         ({"playouts": 0}, "playouts must be a whole number"),
         ({"agents": [RandomAgent()]}, "one agent per seat"),
-        ({"agents": [object()] * 4}, "no compiled policy"),
+        ({"agents": [object()] * 4}, "play step by step only"),
     ],
 )
 def test_bad_arguments_are_refused(arguments, message):
     call = {"states": new_game(Rules(), seed=0), "agents": [RandomAgent()] * 4, "playouts": 2}
     call.update(arguments)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises((ValueError, TypeError), match=message):
         play_from(call["states"], call["agents"], playouts=call["playouts"], seed=0)

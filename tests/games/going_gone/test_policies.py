@@ -11,7 +11,7 @@ import pytest
 
 from workbench.games.going_gone import Rules
 from workbench.games.going_gone.arrangement import best_value
-from workbench.games.going_gone.compiled import tables_of
+from workbench.games.going_gone.holdings import tables_of
 from workbench.games.going_gone.policies import COLLECTOR, MAX_SALES, plan_sales, scratch
 
 from .test_arrangement import DEFAULT, ODD_TABLES, mask, random_holdings

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.games.going_gone import DoneSelling, RandomAgent, Rules, State, new_game
-from workbench.games.going_gone.arrangement import batch_values, best_lines
-from workbench.games.going_gone.bits import mask_of
+from workbench.games.going_gone.arrangement import best_lines
+from workbench.games.going_gone.holdings import exact_values, mask_of
 from workbench.kit.seeding import generator
 
 
@@ -61,7 +61,7 @@ def test_game_invariants(rules, seed):
     # the score is Bucks plus the best arrangement, by two independent code paths
     result = final.result()
     masks = np.array([mask_of(rules, h) for h in final.holdings], dtype=np.uint64)
-    vectorised = batch_values(masks, rules.best_line_values).tolist()
+    vectorised = exact_values(masks, rules).tolist()
     scalar = [best_lines(int(m), rules.best_line_values)[0] for m in masks]
     assert list(result.collection_values) == vectorised == scalar
     assert list(result.scores) == [b + v for b, v in zip(final.bucks, vectorised, strict=True)]

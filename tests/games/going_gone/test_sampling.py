@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from workbench.games.going_gone import Rules, make_agent, new_game, sampling
-from workbench.games.going_gone.bits import items_of
-from workbench.games.going_gone.drawing import SALES_ITEMS, sales_counts
+from workbench.games.going_gone.holdings import items_of
+from workbench.games.going_gone.sampling import SALES_ITEMS, sales_counts
 from workbench.kit.search import step_play_from, uniformity_p_value
 from workbench.kit.seeding import generator
 
@@ -142,24 +142,6 @@ def test_sale_counts_by_hand(holding, expected):
     assert len(set(sampling._all_sales(SMALL["secret"], holding))) == expected
 
 
-@pytest.mark.parametrize("rules", [SMALL["secret"], SMALL["duo"], Rules(), Rules(players=3)])
-def test_the_split_table_is_the_splits(rules):
-    """The sampler's array splits (``_split_table``) are the enumeration's (``_splits``): the
-    same lot winners and past items in the same order, the same weights."""
-    for seed in range(2):
-        for state in positions(rules, seed)[:-1]:
-            frame = sampling._frame(state.observation(state.to_play))
-            splits, weights = sampling._splits(frame)
-            winners, past, table_weights = sampling._split_table(frame)
-            others = [s for s in range(rules.players) if s != state.to_play]
-            assert [tuple(None if w < 0 else w for w in row) for row in winners.tolist()] == [
-                w for w, _ in splits
-            ]
-            if not rules.open_collections:
-                assert past.tolist() == [[p[s] for s in others] for _, p in splits]
-            np.testing.assert_array_equal(table_weights, weights)
-
-
 @pytest.mark.parametrize("holding", [(0, 1, 3), (0, 1, 2, 3, 4), (0, 1, 2, 3, 4, 5)])
 def test_a_drawn_sale_is_uniform_over_every_sale(holding):
     """The sale drawer (counts on holding masks) against the enumeration of every sale
@@ -213,7 +195,7 @@ def test_bad_input_is_refused():
 
 
 def test_compiled_sale_counts_are_the_recursive_counts():
-    """``drawing.sales_counts`` (what the rejection step uses) against ``_mask_sales`` on
+    """``sampling.sales_counts`` (what the rejection step uses) against ``_mask_sales`` on
     seeded random holdings of the rulebook's grid; -1 above ``SALES_ITEMS`` items."""
     rules = Rules()
     rng = generator(5)
@@ -228,7 +210,7 @@ def test_compiled_sale_counts_are_the_recursive_counts():
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=3), SMALL["pairs"]])
 def test_proposed_holdings_hold_the_lots_won_and_the_counted_items(rules):
-    """The compiled proposals (``drawing.proposal_masks``): every other seat holds the lots
+    """The compiled proposals (``sampling.proposal_masks``): every other seat holds the lots
     its split gives it plus its slice of the shuffled pool, exactly its counted items."""
     bits = sampling.item_bits(rules)
     for state in positions(rules, seed=2)[:-1:3]:

@@ -1,11 +1,7 @@
 """Going, Going, GONE! (docs/rules.md): 2–6 players bid Bucks in five cups at once for lots of
 collectible items, and score Bucks plus the best arrangement of what they hold into collections.
-
-Public API: ``Rules``, ``new_game`` -> ``State``, the actions ``Allocation``, ``Sell`` and
-``DoneSelling``, the agents (``fitted`` and ``search`` last; ``fit`` gives the fitted
-agent's parameters for any rules), ``simulate``; exact collection values (``best_collections``,
-``lot_value``, ``sale_value``, ...), ``play_from`` (many playouts of a position in the compiled
-fast engine), the game's metrics, charts and explorers.
+Public API: rules, engine, actions, agents (``fit``), ``simulate``, exact collection values,
+``play_from``, the metrics, charts and explorers.
 """
 
 from workbench.games.going_gone.actions import (
@@ -23,7 +19,7 @@ from workbench.games.going_gone.analysis import (
     simulate_lineups,
     tie_summary,
 )
-from workbench.games.going_gone.collections import (
+from workbench.games.going_gone.collection_values import (
     Arrangement,
     Collection,
     arrival_path,
@@ -55,7 +51,7 @@ from workbench.games.going_gone.game import (
     simulate_batches,
 )
 from workbench.games.going_gone.metrics import GAME_METRICS, game_metrics
-from workbench.games.going_gone.playouts import play_from
+from workbench.games.going_gone.positions import play_from
 from workbench.games.going_gone.rules import Item, Rules, load_items
 from workbench.games.going_gone.simulate import replay_recorded_game
 from workbench.lazy import lazy_exports
@@ -77,56 +73,14 @@ __getattr__ = lazy_exports(
 )
 
 __all__ = [
-    "AGENTS",
-    "GAME",
-    "GAME_METRICS",
-    "Allocation",
-    "Allocations",
-    "Arrangement",
-    "Collection",
-    "CollectorAgent",
-    "Deal",
-    "DoneSelling",
-    "Item",
-    "Observation",
-    "RandomAgent",
-    "Result",
-    "RoundRecord",
-    "Rules",
-    "Sell",
-    "State",
-    "ValuationAgent",
-    "allocation_count",
-    "arrangement_chart",
-    "arrival_chart",
-    "arrival_path",
-    "auctioneer_turn_win_rates",
-    "best_collections",
-    "collection_explorer",
-    "fit",
-    "game_metrics",
-    "holding_value",
-    "holding_values_chart",
-    "load_items",
-    "lot_value",
-    "lot_values",
-    "make_agent",
-    "new_game",
-    "parse_items",
-    "play_from",
-    "play_game",
-    "price_chart",
-    "prices",
-    "random_holding_values",
-    "replay_recorded_game",
-    "sale_options",
-    "sale_value",
-    "seat_win_rates",
-    "simulate",
-    "simulate_batches",
-    "simulate_lineups",
-    "tie_summary",
-    "value_chart",
-    "value_table",
-    "win_rate_chart",
-]
+    "AGENTS", "GAME", "GAME_METRICS", "Allocation", "Allocations", "Arrangement", "Collection",
+    "CollectorAgent", "Deal", "DoneSelling", "Item", "Observation", "RandomAgent", "Result",
+    "RoundRecord", "Rules", "Sell", "State", "ValuationAgent", "allocation_count",
+    "arrangement_chart", "arrival_chart", "arrival_path", "auctioneer_turn_win_rates",
+    "best_collections", "collection_explorer", "fit", "game_metrics", "holding_value",
+    "holding_values_chart", "load_items", "lot_value", "lot_values", "make_agent", "new_game",
+    "parse_items", "play_from", "play_game", "price_chart", "prices", "random_holding_values",
+    "replay_recorded_game", "sale_options", "sale_value", "seat_win_rates", "simulate",
+    "simulate_batches", "simulate_lineups", "tie_summary", "value_chart", "value_table",
+    "win_rate_chart"
+]  # fmt: skip

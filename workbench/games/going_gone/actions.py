@@ -1,11 +1,7 @@
-"""Actions, their canonical orders, and checks both engines share.
-
-A round asks every player for one sealed ``Allocation`` of Bucks over the cups, then lets every
-player who holds items put collections into a sealed sale one ``Sell`` at a time, ending with
-``DoneSelling()``. The allocation space is too large to list (a player with 25 Bucks has
-142,506 allocations over 5 cups), so ``Allocations`` is a lazy sequence: ``len``, indexing by
-rank, ``in`` and iteration, in lexicographic order; uniform random play picks
-``legal[floor(u * len(legal))]``, which the batch engine computes the same way.
+"""Actions (``Allocation``, ``Sell``, ``DoneSelling``), their canonical orders, and checks both
+engines share. Allocations are too many to list (25 Bucks over 5 cups: 142,506), so
+``Allocations`` is a lazy sequence in lexicographic order (``len``, indexing by rank, ``in``);
+uniform random play picks ``legal[floor(u * len(legal))]``, as the compiled policy does.
 """
 
 from __future__ import annotations
@@ -14,8 +10,6 @@ import math
 from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import NamedTuple, overload
-
-import numpy as np
 
 from workbench.games.going_gone.rules import Rules, is_whole_number
 
@@ -41,9 +35,6 @@ class DoneSelling(NamedTuple):
 
 
 Action = Allocation | Sell | DoneSelling
-
-
-# -- allocations --------------------------------------------------------------------------------
 
 
 @cache
@@ -132,37 +123,6 @@ def unrank_allocation(rank: int, budget: int, cups: int) -> Allocation:
     return Allocation(tuple(bids))
 
 
-def unrank_allocations(ranks: np.ndarray, budgets: np.ndarray, cups: int) -> np.ndarray:
-    """``unrank_allocation`` for many (rank, budget) pairs at once: (N, cups) bids."""
-    ranks = ranks.astype(np.int64).copy()
-    remaining = budgets.astype(np.int64).copy()
-    top = int(remaining.max(initial=0))
-    x = np.arange(top + 1)
-    bids = np.zeros((len(ranks), cups), dtype=np.int64)
-    for j in range(cups):
-        later = cups - j - 1
-        # before[x]: allocations whose cup j holds fewer than x Bucks
-        # = C(r + later + 1, later + 1) - C(r - x + later + 1, later + 1)  (hockey stick)
-        total = _comb(remaining + later + 1, later + 1)
-        rest = np.maximum(remaining[:, None] - x[None, :], -1)
-        before = total[:, None] - np.where(rest >= 0, _comb(rest + later + 1, later + 1), 0)
-        valid = x[None, :] <= remaining[:, None]
-        chosen = (valid & (before <= ranks[:, None])).sum(axis=1) - 1
-        bids[:, j] = chosen
-        ranks -= np.take_along_axis(before, chosen[:, None], axis=1)[:, 0]
-        remaining -= chosen
-    return bids
-
-
-def _comb(n: np.ndarray, k: int) -> np.ndarray:
-    """C(n, k) elementwise for a small fixed k (exact in int64 for the sizes used here)."""
-    n = np.asarray(n, dtype=np.int64)
-    result = np.ones_like(n)
-    for i in range(k):
-        result = result * (n - i) // (i + 1)
-    return np.where(n >= k, result, 0)
-
-
 def allocation_problem(action: object, budget: int, cups: int) -> str | None:
     """Why ``action`` is not a legal allocation for this budget, or None if it is."""
     if not isinstance(action, Allocation):
@@ -184,9 +144,6 @@ def allocation_problem(action: object, budget: int, cups: int) -> str | None:
 def budget_of(rules: Rules, bucks: int) -> int:
     """Most Bucks a player can put in the cups: min(Bucks, cube limit)."""
     return bucks if rules.cube_limit is None else min(bucks, rules.cube_limit)
-
-
-# -- collections --------------------------------------------------------------------------------
 
 
 def line_collections(rules: Rules, available: Sequence[int]) -> list[tuple[int, ...]]:

@@ -1,14 +1,9 @@
-"""Reference agents for Going, Going, GONE!, weakest to strongest.
-
-Every agent is called as ``agent(observation, legal_actions, rng) -> action``. Each is a
-compiled policy (``policies``): an integer kind and a parameter vector. The fast engine runs
-``policies.choose_bids`` / ``plan_sales`` for every deciding seat of a batch; the step-by-step
-call runs the same functions on the observing seat, drawing the same uniforms, so both engines
-play exactly the same policy. A policy plans its whole sale at once; the step call returns the
-plan's next collection (or ``DoneSelling()``), recomputing the same plan from facts that do not
-change while the sale is sealed. Both calls read the seat's ``SeatView`` (``engine``); the step
-engine's loop hands them ``State.view`` through ``act_on_view``, skipping the Observation and
-the legal actions.
+"""Reference agents for Going, Going, GONE!, weakest to strongest, each a compiled policy
+(``compiled_policy()``: a kind of ``policies`` and its parameters): the compiled loop runs it
+for every deciding seat, the step call on the observing seat with the same uniforms, so both
+engines play one policy. A policy plans its whole sale at once; the step call returns the plan's
+next collection (the plan's facts do not change while the sale is sealed). Both read the seat's
+``SeatView``; the step engine's loop hands it ``State.view`` through ``act_on_view``.
 """
 
 from __future__ import annotations
@@ -19,12 +14,12 @@ from functools import cache
 import numpy as np
 
 from workbench.games.going_gone.actions import Action, Allocation, DoneSelling, Sell
-from workbench.games.going_gone.bits import items_of
-from workbench.games.going_gone.compiled import tables_of
 from workbench.games.going_gone.engine import Observation, SeatView
+from workbench.games.going_gone.holdings import items_of, tables_of
 from workbench.games.going_gone.policies import (
     COLLECTOR,
     MAX_SALES,
+    PARAMETERS,
     RANDOM,
     VALUATION,
     choose_bids,
@@ -33,25 +28,30 @@ from workbench.games.going_gone.policies import (
 )
 from workbench.games.going_gone.rules import Rules
 from workbench.kit.lineup import DecidesOnView, agent_repr
+from workbench.kit.policies import CompiledPolicy
 
 
 class CompiledAgent(DecidesOnView):
-    """An agent playing a compiled policy (``policy_kind``, ``policy_params``): the fast engine
-    runs it over batches, and this step call runs it on one seat; the step engine's loop hands
-    it ``State.view`` through ``act_on_view`` instead of an Observation (the same decision)."""
+    """An agent playing a compiled policy: ``kind`` (of ``policies``) with the parameters
+    ``_vector``. The compiled loop plays it over many games, this step call on one seat; the
+    step engine's loop hands it ``State.view`` through ``act_on_view`` (the same decision)."""
 
     name = "agent"
-    policy_kind: int = RANDOM
-    policy_params: np.ndarray = np.zeros(6)
+    kind: int = RANDOM
+    _vector: np.ndarray = np.zeros(PARAMETERS)
+
+    def compiled_policy(self) -> CompiledPolicy:
+        """This agent's policy as the compiled loop plays it."""
+        return CompiledPolicy(self.kind, tuple(float(v) for v in self._vector))
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        return compiled_step(self.policy_kind, self.policy_params, observation.view(), rng)
+        return compiled_step(self.kind, self._vector, observation.view(), rng)
 
     def act_on_view(self, player: int, view: SeatView, rng: np.random.Generator) -> Action:
         """The same decision from ``State.view(player)``, drawing the same uniforms."""
-        return compiled_step(self.policy_kind, self.policy_params, view, rng)
+        return compiled_step(self.kind, self._vector, view, rng)
 
     def __repr__(self) -> str:
         return agent_repr(self)
@@ -60,10 +60,9 @@ class CompiledAgent(DecidesOnView):
 def compiled_step(
     kind: int, params: np.ndarray, view: SeatView, rng: np.random.Generator
 ) -> Action:
-    """The action the compiled policy ``(kind, params)`` takes for the seat whose ``view`` it
-    is: an allocation (``cups`` uniforms drawn from ``rng``, as the fast engine draws per seat)
-    or the next collection of its sale plan (no uniforms). Not for the random kind's sales (its
-    step call picks among the legal actions)."""
+    """The action the compiled policy ``(kind, params)`` takes for ``view``'s seat: an
+    allocation (drawing the uniforms the compiled loop draws per seat) or the next collection of
+    its sale plan. Not for the random kind's sales (its step call picks a legal action)."""
     rules = view.rules
     tb, bid_space, sale_space, out, plan = _step_context(rules)
     if view.phase == "bid":
@@ -81,102 +80,69 @@ def compiled_step(
 
 @cache
 def _step_context(rules: Rules) -> tuple:
-    """What a step call needs for ``rules``, made once and reused (as the fast engine reuses
-    its work arrays across a batch: the policies write every entry before reading it): the
-    tables, work arrays for bids and sales, the allocation and the plan."""
-    return (
-        tables_of(rules),
-        scratch(rules.cups),
-        scratch(1),
-        np.zeros(rules.cups, dtype=np.int64),
-        np.zeros(MAX_SALES, dtype=np.uint64),
-    )
+    """A step call's tables and work arrays for ``rules``, made once (the policies write every
+    entry before reading it): tables, bid and sale scratch, the allocation and the plan."""
+    return (tables_of(rules), scratch(rules.cups), scratch(1), np.zeros(rules.cups, np.int64),
+            np.zeros(MAX_SALES, np.uint64))  # fmt: skip
 
 
 class RandomAgent(CompiledAgent):
-    """Uniformly random among the legal actions (the baseline every other agent must beat).
-
-    Bidding: one of all allocations of at most its budget, each equally likely (so it usually
-    spends most of its budget). Selling: at each step ``DoneSelling()`` or one of the
-    collections it could still sell, each equally likely.
-    """
+    """Uniformly random among the legal actions (the baseline every other agent must beat):
+    any allocation within its budget; at each sale step ``DoneSelling()`` or any collection it
+    could still sell."""
 
     name = "random"
-    policy_kind = RANDOM
-    policy_params = np.zeros(6)
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        # The compiled formulas reduce to this on one seat (both engines list legal actions in
-        # the same order); a test checks the two agree.
+        # the compiled formulas reduce to this on one seat (a test checks the two agree)
         return legal_actions[int(rng.random() * len(legal_actions))]
 
 
 class ValuationAgent(CompiledAgent):
-    """Bids by the exact marginal value of each lot, spreads its Bucks, sells for Bucks.
+    """Bids by the marginal value of each lot, spreads its Bucks, sells for Bucks.
 
-    - Bidding: the marginal value of lot j is ``best(holding + lot) - best(holding)`` (exact).
-      It bids ``bid_share`` of it (at least 1 Buck on a lot worth anything; ``last_share`` in the
-      last round, where a lot's marginal value is final), and if those bids exceed its budget
-      scales them all down in proportion.
-    - Selling: a sale never beats holding at the end (the best arrangement can always include
-      the sold collection), so it sells only when it needs Bucks: before the last round, while
-      it has fewer than ``reserve`` Bucks, it sells a collection of its arrangement — the one
-      paying most per Bucks of value given up, then the most Bucks (with the rulebook's table,
-      its largest collection).
-
-    Its values come from the quick arrangement ``compiled.greedy`` (every item in the longer of
-    its two lines): quick enough for 10,000 games a second, and exact for most holdings a player
-    builds, but a lower bound on the best arrangement in general; the collector agent uses
-    exact values.
+    - Bidding: ``bid_share`` (``last_share`` in the last round) of what each lot adds to its
+      quick arrangement (``holdings.greedy``: every item in the longer of its lines; exact for
+      most holdings, a lower bound in general), at least 1 Buck on a lot worth anything, all
+      scaled down in proportion to fit its budget.
+    - Selling: a sale never beats holding at the end, so before the last round, while it has
+      fewer than ``reserve`` Bucks, it sells the collection of its arrangement paying most per
+      Buck of value given up, then the most Bucks.
     """
 
     name = "valuation"
 
     def __init__(self, bid_share: float = 0.6, last_share: float = 0.85, reserve: int = 8) -> None:
-        for label, share in (("bid_share", bid_share), ("last_share", last_share)):
-            if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share <= 1:
-                raise ValueError(f"{label} must be a number in (0, 1], got {share!r}")
-        if isinstance(reserve, bool) or not isinstance(reserve, int | np.integer) or reserve < 0:
-            raise ValueError(f"reserve must be a whole number >= 0, got {reserve!r}")
-        self.bid_share = float(bid_share)
-        self.last_share = float(last_share)
-        self.reserve = int(reserve)
-        self.policy_kind = VALUATION
-        self.policy_params = np.array([self.bid_share, self.last_share, self.reserve, 0, 0, 0.0])
+        self.bid_share = _fraction("bid_share", bid_share)
+        self.last_share = _fraction("last_share", last_share)
+        self.reserve = _whole("reserve", reserve)
+        self.kind = VALUATION
+        self._vector = np.array([self.bid_share, self.last_share, self.reserve, 0, 0, 0.0])
 
 
 class CollectorAgent(CompiledAgent):
     """Values lots by the collections they can grow into, and keeps Bucks to bid with.
 
-    - Lot value: ``1 - projection`` parts its exact marginal value now plus ``projection``
-      parts its projected marginal value: each line's count is raised by ``capture`` times the
-      items of that line it expects to be dealt later (the line's unseen items times the share
-      of unseen cards still to come; with open collections, other players' items and sold
-      collections are seen too), and each item of the lot joins the line where it adds most to
-      that projection (collection values interpolated between sizes). In the last round the
-      projection is zero.
+    - Lot value: ``1 - projection`` parts its exact marginal value now, ``projection`` parts
+      its projected one (before the last round): each line's count raised by ``capture`` times
+      the items of it still to be dealt as it expects them (its unseen items times the share of
+      unseen cards to come), each item of the lot joining the line where it adds most.
     - Bidding: ``bid_share`` of that value (``last_share`` in the last round), at least 1 Buck
       on a lot worth anything, scaled down in proportion to fit its budget.
     - Selling: before the last round, while it has fewer than ``reserve`` Bucks, the whole line
-      that gives up least value per Buck received (exact values).
+      giving up least value per Buck received.
 
-    ``exact_values=False`` uses the quick arrangement (``compiled.greedy``) instead of the exact
-    solver (faster, a little weaker).
+    ``exact_values=False`` values by the quick arrangement instead (faster, a little weaker).
     """
 
     name = "collector"
 
     def __init__(
-        self,
-        bid_share: float = 0.6,
-        last_share: float = 0.85,
-        reserve: int = 15,
-        projection: float = 0.5,
-        capture: float = 0.5,
-        exact_values: bool = True,
-    ) -> None:
+        self, bid_share: float = 0.6, last_share: float = 0.85, reserve: int = 15,
+        projection: float = 0.5, capture: float = 0.5, exact_values: bool = True,
+    ) -> None:  # fmt: skip
         self.bid_share = _fraction("bid_share", bid_share)
         self.last_share = _fraction("last_share", last_share)
         self.reserve = _whole("reserve", reserve)
@@ -185,20 +151,19 @@ class CollectorAgent(CompiledAgent):
         if not isinstance(exact_values, bool):
             raise ValueError(f"exact_values must be True or False, got {exact_values!r}")
         self.exact_values = exact_values
-        self.policy_kind = COLLECTOR
-        self.policy_params = np.array([
+        self.kind = COLLECTOR
+        self._vector = np.array([
             self.bid_share, self.last_share, self.reserve, self.projection, self.capture,
             float(exact_values),
         ])  # fmt: skip
 
 
 class FittedPolicy(CompiledAgent):
-    """The collector's policy (exact values) with any parameters, unchecked beyond being finite:
-    ``vector`` is (bid_share, last_share, reserve, projection, capture) in that order. What the
-    ``fitted`` agent plays with the parameters fitted to the rules (``fitted.py``)."""
+    """The collector's policy (exact values) with any finite ``vector`` (bid_share, last_share,
+    reserve, projection, capture): what the ``fitted`` agent plays, fitted to the rules."""
 
     name = "fitted policy"
-    policy_kind = COLLECTOR
+    kind = COLLECTOR
 
     def __init__(self, vector: Sequence[float]) -> None:
         values = np.asarray(vector, dtype=np.float64)
@@ -208,7 +173,7 @@ class FittedPolicy(CompiledAgent):
                 f"reserve, projection, capture), got {vector!r}"
             )
         self.vector = tuple(float(v) for v in values)
-        self.policy_params = np.array([*values, 1.0])
+        self._vector = np.array([*values, 1.0])
 
 
 def _fraction(name: str, value: object, *, zero: bool = False) -> float:

@@ -1,9 +1,6 @@
-"""Summaries of self-play frames for the questions notebook 03 asks: prices paid by lot size
-and round, win rates by seat and by turns as Auctioneer, and how often ties decide a lot.
-
-Every number is an estimate from simulation and carries its sample size and a 95% Student t
-interval (win rates come from ``workbench.metrics.win_rates``: a k-way shared win counts 1/k);
-games are the independent units.
+"""Summaries of self-play frames: prices paid by lot size and round, win rates by seat and by
+turns as Auctioneer, and how often ties decide a lot. Each is an estimate with its sample size
+and a 95% interval, games being the independent units (a k-way shared win counts 1/k).
 """
 
 from __future__ import annotations
@@ -20,11 +17,7 @@ from workbench.metrics import mean_with_interval, win_rates
 
 
 def simulate_lineups(
-    lineups: Mapping[str, Any],
-    rules: Rules | None = None,
-    *,
-    games: int,
-    seed: SeedLike,
+    lineups: Mapping[str, Any], rules: Rules | None = None, *, games: int, seed: SeedLike
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``simulate`` each named line-up (anything ``simulate`` accepts as ``agents``) for
     ``games`` games: (games frame, lots frame), each with a ``lineup`` column. Line-up ``i``
@@ -55,10 +48,8 @@ def _require(frame: pl.DataFrame, columns: tuple[str, ...], what: str) -> None:
 
 
 def prices(lots: pl.DataFrame) -> pl.DataFrame:
-    """Mean price paid per lot size and round (per line-up if the frame has a ``lineup``
-    column), over lots that were won: n (games), mean, low, high; and the share of lots nobody
-    bid on. Each game's lots of one size in one round are averaged first, so games are the
-    independent units of the interval."""
+    """Mean price paid per lot size and round (per line-up if given) over lots won, each game's
+    lots averaged first (games are the units): n, mean, low, high, and the share unbid."""
     _require(lots, ("game", "round", "lot_size", "price", "winner"), "lots")
     keys = [*(["lineup"] if "lineup" in lots.columns else []), "lot_size", "round"]
     won = (

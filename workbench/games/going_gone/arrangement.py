@@ -1,30 +1,17 @@
-"""Exact best arrangement of held items into collections, for any table of collection values.
+"""Exact best arrangement of held items (a bitmask, bit ``8 * type + country``) into
+collections, for any table of collection values: the readable reference.
 
-A holding is a set of cells of the type x country grid, kept as a bitmask: bit ``8 * type +
-country``. An arrangement puts every item in exactly one collection, and a collection lies in
-one line (one type or one country). Within a line only the number of items matters, and ``m``
-items of one line are best split as ``best[m]`` (``Rules.best_line_values``; equal to the
-value table unless splitting pays). So the problem is: send each item to its type line or its
-country line to maximise ``sum(best[count of each line])``. Greedy grouping is wrong in general
-(the table is not convex), so this module solves it exactly:
+Within a line only the count matters (``m`` items are best split as ``best[m]``,
+``Rules.best_line_values``), so each item goes to its type or its country line to maximise
+``sum(best[count])``; greedy grouping is wrong in general (the table is not convex), so:
 
-1. An item alone in its country goes to its type line, and one alone in its type goes to its
-   country line: ``best`` is superadditive (``best[a + 1] >= best[a] + best[1]``), so this never
-   loses. Then an item goes to its type line when the least that line can gain from one more
-   item (over every count it could reach) is at least the most its country line can (and the
-   other way round): moving it there never loses either. Fixing items only narrows the other
-   items' ranges, so these tests are applied to all items at once until nothing changes. What
-   is left — usually nothing — splits into independent connected components.
+1. An item alone in its country goes to its type line, one alone in its type to its country
+   line (``best`` is superadditive). Then an item goes to its type line when the least that line
+   can gain from one more item is at least the most its country line can (and the other way
+   round); repeated until nothing changes. What is left splits into connected components.
 2. Each component is a dynamic programme over its type lines, the state being how many free
-   items each country line has received so far (a dense mixed-radix array); a type line sending
-   exactly ``k`` of its free items to their countries is built item by item, so a line costs
-   O(n^2) array operations rather than 2^n. The optimum is read off with the country values; the
-   arrangement is recovered by walking the stored arrays back. (Rows and columns swap roles when
-   that makes the state smaller.)
-
-``batch_values`` values many holdings at once: the reduction above is vectorised, holdings with
-no free item are valued in closed form, and the rest are keyed by their (normalised) free
-sub-problem, deduplicated and solved once each, with a process-wide cache.
+   items each country line has received (a mixed-radix array; rows and columns swap when that is
+   smaller); the arrangement is recovered by walking the stored arrays back.
 """
 
 from __future__ import annotations
@@ -33,15 +20,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from workbench.games.going_gone.bits import (
-    COLUMN_ONES,
-    GRID,
-    PEXT,
-    bit_counts,
-    masks_of_bytes,
-    transpose,
-    type_bytes,
-)
+from workbench.games.going_gone.holdings import GRID, marginal_bounds
 
 _NEG = -(10**6)  # "unreachable" in the DP; far below any reachable value
 
@@ -53,9 +32,6 @@ def popcount(value: int) -> int:
 def int_type_bytes(mask: int) -> list[int]:
     """The 8 type lines of a mask, each a byte of country bits."""
     return [(mask >> (GRID * t)) & 0xFF for t in range(GRID)]
-
-
-# -- the free sub-problem -----------------------------------------------------------------------
 
 
 def reduce_holding(mask: int) -> tuple[list[int], list[int], list[int]]:
@@ -100,33 +76,10 @@ def _components(free_rows: Sequence[int]) -> list[tuple[list[int], list[int]]]:
     return groups
 
 
-def marginal_bounds(best: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(low, high): ``low[i, j]`` is the least and ``high[i, j]`` the most one more item adds to a
-    line holding anywhere from ``i`` to ``j`` items (``best[k + 1] - best[k]``, k in i..j)."""
-    key = tuple(int(v) for v in best)
-    if key not in _BOUNDS:
-        gains = np.diff(np.asarray(key, dtype=np.int64))
-        size = len(gains) + 1
-        low = np.full((size, size), np.iinfo(np.int64).max // 4, dtype=np.int64)
-        high = np.full((size, size), np.iinfo(np.int64).min // 4, dtype=np.int64)
-        for i in range(len(gains)):
-            for j in range(i, len(gains)):
-                low[i, j] = gains[i : j + 1].min()
-                high[i, j] = gains[i : j + 1].max()
-        _BOUNDS[key] = (low, high)
-    return _BOUNDS[key]
-
-
-_BOUNDS: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
-
-
 def _dominate(
-    type_fixed: list[int],
-    country_fixed: list[int],
-    free_rows: list[int],
-    best: np.ndarray,
+    type_fixed: list[int], country_fixed: list[int], free_rows: list[int], best: np.ndarray,
     where: dict[tuple[int, int], str] | None = None,
-) -> None:
+) -> None:  # fmt: skip
     """Fix, in place, every free item whose line is decided by the range test of the module
     docstring (step 1), until none is; record the fixed items' lines in ``where``."""
     low, high = marginal_bounds(best)
@@ -164,13 +117,9 @@ def _dominate(
 
 
 def _solve_component(
-    lines: Sequence[Sequence[int]],
-    line_fixed: Sequence[int],
-    cross_fixed: Sequence[int],
-    best: np.ndarray,
-    *,
-    want_choice: bool,
-) -> tuple[int, list[int] | None]:
+    lines: Sequence[Sequence[int]], line_fixed: Sequence[int], cross_fixed: Sequence[int],
+    best: np.ndarray, *, want_choice: bool,
+) -> tuple[int, list[int] | None]:  # fmt: skip
     """Best value of one component, processing ``lines`` (each a list of cross-line indices,
     one per free item) with the cross lines as the DP state.
 
@@ -243,22 +192,16 @@ def _solve_component(
 
 
 def _solve_free(
-    type_fixed: Sequence[int],
-    country_fixed: Sequence[int],
-    free_rows: Sequence[int],
-    best: np.ndarray,
-    *,
-    want_choice: bool = False,
-    dominated: bool = False,
-) -> tuple[int, dict[tuple[int, int], str]]:
+    type_fixed: Sequence[int], country_fixed: Sequence[int], free_rows: Sequence[int],
+    best: np.ndarray, *, want_choice: bool = False,
+) -> tuple[int, dict[tuple[int, int], str]]:  # fmt: skip
     """Best value of the lines touched by free items (plus their fixed items), and, if asked,
     where each free item goes: {(type, country): "type" | "country"}."""
     type_fixed, country_fixed, free_rows = list(type_fixed), list(country_fixed), list(free_rows)
     where: dict[tuple[int, int], str] = {}
     touched_types = [t for t in range(GRID) if free_rows[t]]
     touched_countries = [c for c in range(GRID) if any(row >> c & 1 for row in free_rows)]
-    if not dominated:  # (``batch_values`` applies step 1 itself, vectorised)
-        _dominate(type_fixed, country_fixed, free_rows, best, where if want_choice else None)
+    _dominate(type_fixed, country_fixed, free_rows, best, where if want_choice else None)
     # the lines the free items touched before step 1 count here, solved or not
     value = sum(int(best[type_fixed[t]]) for t in touched_types if not free_rows[t])
     value += sum(
@@ -309,15 +252,10 @@ def _solve_free(
 
 
 def _solve_side(
-    rows: list[int],
-    cols: list[int],
-    held: Callable[[int, int], bool],
-    row_fixed: list[int],
-    col_fixed: list[int],
-    kinds: tuple[str, str],
-    best: np.ndarray,
+    rows: list[int], cols: list[int], held: Callable[[int, int], bool], row_fixed: list[int],
+    col_fixed: list[int], kinds: tuple[str, str], best: np.ndarray,
     where: dict[tuple[int, int], str] | None,
-) -> int:
+) -> int:  # fmt: skip
     """One component solved by DP with a row per line of one side (types or countries) and the
     other side's counts as the state; each held item joins its row's line or its column's.
     ``kinds`` names (row side, column side); ``where`` (keyed (type, country)) gets each item's
@@ -338,9 +276,6 @@ def _solve_side(
                 cell = (r, c) if row_kind == "type" else (c, r)
                 where[cell] = col_kind if choice[i] >> bit & 1 else row_kind
     return part
-
-
-# -- one holding --------------------------------------------------------------------------------
 
 
 def best_value(mask: int, best: Sequence[int] | np.ndarray) -> int:
@@ -384,139 +319,3 @@ def best_lines(
                 alone_in_type = popcount(row) == 1
                 where[(t, c)] = "country" if alone_in_type and busy_columns >> c & 1 else "type"
     return value, where
-
-
-# -- many holdings ------------------------------------------------------------------------------
-
-_CACHES: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
-#: Solved free sub-problems kept per value table; the cache is cleared when it grows past this.
-CACHE_LIMIT = 2_000_000
-
-
-def _free_value_from_key(key: tuple[int, int, int], best: np.ndarray) -> int:
-    """Solve the normalised free sub-problem encoded in ``key`` (see ``_free_keys``)."""
-    low_rows, high_rows, columns_key = key
-    type_fixed = [0] * GRID
-    free_rows = [0] * GRID
-    for t in range(GRID):
-        part = low_rows if t < GRID // 2 else high_rows
-        descriptor = (part >> (12 * (t % (GRID // 2)))) & 0xFFF
-        free_rows[t] = descriptor >> 4
-        type_fixed[t] = descriptor & 0xF
-    country_fixed = [(columns_key >> (4 * c)) & 0xF for c in range(GRID)]
-    return _solve_free(type_fixed, country_fixed, free_rows, best, dominated=True)[0]
-
-
-def _free_keys(
-    free: np.ndarray, type_fixed: np.ndarray, country_fixed: np.ndarray, free_columns: np.ndarray
-) -> np.ndarray:
-    """Normalised keys (three uint64 words per holding) of free sub-problems: columns compressed
-    to the touched ones (in order), touched type lines sorted, only touched lines' fixed counts
-    kept. Isomorphic sub-problems often share a key; equal keys always mean equal values (the
-    key is the problem itself)."""
-    compressed = PEXT[free_columns[:, None], free].astype(np.int64)
-    descriptor = np.where(free != 0, (compressed << 4) | type_fixed, 0)
-    descriptor = -np.sort(-descriptor, axis=1).astype(np.int64)  # touched lines first
-    half = GRID // 2
-    shifts = 12 * np.arange(half, dtype=np.int64)
-    low_rows = (descriptor[:, :half] << shifts).sum(axis=1)
-    high_rows = (descriptor[:, half:] << shifts).sum(axis=1)
-    # fixed counts of the touched columns, packed in the compressed column order
-    columns_key = np.zeros(len(free), dtype=np.int64)
-    slot = np.zeros(len(free), dtype=np.int64)
-    for c in range(GRID):
-        on = ((free_columns >> c) & 1).astype(np.int64)
-        columns_key |= (country_fixed[:, c] * on) << (4 * slot)
-        slot += on
-    return np.stack([low_rows, high_rows, columns_key], axis=1)
-
-
-def dominate(
-    free: np.ndarray, type_fixed: np.ndarray, country_fixed: np.ndarray, best: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``_dominate`` for many free sub-problems at once: (free, type_fixed, country_fixed)
-    after fixing every item the range test decides, repeated until nothing changes."""
-    low, high = marginal_bounds(best)
-    width = low.shape[1]
-    # compact copies: gains fit in int32 (the sentinels only need to sort below/above them)
-    low = np.clip(low, -(2**30), 2**30).astype(np.int32).ravel()
-    high = np.clip(high, -(2**30), 2**30).astype(np.int32).ravel()
-    free = free.copy()
-    type_fixed = type_fixed.copy()
-    country_fixed = country_fixed.copy()
-    rows = np.arange(len(free))  # the sub-problems still changing
-    while rows.size:
-        part = free[rows]
-        a, b = type_fixed[rows], country_fixed[rows]
-        row_free = bit_counts(part)
-        column_free = bit_counts(type_bytes(transpose(masks_of_bytes(part))))
-        row_range = a * width + np.maximum(a + row_free - 1, 0)
-        column_range = b * width + np.maximum(b + column_free - 1, 0)
-        row_low, row_high = low.take(row_range), high.take(row_range)
-        column_low, column_high = low.take(column_range), high.take(column_range)
-        # (N, t, c): the item at (t, c) goes to its type / country line
-        to_type = row_low[:, :, None] >= column_high[:, None, :]
-        to_country = column_low[:, None, :] >= row_high[:, :, None]
-        to_type_bytes = np.packbits(to_type, axis=2, bitorder="little")[:, :, 0] & part
-        to_country_bytes = (
-            np.packbits(to_country, axis=2, bitorder="little")[:, :, 0] & part & ~to_type_bytes
-        )
-        moved = to_type_bytes | to_country_bytes
-        changed = moved.any(axis=1)
-        rows, moved = rows[changed], moved[changed]
-        to_type_bytes, to_country_bytes = to_type_bytes[changed], to_country_bytes[changed]
-        type_fixed[rows] += bit_counts(to_type_bytes)
-        country_fixed[rows] += bit_counts(type_bytes(transpose(masks_of_bytes(to_country_bytes))))
-        free[rows] &= ~moved
-    return free, type_fixed, country_fixed
-
-
-def batch_values(masks: np.ndarray, best: Sequence[int] | np.ndarray) -> np.ndarray:
-    """Exact best-arrangement values of many holdings (uint64 masks, any shape) at once."""
-    masks = np.asarray(masks, dtype=np.uint64)
-    shape = masks.shape
-    if masks.size == 0:
-        return np.zeros(shape, dtype=np.int64)
-    best_array = np.asarray(best, dtype=np.int64)
-    unique, inverse = np.unique(masks.ravel(), return_inverse=True)
-    rows = type_bytes(unique)
-    row_counts = bit_counts(rows)
-    packed = np.zeros(len(unique), dtype=np.uint64)
-    for t in range(GRID):
-        packed += COLUMN_ONES[rows[:, t]]
-    column_counts = packed.view(np.uint8).reshape(-1, GRID).astype(np.int64)
-    busy = np.packbits(column_counts >= 2, axis=1, bitorder="little")[:, 0]
-    many = row_counts >= 2
-    free = np.where(many, rows & busy[:, None], 0).astype(np.uint8)
-    type_fixed = np.where(many, bit_counts(rows & ~busy[:, None]), row_counts)
-    single_to_country = (row_counts == 1) & ((rows & busy[:, None]) != 0)
-    type_fixed = np.where(single_to_country, 0, type_fixed)
-    to_country = np.zeros(len(unique), dtype=np.uint64)
-    for t in range(GRID):
-        to_country += np.where(single_to_country[:, t], COLUMN_ONES[rows[:, t]], np.uint64(0))
-    country_fixed = to_country.view(np.uint8).reshape(-1, GRID).astype(np.int64)
-    active = np.flatnonzero(free.any(axis=1))
-    if active.size:
-        free[active], type_fixed[active], country_fixed[active] = dominate(
-            free[active], type_fixed[active], country_fixed[active], best_array
-        )
-    free_columns = np.bitwise_or.reduce(free, axis=1)
-    column_touched = ((free_columns[:, None] >> np.arange(GRID, dtype=np.uint8)) & 1).astype(bool)
-    row_touched = free != 0
-    values = np.where(row_touched, 0, best_array[type_fixed]).sum(axis=1)
-    values += np.where(column_touched, 0, best_array[country_fixed]).sum(axis=1)
-    hard = np.flatnonzero(free_columns)
-    if hard.size:
-        keys = _free_keys(free[hard], type_fixed[hard], country_fixed[hard], free_columns[hard])
-        distinct, key_inverse = np.unique(keys, axis=0, return_inverse=True)
-        cache = _CACHES.setdefault(tuple(int(v) for v in best_array), {})
-        if len(cache) > CACHE_LIMIT:
-            cache.clear()
-        solved = np.empty(len(distinct), dtype=np.int64)
-        for i, key in enumerate(map(tuple, distinct.tolist())):
-            found = cache.get(key)
-            if found is None:
-                found = cache[key] = _free_value_from_key(key, best_array)
-            solved[i] = found
-        values[hard] += solved[key_inverse.ravel()]
-    return values[inverse].reshape(shape)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from workbench.charts import WIDTH
-from workbench.games.going_gone.collections import Arrangement
+from workbench.charts import WIDTH, interval_tooltip
+from workbench.games.going_gone.collection_values import Arrangement
 
 #: Room to the right of every chart: a browser's fonts can run wider than the ones the SVG was
 #: laid out with, and legends sit on the right.
@@ -27,17 +27,11 @@ def value_chart(
     long = table.select("size", "value", "marginal").unpivot(
         index="size", variable_name="measure", value_name="bucks"
     )
+    labels = "datum.label == 'value' ? 'value of the collection' : 'added by its last item'"
     colour = alt.Color(
-        "measure:N",
-        scale=alt.Scale(domain=["value", "marginal"], range=["#4c78a8", "#e45756"]),
-        title=None,
-        legend=alt.Legend(
-            labelLimit=0,
-            labelExpr=(
-                "datum.label == 'value' ? 'value of the collection' : 'added by its last item'"
-            ),
-        ),
-    )
+        "measure:N", scale=alt.Scale(domain=["value", "marginal"], range=["#4c78a8", "#e45756"]),
+        title=None, legend=alt.Legend(labelLimit=0, labelExpr=labels),
+    )  # fmt: skip
     base = alt.Chart(long).encode(
         x=alt.X("size:O", title="items in the collection", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("bucks:Q", title="Bucks"),
@@ -52,10 +46,7 @@ def value_chart(
 
 
 def arrangement_chart(
-    arrangement: Arrangement,
-    *,
-    lot: tuple[int, ...] = (),
-    title: str | None = None,
+    arrangement: Arrangement, *, lot: tuple[int, ...] = (), title: str | None = None
 ) -> alt.LayerChart:
     """The grid of types (rows) and countries (columns): each held item coloured by the
     collection it is in, labelled with that collection's size; items of ``lot`` outlined."""
@@ -65,20 +56,12 @@ def arrangement_chart(
     collection_of = {row["item"]: row for row in placed.iter_rows(named=True)}
     for item, card in enumerate(rules.items):
         row = collection_of.get(item)
-        cells.append(
-            {
-                "type": card.type,
-                "country": card.country,
-                "collection": (
-                    f"{row['line']} ({row['kind']}) x{row['size']}: {row['value']}"
-                    if row
-                    else "not held"
-                ),
-                "line": row["line"] if row else None,
-                "size": str(row["size"]) if row else "",
-                "in_lot": item in lot,
-            }
-        )
+        collection = f"{row['line']} ({row['kind']}) x{row['size']}: {row['value']}" if row else ""
+        cells.append({
+            "type": card.type, "country": card.country, "collection": collection or "not held",
+            "line": row["line"] if row else None, "size": str(row["size"]) if row else "",
+            "in_lot": item in lot,
+        })  # fmt: skip
     frame = pl.DataFrame(cells)
     held = sorted({c["collection"] for c in cells if c["collection"] != "not held"})
     base = alt.Chart(frame).encode(
@@ -124,50 +107,26 @@ def holding_values_chart(values: pl.DataFrame, *, title: str | None = None) -> a
     """What random holdings are worth (``random_holding_values``): the mean exact value by
     size with its 95% interval, and the least and most seen."""
     n = int(values["n"][0])
+    measures = {"mean": "mean (95% interval)", "least": "least seen", "most": "most seen"}
     long = pl.concat(
-        [
-            values.select(
-                "size",
-                pl.col("mean").alias("bucks"),
-                pl.lit("mean (95% interval)").alias("measure"),
-            ),
-            values.select(
-                "size",
-                pl.col("least").cast(pl.Float64).alias("bucks"),
-                pl.lit("least seen").alias("measure"),
-            ),
-            values.select(
-                "size",
-                pl.col("most").cast(pl.Float64).alias("bucks"),
-                pl.lit("most seen").alias("measure"),
-            ),
-        ]
-    )
+        values.select("size", pl.col(column).cast(pl.Float64).alias("bucks"),
+                      pl.lit(measure).alias("measure"))
+        for column, measure in measures.items()
+    )  # fmt: skip
     colour = alt.Color(
-        "measure:N",
-        scale=alt.Scale(
-            domain=["mean (95% interval)", "least seen", "most seen"],
-            range=["#4c78a8", "#9d9d9d", "#54a24b"],
-        ),
-        title=None,
-        legend=alt.Legend(labelLimit=0),
-    )
+        "measure:N", title=None, legend=alt.Legend(labelLimit=0),
+        scale=alt.Scale(domain=list(measures.values()), range=["#4c78a8", "#9d9d9d", "#54a24b"]),
+    )  # fmt: skip
     x = alt.X("size:Q", title="items held")
     band = (
         alt.Chart(values)
         .mark_area(opacity=0.3, color="#4c78a8")
         .encode(x=x, y=alt.Y("low:Q", title="best arrangement (Bucks)"), y2="high:Q")
     )
-    lines = (
-        alt.Chart(long)
-        .mark_line(point=True)
-        .encode(
-            x=x,
-            y="bucks:Q",
-            color=colour,
-            tooltip=["size:Q", "measure:N", alt.Tooltip("bucks:Q", format=".1f")],
-        )
-    )
+    lines = alt.Chart(long).mark_line(point=True).encode(
+        x=x, y="bucks:Q", color=colour,
+        tooltip=["size:Q", "measure:N", alt.Tooltip("bucks:Q", format=".1f")],
+    )  # fmt: skip
     shown = title or f"What a random holding is worth ({n:,} holdings per size)"
     return alt.layer(band, lines).properties(
         width=WIDTH - 80, height=240, title=_titled(shown), padding=PADDING
@@ -199,18 +158,10 @@ def arrival_chart(
         color=alt.Color("collected in:N", title="collected in"),
         tooltip=["step:Q", "name:N", "collected in:N", "size:Q", "value:Q", "marginal:Q"],
     )
-    moved = (
-        base.transform_filter(alt.datum.moved)
-        .mark_point(shape="circle", size=520, filled=False, strokeWidth=2)
-        .encode(
-            stroke=alt.Stroke(
-                "moved:N",
-                scale=alt.Scale(range=["black"]),
-                title=None,
-                legend=alt.Legend(labelExpr="'changed line'"),
-            )
-        )
-    )
+    moved = base.transform_filter(alt.datum.moved).mark_point(
+        shape="circle", size=520, filled=False, strokeWidth=2
+    ).encode(stroke=alt.Stroke("moved:N", scale=alt.Scale(range=["black"]), title=None,
+                               legend=alt.Legend(labelExpr="'changed line'")))  # fmt: skip
     return alt.layer(cells, moved).properties(
         width=WIDTH - 60, height=22 * len(order), title=_titled(title), padding=PADDING
     )
@@ -229,14 +180,7 @@ def price_chart(
     layers = alt.layer(
         base.mark_line(point=True).encode(
             y=alt.Y("mean:Q", title="mean price (Bucks), 95% interval"),
-            tooltip=[
-                "round:Q",
-                "lot:N",
-                "n:Q",
-                alt.Tooltip("mean:Q", format=".2f"),
-                alt.Tooltip("low:Q", format=".2f"),
-                alt.Tooltip("high:Q", format=".2f"),
-            ],
+            tooltip=["round:Q", "lot:N", "n:Q", *interval_tooltip("mean", number_format=".2f")],
         ),
         base.mark_errorbar().encode(
             y=alt.Y("low:Q", title="mean price (Bucks), 95% interval"), y2="high:Q"
@@ -250,12 +194,9 @@ def price_chart(
 
 
 def win_rate_chart(
-    rates: pl.DataFrame,
-    *,
-    category: str = "seat",
-    fair_share: float | None = None,
+    rates: pl.DataFrame, *, category: str = "seat", fair_share: float | None = None,
     title: str = "Win rate by seat",
-) -> alt.LayerChart | alt.FacetChart:
+) -> alt.LayerChart | alt.FacetChart:  # fmt: skip
     """Win rates with 95% intervals (``analysis.seat_win_rates`` or
     ``auctioneer_turn_win_rates``): a point and interval per ``category``, one colour per
     line-up, and a dashed line at the fair share (labelled in the legend)."""
@@ -280,13 +221,9 @@ def win_rate_chart(
         base.mark_point(filled=True, size=60).encode(
             x="win_rate:Q",
             tooltip=[
-                f"{category}:N",
-                "n:Q",
-                alt.Tooltip("win_rate:Q", format=".3f"),
-                alt.Tooltip("low:Q", format=".3f"),
-                alt.Tooltip("high:Q", format=".3f"),
-            ]
-            + (["lineup:N"] if by_lineup else []),
+                f"{category}:N", "n:Q", *interval_tooltip("win_rate", number_format=".3f"),
+                *(["lineup:N"] if by_lineup else []),
+            ],
         ),
     ]
     if fair_share is not None:

@@ -1,616 +1,390 @@
-"""Compiled (numba) building blocks of the fast engine: bit operations on one holding, its exact
-best-arrangement value and the quick arrangement the agents use.
+"""Going, Going, GONE!'s one compiled loop: positions (games standing anywhere, every card
+known; a new game is a position dealt at its start) played to the end by compiled policies,
+recording what the frames need. Round after round across the positions, each from its own
+round, phase, sealed bids and sales: the seats still to bid bid, the cups resolve, the seats
+holding items sell (adding to a sale under way), the sales are paid. Seat s of position g plays
+row ``assignment[g, s]`` of the policy table (``policies``).
 
-Everything here works on one 64-bit holding mask at a time (bit ``8 * type + country``), with
-the tables of ``Tables`` passed in as arrays; ``fast.py`` loops over the games of a batch. The
-exact value follows ``arrangement``'s method (forced items, the range test, then a dynamic
-programme over what is left) and is tied to ``arrangement.batch_values`` by tests. Most holdings
-the agents value have at most a few free items; ``few_free_value`` values those bit-parallel,
-without the cache (whose lookups miss the processor's caches).
-
-Functions that never allocate run without numba's reference counting (``_nrt=False``, here and
-in ``policies``, ``fast`` and ``rollouts``; the callers pass in their work arrays): counting the
-references of every array (a ``Tables`` is twelve) on every call and view took more time than the
-decisions themselves. The DP (``_free_value``, ``_dp``) allocates, so says ``_nrt=True``: a
-callee otherwise inherits its caller's setting.
+Uniforms come from a ``stream`` (self-play; ``workbench.kit.streams``), in a fixed order: each
+round, table row after row, position after position, each of the row's seats its bid uniforms
+(``cups``, one for the random policy); then, per random row, its sale picks one at a time, a
+uniform for each of its (position, seat) per pick until none picks again. Or from keys
+(``play_from``, the search): position g's uniform for (round, seat, slot) is a counter-based
+hash of ``keys[g]`` (``uniform``; slot j < cups for a bid, 512 + k for a random seat's k-th sale
+pick), so a key gives the same playout in any batch (the search's common random numbers).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from workbench.games.going_gone.arrangement import marginal_bounds
-from workbench.games.going_gone.bits import COLUMN_ONES, PAIRS_UP, PDEP, SPREAD, item_bits
+from workbench.games.going_gone.holdings import GOLDEN, WORK, Tables, cached_value, popcount
+from workbench.games.going_gone.policies import (
+    MAX_SALES,
+    RANDOM,
+    choose_bids,
+    plan_sales,
+    random_sale_pick,
+    scratch,
+)
 from workbench.games.going_gone.rules import Rules
+from workbench.kit.policies import PolicyTable
+from workbench.kit.streams import STREAM_WORDS
+from workbench.kit.streams import random as stream_uniform
 
-U0 = np.uint64(0)
-U1 = np.uint64(1)
-U8 = np.uint64(8)
-U255 = np.uint64(255)
-POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
-#: LOW8[byte]: index of the lowest set bit of a non-zero byte.
-LOW8 = np.array([(b & -b).bit_length() - 1 if b else 0 for b in range(256)], dtype=np.int64)
-_NEG = -(10**6)  # "unreachable" in the DP; far below any reachable value
-#: Slots of the direct-mapped cache of exact values each rule set keeps (a power of two).
-CACHE = 1 << 18
-_CACHE_SHIFT = np.uint64(64 - 18)
-#: The 64-bit golden-ratio multiplier of the direct-mapped caches' and streams' hashing.
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-#: Free items up to which every assignment is tried (``_gray_value``) instead of the DP.
-GRAY_ITEMS = 10
-#: Free items above which the range test (``_dominate``) runs before the search.
-DOMINATE_ITEMS = 6
-#: Free items up to which ``cached_value`` tries every assignment (``few_free_value``) before
-#: looking in the cache.
-FEW_FREE = 4
-#: Scratch ints ``exact_value`` needs (callers pass one array of this size, reused).
-WORK = 128
+#: ``Positions.phase`` codes.
+BID, SELL, OVER = 0, 1, 2
+#: ``Rounds.sale_keys``: (round * SEATS + seat) * SALES + the collection's place in the sale.
+SEATS, SALES = 8, 64
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-class Tables(NamedTuple):
-    """A rule set's tables, as arrays the compiled code takes."""
+class Positions(NamedTuple):
+    """Games standing anywhere, as arrays (G games, n seats); the play updates them in place."""
 
-    best: np.ndarray  # int64 (L+1,): Rules.best_line_values
-    values: np.ndarray  # int64 (L+1,): 0, then Rules.collection_values (Bucks per size)
-    low: np.ndarray  # int64 (L+1, L+1): marginal_bounds' least gain over a count range
-    high: np.ndarray  # int64 (L+1, L+1): ... and most
-    item_bits: np.ndarray  # uint64 (items,): mask bit of each item id
-    lot_sizes: np.ndarray  # int64 (cups,)
-    all_items: np.ndarray  # uint64 (1,): mask of every item in the table
-    pdep: np.ndarray  # uint8 (256, 256): bits.PDEP
-    pairs_up: np.ndarray  # uint8 (9, 256): bits.PAIRS_UP
-    spread: np.ndarray  # uint64 (256,): bits.SPREAD
-    cache_keys: np.ndarray  # uint64 (CACHE,): holdings valued so far (0: empty slot)
-    cache_values: np.ndarray  # int64 (CACHE,): their exact values
+    deck: np.ndarray  # (G, items) int64: the whole deal in order
+    rounds_done: np.ndarray  # (G,) int64
+    phase: np.ndarray  # (G,) int64: BID, SELL or OVER
+    auctioneer: np.ndarray  # (G,) int64
+    bucks: np.ndarray  # (G, n) int64
+    holdings: np.ndarray  # (G, n) uint64 (items won this round included)
+    sold: np.ndarray  # (G, n) uint64
+    bids: np.ndarray  # (G, n, cups) int64: this round's sealed bids, -1 rows for seats yet to bid
+    sale_items: np.ndarray  # (G, n) uint64: the items each seat has put in its sale so far
+    sale_count: np.ndarray  # (G, n) int64: ... in how many collections
+    sale_bucks: np.ndarray  # (G, n) int64: ... worth how many Bucks
+    done: np.ndarray  # (G, n) bool: seats whose sale is sealed (or that hold nothing)
+    keys: np.ndarray  # (G,) uint64: each game's random stream
+
+
+class Totals(NamedTuple):
+    """What each seat of each position did over the play, (G, n) int64 each (the games frame)."""
+
+    spent: np.ndarray
+    lots_won: np.ndarray
+    items_won: np.ndarray
+    sales_made: np.ndarray
+    sale_bucks: np.ndarray
+    times_auctioneer: np.ndarray
+
+
+class Rounds(NamedTuple):
+    """Each round of new games (G games, R rounds): the rounds and lots frames and the replay."""
+
+    bids: np.ndarray  # (G, R, n, cups) int16
+    winners: np.ndarray  # (G, R, cups) int8, -1: discarded
+    prices: np.ndarray  # (G, R, cups) int16
+    spent: np.ndarray  # (G, R, n) int16
+    lots_won: np.ndarray  # (G, R, n) int8
+    items_won: np.ndarray  # (G, R, n) int8
+    sales_made: np.ndarray  # (G, R, n) int8: collections sold
+    sale_bucks: np.ndarray  # (G, R, n) int16
+    bucks_after: np.ndarray  # (G, R, n) int32
+    holdings_after: np.ndarray  # (G, R, n) uint64
+    score_after: np.ndarray  # (G, R, n) int32: Bucks + best arrangement if the game ended now
+    sales: np.ndarray  # (G, items) uint64: every collection sold, in the order made (0: none)
+    sale_keys: np.ndarray  # (G, items) int64: when, by whom and where in the sale (SALES), or -1
+
+
+@dataclass(frozen=True)
+class Recording:
+    """Played games as the frames read them: final Bucks, holdings and scores (G, n), the
+    totals, and each round when the rounds or lots frame was wanted (else None)."""
+
+    rules: Rules
+    deck: np.ndarray  # (G, items)
+    first_auctioneer: np.ndarray  # (G,)
+    bucks: np.ndarray
+    holdings: np.ndarray
+    scores: np.ndarray
+    totals: Totals
+    rounds: Rounds | None
+
+
+def empty_positions(rules: Rules, games: int) -> Positions:
+    """``games`` zeroed positions (no sealed bids) to fill in."""
+    seats, z, i64, u64 = (games, rules.players), np.zeros, np.int64, np.uint64
+    return Positions(
+        z((games, len(rules.items)), i64), z(games, i64), z(games, i64), z(games, i64),
+        z(seats, i64), z(seats, u64), z(seats, u64), np.full((*seats, rules.cups), -1, i64),
+        z(seats, u64), z(seats, i64), z(seats, i64), z(seats, np.bool_), z(games, u64),
+    )  # fmt: skip
+
+
+def repeat_positions(positions: Positions, times: int) -> Positions:
+    """The positions ``times`` over, block after block (row ``k * G + g`` is game g), each
+    array copied by one broadcast (faster than concatenating many copies of a row)."""
+    copies = []
+    for array in positions:
+        out = np.empty((times, *array.shape), array.dtype)
+        out[:] = array
+        copies.append(out.reshape(times * array.shape[0], *array.shape[1:]))
+    return Positions(*copies)
+
+
+def empty_rounds(rules: Rules, games: int) -> Rounds:
+    """Zeroed round records of ``games`` games."""
+    shape, cups, items = (games, rules.rounds, rules.players), rules.cups, len(rules.items)
+    z = np.zeros
+    return Rounds(
+        z((*shape, cups), np.int16), np.full((*shape[:2], cups), -1, np.int8),
+        z((*shape[:2], cups), np.int16), z(shape, np.int16), z(shape, np.int8), z(shape, np.int8),
+        z(shape, np.int8), z(shape, np.int16), z(shape, np.int32), z(shape, np.uint64),
+        z(shape, np.int32), z((games, items), np.uint64), np.full((games, items), -1, np.int64),
+    )  # fmt: skip
 
 
 @cache
-def tables_of(rules: Rules) -> Tables:
-    """The compiled code's tables for ``rules`` (cached per rule set)."""
-    best = np.asarray(rules.best_line_values, dtype=np.int64)
-    low, high = marginal_bounds(best)
-    bits = item_bits(rules)
-    values = np.zeros(len(best), dtype=np.int64)
-    values[1:] = rules.collection_values[: len(best) - 1]
-    return Tables(
-        best=best,
-        values=values,
-        low=np.ascontiguousarray(low),
-        high=np.ascontiguousarray(high),
-        item_bits=bits,
-        lot_sizes=np.asarray(rules.lot_sizes, dtype=np.int64),
-        all_items=np.array([np.bitwise_or.reduce(bits)], dtype=np.uint64),
-        pdep=PDEP,
-        pairs_up=PAIRS_UP,
-        spread=SPREAD,
-        cache_keys=np.zeros(CACHE, dtype=np.uint64),
-        cache_values=np.zeros(CACHE, dtype=np.int64),
-    )
+def _no_rounds(rules: Rules) -> Rounds:
+    """Empty round records, passed (never written) when no round is recorded."""
+    return empty_rounds(rules, 0)
 
 
-# -- bits of one mask ----------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def popcount(x: np.uint64) -> int:
-    """Set bits of a uint64."""
-    x = x - ((x >> U1) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def row_of(mask: np.uint64, line: int) -> int:
-    """Byte ``line`` of a mask (a type line's countries, or of a transposed mask)."""
-    return np.int64((mask >> np.uint64(8 * line)) & U255)
+def play_positions(
+    rules: Rules, tables: Tables, table: PolicyTable, assignment: np.ndarray,
+    positions: Positions, *, stream: np.ndarray | None = None, rounds: Rounds | None = None,
+) -> tuple[np.ndarray, Totals]:  # fmt: skip
+    """Play every position to the end (in place) with ``table``'s policies at ``assignment``
+    (G, n), drawing from ``stream`` (advanced in place) or else the keys, recording each round
+    into ``rounds`` when given: the final scores (G, n) int64 and the totals."""
+    games, n = positions.bucks.shape
+    limit = -1 if rules.cube_limit is None else rules.cube_limit
+    scores = np.zeros((games, n), np.int64)
+    totals = Totals(*np.zeros((6, games, n), np.int64))
+    record = rounds is not None
+    rounds = _no_rounds(rules) if rounds is None else rounds
+    keyed = stream is None
+    if stream is None:
+        stream = np.zeros(STREAM_WORDS, np.uint64)
+    # work arrays: policy scratch, exact-value ints, lots, uniforms, sale plan, random picks
+    work = (
+        scratch(rules.cups), np.zeros(WORK, np.int64), np.zeros((games, rules.cups), np.uint64),
+        np.zeros(rules.cups), np.zeros(MAX_SALES, np.uint64), np.zeros((games, n), np.uint64),
+        np.zeros((games, n), np.bool_), np.zeros(games, np.int64),
+    )  # fmt: skip
+    _play(table.kinds, table.parameters, np.ascontiguousarray(assignment, np.int64), tables,
+          rules.open_collections, limit, rules.rounds, rules.items_per_round, positions, keyed,
+          stream, totals, record, rounds, *work, scores)  # fmt: skip
+    return scores, totals
 
 
 @njit(cache=True, inline="always")
-def transpose(x: np.uint64) -> np.uint64:
-    """Swap types and countries (8x8 bit-matrix transpose, as ``bits.transpose``)."""
-    t = (x ^ (x >> np.uint64(7))) & np.uint64(0x00AA00AA00AA00AA)
-    x = x ^ t ^ (t << np.uint64(7))
-    t = (x ^ (x >> np.uint64(14))) & np.uint64(0x0000CCCC0000CCCC)
-    x = x ^ t ^ (t << np.uint64(14))
-    t = (x ^ (x >> np.uint64(28))) & np.uint64(0x00000000F0F0F0F0)
-    return x ^ t ^ (t << np.uint64(28))
-
-
-_M55 = np.uint64(0x5555555555555555)
-_M33 = np.uint64(0x3333333333333333)
-_M0F = np.uint64(0x0F0F0F0F0F0F0F0F)
-_M7E = np.uint64(0x7E7E7E7E7E7E7E7E)
-_M80 = np.uint64(0x8080808080808080)
-_UFF = np.uint64(0xFF)
-#: A one in every byte: a country's line (one bit per type), shifted to the country.
-BYTE_ONES = np.uint64(0x0101010101010101)
+def uniform(key: np.uint64, round_: int, seat: int, slot: int) -> float:
+    """Key ``key``'s uniform in [0, 1) for (round, seat, slot) (SplitMix64's finaliser)."""
+    z = key + np.uint64((round_ * 16 + seat) * 1024 + slot + 1) * GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True, inline="always")
-def byte_counts(x: np.uint64) -> np.uint64:
-    """Each byte of ``x`` replaced by its number of set bits (0-8)."""
-    x = x - ((x >> U1) & _M55)
-    x = (x & _M33) + ((x >> np.uint64(2)) & _M33)
-    return (x + (x >> np.uint64(4))) & _M0F
-
-
-@njit(cache=True, inline="always")
-def _crowded_bytes(x: np.uint64) -> np.uint64:
-    """0xFF in every byte of ``x`` holding two or more set bits, 0 elsewhere."""
-    flags = (byte_counts(x) + _M7E) & _M80  # a count of 2-8 (plus 126) reaches bit 7
-    return (flags >> np.uint64(7)) * _UFF
-
-
-@njit(cache=True, inline="always")
-def _byte_values(counts: np.uint64, best: np.ndarray) -> int:
-    """The sum of ``best`` at each byte of ``counts``."""
-    value = 0
-    for line in range(8):
-        value += best[np.int64((counts >> np.uint64(8 * line)) & U255)]
-    return value
-
-
-@njit(cache=True, inline="always")
-def _crowded_columns(mask: np.uint64) -> np.uint64:
-    """Every cell of each column (country) holding two or more items of ``mask``."""
-    ones = mask | (mask >> np.uint64(32))
-    twos = mask & (mask >> np.uint64(32))
-    twos |= (twos >> np.uint64(16)) | (ones & (ones >> np.uint64(16)))
-    ones |= ones >> np.uint64(16)
-    twos |= (twos >> U8) | (ones & (ones >> U8))
-    return (twos & U255) * BYTE_ONES
-
-
-@njit(cache=True, inline="always")
-def few_free_value(mask: np.uint64, best: np.ndarray, work: np.ndarray) -> int:
-    """``exact_value`` of a holding with at most ``FEW_FREE`` free items (sharing their type
-    line and their country line with other items), or -1 for more: bit-parallel, every
-    assignment of the free items tried (Gray-code order). Most holdings a game builds have
-    none or one, and this is cheaper than a lookup in the value cache."""
-    crowded_types = _crowded_bytes(mask)
-    crowded_countries = _crowded_columns(mask)
-    free = mask & crowded_types & crowded_countries
-    k = popcount(free)
-    if k > FEW_FREE:
-        return -1
-    # an item alone in its type line and sharing its country goes to the country line
-    by_country = mask & crowded_countries & ~crowded_types
-    type_counts = byte_counts(mask & ~by_country)  # the free items start on their type lines
-    country_counts = byte_counts(transpose(by_country))
-    value = _byte_values(type_counts, best) + _byte_values(country_counts, best)
-    if k == 0:
-        return value
-    if k == 1:  # the better of its two lines
-        at = popcount(free - U1)
-        a = np.int64((type_counts >> np.uint64(8 * (at // 8))) & U255)
-        b = np.int64((country_counts >> np.uint64(8 * (at % 8))) & U255)
-        return value + max(0, best[a - 1] - best[a] + best[b + 1] - best[b])
-    for i in range(k):  # the free items' bit positions, lowest first
-        low = free & (~free + U1)
-        free ^= low
-        work[i] = popcount(low - U1)
-    found = value
-    to_country = 0
-    for step in range(1, 1 << k):
-        j = LOW8[step]
-        shift_t = np.uint64(8 * (work[j] // 8))
-        shift_c = np.uint64(8 * (work[j] % 8))
-        a = np.int64((type_counts >> shift_t) & U255)
-        b = np.int64((country_counts >> shift_c) & U255)
-        if to_country >> j & 1:
-            value += best[a + 1] - best[a] + best[b - 1] - best[b]
-            type_counts += U1 << shift_t
-            country_counts -= U1 << shift_c
-        else:
-            value += best[a - 1] - best[a] + best[b + 1] - best[b]
-            type_counts -= U1 << shift_t
-            country_counts += U1 << shift_c
-        to_country ^= 1 << j
-        if value > found:
-            found = value
-    return found
+def _due(positions, g, r, phase) -> bool:
+    """Is position g in round ``r`` (0-based), at ``phase``?"""
+    return positions.rounds_done[g] == r and positions.phase[g] == phase
 
 
 @njit(cache=True, _nrt=False)
-def bit_index(low: np.uint64) -> int:
-    """Index of the single set bit of ``low``."""
-    for byte in range(8):
-        b = row_of(low, byte)
-        if b:
-            return 8 * byte + LOW8[b]
-    return -1
-
-
-# -- exact value ---------------------------------------------------------------------------------
-
-
-@njit(cache=True, _nrt=False)
-def exact_value(
-    mask: np.uint64, best: np.ndarray, low: np.ndarray, high: np.ndarray, work: np.ndarray
-) -> int:
-    """The exact best-arrangement value of one holding (``arrangement.best_value``)."""
-    if mask == U0:
-        return 0
-    # tfix, cfix and free live at work[8:16], work[16:24] and work[24:32]; indexed directly
-    # (no views) until a free item needs the search
-    packed = U0
-    for t in range(8):
-        packed += COLUMN_ONES[row_of(mask, t)]
-    busy = 0
-    for c in range(8):
-        work[16 + c] = 0
-        if row_of(packed, c) >= 2:
-            busy |= 1 << c
-    any_free = False
-    for t in range(8):
-        r = row_of(mask, t)
-        k = POP8[r]
-        work[24 + t] = 0
-        work[8 + t] = 0
-        if k >= 2:
-            work[24 + t] = r & busy
-            work[8 + t] = POP8[r & ~busy & 255]
-            any_free = any_free or (r & busy) != 0
-        elif k == 1:
-            if r & busy:
-                work[16 + LOW8[r]] += 1
-            else:
-                work[8 + t] = 1
-    if not any_free:
-        value = 0
-        for line in range(8):
-            value += best[work[8 + line]] + best[work[16 + line]]
-        return value
-    tfix, cfix, free = work[8:16], work[16:24], work[24:32]
-    if _free_count(free) > DOMINATE_ITEMS:
-        _dominate(tfix, cfix, free, low, high, work[32:64])
-    value = 0
-    columns = 0
-    for t in range(8):
-        columns |= free[t]
-        if free[t] == 0:
-            value += best[tfix[t]]
-    for c in range(8):
-        if not columns >> c & 1:
-            value += best[cfix[c]]
-    if columns:
-        value += _components_value(tfix, cfix, free, best, work)
-    return value
+def _play(kinds, params, assignment, tb, open_, limit, rounds, per_round, p, keyed, stream,
+          totals, record, rec, space, work, lots, u, plan, picking, active, logged,
+          scores):  # fmt: skip
+    G, n = p.bucks.shape
+    start = rounds
+    for g in range(G):
+        if p.phase[g] != OVER:
+            start = min(start, p.rounds_done[g])
+    for r in range(start, rounds):
+        _bid(r, kinds, params, assignment, tb, open_, limit, rounds, per_round, p, keyed, stream,
+             totals, record, rec, space, lots, u)  # fmt: skip
+        for k in range(len(kinds)):
+            if kinds[k] == RANDOM:
+                _random_sales(k, r, assignment, p, tb, keyed, stream, record, rec, picking, active,
+                              logged)  # fmt: skip
+        _sell(r, kinds, params, assignment, p, tb, rounds, space, work, plan, totals, record, rec,
+              logged)  # fmt: skip
+    for g in range(G):
+        for s in range(n):
+            scores[g, s] = p.bucks[g, s] + cached_value(p.holdings[g, s], tb, work)
 
 
 @njit(cache=True, _nrt=False)
-def _components_value(
-    tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, best: np.ndarray, work: np.ndarray
-) -> int:
-    """Best value of the lines the free items touch, one connected component at a time (free
-    items linked through a shared type or country line; components are independent, so their
-    best values add): small ones by ``_gray_value``, the others by the DP."""
-    part = work[80:88]
-    taken = 0  # type lines already in a component
-    value = 0
-    for start in range(8):
-        if free[start] == 0 or taken >> start & 1:
-            continue
-        types = 1 << start
-        columns = free[start]
-        grown = True
-        while grown:
-            grown = False
-            for t in range(8):
-                if free[t] & columns and not types >> t & 1:
-                    types |= 1 << t
-                    columns |= free[t]
-                    grown = True
-        taken |= types
-        for t in range(8):
-            part[t] = free[t] if types >> t & 1 else 0
-        if _free_count(part) <= GRAY_ITEMS:
-            value += _gray_value(tfix, cfix, part, best, work[32:80])
-        else:
-            value += _free_value(tfix, cfix, part, columns, best)
-    return value
-
-
-@njit(cache=True, _nrt=False)
-def _free_count(free: np.ndarray) -> int:
-    k = 0
-    for t in range(8):
-        k += POP8[free[t]]
-    return k
-
-
-@njit(cache=True, _nrt=False)
-def _gray_value(
-    tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, best: np.ndarray, work: np.ndarray
-) -> int:
-    """Best value of the lines the free items touch, by trying every way to send each free item
-    to its type or its country line, in Gray-code order (one item moves per step)."""
-    tcount, ccount, item_type, item_country = work[0:8], work[8:16], work[16:32], work[32:48]
-    k = 0
-    for t in range(8):
-        tcount[t] = tfix[t]
-        ccount[t] = cfix[t]
-    for t in range(8):
-        row = free[t]
-        while row:
-            c = LOW8[row]
-            row &= row - 1
-            item_type[k] = t
-            item_country[k] = c
-            tcount[t] += 1
-            k += 1
-    columns = 0
-    value = 0
-    for t in range(8):
-        columns |= free[t]
-        if free[t]:
-            value += best[tcount[t]]
-    for c in range(8):
-        if columns >> c & 1:
-            value += best[ccount[c]]
-    found = value
-    to_country = 0
-    for step in range(1, 1 << k):
-        j = LOW8[step & 255] if step & 255 else 8 + LOW8[(step >> 8) & 255]
-        t, c = item_type[j], item_country[j]
-        a, b = tcount[t], ccount[c]
-        if to_country >> j & 1:
-            value += best[a + 1] - best[a] + best[b - 1] - best[b]
-            tcount[t] = a + 1
-            ccount[c] = b - 1
-        else:
-            value += best[a - 1] - best[a] + best[b + 1] - best[b]
-            tcount[t] = a - 1
-            ccount[c] = b + 1
-        to_country ^= 1 << j
-        if value > found:
-            found = value
-    return found
-
-
-@njit(cache=True, inline="always")
-def cached_value(mask: np.uint64, tb: tuple, work: np.ndarray) -> int:
-    """``exact_value``: at once for a holding with few free items (``few_free_value``), else
-    remembered in the rule set's direct-mapped cache (``Tables``)."""
-    value = few_free_value(mask, tb.best, work)
-    if value >= 0:
-        return value
-    slot = (mask * GOLDEN) >> _CACHE_SHIFT
-    if tb.cache_keys[slot] == mask:
-        return tb.cache_values[slot]
-    value = exact_value(mask, tb.best, tb.low, tb.high, work)
-    tb.cache_keys[slot] = mask
-    tb.cache_values[slot] = value
-    return value
-
-
-@njit(cache=True, _nrt=False)
-def _dominate(
-    tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, low: np.ndarray, high: np.ndarray,
-    work: np.ndarray,
-) -> None:  # fmt: skip
-    """Fix every free item whose line the range test decides, until none is (in place)."""
-    d, e, to_type, to_country = work[0:8], work[8:16], work[16:24], work[24:32]
-    while True:
-        for c in range(8):
-            e[c] = 0
-        for t in range(8):
-            d[t] = POP8[free[t]]
-            for c in range(8):
-                e[c] += free[t] >> c & 1
-        moved = False
-        for t in range(8):
-            to_type[t] = 0
-            to_country[t] = 0
-            row = free[t]
-            if row == 0:
+def _bid(r, kinds, params, assignment, tb, open_, limit, rounds, per_round, p, keyed, stream,
+         totals, record, rec, space, lots, u):  # fmt: skip
+    """Round ``r``'s deal, the bids of the seats still to bid, and the cups resolved."""
+    G, n = p.bucks.shape
+    cups = len(tb.lot_sizes)
+    for g in range(G):
+        if _due(p, g, r, BID):
+            _deal(p.deck[g], r * per_round, tb, lots[g])
+            totals.times_auctioneer[g, p.auctioneer[g]] += 1
+    for k in range(len(kinds)):
+        width = 1 if kinds[k] == RANDOM else cups
+        for g in range(G):
+            if not _due(p, g, r, BID):
                 continue
-            a = tfix[t]
-            a_end = a + d[t] - 1
-            for c in range(8):
-                if not row >> c & 1:
+            extra = np.uint64(0)
+            if open_:
+                for s in range(n):
+                    extra |= p.holdings[g, s] | p.sold[g, s]
+            for s in range(n):
+                if assignment[g, s] != k or p.bids[g, s, 0] >= 0:
                     continue
-                b = cfix[c]
-                b_end = b + e[c] - 1
-                if low[a, a_end] >= high[b, b_end]:
-                    to_type[t] |= 1 << c
-                    moved = True
-                elif low[b, b_end] >= high[a, a_end]:
-                    to_country[t] |= 1 << c
-                    moved = True
-        if not moved:
-            return
-        for t in range(8):
-            tfix[t] += POP8[to_type[t]]
-            for c in range(8):
-                cfix[c] += to_country[t] >> c & 1
-            free[t] &= ~(to_type[t] | to_country[t])
-
-
-@njit(cache=True, _nrt=True)
-def _free_value(
-    tfix: np.ndarray, cfix: np.ndarray, free: np.ndarray, columns: int, best: np.ndarray
-) -> int:
-    """Best value of the lines the free items touch: a DP over one side's lines, the state
-    being how many free items each line of the other side has received (the smaller side)."""
-    type_states = 1
-    country_states = 1
-    for t in range(8):
-        type_states *= 1 + POP8[free[t]]
-    for c in range(8):
-        if columns >> c & 1:
-            k = 0
-            for t in range(8):
-                k += free[t] >> c & 1
-            country_states *= 1 + k
-    # held[i, j]: the free item of DP line i and cross line j
-    held = np.zeros((8, 8), dtype=np.int64)
-    for t in range(8):
-        for c in range(8):
-            if country_states <= type_states:
-                held[t, c] = free[t] >> c & 1
-            else:
-                held[c, t] = free[t] >> c & 1
-    line_fixed = tfix if country_states <= type_states else cfix
-    cross_fixed = cfix if country_states <= type_states else tfix
-    return _dp(held, line_fixed, cross_fixed, best)
-
-
-@njit(cache=True, _nrt=True)
-def _dp(held: np.ndarray, line_fixed: np.ndarray, cross_fixed: np.ndarray, best: np.ndarray) -> int:
-    """``arrangement._solve_component`` (value only) over every touched line at once."""
-    caps = np.zeros(8, dtype=np.int64)
-    for i in range(8):
-        for j in range(8):
-            caps[j] += held[i, j]
-    strides = np.zeros(8, dtype=np.int64)
-    size = 1
-    for j in range(8):
-        strides[j] = size
-        size *= caps[j] + 1
-    table = np.full(size, _NEG, dtype=np.int64)
-    table[0] = 0
-    for i in range(8):
-        n = 0
-        for j in range(8):
-            n += held[i, j]
-        if n == 0:
-            continue
-        sent = np.full((n + 1, size), _NEG, dtype=np.int64)
-        sent[0, :] = table
-        j_seen = 0
-        for j in range(8):
-            if not held[i, j]:
-                continue
-            stride = strides[j]
-            for k in range(j_seen + 1, 0, -1):
-                for state in range(stride, size):
-                    v = sent[k - 1, state - stride]
-                    if v > sent[k, state]:
-                        sent[k, state] = v
-            j_seen += 1
-        fixed = line_fixed[i]
-        for state in range(size):
-            top = sent[0, state] + best[fixed + n]
-            for k in range(1, n + 1):
-                v = sent[k, state] + best[fixed + n - k]
-                if v > top:
-                    top = v
-            table[state] = top
-    # the cross lines' values, walking the states in order with a mixed-radix counter
-    digits = np.zeros(8, dtype=np.int64)
-    cross = 0
-    for j in range(8):
-        cross += best[cross_fixed[j]] if caps[j] else 0
-    found = _NEG
-    for state in range(size):
-        v = table[state] + cross
-        if v > found:
-            found = v
-        for j in range(8):  # the next state: carry through the full digits
-            if caps[j] == 0:
-                continue
-            d = digits[j]
-            if d < caps[j]:
-                cross += best[cross_fixed[j] + d + 1] - best[cross_fixed[j] + d]
-                digits[j] = d + 1
-                break
-            cross += best[cross_fixed[j]] - best[cross_fixed[j] + d]
-            digits[j] = 0
-    return found
-
-
-# -- the quick arrangement -----------------------------------------------------------------------
+                budget = p.bucks[g, s]
+                if 0 <= limit < budget:
+                    budget = limit
+                for j in range(width):
+                    u[j] = uniform(p.keys[g], r, s, j) if keyed else stream_uniform(stream)
+                choose_bids(kinds[k], params[k], u, lots[g], p.holdings[g, s], budget, extra,
+                            rounds - r - 1, tb, space, p.bids[g, s])  # fmt: skip
+    for g in range(G):
+        if _due(p, g, r, BID):
+            _resolve(g, r, p, lots[g], tb, totals, record, rec)
+            p.phase[g] = SELL
 
 
 @njit(cache=True, inline="always")
-def greedy(mask: np.uint64, counts: np.ndarray, lines: np.ndarray) -> None:
-    """``agents``' quick arrangement: every item joins the longer of its type and country lines
-    (the type on a tie). Fills ``counts`` (16,) and ``lines`` (16,) uint64: types 0-7, then
-    countries 8-15."""
-    packed = U0
-    for t in range(8):
-        packed += COLUMN_ONES[row_of(mask, t)]
-    to_country = U0
-    for t in range(8):
-        r = row_of(mask, t)
-        k = POP8[r]
-        if k == 0:
-            counts[t] = 0
-            lines[t] = U0
+def _deal(deck, start, tb, lots):
+    at = start
+    for cup in range(len(tb.lot_sizes)):
+        mask = np.uint64(0)
+        for _ in range(tb.lot_sizes[cup]):
+            mask |= tb.item_bits[deck[at]]
+            at += 1
+        lots[cup] = mask
+
+
+@njit(cache=True, inline="always")
+def _resolve(g, r, p, lots, tb, totals, record, rec):
+    """Each cup to the highest bid (ties: nearest the Auctioneer clockwise), paid to the box."""
+    n, cups = p.bids.shape[1], p.bids.shape[2]
+    a = p.auctioneer[g]
+    if record:
+        for s in range(n):
+            for cup in range(cups):
+                rec.bids[g, r, s, cup] = p.bids[g, s, cup]
+    for cup in range(cups):
+        top = 0
+        winner = -1
+        for k in range(n):
+            seat = (a + k) % n
+            if p.bids[g, seat, cup] > top:
+                top = p.bids[g, seat, cup]
+                winner = seat
+        if record:
+            rec.winners[g, r, cup] = winner
+            rec.prices[g, r, cup] = top
+        if winner < 0:
             continue
-        # the countries of this row whose line holds at most k items (no allocation)
-        to_type = 0
-        row = r
-        while row:
-            c = LOW8[row]
-            row &= row - 1
-            if row_of(packed, c) <= k:
-                to_type |= 1 << c
-        counts[t] = POP8[to_type]
-        shift = np.uint64(8 * t)
-        lines[t] = np.uint64(to_type) << shift
-        to_country |= np.uint64(r & ~to_type) << shift
-    by_country = transpose(to_country)
-    for c in range(8):
-        column = row_of(by_country, c)
-        counts[8 + c] = POP8[column]
-        lines[8 + c] = transpose(np.uint64(column) << np.uint64(8 * c))
+        p.bucks[g, winner] -= top
+        p.holdings[g, winner] |= lots[cup]
+        totals.spent[g, winner] += top
+        totals.lots_won[g, winner] += 1
+        totals.items_won[g, winner] += tb.lot_sizes[cup]
+        if record:
+            rec.spent[g, r, winner] += top
+            rec.lots_won[g, r, winner] += 1
+            rec.items_won[g, r, winner] += tb.lot_sizes[cup]
+    for s in range(n):
+        p.bids[g, s, 0] = -1
+
+
+@njit(cache=True, inline="always")
+def _add_sale(g, s, r, collection, p, tb, record, rec, logged):
+    """Put ``collection`` into seat s's sale."""
+    if record:
+        rec.sales[g, logged[g]] = collection
+        rec.sale_keys[g, logged[g]] = (r * SEATS + s) * SALES + p.sale_count[g, s]
+        logged[g] += 1
+    p.sale_items[g, s] |= collection
+    p.sale_count[g, s] += 1
+    p.sale_bucks[g, s] += tb.values[popcount(collection)]
 
 
 @njit(cache=True, _nrt=False)
-def greedy_total(mask: np.uint64, best: np.ndarray, counts: np.ndarray, lines: np.ndarray) -> int:
-    """Value of the quick arrangement (a lower bound on ``exact_value``)."""
-    greedy(mask, counts, lines)
-    total = 0
-    for line in range(16):
-        total += best[counts[line]]
-    return total
+def _random_sales(k, r, assignment, p, tb, keyed, stream, record, rec, picking, active, logged):
+    """The sale picks of the random policy's seats (row ``k``), pick after pick: from the
+    stream, one uniform for every seat of the row per pick while any picks (the stream's order)."""
+    G, n = assignment.shape
+    for g in range(G):
+        for s in range(n):
+            picking[g, s] = p.holdings[g, s] & ~p.sale_items[g, s]
+            active[g, s] = not p.done[g, s]
+    pick, going = 0, True
+    while going:
+        going = False
+        for g in range(G):
+            if not _due(p, g, r, SELL):
+                continue
+            for s in range(n):
+                if assignment[g, s] != k:
+                    continue
+                u = uniform(p.keys[g], r, s, 512 + pick) if keyed else stream_uniform(stream)
+                if not active[g, s]:
+                    continue
+                c = random_sale_pick(u, picking[g, s], tb)
+                if c == np.uint64(0):
+                    active[g, s] = False
+                    continue
+                picking[g, s] &= ~c
+                _add_sale(g, s, r, c, p, tb, record, rec, logged)
+                going = True
+        pick += 1
 
 
-@njit(cache=True)
-def many_exact(
-    masks: np.ndarray, best: np.ndarray, low: np.ndarray, high: np.ndarray
-) -> np.ndarray:
-    """``exact_value`` of every mask of a flat uint64 array."""
-    work = np.zeros(WORK, dtype=np.int64)
-    out = np.empty(len(masks), dtype=np.int64)
-    for i in range(len(masks)):
-        out[i] = exact_value(masks[i], best, low, high, work)
-    return out
+@njit(cache=True, _nrt=False)
+def _sell(r, kinds, params, assignment, p, tb, rounds, space, work, plan, totals, record, rec,
+          logged):  # fmt: skip
+    """Round ``r``'s planned sales, then every sale revealed and paid, and the round ended."""
+    G, n = p.bucks.shape
+    for g in range(G):
+        if not _due(p, g, r, SELL):
+            continue
+        for s in range(n):
+            held = p.holdings[g, s]
+            k = assignment[g, s]
+            if held != np.uint64(0) and kinds[k] != RANDOM and not p.done[g, s]:
+                made = plan_sales(kinds[k], params[k], held, p.bucks[g, s], rounds - r - 1, tb,
+                                  space, plan)  # fmt: skip
+                for i in range(p.sale_count[g, s], made):
+                    if plan[i] & p.sale_items[g, s]:
+                        raise ValueError(
+                            "a seat's sale so far does not match its agent's plan: the rest "
+                            "of the plan sells an item already in the sale"
+                        )
+                    _add_sale(g, s, r, plan[i], p, tb, record, rec, logged)
+            gone = p.sale_items[g, s]
+            p.holdings[g, s] = held & ~gone
+            p.sold[g, s] |= gone
+            p.bucks[g, s] += p.sale_bucks[g, s]
+            totals.sales_made[g, s] += p.sale_count[g, s]
+            totals.sale_bucks[g, s] += p.sale_bucks[g, s]
+            if record:
+                rec.sales_made[g, r, s] = p.sale_count[g, s]
+                rec.sale_bucks[g, r, s] = p.sale_bucks[g, s]
+                rec.bucks_after[g, r, s] = p.bucks[g, s]
+                rec.holdings_after[g, r, s] = p.holdings[g, s]
+                if r > 0 and rec.holdings_after[g, r - 1, s] == p.holdings[g, s]:  # unchanged
+                    value = rec.score_after[g, r - 1, s] - rec.bucks_after[g, r - 1, s]
+                else:
+                    value = cached_value(p.holdings[g, s], tb, work)
+                rec.score_after[g, r, s] = p.bucks[g, s] + value
+            p.sale_items[g, s] = 0
+            p.sale_count[g, s] = 0
+            p.sale_bucks[g, s] = 0
+            p.done[g, s] = False
+        p.rounds_done[g] += 1
+        p.phase[g] = OVER if r + 1 >= rounds else BID
+        if r + 1 < rounds:
+            p.auctioneer[g] = (p.auctioneer[g] + 1) % n
 
 
-@njit(cache=True)
-def many_greedy(masks: np.ndarray, best: np.ndarray) -> np.ndarray:
-    """``greedy_total`` of every mask of a flat uint64 array."""
-    counts = np.zeros(16, dtype=np.int64)
-    lines = np.zeros(16, dtype=np.uint64)
-    out = np.empty(len(masks), dtype=np.int64)
-    for i in range(len(masks)):
-        out[i] = greedy_total(masks[i], best, counts, lines)
-    return out
-
-
-def exact_values(masks: np.ndarray, rules_or_best: Rules | np.ndarray) -> np.ndarray:
-    """Exact best-arrangement values of uint64 masks of any shape (compiled)."""
-    best = _best(rules_or_best)
-    low, high = marginal_bounds(best)
-    masks = np.ascontiguousarray(masks, dtype=np.uint64)
-    return many_exact(masks.ravel(), best, low, high).reshape(masks.shape)
-
-
-def greedy_values(masks: np.ndarray, rules_or_best: Rules | np.ndarray) -> np.ndarray:
-    """Values of the quick arrangement of uint64 masks of any shape (compiled)."""
-    masks = np.ascontiguousarray(masks, dtype=np.uint64)
-    return many_greedy(masks.ravel(), _best(rules_or_best)).reshape(masks.shape)
-
-
-def _best(rules_or_best: Rules | np.ndarray) -> np.ndarray:
-    if isinstance(rules_or_best, Rules):
-        return np.asarray(rules_or_best.best_line_values, dtype=np.int64)
-    return np.ascontiguousarray(rules_or_best, dtype=np.int64)
+__all__ = [
+    "BID", "OVER", "SELL", "Positions", "Recording", "Rounds", "Totals", "empty_positions",
+    "empty_rounds", "play_positions", "repeat_positions", "uniform",
+]  # fmt: skip

@@ -1,10 +1,9 @@
 """The step-by-step Going, Going, GONE! engine: State, legal actions, apply, observation, result.
 
-A round: the Auctioneer deals the lots face up (chance: the seeded deck). Every player, in
-clockwise order from the Auctioneer, submits a sealed ``Allocation``; when the last one is in,
-the cups resolve at once. Then every player holding items, in the same order, puts collections
-into a sealed sale with ``Sell`` and ends with ``DoneSelling()``; when all are done the sales
-are revealed and paid together, and the Auctioneer passes clockwise.
+A round: the lots are dealt face up; every player, clockwise from the Auctioneer, submits a
+sealed ``Allocation`` and the cups resolve once all are in; then every player holding items, in
+the same order, puts collections into a sealed sale (``Sell``, then ``DoneSelling()``); the
+sales are revealed and paid together, and the Auctioneer passes clockwise.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from workbench.checks import instance_or_default
 from workbench.errors import IllegalAction
 from workbench.games.going_gone.actions import (
     Action,
@@ -26,7 +26,7 @@ from workbench.games.going_gone.actions import (
     line_collections,
 )
 from workbench.games.going_gone.arrangement import best_value
-from workbench.games.going_gone.bits import mask_of
+from workbench.games.going_gone.holdings import mask_of
 from workbench.games.going_gone.rules import Rules, is_whole_number
 from workbench.kit.seeding import SeedLike, generator
 from workbench.kit.state import Evolving, fields_of, standings
@@ -64,10 +64,9 @@ class Result(NamedTuple):
 
 
 class SeatView(NamedTuple):
-    """What a seat's compiled policy reads (``State.view``, ``Observation.view``): the rules,
-    the phase, its items as a bit mask (``bits``); while bidding each lot on offer and, with
-    open collections, every item held or sold (masks; else 0); its budget and Bucks, the
-    rounds after this one and how many collections its sealed sale holds."""
+    """What a seat's compiled policy reads (``State.view``, ``Observation.view``): its items
+    and, while bidding, the lots and (open collections) every item held or sold, as masks; its
+    budget and Bucks, the rounds after this one, the collections in its sealed sale."""
 
     rules: Rules
     phase: str
@@ -100,13 +99,8 @@ def seat_view(
 
 @dataclass(slots=True)
 class Observation:
-    """Exactly what ``player`` may know (docs/rules.md, "what a player sees").
-
-    Always: the round, phase, Auctioneer, the lots on offer, every seat's Bucks and item count,
-    its own items, own allocation this round, own sealed sale so far and own past sales. With
-    ``rules.open_collections`` also every seat's items (``holdings``) and sold collections
-    (``sold``); otherwise those entries are None for the other seats.
-    """
+    """Exactly what ``player`` may know (docs/rules.md, "what a player sees"): other seats'
+    ``holdings`` and ``sold`` are None unless collections are open."""
 
     player: int
     rules: Rules
@@ -180,8 +174,6 @@ class State(Evolving):
         self.sold = ((),) * players
         self.history = ()
         self._cup_results = None
-
-    # -- reading the state -------------------------------------------------------------------
 
     @property
     def round(self) -> int:
@@ -279,8 +271,6 @@ class State(Evolving):
         if player is not None:
             player = self._seat(player, name="player")
         return list(_log_lines(self, player))
-
-    # -- playing -----------------------------------------------------------------------------
 
     def apply(self, action: Action) -> State:
         """The state after ``action``; raises IllegalAction (state unchanged) if not allowed."""
@@ -450,17 +440,12 @@ def score(rules: Rules, bucks: Sequence[int], holdings: Sequence[Sequence[int]])
 
 
 def new_game(
-    rules: Rules | None = None,
-    *,
-    seed: SeedLike,
-    deck: Sequence[int] | None = None,
+    rules: Rules | None = None, *, seed: SeedLike, deck: Sequence[int] | None = None,
     first_auctioneer: int | None = None,
-) -> State:
+) -> State:  # fmt: skip
     """A new game. Same rules and seed -> same game; ``deck`` (an order of all item ids) and
     ``first_auctioneer`` override the seeded deal, e.g. to replay or set up a situation."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a going_gone Rules, got {type(rules).__name__}")
+    rules = instance_or_default("rules", rules, Rules, Rules, "a going_gone Rules or None")
     rng = generator(seed)
     shuffled = tuple(int(i) for i in rng.permutation(len(rules.items)))
     random_start = int(rng.integers(rules.players))
@@ -487,9 +472,6 @@ def new_game(
             f"first_auctioneer must be a seat 0–{rules.players - 1}, got {first_auctioneer!r}"
         )
     return State(rules, Deal(deck, start))
-
-
-# -- the readable log ---------------------------------------------------------------------------
 
 
 def _names(rules: Rules, items: Sequence[int]) -> str:

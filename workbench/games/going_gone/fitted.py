@@ -1,13 +1,8 @@
-"""Going, Going, GONE!'s ``fitted`` agent: the collector's policy (``CollectorAgent``: bid a
-share of each lot's exact marginal value blended with its projected value, sell whole lines
-while short of a Bucks reserve) with its five numbers fitted to the rules being played by
-CMA-ES self-play against the collector agent and the current fit itself (the valuation
-agent's table pulled the fit to overbidding that the collector punishes)
-(``workbench.kit.fitting``).
-
-The policy is a compiled policy (``FittedPolicy``), so the fitted agent plays in the fast
-engine. The rulebook's fit ships in ``data/fits/going_gone/``; other rules fit on first use
-(under a minute on one core) and are cached.
+"""Going, Going, GONE!'s ``fitted`` agent: the collector's policy (``FittedPolicy``, compiled)
+with its five numbers fitted to the rules being played by CMA-ES self-play against the collector
+agent and the current fit (``workbench.kit.fitting``); the valuation agent's table pulled the fit
+to overbidding the collector punishes. The rulebook's fit ships in ``data/fits/going_gone/``;
+other rules are fitted on first use and cached.
 """
 
 from __future__ import annotations

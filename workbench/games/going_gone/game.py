@@ -4,7 +4,7 @@ from workbench.games.going_gone.agents import CollectorAgent, RandomAgent, Valua
 from workbench.games.going_gone.engine import new_game
 from workbench.games.going_gone.fitted import GoingGoneFittedAgent
 from workbench.games.going_gone.metrics import GAME_METRICS, game_metrics
-from workbench.games.going_gone.playouts import play_from
+from workbench.games.going_gone.positions import play_from
 from workbench.games.going_gone.rules import Rules
 from workbench.games.going_gone.search import GoingGoneSearchAgent
 from workbench.games.going_gone.simulate import DEFAULT_AGENT, SELF_PLAY

@@ -7,45 +7,26 @@ import polars as pl
 from workbench.metrics import GameMetric
 
 GAME_METRICS = (
+    GameMetric("discarded_lots", "mean", "lots nobody bid on (discarded) per game"),
     GameMetric(
-        "discarded_lots",
-        "mean",
-        "lots nobody bid on (discarded) per game",
+        "unsold_items", "mean", "items still held by all players at the end, scored as collections"
     ),
-    GameMetric(
-        "unsold_items",
-        "mean",
-        "items still held by all players at the end, scored as collections",
-    ),
-    GameMetric(
-        "sales",
-        "mean",
-        "collections sold per game, all players together",
-    ),
+    GameMetric("sales", "mean", "collections sold per game, all players together"),
     GameMetric(
         "bucks_spent_share",
         "mean",
         "share of all Bucks players had (starting Bucks plus sale income) paid for lots",
     ),
     GameMetric(
-        "shared_win",
-        "proportion",
-        "the game ended in a tie for first place (the win is shared)",
+        "shared_win", "proportion", "the game ended in a tie for first place (the win is shared)"
     ),
-    GameMetric(
-        "first_auctioneer_won",
-        "proportion",
-        "the first Auctioneer is among the winners",
-    ),
+    GameMetric("first_auctioneer_won", "proportion", "the first Auctioneer is among the winners"),
 )
 
 
 def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
-    """One row per game: ``game`` and one column per metric in ``GAME_METRICS``.
-
-    ``games`` and ``rounds`` are ``simulate()``'s frames for the same games (the rounds frame is
-    needed: discarded lots and the first Auctioneer are read from it).
-    """
+    """One row per game: ``game`` and one column per metric in ``GAME_METRICS``, from
+    ``simulate()``'s games and rounds frames (discarded lots and the first Auctioneer)."""
     if rounds is None:
         raise ValueError("game_metrics needs the rounds frame: simulate(..., rounds=True)")
     needed = {

@@ -1,11 +1,7 @@
-"""The reference agents' policies, compiled: one seat's decision from what it may know.
-
-A compiled policy is an integer kind (``RANDOM``, ``VALUATION``, ``COLLECTOR``) and a float64
-parameter vector (``agents`` documents each kind's parameters and builds the vector). The fast
-engine calls ``choose_bids`` and ``plan_sales`` for every deciding seat of a batch; an agent's
-step-by-step call runs the same functions on one seat, so both engines play one policy.
-Uniforms come from the caller: ``cups`` per bid (one for the random agent), none for a sale
-plan except the random agent's one per pick (``random_sale_pick``).
+"""The agents' compiled policies: a kind (``RANDOM``, ``VALUATION``, ``COLLECTOR``) and a
+parameter vector (named in ``agents``), read from the kit's ``PolicyTable``. ``choose_bids`` and
+``plan_sales`` decide for one seat in the compiled loop and in the agents' step calls alike.
+Uniforms come from the caller: ``cups`` per bid (one for the random policy), one per random pick.
 """
 
 from __future__ import annotations
@@ -13,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from workbench.games.going_gone.compiled import (
+from workbench.games.going_gone.holdings import (
     POP8,
     U0,
     U1,
@@ -27,6 +23,7 @@ from workbench.games.going_gone.compiled import (
 )
 
 RANDOM, VALUATION, COLLECTOR = 0, 1, 2
+KINDS = (RANDOM, VALUATION, COLLECTOR)
 #: Length of every policy's parameter vector (unused entries are 0).
 PARAMETERS = 6
 #: Most collections a valuation or collector seat sells in one round.
@@ -35,22 +32,12 @@ MAX_SALES = 3
 
 @njit(cache=True)
 def scratch(cups: int) -> tuple:
-    """Work arrays one decision needs, allocated once per batch: (exact-value ints, line counts
+    """Work arrays one decision needs, allocated once per call: (exact-value ints, line counts
     (16,), line masks (16,), marginals (cups,), lot item lines (64,), projected values (cups,),
     projected line counts or sale keys (16,), spare line masks (16,))."""
-    return (
-        np.zeros(WORK, dtype=np.int64),
-        np.zeros(16, dtype=np.int64),
-        np.zeros(16, dtype=np.uint64),
-        np.zeros(cups, dtype=np.float64),
-        np.zeros(64, dtype=np.int64),
-        np.zeros(cups, dtype=np.float64),
-        np.zeros(16, dtype=np.float64),
-        np.zeros(16, dtype=np.uint64),
-    )
-
-
-# -- bidding -------------------------------------------------------------------------------------
+    return (np.zeros(WORK, np.int64), np.zeros(16, np.int64), np.zeros(16, np.uint64),
+            np.zeros(cups), np.zeros(64, np.int64), np.zeros(cups), np.zeros(16),
+            np.zeros(16, np.uint64))  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -60,7 +47,7 @@ def choose_bids(
     out: np.ndarray,
 ) -> None:  # fmt: skip
     """One seat's allocation into ``out`` (cups,). ``seen_extra``: other seats' items and
-    sold collections when collections are open (else 0); ``tb``: ``compiled.Tables``."""
+    sold collections when collections are open (else 0); ``tb``: ``holdings.Tables``."""
     cups = len(lots)
     if kind == RANDOM:
         rank = np.int64(u[0] * _comb(budget + cups, cups))
@@ -105,7 +92,7 @@ def choose_bids(
 
 @njit(cache=True, _nrt=False)
 def _comb(n: int, k: int) -> int:
-    """C(n, k) for a small k (``actions._comb``)."""
+    """C(n, k) for a small k (``actions.allocation_count``)."""
     if n < k:
         return 0
     result = 1
@@ -150,7 +137,7 @@ def _lot_items(lot: np.uint64, lot_lines: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def _insertion(counts: np.ndarray, lot: np.uint64, best: np.ndarray, lot_lines: np.ndarray) -> int:
     """The most a lot adds to the line ``counts`` when its items join their type or country
-    lines, nothing else moving (``agents.insertion_marginals``)."""
+    lines, nothing else moving."""
     k = _lot_items(lot, lot_lines)
     top = len(best) - 1
     if k == 1:  # the better of its two lines (or nothing)
@@ -214,7 +201,7 @@ def _project(
     tb: tuple, space: tuple,
 ) -> None:  # fmt: skip
     """Each lot's value to line counts raised by the items each line can expect to win later
-    (``agents.projected_marginals``), into ``space``'s projected values."""
+    (the collector's projection), into ``space``'s projected values."""
     lot_lines, projected, line_counts = space[4], space[5], space[6]
     best = tb.best
     for cup in range(len(lots)):
@@ -238,9 +225,6 @@ def _project(
         projected[cup] = value
 
 
-# -- selling -------------------------------------------------------------------------------------
-
-
 @njit(cache=True, inline="always")
 def plan_sales(
     kind: int, params: np.ndarray, holding: np.uint64, bucks: int, rounds_left: int,
@@ -261,7 +245,7 @@ def plan_sales(
 def _sell_arranged(
     holding: np.uint64, bucks: int, reserve: float, tb: tuple, space: tuple, out: np.ndarray
 ) -> int:
-    """``agents.sell_arranged``: lines of the quick arrangement, best Bucks per value first,
+    """The valuation policy's sale: lines of the quick arrangement, best Bucks per value first,
     while Bucks are below ``reserve``."""
     counts, lines, keys = space[1], space[2], space[6]
     best, values = tb.best, tb.values
@@ -294,7 +278,7 @@ def _sell_for_bucks(
     holding: np.uint64, bucks: int, reserve: float, exact: bool, tb: tuple, space: tuple,
     out: np.ndarray,
 ) -> int:  # fmt: skip
-    """``agents.sell_for_bucks``: whole lines, least value lost per Buck first (exact or quick
+    """The collector's sale: whole lines, least value lost per Buck first (exact or quick
     values), while Bucks are below ``reserve``. The holding's value after a sale is the one
     computed for the line sold."""
     lines = space[2]
@@ -309,10 +293,7 @@ def _sell_for_bucks(
             shift = np.uint64(8 * t)
             lines[t] = np.uint64(row_of(holding, t)) << shift
             lines[8 + t] = transpose(np.uint64(row_of(columns, t)) << shift)
-        if exact:
-            pick, lost = _least_lost_exact(holding, worth, tb, space)
-        else:
-            pick, lost = _least_lost(holding, worth, tb, space)
+        pick, lost = _least_lost(holding, worth, exact, tb, space)
         sale = lines[pick]
         out[made] = sale
         made += 1
@@ -323,35 +304,12 @@ def _sell_for_bucks(
 
 
 @njit(cache=True, _nrt=False)
-def _least_lost(holding: np.uint64, worth: int, tb: tuple, space: tuple) -> tuple:
-    """(the line of ``space``'s lines losing least value per Buck, the value it loses), trying
-    every line (lowest line first among equals)."""
-    lines, keys = space[2], space[6]
-    values = tb.values
-    pick = 0
-    pick_lost = 0
-    for line in range(16):
-        size = popcount(lines[line])
-        lost = 0
-        if size > 0:
-            lost = worth - _value(holding & ~lines[line], False, tb, space)
-            paid = values[size]
-            keys[line] = lost / max(paid, 1) - paid * 1e-6
-        else:
-            keys[line] = np.inf
-        if keys[line] < keys[pick] or line == 0:
-            pick = line
-            pick_lost = lost
-    return pick, pick_lost
-
-
-@njit(cache=True, _nrt=False)
-def _least_lost_exact(holding: np.uint64, worth: int, tb: tuple, space: tuple) -> tuple:
-    """``_least_lost`` with exact values, skipping lines that cannot lose less: a line of
-    ``size`` items loses at least ``best[size]`` (the rest's best arrangement plus the line as
-    its own collections is an arrangement of the holding), so lines are tried in order of that
-    bound on their key and the search stops once the bound cannot beat the pick."""
-    lines, bounds, order = space[2], space[6], space[1]
+def _least_lost(holding: np.uint64, worth: int, exact: bool, tb: tuple, space: tuple) -> tuple:
+    """(the line of ``space``'s lines losing least value per Buck, the value it loses), the
+    lowest line among equals. With exact values a line of ``size`` items loses at least
+    ``best[size]`` (the rest's best arrangement plus the line is an arrangement of the holding),
+    so lines are tried in order of that bound on their key until it cannot beat the pick."""
+    lines, bounds, order = space[2], space[6], space[4]
     values, best = tb.values, tb.best
     k = 0
     for line in range(16):  # insertion sort by (bound, line)
@@ -359,7 +317,7 @@ def _least_lost_exact(holding: np.uint64, worth: int, tb: tuple, space: tuple) -
         if size == 0:
             continue
         paid = values[size]
-        bound = best[size] / max(paid, 1) - paid * 1e-6
+        bound = best[size] / max(paid, 1) - paid * 1e-6 if exact else -np.inf
         bounds[line] = bound
         at = k
         while at > 0 and bounds[order[at - 1]] > bound:
@@ -374,7 +332,7 @@ def _least_lost_exact(holding: np.uint64, worth: int, tb: tuple, space: tuple) -
         line = order[i]
         if pick >= 0 and (bounds[line] > pick_key or (bounds[line] == pick_key and line > pick)):
             break  # (every later line's bound is at least as large, or equal with a later line)
-        lost = worth - cached_value(holding & ~lines[line], tb, space[0])
+        lost = worth - _value(holding & ~lines[line], exact, tb, space)
         paid = values[popcount(lines[line])]
         key = lost / max(paid, 1) - paid * 1e-6
         if pick < 0 or key < pick_key or (key == pick_key and line < pick):

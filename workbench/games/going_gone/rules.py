@@ -33,10 +33,8 @@ def load_items(table: str = "going_gone_items") -> tuple[Item, ...]:
 
 @dataclass(frozen=True)
 class Rules:
-    """Going, Going, GONE! rules; the defaults are the rulebook's, with docs/rules.md's readings.
-
-    Numpy integers are accepted wherever a whole number is wanted and stored as ``int``.
-    """
+    """Going, Going, GONE! rules; the defaults are the rulebook's, with docs/rules.md's readings
+    (numpy integers are accepted wherever a whole number is wanted, stored as ``int``)."""
 
     players: int = 4
     starting_bucks: int = 25
@@ -93,16 +91,8 @@ class Rules:
                 f"first_auctioneer must be a seat 0–{self.players - 1} or 'random', got {start!r}"
             )
 
-    # -- validation helpers --------------------------------------------------------------------
-
     def _set_whole(
-        self,
-        name: str,
-        *,
-        low: int,
-        high: int | None = None,
-        note: str = "",
-        none_note: str = "",
+        self, name: str, *, low: int, high: int | None = None, note: str = "", none_note: str = ""
     ) -> None:
         value = getattr(self, name)
         allowed = f"{low}–{high}" if high is not None else f">= {low}"
@@ -157,8 +147,6 @@ class Rules:
     def replace(self, **changes: object) -> Rules:
         """A variant of these rules (``dataclasses.replace``), validated again."""
         return dataclasses.replace(self, **changes)
-
-    # -- derived facts --------------------------------------------------------------------------
 
     @cached_property
     def types(self) -> tuple[str, ...]:

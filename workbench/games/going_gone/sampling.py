@@ -1,42 +1,26 @@
-"""Uniform sampling of what a Going, Going, GONE! seat cannot see, for the ``search`` agents.
+"""Uniform sampling of what a Going, Going, GONE! seat cannot see, for the ``search`` agent.
 
-What a seat sees is its ``Observation``: the round, phase, seat to act and Auctioneer, the lots
-on offer, every seat's Bucks and item count, its own items, its own sealed allocation and sale,
-its own sold collections; with ``open_collections`` also every holding and sold collection. It
-keeps no memory of past rounds (docs/rules.md: the secrecy the default observation models), so
-everything else is hidden. A *filling* is the hidden part that decides the rest of the game:
+A seat's ``Observation`` keeps no memory of past rounds (docs/rules.md), so a *filling* is the
+hidden part that decides the rest of the game: ``sealed``, while bidding, the allocations of the
+other seats that have bid this round; ``holdings``, with secret collections, every other seat's
+items; ``future``, the order of the cards still to be dealt; ``pending``, while selling, the
+sealed sales of the other seats that have started selling.
 
-- ``sealed``: while bidding, the allocation of every other seat that has already bid this
-  round (the seats before the one to act, in turn order);
-- ``holdings``: with secret collections, every other seat's items;
-- ``future``: the order of the cards still to be dealt in later rounds;
-- ``pending``: while selling, the sealed sale of every other seat that has started selling
-  (the sellers before the one to act, and the one to act if it is not the observer).
+A filling is *consistent* with the observation when every item is in exactly one place (the
+observer's holding, sold or on offer as seen; each other seat holds exactly its counted items;
+the deck exactly the cards still to come; the rest out of play), no other seat holds more past
+items than the past rounds dealt less the observer's own, a sealed allocation is any split of
+whole Bucks within that seat's budget and a sale any set of disjoint collections of that seat's
+items. While selling, a lot the observer did not win went whole to one other seat or, only if
+the observer bid nothing in that cup, was discarded, and every other seat can have bid enough
+to win its lots within its cube limit. Each consistent filling is equally likely.
 
-A filling is *consistent* with the observation when these card-location and rule constraints
-hold: every item is in exactly one place (the observer's holding, sold or on offer as seen;
-each other seat holds exactly its counted items; the deck has exactly the cards still to come;
-the rest are out of play: discarded, sold by others, or never dealt); the items out of play
-fit the past rounds (no other seat holds more past items than the past rounds dealt, less the
-observer's own); a sealed allocation is any split of whole Bucks over the cups totalling at
-most that seat's budget; a sale is any set of disjoint collections of that seat's items.
-While selling, this round's lots are already won: a lot the observer did not win went whole
-to one other seat or, only if the observer bid nothing in that cup, was discarded; and every
-other seat can have bid enough to win its lots (at least 1, and at least the observer's bid,
-one more if the observer is ahead of it in turn order) within its cube limit. Nothing about
-how opponents would have played weighs in: each consistent filling is equally likely.
-
-Parts of a State that never affect the game from here on (the record of past rounds, the
-order of past deals, which out-of-play cards were discarded and which sold by others, the
-other seats' bids of a round already resolved) are not part of the filling: a sampled State
-holds one consistent witness of them (no history, out-of-play cards counted as discarded,
-the least bids that win the lots), so its ``observation`` equals the given one but its log
-starts at the sampled position.
-
-Sampling is exact: the lot winners are drawn by their number of completions, the cards by a
-uniform shuffle, allocations by stars and bars; when other seats' secret sales are hidden the
-holdings are accepted with probability proportional to their number of possible sales
-(rejection against the bound Bell(k + 1) on the sales of k items).
+What never affects the game from here on (past rounds, which out-of-play cards were discarded
+or sold, other seats' bids of a resolved round) is no part of a filling: a sampled State holds
+one consistent witness of it (no history, the least winning bids), so its ``observation``
+equals the given one. Sampling is exact: lot winners by their number of completions, cards by
+a uniform shuffle, allocations by stars and bars, and, when other seats' sales are hidden,
+holdings accepted in proportion to their number of sales (rejection against Bell(k + 1)).
 """
 
 from __future__ import annotations
@@ -49,11 +33,23 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from workbench.games.going_gone.actions import Allocation, Allocations, budget_of
-from workbench.games.going_gone.bits import item_bits, items_of, mask_of
-from workbench.games.going_gone.drawing import proposal_masks, sales_counts
+from workbench.games.going_gone.compiled import Positions, repeat_positions
 from workbench.games.going_gone.engine import Deal, Observation, State
+from workbench.games.going_gone.holdings import (
+    BYTE_ONES,
+    GOLDEN,
+    U0,
+    U1,
+    U255,
+    item_bits,
+    items_of,
+    mask_of,
+    popcount,
+)
+from workbench.games.going_gone.positions import observed_position
 from workbench.games.going_gone.rules import Rules
 
 #: (sealed, holdings, future, pending): see the module docstring; None where a seat has none.
@@ -112,65 +108,100 @@ def _frame(observation: Observation) -> _Frame:
                   pending_seats)  # fmt: skip
 
 
-# -- sales: every set of disjoint collections of a holding -----------------------------------
-
-
-def _lines(rules: Rules, items: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """For each item (by position in ``items``): bitmasks of the other positions sharing its
-    type, and sharing its country."""
-    types = [rules.item_type[i] for i in items]
-    countries = [rules.item_country[i] for i in items]
-
-    def sharing(keys: list[int]) -> tuple[int, ...]:
-        return tuple(
-            sum(1 << j for j, key in enumerate(keys) if key == keys[i] and j != i)
-            for i in range(len(keys))
-        )
-
-    return sharing(types), sharing(countries)
-
-
-def _blocks(lines: tuple[tuple[int, ...], tuple[int, ...]], left: int) -> Iterator[int]:
-    """Every collection holding the lowest position in ``left`` (as a bitmask), besides none."""
-    low = left & -left
-    x = low.bit_length() - 1
-    yield low
-    for line in lines:
-        others = line[x] & left
-        sub = others
-        while sub:
-            yield low | sub
-            sub = (sub - 1) & others
-
-
-#: A type line and a country line of a holding mask (bit ``8 * type + country``), shifted into
-#: place by the line's first bit.
+#: A type line and a country line of a holding mask, shifted into place by the line's first bit.
 _TYPE_LINE, _COUNTRY_LINE = 0xFF, 0x0101010101010101
 
 
-@lru_cache(maxsize=1 << 18)
-def _mask_sales(left: int) -> int:
-    """How many sets of disjoint collections the items of the holding mask ``left`` allow (the
-    empty set included): its lowest item is unsold, sold alone, or sold with a non-empty set
-    of the other items of its type line or of its country line. A count depends on the items
-    alone, so every holding shares the cache."""
-    if not left:
-        return 1
+def _fates(left: int) -> list[tuple[int, int]]:
+    """What a sale can do with the lowest item of the holding mask ``left``: (the items left to
+    decide, the collection sold or 0) for keeping it, selling it alone, or with a non-empty set
+    of the other items of its type line or of its country line."""
     rest = left & (left - 1)
-    x = (left ^ rest).bit_length() - 1
-    total = 2 * _mask_sales(rest)
+    low = left ^ rest
+    x = low.bit_length() - 1
+    fates = [(rest, 0), (rest, low)]
     for line in (_TYPE_LINE << (x & ~7), _COUNTRY_LINE << (x & 7)):
         others = rest & line
         sub = others
         while sub:
-            total += _mask_sales(rest & ~sub)
+            fates.append((rest & ~sub, low | sub))
             sub = (sub - 1) & others
+    return fates
+
+
+@lru_cache(maxsize=1 << 18)
+def _mask_sales(left: int) -> int:
+    """How many sales (sets of disjoint collections, none included) the holding mask allows."""
+    return sum(_mask_sales(rest) for rest, _ in _fates(left)) if left else 1
+
+
+#: Items up to which ``sales_counts`` counts a holding's sales in int64: there are at most
+#: Bell(k + 1) sales of k items, and Bell(25) < 2^63.
+SALES_ITEMS = 24
+_SALES_SLOTS = 1 << 16
+_SALES_SHIFT = np.uint64(64 - 16)
+#: Direct-mapped memo of sales counts (a count depends on the items alone): masks and counts.
+_SALES_KEYS = np.zeros(_SALES_SLOTS, dtype=np.uint64)
+_SALES_COUNTS = np.zeros(_SALES_SLOTS, dtype=np.int64)
+
+
+@njit(cache=True)
+def _sales(left: np.uint64, keys: np.ndarray, counts: np.ndarray) -> np.int64:
+    """``_mask_sales``, compiled, memoised in ``keys`` and ``counts``."""
+    if left == U0:
+        return np.int64(1)
+    slot = (left * GOLDEN) >> _SALES_SHIFT
+    if keys[slot] == left:
+        return counts[slot]
+    rest = left & (left - U1)
+    x = popcount((left ^ rest) - U1)
+    total = 2 * _sales(rest, keys, counts)
+    type_line = U255 << np.uint64(x & ~7)
+    country_line = BYTE_ONES << np.uint64(x & 7)
+    for line in (type_line, country_line):
+        others = rest & line
+        sub = others
+        while sub != U0:
+            total += _sales(rest & ~sub, keys, counts)
+            sub = (sub - U1) & others
+    keys[slot] = left
+    counts[slot] = total
     return total
 
 
+@njit(cache=True)
+def _many_sales(masks: np.ndarray, keys: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    out = np.empty(len(masks), dtype=np.int64)
+    for i in range(len(masks)):
+        out[i] = -1 if popcount(masks[i]) > SALES_ITEMS else _sales(masks[i], keys, counts)
+    return out
+
+
+def sales_counts(masks: np.ndarray) -> np.ndarray:
+    """How many sealed sales each holding mask allows (``_mask_sales``), compiled;
+    -1 for a holding of more than ``SALES_ITEMS`` items (its count may not fit in int64)."""
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    return _many_sales(masks.ravel(), _SALES_KEYS, _SALES_COUNTS).reshape(masks.shape)
+
+
+@njit(cache=True, _nrt=False)
+def proposal_masks(
+    shuffled: np.ndarray, lookup: np.ndarray, picks: np.ndarray, starts: np.ndarray,
+    ends: np.ndarray, won: np.ndarray, others: np.ndarray, masks: np.ndarray,
+) -> None:  # fmt: skip
+    """Each proposal's holding of each other seat into ``masks``: the lots its split gives it
+    (``won``) and its past items, the slice ``starts``-``ends`` of the shuffled pool."""
+    for row in range(shuffled.shape[0]):
+        split = picks[row]
+        for k in range(len(others)):
+            mask = won[split, k]
+            for at in range(starts[split, k], ends[split, k]):
+                mask |= lookup[shuffled[row, at]]
+            masks[row, others[k]] = mask
+
+
 def _holding_sales(masks: np.ndarray) -> list[int]:
-    """The product over each row's holding masks of their numbers of sales (``_mask_sales``;
-    compiled, with Python's integers for holdings too large for the compiled count)."""
+    """Per row, the product of its holdings' numbers of sales (compiled where int64 holds it)."""
     counts = sales_counts(masks).tolist()
     return [
         math.prod(c if c >= 0 else _mask_sales(m) for c, m in zip(row, held, strict=True))
@@ -184,48 +215,34 @@ def sale_count(rules: Rules, holding: Sequence[int]) -> int:
 
 
 def _draw_sale(holding: int, rng: np.random.Generator) -> list[int]:
-    """A sale of the holding mask drawn uniformly from all its sales (collection masks): the
-    lowest item's fate (unsold or in one collection) drawn by the number of sales each leaves
-    for the rest."""
+    """A sale of the holding mask drawn uniformly (collection masks): the lowest item's fate
+    drawn by the number of sales each leaves for the rest."""
     left, sale = holding, []
     while left:
-        rest = left & (left - 1)
-        low = left ^ rest
-        x = low.bit_length() - 1
-        choices = [(rest, 0), (rest, low)]
-        for line in (_TYPE_LINE << (x & ~7), _COUNTRY_LINE << (x & 7)):
-            others = rest & line
-            sub = others
-            while sub:
-                choices.append((rest & ~sub, low | sub))
-                sub = (sub - 1) & others
-        weights = [_mask_sales(after) for after, _ in choices]
+        fates = _fates(left)
+        weights = [_mask_sales(rest) for rest, _ in fates]
         target = rng.random() * sum(weights)
         pick = 0
-        while pick < len(choices) - 1 and target >= weights[pick]:
+        while pick < len(fates) - 1 and target >= weights[pick]:
             target -= weights[pick]
             pick += 1
-        left, block = choices[pick]
+        left, block = fates[pick]
         if block:
             sale.append(block)
     return sale
 
 
 def _all_sales(rules: Rules, holding: Sequence[int]) -> Iterator[tuple]:
-    items = tuple(sorted(holding))
-    lines = _lines(rules, items)
+    """Every sale of ``holding`` (item ids), each a sorted tuple of collections."""
 
     def walk(left: int, sale: tuple) -> Iterator[tuple]:
         if not left:
-            yield tuple(sorted(sale))
+            yield tuple(sorted(items_of(rules, c) for c in sale))
             return
-        low = left & -left
-        yield from walk(left ^ low, sale)
-        for block in _blocks(lines, left):
-            chosen = tuple(items[j] for j in range(len(items)) if block >> j & 1)
-            yield from walk(left & ~block, (*sale, chosen))
+        for rest, block in _fates(left):
+            yield from walk(rest, (*sale, block) if block else sale)
 
-    yield from walk((1 << len(items)) - 1, ())
+    yield from walk(mask_of(rules, holding), ())
 
 
 @lru_cache(maxsize=64)
@@ -240,9 +257,6 @@ def _bell(n: int) -> int:
     return row[0]
 
 
-# -- this round's lots while selling, and how the unseen cards are split ----------------------
-
-
 def _least_bids(frame: _Frame, winners: Sequence[int | None]) -> dict[int, list[int]]:
     """Every other seat's least allocation that wins it the lots ``winners`` gives it."""
     observation = frame.observation
@@ -255,48 +269,9 @@ def _least_bids(frame: _Frame, winners: Sequence[int | None]) -> dict[int, list[
     return bids
 
 
-def _splits(frame: _Frame) -> tuple[list[tuple], np.ndarray]:
-    """Every consistent (lot winners, past items each other seat holds) and its weight: the
-    number of ways to place the unseen pool around it (held items, ordered deck, the rest)."""
-    observation = frame.observation
-    rules, me, counts = observation.rules, observation.player, observation.item_counts
-    others = tuple(seat for seat in range(rules.players) if seat != me)
-    if rules.open_collections:
-        return [((), {})], np.ones(1)
-    choices = itertools.product(*frame.lot_options) if frame.lot_options else [()]
-    splits, weights = [], []
-    for winners in choices:
-        won = dict.fromkeys(others, 0)
-        for lot, winner in zip(observation.lots, winners, strict=False):
-            if winner is not None and winner != me:
-                won[winner] += len(lot)
-        past = {seat: counts[seat] - won[seat] for seat in others}
-        held = sum(past.values())
-        if min(past.values(), default=0) < 0 or held > frame.past_room:
-            continue
-        if held + frame.future_size > len(frame.pool):
-            continue
-        if winners and rules.cube_limit is not None:
-            least = _least_bids(frame, winners)
-            if any(sum(bids) > rules.cube_limit for bids in least.values()):
-                continue
-        ways = math.factorial(len(frame.pool)) // math.factorial(
-            len(frame.pool) - held - frame.future_size
-        )
-        for size in past.values():
-            ways //= math.factorial(size)
-        splits.append((winners, past))
-        weights.append(ways)
-    if not splits:
-        raise ValueError("no filling is consistent with this observation")
-    top = max(weights)
-    return splits, np.array([w / top for w in weights])
-
-
 def _split_table(frame: _Frame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``_splits`` as arrays, worked out at once: each split's lot winners (splits, cups) (-1:
-    discarded; no columns unless selling with secret collections), each other seat's past items
-    (splits, other seats), and the weights."""
+    """Every consistent split of the unseen items, as arrays: lot winners (splits, cups; -1
+    discarded), each other seat's past items (splits, other seats), and their weights."""
     observation = frame.observation
     rules, me, counts = observation.rules, observation.player, observation.item_counts
     others = [seat for seat in range(rules.players) if seat != me]
@@ -337,8 +312,8 @@ def _split_table(frame: _Frame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @lru_cache(maxsize=1 << 12)
 def _ways(pool: int, future: int, past: tuple[int, ...]) -> int:
-    """Ways to place the unseen pool around a split: each other seat's ``past`` items (a set
-    each), the ordered deck of ``future`` cards, the rest out of play."""
+    """Ways to place the unseen pool around a split: each other seat's ``past`` items, the
+    ordered ``future`` cards, the rest out of play."""
     count = math.factorial(pool) // math.factorial(pool - sum(past) - future)
     for size in past:
         count //= math.factorial(size)
@@ -362,9 +337,8 @@ def _holdings(frame: _Frame, winners: Sequence[int | None], past_items: dict) ->
 
 
 def _draw_allocations(budget: int, cups: int, count: int, rng: np.random.Generator) -> np.ndarray:
-    """``count`` allocations (count, cups) of at most ``budget`` Bucks over ``cups`` cups, each
-    drawn uniformly (stars and bars: the cups' dividers are ``cups`` distinct places among
-    budget + cups)."""
+    """``count`` allocations of at most ``budget`` Bucks over ``cups`` cups drawn uniformly
+    (stars and bars: ``cups`` dividers among budget + cups places)."""
     keys = rng.random((count, budget + cups))
     places = np.sort(np.argsort(keys, axis=1)[:, :cups], axis=1)
     bids = np.empty_like(places)  # the gaps between dividers (np.diff with -1 prepended, - 1)
@@ -373,12 +347,8 @@ def _draw_allocations(budget: int, cups: int, count: int, rng: np.random.Generat
     return bids
 
 
-# -- the public functions ---------------------------------------------------------------------
-
-
 def sample_states(observation: Observation, rng: np.random.Generator, count: int) -> list[State]:
-    """``count`` States consistent with ``observation``, every filling equally likely (see the
-    module docstring for what is hidden and what consistent means)."""
+    """``count`` States consistent with ``observation``, every filling equally likely."""
     sampler = Sampler(observation)
     draws = sampler.draw(rng, count)
     return [sampler.state(draws, row) for row in range(count)]
@@ -395,19 +365,11 @@ class Draws(NamedTuple):
     sealed: dict  # seat -> (count, cups) int64: its hidden sealed allocation
     sales: dict  # seat -> [count lists of collection masks]: its hidden sealed sale
 
-    @property
-    def count(self) -> int:
-        return len(self.picks)
-
 
 class Sampler:
-    """Uniform fillings of one observation: what the observation fixes is worked out once (the
-    frame, the lot-winner splits and their weights), then ``draw`` samples many at once.
-
-    Proposals are drawn in batches (a split by its weight, the unseen pool shuffled); when other
-    seats' sealed sales are hidden, a proposal is accepted with probability (its holdings' sales)
-    / (the Bell bound, fixed by the seats' item counts), and the first ``count`` accepted are
-    kept: independent proposals, so the kept fillings are independent and uniform."""
+    """Uniform fillings of one observation, many at once. Proposals (a split by its weight, the
+    unseen pool shuffled) are independent; with hidden sales each is accepted with probability
+    its holdings' sales over the Bell bound, so the first ``count`` kept are uniform."""
 
     def __init__(self, observation: Observation) -> None:
         frame = self.frame = _frame(observation)
@@ -499,7 +461,7 @@ class Sampler:
         return np.array([u[i] * self.bound < accept[i] for i in range(len(masks))], np.bool_)
 
     def state(self, draws: Draws, row: int) -> State:
-        """The State of drawn filling ``row`` (with the witness the module docstring describes)."""
+        """The State of drawn filling ``row`` (with the witness of the module docstring)."""
         frame, rules = self.frame, self.observation.rules
         pick = int(draws.picks[row])
         winners = tuple(None if w < 0 else w for w in self.winners[pick].tolist())
@@ -520,19 +482,46 @@ class Sampler:
         }
         return _build(frame, sealed, holdings, future, pending, winners)
 
+    def positions(self, rng: np.random.Generator, count: int, times: int = 1) -> Positions:
+        """The positions of the fillings ``draw(rng, count)`` gives, ``times`` over (row
+        ``k * count + f`` is filling f, as ``repeat_positions`` gives)."""
+        draws = self.draw(rng, count)
+        positions = repeat_positions(observed_position(self.observation), count * times)
+        rules, me = self.observation.rules, self.observation.player
+        n, start = rules.players, self.observation.round * rules.items_per_round
+        others = [seat for seat in range(n) if seat != me]
+        holdings = positions.holdings.reshape(times, count, n)
+        holdings[:, :, others] = draws.masks[:, others]
+        deck = positions.deck.reshape(times, count, -1)
+        deck[:, :, start : start + draws.future.shape[1]] = draws.future
+        bids = positions.bids.reshape(times, count, n, -1)
+        for seat, sealed in draws.sealed.items():
+            bids[:, :, seat] = sealed
+        values = rules.sale_value
+        sale_items = positions.sale_items.reshape(times, count, n)
+        sale_count = positions.sale_count.reshape(times, count, n)
+        sale_bucks = positions.sale_bucks.reshape(times, count, n)
+        for seat, sales in draws.sales.items():
+            for row, sale in enumerate(sales):
+                sale_items[:, row, seat] = sum(sale)  # disjoint collections
+                sale_count[:, row, seat] = len(sale)
+                sale_bucks[:, row, seat] = sum(values(c.bit_count()) for c in sale)
+        return positions
+
 
 def consistent_fillings(observation: Observation) -> Iterator[Filling]:
-    """Every filling consistent with ``observation``, by exact enumeration (small rules only:
-    it walks every split, deck order, sale and allocation), as ``filling_of`` reads them."""
+    """Every filling consistent with ``observation`` (as ``filling_of`` reads them), by exact
+    enumeration: small rules only."""
     frame = _frame(observation)
     rules, me = observation.rules, observation.player
-    splits, _ = _splits(frame)
-    for winners, past in splits:
-        seats = list(past)
-        for picks in _disjoint_picks(frame.pool, [past[s] for s in seats]):
+    seats = [seat for seat in range(rules.players) if seat != me]
+    table, pasts, _ = _split_table(frame)
+    for row, past in zip(table.tolist(), pasts.tolist(), strict=True):
+        winners = tuple(None if w < 0 else w for w in row)
+        for picks in _disjoint_picks(frame.pool, past):
             used = {i for pick in picks for i in pick}
             rest = [i for i in frame.pool if i not in used]
-            holdings = _holdings(frame, winners, dict(zip(seats, picks, strict=True)))
+            holdings = _holdings(frame, winners, dict(zip(seats, picks, strict=False)))
             sales = [list(_all_sales(rules, holdings[s])) for s in frame.pending_seats]
             allocations = [
                 list(Allocations(budget_of(rules, observation.bucks[s]), rules.cups))
@@ -547,8 +536,7 @@ def consistent_fillings(observation: Observation) -> Iterator[Filling]:
 
 
 def filling_of(state: State, player: int) -> Filling:
-    """The part of ``state`` hidden from ``player`` (see the module docstring), as the hashable
-    value ``consistent_fillings`` yields."""
+    """The part of ``state`` hidden from ``player``, as ``consistent_fillings`` yields it."""
     if not isinstance(state, State):
         raise TypeError(f"state must be a going_gone State, got {state!r}")
     observation = state.observation(player)
@@ -606,29 +594,14 @@ def _build(
     gone = out_of_play[: len(out_of_play) - tail_size]
     past = sorted(set(range(len(rules.items))) - set(lot_items) - set(future) - set(tail))
     deck = (*past, *lot_items, *future, *tail)
-    bucks = observation.bucks
-    state = State.__new__(State)
-    state.__dict__.update(
-        rules=rules,
-        deal=Deal(tuple(deck), (observation.auctioneer - min(rounds_done, rules.rounds - 1)) % n),
-        rounds_done=rounds_done,
-        auctioneer=observation.auctioneer,
-        phase=phase,
-        lots=lots,
-        bucks=bucks,
-        holdings=tuple(tuple(sorted(h)) for h in holdings),
-        box=n * rules.starting_bucks - sum(bucks),
-        bids=(None,) * n,
-        sellers=(),
-        pending=((),) * n,
-        done=(False,) * n,
-        discarded=tuple(gone),
-        sold=tuple(
-            observation.sold[s] if s == me or rules.open_collections else () for s in range(n)
-        ),
-        history=(),
-        _cup_results=None,
-    )
+    first = (observation.auctioneer - min(rounds_done, rules.rounds - 1)) % n
+    state = State(rules, Deal(tuple(deck), first))._evolve(
+        rounds_done=rounds_done, auctioneer=observation.auctioneer, phase=phase, lots=lots,
+        bucks=observation.bucks, holdings=tuple(tuple(sorted(h)) for h in holdings),
+        box=n * rules.starting_bucks - sum(observation.bucks), discarded=tuple(gone),
+        sold=tuple(observation.sold[s] if s == me or rules.open_collections else ()
+                   for s in range(n)),
+    )  # fmt: skip
     if phase == "bid":
         state.bids = tuple(observation.own_bids if s == me else sealed.get(s) for s in range(n))
     elif phase == "sell":

@@ -24,340 +24,230 @@ import numpy as np
 import polars as pl
 
 from workbench.games.going_gone.actions import Allocation, DoneSelling, Sell
-from workbench.games.going_gone.bits import items_of, mask_of, popcount
-from workbench.games.going_gone.compiled import many_exact, tables_of
+from workbench.games.going_gone.compiled import (
+    SALES,
+    SEATS,
+    Recording,
+    Totals,
+    empty_rounds,
+    play_positions,
+)
 from workbench.games.going_gone.engine import State, new_game
-from workbench.games.going_gone.fast import FastBatch, Recording, final_scores, new_batch, play
+from workbench.games.going_gone.holdings import exact_values, items_of, mask_of, tables_of
+from workbench.games.going_gone.positions import new_positions, policy_table_of
 from workbench.games.going_gone.rules import Rules
 from workbench.kit.frames import (
     GAME_COLUMNS,
     ROUND_COLUMNS,
-    FrameRows,
     agent_column,
     common_game_columns,
     common_round_columns,
-    seat_rows,
-    shares,
     typed_frame,
 )
+from workbench.kit.search import split_wins
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
+from workbench.kit.streams import state_of, store
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
 BATCH_SIZE = 8192
 DEFAULT_AGENT = "valuation"
 
 
-def _play_fast(
+def play_new(
     rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
-) -> tuple[Rules, FastBatch, Recording | None]:
-    batch = new_batch(rules, size, rng)
-    recording = Recording.empty(rules, size) if wanted["rounds"] or wanted["lots"] else None
-    play(batch, agents, rng, recording)
-    return rules, batch, recording
+) -> Recording:
+    """``size`` new games dealt by ``rng`` and played to the end by the compiled loop, drawing
+    from ``rng``'s stream (the kit's ``FastEngine.play``); each round recorded when the rounds
+    or lots frame is wanted."""
+    table = policy_table_of(agents, rules.players)
+    positions, first_auctioneer = new_positions(rules, size, rng)
+    rounds = empty_rounds(rules, size) if wanted["rounds"] or wanted.get("lots") else None
+    stream = state_of(rng)
+    scores, totals = play_positions(rules, tables_of(rules), table, table.assignment(size),
+                                    positions, stream=stream, rounds=rounds)  # fmt: skip
+    store(rng, stream)
+    return Recording(rules, positions.deck, first_auctioneer, positions.bucks, positions.holdings,
+                     scores, totals, rounds)  # fmt: skip
+
+
+def recorded(rules: Rules, states: list[State]) -> Recording:
+    """Finished step-engine games as the recording the compiled loop makes of them."""
+    games, n = len(states), rules.players
+    rounds = empty_rounds(rules, games)
+    totals = Totals(*np.zeros((6, games, n), np.int64))
+    results = [state.result() for state in states]
+    for g, state in enumerate(states):
+        logged = 0
+        for r, record in enumerate(state.history):
+            rounds.bids[g, r] = [allocation.bids for allocation in record.bids]
+            totals.times_auctioneer[g, record.auctioneer] += 1
+            for cup, (lot, winner, price) in enumerate(
+                zip(record.lots, record.winners, record.prices, strict=True)
+            ):
+                rounds.prices[g, r, cup] = price
+                if winner is not None:
+                    rounds.winners[g, r, cup] = winner
+                    rounds.spent[g, r, winner] += price
+                    rounds.lots_won[g, r, winner] += 1
+                    rounds.items_won[g, r, winner] += len(lot)
+            for seat, sale in enumerate(record.sales):
+                rounds.sales_made[g, r, seat] = len(sale)
+                rounds.sale_bucks[g, r, seat] = sum(rules.sale_value(len(c)) for c in sale)
+                for k, collection in enumerate(sale):
+                    rounds.sales[g, logged] = mask_of(rules, collection)
+                    rounds.sale_keys[g, logged] = (r * SEATS + seat) * SALES + k
+                    logged += 1
+            rounds.bucks_after[g, r] = record.bucks_after
+            rounds.holdings_after[g, r] = [mask_of(rules, h) for h in record.holdings_after]
+    values = exact_values(rounds.holdings_after, rules)
+    rounds.score_after[:] = rounds.bucks_after + values
+    for name in ("spent", "lots_won", "items_won", "sales_made", "sale_bucks"):
+        getattr(totals, name)[:] = getattr(rounds, name).sum(axis=1)
+    return Recording(
+        rules,
+        np.array([state.deal.deck for state in states], np.int64).reshape(games, -1),
+        np.array([state.deal.first_auctioneer for state in states], np.int64),
+        np.array([result.bucks for result in results], np.int64).reshape(games, n),
+        np.array([[mask_of(rules, h) for h in state.holdings] for state in states],
+                 np.uint64).reshape(games, n),
+        np.array([result.scores for result in results], np.int64).reshape(games, n),
+        totals,
+        rounds,
+    )  # fmt: skip
 
 
 def replay_recorded_game(rules: Rules, recording: Recording, game: int) -> State:
-    """Game ``game`` of a recorded fast batch replayed through ``State.apply``, action by action
-    (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
+    """Game ``game`` of a recording replayed through ``State.apply``, action by action (what
+    ties the compiled loop to the step engine; also gives a compiled game's readable log)."""
+    rounds = recording.rounds
     state = new_game(
         rules,
         seed=0,
         deck=tuple(int(i) for i in recording.deck[game]),
         first_auctioneer=int(recording.first_auctioneer[game]),
     )
+    sales: dict[int, list[int]] = {}
+    for mask, key in zip(rounds.sales[game].tolist(), rounds.sale_keys[game].tolist(),
+                         strict=True):  # fmt: skip
+        if key >= 0:
+            sales.setdefault(key // SALES, []).append(mask)
     for round_index in range(rules.rounds):
         while state.phase == "bid":
-            seat = state.to_play
-            bids = recording.bids[game, round_index, seat]
+            bids = rounds.bids[game, round_index, state.to_play]
             state = state.apply(Allocation(tuple(int(b) for b in bids)))
         while state.phase == "sell" and state.round == round_index + 1:
-            seat = state.to_play
-            for mask in recording.sales[round_index][game, seat]:
-                if mask:
-                    state = state.apply(Sell(items_of(rules, int(mask))))
+            for mask in sales.get(round_index * SEATS + state.to_play, ()):
+                state = state.apply(Sell(items_of(rules, mask)))
             state = state.apply(DoneSelling())
     return state
 
 
-# -- frames -------------------------------------------------------------------------------------
-
 _GAME_SCHEMA = {
-    **GAME_COLUMNS,
-    "bucks": pl.Int32,
-    "collection_value": pl.Int32,
-    "items_held": pl.Int8,
-    "items_won": pl.Int8,
-    "lots_won": pl.Int8,
-    "times_auctioneer": pl.Int8,
-    "sales": pl.Int8,
-    "sale_bucks": pl.Int32,
-    "spent": pl.Int32,
-}
+    **GAME_COLUMNS, "bucks": pl.Int32, "collection_value": pl.Int32, "items_held": pl.Int8,
+    "items_won": pl.Int8, "lots_won": pl.Int8, "times_auctioneer": pl.Int8, "sales": pl.Int8,
+    "sale_bucks": pl.Int32, "spent": pl.Int32,
+}  # fmt: skip
 _ROUND_SCHEMA = {
-    **ROUND_COLUMNS,
-    "is_auctioneer": pl.Boolean,
-    "bid_total": pl.Int16,
-    "lots_won": pl.Int8,
-    "items_won": pl.Int8,
-    "spent": pl.Int16,
-    "sales": pl.Int8,
-    "sale_bucks": pl.Int16,
-    "bucks_after": pl.Int32,
-    "items_held": pl.Int8,
-    "lots_discarded": pl.Int8,
-}
+    **ROUND_COLUMNS, "is_auctioneer": pl.Boolean, "bid_total": pl.Int16, "lots_won": pl.Int8,
+    "items_won": pl.Int8, "spent": pl.Int16, "sales": pl.Int8, "sale_bucks": pl.Int16,
+    "bucks_after": pl.Int32, "items_held": pl.Int8, "lots_discarded": pl.Int8,
+}  # fmt: skip
 _LOT_SCHEMA = {
-    "game": pl.Int64,
-    "round": pl.Int8,
-    "cup": pl.Int8,
-    "lot_size": pl.Int8,
-    "items": pl.List(pl.Int16),
-    "auctioneer": pl.Int8,
-    "bids": pl.List(pl.Int16),
-    "bidders": pl.Int8,
-    "winner": pl.Int8,
-    "winner_agent": pl.String,
-    "price": pl.Int16,
-    "runner_up": pl.Int16,
-    "tie": pl.Boolean,
-    "auctioneer_tie_win": pl.Boolean,
-}
+    "game": pl.Int64, "round": pl.Int8, "cup": pl.Int8, "lot_size": pl.Int8,
+    "items": pl.List(pl.Int16), "auctioneer": pl.Int8, "bids": pl.List(pl.Int16),
+    "bidders": pl.Int8, "winner": pl.Int8, "winner_agent": pl.String, "price": pl.Int16,
+    "runner_up": pl.Int16, "tie": pl.Boolean, "auctioneer_tie_win": pl.Boolean,
+}  # fmt: skip
 
 
-def batch_games_frame(batch: FastBatch, labels: Sequence[str], first_game: int) -> pl.DataFrame:
-    """The games frame of a finished batch."""
-    values, scores, ranks, share = final_scores(batch)
+def games_frame(recording: Recording, labels: Sequence[str], first_game: int) -> pl.DataFrame:
+    """The games frame of a recording."""
+    scores, totals = recording.scores, recording.totals
+    ranks = 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
     columns = {
-        **common_game_columns(labels, first_game, scores, ranks, share),
-        "bucks": batch.bucks.ravel(),
-        "collection_value": values.ravel(),
-        "items_held": popcount(batch.holdings).ravel(),
-        "items_won": batch.items_won.ravel(),
-        "lots_won": batch.lots_won.ravel(),
-        "times_auctioneer": batch.times_auctioneer.ravel(),
-        "sales": batch.sales_made.ravel(),
-        "sale_bucks": batch.sale_bucks.ravel(),
-        "spent": batch.spent.ravel(),
+        **common_game_columns(labels, first_game, scores, ranks, split_wins(scores)),
+        "bucks": recording.bucks.ravel(),
+        "collection_value": (scores - recording.bucks).ravel(),
+        "items_held": np.bitwise_count(recording.holdings).ravel(),
+        "items_won": totals.items_won.ravel(),
+        "lots_won": totals.lots_won.ravel(),
+        "times_auctioneer": totals.times_auctioneer.ravel(),
+        "sales": totals.sales_made.ravel(),
+        "sale_bucks": totals.sale_bucks.ravel(),
+        "spent": totals.spent.ravel(),
     }
     return typed_frame(columns, _GAME_SCHEMA)
 
 
-def batch_rounds_frame(
-    recording: Recording, batch: FastBatch, labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The rounds frame of a recorded batch."""
-    _, rounds, n = recording.bucks_after.shape
-    auctioneer = (
-        batch.first_auctioneer[:, None] + np.arange(rounds)[None, :]
-    ) % n  # (G, R): the paddle passes clockwise every round
+def rounds_frame(recording: Recording, labels: Sequence[str], first_game: int) -> pl.DataFrame:
+    """The rounds frame of a recording."""
+    rounds = recording.rounds
+    _, count, n = rounds.bucks_after.shape
+    auctioneer = (recording.first_auctioneer[:, None] + np.arange(count)[None, :]) % n
     columns = {
-        **common_round_columns(labels, first_game, recording.score_after),
+        **common_round_columns(labels, first_game, rounds.score_after),
         "is_auctioneer": (auctioneer[:, :, None] == np.arange(n)).ravel(),
-        "bid_total": recording.bids.sum(axis=3).ravel(),
-        "lots_won": recording.lots_won.ravel(),
-        "items_won": recording.items_won.ravel(),
-        "spent": recording.spent.ravel(),
-        "sales": recording.sales_made.ravel(),
-        "sale_bucks": recording.sale_bucks.ravel(),
-        "bucks_after": recording.bucks_after.ravel(),
-        "items_held": popcount(recording.holdings_after).ravel(),
-        "lots_discarded": np.repeat((recording.winners < 0).sum(axis=2).ravel(), n),
+        "bid_total": rounds.bids.sum(axis=3).ravel(),
+        "lots_won": rounds.lots_won.ravel(),
+        "items_won": rounds.items_won.ravel(),
+        "spent": rounds.spent.ravel(),
+        "sales": rounds.sales_made.ravel(),
+        "sale_bucks": rounds.sale_bucks.ravel(),
+        "bucks_after": rounds.bucks_after.ravel(),
+        "items_held": np.bitwise_count(rounds.holdings_after).ravel(),
+        "lots_discarded": np.repeat((rounds.winners < 0).sum(axis=2).ravel(), n),
     }
     return typed_frame(columns, _ROUND_SCHEMA)
 
 
-def batch_lots_frame(
-    recording: Recording, rules: Rules, labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The lots frame of a recorded batch."""
-    games, rounds, n, _ = recording.bids.shape
-    auctioneer = (recording.first_auctioneer[:, None].astype(np.int64) + np.arange(rounds)) % n
+def lots_frame(recording: Recording, labels: Sequence[str], first_game: int) -> pl.DataFrame:
+    """The lots frame of a recording."""
+    rules, rounds = recording.rules, recording.rounds
+    games, count, n, _ = rounds.bids.shape
+    auctioneer = (recording.first_auctioneer[:, None].astype(np.int64) + np.arange(count)) % n
     parts = []
     start = 0
     for cup, size in enumerate(rules.lot_sizes):
-        offsets = (np.arange(rounds) * rules.items_per_round)[:, None] + start + np.arange(size)
+        offsets = (np.arange(count) * rules.items_per_round)[:, None] + start + np.arange(size)
         items = np.sort(recording.deck[:, offsets].astype(np.int64), axis=2)  # (G, R, size)
         start += size
-        bids = recording.bids[:, :, :, cup].astype(np.int64)  # (G, R, n)
-        winner = recording.winners[:, :, cup].astype(np.int64)
+        bids = rounds.bids[:, :, :, cup].astype(np.int64)  # (G, R, n)
+        winner = rounds.winners[:, :, cup].astype(np.int64)
         ordered = np.sort(bids, axis=2)
         top, second = ordered[..., -1], ordered[..., -2]
         tie = (top > 0) & (top == second)
-        rows = games * rounds
-        parts.append(
-            pl.DataFrame(
-                {
-                    "game": np.repeat(np.arange(first_game, first_game + games), rounds),
-                    "round": np.tile(np.arange(1, rounds + 1), games),
-                    "cup": np.full(rows, cup + 1),
-                    "lot_size": np.full(rows, size),
-                    "items": pl.Series(items.reshape(rows, size)).cast(pl.List(pl.Int16)),
-                    "auctioneer": auctioneer.ravel(),
-                    "bids": pl.Series(bids.reshape(rows, n)).cast(pl.List(pl.Int16)),
-                    "bidders": (bids > 0).sum(axis=2).ravel(),
-                    "winner": pl.Series(winner.ravel()).replace(-1, None),
-                    "winner_agent": agent_column(labels, np.maximum(winner.ravel(), 0)),
-                    "price": recording.prices[:, :, cup].ravel(),
-                    "runner_up": np.where(top > 0, second, 0).ravel(),
-                    "tie": tie.ravel(),
-                    "auctioneer_tie_win": (tie & (winner == auctioneer)).ravel(),
-                }
-            ).with_columns(
-                pl.when(pl.col("winner").is_null())
-                .then(None)
-                .otherwise(pl.col("winner_agent"))
-                .alias("winner_agent")
-            )
-        )
+        rows = games * count
+        parts.append(pl.DataFrame({
+            "game": np.repeat(np.arange(first_game, first_game + games), count),
+            "round": np.tile(np.arange(1, count + 1), games), "cup": np.full(rows, cup + 1),
+            "lot_size": np.full(rows, size),
+            "items": pl.Series(items.reshape(rows, size)).cast(pl.List(pl.Int16)),
+            "auctioneer": auctioneer.ravel(),
+            "bids": pl.Series(bids.reshape(rows, n)).cast(pl.List(pl.Int16)),
+            "bidders": (bids > 0).sum(axis=2).ravel(),
+            "winner": pl.Series(winner.ravel()).replace(-1, None),
+            "winner_agent": agent_column(labels, np.maximum(winner.ravel(), 0)),
+            "price": rounds.prices[:, :, cup].ravel(),
+            "runner_up": np.where(top > 0, second, 0).ravel(), "tie": tie.ravel(),
+            "auctioneer_tie_win": (tie & (winner == auctioneer)).ravel(),
+        }).with_columns(
+            pl.when(pl.col("winner").is_null()).then(None).otherwise(pl.col("winner_agent"))
+            .alias("winner_agent")
+        ))  # fmt: skip
     frame = pl.concat(parts).sort(["game", "round", "cup"])
     return frame.cast(_LOT_SCHEMA)  # type: ignore[arg-type]
 
 
-def states_games_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The games frame of finished step-engine games: Bucks, collections, lots, sales."""
-    return seat_rows(states, labels, first_game, _GAME_SCHEMA, _seat_results)
-
-
-def _seat_results(state: State) -> list[tuple]:
-    result, n = state.result(), state.rules.players
-    spent, sales, sale_bucks, lots_won, items_won = _totals(state)
-    times = [sum(record.auctioneer == seat for record in state.history) for seat in range(n)]
-    share = shares(result.ranks)
-    return [
-        (result.scores[seat], result.ranks[seat], result.ranks[seat] == 1, share[seat],
-         result.bucks[seat], result.collection_values[seat], len(state.holdings[seat]),
-         items_won[seat], lots_won[seat], times[seat], sales[seat], sale_bucks[seat], spent[seat])
-        for seat in range(n)
-    ]  # fmt: skip
-
-
-def _totals(state: State) -> tuple[list[int], ...]:
-    """Per seat over the whole game: spent, collections sold, sale Bucks, lots won, items won."""
-    n = state.rules.players
-    totals = [[0] * n for _ in range(5)]
-    for record in state.history:
-        for per_round, total in zip(_round_facts(state.rules, record), totals, strict=False):
-            for seat in range(n):
-                total[seat] += per_round[seat]
-    return tuple(totals)
-
-
-def _round_facts(rules: Rules, record: Any) -> tuple[list[int], ...]:
-    """Per seat in one round: spent, collections sold, sale Bucks, lots won, items won, bid."""
-    n = rules.players
-    spent, lots_won, items_won = [0] * n, [0] * n, [0] * n
-    for lot, winner, price in zip(record.lots, record.winners, record.prices, strict=True):
-        if winner is not None:
-            spent[winner] += price
-            lots_won[winner] += 1
-            items_won[winner] += len(lot)
-    sales = [len(c) for c in record.sales]
-    sale_bucks = [sum(rules.sale_value(len(x)) for x in c) for c in record.sales]
-    bid = [record.bids[seat].total for seat in range(n)]
-    return spent, sales, sale_bucks, lots_won, items_won, bid
-
-
-def states_rounds_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The rounds frame of finished engine games (same columns as the fast engine's)."""
-    rows = FrameRows(_ROUND_SCHEMA)
-    for offset, state in enumerate(states):
-        rules = state.rules
-        values = iter(_values_after(state))
-        for record in state.history:
-            spent, sales, sale_bucks, lots_won, items_won, bid = _round_facts(rules, record)
-            for seat in range(rules.players):
-                holding = record.holdings_after[seat]
-                value = next(values)
-                rows.add(
-                    first_game + offset,
-                    record.round,
-                    seat,
-                    labels[seat],
-                    record.bucks_after[seat] + value,
-                    record.auctioneer == seat,
-                    bid[seat],
-                    lots_won[seat],
-                    items_won[seat],
-                    spent[seat],
-                    sales[seat],
-                    sale_bucks[seat],
-                    record.bucks_after[seat],
-                    len(holding),
-                    sum(winner is None for winner in record.winners),
-                )
-    return rows.frame()
-
-
-def _values_after(state: State) -> list[int]:
-    """The exact value of every seat's holding after every round, round after round (compiled:
-    ``compiled.many_exact``, tied to the solver by tests)."""
-    rules, tables = state.rules, tables_of(state.rules)
-    masks = [mask_of(rules, h) for record in state.history for h in record.holdings_after]
-    return many_exact(np.array(masks, np.uint64), tables.best, tables.low, tables.high).tolist()
-
-
-def states_lots_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The lots frame of finished engine games (same columns as the fast engine's)."""
-    rows = FrameRows(_LOT_SCHEMA)
-    for offset, state in enumerate(states):
-        for record in state.history:
-            for cup, (lot, winner, price) in enumerate(
-                zip(record.lots, record.winners, record.prices, strict=True)
-            ):
-                bids = [allocation.bids[cup] for allocation in record.bids]
-                ordered = sorted(bids)
-                top, second = ordered[-1], ordered[-2]
-                tie = top > 0 and top == second
-                rows.add(
-                    first_game + offset,
-                    record.round,
-                    cup + 1,
-                    len(lot),
-                    list(lot),
-                    record.auctioneer,
-                    bids,
-                    sum(b > 0 for b in bids),
-                    winner,
-                    None if winner is None else labels[winner],
-                    price,
-                    second if top > 0 else 0,
-                    tie,
-                    tie and winner == record.auctioneer,
-                )
-    return rows.frame()
-
-
-# -- the game's self-play ---------------------------------------------------------------------
-
 FAST_ENGINE = FastEngine(
-    BATCH_SIZE, ("policy_kind", "policy_params"), _play_fast,
-    win_shares=lambda played: final_scores(played[1])[3],
-)  # fmt: skip
+    BATCH_SIZE, ("compiled_policy",), play_new, win_shares=lambda played: split_wins(played.scores)
+)
 SELF_PLAY = SelfPlay(
-    "going_gone", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
-    frames=(
-        Frame("games", lambda p, *at: batch_games_frame(p[1], *at), states_games_frame),
-        Frame("rounds", lambda p, *at: batch_rounds_frame(p[2], p[1], *at), states_rounds_frame),
-        Frame("lots", lambda p, *at: batch_lots_frame(p[2], p[0], *at), states_lots_frame),
-    ),
+    "going_gone", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__, recorded=recorded,
+    frames=(Frame("games", games_frame), Frame("rounds", rounds_frame), Frame("lots", lots_frame)),
 )  # fmt: skip
 
 
 __all__ = [
-    "BATCH_SIZE",
-    "DEFAULT_AGENT",
-    "SELF_PLAY",
-    "batch_games_frame",
-    "batch_lots_frame",
-    "batch_rounds_frame",
-    "replay_recorded_game",
-    "states_games_frame",
-    "states_lots_frame",
-    "states_rounds_frame",
-]
+    "BATCH_SIZE", "DEFAULT_AGENT", "SELF_PLAY", "games_frame", "lots_frame", "play_new",
+    "recorded", "replay_recorded_game", "rounds_frame",
+]  # fmt: skip

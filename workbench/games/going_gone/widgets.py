@@ -9,7 +9,7 @@ import ipywidgets as widgets
 import polars as pl
 
 from workbench.games.going_gone.charts import arrangement_chart
-from workbench.games.going_gone.collections import (
+from workbench.games.going_gone.collection_values import (
     best_collections,
     lot_value,
     parse_items,
@@ -20,19 +20,12 @@ from workbench.widgets import Explorer
 
 
 def collection_explorer(
-    rules: Rules | None = None,
-    *,
-    holding: Sequence[object] = (),
-    lot: Sequence[object] = (),
+    rules: Rules | None = None, *, holding: Sequence[object] = (), lot: Sequence[object] = ()
 ) -> Explorer:
-    """Pick a holding and a lot -> the best arrangement of holding plus lot drawn on the grid
-    (the lot outlined), the value with and without the lot in the title, and every collection
-    one could then sell with what it pays and what it gives up (best net first). Clicking a
-    collection in the grid lists the sale options along its line.
-
-    Controls: ``holding`` and ``lot`` (item ids; the lot must not repeat held items).
-    ``holding`` and ``lot`` set the starting selection (any form ``parse_items`` accepts).
-    """
+    """Pick a holding and a lot (any form ``parse_items`` accepts; the lot must not repeat held
+    items) -> the best arrangement of both on the grid (the lot outlined), the value with and
+    without the lot, and every collection one could then sell (best net first); clicking a
+    collection in the grid lists the sale options along its line."""
     rules = Rules() if rules is None else rules
     options = [(rules.item_name(item), item) for item in range(len(rules.items))]
     rows = min(12, len(options))

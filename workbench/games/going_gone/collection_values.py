@@ -1,10 +1,7 @@
 """Exact collection values as a designer or player asks for them: the best arrangement of a
 holding, what a lot adds, what a sale gives up, how the arrangement changes as items arrive.
-
-Items are given as item ids, as (type, country) pairs by name or index (``("cars",
-"Germany")``, ``(0, 0)``) or as ``"cars/Germany"``. Every value here is exact (the solver of
-``arrangement``); the random-holding summary is an estimate and says so (sample size, 95%
-interval).
+Items are ids, (type, country) pairs by name or index, or ``"cars/Germany"``. The random-holding
+summary is an estimate and says so (sample size, 95% interval).
 """
 
 from __future__ import annotations
@@ -16,10 +13,10 @@ from typing import NamedTuple
 import numpy as np
 import polars as pl
 
+from workbench.checks import instance_or_default
 from workbench.games.going_gone.actions import collection_problem, line_collections
-from workbench.games.going_gone.arrangement import batch_values, best_lines
-from workbench.games.going_gone.bits import item_bits, mask_of
-from workbench.games.going_gone.compiled import greedy_values
+from workbench.games.going_gone.arrangement import best_lines
+from workbench.games.going_gone.holdings import exact_values, greedy_values, item_bits, mask_of
 from workbench.games.going_gone.rules import Rules, is_whole_number
 from workbench.kit.seeding import SeedLike, generator
 from workbench.stats import mean_interval
@@ -52,23 +49,13 @@ class Arrangement:
     def frame(self) -> pl.DataFrame:
         """One row per item: item, type, country, its collection (number, kind, line, size,
         value)."""
-        rows = []
-        for number, collection in enumerate(self.collections, start=1):
-            for item in collection.items:
-                rows.append(
-                    {
-                        "item": item,
-                        "name": self.rules.item_name(item),
-                        "type": self.rules.items[item].type,
-                        "country": self.rules.items[item].country,
-                        "collection": number,
-                        "kind": collection.kind,
-                        "line": collection.line,
-                        "size": collection.size,
-                        "value": collection.value,
-                    }
-                )
-        return pl.DataFrame(rows, schema=_ARRANGEMENT_SCHEMA).sort("collection", "item")
+        rows = [
+            (item, self.rules.item_name(item), *self.rules.items[item], number, c.kind, c.line,
+             c.size, c.value)
+            for number, c in enumerate(self.collections, start=1) for item in c.items
+        ]  # fmt: skip
+        frame = pl.DataFrame(rows, schema=_ARRANGEMENT_SCHEMA, orient="row")
+        return frame.sort("collection", "item")
 
     def __str__(self) -> str:
         if not self.collections:
@@ -78,19 +65,10 @@ class Arrangement:
 
 
 _ARRANGEMENT_SCHEMA = {
-    "item": pl.Int64,
-    "name": pl.String,
-    "type": pl.String,
-    "country": pl.String,
-    "collection": pl.Int64,
-    "kind": pl.String,
-    "line": pl.String,
-    "size": pl.Int64,
+    "item": pl.Int64, "name": pl.String, "type": pl.String, "country": pl.String,
+    "collection": pl.Int64, "kind": pl.String, "line": pl.String, "size": pl.Int64,
     "value": pl.Int64,
-}
-
-
-# -- reading items ------------------------------------------------------------------------------
+}  # fmt: skip
 
 
 def parse_items(items: Iterable[ItemLike], rules: Rules | None = None) -> tuple[int, ...]:
@@ -148,14 +126,7 @@ def _line_index(value: object, names: Sequence[str], what: str, plural: str) -> 
 
 
 def _rules(rules: Rules | None) -> Rules:
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a going_gone Rules, got {type(rules).__name__}")
-    return rules
-
-
-# -- values -------------------------------------------------------------------------------------
+    return instance_or_default("rules", rules, Rules, Rules, "a going_gone Rules or None")
 
 
 def best_collections(items: Iterable[ItemLike], *, rules: Rules | None = None) -> Arrangement:
@@ -195,7 +166,7 @@ def holding_value(items: Iterable[ItemLike], *, rules: Rules | None = None) -> i
 
 def _values(rules: Rules, holdings: Sequence[Sequence[int]]) -> list[int]:
     masks = np.array([mask_of(rules, h) for h in holdings], dtype=np.uint64)
-    return batch_values(masks, rules.best_line_values).tolist()
+    return exact_values(masks, rules).tolist()
 
 
 def _names(rules: Rules, items: Iterable[int]) -> str:
@@ -212,10 +183,7 @@ def lot_value(
 
 
 def lot_values(
-    holding: Iterable[ItemLike],
-    lots: Iterable[Iterable[ItemLike]],
-    *,
-    rules: Rules | None = None,
+    holding: Iterable[ItemLike], lots: Iterable[Iterable[ItemLike]], *, rules: Rules | None = None
 ) -> pl.DataFrame:
     """``lot_value`` for several lots (e.g. a round's five): one row per lot, in order."""
     rules = _rules(rules)
@@ -230,37 +198,18 @@ def lot_values(
             raise ValueError(f"lot {number} holds {', '.join(overlap)}, already in the holding")
         parsed.append(items)
     values = _values(rules, [held, *[held + lot for lot in parsed]])
-    return pl.DataFrame(
-        {
-            "lot": list(range(1, len(parsed) + 1)),
-            "items": [_names(rules, lot) for lot in parsed],
-            "lot_size": [len(lot) for lot in parsed],
-            "value_without": [values[0]] * len(parsed),
-            "value_with": values[1:],
-            "marginal": [v - values[0] for v in values[1:]],
-        },
-        schema={
-            "lot": pl.Int64,
-            "items": pl.String,
-            "lot_size": pl.Int64,
-            "value_without": pl.Int64,
-            "value_with": pl.Int64,
-            "marginal": pl.Int64,
-        },
-    )
+    rows = [(number, _names(rules, lot), len(lot), values[0], value, value - values[0])
+            for number, (lot, value) in enumerate(zip(parsed, values[1:], strict=True), 1)]
+    columns = ["lot", "items", "lot_size", "value_without", "value_with", "marginal"]
+    return pl.DataFrame(rows, schema=dict.fromkeys(columns, pl.Int64) | {"items": pl.String},
+                        orient="row")  # fmt: skip
 
 
 _SALE_SCHEMA = {
-    "collection": pl.String,
-    "kind": pl.String,
-    "line": pl.String,
-    "size": pl.Int64,
-    "bucks_now": pl.Int64,
-    "value_before": pl.Int64,
-    "value_after": pl.Int64,
-    "value_lost": pl.Int64,
-    "net": pl.Int64,
-}
+    "collection": pl.String, "kind": pl.String, "line": pl.String, "size": pl.Int64,
+    "bucks_now": pl.Int64, "value_before": pl.Int64, "value_after": pl.Int64,
+    "value_lost": pl.Int64, "net": pl.Int64,
+}  # fmt: skip
 
 
 def sale_value(
@@ -305,21 +254,10 @@ def _sale_rows(
             kind, line = "type", rules.types[next(iter(types))]
         else:
             kind, line = "country", rules.countries[rules.item_country[collection[0]]]
-        bucks = rules.sale_value(len(collection))
-        rows.append(
-            {
-                "collection": _names(rules, collection),
-                "kind": kind,
-                "line": line,
-                "size": len(collection),
-                "bucks_now": bucks,
-                "value_before": values[0],
-                "value_after": after,
-                "value_lost": values[0] - after,
-                "net": bucks - (values[0] - after),
-            }
-        )
-    return pl.DataFrame(rows, schema=_SALE_SCHEMA)
+        bucks, lost = rules.sale_value(len(collection)), values[0] - after
+        rows.append((_names(rules, collection), kind, line, len(collection), bucks, values[0],
+                     after, lost, bucks - lost))  # fmt: skip
+    return pl.DataFrame(rows, schema=_SALE_SCHEMA, orient="row")
 
 
 def value_table(rules: Rules | None = None) -> pl.DataFrame:
@@ -329,25 +267,14 @@ def value_table(rules: Rules | None = None) -> pl.DataFrame:
     sizes = range(1, len(rules.collection_values) + 1)
     values = rules.collection_values
     best = rules.best_line_values
-    return pl.DataFrame(
-        {
-            "size": list(sizes),
-            "value": list(values),
-            "marginal": [values[0]] + [values[k] - values[k - 1] for k in range(1, len(values))],
-            "best_value": [best[k] if k < len(best) else None for k in sizes],
-            "best_split": [
-                " + ".join(map(str, rules.best_line_splits[k])) if k < len(best) else None
-                for k in sizes
-            ],
-        },
-        schema={
-            "size": pl.Int64,
-            "value": pl.Int64,
-            "marginal": pl.Int64,
-            "best_value": pl.Int64,
-            "best_split": pl.String,
-        },
-    )
+    splits = [" + ".join(map(str, rules.best_line_splits[k])) if k < len(best) else None
+              for k in sizes]  # fmt: skip
+    return pl.DataFrame({
+        "size": list(sizes), "value": list(values),
+        "marginal": [values[0]] + [values[k] - values[k - 1] for k in range(1, len(values))],
+        "best_value": [best[k] if k < len(best) else None for k in sizes], "best_split": splits,
+    }, schema={"size": pl.Int64, "value": pl.Int64, "marginal": pl.Int64,
+               "best_value": pl.Int64, "best_split": pl.String})  # fmt: skip
 
 
 def arrival_path(items: Sequence[ItemLike], *, rules: Rules | None = None) -> pl.DataFrame:
@@ -374,33 +301,21 @@ def arrival_path(items: Sequence[ItemLike], *, rules: Rules | None = None) -> pl
         )
         arrangement = kept if kept.value == best.value else best
         new_sides = {item: c.kind for c in arrangement.collections for item in c.items}
-        for collection in arrangement.collections:
-            for item in collection.items:
-                rows.append(
-                    {
-                        "step": step,
-                        "arrived": rules.item_name(newcomer),
-                        "item": item,
-                        "name": rules.item_name(item),
-                        "kind": collection.kind,
-                        "line": collection.line,
-                        "size": collection.size,
-                        "value": arrangement.value,
-                        "marginal": arrangement.value - previous_value,
-                        "moved": item in sides and sides[item] != new_sides[item],
-                    }
-                )
+        rows += [
+            (step, rules.item_name(newcomer), item, rules.item_name(item), c.kind, c.line, c.size,
+             arrangement.value, arrangement.value - previous_value,
+             item in sides and sides[item] != new_sides[item])
+            for c in arrangement.collections for item in c.items
+        ]  # fmt: skip
         sides = new_sides
         previous_value = arrangement.value
-    return pl.DataFrame(rows).sort("step", "item")
+    columns = ["step", "arrived", "item", "name", "kind", "line", "size", "value", "marginal",
+               "moved"]  # fmt: skip
+    return pl.DataFrame(rows, schema=columns, orient="row").sort("step", "item")
 
 
 def random_holding_values(
-    sizes: Iterable[int],
-    *,
-    samples: int,
-    seed: SeedLike,
-    rules: Rules | None = None,
+    sizes: Iterable[int], *, samples: int, seed: SeedLike, rules: Rules | None = None
 ) -> pl.DataFrame:
     """What random holdings are worth (an estimate: ``samples`` holdings per size, drawn
     uniformly from the deck): per size, n, the mean exact value with a 95% t interval, the
@@ -415,12 +330,12 @@ def random_holding_values(
             raise ValueError(f"sizes must be whole numbers 0–{len(rules.items)}, got {size!r}")
     bits = item_bits(rules)
     rng = generator(seed)
-    best = np.asarray(rules.best_line_values)
+    best = np.asarray(rules.best_line_values, dtype=np.int64)
     rows = []
     for size in sizes:
         picks = np.argsort(rng.random((samples, len(rules.items))), axis=1)[:, :size]
         masks = np.bitwise_or.reduce(bits[picks], axis=1) if size else np.zeros(samples, np.uint64)
-        exact = batch_values(masks, best)
+        exact = exact_values(masks, best)
         quick = greedy_values(masks, best)
         mean, low, high = mean_interval(exact)
         rows.append(

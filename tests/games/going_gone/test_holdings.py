@@ -1,6 +1,7 @@
-"""The compiled exact values and quick arrangement agree with ``arrangement``'s solver and the
-quick arrangement written plainly on seeded random holdings, for several value tables; the
-bit-parallel value of holdings with few free items agrees with trying every assignment."""
+"""The compiled exact values and quick arrangement (``holdings``) agree with ``arrangement``'s
+solver and the quick arrangement written plainly on seeded random holdings, for several value
+tables; the bit-parallel value of holdings with few free items agrees with trying every
+assignment."""
 
 from __future__ import annotations
 
@@ -8,14 +9,14 @@ import numpy as np
 import pytest
 
 from workbench.games.going_gone import Rules
-from workbench.games.going_gone.arrangement import batch_values
-from workbench.games.going_gone.bits import item_bits
-from workbench.games.going_gone.compiled import (
+from workbench.games.going_gone.arrangement import best_value
+from workbench.games.going_gone.holdings import (
     FEW_FREE,
     WORK,
     exact_values,
     few_free_value,
     greedy_values,
+    item_bits,
 )
 
 from .test_arrangement import DEFAULT, ODD_TABLES, every_assignment, random_holdings
@@ -37,11 +38,12 @@ def test_compiled_values_match_the_solver_on_random_holdings(values):
         + [0],
         dtype=np.uint64,
     )
-    best = np.asarray(rules.best_line_values)
-    assert np.array_equal(exact_values(masks, rules), batch_values(masks, best))
+    expected = [best_value(int(m), rules.best_line_values) for m in masks]
+    assert exact_values(masks, rules).tolist() == expected
     assert greedy_values(masks, rules).tolist() == [quick_value(rules, int(m)) for m in masks]
     shaped = masks[:40].reshape(4, 10)
-    assert exact_values(shaped, rules).shape == (4, 10)
+    assert exact_values(shaped, rules).tolist() == np.reshape(expected[:40], (4, 10)).tolist()
+    assert exact_values(np.zeros((0, 3), np.uint64), rules).shape == (0, 3)
 
 
 def quick_value(rules: Rules, mask: int) -> int:
