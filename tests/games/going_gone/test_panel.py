@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from workbench.games.going_gone import Rules, new_game
-from workbench.games.going_gone.bits import items_of
-from workbench.games.going_gone.collections import holding_value, lot_values
+from workbench.games.going_gone.collection_values import holding_value, lot_values
+from workbench.games.going_gone.holdings import items_of
 from workbench.games.going_gone.panel import bucks_frame, knowledge, lot_gains
 from workbench.games.going_gone.sampling import Sampler
 from workbench.kit.seeding import generator

@@ -22,10 +22,9 @@ import numpy as np
 import polars as pl
 
 from workbench.games.going_gone.actions import budget_of
-from workbench.games.going_gone.arrangement import batch_values
-from workbench.games.going_gone.bits import mask_of
-from workbench.games.going_gone.collections import best_collections, lot_values
+from workbench.games.going_gone.collection_values import best_collections, lot_values
 from workbench.games.going_gone.engine import Observation
+from workbench.games.going_gone.holdings import exact_values, mask_of
 from workbench.games.going_gone.sampling import Sampler
 from workbench.kit.seeding import generator
 from workbench.panels import Panel, escape
@@ -78,9 +77,9 @@ def lot_gains(
         if drawn is None:
             drawn = Sampler(observation).draw(generator(seed), samples).masks
         held = drawn[:, seat]
-        without = batch_values(held, rules.best_line_values)
+        without = exact_values(held, rules)
         for lot, lot_mask in enumerate(lot_masks):
-            gains = batch_values(held | lot_mask, rules.best_line_values) - without
+            gains = exact_values(held | lot_mask, rules) - without
             mean, low, high = mean_interval(gains.astype(float))
             if not np.isfinite(low):
                 low = high = mean
