@@ -27,7 +27,6 @@ from workbench.games.rubbish.engine import (
     State,
     new_game,
 )
-from workbench.games.rubbish.fast import play_from
 from workbench.games.rubbish.fitted import RubbishFittedAgent, fit
 from workbench.games.rubbish.game import (
     AGENTS,
@@ -51,6 +50,7 @@ from workbench.games.rubbish.inference import (
     possible_bids,
 )
 from workbench.games.rubbish.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
+from workbench.games.rubbish.positions import play_from
 from workbench.games.rubbish.rules import BID_MINIMUMS, Geek, Rules, load_geeks, load_items
 from workbench.games.rubbish.search import RubbishSearchAgent
 from workbench.lazy import lazy_exports

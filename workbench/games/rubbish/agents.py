@@ -1,11 +1,11 @@
-"""Reference agents for Rubbish Auction, weakest to strongest.
+"""Rubbish Auction's hand-written agents, weakest to strongest, each called as
+``agent(observation, legal_actions, rng) -> action``.
 
-Every agent is called as ``agent(observation, legal_actions, rng) -> action``. The random and
-heuristic agents are compiled agents: a policy kind and a float64 parameter vector
-(``compiled_policy()``) that the fast engine plays compiled (``compiled.py``); their
-step-by-step call runs the same compiled functions on the one game it observes, so both engines
-play exactly the same policy. Agents that can also give their exact action distribution
-(``action_probabilities``), which exact inference uses as a prior.
+The random and heuristic agents (and the fitted agent's policy) are compiled policies
+(``compiled_policy()``, ``policies.py``): the compiled loop plays them, and their step call
+runs the same compiled choice on the one game it observes, so both engines play one policy.
+Those that can give their exact action distribution (``action_probabilities``) serve exact
+inference as priors.
 """
 
 from __future__ import annotations
@@ -15,38 +15,39 @@ from collections.abc import Sequence
 import numpy as np
 
 from workbench.checks import real_number, whole_number
-from workbench.games.rubbish import compiled
+from workbench.games.rubbish import policies
 from workbench.games.rubbish.cards import bid_table, bid_weights
-from workbench.games.rubbish.compiled import Positions
+from workbench.games.rubbish.compiled import Positions, call_direct, standings
 from workbench.games.rubbish.engine import Action, Auction, Observation
-from workbench.games.rubbish.fast import (
+from workbench.games.rubbish.positions import (
+    action_arrays,
     decisions_left,
     observed_position,
     play_positions,
-    positions_of_observation,
     repeat_positions,
     tables_for,
 )
-from workbench.games.rubbish.rules import Rules
+from workbench.games.rubbish.sampling import PositionSampler
 from workbench.kit.lineup import agent_repr
+from workbench.kit.policies import CompiledPolicy
 
 
 class CompiledAgent:
-    """An agent whose policy is compiled: ``kind`` (a ``compiled`` policy kind) and the
-    parameter vector ``parameters()``. The fast engine plays it compiled; the step call runs
-    the same compiled choice on the observed game, with one uniform drawn from ``rng``."""
+    """An agent whose policy is compiled: ``kind`` (a ``policies`` kind) and the parameter
+    vector ``parameters()``. The compiled loop plays it; the step call runs the same compiled
+    choice on the observed game, with one uniform drawn from ``rng``."""
 
     name = "agent"
-    kind = compiled.RANDOM
+    kind = policies.RANDOM
     __repr__ = agent_repr
 
     def parameters(self) -> np.ndarray:
         """The policy's parameter vector (float64)."""
         return np.zeros(0)
 
-    def compiled_policy(self) -> tuple[int, np.ndarray]:
-        """(policy kind, parameter vector): what the fast engine plays."""
-        return self.kind, self.parameters()
+    def compiled_policy(self) -> CompiledPolicy:
+        """The policy as the compiled loop plays it."""
+        return CompiledPolicy(self.kind, tuple(float(v) for v in self.parameters()))
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -59,10 +60,9 @@ class CompiledAgent:
         rules = observation.rules
         positions = observed_position(observation)
         parameters = np.ascontiguousarray(self.parameters(), dtype=np.float64)
-        a, b = compiled.call_direct(
-            compiled.choose_one, int(self.kind), parameters, tables_for(rules), positions,
-            float(u),
-        )  # fmt: skip
+        a, b = call_direct(
+            policies.choose_one, int(self.kind), parameters, tables_for(rules), positions, float(u)
+        )
         if observation.phase == "auction":
             return Auction(int(a), int(b))
         option = int(positions.lock[0, observation.player])
@@ -73,8 +73,7 @@ class RandomAgent(CompiledAgent):
     """Uniformly random among the legal actions (the baseline every other agent must beat)."""
 
     name = "random"
-
-    kind = compiled.RANDOM
+    kind = policies.RANDOM
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -110,7 +109,7 @@ class HeuristicAgent(CompiledAgent):
     """
 
     name = "heuristic"
-    kind = compiled.HEURISTIC
+    kind = policies.HEURISTIC
     #: The parameter vector's entries, in order.
     PARAMETERS = ("max_wanted_bid", "gain_share", "cheapskate_share", "last_round_share")
 
@@ -148,7 +147,6 @@ class HeuristicAgent(CompiledAgent):
         first = (observation.player + 1) % observation.rules.players
         items = observation.remaining
         return {Auction(item, first): 1 / len(items) for item in items}
-
 
 
 class FittedPolicy(HeuristicAgent):
@@ -221,58 +219,44 @@ class SamplingAgent:
         _require_choice(observation, legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
-        rules = observation.rules
-        worlds = self.samples
+        rules, me, worlds = observation.rules, observation.player, self.samples
         candidates = len(legal_actions)
         # row = candidate * worlds + world
         positions = repeat_positions(sample_worlds(observation, worlds, rng), candidates, tile=True)
-        if observation.phase == "auction":
-            positions.item[:] = np.repeat([a.item for a in legal_actions], worlds)
-            positions.first[:] = np.repeat([a.first_bidder for a in legal_actions], worlds)
-            positions.position[:] = 0
+        auction, a, b = action_arrays(observation, legal_actions)
+        a, b = np.repeat(a, worlds), np.repeat(b, worlds)
+        if auction:
+            positions.item[:], positions.first[:], positions.position[:] = a, b, 0
         else:
-            table = bid_table(rules.money_cards)
-            me = observation.player
-            option = table.lock_option(observation.locked[me])
-            indices = [table.index[option][action] for action in legal_actions]
-            positions.bid_index[:, me] = np.repeat(indices, worlds)
-            positions.held[:, me] = np.repeat([len(a.cards) for a in legal_actions], worlds)
+            positions.bid_index[:, me], positions.held[:, me] = a, b
             positions.position[:] += 1
-        # One uniform per game for each decision left, decision by decision: the draws of the
-        # lockstep engine the rollouts used to run in.
+        # One uniform per game for each decision left, decision by decision (as the lockstep
+        # engine the rollouts first ran in drew them).
         uniforms = rng.random((decisions_left(rules, positions), len(positions.fame)))
         play_positions(rules, positions, [self.rollout] * rules.players, uniforms)
-        return legal_actions[_best_candidate(rules, positions, observation.player, candidates)]
-
-
-def _best_candidate(rules: Rules, positions: Positions, player: int, candidates: int) -> int:
-    scores, _, share = compiled.standings(tables_for(rules), positions)
-    rivals = np.delete(scores, player, axis=1).max(axis=1)
-    margin = (scores[:, player] - rivals).reshape(candidates, -1).mean(axis=1)
-    wins = share[:, player].reshape(candidates, -1).mean(axis=1)
-    return int(np.argmax(wins * 1000 + margin))
+        scores, _, share = standings(tables_for(rules), positions)
+        margin = (scores[:, me] - np.delete(scores, me, axis=1).max(axis=1)).reshape(candidates, -1)
+        wins = share[:, me].reshape(candidates, -1).mean(axis=1)
+        return legal_actions[int(np.argmax(wins * 1000 + margin.mean(axis=1)))]
 
 
 def sample_worlds(observation: Observation, worlds: int, rng: np.random.Generator) -> Positions:
-    """``worlds`` copies of the observed game with the hidden facts drawn consistently: the
-    other seats' geeks, and the bids of the seats that already bid this round."""
-    rules = observation.rules
-    n = rules.players
-    me = observation.player
-    known = positions_of_observation(observation)
-    positions = repeat_positions(known, worlds)
-    others_geeks = [g for g in range(len(rules.geeks)) if g != observation.geek]
+    """``worlds`` copies of the observed game (the sampler's template) with the hidden facts
+    drawn: the other seats' geeks (a permutation each), and the bids of the seats that already
+    bid this round (each weighed as ``cards.bid_weights`` says)."""
+    rules, me = observation.rules, observation.player
+    sampler = PositionSampler(observation)
+    positions = repeat_positions(sampler.template, worlds)
     for w in range(worlds):
-        drawn = rng.permutation(others_geeks)[: n - 1]
+        drawn = rng.permutation(sampler.plan.geek_pool)[: rules.players - 1]
         positions.geek[w] = np.insert(drawn, me, observation.geek)
-    destined = tables_for(rules).destined
-    for seat, won in enumerate(observation.items_won):
-        positions.destined_won[:, seat] = destined[positions.geek[:, seat]][:, list(won)].sum(1)
+    for seat in range(rules.players):
+        positions.destined_won[:, seat] = sampler.destined[seat, positions.geek[:, seat]]
     if observation.phase == "bid":
         table = bid_table(rules.money_cards)
+        peek = observation.peek
         for earlier in observation.order[: observation.order.index(me)]:
-            option = int(known.lock[0, earlier])
-            peek = observation.peek
+            option = int(positions.lock[0, earlier])
             evidence = (peek.card, peek.source) if peek and peek.target == earlier else None
             options = bid_weights(table.available[option], observation.held_out[earlier], evidence)
             weights = np.array([w for _, w in options])

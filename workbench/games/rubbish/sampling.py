@@ -37,12 +37,13 @@ from collections import Counter
 from itertools import accumulate
 
 import numpy as np
+from numba import njit
 
 from workbench.checks import whole_number
-from workbench.games.rubbish import compiled
 from workbench.games.rubbish.cards import Bid, bid_table, physical_ways, sub_multisets, without
+from workbench.games.rubbish.compiled import Positions, call_direct
 from workbench.games.rubbish.engine import Deal, Observation, Peek, State
-from workbench.games.rubbish.fast import (
+from workbench.games.rubbish.positions import (
     decisions_left,
     empty_positions,
     positions_of_observation,
@@ -229,9 +230,9 @@ class _Plan:
 class PositionSampler:
     """``sample_states`` straight into the compiled engine's arrays: ``sample(rng, count)``
     draws exactly what ``sample_states(observation, rng, count)`` draws and returns the
-    Positions ``fast.positions_of_states`` would make of its States, without building them
+    Positions ``positions.positions_of_states`` would make of its States, without building them
     (peeks, which no compiled agent reads, are drawn but not kept). What search plays from:
-    ``draw`` takes the uniforms, ``compiled.fill_samples`` turns them into positions."""
+    ``draw`` takes the uniforms, ``fill_samples`` turns them into positions."""
 
     def __init__(self, observation: Observation) -> None:
         plan = self.plan = _Plan(observation)
@@ -279,31 +280,74 @@ class PositionSampler:
         drawn = rng.random(count * (width + rules.rounds * rules.players))
         return drawn[: count * width].reshape(count, width)
 
-    def sample(  # type: ignore[no-untyped-def]
-        self, rng: np.random.Generator, count: int, copies: int = 1
-    ):
-        """``count`` filled-in positions (fast.Positions), one per game row; with ``copies``
-        the whole batch again and again (row ``k * count + f``), as
-        ``fast.repeat_positions(..., tile=True)`` would make it."""
+    def sample(self, rng: np.random.Generator, count: int, copies: int = 1) -> Positions:
+        """``count`` filled-in positions, one per game row; with ``copies`` the whole batch
+        again and again (row ``k * count + f``), as ``positions.repeat_positions(...,
+        tile=True)`` would make it."""
         positions = empty_positions(self.plan.rules, count * copies)
         self.fill(positions, self.draw(rng, count), copies)
         return positions
 
-    def fill(self, positions, u: np.ndarray, copies: int) -> None:  # type: ignore[no-untyped-def]
+    def fill(self, positions: Positions, u: np.ndarray, copies: int) -> None:
         """Write the fillings of ``u`` (``draw``) into the first rows of ``positions``, the
-        whole batch ``copies`` times over (``compiled.fill_samples``)."""
-        compiled.call_direct(
-            compiled.fill_samples, self.template, positions, u, u.shape[0], copies,
-            *self.tables(),
-        )  # fmt: skip
+        whole batch ``copies`` times over (``fill_samples``)."""
+        call_direct(fill_samples, self.template, positions, u, u.shape[0], copies, *self.tables())
 
     def tables(self) -> tuple[np.ndarray, ...]:
-        """The sampler's arrays in ``compiled.fill_samples``' argument order (geek_pool ...
+        """The sampler's arrays in ``fill_samples``' argument order (geek_pool ...
         bid_cumulative)."""
         return (
             self.geek_pool, self.geek_seats, self.destined, self.bid_seats, self.bid_hidden,
             self.bid_starts, self.bid_indices, self.bid_cumulative,
         )  # fmt: skip
+
+
+@njit(cache=True)
+def fill_samples(  # type: ignore[no-untyped-def]
+    template, pos, u, count, copies, geek_pool, geek_seats, destined,
+    bid_seats, bid_hidden, bid_starts, bid_indices, bid_cumulative,
+):  # fmt: skip
+    """Rows ``k * count + f`` (k < ``copies``) of ``pos``: game 0 of ``template`` with filling f
+    drawn from ``u[f]`` as ``_Plan.state`` draws it: the other seats' geeks by a partial
+    Fisher-Yates shuffle of ``geek_pool`` (one uniform each, in ``geek_seats`` order), then
+    each bid made this round, known or drawn by inverting its cumulative weights (one uniform
+    per hidden bid). Bid b is seat ``bid_seats[b]``'s, its candidates
+    ``bid_indices[bid_starts[b]:bid_starts[b + 1]]`` with cumulative weights at the same places."""
+    for row in range(count * copies):
+        pos.geek[row] = template.geek[0]
+        pos.fame[row] = template.fame[0]
+        pos.lock[row] = template.lock[0]
+        pos.cheapskates[row] = template.cheapskates[0]
+        pos.items_won[row] = template.items_won[0]
+        pos.destined_won[row] = template.destined_won[0]
+        pos.bid_index[row] = template.bid_index[0]
+        pos.held[row] = template.held[0]
+        pos.remaining[row] = template.remaining[0]
+        pos.auctioneer[row] = template.auctioneer[0]
+        pos.rounds_done[row] = template.rounds_done[0]
+        pos.item[row] = template.item[0]
+        pos.first[row] = template.first[0]
+        pos.position[row] = template.position[0]
+    size = geek_pool.shape[0]
+    pool = np.empty(size, geek_pool.dtype)
+    for f in range(count):
+        pool[:] = geek_pool
+        for k in range(geek_seats.shape[0]):
+            pick = int(u[f, k] * (size - k))
+            geek = pool[pick]
+            pool[pick] = pool[size - 1 - k]
+            for copy in range(copies):
+                pos.geek[copy * count + f, geek_seats[k]] = geek
+                pos.destined_won[copy * count + f, geek_seats[k]] = destined[geek_seats[k], geek]
+        k = geek_seats.shape[0]
+        for b in range(bid_seats.shape[0]):
+            chosen, stop = bid_starts[b], bid_starts[b + 1]
+            if bid_hidden[b]:  # bisect_right: the first cumulative weight above u
+                while chosen < stop - 1 and bid_cumulative[chosen] <= u[f, k]:
+                    chosen += 1
+                k += 1
+            for copy in range(copies):
+                pos.bid_index[copy * count + f, bid_seats[b]] = bid_indices[chosen]
 
 
 @functools.lru_cache(maxsize=4096)

@@ -10,7 +10,7 @@ score if the game ended now).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -18,11 +18,16 @@ import numpy as np
 import polars as pl
 
 from workbench.games.rubbish.cards import bid_table
-from workbench.games.rubbish.compiled import Positions, Recording
+from workbench.games.rubbish.compiled import Positions, Recording, standings
 from workbench.games.rubbish.engine import Auction, State, new_game
-from workbench.games.rubbish.fast import empty_recording, play_new_games
+from workbench.games.rubbish.positions import (
+    empty_recording,
+    play_new_games,
+    positions_of_states,
+    tables_for,
+)
 from workbench.games.rubbish.rules import Rules
-from workbench.kit.frames import agent_column, seat_rows, shares
+from workbench.kit.frames import agent_column
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -115,102 +120,33 @@ def batch_rounds_frame(
     )
 
 
-def states_games_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The games frame of finished step-engine games: geek, fame, items and cheapskate counts."""
-    return seat_rows(states, labels, first_game, _GAME_SCHEMA, _seat_results)
-
-
-def _seat_results(state: State) -> list[tuple]:
-    result = state.result()
-    return [
-        (geek, score, fame, rank, rank == 1, share, items, destined, cheapskate)
-        for geek, score, fame, rank, share, items, destined, cheapskate in zip(
-            state.deal.geeks, result.scores, result.fame, result.ranks, shares(result.ranks),
-            result.items_won, result.destined_won, state.cheapskate_counts, strict=True,
-        )
-    ]  # fmt: skip
-
-
-def states_rounds_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The rounds frame of finished engine games (same columns as the fast engine's)."""
-    records = [
-        (first_game + offset, record)
-        for offset, state in enumerate(states)
-        for record in state.history
-    ]
-    n = len(labels)
-    seats = range(n)
-    role_codes = {"winner": 0, "cheapskate": 1, "gainer": 2}
-    columns = {
-        "game": [game for game, _ in records for _ in seats],
-        "round": [r.round for _, r in records for _ in seats],
-        "seat": [seat for _ in records for seat in seats],
-        "agent": [labels[seat] for _ in records for seat in seats],
-        "item": [r.item for _, r in records for _ in seats],
-        "first_bidder": [r.first_bidder for _, r in records for _ in seats],
-        "position": [(seat - r.first_bidder) % n for _, r in records for seat in seats],
-        "bid_total": [bid.total for _, r in records for bid in r.bids],
-        "cards_held_out": [len(bid.cards) for _, r in records for bid in r.bids],
-        "role": [role_codes[r.role(seat)] for _, r in records for seat in seats],
-        "fame_after": [fame for _, r in records for fame in r.fame_after],
-        "score_after": [score for _, scores in _running_scores(states) for score in scores],
-    }
-    roles = pl.Series(list(ROLES), dtype=ROLE_TYPE).gather(pl.Series(columns.pop("role")))
-    return pl.DataFrame(
-        columns, schema={k: v for k, v in _ROUND_SCHEMA.items() if k != "role"}
-    ).insert_column(9, roles.alias("role"))
-
-
-def _running_scores(states: Sequence[State]) -> Iterator[tuple[int, tuple[int, ...]]]:
-    """(round, score per seat after it) for every round of every game: fame plus the destined
-    bonus for the destined items won so far."""
-    for state in states:
-        rules = state.rules
+def recorded(rules: Rules, states: Sequence[State]) -> PlayedBatch:
+    """Finished step-engine games as the recording the compiled loop makes of its own: where
+    each ended, its standings and every round (what the frames are built from)."""
+    positions = positions_of_states(states)
+    table = bid_table(rules.money_cards)
+    recording = empty_recording(len(states), rules.rounds, rules.players)
+    codes = {role: code for code, role in enumerate(ROLES)}
+    for g, state in enumerate(states):
         destined = [0] * rules.players
-        for record in state.history:
+        lock = [0] * rules.players
+        for r, record in enumerate(state.history):
             if record.kept and record.item in rules.destined_to(state.deal.geeks[record.winner]):
                 destined[record.winner] += 1
-            yield (
-                record.round,
-                tuple(
-                    fame + rules.destined_bonus * count
-                    for fame, count in zip(record.fame_after, destined, strict=True)
-                ),
-            )
-
-
-_GAME_SCHEMA = {
-    "game": pl.Int64,
-    "seat": pl.Int8,
-    "agent": pl.String,
-    "geek": pl.Int8,
-    "score": pl.Int32,
-    "fame": pl.Int32,
-    "rank": pl.Int8,
-    "won": pl.Boolean,
-    "win_share": pl.Float64,
-    "items_won": pl.Int8,
-    "destined_won": pl.Int8,
-    "times_cheapskate": pl.Int8,
-}
-_ROUND_SCHEMA = {
-    "game": pl.Int64,
-    "round": pl.Int8,
-    "seat": pl.Int8,
-    "agent": pl.String,
-    "item": pl.Int8,
-    "first_bidder": pl.Int8,
-    "position": pl.Int8,
-    "bid_total": pl.Int16,
-    "cards_held_out": pl.Int8,
-    "role": ROLE_TYPE,
-    "fame_after": pl.Int16,
-    "score_after": pl.Int16,
-}
+            recording.item[g, r], recording.first[g, r] = record.item, record.first_bidder
+            recording.kept[g, r] = record.kept
+            for seat, bid in enumerate(record.bids):
+                recording.bid_index[g, r, seat] = table.index[lock[seat]][bid]
+                recording.lock_before[g, r, seat] = lock[seat]
+                recording.total[g, r, seat], recording.cards[g, r, seat] = bid.total, bid.count
+                recording.role[g, r, seat] = codes[record.role(seat)]
+                recording.fame_after[g, r, seat] = record.fame_after[seat]
+                recording.score_after[g, r, seat] = (
+                    record.fame_after[seat] + rules.destined_bonus * destined[seat]
+                )
+            lock = [table.lock_option(card) for card in record.locked_next]
+    starting = np.array([state.deal.starting_auctioneer for state in states], np.int8)
+    return PlayedBatch(positions, standings(tables_for(rules), positions), starting, recording)
 
 
 def replay_recorded_game(rules: Rules, batch: PlayedBatch, game: int) -> State:
@@ -249,9 +185,9 @@ FAST_ENGINE = FastEngine(
     BATCH_SIZE, ("compiled_policy",), play_fast, win_shares=lambda played: played.standings[2]
 )
 SELF_PLAY = SelfPlay(
-    "rubbish", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
+    "rubbish", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__, recorded=recorded,
     frames=(
-        Frame("games", batch_games_frame, states_games_frame),
-        Frame("rounds", lambda p, *at: batch_rounds_frame(p.recording, *at), states_rounds_frame),
+        Frame("games", batch_games_frame),
+        Frame("rounds", lambda played, *at: batch_rounds_frame(played.recording, *at)),
     ),
 )  # fmt: skip
