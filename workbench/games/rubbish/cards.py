@@ -208,22 +208,37 @@ def physical_ways(available: tuple[int, ...], bid: tuple[int, ...]) -> int:
     return ways
 
 
+def peek_source(n_cards: int) -> str:
+    """Where the next bidder's blind peek looks: among 2+ held-out cards, else the unused ones."""
+    return "held_out" if n_cards >= 2 else "unused"
+
+
+def peek_pool(available: tuple[int, ...], bid: tuple[int, ...]) -> tuple[tuple[int, ...], str]:
+    """The cards the next bidder's blind peek falls among (uniformly) after the bid ``bid``
+    from ``available``, and their source (docs/rules.md, the peek)."""
+    source = peek_source(len(bid))
+    return (bid if source == "held_out" else without(available, bid)), source
+
+
+def peek_odds(
+    available: tuple[int, ...], bid: tuple[int, ...], card: int | None, source: str
+) -> tuple[int, int]:
+    """P(the blind peek shows ``card`` from ``source`` | the bidder held out ``bid``) as
+    (numerator, denominator); ``card`` None: there was nothing to see."""
+    pool, expected = peek_pool(available, bid)
+    if source != expected:
+        return 0, 1
+    if card is None:
+        return (0 if pool else 1), 1
+    return (pool.count(card), len(pool)) if pool else (0, 1)
+
+
 def peek_likelihood(
     available: tuple[int, ...], bid: tuple[int, ...], card: int | None, source: str
 ) -> float:
-    """P(the blind peek shows ``card`` from ``source`` | the bidder held out ``bid``).
-
-    The peeker picks uniformly among the held-out cards when 2+ are held out, else among the
-    bidder's unused available cards (docs/rules.md, the peek). ``card`` None means there was
-    nothing to see.
-    """
-    expected_source = "held_out" if len(bid) >= 2 else "unused"
-    if source != expected_source:
-        return 0.0
-    pool = bid if source == "held_out" else without(available, bid)
-    if card is None:
-        return 1.0 if not pool else 0.0
-    return pool.count(card) / len(pool) if pool else 0.0
+    """``peek_odds`` as a float."""
+    numerator, denominator = peek_odds(available, bid, card, source)
+    return numerator / denominator
 
 
 def bid_weights(

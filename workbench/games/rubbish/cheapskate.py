@@ -51,21 +51,12 @@ def cheapskate_facts(
     each 2–5 (what the game allows)."""
     rounds = whole_number("rounds", rounds, low=1, high=MAX_ITEMS)
     counts = _player_counts("players", players)
-    rows = []
-    for n in counts:
-        rows.append(
-            {
-                "players": n,
-                "rounds": rounds,
-                "cheapskate_events": rounds,
-                "fair_share": rounds / n,
-                "fair_share_exact": str(Fraction(rounds, n)),
-                "remainder": rounds % n,
-                "splits_evenly": rounds % n == 0,
-                "someone_at_least": math.ceil(rounds / n),
-            }
-        )
-    return pl.DataFrame(rows, schema=_FACTS_SCHEMA)
+    rows = [
+        (n, rounds, rounds, rounds / n, str(Fraction(rounds, n)), rounds % n, rounds % n == 0,
+         math.ceil(rounds / n))
+        for n in counts
+    ]  # fmt: skip
+    return pl.DataFrame(rows, schema=_FACTS_SCHEMA, orient="row")
 
 
 _FACTS_SCHEMA = {
@@ -76,13 +67,9 @@ _FACTS_SCHEMA = {
 
 
 def cheapskate_frequency(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    games: int,
-    seed: SeedLike,
-    progress: bool = False,
-) -> CheapskateReport:
+    rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, games: int,
+    seed: SeedLike, progress: bool = False,
+) -> CheapskateReport:  # fmt: skip
     """Cheapskate frequency per seat and agent from ``games`` seeded self-play games.
 
     ``agents`` as for ``simulate`` (default: heuristic everywhere). Estimates: mean times
@@ -129,14 +116,8 @@ def _rate_columns(frame: pl.DataFrame, keys: list[str], column: str, name: str) 
     for key, group in frame.group_by(keys, maintain_order=True):
         successes = float(group[column].cast(pl.Float64).sum())
         low, high = proportion_interval(successes, group.height)
-        rows.append(
-            {
-                **dict(zip(keys, key, strict=True)),
-                f"{name}_rate": successes / group.height,
-                f"{name}_low": low,
-                f"{name}_high": high,
-            }
-        )
+        rows.append({**dict(zip(keys, key, strict=True)), f"{name}_rate": successes / group.height,
+                     f"{name}_low": low, f"{name}_high": high})  # fmt: skip
     return pl.DataFrame(rows)
 
 
@@ -158,23 +139,9 @@ def _summary(frame: pl.DataFrame, keys: list[str], rules: Rules) -> pl.DataFrame
         .join(two_plus.group_by(keys).agg(streak_2plus_rate=pl.col("streak_2plus").mean()), on=keys)
         .join(_rate_columns(frame, keys, "win_share", "win"), on=keys)
         .select(
-            "players",
-            *keys,
-            "games",
-            "times_mean",
-            "times_low",
-            "times_high",
-            "fair_share",
-            "final_round_rate",
-            "final_round_low",
-            "final_round_high",
-            "streak_mean",
-            "streak_low",
-            "streak_high",
-            "streak_2plus_rate",
-            "win_rate",
-            "win_low",
-            "win_high",
+            "players", *keys, "games", "times_mean", "times_low", "times_high", "fair_share",
+            "final_round_rate", "final_round_low", "final_round_high", "streak_mean",
+            "streak_low", "streak_high", "streak_2plus_rate", "win_rate", "win_low", "win_high",
         )
         .sort(keys)
     )
@@ -186,16 +153,9 @@ def _distribution(frame: pl.DataFrame, keys: list[str], rounds: int) -> pl.DataF
         counts = np.bincount(group["times"].to_numpy(), minlength=rounds + 1)
         for times, count in enumerate(counts.tolist()):
             low, high = proportion_interval(count, group.height)
-            rows.append(
-                {
-                    **dict(zip(keys, key, strict=True)),
-                    "times_cheapskate": times,
-                    "games": count,
-                    "share": count / group.height,
-                    "low": low,
-                    "high": high,
-                }
-            )
+            rows.append({**dict(zip(keys, key, strict=True)), "times_cheapskate": times,
+                         "games": count, "share": count / group.height, "low": low,
+                         "high": high})  # fmt: skip
     return pl.DataFrame(rows).sort([*keys, "times_cheapskate"])
 
 
@@ -213,13 +173,10 @@ def _winning(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def cheapskate_by_player_count(
-    rules: Rules | None = None,
-    agent: Any = "heuristic",
-    *,
-    player_counts: Iterable[int] = range(MIN_PLAYERS, MAX_PLAYERS + 1),
-    games: int,
+    rules: Rules | None = None, agent: Any = "heuristic", *,
+    player_counts: Iterable[int] = range(MIN_PLAYERS, MAX_PLAYERS + 1), games: int,
     seed: SeedLike,
-) -> CheapskateReport:
+) -> CheapskateReport:  # fmt: skip
     """``cheapskate_frequency`` for each player count (``agent`` in every seat), stacked; the
     ``players`` column tells the reports apart. Each count uses the same ``seed``."""
     rules = _checked_rules(rules)
@@ -241,12 +198,10 @@ def cheapskate_by_player_count(
         frames = [getattr(report, part) for report in reports]
         if part in ("summary", "facts"):
             return pl.concat(frames)
-        return pl.concat(
-            [
-                f.with_columns(players=pl.lit(n, pl.Int64)).select("players", *f.columns)
-                for f, n in zip(frames, counts, strict=True)
-            ]
-        )
+        return pl.concat([
+            f.with_columns(players=pl.lit(n, pl.Int64)).select("players", *f.columns)
+            for f, n in zip(frames, counts, strict=True)
+        ])  # fmt: skip
 
     return CheapskateReport(*(stack(part) for part in CheapskateReport._fields))
 
@@ -269,8 +224,5 @@ def _player_counts(name: str, players: object) -> list[int]:
 
 
 __all__ = [
-    "CheapskateReport",
-    "cheapskate_by_player_count",
-    "cheapskate_facts",
-    "cheapskate_frequency",
-]
+    "CheapskateReport", "cheapskate_by_player_count", "cheapskate_facts", "cheapskate_frequency",
+]  # fmt: skip

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from workbench.checks import is_whole_number, whole_entries, whole_number
 from workbench.errors import IllegalAction
-from workbench.games.rubbish.cards import Bid, BidTable, bid_table, without
+from workbench.games.rubbish.cards import Bid, BidTable, bid_table, peek_source, without
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.seeding import SeedLike, generator
 from workbench.kit.state import Evolving, standings
@@ -172,24 +172,16 @@ class State(Evolving):
 
     def __init__(self, rules: Rules, deal: Deal) -> None:
         players = rules.players
-        self.rules = rules
-        self.deal = deal
-        self._table = bid_table(rules.money_cards)
-        self.rounds_done = 0
-        self.auctioneer = deal.starting_auctioneer
-        self.item = None
-        self.first_bidder = None
-        self.order = ()
-        self.bids = ()
-        self.peeks = ()
+        self.rules, self.deal, self._table = rules, deal, bid_table(rules.money_cards)
+        self.rounds_done, self.auctioneer = 0, deal.starting_auctioneer
+        self.item = self.first_bidder = None
+        self.order = self.bids = self.peeks = self.discarded = self.history = ()
+        self.peek_history = ()
         self.fame = (rules.starting_fame,) * players
         self.locked = (None,) * players
         self.items_won = ((),) * players
-        self.discarded = ()
         self.remaining = tuple(range(rules.rounds))
         self.cheapskate_counts = (0,) * players
-        self.history = ()
-        self.peek_history = ()
 
     # -- reading the state -------------------------------------------------------------------
 
@@ -253,27 +245,11 @@ class State(Evolving):
             if position < len(self.peeks):
                 peek = self.peeks[position]
         return Observation(
-            player,
-            self.rules,
-            self.rounds_done + 1,
-            phase,
-            to_play,
-            self.auctioneer,
-            self.item,
-            self.first_bidder,
-            self.order,
-            held_out,
-            own_bid,
-            self.locked,
-            self.fame,
-            self.items_won,
-            self.discarded,
-            self.remaining,
-            self.cheapskate_counts,
-            self.history,
-            self.deal.geeks[player],
-            peek,
-        )
+            player, self.rules, self.rounds_done + 1, phase, to_play, self.auctioneer, self.item,
+            self.first_bidder, self.order, held_out, own_bid, self.locked, self.fame,
+            self.items_won, self.discarded, self.remaining, self.cheapskate_counts, self.history,
+            self.deal.geeks[player], peek,
+        )  # fmt: skip
 
     def result(self) -> Result:
         """Final scores: fame plus the destined bonus; ties broken by items won, then shared."""
@@ -373,15 +349,9 @@ class State(Evolving):
         )
 
     def _peek(self, position: int, target: int, bid: Bid) -> Peek:
-        if len(bid.cards) >= 2:
-            candidates, source = bid.cards, "held_out"
-        else:
-            option = self._table.lock_option(self.locked[target])
-            candidates, source = self._table.unused[option][bid], "unused"
-        if not candidates:
-            return Peek(target, None, source)
-        u = self.deal.peek_uniforms[self.rounds_done][position]
-        return Peek(target, candidates[int(u * len(candidates))], source)
+        option = self._table.lock_option(self.locked[target])
+        sights = peek_sights(self.rules.money_cards, option, target, bid)
+        return sights[int(self.deal.peek_uniforms[self.rounds_done][position] * len(sights))]
 
     def _resolve(self, bids: tuple[Bid, ...]) -> State:
         rules = self.rules
@@ -409,19 +379,11 @@ class State(Evolving):
         for seat, bid in zip(order, bids, strict=True):
             by_seat[seat] = bid
         record = RoundRecord(
-            round=self.round,
-            auctioneer=self.auctioneer,
-            item=self.item,
-            first_bidder=self.first_bidder,
-            order=order,
-            bids=tuple(by_seat),
-            winner=winner,
-            cheapskate=cheapskate,
-            kept=kept,
-            fame_before=self.fame,
-            fame_after=tuple(fame),
+            round=self.round, auctioneer=self.auctioneer, item=self.item,
+            first_bidder=self.first_bidder, order=order, bids=tuple(by_seat), winner=winner,
+            cheapskate=cheapskate, kept=kept, fame_before=self.fame, fame_after=tuple(fame),
             locked_next=tuple(locked),
-        )
+        )  # fmt: skip
         items_won = self.items_won
         discarded = self.discarded
         if kept:
@@ -433,22 +395,13 @@ class State(Evolving):
         counts = list(self.cheapskate_counts)
         counts[cheapskate] += 1
         return self._evolve(
-            rounds_done=self.rounds_done + 1,
-            auctioneer=cheapskate,
-            item=None,
-            first_bidder=None,
-            order=(),
-            bids=(),
-            peeks=(),
-            fame=tuple(fame),
-            locked=tuple(locked),
-            items_won=items_won,
-            discarded=discarded,
+            rounds_done=self.rounds_done + 1, auctioneer=cheapskate, item=None,
+            first_bidder=None, order=(), bids=(), peeks=(), fame=tuple(fame),
+            locked=tuple(locked), items_won=items_won, discarded=discarded,
             remaining=tuple(item for item in self.remaining if item != self.item),
-            cheapskate_counts=tuple(counts),
-            history=(*self.history, record),
+            cheapskate_counts=tuple(counts), history=(*self.history, record),
             peek_history=(*self.peek_history, self.peeks),
-        )
+        )  # fmt: skip
 
     def __repr__(self) -> str:
         if self.is_over:
@@ -464,6 +417,15 @@ def _seat(name: str, value: object, players: int, *, none_too: bool = False) -> 
     anything that is not a whole number, ValueError for a whole number that is not a seat."""
     allowed = f"a seat 0–{players - 1}" + (" or None" if none_too else "")
     return whole_number(name, value, low=0, high=players - 1, allowed=allowed)
+
+
+@functools.lru_cache(maxsize=4096)
+def peek_sights(money: tuple[int, ...], option: int, target: int, bid: Bid) -> tuple[Peek, ...]:
+    """What the blind peek at ``target``'s ``bid`` (under lock ``option``) can show, one entry
+    per physical card it may fall on, all equally likely (``cards.peek_pool``)."""
+    pool = bid_table(money).unused[option][bid] if len(bid.cards) < 2 else bid.cards
+    source = peek_source(len(bid.cards))
+    return tuple(Peek(target, card, source) for card in pool) or (Peek(target, None, source),)
 
 
 @functools.lru_cache(maxsize=4096)

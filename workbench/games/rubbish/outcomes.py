@@ -1,25 +1,20 @@
 """Your chances with each bid you could make now: P(win the item), P(be the cheapskate).
 
-Exact Bayes over everything you cannot see, under a model of how opponents play (the same
-models as ``infer``): the opponents' geeks (every deal of the geeks other than yours), the
-cards each earlier bidder held out (given how many, its own blind peek, and yours), and the
-bids of everyone after you (each sees its peek at the bid before it — yours first — and every
-count so far). Past rounds weigh each deal by how likely its geeks made every past choice.
+Exact Bayes over everything you cannot see, under a model of how opponents play (as for
+``infer``): the opponents' geeks (every deal of the geeks other than yours), the cards each
+earlier bidder held out (given how many, its own blind peek, and yours), and the bids of
+everyone after you (each sees its peek at the bid before it and every count so far). Past
+rounds weigh each deal by how likely its geeks made every past choice. Two exact methods:
 
-Two exact methods, one answer:
+- "blind" models (uniform card subsets; the random agent) ignore geeks, peeks and counts, so
+  the hidden bids are independent and their tail probabilities multiply (uniform: fractions);
+- any other model with ``action_probabilities``: every deal is enumerated and the bidding
+  followed position by position, carrying only what later choices and the outcome depend on
+  (the last bid, for the next peek; the counts; the highest and lowest totals).
 
-- "blind" models ("uniform": every physical card subset alike; the random agent: every legal
-  bid alike) ignore geeks, peeks and counts, so the hidden bids are independent: each earlier
-  bid's posterior (your peek weighs the one just before you) and each later bid's model
-  distribution multiply. Uniform is computed in fractions.
-- any other model with ``action_probabilities`` (the heuristic): every deal is enumerated and
-  the bidding followed position by position, carrying only what later choices and the outcome
-  depend on (the last bid, for the next peek; the counts; the highest and lowest totals).
-
-Outcome rules (docs/rules.md): the highest total wins, ties to the bidder closest to the First
-Bidder; the lowest total is the cheapskate, ties to the bidder farthest from it. So from your
-place, you win with total t when every earlier bid is below t and every later one at most t;
-you are the cheapskate when every earlier bid is at least t and every later one above t.
+From your place (docs/rules.md) you win with total t when every earlier bid is below t and
+every later one at most t; you are the cheapskate when every earlier bid is at least t and
+every later one above t.
 """
 
 from __future__ import annotations
@@ -302,36 +297,24 @@ def _outcomes(cache: BidOutcomes, observation: Observation) -> pl.DataFrame:
     else:  # floating-point sums can stray past 0 or 1 by an ulp
         win = {bid: min(max(p, 0.0), 1.0) for bid, p in win.items()}
         cheap = {bid: min(max(p, 0.0), 1.0) for bid, p in cheap.items()}
-    fame = observation.fame[me]
-    rows = []
-    for bid in mine:
-        rows.append(
-            {
-                "bid": str(bid),
-                "cards": bid.count,
-                "total": bid.total,
-                "p_win": float(win[bid]),
-                "p_cheapskate": float(cheap[bid]),
-                "exact_win": str(win[bid]) if isinstance(win[bid], Fraction) else None,
-                "exact_cheapskate": str(cheap[bid]) if isinstance(cheap[bid], Fraction) else None,
-                "overspend": bid.total > fame,
-                "method": model.describe(),
-            }
-        )
-    return pl.DataFrame(rows, schema=_SCHEMA).sort("total", "cards", maintain_order=True)
+    def exact(p: Number) -> str | None:
+        return str(p) if isinstance(p, Fraction) else None
+
+    rows = [
+        (str(bid), bid.count, bid.total, float(win[bid]), float(cheap[bid]), exact(win[bid]),
+         exact(cheap[bid]), bid.total > observation.fame[me], model.describe())
+        for bid in mine
+    ]  # fmt: skip
+    return pl.DataFrame(rows, schema=_SCHEMA, orient="row").sort(
+        "total", "cards", maintain_order=True
+    )
 
 
 _SCHEMA = {
-    "bid": pl.String,
-    "cards": pl.Int64,
-    "total": pl.Int64,
-    "p_win": pl.Float64,
-    "p_cheapskate": pl.Float64,
-    "exact_win": pl.String,
-    "exact_cheapskate": pl.String,
-    "overspend": pl.Boolean,
-    "method": pl.String,
-}
+    "bid": pl.String, "cards": pl.Int64, "total": pl.Int64, "p_win": pl.Float64,
+    "p_cheapskate": pl.Float64, "exact_win": pl.String, "exact_cheapskate": pl.String,
+    "overspend": pl.Boolean, "method": pl.String,
+}  # fmt: skip
 
 
 def _own_peek_likelihood(observation: Observation, turn: _Turn, bid: Bid) -> Fraction:

@@ -62,6 +62,16 @@ def _error(message: str) -> str:
     return f"<span style='color:#b00'>{escape(message)}</span>"
 
 
+def _grid(columns: list[str], rows: Any, cell: Any) -> str:
+    """A table of ``rows`` (value tuples) under the ``columns``' names, ``cell(value)`` each."""
+    head = "".join(f"<th style='{_CELL}'>{escape(c.replace('_', ' '))}</th>" for c in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td style='{_CELL}'>{cell(v)}</td>" for v in row) + "</tr>"
+        for row in rows
+    )
+    return f"<table style='border-collapse:collapse'><tr>{head}</tr>{body}</table>"
+
+
 class RubbishPanel(Panel):
     """The panel (see the module docstring). ``model`` is the opponent model: 'uniform',
     'random' or 'heuristic'. After ``update``: ``outcomes``, ``bids``, ``geeks``,
@@ -91,12 +101,8 @@ class RubbishPanel(Panel):
         self.add_class("wb-panel")
 
     def _clear(self) -> None:
-        self.outcomes: pl.DataFrame | None = None
-        self.bids: pl.DataFrame | None = None
-        self.geeks: pl.DataFrame | None = None
-        self.max_bids: pl.DataFrame | None = None
-        self.about_you: pl.DataFrame | None = None
-        self.final_geeks: pl.DataFrame | None = None
+        self.outcomes = self.bids = self.geeks = self.max_bids = None
+        self.about_you = self.final_geeks = None
         self.errors: dict[str, str] = {}
 
     # -- computing -------------------------------------------------------------------------
@@ -156,16 +162,11 @@ class RubbishPanel(Panel):
                 observation = state.observation(seat)
                 geeks = infer(observation, prior=model, epsilon=ABOUT_YOU_EPSILON).geeks
                 mine = geeks.filter(pl.col("seat") == me)
-                rows.append(
-                    {
-                        "observer": seat,
-                        "true_geek": true_geek,
-                        "p_true_geek": mine.filter(pl.col("name") == true_geek)[
-                            "probability"
-                        ].item(),
-                        "most_likely": mine.sort("probability", descending=True)["name"][0],
-                    }
-                )
+                rows.append({
+                    "observer": seat, "true_geek": true_geek,
+                    "p_true_geek": mine.filter(pl.col("name") == true_geek)["probability"].item(),
+                    "most_likely": mine.sort("probability", descending=True)["name"][0],
+                })  # fmt: skip
             found["final_geeks"] = pl.DataFrame(rows)
         except ValueError as exc:
             found["errors"]["final_geeks"] = str(exc)
@@ -211,28 +212,19 @@ class RubbishPanel(Panel):
                     (pl.col("seat") == me) & (pl.col("name") == geek)
                 )["probability"].item(),
             }
-        return pl.DataFrame(
-            [done[r] for r in sorted(done)],
-            schema={
-                "round": pl.Int64,
-                "observer": pl.Int64,
-                "held_out": pl.Int64,
-                "true_total": pl.Int64,
-                "p_true_total": pl.Float64,
-                "most_likely": pl.Int64,
-                "true_geek": pl.String,
-                "p_true_geek": pl.Float64,
-            },
-        )
+        schema = {
+            "round": pl.Int64, "observer": pl.Int64, "held_out": pl.Int64,
+            "true_total": pl.Int64, "p_true_total": pl.Float64, "most_likely": pl.Int64,
+            "true_geek": pl.String, "p_true_geek": pl.Float64,
+        }  # fmt: skip
+        return pl.DataFrame([done[r] for r in sorted(done)], schema=schema)
 
     # -- drawing ---------------------------------------------------------------------------
 
     def _draw(self, session: Any) -> str:
         model = self.model.value
-        how = (
-            "exact fractions"
-            if model == UNIFORM
-            else "exact, floating point (the agent's stated probabilities)"
+        how = "exact fractions" if model == UNIFORM else (
+            "exact, floating point (the agent's stated probabilities)"
         )
         assumption = (
             f"Opponent model: <b>{escape(model)}</b> — {how}; their geeks dealt uniformly from "
@@ -297,20 +289,12 @@ class RubbishPanel(Panel):
         if frame is None:
             return ""
         columns = ["seat", "locked", "max_bid", "held_out", "max_now", "to_beat"]
-        head = "".join(f"<th style='{_CELL}'>{escape(c.replace('_', ' '))}</th>" for c in columns)
-        rows = "".join(
-            "<tr>"
-            + "".join(
-                f"<td style='{_CELL}'>{'–' if r[c] is None else escape(r[c])}</td>" for c in columns
-            )
-            + "</tr>"
-            for r in frame.iter_rows(named=True)
-        )
+        table = _grid(columns, frame.select(columns).iter_rows(),
+                      lambda v: "–" if v is None else escape(v))  # fmt: skip
         note = (
             "<div style='color:#666'>to beat: the smallest total that surely beats that seat "
             "from your place (ties go to whoever bids earlier)</div>"
         )
-        table = f"<table style='border-collapse:collapse'><tr>{head}</tr>{rows}</table>"
         return _section(title, table + note)
 
     def _draw_geeks(self) -> str:
@@ -346,25 +330,14 @@ class RubbishPanel(Panel):
             if self.about_you.is_empty():
                 parts.append("<i>you bid last in every round: nobody saw your count first</i>")
             else:
-                columns = self.about_you.columns
-                head = "".join(
-                    f"<th style='{_CELL}'>{escape(c.replace('_', ' '))}</th>" for c in columns
-                )
-                rows = "".join(
-                    "<tr>"
-                    + "".join(
-                        f"<td style='{_CELL}'>"
-                        f"{f'{v:.3f}' if isinstance(v, float) else escape(v)}</td>"
-                        for v in r
-                    )
-                    + "</tr>"
-                    for r in self.about_you.iter_rows()
-                )
+                table = _grid(
+                    self.about_you.columns, self.about_you.iter_rows(),
+                    lambda v: f"{v:.3f}" if isinstance(v, float) else escape(v),
+                )  # fmt: skip
                 parts.append(
                     "<div>Each round, the last opponent to bid, just before it bid: the "
                     "probability it gave your true total and your true geek (rounds where you "
-                    "bid last are left out: nobody bid after you).</div>"
-                    f"<table style='border-collapse:collapse'><tr>{head}</tr>{rows}</table>"
+                    "bid last are left out: nobody bid after you).</div>" + table
                 )
         if "final_geeks" in self.errors:
             parts.append(_error(self.errors["final_geeks"]))
@@ -463,10 +436,7 @@ def outcomes_chart(frame: pl.DataFrame, *, series: str | None = None, title: str
         raise ValueError(f"outcomes_chart needs columns {missing}; the frame has {frame.columns}")
     index = ["bid", "total"] + ([series] if series else [])
     long = frame.unpivot(
-        index=index,
-        on=["p_win", "p_cheapskate"],
-        variable_name="outcome",
-        value_name="probability",
+        index=index, on=["p_win", "p_cheapskate"], variable_name="outcome", value_name="probability"
     ).with_columns(
         pl.col("outcome").replace({"p_win": "win the item", "p_cheapskate": "be the cheapskate"})
     )

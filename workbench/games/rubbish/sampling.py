@@ -1,31 +1,20 @@
-"""Fill in what one seat cannot see: step-engine States drawn uniformly over every hidden
-filling consistent with the seat's observation, for the ``search`` agent's playouts.
+"""The sampler of hidden information: step-engine States (or compiled positions, for the
+``search`` agent) drawn uniformly over every filling consistent with one seat's observation.
 
-What is hidden from a seat (compare ``State.observation``):
-
-- every other seat's geek (dealt from the rules' geeks without replacement; unused geeks stay
-  hidden too, but they are whatever was not dealt, so the other seats' geeks settle them);
-- this round's bids made by other seats: only how many cards each held out is public;
-- this round's peeks by other seats (which card of the previous bidder each saw);
-- past rounds' peeks, the seat's own included: the observation does not carry them, nothing in
-  play reads them, only ``State.log`` does;
-- chance still to come: the numbers behind future peeks. The sampled deal draws all its peek
-  numbers afresh, as ``new_game`` does; those behind peeks already made are never read again.
+Hidden from a seat (compare ``State.observation``): the other seats' geeks; this round's bids
+by other seats (only how many cards each held out is public) and their peeks; past rounds'
+peeks (nothing in play reads them, only ``State.log``); and chance to come, the numbers behind
+future peeks (drawn afresh, as ``new_game`` does).
 
 A *filling* is the physical reality behind that: which geek each other seat holds, which
 physical money cards each hidden bid holds out (the two 2s are different cards) and which
-physical card each hidden peek fell on. It is *consistent* with the observation when every
-hidden bid holds out the public number of cards from its bidder's available cards (all but the
-public locked card) and the seat's own peek shows the card it saw. Every consistent filling is
-equally likely. So a hidden bid is a uniformly random set of its bidder's available cards of
-the public size, and the bid the seat peeked at is weighed by the peek's true likelihood (the
-inference package's uniform prior: seeing a 2 among three held-out cards is twice as likely
-from 1+2+2 as from one particular 1+2+5). No model of how opponents choose is used.
-
-A State stores bids and peeks as card values, not physical cards, so ``filling_of`` reads off
-the value-level filling and ``consistent_fillings`` maps each value-level filling to the number
-of physical fillings behind it: the sampler draws each with probability proportional to that
-number (uniform over physical fillings).
+physical card each hidden peek fell on. It is *consistent* when every hidden bid holds out the
+public number of its bidder's available cards and the seat's own peek shows what it saw; every
+consistent filling is equally likely, so the bid the seat peeked at is weighed by the peek's
+true likelihood (seeing a 2 among three held-out cards is twice as likely from 1+2+2 as from
+one particular 1+2+5). No model of how opponents choose is used. A State holds card values, so
+``filling_of`` reads off the value-level filling and ``consistent_fillings`` (exact
+enumeration) says how many physical fillings stand behind each.
 """
 
 from __future__ import annotations
@@ -40,9 +29,9 @@ import numpy as np
 from numba import njit
 
 from workbench.checks import whole_number
-from workbench.games.rubbish.cards import Bid, bid_table, physical_ways, sub_multisets, without
+from workbench.games.rubbish.cards import Bid, bid_table, peek_odds, physical_ways, sub_multisets
 from workbench.games.rubbish.compiled import Positions, call_direct
-from workbench.games.rubbish.engine import Deal, Observation, Peek, State
+from workbench.games.rubbish.engine import Deal, Observation, Peek, State, peek_sights
 from workbench.games.rubbish.positions import (
     decisions_left,
     empty_positions,
@@ -149,9 +138,14 @@ class _Plan:
             seen = None
             if position == mine - 1 and observation.peek is not None:
                 seen = (observation.peek.card, observation.peek.source)
-            self.bid_sources.append(
-                _bid_draws(available, observation.held_out[seat], seen, position, seat)
-            )
+            listed, cumulative = _draw_table(available, observation.held_out[seat], seen)
+            if not listed:
+                raise ValueError(
+                    f"the observation is inconsistent: seat {seat} (bidding position "
+                    f"{position}) held out {observation.held_out[seat]} card(s) from "
+                    f"{list(available)}, and no such bid shows the peek {seen}"
+                )
+            self.bid_sources.append((listed, cumulative))
         self.options = [self.table.lock_option(observation.locked[seat]) for seat in order]
         self.money = rules.money_cards
         self.my_peek = observation.peek
@@ -171,19 +165,12 @@ class _Plan:
         observation, rules = self.observation, self.rules
         placeholder = Deal((0,) * rules.players, self.start, ())
         return State(rules, placeholder)._evolve(
-            rounds_done=observation.round - 1,
-            auctioneer=observation.auctioneer,
-            item=observation.item,
-            first_bidder=observation.first_bidder,
-            order=observation.order,
-            fame=observation.fame,
-            locked=observation.locked,
-            items_won=observation.items_won,
-            discarded=observation.discarded,
-            remaining=observation.remaining,
-            cheapskate_counts=observation.cheapskate_counts,
-            history=observation.history,
-        )
+            rounds_done=observation.round - 1, auctioneer=observation.auctioneer,
+            item=observation.item, first_bidder=observation.first_bidder, order=observation.order,
+            fame=observation.fame, locked=observation.locked, items_won=observation.items_won,
+            discarded=observation.discarded, remaining=observation.remaining,
+            cheapskate_counts=observation.cheapskate_counts, history=observation.history,
+        )  # fmt: skip
 
     def state(self, u: list[float], future: list[list[float]]) -> State:
         """One filled-in State from the uniform numbers ``u`` (``width`` of them) and fresh
@@ -210,8 +197,8 @@ class _Plan:
             if position == self.mine:
                 peeks.append(self.my_peek)
             else:
-                seen = _peeks(self.money, self.options[position - 1], self.order[position - 1],
-                              bids[position - 1])  # fmt: skip
+                seen = peek_sights(self.money, self.options[position - 1],
+                                   self.order[position - 1], bids[position - 1])  # fmt: skip
                 peeks.append(seen[int(u[k] * len(seen))])
                 k += 1
         history = []
@@ -228,11 +215,10 @@ class _Plan:
 
 
 class PositionSampler:
-    """``sample_states`` straight into the compiled engine's arrays: ``sample(rng, count)``
-    draws exactly what ``sample_states(observation, rng, count)`` draws and returns the
-    Positions ``positions.positions_of_states`` would make of its States, without building them
-    (peeks, which no compiled agent reads, are drawn but not kept). What search plays from:
-    ``draw`` takes the uniforms, ``fill_samples`` turns them into positions."""
+    """``sample_states`` straight into compiled positions: ``sample(rng, count)`` draws what
+    ``sample_states(observation, rng, count)`` draws and gives the positions of its States
+    without building them (peeks, which no compiled agent reads, are drawn but not kept).
+    The search draws the uniforms (``draw``) and fills them in (``fill_samples``) itself."""
 
     def __init__(self, observation: Observation) -> None:
         plan = self.plan = _Plan(observation)
@@ -281,21 +267,15 @@ class PositionSampler:
         return drawn[: count * width].reshape(count, width)
 
     def sample(self, rng: np.random.Generator, count: int, copies: int = 1) -> Positions:
-        """``count`` filled-in positions, one per game row; with ``copies`` the whole batch
-        again and again (row ``k * count + f``), as ``positions.repeat_positions(...,
-        tile=True)`` would make it."""
+        """``count`` filled-in positions, the whole batch ``copies`` times over (row ``k *
+        count + f``, as ``positions.repeat_positions(..., tile=True)`` would make it)."""
         positions = empty_positions(self.plan.rules, count * copies)
-        self.fill(positions, self.draw(rng, count), copies)
+        u = self.draw(rng, count)
+        call_direct(fill_samples, self.template, positions, u, count, copies, *self.tables())
         return positions
 
-    def fill(self, positions: Positions, u: np.ndarray, copies: int) -> None:
-        """Write the fillings of ``u`` (``draw``) into the first rows of ``positions``, the
-        whole batch ``copies`` times over (``fill_samples``)."""
-        call_direct(fill_samples, self.template, positions, u, u.shape[0], copies, *self.tables())
-
     def tables(self) -> tuple[np.ndarray, ...]:
-        """The sampler's arrays in ``fill_samples``' argument order (geek_pool ...
-        bid_cumulative)."""
+        """The sampler's arrays in ``fill_samples``' argument order."""
         return (
             self.geek_pool, self.geek_seats, self.destined, self.bid_seats, self.bid_hidden,
             self.bid_starts, self.bid_indices, self.bid_cumulative,
@@ -350,20 +330,6 @@ def fill_samples(  # type: ignore[no-untyped-def]
                 pos.bid_index[copy * count + f, bid_seats[b]] = bid_indices[chosen]
 
 
-@functools.lru_cache(maxsize=4096)
-def _peeks(money: tuple[int, ...], option: int, target: int, bid: Bid) -> tuple[Peek, ...]:
-    """What the engine's blind peek at ``bid`` can show, one entry per physical card it may
-    fall on (State._peek's rule: 2+ held-out cards, else the unused available ones)."""
-    table = bid_table(money)
-    if len(bid.cards) >= 2:
-        candidates, source = bid.cards, "held_out"
-    else:
-        candidates, source = table.unused[option][bid], "unused"
-    if not candidates:
-        return (Peek(target, None, source),)
-    return tuple(Peek(target, card, source) for card in candidates)
-
-
 @functools.lru_cache(maxsize=256)
 def _past_peeks(money: tuple[int, ...], history) -> tuple[tuple[tuple[Peek, ...], ...], ...]:
     """For each past round, what each peek (bidding positions 1 on) could have shown, given the
@@ -373,49 +339,25 @@ def _past_peeks(money: tuple[int, ...], history) -> tuple[tuple[tuple[Peek, ...]
     for index, record in enumerate(history):
         locked = history[index - 1].locked_next if index else (None,) * len(record.order)
         rounds.append(tuple(
-            _peeks(money, table.lock_option(locked[target]), target, record.bids[target])
+            peek_sights(money, table.lock_option(locked[target]), target, record.bids[target])
             for target in record.order[:-1]
         ))  # fmt: skip
     return tuple(rounds)
-
-
-def _bid_draws(
-    available: tuple[int, ...],
-    n_cards: int,
-    seen: tuple[int | None, str] | None,
-    position: int,
-    seat: int,
-) -> tuple[tuple[Bid, ...], list[float]]:
-    """The bids a hidden bid of ``n_cards`` can be, with cumulative probabilities: physical
-    card subsets, times the chance of what the seat's own peek ``seen`` showed."""
-    listed, cumulative = _draw_table(available, n_cards, seen)
-    if not listed:
-        raise ValueError(
-            f"the observation is inconsistent: seat {seat} (bidding position {position}) held "
-            f"out {n_cards} card(s) from {list(available)}, and no such bid shows the peek "
-            f"{seen}"
-        )
-    return listed, cumulative
 
 
 @functools.lru_cache(maxsize=1024)
 def _draw_table(
     available: tuple[int, ...], n_cards: int, seen: tuple[int | None, str] | None
 ) -> tuple[tuple[Bid, ...], list[float]]:
+    """The bids a hidden bid of ``n_cards`` can be, with cumulative probabilities: physical
+    card subsets, times the chance of what the seat's own peek ``seen`` showed."""
     bids, weights = [], []
     for cards in sub_multisets(available):
         if len(cards) != n_cards:
             continue
         weight = physical_ways(available, cards)
-        if seen is not None:
-            card, source = seen
-            pool = cards if len(cards) >= 2 else without(available, cards)
-            if source != ("held_out" if len(cards) >= 2 else "unused"):
-                weight = 0
-            elif card is None:
-                weight *= not pool
-            else:
-                weight *= pool.count(card)
+        if seen is not None:  # the peek's chance times its pool's size, the same for every bid
+            weight *= peek_odds(available, cards, *seen)[0]
         if weight:
             bids.append(Bid(cards))
             weights.append(weight)

@@ -59,9 +59,7 @@ class _Remembered:
     def __init__(self, agent: Any, size: int = 4096) -> None:
         self.agent = agent
         self.size = size
-        self._memo: OrderedDict[tuple[bytes, tuple[Any, ...], str], tuple[Any, dict]] = (
-            OrderedDict()
-        )
+        self._memo: OrderedDict[tuple[bytes, tuple, str], tuple[Any, dict]] = OrderedDict()
 
     def __repr__(self) -> str:
         return repr(self.agent)
@@ -128,38 +126,24 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
     values = sorted(set(rules.money_cards), reverse=True)
     bidders = [("the First Bidder", 0), ("a later bidder", 1)]
     controls = {
-        "locked": widgets.Dropdown(
-            options=[("nothing", None), *((str(v), v) for v in values)],
-            value=values[0],
-            description="locked",
-        ),
+        "locked": widgets.Dropdown(options=[("nothing", None), *((str(v), v) for v in values)],
+                                   value=values[0], description="locked"),
         "position": widgets.Dropdown(options=bidders, value=0, description="bidder is"),
-        "held_out": widgets.IntSlider(
-            value=min(3, len(rules.money_cards) - 1),
-            min=rules.min_cards_at(0),
-            max=len(rules.money_cards),
-            description="held out",
-        ),
-        "peek": widgets.Dropdown(
-            options=[("no peek", None), *((f"a {v}", v) for v in values)],
-            value=None,
-            description="peek saw",
-        ),
+        "held_out": widgets.IntSlider(value=min(3, len(rules.money_cards) - 1),
+                                      min=rules.min_cards_at(0), max=len(rules.money_cards),
+                                      description="held out"),
+        "peek": widgets.Dropdown(options=[("no peek", None), *((f"a {v}", v) for v in values)],
+                                 value=None, description="peek saw"),
         "prior": widgets.Dropdown(options=list(PRIORS), value="uniform", description="prior"),
-        "epsilon": widgets.FloatSlider(
-            value=0.0, min=0.0, max=0.5, step=0.05, description="epsilon"
-        ),
-        "seed": widgets.BoundedIntText(
-            value=seed, min=0, max=2**31 - 1, description="seed", layout={"width": "170px"}
-        ),
-    }
+        "epsilon": widgets.FloatSlider(value=0.0, min=0.0, max=0.5, step=0.05,
+                                       description="epsilon"),
+        "seed": _seed_control(seed),
+    }  # fmt: skip
 
     def usable(locked: int | None) -> tuple[int, ...]:
         return rules.money_cards if locked is None else without(rules.money_cards, (locked,))
 
-    def adapt(
-        locked: int | None, position: int, prior: str, **_: Any
-    ) -> dict[str, dict[str, Any]]:
+    def adapt(locked: int | None, position: int, prior: str, **_: Any) -> dict[str, dict]:
         cards = usable(locked)
         seen = sorted(set(cards), reverse=True)
         return {
@@ -172,23 +156,14 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
         }
 
     def compute(
-        locked: int | None,
-        position: int,
-        held_out: int,
-        peek: int | None,
-        prior: str,
-        epsilon: float,
-        seed: int,
-    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
+        locked: int | None, position: int, held_out: int, peek: int | None, prior: str,
+        epsilon: float, seed: int,
+    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:  # fmt: skip
         available = usable(locked)
         options: dict[str, Any] = {"rules": rules, "position": position}
         if prior != "uniform":
-            options = {
-                "situation": _situation(rules, locked),
-                "epsilon": epsilon,
-                "samples": EXPLORER_SAMPLES,
-                "seed": seed,
-            }
+            options = {"situation": _situation(rules, locked), "epsilon": epsilon,
+                       "samples": EXPLORER_SAMPLES, "seed": seed}  # fmt: skip
         agent = _prior_agent(prior)
         by_total = bid_posterior(available, held_out, peek, agent, **options)
         combinations = bid_posterior(available, held_out, peek, agent, by="combination", **options)
@@ -209,9 +184,7 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
             columns += ["low", "high"]
         return combinations.select(columns), chart
 
-    return Explorer(
-        controls, compute, title="Hidden-bid inference", adapt=adapt, pick=("total",)
-    )
+    return Explorer(controls, compute, title="Hidden-bid inference", adapt=adapt, pick=("total",))
 
 
 def _subtitle(chart: alt.TopLevelMixin, first: str) -> list[str]:
@@ -219,6 +192,12 @@ def _subtitle(chart: alt.TopLevelMixin, first: str) -> list[str]:
     title = chart.title
     own = getattr(title, "subtitle", alt.Undefined)
     return [first] if own is alt.Undefined or not own else [first, own]
+
+
+def _seed_control(seed: int) -> widgets.BoundedIntText:
+    return widgets.BoundedIntText(
+        value=seed, min=0, max=2**31 - 1, description="seed", layout={"width": "170px"}
+    )
 
 
 def _lineup(lineup: str, players: int) -> list[str] | str:
@@ -239,51 +218,33 @@ def cheapskate_explorer(
     rules = Rules() if rules is None else rules
     counts = tuple(dict.fromkeys((games, *GAME_COUNTS)))
     controls = {
-        "players": widgets.IntSlider(
-            value=rules.players, min=MIN_PLAYERS, max=MAX_PLAYERS, description="players"
-        ),
-        "destined_bonus": widgets.IntSlider(
-            value=rules.destined_bonus, min=0, max=60, step=5, description="destined bonus"
-        ),
-        "starting_fame": widgets.IntSlider(
-            value=rules.starting_fame, min=0, max=60, step=5, description="starting fame"
-        ),
+        "players": widgets.IntSlider(value=rules.players, min=MIN_PLAYERS, max=MAX_PLAYERS,
+                                     description="players"),
+        "destined_bonus": widgets.IntSlider(value=rules.destined_bonus, min=0, max=60, step=5,
+                                            description="destined bonus"),
+        "starting_fame": widgets.IntSlider(value=rules.starting_fame, min=0, max=60, step=5,
+                                           description="starting fame"),
         "bid_minimum": widgets.Dropdown(
             options=[(BID_MINIMUM_LABELS.get(name, name), name) for name in BID_MINIMUMS],
-            value=rules.bid_minimum,
-            description="bid minimum",
-        ),
+            value=rules.bid_minimum, description="bid minimum"),
         "starting_auctioneer": widgets.Dropdown(
             options=[("seat 0", 0), ("drawn at random", "random")],
             value=rules.starting_auctioneer if rules.starting_auctioneer == "random" else 0,
-            description="first auctioneer",
-        ),
+            description="first auctioneer"),
         "lineup": widgets.Dropdown(options=list(LINEUPS), value="heuristic", description="seats"),
-        "games": widgets.Dropdown(
-            options=[(f"{n:,}", n) for n in counts], value=games, description="games"
-        ),
-        "seed": widgets.BoundedIntText(
-            value=seed, min=0, max=2**31 - 1, description="seed", layout={"width": "170px"}
-        ),
-    }
+        "games": widgets.Dropdown(options=[(f"{n:,}", n) for n in counts], value=games,
+                                  description="games"),
+        "seed": _seed_control(seed),
+    }  # fmt: skip
 
     def compute(
-        players: int,
-        destined_bonus: int,
-        starting_fame: int,
-        bid_minimum: str,
-        starting_auctioneer: int | str,
-        lineup: str,
-        games: int,
-        seed: int,
-    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
+        players: int, destined_bonus: int, starting_fame: int, bid_minimum: str,
+        starting_auctioneer: int | str, lineup: str, games: int, seed: int,
+    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:  # fmt: skip
         variant = rules.replace(
-            players=players,
-            destined_bonus=destined_bonus,
-            starting_fame=starting_fame,
-            bid_minimum=bid_minimum,
-            starting_auctioneer=starting_auctioneer,
-        )
+            players=players, destined_bonus=destined_bonus, starting_fame=starting_fame,
+            bid_minimum=bid_minimum, starting_auctioneer=starting_auctioneer,
+        )  # fmt: skip
         report = cheapskate_frequency(variant, _lineup(lineup, players), games=games, seed=seed)
         first = "seat 0" if starting_auctioneer == 0 else "drawn at random"
         setting = (
@@ -299,18 +260,9 @@ def cheapskate_explorer(
             title=alt.Title(setting, subtitle=played, anchor="start", fontSize=13)
         )
         frame = report.summary.select(
-            "seat",
-            "agent",
-            "times_mean",
-            "times_low",
-            "times_high",
-            "fair_share",
-            "final_round_rate",
-            "streak_mean",
-            "win_rate",
-            "win_low",
-            "win_high",
-        )
+            "seat", "agent", "times_mean", "times_low", "times_high", "fair_share",
+            "final_round_rate", "streak_mean", "win_rate", "win_low", "win_high",
+        )  # fmt: skip
         return frame, chart
 
     return Explorer(controls, compute, title="Cheapskate frequency", pick=("seat",))

@@ -68,15 +68,9 @@ def _policies(
 
 
 def _analyse(
-    observation: Observation,
-    prior: object,
-    *,
-    epsilon: float,
-    history: bool,
-    samples: int,
-    seed: int,
-    bootstrap: int,
-) -> tuple[_Evidence, dict[int, _Policy], _Posterior, list[_Posterior]]:
+    observation: Observation, prior: object, *, epsilon: float, history: bool, samples: int,
+    seed: int, bootstrap: int,
+) -> tuple[_Evidence, dict[int, _Policy], _Posterior, list[_Posterior]]:  # fmt: skip
     evidence = _gather(observation, history)
     policies = _policies(prior, evidence, epsilon=epsilon, samples=samples, seed=seed)
     posterior = _evaluate(evidence, policies)
@@ -85,11 +79,10 @@ def _analyse(
         rng = generator(seed, 1_000_003)
         for _ in range(_check_positive("bootstrap", bootstrap)):
             cache: dict[int, _Policy] = {}
-            redrawn = {}
-            for seat, policy in policies.items():
+            for policy in policies.values():
                 if id(policy) not in cache:
                     cache[id(policy)] = policy.resampled(rng)
-                redrawn[seat] = cache[id(policy)]
+            redrawn = {seat: cache[id(policy)] for seat, policy in policies.items()}
             try:
                 replicates.append(_evaluate(evidence, redrawn))
             except ValueError:
@@ -98,16 +91,10 @@ def _analyse(
 
 
 def infer(
-    observation: Observation,
-    opponent: int | None = None,
-    *,
-    prior: object = UNIFORM,
-    epsilon: float = 0.0,
-    history: bool = True,
-    samples: int = 100,
-    seed: int = 0,
+    observation: Observation, opponent: int | None = None, *, prior: object = UNIFORM,
+    epsilon: float = 0.0, history: bool = True, samples: int = 100, seed: int = 0,
     bootstrap: int = 100,
-) -> Inference:
+) -> Inference:  # fmt: skip
     """From a real mid-game ``observation``: the posterior over ``opponent``'s bid total this
     round and over which geek each opponent holds.
 
@@ -143,14 +130,9 @@ def infer(
                 "geeks only"
             )
     evidence, policies, posterior, replicates = _analyse(
-        observation,
-        prior,
-        epsilon=epsilon,
-        history=history,
-        samples=samples,
-        seed=seed,
+        observation, prior, epsilon=epsilon, history=history, samples=samples, seed=seed,
         bootstrap=bootstrap,
-    )
+    )  # fmt: skip
     bids = _bids_frame(evidence, posterior, replicates, [] if opponent is None else [opponent])
     return Inference(
         bids,
@@ -160,10 +142,7 @@ def infer(
 
 
 def _bids_frame(
-    evidence: _Evidence,
-    posterior: _Posterior,
-    replicates: list[_Posterior],
-    seats: Sequence[int],
+    evidence: _Evidence, posterior: _Posterior, replicates: list[_Posterior], seats: Sequence[int]
 ) -> pl.DataFrame:
     rows = []
     for seat in seats:
@@ -175,22 +154,14 @@ def _bids_frame(
         bounds = {}
         if replicates:
             totals = [
-                {
-                    t: sum(float(p) for b, p in r.bids[seat].items() if b.total == t)
-                    for t in by_total
-                }
+                {t: sum(float(p) for b, p in r.bids[seat].items() if b.total == t)
+                 for t in by_total}
                 for r in replicates
-            ]
+            ]  # fmt: skip
             bounds = _percentiles(totals, by_total)
         for total, (p, combos) in sorted(by_total.items()):
-            rows.append(
-                {
-                    "seat": seat,
-                    "total": total,
-                    **_probability(p, bounds.get(total)),
-                    "combinations": ", ".join(combos),
-                }
-            )
+            rows.append({"seat": seat, "total": total, **_probability(p, bounds.get(total)),
+                         "combinations": ", ".join(combos)})  # fmt: skip
     return pl.DataFrame(rows, schema=_BIDS_SCHEMA)
 
 
@@ -210,15 +181,9 @@ def _geeks_frame(
             bounds = _percentiles([r.geeks[seat] for r in replicates], by_geek)
         for geek, p in by_geek.items():
             name, destined = rules.geeks[geek]
-            rows.append(
-                {
-                    "seat": seat,
-                    "geek": geek,
-                    "name": name,
-                    "destined": " & ".join(rules.items[item] for item in destined),
-                    **_probability(p, bounds.get(geek)),
-                }
-            )
+            rows.append({"seat": seat, "geek": geek, "name": name,
+                         "destined": " & ".join(rules.items[item] for item in destined),
+                         **_probability(p, bounds.get(geek))})  # fmt: skip
     return pl.DataFrame(rows, schema=_GEEKS_SCHEMA)
 
 
@@ -229,11 +194,9 @@ _GEEKS_SCHEMA = {
 
 
 def _assumptions(
-    evidence: _Evidence,
-    policies: Mapping[int, _Policy],
-    replicates: list[_Posterior],
+    evidence: _Evidence, policies: Mapping[int, _Policy], replicates: list[_Posterior],
     bootstrap: int,
-) -> pl.DataFrame:
+) -> pl.DataFrame:  # fmt: skip
     observation = evidence.observation
     rules = observation.rules
     deals = math.perm(len(evidence.candidate_geeks), len(evidence.opponents))
@@ -253,13 +216,8 @@ def _assumptions(
         rows.append(("play", f"seats {seats}: {text}"))
     past = [d for d in evidence.decisions if d.round < observation.round]
     if past:
-        rows.append(
-            (
-                "evidence",
-                f"{len(past)} past decisions (auction choices and revealed bids), each bid's "
-                "likelihood averaged over the bidder's blind peek",
-            )
-        )
+        rows.append(("evidence", f"{len(past)} past decisions (auction choices and revealed "
+                     "bids), each bid's likelihood averaged over the bidder's blind peek"))
     elif observation.history:
         rows.append(("evidence", "past rounds ignored (history=False)"))
     if evidence.steps:
@@ -268,28 +226,12 @@ def _assumptions(
     peek = observation.peek
     if peek is not None:
         seen = "nothing" if peek.card is None else f"a {peek.card}"
-        rows.append(
-            (
-                "evidence",
-                f"your peek: {seen} among seat {peek.target}'s "
-                f"{peek.source.replace('_', '-')} cards, weighed by its likelihood",
-            )
-        )
+        rows.append(("evidence", f"your peek: {seen} among seat {peek.target}'s "
+                     f"{peek.source.replace('_', '-')} cards, weighed by its likelihood"))
     if replicates:
-        rows.append(
-            (
-                "interval",
-                f"{CONFIDENCE:.0%} bootstrap intervals over the sampled policy: "
-                f"{len(replicates)} of {bootstrap} replicates usable",
-            )
-        )
+        rows.append(("interval", f"{CONFIDENCE:.0%} bootstrap intervals over the sampled "
+                     f"policy: {len(replicates)} of {bootstrap} replicates usable"))  # fmt: skip
     exact = all(p.kind == "uniform" for p in policies.values())
-    rows.append(
-        (
-            "arithmetic",
-            "exact fractions"
-            if exact
-            else "floating point (exact method; estimates where sampled)",
-        )
-    )
+    rows.append(("arithmetic", "exact fractions" if exact
+                 else "floating point (exact method; estimates where sampled)"))  # fmt: skip
     return pl.DataFrame(rows, schema={"topic": pl.String, "assumption": pl.String}, orient="row")

@@ -41,21 +41,11 @@ from workbench.kit.seeding import generator
 
 
 def bid_posterior(
-    available: Sequence[int],
-    n_cards: int,
-    peek: PeekLike = None,
-    prior: object = UNIFORM,
-    *,
-    rules: Rules | None = None,
-    situation: Observation | None = None,
-    geeks: Sequence[int] | None = None,
-    epsilon: float = 0.0,
-    samples: int = 200,
-    seed: int = 0,
-    bootstrap: int = 200,
-    by: str = "total",
-    position: int | None = None,
-) -> pl.DataFrame:
+    available: Sequence[int], n_cards: int, peek: PeekLike = None, prior: object = UNIFORM, *,
+    rules: Rules | None = None, situation: Observation | None = None,
+    geeks: Sequence[int] | None = None, epsilon: float = 0.0, samples: int = 200, seed: int = 0,
+    bootstrap: int = 200, by: str = "total", position: int | None = None,
+) -> pl.DataFrame:  # fmt: skip
     """P(bid | ``n_cards`` held out of ``available``, the ``peek``): exact Bayes over card subsets.
 
     ``peek`` is what you saw of this bidder: ``(card, source)``, a ``Peek``, or a card value
@@ -137,12 +127,9 @@ def bid_posterior(
 
 
 def _posterior_rows(
-    cards: tuple[int, ...],
-    n: int,
-    weights: Mapping[tuple[int, ...], Number],
-    evidence: tuple[int | None, str] | None,
-    name: str,
-) -> list[tuple[tuple[int, ...], int, Number, Number, Number]]:
+    cards: tuple[int, ...], n: int, weights: Mapping[tuple[int, ...], Number],
+    evidence: tuple[int | None, str] | None, name: str,
+) -> list[tuple[tuple[int, ...], int, Number, Number, Number]]:  # fmt: skip
     """(bid, ways, prior | count, likelihood, posterior) for every bid of ``n`` cards."""
     bids = _bids_of(cards, n)
     prior_mass = sum(weights.get(bid, 0) for bid in bids)
@@ -171,29 +158,16 @@ def _posterior_rows(
 
 
 def _posterior_frame(
-    cards: tuple[int, ...],
-    rows: list[tuple[tuple[int, ...], int, Number, Number, Number]],
-    replicates: list[dict[tuple[int, ...], float]],
-    method: str,
-    by: str,
-) -> pl.DataFrame:
+    cards: tuple[int, ...], rows: list[tuple[tuple[int, ...], int, Number, Number, Number]],
+    replicates: list[dict[tuple[int, ...], float]], method: str, by: str,
+) -> pl.DataFrame:  # fmt: skip
     if by == "combination":
         bounds = _percentiles(replicates, [row[0] for row in rows]) if replicates else {}
-        return pl.DataFrame(
-            [
-                {
-                    "cards": _text(bid),
-                    "total": sum(bid),
-                    "ways": ways,
-                    "prior": float(prior),
-                    "likelihood": float(chance),
-                    **_probability(post, bounds.get(bid)),
-                    "method": method,
-                }
-                for bid, ways, prior, chance, post in rows
-            ],
-            schema=_COMBINATION_SCHEMA,
-        )
+        return pl.DataFrame([
+            {"cards": _text(bid), "total": sum(bid), "ways": ways, "prior": float(prior),
+             "likelihood": float(chance), **_probability(post, bounds.get(bid)), "method": method}
+            for bid, ways, prior, chance, post in rows
+        ], schema=_COMBINATION_SCHEMA)  # fmt: skip
     totals: dict[int, list] = {}
     for bid, _, prior, _, post in rows:
         entry = totals.setdefault(sum(bid), [0, 0, []])
@@ -207,19 +181,11 @@ def _posterior_frame(
             for r in replicates
         ]
         bounds = _percentiles(per_total, totals)
-    return pl.DataFrame(
-        [
-            {
-                "total": total,
-                **_probability(post, bounds.get(total)),
-                "prior": float(prior),
-                "combinations": ", ".join(combos),
-                "method": method,
-            }
-            for total, (post, prior, combos) in sorted(totals.items())
-        ],
-        schema=_TOTAL_SCHEMA,
-    )
+    return pl.DataFrame([
+        {"total": total, **_probability(post, bounds.get(total)), "prior": float(prior),
+         "combinations": ", ".join(combos), "method": method}
+        for total, (post, prior, combos) in sorted(totals.items())
+    ], schema=_TOTAL_SCHEMA)  # fmt: skip
 
 
 _TOTAL_SCHEMA = {
