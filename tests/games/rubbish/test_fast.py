@@ -151,7 +151,7 @@ def test_new_games_deal_equal_geek_draws_in_seat_order():
         [0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0],
     ])  # fmt: skip
     positions = empty_positions(rules, len(draws))
-    compiled.deal_new(rules.starting_fame, draws, np.zeros(len(draws), np.int8), positions)
+    compiled.deal_new(draws, np.zeros(len(draws), np.int8), positions)
     np.testing.assert_array_equal(positions.geek, [[0, 1, 2, 3], [5, 1, 3, 2], [6, 5, 4, 3]])
     np.testing.assert_array_equal(positions.geek, np.argsort(draws, 1, kind="stable")[:, :4])
 

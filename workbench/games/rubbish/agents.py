@@ -78,8 +78,8 @@ class RandomAgent(CompiledAgent):
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        # The compiled choice reduces to this on one game (legal actions are listed in the order
-        # both engines share); a test checks the two agree.
+        # The compiled choice on one game, the legal actions in the order both engines share
+        # (a test checks the two agree).
         _require_choice(observation, legal_actions)
         return legal_actions[int(rng.random() * len(legal_actions))]
 
@@ -114,22 +114,15 @@ class HeuristicAgent(CompiledAgent):
     PARAMETERS = ("max_wanted_bid", "gain_share", "cheapskate_share", "last_round_share")
 
     def __init__(
-        self,
-        max_wanted_bid: int = 15,
-        gain_share: float = 0.5,
-        cheapskate_share: float = 0.7,
+        self, max_wanted_bid: int = 15, gain_share: float = 0.5, cheapskate_share: float = 0.7,
         last_round_share: float = 0.9,
-    ) -> None:
+    ) -> None:  # fmt: skip
         self.max_wanted_bid = whole_number(
             "HeuristicAgent max_wanted_bid", max_wanted_bid, low=0, allowed="a whole number >= 0"
         )
-        self.gain_share = real_number("HeuristicAgent gain_share", gain_share, low=0, high=1)
-        self.cheapskate_share = real_number(
-            "HeuristicAgent cheapskate_share", cheapskate_share, low=0, high=1
-        )
-        self.last_round_share = real_number(
-            "HeuristicAgent last_round_share", last_round_share, low=0, high=1
-        )
+        shares = (gain_share, cheapskate_share, last_round_share)
+        for name, share in zip(self.PARAMETERS[1:], shares, strict=True):
+            setattr(self, name, real_number(f"HeuristicAgent {name}", share, low=0, high=1))
 
     def parameters(self) -> np.ndarray:
         """``PARAMETERS`` as a float64 vector."""
@@ -188,16 +181,10 @@ def _require_choice(observation: object, legal_actions: Sequence[Action]) -> Non
 
 
 class SamplingAgent:
-    """Chooses by rollouts over the hidden facts it cannot see.
-
-    For each decision it draws ``samples`` worlds consistent with its observation — the other
-    players' geeks (uniform over the geeks it does not hold) and, for opponents who already bid
-    this round, bids with the public card counts, weighted by the number of physical card
-    subsets and by the likelihood of its own peek — then plays every candidate action in every
-    world to the end with ``rollout`` agents in the fast engine (the same worlds for every
-    candidate) and takes the action with the best mean result: share of the win, then score
-    margin over the best rival.
-    """
+    """Chooses by rollouts over the hidden facts: draws ``samples`` worlds consistent with its
+    observation (``sample_worlds``), plays every legal action in every world to the end with
+    ``rollout`` agents in the compiled loop, and takes the action with the best mean share of
+    the win, then score margin over the best rival."""
 
     name = "sampling"
     __repr__ = agent_repr

@@ -242,10 +242,8 @@ def peek_likelihood(
 
 
 def bid_weights(
-    available: tuple[int, ...],
-    n_cards: int,
-    peek: tuple[int | None, str] | None = None,
-) -> list[tuple[Bid, float]]:
+    available: tuple[int, ...], n_cards: int, peek: tuple[int | None, str] | None = None,
+) -> list[tuple[Bid, float]]:  # fmt: skip
     """Unnormalised posterior weights of each bid of ``n_cards`` from ``available`` under a
     uniform prior over physical card subsets, given an optional peek ``(card, source)``.
     Bids with weight 0 are left out."""

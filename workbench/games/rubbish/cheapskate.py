@@ -174,8 +174,7 @@ def _winning(frame: pl.DataFrame) -> pl.DataFrame:
 
 def cheapskate_by_player_count(
     rules: Rules | None = None, agent: Any = "heuristic", *,
-    player_counts: Iterable[int] = range(MIN_PLAYERS, MAX_PLAYERS + 1), games: int,
-    seed: SeedLike,
+    player_counts: Iterable[int] = range(MIN_PLAYERS, MAX_PLAYERS + 1), games: int, seed: SeedLike,
 ) -> CheapskateReport:  # fmt: skip
     """``cheapskate_frequency`` for each player count (``agent`` in every seat), stacked; the
     ``players`` column tells the reports apart. Each count uses the same ``seed``."""

@@ -1,13 +1,12 @@
-"""Rubbish Auction's compiled loop (numba): the rules of a round, the second implementation
-beside the readable step engine (``engine.State``; a test replays every recorded game through
-``State.apply``), and the data layout of the positions it plays.
+"""Rubbish Auction's compiled loop (numba), the rules' second implementation beside the
+readable step engine (a test replays every recorded game through ``State.apply``), and the
+data layout of the positions it plays.
 
 ``play`` plays games to the end, each from wherever it stands (``Positions``: a new game dealt
-by ``deal_new``, or a mid-game position with every hidden fact filled in), the seat s of game g
-playing policy row ``assignment[g, s]`` of the kit's ``PolicyTable`` (``policies.py``). Every
-decision reads one uniform, ``uniforms[d, g]`` for decision d of game g counted from where it
-started, so a batch of new games reads them in the order the numpy lockstep engine this
-replaced drew them (one ``rng.random(games)`` per decision) and a seed gives the same games.
+by ``deal_new``, or a mid-game position with every hidden fact filled in), seat s of game g
+playing row ``assignment[g, s]`` of the kit's ``PolicyTable`` (``policies.py``). Decision d of
+game g, counted from where it started, reads ``uniforms[d, g]``: a batch of new games reads
+them in the order the numpy lockstep engine this replaced drew them, so seeds kept their games.
 """
 
 from __future__ import annotations
@@ -131,16 +130,15 @@ def standings(tables: Tables, pos: Positions) -> tuple[np.ndarray, np.ndarray, n
 
 
 @njit(cache=True)
-def deal_new(starting_fame, geek_draws, auctioneers, pos):  # type: ignore[no-untyped-def]
-    """New games dealt into ``pos`` (whatever it held): game g's seats get the geeks of its
-    ``geek_draws[g]`` in increasing order of the draws (the first ``players`` of a stable
-    ``np.argsort(geek_draws[g])``), ``auctioneers[g]`` starts."""
+def deal_new(geek_draws, auctioneers, pos):  # type: ignore[no-untyped-def]
+    """The geeks and starting auctioneers of new games (``pos`` as ``empty_positions`` makes
+    them): game g's seats get the geeks in increasing order of its ``geek_draws[g]`` (the first
+    ``players`` of a stable ``np.argsort(geek_draws[g])``), ``auctioneers[g]`` starts."""
     games, n = pos.fame.shape
     geeks = geek_draws.shape[1]
     draws = np.empty(geeks)
     for g in range(games):
-        for geek in range(geeks):
-            draws[geek] = geek_draws[g, geek]
+        draws[:] = geek_draws[g]
         for seat in range(n):  # the smallest draw left (the first of equal ones), then drop it
             smallest, least = 0, draws[0]
             for geek in range(1, geeks):
@@ -149,19 +147,7 @@ def deal_new(starting_fame, geek_draws, auctioneers, pos):  # type: ignore[no-un
                 least = draws[geek] if lower else least
             pos.geek[g, seat] = smallest
             draws[smallest] = np.inf
-        for seat in range(n):
-            pos.fame[g, seat] = starting_fame
-            pos.lock[g, seat] = 0
-            pos.cheapskates[g, seat] = 0
-            pos.items_won[g, seat] = 0
-            pos.destined_won[g, seat] = 0
-            pos.bid_index[g, seat] = -1
-            pos.held[g, seat] = -1
-        for item in range(pos.remaining.shape[1]):
-            pos.remaining[g, item] = True
         pos.auctioneer[g] = auctioneers[g]
-        pos.rounds_done[g] = 0
-        pos.item[g] = pos.first[g] = pos.position[g] = -1
 
 
 @njit(cache=True, _nrt=False)

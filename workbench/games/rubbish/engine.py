@@ -435,11 +435,9 @@ def _auction_actions(remaining: tuple[int, ...], players: int) -> tuple[Auction,
 
 
 def score(
-    rules: Rules,
-    geeks: tuple[int, ...],
-    fame: tuple[int, ...],
+    rules: Rules, geeks: tuple[int, ...], fame: tuple[int, ...],
     items_won: tuple[tuple[int, ...], ...],
-) -> Result:
+) -> Result:  # fmt: skip
     """Final standings from end-of-play fame and items: the rulebook's scoring and tie-breaks."""
     destined_won = tuple(
         sum(item in rules.geeks[geek].destined for item in won)
@@ -453,12 +451,9 @@ def score(
 
 
 def new_game(
-    rules: Rules | None = None,
-    *,
-    seed: SeedLike,
-    geeks: Sequence[int] | None = None,
+    rules: Rules | None = None, *, seed: SeedLike, geeks: Sequence[int] | None = None,
     starting_auctioneer: int | str | None = None,
-) -> State:
+) -> State:  # fmt: skip
     """A new game. Same rules and seed -> same game; ``geeks`` (a geek index per seat) and
     ``starting_auctioneer`` (a seat, or "random": drawn from the seed) override the seeded
     deal and the rules' start, e.g. to set up a situation to study."""
@@ -551,11 +546,9 @@ def _round_opening(
 
 
 def _bidding(
-    round_number: int,
-    order: tuple[int, ...],
-    bids: tuple[Bid, ...] | list[Bid],
+    round_number: int, order: tuple[int, ...], bids: tuple[Bid, ...] | list[Bid],
     peeks: tuple[Peek | None, ...],
-) -> Iterator[LogEntry]:
+) -> Iterator[LogEntry]:  # fmt: skip
     # The bidder to play has already peeked: its peek is shown before its bid is made.
     for position in range(max(len(bids), len(peeks))):
         seat = order[position]

@@ -175,13 +175,9 @@ class BidOutcomes:
         return state
 
     def _weigh(
-        self,
-        weights: dict[int, dict[int, Number]],
-        seat: int,
-        state: State,
-        action: Any,
+        self, weights: dict[int, dict[int, Number]], seat: int, state: State, action: Any,
         peeks: list[tuple[Peek | None, Fraction]],
-    ) -> None:
+    ) -> None:  # fmt: skip
         base = state.observation(seat)
         legal = state.legal_actions()
         for geek in weights[seat]:
@@ -458,12 +454,9 @@ NO_HIGH, NO_LOW = -1, 10**9
 
 
 def _earlier_pass(
-    cache: BidOutcomes,
-    observation: Observation,
-    earlier: list[_Turn],
-    geeks: tuple[int, ...],
+    cache: BidOutcomes, observation: Observation, earlier: list[_Turn], geeks: tuple[int, ...],
     budget: _Budget,
-) -> dict[tuple[int, int], Number]:
+) -> dict[tuple[int, int], Number]:  # fmt: skip
     """Unnormalised P(highest, lowest earlier total; this round's counts and your peek)."""
     states: dict[tuple[Bid | None, int, int], Number] = {(None, NO_HIGH, NO_LOW): 1}
     for j, (turn, geek) in enumerate(zip(earlier, geeks, strict=True)):
@@ -498,14 +491,9 @@ def _earlier_pass(
 
 
 def _later_pass(
-    cache: BidOutcomes,
-    observation: Observation,
-    later: list[_Turn],
-    mine: Bid,
-    geeks: tuple[int, ...],
-    budget: _Budget,
-    prefixes: dict[tuple, dict[tuple, Number]],
-) -> dict[tuple[int, int], Number]:
+    cache: BidOutcomes, observation: Observation, later: list[_Turn], mine: Bid,
+    geeks: tuple[int, ...], budget: _Budget, prefixes: dict[tuple, dict[tuple, Number]],
+) -> dict[tuple[int, int], Number]:  # fmt: skip
     """P(highest, lowest later total | your bid ``mine``), the later bidders in turn. The
     states after the first k later bidders depend on their k geeks only: kept in
     ``prefixes`` and shared between deals."""
@@ -529,13 +517,8 @@ def _later_pass(
 
 
 def _later_step(
-    cache: BidOutcomes,
-    turn: _Turn,
-    geek: int,
-    states: dict[tuple, Number],
-    *,
-    final: bool,
-) -> dict[tuple, Number]:
+    cache: BidOutcomes, turn: _Turn, geek: int, states: dict[tuple, Number], *, final: bool,
+) -> dict[tuple, Number]:  # fmt: skip
     """The states after ``turn``'s bidder (holding ``geek``) chooses, from ``states``; for
     the ``final`` bidder only (highest, lowest) is kept, nobody looks at its bid after.
 

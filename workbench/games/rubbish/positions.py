@@ -86,12 +86,9 @@ NO_RECORDING = empty_recording(0, 0, 0)
 
 
 def play_positions(
-    rules: Rules,
-    positions: Positions,
-    agents: Sequence[Any],
-    uniforms: np.ndarray,
+    rules: Rules, positions: Positions, agents: Sequence[Any], uniforms: np.ndarray,
     recording: Recording | None = None,
-) -> Positions:
+) -> Positions:  # fmt: skip
     """Play every game of ``positions`` to the end in place, one compiled agent per seat
     (decision d of game g reads ``uniforms[d, g]``); record each round in ``recording`` if
     given."""
@@ -105,12 +102,9 @@ def play_positions(
 
 
 def play_new_games(
-    rules: Rules,
-    agents: Sequence[Any],
-    games: int,
-    rng: np.random.Generator,
+    rules: Rules, agents: Sequence[Any], games: int, rng: np.random.Generator,
     recording: Recording | None = None,
-) -> tuple[Positions, tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+) -> tuple[Positions, tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:  # fmt: skip
     """``games`` new games dealt (``compiled.deal_new``) and played to the end by ``agents``,
     drawing from ``rng`` as the module docstring says: (the finished positions, their standings
     (scores, ranks, win shares), the starting auctioneers). Records each round in ``recording``
@@ -122,16 +116,10 @@ def play_new_games(
     else:
         auctioneers = np.full(games, rules.starting_auctioneer, np.int8)
     uniforms = rng.random((rules.rounds * (n + 1), games))
-    positions = Positions(*(np.empty((games, *a.shape[1:]), a.dtype) for a in _no_games(rules)))
-    compiled.deal_new(rules.starting_fame, geek_draws, auctioneers, positions)
+    positions = empty_positions(rules, games)
+    compiled.deal_new(geek_draws, auctioneers, positions)
     play_positions(rules, positions, agents, uniforms, recording)
     return positions, compiled.standings(tables_for(rules), positions), auctioneers
-
-
-@lru_cache(maxsize=64)
-def _no_games(rules: Rules) -> Positions:
-    """Positions of no games: the fields' dtypes and shapes, made once per rule set."""
-    return empty_positions(rules, 0)
 
 
 def decisions_left(rules: Rules, positions: Positions) -> int:

@@ -54,17 +54,7 @@ from workbench.games.rubbish.inference.priors import UNIFORM as UNIFORM
 from workbench.games.rubbish.inference.situation import bidding_situation
 
 __all__ = [
-    "GameInference",
-    "Inference",
-    "bid_posterior",
-    "bidding_situation",
-    "game_inference",
-    "infer",
-    "likelihood",
-    "max_bid",
-    "max_bid_table",
-    "observations_before_last_bid",
-    "peek_distribution",
-    "peek_source",
-    "possible_bids",
-]
+    "GameInference", "Inference", "bid_posterior", "bidding_situation", "game_inference", "infer",
+    "likelihood", "max_bid", "max_bid_table", "observations_before_last_bid", "peek_distribution",
+    "peek_source", "possible_bids"
+]  # fmt: skip
