@@ -254,10 +254,6 @@ def sample_worlds(observation: Observation, worlds: int, rng: np.random.Generato
 
 
 __all__ = [
-    "CompiledAgent",
-    "FittedPolicy",
-    "HeuristicAgent",
-    "RandomAgent",
-    "SamplingAgent",
+    "CompiledAgent", "FittedPolicy", "HeuristicAgent", "RandomAgent", "SamplingAgent",
     "sample_worlds",
-]
+]  # fmt: skip

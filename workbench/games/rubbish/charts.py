@@ -93,9 +93,8 @@ def game_inference_chart(
     base = alt.Chart(scores).encode(
         x=alt.X("round:O", title="round", axis=alt.Axis(labelAngle=0)),
         y=alt.Y(f"{measure}:Q", title=label, scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("prior:N", title="prior"),
-        detail="seat:N",
-    )
+        color=alt.Color("prior:N", title="prior"), detail="seat:N",
+    )  # fmt: skip
     lines = base.mark_line(opacity=0.6)
     points = base.mark_point(filled=True).encode(shape=alt.Shape("seat:N", title="seat"))
     return (lines + points).properties(width=WIDTH, height=HEIGHT, title=title)
@@ -105,10 +104,9 @@ def cheapskate_chart(summary: pl.DataFrame, *, x: str = "seat", title: str = "")
     """Mean times cheapskate per game with 95% intervals (a ``CheapskateReport.summary``), by
     ``x`` ("seat" or "players"), beside the exact fair share (rounds / players) as a tick."""
     _check(
-        summary,
-        [x, "seat", "agent", "times_mean", "times_low", "times_high", "fair_share"],
+        summary, [x, "seat", "agent", "times_mean", "times_low", "times_high", "fair_share"],
         "cheapskate_chart",
-    )
+    )  # fmt: skip
     encodings: dict = {"x": alt.X(f"{x}:O", title=x, axis=alt.Axis(labelAngle=0))}
     if x != "seat":
         encodings["xOffset"] = alt.XOffset("seat:O")
@@ -193,11 +191,7 @@ def _title(text: str, subtitle: str | list[str]) -> alt.Title | str:
 
 
 __all__ = [
-    "bid_posterior_chart",
-    "cheapskate_chart",
-    "cheapskate_distribution_chart",
-    "cheapskate_win_rate_chart",
-    "cheapskate_winning_chart",
-    "game_inference_chart",
+    "bid_posterior_chart", "cheapskate_chart", "cheapskate_distribution_chart",
+    "cheapskate_win_rate_chart", "cheapskate_winning_chart", "game_inference_chart",
     "geek_posterior_chart",
-]
+]  # fmt: skip

@@ -97,10 +97,9 @@ def cheapskate_frequency(
         run = (run + 1) * cheap[:, k, :]
         np.maximum(longest, run, out=longest)
     frame = games_frame.with_columns(
-        final_round=pl.Series(cheap[:, -1, :].ravel()),
-        longest_streak=pl.Series(longest.ravel()),
+        final_round=pl.Series(cheap[:, -1, :].ravel()), longest_streak=pl.Series(longest.ravel()),
         times=pl.col("times_cheapskate").cast(pl.Int64),
-    )
+    )  # fmt: skip
     keys = ["seat", "agent"]
     summary = _summary(frame, keys, rules)
     facts = cheapskate_facts(n, r).with_columns(

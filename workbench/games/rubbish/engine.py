@@ -36,10 +36,9 @@ class Auction(_AuctionFields):
 
     def __new__(cls, item: int, first_bidder: int) -> Auction:
         return super().__new__(
-            cls,
-            whole_number("Auction item", item, allowed="a whole number (an item's number)"),
+            cls, whole_number("Auction item", item, allowed="a whole number (an item's number)"),
             whole_number("Auction first_bidder", first_bidder, allowed="a whole number (a seat)"),
-        )
+        )  # fmt: skip
 
 
 Action = Auction | Bid
@@ -313,17 +312,15 @@ class State(Evolving):
         fewest = self.rules.min_cards_at(position)
         if not isinstance(action, Bid):
             raise IllegalAction(
-                action,
-                f"seat {player} must play a Bid(cards) for item {self.item}",
+                action, f"seat {player} must play a Bid(cards) for item {self.item}",
                 self._table.legal(option, fewest),
-            )
+            )  # fmt: skip
         index = self._table.index[option].get(action)
         if index is None or index < fewest:
             raise IllegalAction(
-                action,
-                self._bid_problem(player, position, action),
+                action, self._bid_problem(player, position, action),
                 self._table.legal(option, fewest),
-            )
+            )  # fmt: skip
         action = self._table.bids[option][index]  # the canonical Bid, plain ints
         bids = (*self.bids, action)
         if len(bids) < len(self.order):
@@ -471,12 +468,9 @@ def new_game(
         start = random_start
     else:
         start = whole_number(
-            "starting_auctioneer",
-            starting_auctioneer,
-            low=0,
-            high=rules.players - 1,
+            "starting_auctioneer", starting_auctioneer, low=0, high=rules.players - 1,
             allowed=f"a seat 0–{rules.players - 1}, 'random' or None (the rules' choice)",
-        )
+        )  # fmt: skip
     return State(rules, Deal(geeks, start, uniforms))
 
 

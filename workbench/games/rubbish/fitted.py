@@ -20,10 +20,8 @@ from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
 FITTING = Fitting(
     version="rubbish-heuristic-1",
     parameters=(
-        Parameter("max_wanted_bid", 15.0, 0.0, 40.0),
-        Parameter("gain_share", 0.5, 0.0, 1.0),
-        Parameter("cheapskate_share", 0.7, 0.0, 1.0),
-        Parameter("last_round_share", 0.9, 0.0, 1.0),
+        Parameter("max_wanted_bid", 15.0, 0.0, 40.0), Parameter("gain_share", 0.5, 0.0, 1.0),
+        Parameter("cheapskate_share", 0.7, 0.0, 1.0), Parameter("last_round_share", 0.9, 0.0, 1.0),
     ),
     policy=lambda rules, vector: FittedPolicy(vector),
     opponents=(RandomAgent, HeuristicAgent),

@@ -17,11 +17,8 @@ GAME = Game(
     new_game=new_game,
     # Weakest first, as measured at the rulebook's rules (docs/reference/agents.md).
     agents={
-        "random": RandomAgent,
-        "heuristic": HeuristicAgent,
-        "sampling": SamplingAgent,
-        "fitted": RubbishFittedAgent,
-        "search": RubbishSearchAgent,
+        "random": RandomAgent, "heuristic": HeuristicAgent, "sampling": SamplingAgent,
+        "fitted": RubbishFittedAgent, "search": RubbishSearchAgent,
     },
     default_agent="heuristic",
     reference_agent="fitted",

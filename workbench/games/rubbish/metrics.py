@@ -25,19 +25,16 @@ GAME_METRICS: tuple[GameMetric, ...] = (
         "winners); 1/players is an even share",
     ),
     GameMetric(
-        "empty_cheapskate_rate",
-        "mean",
+        "empty_cheapskate_rate", "mean",
         "share of rounds whose cheapskate bid nothing (a bid total of 0)",
     ),
     GameMetric(
-        "discarded_items",
-        "mean",
+        "discarded_items", "mean",
         "items per game whose winner overspent and discarded them (the 'discard' reading)",
     ),
     GameMetric("destined_items_won", "mean", "destined items won per game, all seats together"),
     GameMetric(
-        "first_bidder_win_rate",
-        "mean",
+        "first_bidder_win_rate", "mean",
         "share of rounds won by the First Bidder (who wins ties for the highest bid)",
     ),
     GameMetric(

@@ -446,8 +446,7 @@ def outcomes_chart(frame: pl.DataFrame, *, series: str | None = None, title: str
         .encode(
             x=alt.X("total:Q", title="your bid total (thousands)"),
             y=alt.Y("probability:Q", title="probability", scale=alt.Scale(domain=[0, 1])),
-            color=alt.Color("outcome:N", title=None),
-            shape=alt.Shape("outcome:N", title=None),
+            color=alt.Color("outcome:N", title=None), shape=alt.Shape("outcome:N", title=None),
             tooltip=["bid", "outcome", "probability"],
         )
         .properties(width=WIDTH // 2 + 40 if series else WIDTH, height=220)

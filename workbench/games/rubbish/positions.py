@@ -47,38 +47,26 @@ def empty_positions(rules: Rules, games: int) -> Positions:
     """``games`` new games with no geeks dealt yet (all geek 0), seat 0 to start."""
     n, by_seat = rules.players, (games, rules.players)
     return Positions(
-        geek=np.zeros(by_seat, np.int16),
-        fame=np.full(by_seat, rules.starting_fame, np.int32),
-        lock=np.zeros(by_seat, np.int8),
-        remaining=np.ones((games, rules.rounds), np.bool_),
-        auctioneer=np.zeros(games, np.int8),
-        cheapskates=np.zeros(by_seat, np.int16),
-        items_won=np.zeros(by_seat, np.int16),
-        destined_won=np.zeros(by_seat, np.int16),
-        rounds_done=np.zeros(games, np.int16),
-        item=np.full(games, -1, np.int8),
-        first=np.full(games, -1, np.int8),
-        position=np.full(games, -1, np.int8),
-        bid_index=np.full((games, n), -1, np.int16),
-        held=np.full((games, n), -1, np.int8),
-    )
+        geek=np.zeros(by_seat, np.int16), fame=np.full(by_seat, rules.starting_fame, np.int32),
+        lock=np.zeros(by_seat, np.int8), remaining=np.ones((games, rules.rounds), np.bool_),
+        auctioneer=np.zeros(games, np.int8), cheapskates=np.zeros(by_seat, np.int16),
+        items_won=np.zeros(by_seat, np.int16), destined_won=np.zeros(by_seat, np.int16),
+        rounds_done=np.zeros(games, np.int16), item=np.full(games, -1, np.int8),
+        first=np.full(games, -1, np.int8), position=np.full(games, -1, np.int8),
+        bid_index=np.full((games, n), -1, np.int16), held=np.full((games, n), -1, np.int8),
+    )  # fmt: skip
 
 
 def empty_recording(games: int, rounds: int, players: int) -> Recording:
     """Recording arrays for ``games`` games (0 games: nothing is recorded)."""
     by_seat = (games, rounds, players)
     return Recording(
-        item=np.full((games, rounds), -1, np.int8),
-        first=np.full((games, rounds), -1, np.int8),
-        bid_index=np.full(by_seat, -1, np.int16),
-        lock_before=np.zeros(by_seat, np.int8),
-        total=np.zeros(by_seat, np.int16),
-        cards=np.zeros(by_seat, np.int8),
-        role=np.zeros(by_seat, np.int8),
-        fame_after=np.zeros(by_seat, np.int16),
-        score_after=np.zeros(by_seat, np.int16),
-        kept=np.zeros((games, rounds), np.bool_),
-    )
+        item=np.full((games, rounds), -1, np.int8), first=np.full((games, rounds), -1, np.int8),
+        bid_index=np.full(by_seat, -1, np.int16), lock_before=np.zeros(by_seat, np.int8),
+        total=np.zeros(by_seat, np.int16), cards=np.zeros(by_seat, np.int8),
+        role=np.zeros(by_seat, np.int8), fame_after=np.zeros(by_seat, np.int16),
+        score_after=np.zeros(by_seat, np.int16), kept=np.zeros((games, rounds), np.bool_),
+    )  # fmt: skip
 
 
 #: What the compiled loop writes to when not recording.

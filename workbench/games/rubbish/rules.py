@@ -22,10 +22,8 @@ OVERSPEND_READINGS = ("discard", "keep")
 #: Readings of the fewest cards a bid may hold out, as (First Bidder, later bidders). The
 #: rulebook: the First Bidder holds out "any number" of cards, each later bidder "one or more".
 BID_MINIMUMS: dict[str, tuple[int, int]] = {
-    "first_any_later_one": (0, 1),
-    "any": (0, 0),
-    "one": (1, 1),
-}
+    "first_any_later_one": (0, 1), "any": (0, 0), "one": (1, 1),
+}  # fmt: skip
 
 
 class Geek(NamedTuple):
@@ -80,13 +78,10 @@ class Rules:
         # Whole numbers may be Python or numpy integers and are stored as Python ints; bools,
         # floats and strings are refused. Every problem is a ValueError naming the field.
         players = whole_number(
-            "players",
-            self.players,
-            low=MIN_PLAYERS,
-            high=MAX_PLAYERS,
+            "players", self.players, low=MIN_PLAYERS, high=MAX_PLAYERS,
             allowed=f"{MIN_PLAYERS}–{MAX_PLAYERS} (the box holds five sets of money cards)",
             type_error=ValueError,
-        )
+        )  # fmt: skip
         object.__setattr__(self, "players", players)
         object.__setattr__(self, "money_cards", _money_cards(self.money_cards))
         for name in ("starting_fame", "destined_bonus"):

@@ -82,12 +82,10 @@ def _bid_candidates(legal_actions: Sequence[Bid], around: int) -> list[Bid]:
 def searching(model: Any) -> Searching:
     """The kit's ``Searching`` with ``model`` at every other seat of the playouts."""
     return Searching(
-        sample_states=sample_states,
-        play_from=play_from,
+        sample_states=sample_states, play_from=play_from,
         rollout_agents=functools.partial(rollout_agents, model=model),
-        candidates=functools.partial(candidates, model=model),
-        budget=BUDGET,
-    )
+        candidates=functools.partial(candidates, model=model), budget=BUDGET,
+    )  # fmt: skip
 
 
 class RubbishSearchAgent(SearchAgent):

@@ -66,16 +66,10 @@ def batch_games_frame(batch: PlayedBatch, labels: Sequence[str], first_game: int
     game, seat, agent = _seat_columns(tuple(labels), scores.shape[0])
     return pl.DataFrame(
         {
-            "game": game + first_game if first_game else game,
-            "seat": seat,
-            "agent": agent,
-            "geek": positions.geek.ravel().astype(np.int8),
-            "score": scores.ravel(),
-            "fame": positions.fame.ravel(),
-            "rank": ranks.ravel(),
-            "won": (ranks == 1).ravel(),
-            "win_share": share.ravel(),
-            "items_won": positions.items_won.ravel().astype(np.int8),
+            "game": game + first_game if first_game else game, "seat": seat, "agent": agent,
+            "geek": positions.geek.ravel().astype(np.int8), "score": scores.ravel(),
+            "fame": positions.fame.ravel(), "rank": ranks.ravel(), "won": (ranks == 1).ravel(),
+            "win_share": share.ravel(), "items_won": positions.items_won.ravel().astype(np.int8),
             "destined_won": positions.destined_won.ravel().astype(np.int8),
             "times_cheapskate": positions.cheapskates.ravel().astype(np.int8),
         }
@@ -106,11 +100,9 @@ def batch_rounds_frame(
         {
             "game": game,
             "round": np.tile(np.repeat(np.arange(1, rounds + 1), n), games).astype(np.int8),
-            "seat": seats.astype(np.int8),
-            "agent": agent_column(labels, seats),
+            "seat": seats.astype(np.int8), "agent": agent_column(labels, seats),
             "item": np.repeat(recording.item.ravel(), n).astype(np.int8),
-            "first_bidder": first.astype(np.int8),
-            "position": position.astype(np.int8),
+            "first_bidder": first.astype(np.int8), "position": position.astype(np.int8),
             "bid_total": recording.total.ravel().astype(np.int16),
             "cards_held_out": recording.cards.ravel().astype(np.int8),
             "role": pl.Series(list(ROLES), dtype=ROLE_TYPE).gather(recording.role.ravel()),
@@ -153,11 +145,9 @@ def replay_recorded_game(rules: Rules, batch: PlayedBatch, game: int) -> State:
     """Replay game ``game`` of a recorded fast batch through ``State.apply``, action by action
     (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
     state = new_game(
-        rules,
-        seed=0,
-        geeks=tuple(int(g) for g in batch.positions.geek[game]),
+        rules, seed=0, geeks=tuple(int(g) for g in batch.positions.geek[game]),
         starting_auctioneer=int(batch.starting_auctioneer[game]),
-    )
+    )  # fmt: skip
     assert batch.recording is not None, "replay needs a recorded batch"
     return replay_rounds(state, batch.recording, game)
 

@@ -41,10 +41,9 @@ EXPLORER_ROLLOUTS = 4
 LINEUPS = ("heuristic", "random", "heuristic vs random")
 #: How the cheapskate explorer names the readings of the bid minimum (First Bidder, later).
 BID_MINIMUM_LABELS = {
-    "first_any_later_one": "First Bidder 0, later 1 (rulebook)",
-    "any": "0 for everyone",
+    "first_any_later_one": "First Bidder 0, later 1 (rulebook)", "any": "0 for everyone",
     "one": "1 for everyone",
-}
+}  # fmt: skip
 #: Games per re-run the cheapskate explorer offers (the first is the default: under a second).
 GAME_COUNTS = (5_000, 1_000, 20_000, 50_000)
 

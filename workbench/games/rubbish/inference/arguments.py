@@ -65,12 +65,9 @@ def _position(position: int | None, rules: Rules) -> int | None:
     if position is None:
         return None
     return whole_number(
-        "position",
-        position,
-        low=0,
-        high=rules.players - 1,
+        "position", position, low=0, high=rules.players - 1,
         allowed=f"a bidding position 0–{rules.players - 1} (0 = the First Bidder) or None",
-    )
+    )  # fmt: skip
 
 
 def _count(n_cards: int, cards: tuple[int, ...], rules: Rules, position: int | None = None) -> int:
@@ -166,11 +163,8 @@ def _exact_text(value: Number) -> str | None:
 #: A probability's columns in the posterior frames: the float, the exact fraction as text (None
 #: unless exact) and the bootstrap interval (None unless the prior was sampled).
 _PROBABILITY_SCHEMA = {
-    "probability": pl.Float64,
-    "exact": pl.String,
-    "low": pl.Float64,
-    "high": pl.Float64,
-}
+    "probability": pl.Float64, "exact": pl.String, "low": pl.Float64, "high": pl.Float64,
+}  # fmt: skip
 
 
 def _probability(value: Number, interval: tuple[float, float] | None) -> dict[str, Any]:

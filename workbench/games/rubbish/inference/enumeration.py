@@ -59,9 +59,7 @@ def possible_bids(
         ways = sum(ways_of[bid] for bid in by_total[total])
         rows.append(
             {
-                "total": total,
-                "ways": ways,
-                "probability": ways / subsets,
+                "total": total, "ways": ways, "probability": ways / subsets,
                 "exact": str(Fraction(ways, subsets)),
                 "combinations": ", ".join(_text(bid) for bid in by_total[total]),
             }
@@ -97,10 +95,7 @@ def peek_distribution(
                 seen[card] = seen.get(card, Fraction(0)) + prior * chance
     rows = [
         {
-            "card": card,
-            "source": source,
-            "probability": float(chance),
-            "exact": str(chance),
+            "card": card, "source": source, "probability": float(chance), "exact": str(chance),
         }
         for card, chance in sorted(seen.items(), key=lambda kv: _none_first(kv[0]))
     ]
@@ -153,14 +148,10 @@ def max_bid_table(observation: Observation) -> pl.DataFrame:
             to_beat = most + 1 if ahead else most
         rows.append(
             {
-                "seat": seat,
-                "locked": observation.locked[seat],
-                "available": _text(cards),
-                "max_bid": sum(cards),
-                "held_out": held,
+                "seat": seat, "locked": observation.locked[seat], "available": _text(cards),
+                "max_bid": sum(cards), "held_out": held,
                 "min_now": None if held is None else sum(cards[len(cards) - held :]),
-                "max_now": None if held is None else most,
-                "to_beat": to_beat,
+                "max_now": None if held is None else most, "to_beat": to_beat,
             }
         )
     return pl.DataFrame(rows, schema=_MAX_BID_SCHEMA)

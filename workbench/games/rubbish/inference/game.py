@@ -136,8 +136,7 @@ def _game_summary(scores: pl.DataFrame) -> pl.DataFrame:
     return (
         scores.group_by("prior", maintain_order=True)
         .agg(
-            bids=pl.len().cast(pl.Int64),
-            p_true_total=pl.col("p_true_total").mean(),
+            bids=pl.len().cast(pl.Int64), p_true_total=pl.col("p_true_total").mean(),
             most_likely_right=(pl.col("most_likely") == pl.col("true_total")).mean(),
             p_true_geek=pl.col("p_true_geek").mean(),
             p_true_geek_last_round=pl.col("p_true_geek").filter(pl.col("round") == last).mean(),

@@ -135,10 +135,9 @@ def infer(
     )  # fmt: skip
     bids = _bids_frame(evidence, posterior, replicates, [] if opponent is None else [opponent])
     return Inference(
-        bids,
-        _geeks_frame(evidence, posterior, replicates),
+        bids, _geeks_frame(evidence, posterior, replicates),
         _assumptions(evidence, policies, replicates, bootstrap),
-    )
+    )  # fmt: skip
 
 
 def _bids_frame(
