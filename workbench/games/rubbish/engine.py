@@ -498,25 +498,18 @@ def _dealt_geeks(geeks: object, rules: Rules) -> tuple[int, ...]:
 def _log_entries(state: State) -> Iterator[LogEntry]:
     rules = state.rules
     for record, peeks in zip(state.history, state.peek_history, strict=True):
-        yield from _round_opening(
-            rules, record.round, record.auctioneer, record.item, record.first_bidder
-        )
+        yield _auction_entry(rules, record)
         bids_in_order = [record.bids[seat] for seat in record.order]
         yield from _bidding(record.round, record.order, bids_in_order, peeks)
         yield from _reveal(rules, record)
     if state.item is not None:
-        yield from _round_opening(
-            rules, state.round, state.auctioneer, state.item, state.first_bidder
-        )
+        yield _auction_entry(rules, state)
         yield from _bidding(state.round, state.order, state.bids, state.peeks)
     if state.is_over:
         result = state.result()
         for seat, geek in enumerate(state.deal.geeks):
-            won = [
-                rules.items[item]
-                for item in state.items_won[seat]
-                if item in rules.geeks[geek].destined
-            ]
+            destined = rules.geeks[geek].destined
+            won = [rules.items[item] for item in state.items_won[seat] if item in destined]
             text = (
                 f"seat {seat} reveals geek {rules.geeks[geek].name}: destined items won "
                 f"{won or 'none'}, +{rules.destined_bonus * len(won)} fame -> {result.scores[seat]}"
@@ -529,14 +522,13 @@ def _log_entries(state: State) -> Iterator[LogEntry]:
         )
 
 
-def _round_opening(
-    rules: Rules, round_number: int, auctioneer: int, item: int, first_bidder: int
-) -> Iterator[LogEntry]:
+def _auction_entry(rules: Rules, at: RoundRecord | State) -> LogEntry:
+    """The auctioneer's choice ``at`` a round's record or a State in the round."""
     text = (
-        f"round {round_number}: seat {auctioneer} auctions {rules.items[item]} (item {item}) "
-        f"and names seat {first_bidder} First Bidder"
+        f"round {at.round}: seat {at.auctioneer} auctions {rules.items[at.item]} (item "
+        f"{at.item}) and names seat {at.first_bidder} First Bidder"
     )
-    yield LogEntry(round_number, "auction", auctioneer, text)
+    return LogEntry(at.round, "auction", at.auctioneer, text)
 
 
 def _bidding(
@@ -574,19 +566,12 @@ def _reveal(rules: Rules, record: RoundRecord) -> Iterator[LogEntry]:
             f"fame {before[w]} -> 0 and {item} is discarded"
         )
         yield LogEntry(r, "discard", w, text)
-    yield LogEntry(
-        r,
-        "cheapskate",
-        c,
-        f"seat {c} is the cheapskate ({record.bids[c].total}): "
-        "no fame change, takes the Next Auctioneer card",
-    )
+    text = f"seat {c} is the cheapskate ({record.bids[c].total}): no fame change, takes the "
+    yield LogEntry(r, "cheapskate", c, text + "Next Auctioneer card")
     for seat in record.order:
         if seat not in (w, c):
-            text = (
-                f"seat {seat} gains {record.bids[seat].total}: fame {before[seat]} -> {after[seat]}"
-            )
-            yield LogEntry(r, "gain", seat, text)
+            text = f"seat {seat} gains {record.bids[seat].total}: fame {before[seat]} -> "
+            yield LogEntry(r, "gain", seat, text + str(after[seat]))
     for seat in record.order:
         if record.locked_next[seat] is not None:
             text = f"seat {seat} locks their {record.locked_next[seat]} for round {r + 1}"

@@ -1,13 +1,9 @@
 """Rubbish Auction's own balance metrics (``GAME_METRICS``, ``game_metrics``): pure functions of
 the ``simulate`` frames, one value per game, summarised over games by the designer's bench.
 
-Every round has exactly one winner (highest bid, ties to the bidder nearest the First Bidder)
-and one cheapskate (lowest bid, ties to the bidder furthest from the First Bidder), who gains no
-fame and is the next round's auctioneer.
-
+Every round has one winner and one cheapskate (who gains no fame and is the next auctioneer).
 The starting auctioneer's advantage is the bench's common ``first_seat_advantage`` under the
-rulebook (``starting_auctioneer=0``: seat 0 holds the Next Auctioneer card first); the frames do
-not say who started when ``starting_auctioneer="random"``, so there is no separate metric.
+rulebook (seat 0 starts); the frames do not say who started when it is drawn at random.
 """
 
 from __future__ import annotations
@@ -19,8 +15,7 @@ from workbench.metrics import GameMetric
 
 GAME_METRICS: tuple[GameMetric, ...] = (
     GameMetric(
-        "winner_cheapskate_rate",
-        "mean",
+        "winner_cheapskate_rate", "mean",
         "share of rounds in which the game's winner was the cheapskate (averaged over joint "
         "winners); 1/players is an even share",
     ),

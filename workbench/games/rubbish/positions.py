@@ -1,11 +1,8 @@
-"""The Python side of Rubbish Auction's compiled loop (``compiled.py``): the rule tables, positions
-from new deals, from step-engine States and from one seat's observation, and ``play_from``
-(continuations of given positions).
-
-Random streams: a batch of new games draws, from its generator and in this order, the geeks
-(``rng.random((games, geeks))``, argsorted), the starting auctioneers if random, then one
-uniform per game for every decision, round by round (the auction, then each bidding position),
-as ``rng.random((decisions, games))``: the draws of the numpy lockstep engine this replaced.
+"""The Python side of the compiled loop: the rule tables, positions from new deals, from
+step-engine States and from one seat's observation, and ``play_from`` (continuations of given
+positions). A batch of new games draws, in this order, the geeks (``rng.random((games,
+geeks))``), the starting auctioneers if random, then ``rng.random((decisions, games))``: the
+draws of the numpy lockstep engine this replaced.
 """
 
 from __future__ import annotations
@@ -77,9 +74,8 @@ def play_positions(
     rules: Rules, positions: Positions, agents: Sequence[Any], uniforms: np.ndarray,
     recording: Recording | None = None,
 ) -> Positions:  # fmt: skip
-    """Play every game of ``positions`` to the end in place, one compiled agent per seat
-    (decision d of game g reads ``uniforms[d, g]``); record each round in ``recording`` if
-    given."""
+    """Play every game of ``positions`` to the end in place, one compiled agent per seat;
+    record each round in ``recording`` if given."""
     table = policy_table(agents)
     games = len(positions.fame)
     compiled.play(
@@ -93,10 +89,9 @@ def play_new_games(
     rules: Rules, agents: Sequence[Any], games: int, rng: np.random.Generator,
     recording: Recording | None = None,
 ) -> tuple[Positions, tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:  # fmt: skip
-    """``games`` new games dealt (``compiled.deal_new``) and played to the end by ``agents``,
-    drawing from ``rng`` as the module docstring says: (the finished positions, their standings
-    (scores, ranks, win shares), the starting auctioneers). Records each round in ``recording``
-    if given."""
+    """``games`` new games dealt and played to the end by ``agents``, drawing from ``rng`` as
+    the module docstring says: (the finished positions, their standings, the starting
+    auctioneers)."""
     n = rules.players
     geek_draws = rng.random((games, len(rules.geeks)))
     if rules.starting_auctioneer == "random":
@@ -144,9 +139,8 @@ def positions_of_states(states: Sequence[State]) -> Positions:
 
 
 def positions_of_observation(observation: Observation) -> Positions:
-    """One game as ``observation``'s player sees it: the public record, its own geek at its
-    seat (the other seats' geeks, unknown, are 0) and the number of cards each earlier bidder
-    holds out (their bids unknown, -1). What a compiled agent's step call decides from."""
+    """One game as ``observation``'s player sees it: the other seats' geeks 0, the bids made
+    this round unknown (-1) but their card counts known. What a compiled agent decides from."""
     positions = empty_positions(observation.rules, 1)
     lock_option = bid_table(observation.rules.money_cards).lock_option
     _write_observation(positions, 0, observation, lock_option)
@@ -157,7 +151,7 @@ def _write_observation(
     positions: Positions, g: int, observation: Observation, lock_option: Callable[[Any], int]
 ) -> None:
     """Write row ``g`` of ``positions`` as ``positions_of_observation`` describes it, every
-    field set (a buffer used before holds nothing of the last observation)."""
+    field set."""
     me = observation.player
     positions.geek[g] = 0
     positions.geek[g, me] = observation.geek
@@ -188,8 +182,8 @@ _OBSERVED: dict[Rules, tuple[Positions, dict[int | None, int]]] = {}
 
 
 def observed_position(observation: Observation) -> Positions:
-    """What ``positions_of_observation`` gives, written into one buffer per rule set that the
-    next call overwrites: the cheap one-game position a compiled agent's step call reads."""
+    """``positions_of_observation`` written into one buffer per rule set (the next call
+    overwrites it): what a compiled agent's step call reads."""
     rules = observation.rules
     buffer = _OBSERVED.get(rules)
     if buffer is None:
@@ -228,10 +222,9 @@ def action_arrays(
 def play_from(
     states: State | Sequence[State], agents: Sequence[Any], *, playouts: int, seed: SeedLike
 ) -> np.ndarray:
-    """Final scores of ``playouts`` continuations of each position played to the end by
-    ``agents`` (one compiled agent per seat), shape (positions, playouts, players), float64.
-    A position is a step-engine ``State`` with every hidden card filled in (e.g. an
-    observation plus a sampled filling). The same arguments give the same scores."""
+    """Final scores of ``playouts`` continuations of each State (every hidden card filled in)
+    played to the end by ``agents`` (one compiled agent per seat): (positions, playouts,
+    players), float64. The same arguments give the same scores."""
     if isinstance(states, State):
         states = [states]
     states = list(states)

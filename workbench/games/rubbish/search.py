@@ -1,17 +1,12 @@
-"""Rubbish Auction's ``search`` agent: the kit's determinized search (``workbench.kit.search``:
-sequential halving over candidate actions, common random numbers) with this game's uniform
-sampler of hidden cards (``sampling.py``) and compiled playouts in which every seat plays the
-agent's ``model`` (the ``fitted`` agent when made by name), as fitted to the rules being played.
+"""Rubbish Auction's ``search`` agent: the kit's determinized search (sequential halving over
+candidate actions, common random numbers) with this game's sampler of hidden cards and compiled
+playouts in which every seat plays the agent's ``model`` (given; by name, the ``fitted`` agent).
 
 Candidates: an auctioneer weighs every remaining item with itself or the seat on its left as
-First Bidder and the model's own choice; a bidder weighs the model's bid and the other totals
-nearest to it (one bid per total, the one with the lowest top card, as the heuristic prefers),
-plus holding out the fewest and the most.
-
-``evaluate`` is the kit's, one compiled call per round (``play_round``): the round's fillings
-(drawn as ``sample_states`` draws them) written into positions once per surviving candidate
-with its action, and played out with the same uniforms per filling (what the kit's
-per-candidate ``play_from`` calls with one seed give; a test checks the values are the kit's).
+First Bidder, and the model's choice; a bidder weighs the model's bid, the other totals nearest
+to it (one bid per total, the lowest top card) and holding out the fewest and the most. Each
+halving round is one compiled call (``_play_round``), with the values the kit's per-candidate
+``play_from`` calls give (a test checks it).
 """
 
 from __future__ import annotations
@@ -40,8 +35,7 @@ from workbench.kit.selfplay import playing_agent
 
 #: Bids weighed besides the model's: this many other totals nearest to its total.
 NEAREST_TOTALS = 4
-#: Playouts per decision: enough for several fillings per candidate in the first halving round
-#: (with 32 most got one, and the search lost to the fitted policy it rolls out).
+#: Playouts per decision: several fillings per candidate in the first halving round.
 BUDGET = 256
 
 
@@ -106,15 +100,12 @@ class RubbishSearchAgent(SearchAgent):
         self, observation: Observation, actions: Sequence[Any], rng: np.random.Generator,
         prior: Sequence[float] | None = None,
     ) -> tuple[int, np.ndarray]:  # fmt: skip
-        """The kit's sequential halving (the same draws from ``rng``, fillings and playouts),
-        each round one compiled call (``play_round``) playing every candidate, with the win
-        shares of the game's own rule (ties on fame broken by items won)."""
+        """The kit's sequential halving (the same draws, fillings and playouts), each round one
+        compiled call, with the game's own win shares (ties on fame broken by items won)."""
         rules, seat = observation.rules, observation.player
         buffers = self._buffers_for(rules, max(self.budget, len(actions)))
         sampler = PositionSampler(observation)
-        # Every filling stands where the observation does: the same decisions left after the
-        # action (uniforms[d, f] does not depend on the number of rows drawn).
-        decisions = sampler.decisions
+        decisions = sampler.decisions  # the same in every filling
         auction, action_a, action_b = action_arrays(observation, actions)
         fixed = (*buffers.policies, buffers.tables, sampler.template, buffers.positions,
                  NO_RECORDING)  # fmt: skip
@@ -168,12 +159,10 @@ def _play_round(  # type: ignore[no-untyped-def]
     destined, bid_seats, bid_hidden, bid_starts, bid_indices, bid_cumulative,
     me, auction, action_a, action_b, alive, drawn, uniforms, scores, ranks, shares,
 ):  # fmt: skip
-    """One round of sequential halving: ``count`` fillings (``fill_samples``) once per
-    surviving candidate ``alive[k]`` (rows ``k * count + f``), each row taking its candidate's
-    action (auction: item ``action_a``, First Bidder ``action_b``; bid: bid table index
-    ``action_a`` holding out ``action_b`` cards, by seat ``me``), played to the end with
-    ``drawn[d, f]`` as decision d's uniform in every copy of filling f; the standings of the
-    rows are written into the first rows of ``scores``, ``ranks`` and ``shares``."""
+    """One round of sequential halving: ``count`` fillings once per surviving candidate
+    ``alive[k]`` (rows ``k * count + f``), each taking its candidate's action (``action_a``,
+    ``action_b`` as ``positions.action_arrays`` gives them), played to the end with ``drawn[d,
+    f]`` as decision d's uniform in every copy of filling f; standings into the first rows."""
     copies = alive.shape[0]
     games = count * copies
     fill_samples(template, pos, u, count, copies, geek_pool, geek_seats, destined,
