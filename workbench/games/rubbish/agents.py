@@ -1,11 +1,7 @@
-"""Rubbish Auction's hand-written agents, weakest to strongest, each called as
-``agent(observation, legal_actions, rng) -> action``.
-
-The random and heuristic agents (and the fitted agent's policy) are compiled policies
-(``compiled_policy()``, ``policies.py``): the compiled loop plays them, and their step call
-runs the same compiled choice on the one game it observes, so both engines play one policy.
-Those that can give their exact action distribution (``action_probabilities``) serve exact
-inference as priors.
+"""Rubbish Auction's hand-written agents, weakest to strongest. The random and heuristic agents
+(and the fitted agent's policy) are compiled policies (``compiled_policy()``): the compiled loop
+plays them and their step call runs the same compiled choice, so both engines play one policy.
+Those with ``action_probabilities`` serve exact inference as priors.
 """
 
 from __future__ import annotations
@@ -91,21 +87,14 @@ class RandomAgent(CompiledAgent):
 
 
 class HeuristicAgent(CompiledAgent):
-    """The rulebook's hints as a policy, with four parameters (its vector, in this order):
-
-    - ``max_wanted_bid`` (15): on a wanted item, the cheapest bid that surely wins, reading
-      every opponent's maximum from their locked card (and from how many cards they held out,
-      once they have bid), if that costs at most this; else its best bid up to this cap.
-    - ``gain_share`` (0.5): on an unwanted item, gain fame without winning: about this share of
-      its usable money, kept below the most any opponent could bid;
-    - ``cheapskate_share`` (0.7): the share instead when it was the cheapskate last round;
-    - ``last_round_share`` (0.9): the share instead in the last round, where being lowest is
-      worth nothing.
-
-    Among equal totals it holds out the bid with the lowest top card, so the card it loses to
-    the lock is small. Auctioneer: put up an item destined to its geek (and name itself First
-    Bidder, to win ties); otherwise a random item it does not want, naming the player on its
-    left. A fitted heuristic is this policy with other parameters.
+    """The rulebook's hints as a policy with four parameters (its vector, in this order):
+    ``max_wanted_bid`` (15): on a wanted item, the cheapest bid that surely wins (reading each
+    opponent's maximum from its locked card and cards held out) if it costs at most this, else
+    its best bid up to it; ``gain_share`` (0.5): on an unwanted item, about this share of its
+    usable money, below the most any opponent could bid; ``cheapskate_share`` (0.7) instead
+    after being the cheapskate; ``last_round_share`` (0.9) instead in the last round. Equal
+    totals: the lowest top card. Auctioneer: an item destined to its geek, naming itself First
+    Bidder; else a random unwanted item, naming the player on its left.
     """
 
     name = "heuristic"

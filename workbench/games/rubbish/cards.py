@@ -98,16 +98,11 @@ def sub_multisets(cards: tuple[int, ...], min_cards: int = 0) -> list[tuple[int,
 
 @dataclass(frozen=True, eq=False)
 class BidTable:
-    """Every bid for every lock situation of one set of money cards.
-
-    Lock option 0 means no card is locked; option ``j`` (1-based) means one card of value
-    ``values[j - 1]`` is locked. ``bids[option]`` lists every distinct multiset of the available
-    cards in a fixed order (by total, then size), which both engines and every agent share. The
-    empty bid is always first (every other bid has a positive total), so the bids legal under a
-    minimum of ``m`` cards (0 or 1, see ``Rules.bid_minimum``) are ``bids[option][m:]`` and a
-    bid's index never depends on the minimum. A random agent picks
-    ``bids[option][m + floor(u * (n - m))]``. The numpy arrays hold the same table padded to a
-    rectangle for the vectorised engine.
+    """Every bid for every lock option of one set of money cards: option 0, nothing locked;
+    option ``j``, a card of value ``values[j - 1]``. ``bids[option]`` lists every multiset of the
+    available cards by total, then size (the order both engines share); the empty bid comes
+    first, so the bids legal under a minimum of ``m`` cards are ``bids[option][m:]``. The numpy
+    arrays hold the same table padded to a rectangle for the compiled loop.
     """
 
     money_cards: tuple[int, ...]

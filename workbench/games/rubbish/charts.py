@@ -1,8 +1,5 @@
-"""Altair charts for the Rubbish Auction analyses: each takes a tidy frame made by
-``inference`` or ``cheapskate`` and returns a chart; nothing here computes a number.
-
-Each builder makes a ``base`` chart holding the shared encodings and joins its layers (bars,
-labels, interval bars, reference rules) with ``+``.
+"""Altair charts for the Rubbish Auction analyses: each takes a tidy frame made by ``inference``
+or ``cheapskate`` and layers marks over a ``base`` chart; nothing here computes a number.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""How often each seat is the cheapskate (lowest bid: no fame that round), and what it costs.
-
-The rulebook's hint: "there will be 7 times where someone gains 0 ... this number will never
-divide evenly, regardless of number of players ... being lowest the final round is of no
-benefit at all". ``cheapskate_facts`` states the exact arithmetic; ``cheapskate_frequency``
-estimates the rest from seeded self-play (the fast engine), every estimate with its sample
-size and a 95% interval (Student t for means, Wilson for rates).
+"""How often each seat is the cheapskate (lowest bid: no fame that round), and what it costs:
+the exact arithmetic of the rulebook's hint (``cheapskate_facts``) and estimates from seeded
+self-play (``cheapskate_frequency``), each with its sample size and a 95% interval (Student t
+for means, Wilson for rates).
 """
 
 from __future__ import annotations
@@ -17,8 +14,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import polars as pl
 
-from workbench.checks import instance_or_default, is_whole_number, whole_number
-from workbench.games.rubbish.game import simulate
+from workbench.checks import is_whole_number, whole_number
+from workbench.games.rubbish.game import GAME, simulate
 from workbench.games.rubbish.rules import MAX_ITEMS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from workbench.kit.seeding import SeedLike
 from workbench.metrics import mean_with_interval
@@ -26,15 +23,10 @@ from workbench.stats import proportion_interval
 
 
 class CheapskateReport(NamedTuple):
-    """``cheapskate_frequency``'s frames.
-
-    - ``summary``: one row per seat (and agent): games, times_mean/low/high (times cheapskate
-      per game), fair_share, final_round_rate/low/high, streak_mean/low/high (longest run of
-      consecutive rounds as cheapskate), streak_2plus_rate, win_rate/low/high.
-    - ``distribution``: seat, agent, times_cheapskate, games, share, low, high.
-    - ``winning``: agent, times_cheapskate, n (seat-games), win_rate, low, high, mean_score.
-    - ``facts``: the exact arithmetic (``cheapskate_facts``) plus what the games confirm.
-    """
+    """``cheapskate_frequency``'s frames: ``summary`` (per seat and agent: times cheapskate
+    per game, fair share, final-round rate, longest streak, win rate, each with its interval),
+    ``distribution`` (share of games per cheapskate count), ``winning`` (win rate by cheapskate
+    count) and ``facts`` (``cheapskate_facts`` plus what the games confirm)."""
 
     summary: pl.DataFrame
     distribution: pl.DataFrame
@@ -70,16 +62,11 @@ def cheapskate_frequency(
     rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, games: int,
     seed: SeedLike, progress: bool = False,
 ) -> CheapskateReport:  # fmt: skip
-    """Cheapskate frequency per seat and agent from ``games`` seeded self-play games.
-
-    ``agents`` as for ``simulate`` (default: heuristic everywhere). Estimates: mean times
-    cheapskate per game (t interval), the distribution of that count, the rate of being
-    cheapskate in the final round and the longest streak of consecutive rounds as cheapskate
-    (per game), and the win rate by seat and by cheapskate count (Wilson intervals; a k-way
-    shared win counts 1/k). ``facts`` holds the exact arithmetic beside a check that every
-    game had exactly one cheapskate per round.
-    """
-    rules = _checked_rules(rules)
+    """Cheapskate frequency per seat and agent from ``games`` seeded games (``agents`` as for
+    ``simulate``): times cheapskate per game and its distribution, the final-round rate, the
+    longest streak, and the win rate by seat and by cheapskate count (a k-way shared win counts
+    1/k); ``facts`` beside a check that every game had one cheapskate per round."""
+    rules = GAME.checked_rules(rules)
     games = whole_number("games", games, low=1, allowed="a positive whole number")
     games_frame, rounds_frame = simulate(
         rules, agents, games=games, seed=seed, progress=progress, rounds=True
@@ -177,7 +164,7 @@ def cheapskate_by_player_count(
 ) -> CheapskateReport:  # fmt: skip
     """``cheapskate_frequency`` for each player count (``agent`` in every seat), stacked; the
     ``players`` column tells the reports apart. Each count uses the same ``seed``."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     counts = _player_counts("player_counts", player_counts)
     if not counts:
         raise ValueError("player_counts must name at least one player count")
@@ -202,10 +189,6 @@ def cheapskate_by_player_count(
         ])  # fmt: skip
 
     return CheapskateReport(*(stack(part) for part in CheapskateReport._fields))
-
-
-def _checked_rules(rules: object) -> Rules:
-    return instance_or_default("rules", rules, Rules, Rules, "a rubbish Rules or None")
 
 
 def _player_counts(name: str, players: object) -> list[int]:

@@ -1,20 +1,13 @@
 """Your chances with each bid you could make now: P(win the item), P(be the cheapskate).
 
-Exact Bayes over everything you cannot see, under a model of how opponents play (as for
-``infer``): the opponents' geeks (every deal of the geeks other than yours), the cards each
-earlier bidder held out (given how many, its own blind peek, and yours), and the bids of
-everyone after you (each sees its peek at the bid before it and every count so far). Past
-rounds weigh each deal by how likely its geeks made every past choice. Two exact methods:
-
-- "blind" models (uniform card subsets; the random agent) ignore geeks, peeks and counts, so
-  the hidden bids are independent and their tail probabilities multiply (uniform: fractions);
-- any other model with ``action_probabilities``: every deal is enumerated and the bidding
-  followed position by position, carrying only what later choices and the outcome depend on
-  (the last bid, for the next peek; the counts; the highest and lowest totals).
-
-From your place (docs/rules.md) you win with total t when every earlier bid is below t and
-every later one at most t; you are the cheapskate when every earlier bid is at least t and
-every later one above t.
+Exact Bayes, under a model of how opponents play, over the opponents' geeks (every deal), the
+cards each earlier bidder held out (given its count, its peek and yours) and the bids of
+everyone after you; past rounds weigh each deal by how likely its geeks made every past
+choice. "Blind" models (uniform, random) make the hidden bids independent, so their tail
+probabilities multiply; any other model enumerates every deal and follows the bidding, carrying
+only the last bid, the counts and the highest and lowest totals. You win with total t when
+every earlier bid is below t and every later one at most t; you are the cheapskate when every
+earlier bid is at least t and every later one above t.
 """
 
 from __future__ import annotations
@@ -210,15 +203,11 @@ class BidOutcomes:
 
 
 def bid_outcomes(observation: Observation, model: object = UNIFORM) -> pl.DataFrame:
-    """For every bid the observer may make now (it must be its turn to bid): the exact
-    probability of winning the item and of being the cheapskate, under ``model`` for the
-    opponents ("uniform", "random", "heuristic", or an agent with ``action_probabilities``).
-
-    One row per legal bid: bid, cards, total, p_win, p_cheapskate, exact_win and
-    exact_cheapskate (fractions, for the uniform model), overspend (the total is above your
-    fame: winning discards the item under the default rules) and method. ValueError when the
-    model cannot have produced what you saw (e.g. the heuristic never holds out that many
-    cards there): use "uniform", which explains any play.
+    """For every bid the observer may make now: the exact probability of winning the item and
+    of being the cheapskate, under ``model`` for the opponents ("uniform", an agent name, or an
+    agent with ``action_probabilities``). Columns: bid, cards, total, p_win, p_cheapskate,
+    exact_win and exact_cheapskate (fractions, uniform model), overspend (above your fame) and
+    method. A ValueError when the model cannot have produced what you saw ("uniform" can).
     """
     return BidOutcomes(model).compute(observation)
 

@@ -1,16 +1,9 @@
-"""The Rubbish Auction panel of the play-along table: what the analyses know at each of your
-decisions, updated after every event.
-
-- your chances with every bid you could make now (``outcomes.bid_outcomes``);
-- each opponent's posterior over the total it holds out this round and over its geek
-  (``infer``, under the opponent model you choose);
-- every opponent's maximum bid and what beats it from your place (``max_bid_table``);
-- after the game: what the agents could have inferred about you: each round, ``infer`` from
-  the last opponent to bid, just before it bid (the observations ``game_inference`` uses).
-
-Every figure says how it was obtained: exact fractions (the uniform model), exact in floating
-point (an agent's stated probabilities). While the game is on the panel reads only your
-observation; the full record only once it is over.
+"""The Rubbish Auction panel of the play-along table, updated after every event: your chances
+with every bid you could make now (``bid_outcomes``); each opponent's posterior over the total
+it holds out and over its geek (``infer``, under the opponent model you choose); every
+opponent's maximum bid (``max_bid_table``); after the game, what the agents could have inferred
+about you each round. Every figure says how it was obtained (exact fractions or an agent's
+stated probabilities); while the game is on the panel reads only your observation.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""Rubbish Auction's compiled policies (numba): a policy kind and a float64 parameter vector,
-one entry per decision (``choose_auction``, ``choose_bid``), read by the compiled loop
-(``compiled.py``) through the kit's ``PolicyTable`` and by an agent's step call
-(``choose_one``).
-
-Each decision reads one uniform ``u``. The helpers take plain arrays and run without numba's
-reference counting (``_nrt=False``: they never allocate); they are inlined into the loop.
+"""Rubbish Auction's compiled policies (numba): a kind and a float64 parameter vector, one
+entry per decision (``choose_auction``, ``choose_bid``), read by the compiled loop through the
+kit's ``PolicyTable`` and by an agent's step call (``choose_one``). Each decision reads one
+uniform; the helpers never allocate (``_nrt=False``) and are inlined into the loop.
 """
 
 from __future__ import annotations

@@ -141,10 +141,7 @@ def positions_of_states(states: Sequence[State]) -> Positions:
 def positions_of_observation(observation: Observation) -> Positions:
     """One game as ``observation``'s player sees it: the other seats' geeks 0, the bids made
     this round unknown (-1) but their card counts known. What a compiled agent decides from."""
-    positions = empty_positions(observation.rules, 1)
-    lock_option = bid_table(observation.rules.money_cards).lock_option
-    _write_observation(positions, 0, observation, lock_option)
-    return positions
+    return Positions(*(field.copy() for field in observed_position(observation)))
 
 
 def _write_observation(

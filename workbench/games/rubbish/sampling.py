@@ -1,20 +1,14 @@
-"""The sampler of hidden information: step-engine States (or compiled positions, for the
-``search`` agent) drawn uniformly over every filling consistent with one seat's observation.
+"""The sampler of hidden information: States (or compiled positions, for the ``search`` agent)
+drawn uniformly over every filling consistent with one seat's observation.
 
-Hidden from a seat (compare ``State.observation``): the other seats' geeks; this round's bids
-by other seats (only how many cards each held out is public) and their peeks; past rounds'
-peeks (nothing in play reads them, only ``State.log``); and chance to come, the numbers behind
-future peeks (drawn afresh, as ``new_game`` does).
-
-A *filling* is the physical reality behind that: which geek each other seat holds, which
-physical money cards each hidden bid holds out (the two 2s are different cards) and which
-physical card each hidden peek fell on. It is *consistent* when every hidden bid holds out the
-public number of its bidder's available cards and the seat's own peek shows what it saw; every
-consistent filling is equally likely, so the bid the seat peeked at is weighed by the peek's
-true likelihood (seeing a 2 among three held-out cards is twice as likely from 1+2+2 as from
-one particular 1+2+5). No model of how opponents choose is used. A State holds card values, so
-``filling_of`` reads off the value-level filling and ``consistent_fillings`` (exact
-enumeration) says how many physical fillings stand behind each.
+Hidden from a seat: the other seats' geeks; this round's other bids (only their card counts
+are public) and peeks; past peeks (only ``State.log`` reads them); future peeks' numbers (drawn
+afresh). A *filling* is the physical reality behind that (the two 2s are different cards); it
+is consistent when every hidden bid holds out the public number of its bidder's available
+cards and the seat's own peek shows what it saw. All consistent fillings are equally likely, so
+the bid the seat peeked at is weighed by the peek's likelihood; no model of play is used.
+``filling_of`` reads a State's value-level filling; ``consistent_fillings`` (exact enumeration)
+counts the physical fillings behind each.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""Interactive explorers for the Rubbish Auction analyses, built on ``workbench.widgets.Explorer``.
-
-Each builder returns an ``Explorer``: set its controls (in a notebook, or ``explorer.set(...)``
-in a test) and it recomputes ``explorer.frame`` and ``explorer.chart`` with the package's own
-analysis functions; a bad combination shows the ValueError's message (``explorer.error``).
+"""Interactive explorers for the Rubbish Auction analyses (``workbench.widgets.Explorer``): set
+the controls and ``explorer.frame`` and ``explorer.chart`` are recomputed by the package's own
+analyses; a bad combination shows the ValueError's message (``explorer.error``).
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ from workbench.games.rubbish.charts import (
     cheapskate_win_rate_chart,
 )
 from workbench.games.rubbish.cheapskate import cheapskate_frequency
+from workbench.games.rubbish.inference.arguments import _text
 from workbench.games.rubbish.inference.posterior import bid_posterior
 from workbench.games.rubbish.inference.situation import bidding_situation
 from workbench.games.rubbish.rules import BID_MINIMUMS, MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -103,23 +102,12 @@ def _situation(rules: Rules, locked: int | None) -> Any:
     return bidding_situation(rules, locked=locked)
 
 
-def _cards_text(cards: tuple[int, ...]) -> str:
-    return "+".join(map(str, sorted(cards))) or "nothing"
-
-
 def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Explorer:
-    """Pick the bidder's locked card, how many cards it holds out, the card your blind peek
-    showed and a prior: see the posterior over its bid total (bar chart) and every card
-    combination with its prior, peek likelihood and posterior (table).
-
-    The uniform prior is exact. A policy prior (random, heuristic, sampling agent) needs a
-    situation: ``bidding_situation`` — round 2, the bidder is First Bidder and has the chosen
-    card locked; its geek uniform over all geeks; ``epsilon`` mixes in that share of uniform
-    play. The sampling agent is an estimate (``EXPLORER_SAMPLES`` seeded calls per geek, with a
-    bootstrap interval; ``seed`` is a control). Bounds follow the situation: between the fewest
-    cards this bidder may hold out (the rules' bid minimum for the First Bidder or a later
-    bidder) and the usable cards, only usable cards as peeks, epsilon and seed disabled where
-    they do nothing. Starts at the rulebook's example: the 10 locked, 3 cards, no peek.
+    """Pick the bidder's locked card, how many cards it holds out, what your blind peek showed
+    and a prior: the posterior over its bid total (chart) and every card combination (table).
+    The uniform prior is exact; a policy prior plays ``bidding_situation`` (its geek uniform,
+    ``epsilon`` of uniform play mixed in); the sampling agent is an estimate (``seed`` is a
+    control). Starts at the rulebook's example: the 10 locked, 3 cards, no peek.
     """
     rules = Rules() if rules is None else rules
     values = sorted(set(rules.money_cards), reverse=True)
@@ -174,7 +162,7 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
         else:
             model = f"{prior}-agent prior, epsilon {epsilon:.2f}"
         who = next(label for label, value in bidders if value == position)
-        cards = _cards_text(available)
+        cards = _text(available)
         title = f"{who[0].upper()}{who[1:]} holds out {held_out} of {cards}, {seen}"
         chart = bid_posterior_chart(by_total, title=title)
         chart = chart.properties(title=alt.Title(title, subtitle=_subtitle(chart, model)))

@@ -41,12 +41,9 @@ def possible_bids(
     available: Sequence[int], n_cards: int, *, rules: Rules | None = None,
     position: int | None = None,
 ) -> pl.DataFrame:  # fmt: skip
-    """Every total ``n_cards`` held-out cards of ``available`` can make, and how likely.
-
-    One row per total: ``ways`` (physical card subsets giving it; the two 2s are different
-    cards), ``probability`` and ``exact`` under the uniform prior over subsets, and the card
-    ``combinations``. The rulebook's example: ``possible_bids((5, 2, 2, 1), 3)`` gives 5
-    (1+2+2, 1 way), 8 (1+2+5, 2 ways) and 9 (2+2+5, 1 way) with probabilities 1/4, 1/2, 1/4.
+    """Every total ``n_cards`` held-out cards of ``available`` can make: its ``ways``
+    (physical subsets), ``probability`` and ``exact`` under the uniform prior, and the card
+    ``combinations``. ``possible_bids((5, 2, 2, 1), 3)``: 5, 8, 9 with 1/4, 1/2, 1/4.
     ``position`` (0 = the First Bidder; None: any) only checks that ``n_cards`` is legal there.
     """
     cards, n, ways_of = _uniform_bids(available, n_cards, rules, position)
@@ -77,12 +74,8 @@ def peek_distribution(
     available: Sequence[int], n_cards: int, *, rules: Rules | None = None,
     position: int | None = None,
 ) -> pl.DataFrame:  # fmt: skip
-    """What the next bidder's blind peek can show, and how likely, under the uniform prior.
-
-    One row per possible (card, source) with its exact probability: the denominator of Bayes'
-    rule in ``bid_posterior`` (averaging posteriors over these peeks gives back the prior).
-    ``position`` as for ``possible_bids``.
-    """
+    """What the next bidder's blind peek can show under the uniform prior: one row per (card,
+    source) with its exact probability, the denominator of Bayes' rule in ``bid_posterior``."""
     cards, n, ways_of = _uniform_bids(available, n_cards, rules, position)
     source = peek_source(n)
     subsets = math.comb(len(cards), n)
@@ -122,14 +115,10 @@ def max_bid(
 
 
 def max_bid_table(observation: Observation) -> pl.DataFrame:
-    """Every opponent's maximum possible bid, read from the public record of ``observation``.
-
-    One row per opponent: its locked card, usable cards and ``max_bid``; once it has held out
-    cards this round, ``held_out`` and the range ``min_now``–``max_now`` of totals that many of
-    its cards can make. ``to_beat`` (during bidding) is the smallest total that surely beats
-    that opponent's maximum from your place in the order: ties go to whoever is closer to the
-    First Bidder, so an opponent ahead of you must be beaten by one more.
-    """
+    """Every opponent's maximum possible bid from the public record: its locked card, usable
+    cards and ``max_bid``; once it has bid, ``held_out`` and the range ``min_now``–``max_now``;
+    ``to_beat``, the smallest total that surely beats it from your place (ties go to the bidder
+    closer to the First Bidder, so one ahead of you must be beaten by one more)."""
     _check_observation(observation)
     rules = observation.rules
     me = observation.player

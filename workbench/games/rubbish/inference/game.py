@@ -46,14 +46,9 @@ def game_inference(
     epsilon: float = 0.0,
 ) -> GameInference:  # fmt: skip
     """Inference through a played game: each round, the last bidder (just before bidding)
-    infers every opponent's bid and geek under each prior; beside each, the truth.
-
-    ``state`` is a game played through the engine (finished or not). ``priors`` as for
-    ``infer`` (a name, an agent, or a mapping seat -> prior for a mixed table), exact ones only
-    (uniform or agents with ``action_probabilities``). ``summary`` scores each prior: the mean
-    probability it gave the true bid total and the true geek, and how often its most likely
-    total was right. Give ``priors`` as a mapping label -> prior to name them in the frames.
-    """
+    infers every opponent's bid and geek under each of ``priors`` (exact ones, as for ``infer``;
+    a mapping label -> prior names them), beside the truth. ``summary`` scores each prior: the
+    mean probability it gave the true total and geek, and how often its best guess was right."""
     if not isinstance(state, State):
         raise TypeError(f"state must be an engine State, got {type(state).__name__}")
     rules = state.rules

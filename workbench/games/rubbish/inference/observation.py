@@ -27,12 +27,9 @@ from workbench.kit.seeding import generator
 
 
 class Inference(NamedTuple):
-    """What ``infer`` concludes: the opponent's bid, every opponent's geek, and on what basis.
-
-    ``bids``: seat, total, probability, exact, low, high, combinations (empty if no opponent
-    was asked for). ``geeks``: seat, geek, name, destined, probability, exact, low, high.
-    ``assumptions``: topic, assumption — the model, the prior over deals and the evidence used.
-    """
+    """What ``infer`` concludes: ``bids`` (the opponent's bid by total, empty when none was
+    asked for), ``geeks`` (every opponent's geek) and ``assumptions`` (topic, assumption: the
+    model, the prior over deals and the evidence used)."""
 
     bids: pl.DataFrame
     geeks: pl.DataFrame
@@ -96,18 +93,14 @@ def infer(
     bootstrap: int = 100,
 ) -> Inference:  # fmt: skip
     """From a real mid-game ``observation``: the posterior over ``opponent``'s bid total this
-    round and over which geek each opponent holds.
+    round (None: geeks only) and over which geek each opponent holds.
 
-    Exact Bayes: the opponents' geeks are dealt uniformly without replacement from the geeks
-    other than yours, and every such deal is enumerated (at most 6·5·4·3 = 360). Evidence: the
-    cards held out this round, your own peek (by its likelihood) and — with ``history`` — every
-    past auction choice and revealed bid. ``prior`` models how opponents play: "uniform" (card
-    subsets uniformly at random, blind to geeks: geeks stay uniform), an agent or agent name,
-    or a mapping seat -> such. A policy's choice depends on its geek and on its own peek at the
-    previous bid, which is averaged over exactly. Agents without ``action_probabilities`` are
-    estimated from ``samples`` seeded calls per situation (slow for the sampling agent: consider
-    ``history=False``), with ``bootstrap`` intervals. ``opponent`` None: geeks only.
-    Raises ValueError when the opponent has not bid yet or the evidence contradicts the model.
+    Exact Bayes over every deal of the geeks other than yours, on the cards held out this
+    round, your peek and (``history``) every past auction choice and revealed bid. ``prior``:
+    "uniform" (blind to geeks), an agent or agent name, or a mapping seat -> such; a policy's
+    own peek is averaged over exactly; agents without ``action_probabilities`` are estimated
+    from ``samples`` seeded calls per situation with ``bootstrap`` intervals. A ValueError when
+    the opponent has not bid or the evidence contradicts the model.
     """
     _check_observation(observation)
     me = observation.player

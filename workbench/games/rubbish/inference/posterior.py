@@ -48,26 +48,14 @@ def bid_posterior(
 ) -> pl.DataFrame:  # fmt: skip
     """P(bid | ``n_cards`` held out of ``available``, the ``peek``): exact Bayes over card subsets.
 
-    ``peek`` is what you saw of this bidder: ``(card, source)``, a ``Peek``, or a card value
-    (source implied by ``n_cards``); it is weighed by its likelihood (see the package notes).
-    ``prior``:
-
-    - ``"uniform"`` (default): every physical subset of ``n_cards`` cards equally likely; exact.
-    - a mapping ``{cards: weight}`` (cards a tuple or ``Bid``): your own prior over bids; exact
-      when the weights are whole numbers or fractions.
-    - an agent or agent name: that policy's bid distribution in ``situation`` — the bidder's
-      own ``Observation`` when it chose (``state.observation(bidder)`` with the bidder to play).
-      Its geek is hidden from you: uniform over ``geeks`` (default: every geek of the rules);
-      anything else is taken from ``situation`` as given (to average over the bidder's own
-      peek too, use ``infer``). Exact for agents with ``action_probabilities``, else estimated
-      from ``samples`` seeded calls per geek with a ``bootstrap`` interval (``low``, ``high``).
-
-    ``by="total"``: one row per total (total, probability, exact, low, high, prior,
-    combinations, method). ``by="combination"``: one row per card multiset (cards, total,
-    ways, prior, likelihood, probability, exact, low, high, method). ``prior`` is the prior
-    probability given the number of cards held out; ``method`` says how it was obtained.
-    ``position``: the bidder's place in bidding order (0 = the First Bidder; None: any, or the
-    situation's), which decides the fewest cards it may hold out.
+    ``peek``: ``(card, source)``, a ``Peek`` or a card value, weighed by its likelihood.
+    ``prior``: "uniform" (every physical subset alike; exact), a mapping ``{cards: weight}``
+    (yours), or an agent or name: its bid distribution in ``situation`` (the bidder's own
+    Observation when it chose), its geek uniform over ``geeks`` (default all); exact for agents
+    with ``action_probabilities``, else estimated from ``samples`` seeded calls per geek with a
+    ``bootstrap`` interval (``low``, ``high``). One row per total (``by="total"``) or per card
+    multiset (``by="combination"``); ``method`` says how the prior was obtained. ``position``:
+    the bidder's place in bidding order (0 = First Bidder), which sets the fewest cards.
     """
     if situation is not None:
         _check_observation(situation, "situation")

@@ -13,17 +13,13 @@ from workbench.games.rubbish.rules import Rules
 def bidding_situation(
     rules: Rules | None = None, *, locked: int | None = None, bidder: int = 1
 ) -> Observation:
-    """A bidder's observation at a scripted decision: round 2, ``bidder`` is First Bidder and
-    has ``locked`` locked (None: nothing), so a policy prior has a concrete situation.
+    """A bidder's observation at a scripted decision (round 2, ``bidder`` First Bidder with
+    ``locked`` locked; None: nothing), a concrete situation for a policy prior.
 
-    Round 1: seat 0 auctions item 0 and names the seat after ``bidder`` First Bidder, so
-    ``bidder`` bids last. Every other seat holds out its cheapest legal bid (if that cannot
-    leave ``bidder`` with the wanted lock, the cheapest bid legal at every position: with the
-    rulebook's minimum the First Bidder then holds out one card too), and ``bidder`` the cheapest
-    bid whose top card is ``locked`` that keeps it from being the cheapskate (with ``locked``
-    None: the cheapest bid that makes it the cheapskate, so it locks nothing). Round 2: the
-    round-1 cheapskate auctions item 1 and names ``bidder`` First Bidder. Used by the bid
-    inference explorer; ValueError if the rules make the script impossible.
+    Round 1: ``bidder`` bids last, every other seat its cheapest legal bid (else the cheapest
+    legal everywhere) and ``bidder`` the cheapest bid that locks ``locked`` (None: that makes it
+    the cheapskate); round 2: the cheapskate auctions item 1 naming ``bidder`` First Bidder.
+    A ValueError if the rules make the script impossible.
     """
     rules = _rules(rules)
     n = rules.players
