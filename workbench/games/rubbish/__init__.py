@@ -1,11 +1,8 @@
 """Rubbish Auction (docs/rules.md): 2–5 players bid money cards for 7 items.
 
 Public API: ``Rules``, ``new_game`` -> ``State``, the actions ``Auction`` and ``Bid``, the
-agents, ``simulate`` (the compiled fast engine plays the random and heuristic agents) and
-``play_from`` (many playouts of given positions to the end, for search agents), ``fit`` (the
-``fitted`` agent's parameters for a rule set); the analyses: hidden-bid inference
-(``possible_bids``, ``bid_posterior``, ``max_bid``, ``infer`` ...), cheapskate frequency, their
-charts and explorers.
+agents, ``simulate``, ``play_from`` (playouts of given positions), ``fit``; the analyses
+(hidden-bid inference, cheapskate frequency), their charts and explorers.
 """
 
 from workbench.games.rubbish.agents import HeuristicAgent, RandomAgent, SamplingAgent

@@ -25,11 +25,8 @@ class _BidFields(NamedTuple):
 
 class Bid(_BidFields):
     """The money cards held out, e.g. ``Bid((5, 2, 1))`` bids 8; ``Bid(())`` holds out none.
-
-    ``cards`` is any sequence of whole numbers (Python or numpy integers), stored as plain
-    ints high to low; anything else (a bare number, a string, bools, floats) is a TypeError.
-    Whether the cards may be held out is for ``State.apply`` to judge.
-    """
+    ``cards``: whole numbers, stored as plain ints high to low (anything else is a TypeError);
+    whether they may be held out is for ``State.apply`` to judge."""
 
     __slots__ = ()
 

@@ -49,12 +49,8 @@ COMMON_RANDOMNESS = (
 
 
 def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
-    """One row per game: ``game`` and each metric of ``GAME_METRICS``.
-
-    ``games`` and ``rounds`` are ``simulate`` frames of one run, in any row order; uses the
-    games frame's rank, items_won, destined_won and times_cheapskate and the rounds frame's
-    role, position and bid_total.
-    """
+    """One row per game: ``game`` and each metric of ``GAME_METRICS``, from the ``simulate``
+    frames of one run (in any row order)."""
     players = int(games["seat"].max()) + 1
     count = games.height // players
     played = rounds.height // max(count * players, 1)

@@ -16,7 +16,7 @@ import polars as pl
 
 from workbench.charts import WIDTH
 from workbench.games.rubbish.engine import Auction, Observation
-from workbench.games.rubbish.inference import infer, max_bid_table
+from workbench.games.rubbish.inference import infer, max_bid_table, observations_before_last_bid
 from workbench.games.rubbish.outcomes import UNIFORM, BidOutcomes, model_names
 from workbench.panels import Panel, escape
 
@@ -169,42 +169,27 @@ class RubbishPanel(Panel):
         computed as each round ends (it reads that opponent's own peek, so it is shown only
         once the game is over), kept per model."""
         done = self._about.setdefault(model, {})
-        me = session.seat
+        state, me = session.state, session.seat
         epsilon = 0.0 if model == UNIFORM else ABOUT_YOU_EPSILON
-        for state in session.states:
-            finished = state.rounds_done
-            last = state.order[-1] if state.order else None
-            if (
-                state.phase != "bid"
-                or len(state.bids) != len(state.order) - 1
-                or last == me
-                or finished + 1 in done
-            ):
+        geek = state.rules.geeks[state.deal.geeks[me]].name
+        seen = zip(observations_before_last_bid(state), state.history, strict=True)
+        for observation, record in seen:
+            if observation.player == me or record.round in done:
                 continue
-            record_round = finished + 1
-            if record_round > len(session.state.history):
-                continue  # the round is not over yet
-            record = session.state.history[finished]
             try:
-                inference = infer(state.observation(last), me, prior=model, epsilon=epsilon)
+                inference = infer(observation, me, prior=model, epsilon=epsilon)
             except ValueError as exc:
                 errors["about_you"] = str(exc)
                 continue
-            bids = inference.bids
-            geek = state.rules.geeks[state.deal.geeks[me]].name
-            truth = bids.filter(pl.col("total") == record.bids[me].total)["probability"]
-            done[record_round] = {
-                "round": record_round,
-                "observer": last,
-                "held_out": record.bids[me].count,
-                "true_total": record.bids[me].total,
-                "p_true_total": truth.item() if truth.len() else 0.0,
+            bids, bid = inference.bids, record.bids[me]
+            truth = bids.filter(pl.col("total") == bid.total)["probability"]
+            mine = inference.geeks.filter((pl.col("seat") == me) & (pl.col("name") == geek))
+            done[record.round] = {
+                "round": record.round, "observer": observation.player, "held_out": bid.count,
+                "true_total": bid.total, "p_true_total": truth.item() if truth.len() else 0.0,
                 "most_likely": bids.sort("probability", descending=True)["total"][0],
-                "true_geek": geek,
-                "p_true_geek": inference.geeks.filter(
-                    (pl.col("seat") == me) & (pl.col("name") == geek)
-                )["probability"].item(),
-            }
+                "true_geek": geek, "p_true_geek": mine["probability"].item(),
+            }  # fmt: skip
         schema = {
             "round": pl.Int64, "observer": pl.Int64, "held_out": pl.Int64,
             "true_total": pl.Int64, "p_true_total": pl.Float64, "most_likely": pl.Int64,

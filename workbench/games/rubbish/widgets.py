@@ -48,11 +48,9 @@ GAME_COUNTS = (5_000, 1_000, 20_000, 50_000)
 
 
 class _Remembered:
-    """An agent whose calls are remembered: a call with the same observation, legal actions and
-    generator state returns the same action and leaves the generator where the first call left
-    it. Agents are deterministic given those three, so this plays exactly like the agent; it is
-    only faster when asked again. (The sampling prior's draws do not depend on the cards held
-    out or the peek, so most changes in the explorer ask again.)"""
+    """An agent whose calls are remembered: the same observation, legal actions and generator
+    state give the same action and leave the generator where the first call did, so it plays
+    exactly like the agent, faster when the explorer asks again."""
 
     def __init__(self, agent: Any, size: int = 4096) -> None:
         self.agent = agent

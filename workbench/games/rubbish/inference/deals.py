@@ -29,12 +29,9 @@ class _Posterior:
 
 
 def _evaluate(evidence: _Evidence, policies: Mapping[int, _Policy]) -> _Posterior:
-    """Exact posterior over deals and this round's hidden bids, for these models of play.
-
-    P(deal, bids | evidence) ∝ P(deal) · Π past decisions P(action | geek, peek averaged) ·
-    P(this round's counts and your peek | geeks), the last by a forward-backward pass along the
-    bidding order (each bidder's choice depends on its geek and on its peek at the previous bid).
-    """
+    """Exact posterior over deals and this round's hidden bids: P(deal, bids | evidence) ∝
+    P(deal) · Π past decisions P(action | geek, peek averaged) · P(this round's counts and your
+    peek | geeks), the last by a forward-backward pass along the bidding order."""
     observation = evidence.observation
     me = observation.player
     exact = all(policies[s].kind == "uniform" for s in evidence.opponents)
