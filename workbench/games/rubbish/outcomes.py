@@ -26,7 +26,8 @@ from workbench.games.rubbish.agents import RandomAgent
 from workbench.games.rubbish.cards import Bid
 from workbench.games.rubbish.engine import Auction, Observation, Peek, State, new_game
 from workbench.games.rubbish.game import AGENTS, make_agent
-from workbench.games.rubbish.inference.peeks import peek_chances
+from workbench.games.rubbish.inference.arguments import _exact_text
+from workbench.games.rubbish.inference.peeks import likelihood, peek_chances
 from workbench.games.rubbish.inference.priors import UNIFORM, uniform_choice
 
 Number = Fraction | float
@@ -282,12 +283,9 @@ def _outcomes(cache: BidOutcomes, observation: Observation) -> pl.DataFrame:
     else:  # floating-point sums can stray past 0 or 1 by an ulp
         win = {bid: min(max(p, 0.0), 1.0) for bid, p in win.items()}
         cheap = {bid: min(max(p, 0.0), 1.0) for bid, p in cheap.items()}
-    def exact(p: Number) -> str | None:
-        return str(p) if isinstance(p, Fraction) else None
-
     rows = [
-        (str(bid), bid.count, bid.total, float(win[bid]), float(cheap[bid]), exact(win[bid]),
-         exact(cheap[bid]), bid.total > observation.fame[me], model.describe())
+        (str(bid), bid.count, bid.total, float(win[bid]), float(cheap[bid]), _exact_text(win[bid]),
+         _exact_text(cheap[bid]), bid.total > observation.fame[me], model.describe())
         for bid in mine
     ]  # fmt: skip
     return pl.DataFrame(rows, schema=_SCHEMA, orient="row").sort(
@@ -307,10 +305,7 @@ def _own_peek_likelihood(observation: Observation, turn: _Turn, bid: Bid) -> Fra
     peek = observation.peek
     if peek is None:
         return Fraction(1)
-    for seen, p in peek_chances(turn.seat, turn.available, bid):
-        if seen.card == peek.card and seen.source == peek.source:
-            return p
-    return Fraction(0)
+    return likelihood(turn.available, bid.cards, peek.card, peek.source)
 
 
 def _totals(distribution: Mapping[Bid, Number]) -> dict[int, Number]:

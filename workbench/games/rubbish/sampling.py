@@ -56,15 +56,20 @@ def filling_of(state: State, player: int) -> Filling:
     values: the other seats' geeks, this round's other seats' bids and peeks by position."""
     player = whole_number("player", player, low=0, high=state.rules.players - 1)
     geeks = tuple(geek for seat, geek in enumerate(state.deal.geeks) if seat != player)
-    bids = tuple(
-        bid.cards for seat, bid in zip(state.order, state.bids, strict=False) if seat != player
+    bids = [bid.cards for bid in state.bids]
+    return geeks, *_hidden_round(state.order, bids, state.peeks, player)
+
+
+def _hidden_round(order: tuple[int, ...], bids: list, peeks: tuple, player: int) -> tuple:
+    """This round's bids (cards high to low) and peeks by the seats other than ``player``."""
+    hidden_bids = tuple(
+        tuple(sorted(cards, reverse=True))
+        for seat, cards in zip(order, bids, strict=False) if seat != player
+    )  # fmt: skip
+    hidden_peeks = tuple(
+        peek for position, peek in enumerate(peeks) if position > 0 and order[position] != player
     )
-    peeks = tuple(
-        peek
-        for position, peek in enumerate(state.peeks)
-        if position > 0 and state.order[position] != player
-    )
-    return geeks, bids, peeks
+    return hidden_bids, hidden_peeks
 
 
 def consistent_fillings(observation: Observation) -> dict[Filling, int]:
@@ -76,19 +81,10 @@ def consistent_fillings(observation: Observation) -> dict[Filling, int]:
     others = [seat for seat in range(rules.players) if seat != me]
     pool = [geek for geek in range(len(rules.geeks)) if geek != observation.geek]
     deals = list(itertools.permutations(pool, len(others)))
-    rounds = Counter()
-    for bids, peeks in _physical_rounds(observation):
-        hidden_bids = tuple(
-            tuple(sorted(cards, reverse=True))
-            for seat, cards in zip(observation.order, bids, strict=False)
-            if seat != me
-        )
-        hidden_peeks = tuple(
-            peek
-            for position, peek in enumerate(peeks)
-            if position > 0 and observation.order[position] != me
-        )
-        rounds[hidden_bids, hidden_peeks] += 1
+    rounds = Counter(
+        _hidden_round(observation.order, bids, peeks, me)
+        for bids, peeks in _physical_rounds(observation)
+    )
     return {(deal, *round_part): ways for deal in deals for round_part, ways in rounds.items()}
 
 
