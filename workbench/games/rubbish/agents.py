@@ -29,9 +29,8 @@ from workbench.kit.policies import CompiledPolicy
 
 
 class CompiledAgent:
-    """An agent whose policy is compiled: ``kind`` (a ``policies`` kind) and the parameter
-    vector ``parameters()``. The compiled loop plays it; the step call runs the same compiled
-    choice on the observed game, with one uniform drawn from ``rng``."""
+    """A compiled policy (``kind``, ``parameters()``): the compiled loop plays it; its step call
+    runs the same choice on the observed game with one uniform drawn from ``rng``."""
 
     name = "agent"
     kind = policies.RANDOM
@@ -132,9 +131,8 @@ class HeuristicAgent(CompiledAgent):
 
 
 class FittedPolicy(HeuristicAgent):
-    """The heuristic's policy with any parameter vector (``HeuristicAgent.PARAMETERS``, in that
-    order, as floats; ``max_wanted_bid`` is rounded down when played): what the ``fitted``
-    agent plays with the parameters fitted to the rules (``fitted.py``)."""
+    """The heuristic's policy with any parameter vector (``HeuristicAgent.PARAMETERS``):
+    what the ``fitted`` agent plays with the parameters fitted to the rules."""
 
     name = "fitted policy"
 
@@ -217,9 +215,8 @@ class SamplingAgent:
 
 
 def sample_worlds(observation: Observation, worlds: int, rng: np.random.Generator) -> Positions:
-    """``worlds`` copies of the observed game (the sampler's template) with the hidden facts
-    drawn: the other seats' geeks (a permutation each), and the bids of the seats that already
-    bid this round (each weighed as ``cards.bid_weights`` says)."""
+    """``worlds`` copies of the observed game with the other seats' geeks (a permutation each)
+    and this round's hidden bids (weighed as ``cards.bid_weights`` says) drawn."""
     rules, me = observation.rules, observation.player
     sampler = PositionSampler(observation)
     positions = repeat_positions(sampler.template, worlds)

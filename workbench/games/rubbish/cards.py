@@ -236,9 +236,8 @@ def peek_likelihood(
 def bid_weights(
     available: tuple[int, ...], n_cards: int, peek: tuple[int | None, str] | None = None,
 ) -> list[tuple[Bid, float]]:  # fmt: skip
-    """Unnormalised posterior weights of each bid of ``n_cards`` from ``available`` under a
-    uniform prior over physical card subsets, given an optional peek ``(card, source)``.
-    Bids with weight 0 are left out."""
+    """Unnormalised weights of each bid of ``n_cards`` from ``available`` (uniform over physical
+    card subsets, times an optional peek's likelihood); bids of weight 0 are left out."""
     weighted = []
     for cards in sub_multisets(available):
         if len(cards) != n_cards:

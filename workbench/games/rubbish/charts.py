@@ -27,10 +27,8 @@ def _with_interval(frame: pl.DataFrame) -> pl.DataFrame:
 def bid_posterior_chart(
     frame: pl.DataFrame, *, series: str | None = None, title: str = ""
 ) -> alt.LayerChart:
-    """Bars of probability by bid total (a ``bid_posterior``/``possible_bids``/``infer`` bids
-    frame), labelled; interval bars where the frame has ``low``/``high`` (estimates).
-    ``series``: a column naming distributions to set side by side (e.g. prior vs posterior).
-    """
+    """Bars of probability by bid total (a ``bid_posterior``, ``possible_bids`` or ``infer``
+    frame), with interval bars for estimates; ``series``: distributions set side by side."""
     _check(frame, ["total", "probability"] + ([series] if series else []), "bid_posterior_chart")
     x = alt.X("total:O", title="bid total (thousands)", axis=alt.Axis(labelAngle=0))
     y = alt.Y("probability:Q", title="probability", scale=alt.Scale(domain=[0, 1]))
@@ -117,9 +115,8 @@ def cheapskate_chart(summary: pl.DataFrame, *, x: str = "seat", title: str = "")
     )
     fair = base.mark_tick(color="gray", thickness=2, size=18).encode(y="fair_share:Q")
     subtitle = [
-        "dots: mean per game, lines: 95% interval",
-        "grey ticks: fair share (rounds/players)",
-    ]
+        "dots: mean per game, lines: 95% interval", "grey ticks: fair share (rounds/players)",
+    ]  # fmt: skip
     return _sized(fair + intervals + means, title, subtitle)
 
 
@@ -169,9 +166,8 @@ def cheapskate_winning_chart(winning: pl.DataFrame, *, title: str = "") -> alt.L
 def _by_times_cheapskate(
     frame: pl.DataFrame, what: str, series: str, measure: str, axis_title: str, **channels: object
 ) -> alt.Chart:
-    """A chart of ``frame`` with one column per cheapskate count along x, plus ``channels``.
-    ``frame`` must hold ``series``, ``measure`` and its 95% interval ``low``–``high`` per count
-    (``what``: the chart, named in the error)."""
+    """A chart of ``frame`` (``series``, ``measure`` and its interval ``low``–``high`` per
+    cheapskate count, along x) with ``channels``; ``what`` names the chart in errors."""
     _check(frame, [series, "times_cheapskate", measure, "low", "high"], what)
     x = alt.X("times_cheapskate:O", title=axis_title, axis=alt.Axis(labelAngle=0))
     return alt.Chart(frame).encode(x=x, **channels)

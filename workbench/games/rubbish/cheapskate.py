@@ -37,10 +37,9 @@ class CheapskateReport(NamedTuple):
 def cheapskate_facts(
     players: int | Iterable[int] = range(MIN_PLAYERS, MAX_PLAYERS + 1), rounds: int = 7
 ) -> pl.DataFrame:
-    """Exact facts: each round has exactly one cheapskate, so ``rounds`` events per game share
-    out among the players; 7 mod n is never 0 for n = 2–5, so someone is cheapskate at least
-    ceil(7/n) times and the fair share 7/n is never whole. ``players``: one count or several,
-    each 2–5 (what the game allows)."""
+    """Exact facts: one cheapskate a round, so ``rounds`` events per game share out among the
+    players; 7 mod n is never 0 for n = 2–5, so someone is cheapskate at least ceil(7/n) times.
+    ``players``: one count or several."""
     rounds = whole_number("rounds", rounds, low=1, high=MAX_ITEMS)
     counts = _player_counts("players", players)
     rows = [

@@ -86,9 +86,8 @@ _ENTRIES: dict = {}
 
 
 def call_direct(function, *args):  # type: ignore[no-untyped-def]
-    """``function(*args)`` straight at its compiled entry point for these argument types, found
-    on the first call (the dispatcher spends longer than a small call working out the types of
-    named tuples of arrays). Only where the arguments always have the same types."""
+    """``function(*args)`` straight at its compiled entry point, found on the first call (the
+    dispatcher takes longer than a small call); only where the argument types never change."""
     entry = _ENTRIES.get(function)
     if entry is None:
         result = function(*args)
@@ -255,9 +254,8 @@ def _play(  # type: ignore[no-untyped-def]
 def write_standings(  # type: ignore[no-untyped-def]
     games, fame, destined_won, items_won, bonus, rounds, scores, ranks, shares, keys
 ):
-    """Each seat's score, its rank (1 + the seats whose (score, items won) is above its own)
-    and its share of the win (1/k for each of k seats ranked 1), into the arrays given;
-    ``keys`` (n,) holds a game's (score, items won) as one number."""
+    """Each seat's score, rank (1 + the seats whose (score, items won) is above its own) and
+    share of the win (1/k for each of k seats ranked 1); ``keys`` (n,) is scratch."""
     n = fame.shape[1]
     for g in range(games):
         for seat in range(n):

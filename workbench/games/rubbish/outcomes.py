@@ -184,9 +184,8 @@ class BidOutcomes:
     def options(
         self, turn: _Turn, geek: int, peek: Peek, last: Bid, held: tuple[int | None, ...]
     ) -> tuple[tuple[Bid, Number, int, int], ...]:
-        """A later bidder's choices with their probabilities, totals and counts (probability
-        0 left out), memoised; equal lists are one object, so geeks the model treats alike
-        can be recognised by identity."""
+        """A later bidder's choices with their probabilities, totals and counts (0 left out),
+        memoised; equal lists are one object, so geeks treated alike share it."""
         key = ("later", turn.seat, geek, peek.card, last.count, held)
         found = self.memo.get(key)
         if found is None:

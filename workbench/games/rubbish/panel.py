@@ -66,10 +66,9 @@ def _grid(columns: list[str], rows: Any, cell: Any) -> str:
 
 
 class RubbishPanel(Panel):
-    """The panel (see the module docstring). ``model`` is the opponent model: 'uniform',
-    'random' or 'heuristic'. After ``update``: ``outcomes``, ``bids``, ``geeks``,
-    ``max_bids``, ``about_you`` and ``final_geeks`` hold the frames shown (None where not
-    applicable) and ``errors`` the message of any section that could not be computed."""
+    """The panel for an opponent ``model`` (``outcomes.model_names``). After ``update`` its
+    frames (``outcomes``, ``bids``, ``geeks``, ``max_bids``, ``about_you``, ``final_geeks``;
+    None where not shown) and ``errors`` (sections that could not be computed) are set."""
 
     def __init__(self, session: Any, model: str = UNIFORM) -> None:
         if model not in model_names():
@@ -165,9 +164,8 @@ class RubbishPanel(Panel):
             found["errors"]["final_geeks"] = str(exc)
 
     def _about_you(self, session: Any, model: str, errors: dict[str, str]) -> pl.DataFrame:
-        """Round by round, what the last opponent to bid knew of you just before it bid:
-        computed as each round ends (it reads that opponent's own peek, so it is shown only
-        once the game is over), kept per model."""
+        """Round by round, what the last opponent to bid knew of you just before it bid (kept
+        per model; shown only after the game, since it reads that opponent's peek)."""
         done = self._about.setdefault(model, {})
         state, me = session.state, session.seat
         epsilon = 0.0 if model == UNIFORM else ABOUT_YOU_EPSILON

@@ -89,9 +89,8 @@ def play_new_games(
     rules: Rules, agents: Sequence[Any], games: int, rng: np.random.Generator,
     recording: Recording | None = None,
 ) -> tuple[Positions, tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:  # fmt: skip
-    """``games`` new games dealt and played to the end by ``agents``, drawing from ``rng`` as
-    the module docstring says: (the finished positions, their standings, the starting
-    auctioneers)."""
+    """``games`` new games dealt and played by ``agents``, drawing from ``rng`` as the module
+    says: (the finished positions, their standings, the starting auctioneers)."""
     n = rules.players
     geek_draws = rng.random((games, len(rules.geeks)))
     if rules.starting_auctioneer == "random":

@@ -52,9 +52,7 @@ def load_geeks(table: str = "rubbish_geeks") -> tuple[Geek, ...]:
 @dataclass(frozen=True)
 class Rules:
     """Rubbish Auction rules; the defaults are the rulebook's, with docs/rules.md's readings.
-
-    Money is in thousands: a bid of 15 is 15,000 and moves 15 fame.
-    """
+    Money is in thousands: a bid of 15 is 15,000 and moves 15 fame."""
 
     players: int = 4
     #: every player's money cards (the same set for all); equal values are distinct cards

@@ -74,8 +74,7 @@ def _hidden_round(order: tuple[int, ...], bids: list, peeks: tuple, player: int)
 
 def consistent_fillings(observation: Observation) -> dict[Filling, int]:
     """Every value-level filling consistent with ``observation`` and how many physical fillings
-    make it (exact enumeration of geek deals, physical card subsets and peeked cards; small
-    positions only, for tests)."""
+    make it: exact enumeration, for tests on small positions."""
     _check_observation(observation)
     rules, me = observation.rules, observation.player
     others = [seat for seat in range(rules.players) if seat != me]

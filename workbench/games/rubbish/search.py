@@ -142,9 +142,8 @@ class RubbishSearchAgent(SearchAgent):
 
 
 class _Buffers(NamedTuple):
-    """What every decision under one rule set reuses: the playouts' policy table (kinds,
-    parameters, assignment), the rule tables, the positions played, their uniforms and
-    standings (scores, ranks, win shares)."""
+    """What every decision under one rule set reuses: the playouts' policy table, the rule
+    tables, and the positions played with their uniforms and standings."""
 
     policies: tuple[np.ndarray, np.ndarray, np.ndarray]
     tables: Any

@@ -148,9 +148,8 @@ class _Chain:
             return self._array([dist.get(b, 0) for b in step.candidates])
         previous = self.steps[j - 1]
         values = sorted(
-            {c for b in previous.candidates for c in (*previous.available, None)},
-            key=_none_first,
-        )
+            {c for b in previous.candidates for c in (*previous.available, None)}, key=_none_first,
+        )  # fmt: skip
         rows = []
         for b in previous.candidates:
             row = [0] * len(step.candidates)

@@ -103,10 +103,8 @@ _PEEK_SCHEMA = {
 def max_bid(
     available: Sequence[int], n_cards: int | None = None, *, rules: Rules | None = None
 ) -> int:
-    """The largest total ``available`` can bid: all of it, or its ``n_cards`` highest cards.
-
-    The rulebook's hint: if no one else can use the 10, their max bid is 5+2+2+1 = 10.
-    """
+    """The largest total ``available`` can bid: all of it, or its ``n_cards`` highest cards
+    (the rulebook: if no one else can use the 10, their max bid is 5+2+2+1 = 10)."""
     rules = _rules(rules)
     cards = _cards(available, rules)
     if n_cards is None:
