@@ -409,6 +409,27 @@ class State(Evolving):
         )
 
 
+def check_observation(observation: object, name: str = "observation") -> None:
+    """A rubbish Observation whose seat, geek and rules are consistent (an edited one may not
+    be: ``dataclasses.replace(observation, geek=99)``); a TypeError or ValueError otherwise."""
+    if not isinstance(observation, Observation):
+        raise TypeError(
+            f"{name} must be a rubbish Observation (state.observation(seat)), got "
+            f"{type(observation).__name__}"
+        )
+    if not isinstance(observation.rules, Rules):
+        raise TypeError(
+            f"{name}.rules must be a rubbish Rules, got {type(observation.rules).__name__}"
+        )
+    players, geeks = observation.rules.players, len(observation.rules.geeks)
+    whole_number(f"{name}.player", observation.player, low=0, high=players - 1)
+    whole_number(f"{name}.geek", observation.geek, low=0, high=geeks - 1)
+    if observation.phase not in ("auction", "bid", "over"):
+        raise ValueError(
+            f"{name}.phase must be 'auction', 'bid' or 'over', got {observation.phase!r}"
+        )
+
+
 def _seat(name: str, value: object, players: int, *, none_too: bool = False) -> int:
     """``value`` as a seat number 0..players-1 (Python or numpy integer); TypeError for
     anything that is not a whole number, ValueError for a whole number that is not a seat."""

@@ -24,7 +24,14 @@ import polars as pl
 
 from workbench.games.rubbish.agents import RandomAgent
 from workbench.games.rubbish.cards import Bid
-from workbench.games.rubbish.engine import Auction, Observation, Peek, State, new_game
+from workbench.games.rubbish.engine import (
+    Auction,
+    Observation,
+    Peek,
+    State,
+    check_observation,
+    new_game,
+)
 from workbench.games.rubbish.game import AGENTS, make_agent
 from workbench.games.rubbish.inference.arguments import _exact_text
 from workbench.games.rubbish.inference.peeks import likelihood, peek_chances
@@ -213,11 +220,7 @@ def bid_outcomes(observation: Observation, model: object = UNIFORM) -> pl.DataFr
 
 
 def _check(observation: object) -> None:
-    if not isinstance(observation, Observation):
-        raise TypeError(
-            f"observation must be a rubbish Observation (state.observation(seat)), got "
-            f"{type(observation).__name__}"
-        )
+    check_observation(observation)
     if observation.phase != "bid" or observation.to_play != observation.player:
         raise ValueError(
             f"bid outcomes need the observer's own bidding decision; seat {observation.player} "

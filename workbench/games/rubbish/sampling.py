@@ -25,14 +25,20 @@ from numba import njit
 from workbench.checks import whole_number
 from workbench.games.rubbish.cards import Bid, bid_table, peek_odds, physical_ways, sub_multisets
 from workbench.games.rubbish.compiled import Positions, call_direct
-from workbench.games.rubbish.engine import Deal, Observation, Peek, State, peek_sights
+from workbench.games.rubbish.engine import (
+    Deal,
+    Observation,
+    Peek,
+    State,
+    check_observation,
+    peek_sights,
+)
 from workbench.games.rubbish.positions import (
     decisions_left,
     empty_positions,
     positions_of_observation,
     tables_for,
 )
-from workbench.games.rubbish.rules import Rules
 
 #: (other seats' geeks by seat, hidden bids' cards by position, hidden peeks by position)
 Filling = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[Peek, ...]]
@@ -75,7 +81,7 @@ def _hidden_round(order: tuple[int, ...], bids: list, peeks: tuple, player: int)
 def consistent_fillings(observation: Observation) -> dict[Filling, int]:
     """Every value-level filling consistent with ``observation`` and how many physical fillings
     make it: exact enumeration, for tests on small positions."""
-    _check_observation(observation)
+    check_observation(observation)
     rules, me = observation.rules, observation.player
     others = [seat for seat in range(rules.players) if seat != me]
     pool = [geek for geek in range(len(rules.geeks)) if geek != observation.geek]
@@ -95,7 +101,7 @@ class _Plan:
     positions with their tables, and how many uniform numbers one filling uses."""
 
     def __init__(self, observation: Observation) -> None:
-        _check_observation(observation)
+        check_observation(observation)
         rules, me = observation.rules, observation.player
         self.rules = rules
         self.table = bid_table(rules.money_cards)
@@ -353,14 +359,6 @@ def _draw_table(
     total = sum(weights)
     cumulative = [*[w / total for w in accumulate(weights)][:-1], 2.0] if weights else []
     return tuple(bids), cumulative
-
-
-def _check_observation(observation: object) -> None:
-    if not isinstance(observation, Observation) or not isinstance(observation.rules, Rules):
-        raise TypeError(
-            "observation must be a rubbish Observation (state.observation(seat)), got "
-            f"{type(observation).__name__}"
-        )
 
 
 # -- exact enumeration (tests) -------------------------------------------------------------------

@@ -14,7 +14,6 @@ import polars as pl
 
 from workbench.checks import instance_or_default, is_whole_number, whole_number
 from workbench.games.rubbish.cards import card_values
-from workbench.games.rubbish.engine import Observation
 from workbench.games.rubbish.rules import Rules
 
 Number = Fraction | float
@@ -109,27 +108,6 @@ def _check_positive(name: str, value: int) -> int:
 
 def _check_seed(seed: int) -> int:
     return whole_number("seed", seed, low=0, allowed="a non-negative whole number")
-
-
-def _check_observation(observation: object, name: str = "observation") -> None:
-    """An engine Observation whose seat, geek and rules are consistent (an edited one may not
-    be: ``dataclasses.replace(observation, geek=99)``)."""
-    if not isinstance(observation, Observation):
-        raise TypeError(
-            f"{name} must be an engine Observation (state.observation(seat)), got "
-            f"{type(observation).__name__}"
-        )
-    if not isinstance(observation.rules, Rules):
-        raise TypeError(
-            f"{name}.rules must be a rubbish Rules, got {type(observation.rules).__name__}"
-        )
-    players, geeks = observation.rules.players, len(observation.rules.geeks)
-    whole_number(f"{name}.player", observation.player, low=0, high=players - 1)
-    whole_number(f"{name}.geek", observation.geek, low=0, high=geeks - 1)
-    if observation.phase not in ("auction", "bid", "over"):
-        raise ValueError(
-            f"{name}.phase must be 'auction', 'bid' or 'over', got {observation.phase!r}"
-        )
 
 
 def _geek_numbers(geeks: object, rules: Rules) -> tuple[int, ...]:

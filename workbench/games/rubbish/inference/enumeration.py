@@ -10,10 +10,9 @@ from fractions import Fraction
 import polars as pl
 
 from workbench.games.rubbish.cards import physical_ways, sub_multisets
-from workbench.games.rubbish.engine import Observation
+from workbench.games.rubbish.engine import Observation, check_observation
 from workbench.games.rubbish.inference.arguments import (
     _cards,
-    _check_observation,
     _count,
     _rules,
     _text,
@@ -117,7 +116,7 @@ def max_bid_table(observation: Observation) -> pl.DataFrame:
     cards and ``max_bid``; once it has bid, ``held_out`` and the range ``min_now``–``max_now``;
     ``to_beat``, the smallest total that surely beats it from your place (ties go to the bidder
     closer to the First Bidder, so one ahead of you must be beaten by one more)."""
-    _check_observation(observation)
+    check_observation(observation)
     rules = observation.rules
     me = observation.player
     bidding = observation.phase == "bid"

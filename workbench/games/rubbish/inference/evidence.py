@@ -8,8 +8,8 @@ from fractions import Fraction
 from typing import Any
 
 from workbench.games.rubbish.cards import Bid
-from workbench.games.rubbish.engine import Auction, Observation, Peek, new_game
-from workbench.games.rubbish.inference.arguments import _check_observation, _text
+from workbench.games.rubbish.engine import Auction, Observation, Peek, check_observation, new_game
+from workbench.games.rubbish.inference.arguments import _text
 from workbench.games.rubbish.inference.peeks import likelihood, peek_chances, peek_source
 
 
@@ -53,7 +53,7 @@ class _Evidence:
 
 def _gather(observation: Observation, history: bool) -> _Evidence:
     """Replay the public record through the engine: every past decision, and this round's bids."""
-    _check_observation(observation)
+    check_observation(observation)
     rules = observation.rules
     me = observation.player
     records = observation.history

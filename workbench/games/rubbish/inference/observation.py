@@ -10,11 +10,10 @@ from typing import NamedTuple
 import polars as pl
 
 from workbench.checks import flag, whole_number
-from workbench.games.rubbish.engine import Observation
+from workbench.games.rubbish.engine import Observation, check_observation
 from workbench.games.rubbish.inference.arguments import (
     _PROBABILITY_SCHEMA,
     _check_epsilon,
-    _check_observation,
     _check_positive,
     _check_seed,
     _probability,
@@ -102,7 +101,7 @@ def infer(
     from ``samples`` seeded calls per situation with ``bootstrap`` intervals. A ValueError when
     the opponent has not bid or the evidence contradicts the model.
     """
-    _check_observation(observation)
+    check_observation(observation)
     me = observation.player
     history = flag("history", history)
     epsilon = _check_epsilon(epsilon)

@@ -10,13 +10,12 @@ import polars as pl
 
 from workbench.checks import choice
 from workbench.games.rubbish.cards import physical_ways
-from workbench.games.rubbish.engine import Observation
+from workbench.games.rubbish.engine import Observation, check_observation
 from workbench.games.rubbish.inference.arguments import (
     _PROBABILITY_SCHEMA,
     Number,
     _cards,
     _check_epsilon,
-    _check_observation,
     _check_positive,
     _check_seed,
     _count,
@@ -58,7 +57,7 @@ def bid_posterior(
     the bidder's place in bidding order (0 = First Bidder), which sets the fewest cards.
     """
     if situation is not None:
-        _check_observation(situation, "situation")
+        check_observation(situation, "situation")
         if rules is not None and rules != situation.rules:
             raise ValueError("rules and situation.rules differ; pass one of them")
     rules = situation.rules if situation is not None else _rules(rules)
