@@ -86,9 +86,7 @@ def peek_distribution(
             if chance:
                 seen[card] = seen.get(card, Fraction(0)) + prior * chance
     rows = [
-        {
-            "card": card, "source": source, "probability": float(chance), "exact": str(chance),
-        }
+        {"card": card, "source": source, "probability": float(chance), "exact": str(chance)}
         for card, chance in sorted(seen.items(), key=lambda kv: _none_first(kv[0]))
     ]
     return pl.DataFrame(rows, schema=_PEEK_SCHEMA)
