@@ -1,9 +1,6 @@
-"""Rubbish Auction (docs/rules.md): 2–5 players bid money cards for 7 items.
-
-Public API: ``Rules``, ``new_game`` -> ``State``, the actions ``Auction`` and ``Bid``, the
-agents, ``simulate``, ``play_from`` (playouts of given positions), ``fit``; the analyses
-(hidden-bid inference, cheapskate frequency), their charts and explorers.
-"""
+"""Rubbish Auction (docs/rules.md): 2–5 players bid money cards for 7 items. Public API: the
+rules, engine and agents, ``simulate``, ``play_from``, ``fit``, and the analyses (hidden-bid
+inference, cheapskate frequency) with their charts and explorers."""
 
 from workbench.games.rubbish.agents import HeuristicAgent, RandomAgent, SamplingAgent
 from workbench.games.rubbish.cards import Bid

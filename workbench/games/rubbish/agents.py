@@ -1,8 +1,5 @@
 """Rubbish Auction's hand-written agents, weakest to strongest. The random and heuristic agents
-(and the fitted agent's policy) are compiled policies (``compiled_policy()``): the compiled loop
-plays them and their step call runs the same compiled choice, so both engines play one policy.
-Those with ``action_probabilities`` serve exact inference as priors.
-"""
+are compiled policies (``compiled_policy()``): both engines play the same compiled choice."""
 
 from __future__ import annotations
 
@@ -73,8 +70,7 @@ class RandomAgent(CompiledAgent):
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        # The compiled choice on one game, the legal actions in the order both engines share
-        # (a test checks the two agree).
+        # The compiled choice on one game (a test checks the two agree).
         _require_choice(observation, legal_actions)
         return legal_actions[int(rng.random() * len(legal_actions))]
 
@@ -86,15 +82,12 @@ class RandomAgent(CompiledAgent):
 
 
 class HeuristicAgent(CompiledAgent):
-    """The rulebook's hints as a policy with four parameters (its vector, in this order):
-    ``max_wanted_bid`` (15): on a wanted item, the cheapest bid that surely wins (reading each
-    opponent's maximum from its locked card and cards held out) if it costs at most this, else
-    its best bid up to it; ``gain_share`` (0.5): on an unwanted item, about this share of its
-    usable money, below the most any opponent could bid; ``cheapskate_share`` (0.7) instead
-    after being the cheapskate; ``last_round_share`` (0.9) instead in the last round. Equal
-    totals: the lowest top card. Auctioneer: an item destined to its geek, naming itself First
-    Bidder; else a random unwanted item, naming the player on its left.
-    """
+    """The rulebook's hints as a policy of four parameters (its vector, in this order):
+    ``max_wanted_bid`` (15): on a wanted item, the cheapest bid that surely wins if it costs at
+    most this, else its best bid up to it; ``gain_share`` (0.5): on an unwanted item, about this
+    share of its usable money, below the most any opponent could bid; ``cheapskate_share``
+    (0.7) after being the cheapskate, ``last_round_share`` (0.9) in the last round. Auctioneer:
+    an item destined to its geek, naming itself First Bidder, else a random unwanted item."""
 
     name = "heuristic"
     kind = policies.HEURISTIC
@@ -204,8 +197,6 @@ class SamplingAgent:
         else:
             positions.bid_index[:, me], positions.held[:, me] = a, b
             positions.position[:] += 1
-        # One uniform per game for each decision left, decision by decision (as the lockstep
-        # engine the rollouts first ran in drew them).
         uniforms = rng.random((decisions_left(rules, positions), len(positions.fame)))
         play_positions(rules, positions, [self.rollout] * rules.players, uniforms)
         scores, _, share = standings(tables_for(rules), positions)

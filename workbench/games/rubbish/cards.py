@@ -1,8 +1,6 @@
-"""Money cards and bids: which bids a hand allows, as Python tuples and as numpy tables.
-
-A bid is the multiset of money cards held out. Cards of equal value are distinct physical
-cards but interchangeable in play, so a legal action is a distinct multiset; counting physical
-subsets (for probabilities) is done where it matters, in ``inference``.
+"""Money cards and bids: which bids a hand allows, as Python tuples and as numpy tables. A bid
+is the multiset of cards held out (cards of equal value are interchangeable in play), and where
+a blind peek at it looks.
 """
 
 from __future__ import annotations
@@ -95,12 +93,9 @@ def sub_multisets(cards: tuple[int, ...], min_cards: int = 0) -> list[tuple[int,
 
 @dataclass(frozen=True, eq=False)
 class BidTable:
-    """Every bid for every lock option of one set of money cards: option 0, nothing locked;
-    option ``j``, a card of value ``values[j - 1]``. ``bids[option]`` lists every multiset of the
-    available cards by total, then size (the order both engines share); the empty bid comes
-    first, so the bids legal under a minimum of ``m`` cards are ``bids[option][m:]``. The numpy
-    arrays hold the same table padded to a rectangle for the compiled loop.
-    """
+    """Every bid for every lock option (0: nothing locked; ``j``: a card of ``values[j - 1]``):
+    ``bids[option]`` by total, then size, the empty bid first (so a minimum of ``m`` cards leaves
+    ``bids[option][m:]``); the numpy arrays hold it padded to a rectangle."""
 
     money_cards: tuple[int, ...]
     values: tuple[int, ...]

@@ -1,8 +1,6 @@
 """How often each seat is the cheapskate (lowest bid: no fame that round), and what it costs:
-the exact arithmetic of the rulebook's hint (``cheapskate_facts``) and estimates from seeded
-self-play (``cheapskate_frequency``), each with its sample size and a 95% interval (Student t
-for means, Wilson for rates).
-"""
+exact arithmetic (``cheapskate_facts``) and seeded estimates with 95% intervals
+(``cheapskate_frequency``)."""
 
 from __future__ import annotations
 

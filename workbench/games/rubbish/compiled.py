@@ -1,12 +1,8 @@
-"""Rubbish Auction's compiled loop (numba), the rules' second implementation beside the
-readable step engine (a test replays every recorded game through ``State.apply``), and the
-data layout of the positions it plays.
-
-``play`` plays games to the end, each from wherever it stands (``Positions``: a new game dealt
-by ``deal_new``, or a mid-game position with every hidden fact filled in), seat s of game g
-playing row ``assignment[g, s]`` of the kit's ``PolicyTable`` (``policies.py``). Decision d of
-game g, counted from where it started, reads ``uniforms[d, g]``: a batch of new games reads
-them in the order the numpy lockstep engine this replaced drew them, so seeds kept their games.
+"""Rubbish Auction's compiled loop (numba), the rules' second implementation (a test replays
+every recorded game through ``State.apply``), and the data layout of the positions it plays.
+``play`` plays games to the end from wherever each stands (a new game is a position too), seat s
+of game g playing row ``assignment[g, s]`` of the kit's ``PolicyTable``; decision d of game g
+reads ``uniforms[d, g]``, the order the numpy lockstep engine it replaced drew them in.
 """
 
 from __future__ import annotations
@@ -43,12 +39,9 @@ class Tables(NamedTuple):
 
 
 class Positions(NamedTuple):
-    """Games, each at some position (one row per game); the loop plays them in place.
-
-    ``position`` is the next bidding position (-1: the auctioneer is to choose; ``item`` and
-    ``first`` are -1 then). ``bid_index`` (by seat, -1: not yet bid) indexes the bid table of
-    that seat's ``lock`` option; ``held`` is the number of cards it holds out (public).
-    """
+    """Games, one row each, at some position: ``position`` is the next bidding position (-1:
+    the auctioneer chooses; ``item``, ``first`` -1 then); ``bid_index`` (-1: not yet bid) indexes
+    the bid table of the seat's ``lock`` option; ``held``: the cards it holds out (public)."""
 
     geek: np.ndarray  # (G, n) int16
     fame: np.ndarray  # (G, n) int32

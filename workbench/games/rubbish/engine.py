@@ -1,8 +1,7 @@
-"""The step-by-step Rubbish Auction engine: State, legal actions, apply, observation, result.
-
-A round: the auctioneer plays ``Auction(item, first_bidder)``; then each player in bidding
-order plays a ``Bid``. Before a player bids they have peeked at a card of the previous bidder
-(chance, drawn from the game's seeded numbers). After the last bid the round resolves at once.
+"""The step-by-step Rubbish Auction engine (the readable reference): State, legal actions,
+apply, observation, result, log. A round: the auctioneer plays ``Auction(item, first_bidder)``,
+then each player in bidding order, having peeked at a card of the previous bidder, plays a
+``Bid``; after the last bid the round resolves.
 """
 
 from __future__ import annotations
@@ -26,11 +25,8 @@ class _AuctionFields(NamedTuple):
 
 
 class Auction(_AuctionFields):
-    """The auctioneer's move: put ``item`` up and hand the First Bidder card to a seat.
-
-    Both are whole numbers (Python or numpy integers, stored as ints); anything else is a
-    TypeError. Whether the item is still up and the seat exists is for ``State.apply``.
-    """
+    """The auctioneer's move: put ``item`` up and hand the First Bidder card to a seat (whole
+    numbers, else a TypeError; whether they are legal is for ``State.apply``)."""
 
     __slots__ = ()
 
@@ -45,12 +41,8 @@ Action = Auction | Bid
 
 
 class Peek(NamedTuple):
-    """What a bidder saw of the previous bidder's cards before choosing.
-
-    ``source`` is "held_out" (a blind pick among 2+ held-out cards) or "unused" (the previous
-    bidder held out at most one card: a blind pick among their unused available cards).
-    ``card`` is None only when there was nothing to look at.
-    """
+    """What a bidder saw of the previous bidder's cards before choosing: a blind pick among
+    the ``"held_out"`` cards (2+ held out) or the ``"unused"`` ones; ``card`` None: nothing."""
 
     target: int
     card: int | None

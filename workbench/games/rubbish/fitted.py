@@ -1,8 +1,6 @@
-"""Rubbish Auction's ``fitted`` agent: the heuristic's compiled policy (``agents.FittedPolicy``)
-with its parameters fitted to the rules being played by the kit's fitter (CMA-ES against the
-random and heuristic agents and the current fit itself). The rulebook's fit ships in
-``data/fits/rubbish/``; other rules are fitted on first use and cached.
-"""
+"""Rubbish Auction's ``fitted`` agent: the heuristic's compiled policy with its parameters
+fitted to the rules being played by the kit's fitter; the rulebook's fit ships in
+``data/fits/rubbish/``, other rules are fitted on first use and cached."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ GAME = Game(
     summary="Rubbish Auction: 2–5 players bid money cards for 7 items.",
     Rules=Rules,
     new_game=new_game,
-    # Weakest first, as measured at the rulebook's rules (docs/reference/agents.md).
+    # Weakest first, as measured at the rulebook's rules.
     agents={
         "random": RandomAgent, "heuristic": HeuristicAgent, "sampling": SamplingAgent,
         "fitted": RubbishFittedAgent, "search": RubbishSearchAgent,

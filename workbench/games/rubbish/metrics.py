@@ -1,9 +1,6 @@
-"""Rubbish Auction's own balance metrics (``GAME_METRICS``, ``game_metrics``): pure functions of
-the ``simulate`` frames, one value per game, summarised over games by the designer's bench.
-
-Every round has one winner and one cheapskate (who gains no fame and is the next auctioneer).
-The starting auctioneer's advantage is the bench's common ``first_seat_advantage`` under the
-rulebook (seat 0 starts); the frames do not say who started when it is drawn at random.
+"""Rubbish Auction's own balance metrics (``GAME_METRICS``, ``game_metrics``): one value per
+game from the ``simulate`` frames. The starting auctioneer's advantage is the bench's common
+``first_seat_advantage`` (seat 0 starts under the rulebook).
 """
 
 from __future__ import annotations

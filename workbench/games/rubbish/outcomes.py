@@ -505,11 +505,8 @@ def _later_pass(
 def _later_step(
     cache: BidOutcomes, turn: _Turn, geek: int, states: dict[tuple, Number], *, final: bool,
 ) -> dict[tuple, Number]:  # fmt: skip
-    """The states after ``turn``'s bidder (holding ``geek``) chooses, from ``states``; for
-    the ``final`` bidder only (highest, lowest) is kept, nobody looks at its bid after.
-
-    Geeks the model treats alike here (the same choices in every situation these states
-    lead to, e.g. the heuristic's geeks that do not want the item) share one result."""
+    """The states after ``turn``'s bidder (holding ``geek``) chooses, from ``states`` (for the
+    ``final`` bidder only (highest, lowest)); geeks the model treats alike share one result."""
     contexts = []
     for state, weight in states.items():
         last, last_seat, last_cards, held, high, low = state

@@ -1,10 +1,7 @@
-"""The Rubbish Auction panel of the play-along table, updated after every event: your chances
-with every bid you could make now (``bid_outcomes``); each opponent's posterior over the total
-it holds out and over its geek (``infer``, under the opponent model you choose); every
-opponent's maximum bid (``max_bid_table``); after the game, what the agents could have inferred
-about you each round. Every figure says how it was obtained (exact fractions or an agent's
-stated probabilities); while the game is on the panel reads only your observation.
-"""
+"""The Rubbish Auction panel of the play-along table: your chances with every bid now, each
+opponent's bid and geek posteriors (under the opponent model you choose), every opponent's
+maximum bid, and after the game what the agents could have inferred about you. While the game
+is on it reads only your observation."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Rubbish Auction's compiled policies (numba): a kind and a float64 parameter vector, one
-entry per decision (``choose_auction``, ``choose_bid``), read by the compiled loop through the
-kit's ``PolicyTable`` and by an agent's step call (``choose_one``). Each decision reads one
-uniform; the helpers never allocate (``_nrt=False``) and are inlined into the loop.
-"""
+"""Rubbish Auction's compiled policies (numba): a kind and a parameter vector, one entry per
+decision (``choose_auction``, ``choose_bid``), read by the compiled loop through the kit's
+``PolicyTable`` and by a step call (``choose_one``); they never allocate and are inlined."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""The Python side of the compiled loop: the rule tables, positions from new deals, from
-step-engine States and from one seat's observation, and ``play_from`` (continuations of given
-positions). A batch of new games draws, in this order, the geeks (``rng.random((games,
-geeks))``), the starting auctioneers if random, then ``rng.random((decisions, games))``: the
-draws of the numpy lockstep engine this replaced.
+"""The Python side of the compiled loop: rule tables, positions from new deals, States and
+one seat's observation, and ``play_from``. New games draw the geeks (``rng.random((games,
+geeks))``), the starting auctioneers if random, then ``rng.random((decisions, games))``.
 """
 
 from __future__ import annotations

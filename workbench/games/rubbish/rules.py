@@ -73,8 +73,7 @@ class Rules:
     geeks: tuple[Geek, ...] = field(default_factory=load_geeks)
 
     def __post_init__(self) -> None:
-        # Whole numbers may be Python or numpy integers and are stored as Python ints; bools,
-        # floats and strings are refused. Every problem is a ValueError naming the field.
+        # Whole numbers are stored as Python ints; every problem is a ValueError naming the field.
         players = whole_number(
             "players", self.players, low=MIN_PLAYERS, high=MAX_PLAYERS,
             allowed=f"{MIN_PLAYERS}–{MAX_PLAYERS} (the box holds five sets of money cards)",

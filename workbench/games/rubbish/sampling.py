@@ -1,14 +1,9 @@
 """The sampler of hidden information: States (or compiled positions, for the ``search`` agent)
-drawn uniformly over every filling consistent with one seat's observation.
-
-Hidden from a seat: the other seats' geeks; this round's other bids (only their card counts
-are public) and peeks; past peeks (only ``State.log`` reads them); future peeks' numbers (drawn
-afresh). A *filling* is the physical reality behind that (the two 2s are different cards); it
-is consistent when every hidden bid holds out the public number of its bidder's available
-cards and the seat's own peek shows what it saw. All consistent fillings are equally likely, so
-the bid the seat peeked at is weighed by the peek's likelihood; no model of play is used.
-``filling_of`` reads a State's value-level filling; ``consistent_fillings`` (exact enumeration)
-counts the physical fillings behind each.
+drawn uniformly over every filling consistent with one seat's observation: the other seats'
+geeks, this round's other bids (only their card counts are public) and peeks, past peeks and
+future peeks' numbers. A filling is physical (the two 2s are different cards); all consistent
+ones are equally likely, so the bid the seat peeked at is weighed by the peek's likelihood.
+``filling_of`` and ``consistent_fillings`` (exact enumeration) are for tests.
 """
 
 from __future__ import annotations
@@ -117,8 +112,7 @@ class _Plan:
         mine = order.index(me) if bidding else -1
         self.order, self.mine = order, mine
         self.peek_count = made + 1 if bidding else 0
-        # bids: per position, a known Bid or a (bids, cumulative weights) table to draw from
-        self.bid_sources: list[Bid | tuple[tuple[Bid, ...], list[float]]] = []
+        self.bid_sources: list[Bid | tuple[tuple[Bid, ...], list[float]]] = []  # by position
         for position in range(made):
             seat = order[position]
             if position == mine:
@@ -223,15 +217,13 @@ class PositionSampler:
             self.template.position[0] = len(plan.bid_sources)
         self.geek_pool = np.array(plan.geek_pool, np.int16)
         self.geek_seats = np.array(plan.geek_seats, np.int64)
-        # destined items each seat has won, by the geek it might hold
         destined_items = tables_for(rules).destined  # (geeks, items)
-        destined = np.zeros((rules.players, len(rules.geeks)), np.int16)
+        destined = np.zeros((rules.players, len(rules.geeks)), np.int16)  # won, by seat, geek
         for seat, won in enumerate(observation.items_won):
             if won:
                 destined[seat] = destined_items[:, list(won)].sum(axis=1)
         self.destined = destined
-        # per bid made: its seat, whether it is hidden, its candidates (bid table indices:
-        # the known bid alone, or the listed bids) and their cumulative weights, flattened
+        # per bid made: its seat, hidden or not, its candidates and cumulative weights
         seats, hidden, starts, indices, cumulative = [], [], [0], [], []
         for position, source in enumerate(plan.bid_sources):
             seats.append(plan.order[position])
@@ -251,7 +243,6 @@ class PositionSampler:
         self.bid_starts = np.array(starts, np.int64)
         self.bid_indices = np.array(indices, np.int16)
         self.bid_cumulative = np.array(cumulative, np.float64)
-        # decisions left from here: the same in every filling
         self.decisions = decisions_left(rules, self.template)
 
     def draw(self, rng: np.random.Generator, count: int) -> np.ndarray:
@@ -283,11 +274,9 @@ def fill_samples(  # type: ignore[no-untyped-def]
     bid_seats, bid_hidden, bid_starts, bid_indices, bid_cumulative,
 ):  # fmt: skip
     """Rows ``k * count + f`` (k < ``copies``) of ``pos``: game 0 of ``template`` with filling f
-    drawn from ``u[f]`` as ``_Plan.state`` draws it: the other seats' geeks by a partial
-    Fisher-Yates shuffle of ``geek_pool`` (one uniform each, in ``geek_seats`` order), then
-    each bid made this round, known or drawn by inverting its cumulative weights (one uniform
-    per hidden bid). Bid b is seat ``bid_seats[b]``'s, its candidates
-    ``bid_indices[bid_starts[b]:bid_starts[b + 1]]`` with cumulative weights at the same places."""
+    drawn from ``u[f]`` as ``_Plan.state`` draws it (the geeks by a partial Fisher-Yates
+    shuffle, each hidden bid by inverting its cumulative weights: bid b's candidates are
+    ``bid_indices[bid_starts[b]:bid_starts[b + 1]]``)."""
     for row in range(count * copies):
         pos.geek[row] = template.geek[0]
         pos.fame[row] = template.fame[0]

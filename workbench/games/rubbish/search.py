@@ -1,12 +1,8 @@
-"""Rubbish Auction's ``search`` agent: the kit's determinized search (sequential halving over
-candidate actions, common random numbers) with this game's sampler of hidden cards and compiled
-playouts in which every seat plays the agent's ``model`` (given; by name, the ``fitted`` agent).
-
-Candidates: an auctioneer weighs every remaining item with itself or the seat on its left as
-First Bidder, and the model's choice; a bidder weighs the model's bid, the other totals nearest
-to it (one bid per total, the lowest top card) and holding out the fewest and the most. Each
-halving round is one compiled call (``_play_round``), with the values the kit's per-candidate
-``play_from`` calls give (a test checks it).
+"""Rubbish Auction's ``search`` agent: the kit's determinized search with this game's sampler
+and compiled playouts in which every seat plays the agent's ``model`` (by name, the fitted
+agent). Candidates: the model's choice; an auctioneer's items with itself or its left-hand
+seat as First Bidder; a bidder's totals nearest the model's, and the fewest and most cards.
+Each halving round is one compiled call, giving the kit's per-candidate values (a test checks).
 """
 
 from __future__ import annotations

@@ -13,14 +13,9 @@ from workbench.games.rubbish.rules import Rules
 def bidding_situation(
     rules: Rules | None = None, *, locked: int | None = None, bidder: int = 1
 ) -> Observation:
-    """A bidder's observation at a scripted decision (round 2, ``bidder`` First Bidder with
-    ``locked`` locked; None: nothing), a concrete situation for a policy prior.
-
-    Round 1: ``bidder`` bids last, every other seat its cheapest legal bid (else the cheapest
-    legal everywhere) and ``bidder`` the cheapest bid that locks ``locked`` (None: that makes it
-    the cheapskate); round 2: the cheapskate auctions item 1 naming ``bidder`` First Bidder.
-    A ValueError if the rules make the script impossible.
-    """
+    """A bidder's observation at a scripted decision, a concrete situation for a policy prior:
+    round 1, ``bidder`` bids last and ends with ``locked`` locked (None: nothing), the others
+    bid their cheapest; round 2, ``bidder`` is First Bidder. A ValueError if impossible."""
     rules = _rules(rules)
     n = rules.players
     bidder = whole_number("bidder", bidder, low=0, high=n - 1, allowed=f"a seat 0–{n - 1}")
