@@ -161,10 +161,8 @@ def _require_choice(observation: object, legal_actions: Sequence[Action]) -> Non
 
 
 class SamplingAgent:
-    """Chooses by rollouts over the hidden facts: draws ``samples`` worlds consistent with its
-    observation (``sample_worlds``), plays every legal action in every world to the end with
-    ``rollout`` agents in the compiled loop, and takes the action with the best mean share of
-    the win, then score margin over the best rival."""
+    """Plays every legal action in ``samples`` worlds drawn consistent with its observation to
+    the end with ``rollout`` agents; takes the best mean win share, then score margin."""
 
     name = "sampling"
     __repr__ = agent_repr

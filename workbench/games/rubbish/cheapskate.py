@@ -60,9 +60,8 @@ def cheapskate_frequency(
     seed: SeedLike, progress: bool = False,
 ) -> CheapskateReport:  # fmt: skip
     """Cheapskate frequency per seat and agent from ``games`` seeded games (``agents`` as for
-    ``simulate``): times cheapskate per game and its distribution, the final-round rate, the
-    longest streak, and the win rate by seat and by cheapskate count (a k-way shared win counts
-    1/k); ``facts`` beside a check that every game had one cheapskate per round."""
+    ``simulate``): times per game and its distribution, the final-round rate, the longest
+    streak, and the win rate by seat and by cheapskate count (shared wins split)."""
     rules = GAME.checked_rules(rules)
     games = whole_number("games", games, low=1, allowed="a positive whole number")
     games_frame, rounds_frame = simulate(

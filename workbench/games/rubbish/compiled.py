@@ -2,8 +2,7 @@
 every recorded game through ``State.apply``), and the data layout of the positions it plays.
 ``play`` plays games to the end from wherever each stands (a new game is a position too), seat s
 of game g playing row ``assignment[g, s]`` of the kit's ``PolicyTable``; decision d of game g
-reads ``uniforms[d, g]``, the order the numpy lockstep engine it replaced drew them in.
-"""
+reads ``uniforms[d, g]``, the order the numpy lockstep engine it replaced drew them in."""
 
 from __future__ import annotations
 

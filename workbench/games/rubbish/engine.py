@@ -166,15 +166,12 @@ class State(Evolving):
         self.rules, self.deal, self._table = rules, deal, bid_table(rules.money_cards)
         self.rounds_done, self.auctioneer = 0, deal.starting_auctioneer
         self.item = self.first_bidder = None
-        self.order = self.bids = self.peeks = self.discarded = self.history = ()
-        self.peek_history = ()
+        self.order = self.bids = self.peeks = self.discarded = self.history = self.peek_history = ()
         self.fame = (rules.starting_fame,) * players
         self.locked = (None,) * players
         self.items_won = ((),) * players
         self.remaining = tuple(range(rules.rounds))
         self.cheapskate_counts = (0,) * players
-
-    # -- reading the state -------------------------------------------------------------------
 
     @property
     def round(self) -> int:
@@ -266,8 +263,6 @@ class State(Evolving):
             for entry in _log_entries(self)
             if player is None or entry.kind != "peek" or entry.player == player
         ]
-
-    # -- playing -----------------------------------------------------------------------------
 
     def apply(self, action: Action) -> State:
         """The state after ``action``; raises IllegalAction (state unchanged) if not allowed."""
@@ -503,9 +498,6 @@ def _dealt_geeks(geeks: object, rules: Rules) -> tuple[int, ...]:
     ):
         raise ValueError(f"geeks must give {allowed}; got {given!r}")
     return tuple(int(g) for g in given)
-
-
-# -- the readable log ---------------------------------------------------------------------------
 
 
 def _log_entries(state: State) -> Iterator[LogEntry]:

@@ -1,13 +1,8 @@
-"""Your chances with each bid you could make now: P(win the item), P(be the cheapskate).
-
-Exact Bayes, under a model of how opponents play, over the opponents' geeks (every deal), the
-cards each earlier bidder held out (given its count, its peek and yours) and the bids of
-everyone after you; past rounds weigh each deal by how likely its geeks made every past
-choice. "Blind" models (uniform, random) make the hidden bids independent, so their tail
-probabilities multiply; any other model enumerates every deal and follows the bidding, carrying
-only the last bid, the counts and the highest and lowest totals. You win with total t when
-every earlier bid is below t and every later one at most t; you are the cheapskate when every
-earlier bid is at least t and every later one above t.
+"""Your chances with each bid you could make now: P(win the item), P(be the cheapskate), by
+exact Bayes under a model of the opponents' play over their geeks, the cards each earlier
+bidder held out and the bids of everyone after you (past rounds weigh each deal of geeks).
+Under "blind" models (uniform, random) the hidden bids are independent and their tail
+probabilities multiply; any other model enumerates every deal and follows the bidding.
 """
 
 from __future__ import annotations
@@ -85,9 +80,6 @@ class Model:
         return f"{self.name}: exact action probabilities (floating point)"
 
 
-# -- the public record, replayed -----------------------------------------------------------
-
-
 @dataclass
 class _Turn:
     """A bidder's decision this round, as the public record allows it to be rebuilt."""
@@ -128,8 +120,6 @@ class BidOutcomes:
         """See ``bid_outcomes``."""
         _check(observation)
         return _outcomes(self, observation)
-
-    # -- past rounds -----------------------------------------------------------------------
 
     def past(self, observation: Observation) -> _Past:
         """The replayed and weighed past rounds of ``observation`` (extending the cache)."""
@@ -210,12 +200,10 @@ class BidOutcomes:
 
 
 def bid_outcomes(observation: Observation, model: object = UNIFORM) -> pl.DataFrame:
-    """For every bid the observer may make now: the exact probability of winning the item and
-    of being the cheapskate, under ``model`` for the opponents ("uniform", an agent name, or an
-    agent with ``action_probabilities``). Columns: bid, cards, total, p_win, p_cheapskate,
-    exact_win and exact_cheapskate (fractions, uniform model), overspend (above your fame) and
-    method. A ValueError when the model cannot have produced what you saw ("uniform" can).
-    """
+    """For every bid the observer may make now: the exact chance of winning the item and of
+    being the cheapskate under ``model`` ("uniform", an agent name, or an agent with
+    ``action_probabilities``), fractions too for "uniform"; a ValueError when the model cannot
+    have produced what you saw."""
     return BidOutcomes(model).compute(observation)
 
 

@@ -94,8 +94,6 @@ class RubbishPanel(Panel):
         self.about_you = self.final_geeks = None
         self.errors: dict[str, str] = {}
 
-    # -- computing -------------------------------------------------------------------------
-
     def update(self, session: Any) -> None:
         """Recompute for the session's current position (cached per position and model)."""
         self.session = session
@@ -191,8 +189,6 @@ class RubbishPanel(Panel):
             "true_geek": pl.String, "p_true_geek": pl.Float64,
         }  # fmt: skip
         return pl.DataFrame([done[r] for r in sorted(done)], schema=schema)
-
-    # -- drawing ---------------------------------------------------------------------------
 
     def _draw(self, session: Any) -> str:
         model = self.model.value
@@ -341,8 +337,6 @@ class RubbishPanel(Panel):
                 "not be an agent's, keep a chance.</div>"
             )
         return _section(title, "".join(parts))
-
-    # -- wording the table -----------------------------------------------------------------
 
     def label(self, group: str | None, field: str | None, value: Any) -> str | None:
         """Item names for items, 'seat n (you)' for seats, the game's own text for bids."""

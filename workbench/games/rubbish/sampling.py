@@ -3,8 +3,7 @@ drawn uniformly over every filling consistent with one seat's observation: the o
 geeks, this round's other bids (only their card counts are public) and peeks, past peeks and
 future peeks' numbers. A filling is physical (the two 2s are different cards); all consistent
 ones are equally likely, so the bid the seat peeked at is weighed by the peek's likelihood.
-``filling_of`` and ``consistent_fillings`` (exact enumeration) are for tests.
-"""
+``filling_of`` and ``consistent_fillings`` (exact enumeration) are for tests."""
 
 from __future__ import annotations
 
@@ -86,9 +85,6 @@ def consistent_fillings(observation: Observation) -> dict[Filling, int]:
         for bids, peeks in _physical_rounds(observation)
     )
     return {(deal, *round_part): ways for deal in deals for round_part, ways in rounds.items()}
-
-
-# -- the sampler ---------------------------------------------------------------------------------
 
 
 class _Plan:
@@ -348,9 +344,6 @@ def _draw_table(
     total = sum(weights)
     cumulative = [*[w / total for w in accumulate(weights)][:-1], 2.0] if weights else []
     return tuple(bids), cumulative
-
-
-# -- exact enumeration (tests) -------------------------------------------------------------------
 
 
 def _physical_rounds(observation: Observation):

@@ -2,8 +2,7 @@
 and compiled playouts in which every seat plays the agent's ``model`` (by name, the fitted
 agent). Candidates: the model's choice; an auctioneer's items with itself or its left-hand
 seat as First Bidder; a bidder's totals nearest the model's, and the fewest and most cards.
-Each halving round is one compiled call, giving the kit's per-candidate values (a test checks).
-"""
+Each halving round is one compiled call, giving the kit's per-candidate values (a test checks)."""
 
 from __future__ import annotations
 

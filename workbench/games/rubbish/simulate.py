@@ -56,9 +56,6 @@ def play_fast(
     return PlayedBatch(positions, standings, starting_auctioneer, recording)
 
 
-# -- frames -------------------------------------------------------------------------------------
-
-
 def batch_games_frame(batch: PlayedBatch, labels: Sequence[str], first_game: int) -> pl.DataFrame:
     """The games frame of a finished batch."""
     scores, ranks, share = batch.standings
@@ -168,8 +165,6 @@ def replay_rounds(state: State, recording: Recording, game: int) -> State:
             state = state.apply(bid)
     return state
 
-
-# -- the game's self-play ---------------------------------------------------------------------
 
 FAST_ENGINE = FastEngine(
     BATCH_SIZE, ("compiled_policy",), play_fast, win_shares=lambda played: played.standings[2]

@@ -101,12 +101,9 @@ def _situation(rules: Rules, locked: int | None) -> Any:
 
 
 def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Explorer:
-    """Pick the bidder's locked card, how many cards it holds out, what your blind peek showed
-    and a prior: the posterior over its bid total (chart) and every card combination (table).
-    The uniform prior is exact; a policy prior plays ``bidding_situation`` (its geek uniform,
-    ``epsilon`` of uniform play mixed in); the sampling agent is an estimate (``seed`` is a
-    control). Starts at the rulebook's example: the 10 locked, 3 cards, no peek.
-    """
+    """Pick the bidder's locked card, its card count, your peek and a prior: the posterior
+    over its bid total (chart) and every card combination (table); a policy prior plays
+    ``bidding_situation``. Starts at the rulebook's example: the 10 locked, 3 cards, no peek."""
     rules = Rules() if rules is None else rules
     values = sorted(set(rules.money_cards), reverse=True)
     bidders = [("the First Bidder", 0), ("a later bidder", 1)]

@@ -1,15 +1,11 @@
 """Hidden-bid inference for Rubbish Auction: exact Bayes over money-card subsets and geek deals.
 
-``possible_bids`` lists what a hidden bid can be (only its card count and its bidder's locked
-card are public); ``bid_posterior`` weighs it with a prior and a blind peek; ``max_bid`` and
-``max_bid_table`` give the most anyone can bid; ``infer`` works from a real observation (an
-opponent's bid total, every opponent's geek); ``game_inference`` runs it through a game.
-
-Choices made here (the rulebook is silent): cards of equal value are distinct physical cards,
-so ``ways`` counts physical subsets; the default prior is uniform over them and exact; a peek
-is evidence weighed by its likelihood, never a filter; an agent prior is exact when it gives
-``action_probabilities``, else estimated by seeded sampling with its sample size and interval;
-``epsilon`` mixes in uniform play; combinations are written low to high ("1+2+5").
+``possible_bids``, ``bid_posterior`` (with a prior and a blind peek), ``max_bid``/``max_bid_table``,
+``infer`` (from a real observation) and ``game_inference`` (through a game). Choices made here
+(the rulebook is silent): equal cards are distinct physical cards (``ways`` counts subsets); the
+default prior is uniform over them and exact; a peek is weighed by its likelihood, never a
+filter; an agent prior without ``action_probabilities`` is estimated by seeded sampling, with
+its sample size and interval; combinations are written low to high ("1+2+5").
 """
 
 from workbench.games.rubbish.inference.arguments import Number as Number

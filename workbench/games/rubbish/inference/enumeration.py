@@ -40,11 +40,9 @@ def possible_bids(
     available: Sequence[int], n_cards: int, *, rules: Rules | None = None,
     position: int | None = None,
 ) -> pl.DataFrame:  # fmt: skip
-    """Every total ``n_cards`` held-out cards of ``available`` can make: its ``ways``
-    (physical subsets), ``probability`` and ``exact`` under the uniform prior, and the card
-    ``combinations``. ``possible_bids((5, 2, 2, 1), 3)``: 5, 8, 9 with 1/4, 1/2, 1/4.
-    ``position`` (0 = the First Bidder; None: any) only checks that ``n_cards`` is legal there.
-    """
+    """Every total ``n_cards`` held-out cards of ``available`` can make, its ``ways``, uniform
+    ``probability`` and card ``combinations`` (``(5, 2, 2, 1), 3``: 5, 8, 9 with 1/4, 1/2,
+    1/4); ``position`` (0 = the First Bidder) only checks that ``n_cards`` is legal there."""
     cards, n, ways_of = _uniform_bids(available, n_cards, rules, position)
     subsets = math.comb(len(cards), n)
     by_total: dict[int, list[tuple[int, ...]]] = {}

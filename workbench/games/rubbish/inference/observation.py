@@ -92,15 +92,11 @@ def infer(
     bootstrap: int = 100,
 ) -> Inference:  # fmt: skip
     """From a real mid-game ``observation``: the posterior over ``opponent``'s bid total this
-    round (None: geeks only) and over which geek each opponent holds.
-
-    Exact Bayes over every deal of the geeks other than yours, on the cards held out this
-    round, your peek and (``history``) every past auction choice and revealed bid. ``prior``:
-    "uniform" (blind to geeks), an agent or agent name, or a mapping seat -> such; a policy's
-    own peek is averaged over exactly; agents without ``action_probabilities`` are estimated
-    from ``samples`` seeded calls per situation with ``bootstrap`` intervals. A ValueError when
-    the opponent has not bid or the evidence contradicts the model.
-    """
+    round (None: geeks only) and over each opponent's geek, by exact Bayes over every deal on
+    this round's cards held out, your peek and (``history``) every past choice. ``prior``:
+    "uniform", an agent or name, or a mapping seat -> such (estimated from ``samples`` seeded
+    calls with ``bootstrap`` intervals without ``action_probabilities``). A ValueError when the
+    opponent has not bid or the evidence contradicts the model."""
     check_observation(observation)
     me = observation.player
     history = flag("history", history)

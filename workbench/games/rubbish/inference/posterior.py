@@ -45,16 +45,12 @@ def bid_posterior(
     geeks: Sequence[int] | None = None, epsilon: float = 0.0, samples: int = 200, seed: int = 0,
     bootstrap: int = 200, by: str = "total", position: int | None = None,
 ) -> pl.DataFrame:  # fmt: skip
-    """P(bid | ``n_cards`` held out of ``available``, the ``peek``): exact Bayes over card subsets.
-
-    ``peek``: ``(card, source)``, a ``Peek`` or a card value, weighed by its likelihood.
-    ``prior``: "uniform" (every physical subset alike; exact), a mapping ``{cards: weight}``
-    (yours), or an agent or name: its bid distribution in ``situation`` (the bidder's own
-    Observation when it chose), its geek uniform over ``geeks`` (default all); exact for agents
-    with ``action_probabilities``, else estimated from ``samples`` seeded calls per geek with a
-    ``bootstrap`` interval (``low``, ``high``). One row per total (``by="total"``) or per card
-    multiset (``by="combination"``); ``method`` says how the prior was obtained. ``position``:
-    the bidder's place in bidding order (0 = First Bidder), which sets the fewest cards.
+    """P(bid | ``n_cards`` held out of ``available``, the ``peek``): exact Bayes over card subsets,
+    one row per total (``by="total"``) or card multiset (``by="combination"``). ``prior``:
+    "uniform", a mapping ``{cards: weight}``, or an agent or name: its bid distribution in
+    ``situation`` (the bidder's Observation when it chose), its geek uniform over ``geeks``,
+    estimated from ``samples`` seeded calls with a ``bootstrap`` interval when it gives no
+    ``action_probabilities``. ``position``: the bidder's place (0 = First Bidder).
     """
     if situation is not None:
         check_observation(situation, "situation")
