@@ -151,8 +151,7 @@ def _play(  # type: ignore[no-untyped-def]
     r_item, r_first, r_bid_index, r_lock_before, r_total, r_cards, r_role, r_fame_after,
     r_score_after, r_kept, record, seat_total,
 ):  # fmt: skip
-    """``play`` on plain arrays; ``seat_total`` (n,) holds each seat's bid total during a
-    reveal."""
+    """``play`` on plain arrays; ``seat_total`` (n,) holds the bid totals during a reveal."""
     for g in range(games):
         # This game's scalars live in locals while it plays (written back at the end).
         d = 0

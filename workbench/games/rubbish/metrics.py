@@ -46,8 +46,7 @@ COMMON_RANDOMNESS = (
 
 
 def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
-    """One row per game: ``game`` and each metric of ``GAME_METRICS``, from the ``simulate``
-    frames of one run (in any row order)."""
+    """One row per game: ``game`` and each metric, from the ``simulate`` frames of one run."""
     players = int(games["seat"].max()) + 1
     count = games.height // players
     played = rounds.height // max(count * players, 1)

@@ -123,15 +123,17 @@ def positions_of_states(states: Sequence[State]) -> Positions:
             raise ValueError(
                 f"every state must follow the same rules; state {g} has other rules than state 0"
             )
-        observation = state.observation(state.to_play or 0)
-        _write_observation(positions, g, observation, table.lock_option)
+        _write_public(positions, g, state, table.lock_option)
         positions.geek[g] = state.deal.geeks
         positions.destined_won[g] = [
             sum(item in rules.destined_to(geek) for item in won)
             for geek, won in zip(state.deal.geeks, state.items_won, strict=True)
         ]
+        if state.item is not None:
+            positions.position[g] = len(state.bids)
         for seat, bid in zip(state.order, state.bids, strict=False):
             positions.bid_index[g, seat] = table.index[positions.lock[g, seat]][bid]
+            positions.held[g, seat] = bid.count
     return positions
 
 
@@ -141,35 +143,38 @@ def positions_of_observation(observation: Observation) -> Positions:
     return Positions(*(field.copy() for field in observed_position(observation)))
 
 
+def _write_public(
+    positions: Positions, g: int, seen: State | Observation, lock_option: Callable[[Any], int]
+) -> None:
+    """Write the public record ``seen`` (a State or an Observation) into a fresh row ``g``."""
+    positions.fame[g] = seen.fame
+    positions.lock[g] = [lock_option(card) for card in seen.locked]
+    positions.remaining[g] = False
+    positions.remaining[g, list(seen.remaining)] = True
+    positions.auctioneer[g] = seen.auctioneer
+    positions.cheapskates[g] = seen.cheapskate_counts
+    positions.items_won[g] = [len(won) for won in seen.items_won]
+    positions.rounds_done[g] = seen.round - 1
+    if seen.item is not None:
+        positions.item[g], positions.first[g] = seen.item, seen.first_bidder
+
+
 def _write_observation(
     positions: Positions, g: int, observation: Observation, lock_option: Callable[[Any], int]
 ) -> None:
-    """Write row ``g`` of ``positions`` as ``positions_of_observation`` describes it, every
-    field set."""
+    """Write row ``g`` (whatever it held) as ``positions_of_observation`` describes it."""
+    positions.geek[g] = positions.destined_won[g] = 0
+    positions.bid_index[g] = positions.held[g] = -1
+    positions.item[g] = positions.first[g] = positions.position[g] = -1
+    _write_public(positions, g, observation, lock_option)
     me = observation.player
-    positions.geek[g] = 0
     positions.geek[g, me] = observation.geek
-    positions.fame[g] = observation.fame
-    positions.lock[g] = [lock_option(card) for card in observation.locked]
-    positions.remaining[g] = False
-    positions.remaining[g, list(observation.remaining)] = True
-    positions.auctioneer[g] = observation.auctioneer
-    positions.cheapskates[g] = observation.cheapskate_counts
-    positions.items_won[g] = [len(won) for won in observation.items_won]
-    positions.destined_won[g] = 0
     positions.destined_won[g, me] = sum(
         item in observation.destined for item in observation.items_won[me]
     )
-    positions.rounds_done[g] = observation.round - 1
-    positions.bid_index[g] = -1
     if observation.phase == "bid":
-        positions.item[g] = observation.item
-        positions.first[g] = observation.first_bidder
         positions.position[g] = observation.order.index(me)
         positions.held[g] = [-1 if count is None else count for count in observation.held_out]
-    else:
-        positions.item[g] = positions.first[g] = positions.position[g] = -1
-        positions.held[g] = -1
 
 
 _OBSERVED: dict[Rules, tuple[Positions, dict[int | None, int]]] = {}

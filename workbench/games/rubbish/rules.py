@@ -182,8 +182,7 @@ class Rules:
         return BID_MINIMUMS[self.bid_minimum]
 
     def min_cards_at(self, position: int) -> int:
-        """Fewest cards the bidder at ``position`` in bidding order (0 = First Bidder) may
-        hold out."""
+        """Fewest cards the bidder at ``position`` (0 = First Bidder) may hold out."""
         first, later = BID_MINIMUMS[self.bid_minimum]
         return first if position == 0 else later
 

@@ -145,8 +145,7 @@ class _Plan:
 
     @functools.cached_property
     def template(self) -> State:
-        """The observed position as a State, hidden facts still to fill (made on first use:
-        the position sampler never needs it)."""
+        """The observed position as a State, hidden facts still to fill (made on first use)."""
         observation, rules = self.observation, self.rules
         placeholder = Deal((0,) * rules.players, self.start, ())
         return State(rules, placeholder)._evolve(

@@ -42,8 +42,7 @@ def rollout_agents(rules: Any, model: Any) -> list[Any]:
 def candidates(
     observation: Observation, legal_actions: Sequence[Action], model: Any
 ) -> list[Action]:
-    """The actions worth searching (module docstring), the model's choice first; in the order
-    of ``legal_actions`` after it."""
+    """The actions worth searching (module docstring), the model's choice first."""
     chosen = playing_agent(model, observation.rules).choose(observation, 0.0)
     if observation.phase == "auction":
         me = observation.player
@@ -121,8 +120,7 @@ class RubbishSearchAgent(SearchAgent):
         return sequential_halving(len(actions), self.budget, play_round, prior=prior)
 
     def _buffers_for(self, rules: Any, rows: int) -> _Buffers:
-        """This agent's arrays for ``rules`` with room for ``rows`` playouts (made once, and
-        again only for more rows)."""
+        """This agent's arrays for ``rules`` with room for ``rows`` playouts (made once)."""
         buffers = self._buffers.get(rules)
         if buffers is None or buffers.positions.fame.shape[0] < rows:
             table = policy_table(self.rollout_agents(rules))

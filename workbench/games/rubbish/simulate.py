@@ -114,26 +114,26 @@ def recorded(rules: Rules, states: Sequence[State]) -> PlayedBatch:
     each ended, its standings and every round (what the frames are built from)."""
     positions = positions_of_states(states)
     table = bid_table(rules.money_cards)
-    recording = empty_recording(len(states), rules.rounds, rules.players)
     codes = {role: code for code, role in enumerate(ROLES)}
-    for g, state in enumerate(states):
-        destined = [0] * rules.players
-        lock = [0] * rules.players
-        for r, record in enumerate(state.history):
+    rounds, seats = [], []
+    for state in states:
+        destined, lock = [0] * rules.players, [0] * rules.players
+        for record in state.history:
             if record.kept and record.item in rules.destined_to(state.deal.geeks[record.winner]):
                 destined[record.winner] += 1
-            recording.item[g, r], recording.first[g, r] = record.item, record.first_bidder
-            recording.kept[g, r] = record.kept
-            for seat, bid in enumerate(record.bids):
-                recording.bid_index[g, r, seat] = table.index[lock[seat]][bid]
-                recording.lock_before[g, r, seat] = lock[seat]
-                recording.total[g, r, seat], recording.cards[g, r, seat] = bid.total, bid.count
-                recording.role[g, r, seat] = codes[record.role(seat)]
-                recording.fame_after[g, r, seat] = record.fame_after[seat]
-                recording.score_after[g, r, seat] = (
-                    record.fame_after[seat] + rules.destined_bonus * destined[seat]
-                )
+            rounds.append((record.item, record.first_bidder, record.kept))
+            for seat, (bid, fame) in enumerate(zip(record.bids, record.fame_after, strict=True)):
+                seats.append((table.index[lock[seat]][bid], lock[seat], bid.total, bid.count,
+                              codes[record.role(seat)], fame,
+                              fame + rules.destined_bonus * destined[seat]))  # fmt: skip
             lock = [table.lock_option(card) for card in record.locked_next]
+    recording = empty_recording(len(states), rules.rounds, rules.players)
+    by_round = np.array(rounds).reshape(len(states), rules.rounds, 3)
+    recording.item[:], recording.first[:], recording.kept[:] = np.moveaxis(by_round, -1, 0)
+    by_seat = np.moveaxis(np.array(seats).reshape(*recording.total.shape, 7), -1, 0)
+    fields = ("bid_index", "lock_before", "total", "cards", "role", "fame_after", "score_after")
+    for name, column in zip(fields, by_seat, strict=True):
+        getattr(recording, name)[:] = column
     starting = np.array([state.deal.starting_auctioneer for state in states], np.int8)
     return PlayedBatch(positions, standings(tables_for(rules), positions), starting, recording)
 
