@@ -163,14 +163,14 @@ def _play(  # type: ignore[no-untyped-def]
         while r < rounds:
             if game_position < 0:
                 game_item, game_first = choose_auction(
-                    kinds[assignment[g, game_auctioneer]], remaining, destined, geek, g,
+                    kinds[np.uint64(assignment[g, game_auctioneer])], remaining, destined, geek, g,
                     game_auctioneer, n, uniforms[d, g], up,
                 )  # fmt: skip
                 d += 1
                 game_position = 0
             while game_position < n:
                 actor = next_seat(game_first, game_position, n)
-                row = assignment[g, actor]
+                row = np.uint64(assignment[g, actor])  # unsigned: no negative-index check
                 bid = choose_bid(
                     kinds[row], parameters[row], totals, n_bids, available_totals, top_sums,
                     best_at_most, cheapest_at_least, destined, min_cards, rounds,
