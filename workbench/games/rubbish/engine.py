@@ -254,8 +254,7 @@ class State(Evolving):
         return list(_log_entries(self))
 
     def log_for(self, player: int | None) -> list[str]:
-        """The log as lines of text, only what ``player`` saw (others' peeks are private);
-        ``None``: the full record, every peek included."""
+        """The log as lines of text, only what ``player`` saw (None: the full record)."""
         if player is not None:
             player = _seat("player", player, self.rules.players, none_too=True)
         return [
@@ -418,8 +417,7 @@ def check_observation(observation: object, name: str = "observation") -> None:
 
 
 def _seat(name: str, value: object, players: int, *, none_too: bool = False) -> int:
-    """``value`` as a seat number 0..players-1 (Python or numpy integer); TypeError for
-    anything that is not a whole number, ValueError for a whole number that is not a seat."""
+    """``value`` as a seat number 0..players-1, else a TypeError or ValueError."""
     allowed = f"a seat 0–{players - 1}" + (" or None" if none_too else "")
     return whole_number(name, value, low=0, high=players - 1, allowed=allowed)
 

@@ -72,8 +72,7 @@ def play_positions(
     rules: Rules, positions: Positions, agents: Sequence[Any], uniforms: np.ndarray,
     recording: Recording | None = None,
 ) -> Positions:  # fmt: skip
-    """Play every game of ``positions`` to the end in place, one compiled agent per seat;
-    record each round in ``recording`` if given."""
+    """Play every game of ``positions`` to the end in place, one compiled agent per seat."""
     table = policy_table(agents)
     games = len(positions.fame)
     compiled.play(
@@ -162,12 +161,10 @@ def _write_public(
 def _write_observation(
     positions: Positions, g: int, observation: Observation, lock_option: Callable[[Any], int]
 ) -> None:
-    """Write row ``g`` (whatever it held) as ``positions_of_observation`` describes it."""
-    positions.geek[g] = positions.destined_won[g] = 0
-    positions.bid_index[g] = positions.held[g] = -1
-    positions.item[g] = positions.first[g] = positions.position[g] = -1
+    """Write row ``g`` (fresh, or written by this before) as ``positions_of_observation`` says."""
     _write_public(positions, g, observation, lock_option)
     me = observation.player
+    positions.geek[g] = positions.destined_won[g] = 0
     positions.geek[g, me] = observation.geek
     positions.destined_won[g, me] = sum(
         item in observation.destined for item in observation.items_won[me]
@@ -175,14 +172,15 @@ def _write_observation(
     if observation.phase == "bid":
         positions.position[g] = observation.order.index(me)
         positions.held[g] = [-1 if count is None else count for count in observation.held_out]
+    else:
+        positions.item[g] = positions.first[g] = positions.position[g] = positions.held[g] = -1
 
 
 _OBSERVED: dict[Rules, tuple[Positions, dict[int | None, int]]] = {}
 
 
 def observed_position(observation: Observation) -> Positions:
-    """``positions_of_observation`` written into one buffer per rule set (the next call
-    overwrites it): what a compiled agent's step call reads."""
+    """``positions_of_observation`` in one buffer per rule set, what a step call reads."""
     rules = observation.rules
     buffer = _OBSERVED.get(rules)
     if buffer is None:

@@ -157,8 +157,7 @@ class _Plan:
         )  # fmt: skip
 
     def state(self, u: list[float], future: list[list[float]]) -> State:
-        """One filled-in State from the uniform numbers ``u`` (``width`` of them) and fresh
-        peek numbers ``future`` for the deal."""
+        """One filled-in State from ``width`` uniforms ``u`` and the deal's peek numbers."""
         k = 0
         pool = list(self.geek_pool)
         geeks = [self.my_geek] * self.rules.players

@@ -94,8 +94,7 @@ class RubbishSearchAgent(SearchAgent):
         self, observation: Observation, actions: Sequence[Any], rng: np.random.Generator,
         prior: Sequence[float] | None = None,
     ) -> tuple[int, np.ndarray]:  # fmt: skip
-        """The kit's sequential halving (the same draws, fillings and playouts), each round one
-        compiled call, with the game's own win shares (ties on fame broken by items won)."""
+        """The kit's sequential halving (the same draws), each round one compiled call."""
         rules, seat = observation.rules, observation.player
         buffers = self._buffers_for(rules, max(self.budget, len(actions)))
         sampler = PositionSampler(observation)
@@ -135,8 +134,7 @@ class RubbishSearchAgent(SearchAgent):
 
 
 class _Buffers(NamedTuple):
-    """What every decision under one rule set reuses: the playouts' policy table, the rule
-    tables, and the positions played with their uniforms and standings."""
+    """What every decision under one rule set reuses (policy table, positions, uniforms)."""
 
     policies: tuple[np.ndarray, np.ndarray, np.ndarray]
     tables: Any

@@ -10,9 +10,10 @@ score if the game ended now).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
-from typing import Any, NamedTuple
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache, partial
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -37,14 +38,19 @@ ROLES = ("winner", "cheapskate", "gainer")  # compiled.ROLE_* in order
 ROLE_TYPE = pl.Enum(list(ROLES))
 
 
-class PlayedBatch(NamedTuple):
-    """A batch of finished fast games: where each ended, its standings, and the recording of
-    its rounds (None when the rounds frame is not wanted)."""
+@dataclass
+class PlayedBatch:
+    """A batch of finished games: where each ended, its standings, and the ``recording`` of its
+    rounds (None when the rounds frame is not wanted; from States, made when first read)."""
 
     positions: Positions
     standings: tuple[np.ndarray, np.ndarray, np.ndarray]  # scores, ranks, win shares
     starting_auctioneer: np.ndarray
-    recording: Recording | None
+    rounds: Recording | Callable[[], Recording] | None
+
+    @cached_property
+    def recording(self) -> Recording | None:
+        return self.rounds() if callable(self.rounds) else self.rounds
 
 
 def play_fast(
@@ -75,8 +81,7 @@ def batch_games_frame(batch: PlayedBatch, labels: Sequence[str], first_game: int
 
 @lru_cache(maxsize=8)
 def _seat_columns(labels: tuple[str, ...], games: int) -> tuple[np.ndarray, pl.Series, pl.Series]:
-    """The games frame's columns that depend only on the line-up and the batch size, made once
-    per batch size: the game number from 0 (int64), the seat and the agent label per row."""
+    """The games frame's game (from 0), seat and agent columns, made once per batch size."""
     n = len(labels)
     seats = np.tile(np.arange(n), games)
     game = np.repeat(np.arange(games, dtype=np.int64), n)
@@ -110,9 +115,15 @@ def batch_rounds_frame(
 
 
 def recorded(rules: Rules, states: Sequence[State]) -> PlayedBatch:
-    """Finished step-engine games as the recording the compiled loop makes of its own: where
-    each ended, its standings and every round (what the frames are built from)."""
+    """Finished step-engine games as the played batch the compiled loop makes of its own."""
     positions = positions_of_states(states)
+    starting = np.array([state.deal.starting_auctioneer for state in states], np.int8)
+    rounds = partial(_recording, rules, states)
+    return PlayedBatch(positions, standings(tables_for(rules), positions), starting, rounds)
+
+
+def _recording(rules: Rules, states: Sequence[State]) -> Recording:
+    """Every round of finished States, as the compiled loop records its own."""
     table = bid_table(rules.money_cards)
     codes = {role: code for code, role in enumerate(ROLES)}
     rounds, seats = [], []
@@ -134,13 +145,11 @@ def recorded(rules: Rules, states: Sequence[State]) -> PlayedBatch:
     fields = ("bid_index", "lock_before", "total", "cards", "role", "fame_after", "score_after")
     for name, column in zip(fields, by_seat, strict=True):
         getattr(recording, name)[:] = column
-    starting = np.array([state.deal.starting_auctioneer for state in states], np.int8)
-    return PlayedBatch(positions, standings(tables_for(rules), positions), starting, recording)
+    return recording
 
 
 def replay_recorded_game(rules: Rules, batch: PlayedBatch, game: int) -> State:
-    """Replay game ``game`` of a recorded fast batch through ``State.apply``, action by action
-    (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
+    """Game ``game`` of a recorded batch replayed through ``State.apply`` (its readable log)."""
     state = new_game(
         rules, seed=0, geeks=tuple(int(g) for g in batch.positions.geek[game]),
         starting_auctioneer=int(batch.starting_auctioneer[game]),
@@ -150,8 +159,7 @@ def replay_recorded_game(rules: Rules, batch: PlayedBatch, game: int) -> State:
 
 
 def replay_rounds(state: State, recording: Recording, game: int) -> State:
-    """``state`` continued through ``State.apply`` with the recorded rounds of ``game``, from
-    the round and bidding position where it stands."""
+    """``state`` continued through ``State.apply`` with the recorded rounds of ``game``."""
     rules = state.rules
     table = bid_table(rules.money_cards)
     for round_index in range(state.rounds_done, rules.rounds):
