@@ -17,10 +17,11 @@ from workbench.games.rubbish.positions import (
     decisions_left,
     observed_position,
     play_positions,
+    positions_of_observation,
     repeat_positions,
     tables_for,
 )
-from workbench.games.rubbish.sampling import PositionSampler
+from workbench.games.rubbish.sampling import destined_won_by_geek
 from workbench.kit.lineup import agent_repr
 from workbench.kit.policies import CompiledPolicy
 
@@ -124,8 +125,7 @@ class HeuristicAgent(CompiledAgent):
 
 
 class FittedPolicy(HeuristicAgent):
-    """The heuristic's policy with any parameter vector (``HeuristicAgent.PARAMETERS``):
-    what the ``fitted`` agent plays with the parameters fitted to the rules."""
+    """The heuristic's policy with any parameter vector: what the ``fitted`` agent plays."""
 
     name = "fitted policy"
 
@@ -207,13 +207,13 @@ def sample_worlds(observation: Observation, worlds: int, rng: np.random.Generato
     """``worlds`` copies of the observed game with the other seats' geeks (a permutation each)
     and this round's hidden bids (weighed as ``cards.bid_weights`` says) drawn."""
     rules, me = observation.rules, observation.player
-    sampler = PositionSampler(observation)
-    positions = repeat_positions(sampler.template, worlds)
+    positions = repeat_positions(positions_of_observation(observation), worlds)
+    pool, geek = [g for g in range(len(rules.geeks)) if g != observation.geek], observation.geek
     for w in range(worlds):
-        drawn = rng.permutation(sampler.plan.geek_pool)[: rules.players - 1]
-        positions.geek[w] = np.insert(drawn, me, observation.geek)
+        positions.geek[w] = np.insert(rng.permutation(pool)[: rules.players - 1], me, geek)
+    destined = destined_won_by_geek(observation)
     for seat in range(rules.players):
-        positions.destined_won[:, seat] = sampler.destined[seat, positions.geek[:, seat]]
+        positions.destined_won[:, seat] = destined[seat, positions.geek[:, seat]]
     if observation.phase == "bid":
         table = bid_table(rules.money_cards)
         peek = observation.peek

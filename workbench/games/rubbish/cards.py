@@ -201,8 +201,7 @@ def peek_source(n_cards: int) -> str:
 
 
 def peek_pool(available: tuple[int, ...], bid: tuple[int, ...]) -> tuple[tuple[int, ...], str]:
-    """The cards the next bidder's blind peek falls among (uniformly) after the bid ``bid``
-    from ``available``, and their source (docs/rules.md, the peek)."""
+    """The cards a blind peek at ``bid`` (from ``available``) falls among, and their source."""
     source = peek_source(len(bid))
     return (bid if source == "held_out" else without(available, bid)), source
 
@@ -210,8 +209,7 @@ def peek_pool(available: tuple[int, ...], bid: tuple[int, ...]) -> tuple[tuple[i
 def peek_odds(
     available: tuple[int, ...], bid: tuple[int, ...], card: int | None, source: str
 ) -> tuple[int, int]:
-    """P(the blind peek shows ``card`` from ``source`` | the bidder held out ``bid``) as
-    (numerator, denominator); ``card`` None: there was nothing to see."""
+    """P(the blind peek shows ``card`` from ``source`` | ``bid``) as (numerator, denominator)."""
     pool, expected = peek_pool(available, bid)
     if source != expected:
         return 0, 1

@@ -18,8 +18,7 @@ ROLE_WINNER, ROLE_CHEAPSKATE, ROLE_GAINER = 0, 1, 2
 
 
 class Tables(NamedTuple):
-    """One rule set as arrays: the bid table (per lock option ``o`` and bid ``k``, see
-    ``cards.BidTable``), the heuristic's preferred bids and the rule numbers."""
+    """One rule set as arrays: the bid table, the heuristic's preferred bids, the rule numbers."""
 
     totals: np.ndarray  # (options, width) int32
     counts: np.ndarray  # (options, width) int8: cards held out
@@ -129,7 +128,8 @@ def deal_new(geek_draws, auctioneers, pos):  # type: ignore[no-untyped-def]
     geeks = geek_draws.shape[1]
     draws = np.empty(geeks)
     for g in range(games):
-        draws[:] = geek_draws[g]
+        for geek in range(geeks):
+            draws[geek] = geek_draws[g, geek]
         for seat in range(n):  # the smallest draw left (the first of equal ones), then drop it
             smallest, least = 0, draws[0]
             for geek in range(1, geeks):

@@ -98,8 +98,7 @@ def choose_bid(  # type: ignore[no-untyped-def]
     t_cheapest_at_least, t_destined, t_min_cards, rounds,
     geek, fame, lock, held, g, auctioneer, rounds_done, item, first, position, actor, n, u,
 ):  # fmt: skip
-    """The bid index (into the bid table of the actor's lock) of the seat to bid in game g
-    (``auctioneer`` ... ``position``: that game's scalars)."""
+    """The bid index (in the bid table of its lock) of the seat to bid in game g."""
     fewest = t_min_cards[position]
     if kind != HEURISTIC:
         return fewest + int(u * (t_n_bids[lock[g, actor]] - fewest))
@@ -117,8 +116,7 @@ def choose_bid(  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def choose_one(kind, parameters, tables, pos, u):  # type: ignore[no-untyped-def]
-    """A policy's choice in game 0 of ``pos``: (item, First Bidder) while the auctioneer
-    chooses, else (bid index, -1). What a compiled agent's step call runs."""
+    """A policy's choice in game 0 of ``pos``: (item, First Bidder), or (bid index, -1)."""
     n = tables.players
     if pos.position[0] < 0:
         up = 0

@@ -192,8 +192,7 @@ def observed_position(observation: Observation) -> Positions:
 
 
 def repeat_positions(positions: Positions, times: int, *, tile: bool = False) -> Positions:
-    """Every game ``times`` over: copies side by side (row ``g * times + k``), or with ``tile``
-    the whole batch again and again (row ``k * games + g``)."""
+    """Every game ``times`` over: side by side (row ``g * times + k``), or ``tile``d."""
     if tile:
         return Positions(*(np.tile(a, (times,) + (1,) * (a.ndim - 1)) for a in positions))
     return Positions(*(np.repeat(a, times, axis=0) for a in positions))
@@ -202,8 +201,7 @@ def repeat_positions(positions: Positions, times: int, *, tile: bool = False) ->
 def action_arrays(
     observation: Observation, actions: Sequence[Action]
 ) -> tuple[bool, np.ndarray, np.ndarray]:
-    """(auction?, a, b) per action, as the compiled positions take them: the item and First
-    Bidder of an auction, or the bid table index and cards held out of a bid."""
+    """(auction?, a, b): each action's item and First Bidder, or bid index and card count."""
     auction = observation.phase == "auction"
     if auction:
         a = [action.item for action in actions]  # type: ignore[union-attr]

@@ -211,12 +211,7 @@ class PositionSampler:
             self.template.position[0] = len(plan.bid_sources)
         self.geek_pool = np.array(plan.geek_pool, np.int16)
         self.geek_seats = np.array(plan.geek_seats, np.int64)
-        destined_items = tables_for(rules).destined  # (geeks, items)
-        destined = np.zeros((rules.players, len(rules.geeks)), np.int16)  # won, by seat, geek
-        for seat, won in enumerate(observation.items_won):
-            if won:
-                destined[seat] = destined_items[:, list(won)].sum(axis=1)
-        self.destined = destined
+        self.destined = destined_won_by_geek(observation)
         # per bid made: its seat, hidden or not, its candidates and cumulative weights
         seats, hidden, starts, indices, cumulative = [], [], [0], [], []
         for position, source in enumerate(plan.bid_sources):
@@ -240,8 +235,7 @@ class PositionSampler:
         self.decisions = decisions_left(rules, self.template)
 
     def draw(self, rng: np.random.Generator, count: int) -> np.ndarray:
-        """The uniforms of ``count`` fillings, (count, width): what ``sample_states`` draws
-        from ``rng`` (it then draws the deals' peek numbers, which nothing here reads)."""
+        """The uniforms of ``count`` fillings, (count, width), drawn as ``sample_states`` does."""
         rules, width = self.plan.rules, self.plan.width
         drawn = rng.random(count * (width + rules.rounds * rules.players))
         return drawn[: count * width].reshape(count, width)
@@ -262,6 +256,16 @@ class PositionSampler:
         )  # fmt: skip
 
 
+def destined_won_by_geek(observation: Observation) -> np.ndarray:
+    """(seats, geeks) int16: how many of the items each seat has won are destined to each geek."""
+    rules, destined = observation.rules, tables_for(observation.rules).destined
+    won_by_geek = np.zeros((rules.players, len(rules.geeks)), np.int16)
+    for seat, won in enumerate(observation.items_won):
+        if won:
+            won_by_geek[seat] = destined[:, list(won)].sum(axis=1)
+    return won_by_geek
+
+
 @njit(cache=True)
 def fill_samples(  # type: ignore[no-untyped-def]
     template, pos, u, count, copies, geek_pool, geek_seats, destined,
@@ -272,15 +276,17 @@ def fill_samples(  # type: ignore[no-untyped-def]
     shuffle, each hidden bid by inverting its cumulative weights: bid b's candidates are
     ``bid_indices[bid_starts[b]:bid_starts[b + 1]]``)."""
     for row in range(count * copies):
-        pos.geek[row] = template.geek[0]
-        pos.fame[row] = template.fame[0]
-        pos.lock[row] = template.lock[0]
-        pos.cheapskates[row] = template.cheapskates[0]
-        pos.items_won[row] = template.items_won[0]
-        pos.destined_won[row] = template.destined_won[0]
-        pos.bid_index[row] = template.bid_index[0]
-        pos.held[row] = template.held[0]
-        pos.remaining[row] = template.remaining[0]
+        for seat in range(template.geek.shape[1]):
+            pos.geek[row, seat] = template.geek[0, seat]
+            pos.fame[row, seat] = template.fame[0, seat]
+            pos.lock[row, seat] = template.lock[0, seat]
+            pos.cheapskates[row, seat] = template.cheapskates[0, seat]
+            pos.items_won[row, seat] = template.items_won[0, seat]
+            pos.destined_won[row, seat] = template.destined_won[0, seat]
+            pos.bid_index[row, seat] = template.bid_index[0, seat]
+            pos.held[row, seat] = template.held[0, seat]
+        for item in range(template.remaining.shape[1]):
+            pos.remaining[row, item] = template.remaining[0, item]
         pos.auctioneer[row] = template.auctioneer[0]
         pos.rounds_done[row] = template.rounds_done[0]
         pos.item[row] = template.item[0]
@@ -289,7 +295,8 @@ def fill_samples(  # type: ignore[no-untyped-def]
     size = geek_pool.shape[0]
     pool = np.empty(size, geek_pool.dtype)
     for f in range(count):
-        pool[:] = geek_pool
+        for slot in range(size):
+            pool[slot] = geek_pool[slot]
         for k in range(geek_seats.shape[0]):
             pick = int(u[f, k] * (size - k))
             geek = pool[pick]
@@ -327,8 +334,7 @@ def _past_peeks(money: tuple[int, ...], history) -> tuple[tuple[tuple[Peek, ...]
 def _draw_table(
     available: tuple[int, ...], n_cards: int, seen: tuple[int | None, str] | None
 ) -> tuple[tuple[Bid, ...], list[float]]:
-    """The bids a hidden bid of ``n_cards`` can be, with cumulative probabilities: physical
-    card subsets, times the chance of what the seat's own peek ``seen`` showed."""
+    """The bids a hidden bid of ``n_cards`` can be, with cumulative probabilities."""
     bids, weights = [], []
     for cards in sub_multisets(available):
         if len(cards) != n_cards:
