@@ -1,7 +1,8 @@
-"""The compiled fast engine is a second implementation of the rules: every recorded game must
-replay through ``State.apply`` to the same rounds and results, the compiled agents must choose
-in the step engine what they chose in the fast engine, and ``play_from`` must continue step
-positions as the step engine would."""
+"""The compiled loop is a second implementation of the rules: every recorded game must replay
+through ``State.apply`` to the same rounds and results (and the same frames, built from the
+recording the step engine's States make), the compiled agents must choose in the step engine
+what they chose in the compiled loop, and ``play_from`` must continue step positions as the
+step engine would."""
 
 from __future__ import annotations
 
@@ -17,16 +18,16 @@ from workbench.games.rubbish import (
     compiled,
     new_game,
     play_from,
+    policies,
 )
 from workbench.games.rubbish.agents import sample_worlds
-from workbench.games.rubbish.fast import (
+from workbench.games.rubbish.compiled import Positions
+from workbench.games.rubbish.positions import (
     decisions_left,
     empty_positions,
     empty_recording,
-    new_positions,
     play_new_games,
     play_positions,
-    policies,
     positions_of_observation,
     positions_of_states,
     repeat_positions,
@@ -37,11 +38,11 @@ from workbench.games.rubbish.simulate import (
     batch_games_frame,
     batch_rounds_frame,
     play_fast,
+    recorded,
     replay_recorded_game,
     replay_rounds,
-    states_games_frame,
-    states_rounds_frame,
 )
+from workbench.kit.policies import CompiledPolicy, policy_table
 from workbench.kit.seeding import generator
 
 VARIANTS = {
@@ -68,6 +69,24 @@ AGENT_MIXES = {
 }
 
 
+def new_positions(rules: Rules, games: int, rng: np.random.Generator) -> Positions:
+    """New games dealt with numpy as the numpy engine dealt them (what ``compiled.deal_new``
+    reproduces from the same draws): geeks argsorted, the starting auctioneer per the rules."""
+    positions = empty_positions(rules, games)
+    draws = rng.random((games, len(rules.geeks)))
+    positions.geek[:] = np.argsort(draws, axis=1)[:, : rules.players]
+    if rules.starting_auctioneer == "random":
+        positions.auctioneer[:] = rng.integers(rules.players, size=games)
+    else:
+        positions.auctioneer[:] = rules.starting_auctioneer
+    return positions
+
+
+def frames_of(batch: PlayedBatch, labels: list[str]) -> tuple:
+    """The games and rounds frames of a recorded batch."""
+    return batch_games_frame(batch, labels, 0), batch_rounds_frame(batch.recording, labels, 0)
+
+
 def run_fast(rules: Rules, agents, games: int, seed: int) -> tuple[PlayedBatch, np.ndarray]:
     """A recorded fast batch and the uniforms its decisions read (drawn as ``play_fast``
     draws them: the batch itself is ``play_fast``'s)."""
@@ -86,10 +105,13 @@ def test_fast_games_replay_identically_through_the_engine(variant, mix):
     labels = [a.name for a in agents]
     batch, _ = run_fast(rules, agents, games=150, seed=7)
     states = [replay_recorded_game(rules, batch, g) for g in range(150)]
-    assert batch_games_frame(batch, labels, 0).equals(states_games_frame(states, labels, 0))
-    assert batch_rounds_frame(batch.recording, labels, 0).equals(
-        states_rounds_frame(states, labels, 0)
-    )
+    step = recorded(rules, states)
+    for name, got, want in zip(batch.recording._fields, step.recording, batch.recording,
+                               strict=True):  # fmt: skip
+        np.testing.assert_array_equal(got, want, err_msg=name)
+    for fast_frame, step_frame in zip(frames_of(batch, labels), frames_of(step, labels),
+                                      strict=True):  # fmt: skip
+        assert fast_frame.schema == step_frame.schema and fast_frame.equals(step_frame)
 
 
 @pytest.mark.parametrize("mix", list(AGENT_MIXES))
@@ -129,7 +151,7 @@ def test_new_games_deal_equal_geek_draws_in_seat_order():
         [0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0],
     ])  # fmt: skip
     positions = empty_positions(rules, len(draws))
-    compiled.deal_new(rules.starting_fame, draws, np.zeros(len(draws), np.int8), positions)
+    compiled.deal_new(draws, np.zeros(len(draws), np.int8), positions)
     np.testing.assert_array_equal(positions.geek, [[0, 1, 2, 3], [5, 1, 3, 2], [6, 5, 4, 3]])
     np.testing.assert_array_equal(positions.geek, np.argsort(draws, 1, kind="stable")[:, :4])
 
@@ -213,25 +235,25 @@ def test_sampled_worlds_keep_what_the_player_knows(variant):
         state = state.apply(agent(observation, state.legal_actions(), rng))
 
 
-def test_frames_from_both_engines_share_columns_and_types():
+def test_frames_have_the_common_columns_first():
     rules = Rules()
     batch, _ = run_fast(rules, [RandomAgent()] * 4, games=3, seed=1)
-    states = [replay_recorded_game(rules, batch, g) for g in range(3)]
-    labels = ["random"] * 4
-    assert (
-        batch_games_frame(batch, labels, 0).schema == states_games_frame(states, labels, 0).schema
-    )
-    rounds = batch_rounds_frame(batch.recording, labels, 0)
-    assert rounds.schema == states_rounds_frame(states, labels, 0).schema
+    games, rounds = frames_of(batch, ["random"] * 4)
+    assert games.columns[:3] == ["game", "seat", "agent"] and games.height == 3 * 4
+    assert rounds.columns[:4] == ["game", "round", "seat", "agent"]
     assert rounds.height == 3 * 7 * 4
 
 
-def test_the_fast_engine_plays_compiled_agents_only():
-    with pytest.raises(TypeError, match=r"compiled agents only .* seat 1 has SamplingAgent"):
-        policies([RandomAgent(), SamplingAgent()])
-    kinds, parameters = policies([RandomAgent(), HeuristicAgent(max_wanted_bid=9)])
-    assert kinds.tolist() == [compiled.RANDOM, compiled.HEURISTIC]
-    assert parameters.tolist() == [[0, 0, 0, 0], [9, 0.5, 0.7, 0.9]]
+def test_the_compiled_loop_plays_compiled_agents_only():
+    with pytest.raises(TypeError, match=r"play step by step only: \['sampling'\]"):
+        policy_table([RandomAgent(), SamplingAgent()])
+    assert HeuristicAgent(max_wanted_bid=9).compiled_policy() == CompiledPolicy(
+        policies.HEURISTIC, (9.0, 0.5, 0.7, 0.9)
+    )
+    table = policy_table([RandomAgent(), HeuristicAgent(max_wanted_bid=9), RandomAgent()])
+    assert table.kinds.tolist() == [policies.RANDOM, policies.HEURISTIC]
+    assert table.parameters.tolist() == [[0, 0, 0, 0], [9, 0.5, 0.7, 0.9]]
+    assert table.assignment(2).tolist() == [[0, 1, 0]] * 2
     assert HeuristicAgent.PARAMETERS == (
         "max_wanted_bid", "gain_share", "cheapskate_share", "last_round_share"
     )  # fmt: skip
@@ -315,7 +337,7 @@ def test_play_from_is_seeded_and_takes_one_state():
         (dict(states=["x"]), TypeError, r"states must be a rubbish State"),
         (dict(playouts=0), ValueError, r"playouts must be a positive whole number"),
         (dict(agents=[RandomAgent()] * 3), ValueError, r"one agent per seat \(4\), got 3"),
-        (dict(agents=[SamplingAgent()] * 4), TypeError, r"compiled agents only"),
+        (dict(agents=[SamplingAgent()] * 4), TypeError, r"play step by step only"),
     ],
 )
 def test_play_from_rejects_bad_input(arguments, error, message):

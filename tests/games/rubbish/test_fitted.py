@@ -91,7 +91,7 @@ def test_fitted_policy_plays_the_same_in_both_engines(rules):
     games, n = 30, rules.players
     batch = play_fast(rules, agents, games, generator(5), 0, {"rounds": True})
     rng = generator(5)
-    rng.random((games, len(rules.geeks)))  # the geeks, as new_positions draws them
+    rng.random((games, len(rules.geeks)))  # the geeks, as play_new_games draws them
     uniforms = rng.random((rules.rounds * (n + 1), games))
     for game in range(games):
         state = new_game(rules, seed=0, geeks=tuple(int(g) for g in batch.positions.geek[game]))

@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from workbench.games.rubbish import Auction, Bid, Peek, Rules, new_game
-from workbench.games.rubbish.sampling import consistent_fillings, filling_of, sample_states
+from workbench.games.rubbish.positions import positions_of_states, repeat_positions
+from workbench.games.rubbish.sampling import (
+    PositionSampler,
+    consistent_fillings,
+    filling_of,
+    sample_states,
+)
 from workbench.kit.search import uniformity_p_value
 
 SMALL = Rules(
@@ -384,9 +390,6 @@ def test_the_position_sampler_draws_what_sample_states_draws(rules):
     the compiled positions of sample_states' States, for every seat at every decision, and
     copies side by side as repeat_positions(tile=True) would; the generator ends in the same
     state."""
-    from workbench.games.rubbish.fast import positions_of_states, repeat_positions
-    from workbench.games.rubbish.sampling import PositionSampler
-
     for seed in range(6):
         for state in positions(rules, seed):
             for seat in range(rules.players):

@@ -7,10 +7,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench.games.rubbish import AGENTS, Bid, Rules, compiled, make_agent, new_game, simulate
-from workbench.games.rubbish.fast import play_positions, positions_of_states, tables_for
+from workbench.games.rubbish import (
+    AGENTS,
+    Bid,
+    HeuristicAgent,
+    Rules,
+    compiled,
+    make_agent,
+    new_game,
+    simulate,
+)
 from workbench.games.rubbish.fitted import FITTING
-from workbench.games.rubbish.search import SEARCHING, RubbishSearchAgent, candidates
+from workbench.games.rubbish.positions import play_positions, positions_of_states, tables_for
+from workbench.games.rubbish.search import BUDGET, RubbishSearchAgent, candidates, searching
 from workbench.kit.fits import cache_folder, cached_fit
 from workbench.kit.search import SearchAgent, Searching
 from workbench.kit.seeding import generator
@@ -43,7 +52,7 @@ def positions_along(rules: Rules, seed: int, every: int = 3) -> list:
 
 
 def tie_aware_play_from(states, agents, *, playouts, seed):
-    """``fast.play_from`` returning fame x (rounds + 1) + items won, so that the kit's
+    """``positions.play_from`` returning fame x (rounds + 1) + items won, so that the kit's
     top-score-wins rule applies the game's tie-break (most items won)."""
     rules = states[0].rules
     positions = positions_of_states(states)
@@ -54,25 +63,34 @@ def tie_aware_play_from(states, agents, *, playouts, seed):
     return keys.reshape(len(states), playouts, rules.players)
 
 
-def test_registered_with_a_budget_option():
+def test_registered_with_a_budget_option_and_the_fitted_agent_as_its_model():
     assert list(AGENTS)[-1] == "search"
-    assert make_agent("search").budget == SEARCHING.budget
+    assert make_agent("search").budget == BUDGET
+    assert type(make_agent("search").model).__name__ == "RubbishFittedAgent"
     assert make_agent("search", budget=8).budget == 8
     with pytest.raises(ValueError, match="search budget"):
         make_agent("search", budget=0)
+    with pytest.raises(TypeError, match="model must be a compiled agent"):
+        RubbishSearchAgent(model=lambda observation, legal, rng: legal[0])
+    with pytest.raises(TypeError, match=r"missing 1 required positional argument: 'model'"):
+        RubbishSearchAgent()
 
 
-@pytest.mark.parametrize("rules", [Rules(), SMALL])
-def test_array_search_gives_the_kits_values(rules):
+@pytest.mark.parametrize(("rules", "model"), [(Rules(), "fitted"), (SMALL, "fitted"),
+                                               (Rules(), "heuristic")])  # fmt: skip
+def test_array_search_gives_the_kits_values(rules, model):
     """Same rng, same fillings and playouts: the kit's per-candidate sequential halving (with
-    the game's tie-break) keeps the same action with the same mean win shares."""
+    the game's tie-break) keeps the same action with the same mean win shares, whatever the
+    model the playouts play."""
+    model = make_agent(model)
+    kit = searching(model)
     generic = SearchAgent(Searching(
-        SEARCHING.sample_states, tie_aware_play_from, SEARCHING.rollout_agents, candidates,
+        kit.sample_states, tie_aware_play_from, kit.rollout_agents, kit.candidates,
     ), budget=24)  # fmt: skip
-    fast = RubbishSearchAgent(budget=24)
+    fast = RubbishSearchAgent(model, budget=24)
     for state in positions_along(rules, seed=2):
         observation = state.observation(state.to_play)
-        actions = candidates(observation, state.legal_actions())
+        actions = candidates(observation, state.legal_actions(), model)
         if len(actions) < 2:
             continue
         kept, values = fast.evaluate(observation, actions, generator(8))
@@ -87,7 +105,7 @@ def test_candidates_are_legal_and_lead_with_the_fitted_choice(rules):
     for state in positions_along(rules, seed=5, every=1):
         observation = state.observation(state.to_play)
         legal = state.legal_actions()
-        chosen = candidates(observation, legal)
+        chosen = candidates(observation, legal, fitted)
         assert chosen[0] == fitted.policy_for(rules).choose(observation, 0.0)
         assert len(set(chosen)) == len(chosen) and set(chosen) <= set(legal)
         if isinstance(legal[0], Bid):
@@ -95,6 +113,16 @@ def test_candidates_are_legal_and_lead_with_the_fitted_choice(rules):
             assert len(chosen) <= 8
             assert min(totals) in {b.total for b in chosen}
             assert max(totals) in {b.total for b in chosen}
+
+
+def test_a_search_plays_out_and_anchors_on_the_model_it_is_given():
+    heuristic = HeuristicAgent(gain_share=0.3)
+    agent = RubbishSearchAgent(heuristic, budget=8)
+    assert agent.rollout_agents(SMALL) == [heuristic] * SMALL.players
+    for state in positions_along(SMALL, seed=3, every=1):
+        observation = state.observation(state.to_play)
+        chosen = candidates(observation, state.legal_actions(), heuristic)
+        assert chosen[0] == heuristic.choose(observation, 0.0)
 
 
 def test_search_plays_legal_seeded_games():

@@ -1,12 +1,6 @@
-"""Rubbish Auction (docs/rules.md): 2–5 players bid money cards for 7 items.
-
-Public API: ``Rules``, ``new_game`` -> ``State``, the actions ``Auction`` and ``Bid``, the
-agents, ``simulate`` (the compiled fast engine plays the random and heuristic agents) and
-``play_from`` (many playouts of given positions to the end, for search agents), ``fit`` (the
-``fitted`` agent's parameters for a rule set); the analyses: hidden-bid inference
-(``possible_bids``, ``bid_posterior``, ``max_bid``, ``infer`` ...), cheapskate frequency, their
-charts and explorers.
-"""
+"""Rubbish Auction (docs/rules.md): 2–5 players bid money cards for 7 items. Public API: the
+rules, engine and agents, ``simulate``, ``play_from``, ``fit``, and the analyses (hidden-bid
+inference, cheapskate frequency) with their charts and explorers."""
 
 from workbench.games.rubbish.agents import HeuristicAgent, RandomAgent, SamplingAgent
 from workbench.games.rubbish.cards import Bid
@@ -27,7 +21,6 @@ from workbench.games.rubbish.engine import (
     State,
     new_game,
 )
-from workbench.games.rubbish.fast import play_from
 from workbench.games.rubbish.fitted import RubbishFittedAgent, fit
 from workbench.games.rubbish.game import (
     AGENTS,
@@ -51,6 +44,7 @@ from workbench.games.rubbish.inference import (
     possible_bids,
 )
 from workbench.games.rubbish.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
+from workbench.games.rubbish.positions import play_from
 from workbench.games.rubbish.rules import BID_MINIMUMS, Geek, Rules, load_geeks, load_items
 from workbench.games.rubbish.search import RubbishSearchAgent
 from workbench.lazy import lazy_exports
@@ -70,60 +64,15 @@ __getattr__ = lazy_exports(
 )  # fmt: skip
 
 __all__ = [
-    "AGENTS",
-    "BID_MINIMUMS",
-    "COMMON_RANDOMNESS",
-    "GAME",
-    "GAME_METRICS",
-    "Auction",
-    "Bid",
-    "CheapskateReport",
-    "Deal",
-    "GameInference",
-    "Geek",
-    "HeuristicAgent",
-    "Inference",
-    "LogEntry",
-    "Observation",
-    "Peek",
-    "RandomAgent",
-    "Result",
-    "RoundRecord",
-    "RubbishFittedAgent",
-    "RubbishSearchAgent",
-    "Rules",
-    "SamplingAgent",
-    "State",
-    "bid_inference_explorer",
-    "bid_posterior",
-    "bid_posterior_chart",
-    "bidding_situation",
-    "cheapskate_by_player_count",
-    "cheapskate_chart",
-    "cheapskate_distribution_chart",
-    "cheapskate_explorer",
-    "cheapskate_facts",
-    "cheapskate_frequency",
-    "cheapskate_win_rate_chart",
-    "cheapskate_winning_chart",
-    "fit",
-    "game_inference",
-    "game_inference_chart",
-    "game_metrics",
-    "geek_posterior_chart",
-    "infer",
-    "load_geeks",
-    "load_items",
-    "make_agent",
-    "make_panel",
-    "max_bid",
-    "max_bid_table",
-    "new_game",
-    "observations_before_last_bid",
-    "peek_distribution",
-    "play_from",
-    "play_game",
-    "possible_bids",
-    "simulate",
-    "simulate_batches",
-]
+    "AGENTS", "BID_MINIMUMS", "COMMON_RANDOMNESS", "GAME", "GAME_METRICS", "Auction", "Bid",
+    "CheapskateReport", "Deal", "GameInference", "Geek", "HeuristicAgent", "Inference", "LogEntry",
+    "Observation", "Peek", "RandomAgent", "Result", "RoundRecord", "RubbishFittedAgent",
+    "RubbishSearchAgent", "Rules", "SamplingAgent", "State", "bid_inference_explorer",
+    "bid_posterior", "bid_posterior_chart", "bidding_situation", "cheapskate_by_player_count",
+    "cheapskate_chart", "cheapskate_distribution_chart", "cheapskate_explorer", "cheapskate_facts",
+    "cheapskate_frequency", "cheapskate_win_rate_chart", "cheapskate_winning_chart", "fit",
+    "game_inference", "game_inference_chart", "game_metrics", "geek_posterior_chart", "infer",
+    "load_geeks", "load_items", "make_agent", "make_panel", "max_bid", "max_bid_table", "new_game",
+    "observations_before_last_bid", "peek_distribution", "play_from", "play_game", "possible_bids",
+    "simulate", "simulate_batches"
+]  # fmt: skip

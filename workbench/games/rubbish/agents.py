@@ -1,12 +1,5 @@
-"""Reference agents for Rubbish Auction, weakest to strongest.
-
-Every agent is called as ``agent(observation, legal_actions, rng) -> action``. The random and
-heuristic agents are compiled agents: a policy kind and a float64 parameter vector
-(``compiled_policy()``) that the fast engine plays compiled (``compiled.py``); their
-step-by-step call runs the same compiled functions on the one game it observes, so both engines
-play exactly the same policy. Agents that can also give their exact action distribution
-(``action_probabilities``), which exact inference uses as a prior.
-"""
+"""Rubbish Auction's hand-written agents, weakest to strongest. The random and heuristic agents
+are compiled policies (``compiled_policy()``): both engines play the same compiled choice."""
 
 from __future__ import annotations
 
@@ -15,11 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from workbench.checks import real_number, whole_number
-from workbench.games.rubbish import compiled
+from workbench.games.rubbish import policies
 from workbench.games.rubbish.cards import bid_table, bid_weights
-from workbench.games.rubbish.compiled import Positions
+from workbench.games.rubbish.compiled import Positions, call_direct, standings
 from workbench.games.rubbish.engine import Action, Auction, Observation
-from workbench.games.rubbish.fast import (
+from workbench.games.rubbish.positions import (
+    action_arrays,
     decisions_left,
     observed_position,
     play_positions,
@@ -27,26 +21,26 @@ from workbench.games.rubbish.fast import (
     repeat_positions,
     tables_for,
 )
-from workbench.games.rubbish.rules import Rules
+from workbench.games.rubbish.sampling import destined_won_by_geek
 from workbench.kit.lineup import agent_repr
+from workbench.kit.policies import CompiledPolicy
 
 
 class CompiledAgent:
-    """An agent whose policy is compiled: ``kind`` (a ``compiled`` policy kind) and the
-    parameter vector ``parameters()``. The fast engine plays it compiled; the step call runs
-    the same compiled choice on the observed game, with one uniform drawn from ``rng``."""
+    """A compiled policy (``kind``, ``parameters()``): the compiled loop plays it; its step call
+    runs the same choice on the observed game with one uniform drawn from ``rng``."""
 
     name = "agent"
-    kind = compiled.RANDOM
+    kind = policies.RANDOM
     __repr__ = agent_repr
 
     def parameters(self) -> np.ndarray:
         """The policy's parameter vector (float64)."""
         return np.zeros(0)
 
-    def compiled_policy(self) -> tuple[int, np.ndarray]:
-        """(policy kind, parameter vector): what the fast engine plays."""
-        return self.kind, self.parameters()
+    def compiled_policy(self) -> CompiledPolicy:
+        """The policy as the compiled loop plays it."""
+        return CompiledPolicy(self.kind, tuple(float(v) for v in self.parameters()))
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
@@ -59,10 +53,9 @@ class CompiledAgent:
         rules = observation.rules
         positions = observed_position(observation)
         parameters = np.ascontiguousarray(self.parameters(), dtype=np.float64)
-        a, b = compiled.call_direct(
-            compiled.choose_one, int(self.kind), parameters, tables_for(rules), positions,
-            float(u),
-        )  # fmt: skip
+        a, b = call_direct(
+            policies.choose_one, int(self.kind), parameters, tables_for(rules), positions, float(u)
+        )
         if observation.phase == "auction":
             return Auction(int(a), int(b))
         option = int(positions.lock[0, observation.player])
@@ -73,14 +66,12 @@ class RandomAgent(CompiledAgent):
     """Uniformly random among the legal actions (the baseline every other agent must beat)."""
 
     name = "random"
-
-    kind = compiled.RANDOM
+    kind = policies.RANDOM
 
     def __call__(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> Action:
-        # The compiled choice reduces to this on one game (legal actions are listed in the order
-        # both engines share); a test checks the two agree.
+        # The compiled choice on one game (a test checks the two agree).
         _require_choice(observation, legal_actions)
         return legal_actions[int(rng.random() * len(legal_actions))]
 
@@ -92,45 +83,28 @@ class RandomAgent(CompiledAgent):
 
 
 class HeuristicAgent(CompiledAgent):
-    """The rulebook's hints as a policy, with four parameters (its vector, in this order):
-
-    - ``max_wanted_bid`` (15): on a wanted item, the cheapest bid that surely wins, reading
-      every opponent's maximum from their locked card (and from how many cards they held out,
-      once they have bid), if that costs at most this; else its best bid up to this cap.
-    - ``gain_share`` (0.5): on an unwanted item, gain fame without winning: about this share of
-      its usable money, kept below the most any opponent could bid;
-    - ``cheapskate_share`` (0.7): the share instead when it was the cheapskate last round;
-    - ``last_round_share`` (0.9): the share instead in the last round, where being lowest is
-      worth nothing.
-
-    Among equal totals it holds out the bid with the lowest top card, so the card it loses to
-    the lock is small. Auctioneer: put up an item destined to its geek (and name itself First
-    Bidder, to win ties); otherwise a random item it does not want, naming the player on its
-    left. A fitted heuristic is this policy with other parameters.
-    """
+    """The rulebook's hints as a policy of four parameters (its vector, in this order):
+    ``max_wanted_bid`` (15): on a wanted item, the cheapest bid that surely wins if it costs at
+    most this, else its best bid up to it; ``gain_share`` (0.5): on an unwanted item, about this
+    share of its usable money, below the most any opponent could bid; ``cheapskate_share``
+    (0.7) after being the cheapskate, ``last_round_share`` (0.9) in the last round. Auctioneer:
+    an item destined to its geek, naming itself First Bidder, else a random unwanted item."""
 
     name = "heuristic"
-    kind = compiled.HEURISTIC
+    kind = policies.HEURISTIC
     #: The parameter vector's entries, in order.
     PARAMETERS = ("max_wanted_bid", "gain_share", "cheapskate_share", "last_round_share")
 
     def __init__(
-        self,
-        max_wanted_bid: int = 15,
-        gain_share: float = 0.5,
-        cheapskate_share: float = 0.7,
+        self, max_wanted_bid: int = 15, gain_share: float = 0.5, cheapskate_share: float = 0.7,
         last_round_share: float = 0.9,
-    ) -> None:
+    ) -> None:  # fmt: skip
         self.max_wanted_bid = whole_number(
             "HeuristicAgent max_wanted_bid", max_wanted_bid, low=0, allowed="a whole number >= 0"
         )
-        self.gain_share = real_number("HeuristicAgent gain_share", gain_share, low=0, high=1)
-        self.cheapskate_share = real_number(
-            "HeuristicAgent cheapskate_share", cheapskate_share, low=0, high=1
-        )
-        self.last_round_share = real_number(
-            "HeuristicAgent last_round_share", last_round_share, low=0, high=1
-        )
+        shares = (gain_share, cheapskate_share, last_round_share)
+        for name, share in zip(self.PARAMETERS[1:], shares, strict=True):
+            setattr(self, name, real_number(f"HeuristicAgent {name}", share, low=0, high=1))
 
     def parameters(self) -> np.ndarray:
         """``PARAMETERS`` as a float64 vector."""
@@ -150,11 +124,8 @@ class HeuristicAgent(CompiledAgent):
         return {Auction(item, first): 1 / len(items) for item in items}
 
 
-
 class FittedPolicy(HeuristicAgent):
-    """The heuristic's policy with any parameter vector (``HeuristicAgent.PARAMETERS``, in that
-    order, as floats; ``max_wanted_bid`` is rounded down when played): what the ``fitted``
-    agent plays with the parameters fitted to the rules (``fitted.py``)."""
+    """The heuristic's policy with any parameter vector: what the ``fitted`` agent plays."""
 
     name = "fitted policy"
 
@@ -190,16 +161,8 @@ def _require_choice(observation: object, legal_actions: Sequence[Action]) -> Non
 
 
 class SamplingAgent:
-    """Chooses by rollouts over the hidden facts it cannot see.
-
-    For each decision it draws ``samples`` worlds consistent with its observation — the other
-    players' geeks (uniform over the geeks it does not hold) and, for opponents who already bid
-    this round, bids with the public card counts, weighted by the number of physical card
-    subsets and by the likelihood of its own peek — then plays every candidate action in every
-    world to the end with ``rollout`` agents in the fast engine (the same worlds for every
-    candidate) and takes the action with the best mean result: share of the win, then score
-    margin over the best rival.
-    """
+    """Plays every legal action in ``samples`` worlds drawn consistent with its observation to
+    the end with ``rollout`` agents; takes the best mean win share, then score margin."""
 
     name = "sampling"
     __repr__ = agent_repr
@@ -221,58 +184,41 @@ class SamplingAgent:
         _require_choice(observation, legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
-        rules = observation.rules
-        worlds = self.samples
+        rules, me, worlds = observation.rules, observation.player, self.samples
         candidates = len(legal_actions)
         # row = candidate * worlds + world
         positions = repeat_positions(sample_worlds(observation, worlds, rng), candidates, tile=True)
-        if observation.phase == "auction":
-            positions.item[:] = np.repeat([a.item for a in legal_actions], worlds)
-            positions.first[:] = np.repeat([a.first_bidder for a in legal_actions], worlds)
-            positions.position[:] = 0
+        auction, a, b = action_arrays(observation, legal_actions)
+        a, b = np.repeat(a, worlds), np.repeat(b, worlds)
+        if auction:
+            positions.item[:], positions.first[:], positions.position[:] = a, b, 0
         else:
-            table = bid_table(rules.money_cards)
-            me = observation.player
-            option = table.lock_option(observation.locked[me])
-            indices = [table.index[option][action] for action in legal_actions]
-            positions.bid_index[:, me] = np.repeat(indices, worlds)
-            positions.held[:, me] = np.repeat([len(a.cards) for a in legal_actions], worlds)
+            positions.bid_index[:, me], positions.held[:, me] = a, b
             positions.position[:] += 1
-        # One uniform per game for each decision left, decision by decision: the draws of the
-        # lockstep engine the rollouts used to run in.
         uniforms = rng.random((decisions_left(rules, positions), len(positions.fame)))
         play_positions(rules, positions, [self.rollout] * rules.players, uniforms)
-        return legal_actions[_best_candidate(rules, positions, observation.player, candidates)]
-
-
-def _best_candidate(rules: Rules, positions: Positions, player: int, candidates: int) -> int:
-    scores, _, share = compiled.standings(tables_for(rules), positions)
-    rivals = np.delete(scores, player, axis=1).max(axis=1)
-    margin = (scores[:, player] - rivals).reshape(candidates, -1).mean(axis=1)
-    wins = share[:, player].reshape(candidates, -1).mean(axis=1)
-    return int(np.argmax(wins * 1000 + margin))
+        scores, _, share = standings(tables_for(rules), positions)
+        margin = (scores[:, me] - np.delete(scores, me, axis=1).max(axis=1)).reshape(candidates, -1)
+        wins = share[:, me].reshape(candidates, -1).mean(axis=1)
+        return legal_actions[int(np.argmax(wins * 1000 + margin.mean(axis=1)))]
 
 
 def sample_worlds(observation: Observation, worlds: int, rng: np.random.Generator) -> Positions:
-    """``worlds`` copies of the observed game with the hidden facts drawn consistently: the
-    other seats' geeks, and the bids of the seats that already bid this round."""
-    rules = observation.rules
-    n = rules.players
-    me = observation.player
-    known = positions_of_observation(observation)
-    positions = repeat_positions(known, worlds)
-    others_geeks = [g for g in range(len(rules.geeks)) if g != observation.geek]
+    """``worlds`` copies of the observed game with the other seats' geeks (a permutation each)
+    and this round's hidden bids (weighed as ``cards.bid_weights`` says) drawn."""
+    rules, me = observation.rules, observation.player
+    positions = repeat_positions(positions_of_observation(observation), worlds)
+    pool, geek = [g for g in range(len(rules.geeks)) if g != observation.geek], observation.geek
     for w in range(worlds):
-        drawn = rng.permutation(others_geeks)[: n - 1]
-        positions.geek[w] = np.insert(drawn, me, observation.geek)
-    destined = tables_for(rules).destined
-    for seat, won in enumerate(observation.items_won):
-        positions.destined_won[:, seat] = destined[positions.geek[:, seat]][:, list(won)].sum(1)
+        positions.geek[w] = np.insert(rng.permutation(pool)[: rules.players - 1], me, geek)
+    destined = destined_won_by_geek(observation)
+    for seat in range(rules.players):
+        positions.destined_won[:, seat] = destined[seat, positions.geek[:, seat]]
     if observation.phase == "bid":
         table = bid_table(rules.money_cards)
+        peek = observation.peek
         for earlier in observation.order[: observation.order.index(me)]:
-            option = int(known.lock[0, earlier])
-            peek = observation.peek
+            option = int(positions.lock[0, earlier])
             evidence = (peek.card, peek.source) if peek and peek.target == earlier else None
             options = bid_weights(table.available[option], observation.held_out[earlier], evidence)
             weights = np.array([w for _, w in options])
@@ -283,10 +229,6 @@ def sample_worlds(observation: Observation, worlds: int, rng: np.random.Generato
 
 
 __all__ = [
-    "CompiledAgent",
-    "FittedPolicy",
-    "HeuristicAgent",
-    "RandomAgent",
-    "SamplingAgent",
+    "CompiledAgent", "FittedPolicy", "HeuristicAgent", "RandomAgent", "SamplingAgent",
     "sample_worlds",
-]
+]  # fmt: skip

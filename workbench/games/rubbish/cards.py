@@ -1,8 +1,6 @@
-"""Money cards and bids: which bids a hand allows, as Python tuples and as numpy tables.
-
-A bid is the multiset of money cards held out. Cards of equal value are distinct physical
-cards but interchangeable in play, so a legal action is a distinct multiset; counting physical
-subsets (for probabilities) is done where it matters, in ``inference``.
+"""Money cards and bids: which bids a hand allows, as Python tuples and as numpy tables. A bid
+is the multiset of cards held out (cards of equal value are interchangeable in play), and where
+a blind peek at it looks.
 """
 
 from __future__ import annotations
@@ -25,11 +23,8 @@ class _BidFields(NamedTuple):
 
 class Bid(_BidFields):
     """The money cards held out, e.g. ``Bid((5, 2, 1))`` bids 8; ``Bid(())`` holds out none.
-
-    ``cards`` is any sequence of whole numbers (Python or numpy integers), stored as plain
-    ints high to low; anything else (a bare number, a string, bools, floats) is a TypeError.
-    Whether the cards may be held out is for ``State.apply`` to judge.
-    """
+    ``cards``: whole numbers, stored as plain ints high to low (anything else is a TypeError);
+    whether they may be held out is for ``State.apply`` to judge."""
 
     __slots__ = ()
 
@@ -98,17 +93,9 @@ def sub_multisets(cards: tuple[int, ...], min_cards: int = 0) -> list[tuple[int,
 
 @dataclass(frozen=True, eq=False)
 class BidTable:
-    """Every bid for every lock situation of one set of money cards.
-
-    Lock option 0 means no card is locked; option ``j`` (1-based) means one card of value
-    ``values[j - 1]`` is locked. ``bids[option]`` lists every distinct multiset of the available
-    cards in a fixed order (by total, then size), which both engines and every agent share. The
-    empty bid is always first (every other bid has a positive total), so the bids legal under a
-    minimum of ``m`` cards (0 or 1, see ``Rules.bid_minimum``) are ``bids[option][m:]`` and a
-    bid's index never depends on the minimum. A random agent picks
-    ``bids[option][m + floor(u * (n - m))]``. The numpy arrays hold the same table padded to a
-    rectangle for the vectorised engine.
-    """
+    """Every bid for every lock option (0: nothing locked; ``j``: a card of ``values[j - 1]``):
+    ``bids[option]`` by total, then size, the empty bid first (so a minimum of ``m`` cards leaves
+    ``bids[option][m:]``); the numpy arrays hold it padded to a rectangle."""
 
     money_cards: tuple[int, ...]
     values: tuple[int, ...]
@@ -208,32 +195,42 @@ def physical_ways(available: tuple[int, ...], bid: tuple[int, ...]) -> int:
     return ways
 
 
+def peek_source(n_cards: int) -> str:
+    """Where the next bidder's blind peek looks: among 2+ held-out cards, else the unused ones."""
+    return "held_out" if n_cards >= 2 else "unused"
+
+
+def peek_pool(available: tuple[int, ...], bid: tuple[int, ...]) -> tuple[tuple[int, ...], str]:
+    """The cards a blind peek at ``bid`` (from ``available``) falls among, and their source."""
+    source = peek_source(len(bid))
+    return (bid if source == "held_out" else without(available, bid)), source
+
+
+def peek_odds(
+    available: tuple[int, ...], bid: tuple[int, ...], card: int | None, source: str
+) -> tuple[int, int]:
+    """P(the blind peek shows ``card`` from ``source`` | ``bid``) as (numerator, denominator)."""
+    pool, expected = peek_pool(available, bid)
+    if source != expected:
+        return 0, 1
+    if card is None:
+        return (0 if pool else 1), 1
+    return (pool.count(card), len(pool)) if pool else (0, 1)
+
+
 def peek_likelihood(
     available: tuple[int, ...], bid: tuple[int, ...], card: int | None, source: str
 ) -> float:
-    """P(the blind peek shows ``card`` from ``source`` | the bidder held out ``bid``).
-
-    The peeker picks uniformly among the held-out cards when 2+ are held out, else among the
-    bidder's unused available cards (docs/rules.md, the peek). ``card`` None means there was
-    nothing to see.
-    """
-    expected_source = "held_out" if len(bid) >= 2 else "unused"
-    if source != expected_source:
-        return 0.0
-    pool = bid if source == "held_out" else without(available, bid)
-    if card is None:
-        return 1.0 if not pool else 0.0
-    return pool.count(card) / len(pool) if pool else 0.0
+    """``peek_odds`` as a float."""
+    numerator, denominator = peek_odds(available, bid, card, source)
+    return numerator / denominator
 
 
 def bid_weights(
-    available: tuple[int, ...],
-    n_cards: int,
-    peek: tuple[int | None, str] | None = None,
-) -> list[tuple[Bid, float]]:
-    """Unnormalised posterior weights of each bid of ``n_cards`` from ``available`` under a
-    uniform prior over physical card subsets, given an optional peek ``(card, source)``.
-    Bids with weight 0 are left out."""
+    available: tuple[int, ...], n_cards: int, peek: tuple[int | None, str] | None = None,
+) -> list[tuple[Bid, float]]:  # fmt: skip
+    """Unnormalised weights of each bid of ``n_cards`` from ``available`` (uniform over physical
+    card subsets, times an optional peek's likelihood); bids of weight 0 are left out."""
     weighted = []
     for cards in sub_multisets(available):
         if len(cards) != n_cards:

@@ -1,8 +1,5 @@
-"""Altair charts for the Rubbish Auction analyses: each takes a tidy frame made by
-``inference`` or ``cheapskate`` and returns a chart; nothing here computes a number.
-
-Each builder makes a ``base`` chart holding the shared encodings and joins its layers (bars,
-labels, interval bars, reference rules) with ``+``.
+"""Altair charts for the Rubbish Auction analyses: each takes a tidy frame made by ``inference``
+or ``cheapskate`` and layers marks over a ``base`` chart; nothing here computes a number.
 """
 
 from __future__ import annotations
@@ -30,10 +27,8 @@ def _with_interval(frame: pl.DataFrame) -> pl.DataFrame:
 def bid_posterior_chart(
     frame: pl.DataFrame, *, series: str | None = None, title: str = ""
 ) -> alt.LayerChart:
-    """Bars of probability by bid total (a ``bid_posterior``/``possible_bids``/``infer`` bids
-    frame), labelled; interval bars where the frame has ``low``/``high`` (estimates).
-    ``series``: a column naming distributions to set side by side (e.g. prior vs posterior).
-    """
+    """Bars of probability by bid total (a ``bid_posterior``, ``possible_bids`` or ``infer``
+    frame), with interval bars for estimates; ``series``: distributions set side by side."""
     _check(frame, ["total", "probability"] + ([series] if series else []), "bid_posterior_chart")
     x = alt.X("total:O", title="bid total (thousands)", axis=alt.Axis(labelAngle=0))
     y = alt.Y("probability:Q", title="probability", scale=alt.Scale(domain=[0, 1]))
@@ -93,9 +88,8 @@ def game_inference_chart(
     base = alt.Chart(scores).encode(
         x=alt.X("round:O", title="round", axis=alt.Axis(labelAngle=0)),
         y=alt.Y(f"{measure}:Q", title=label, scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("prior:N", title="prior"),
-        detail="seat:N",
-    )
+        color=alt.Color("prior:N", title="prior"), detail="seat:N",
+    )  # fmt: skip
     lines = base.mark_line(opacity=0.6)
     points = base.mark_point(filled=True).encode(shape=alt.Shape("seat:N", title="seat"))
     return (lines + points).properties(width=WIDTH, height=HEIGHT, title=title)
@@ -105,10 +99,9 @@ def cheapskate_chart(summary: pl.DataFrame, *, x: str = "seat", title: str = "")
     """Mean times cheapskate per game with 95% intervals (a ``CheapskateReport.summary``), by
     ``x`` ("seat" or "players"), beside the exact fair share (rounds / players) as a tick."""
     _check(
-        summary,
-        [x, "seat", "agent", "times_mean", "times_low", "times_high", "fair_share"],
+        summary, [x, "seat", "agent", "times_mean", "times_low", "times_high", "fair_share"],
         "cheapskate_chart",
-    )
+    )  # fmt: skip
     encodings: dict = {"x": alt.X(f"{x}:O", title=x, axis=alt.Axis(labelAngle=0))}
     if x != "seat":
         encodings["xOffset"] = alt.XOffset("seat:O")
@@ -122,9 +115,8 @@ def cheapskate_chart(summary: pl.DataFrame, *, x: str = "seat", title: str = "")
     )
     fair = base.mark_tick(color="gray", thickness=2, size=18).encode(y="fair_share:Q")
     subtitle = [
-        "dots: mean per game, lines: 95% interval",
-        "grey ticks: fair share (rounds/players)",
-    ]
+        "dots: mean per game, lines: 95% interval", "grey ticks: fair share (rounds/players)",
+    ]  # fmt: skip
     return _sized(fair + intervals + means, title, subtitle)
 
 
@@ -174,9 +166,8 @@ def cheapskate_winning_chart(winning: pl.DataFrame, *, title: str = "") -> alt.L
 def _by_times_cheapskate(
     frame: pl.DataFrame, what: str, series: str, measure: str, axis_title: str, **channels: object
 ) -> alt.Chart:
-    """A chart of ``frame`` with one column per cheapskate count along x, plus ``channels``.
-    ``frame`` must hold ``series``, ``measure`` and its 95% interval ``low``–``high`` per count
-    (``what``: the chart, named in the error)."""
+    """A chart of ``frame`` (``series``, ``measure`` and its interval ``low``–``high`` per
+    cheapskate count, along x) with ``channels``; ``what`` names the chart in errors."""
     _check(frame, [series, "times_cheapskate", measure, "low", "high"], what)
     x = alt.X("times_cheapskate:O", title=axis_title, axis=alt.Axis(labelAngle=0))
     return alt.Chart(frame).encode(x=x, **channels)
@@ -193,11 +184,7 @@ def _title(text: str, subtitle: str | list[str]) -> alt.Title | str:
 
 
 __all__ = [
-    "bid_posterior_chart",
-    "cheapskate_chart",
-    "cheapskate_distribution_chart",
-    "cheapskate_win_rate_chart",
-    "cheapskate_winning_chart",
-    "game_inference_chart",
+    "bid_posterior_chart", "cheapskate_chart", "cheapskate_distribution_chart",
+    "cheapskate_win_rate_chart", "cheapskate_winning_chart", "game_inference_chart",
     "geek_posterior_chart",
-]
+]  # fmt: skip

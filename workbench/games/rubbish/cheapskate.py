@@ -1,11 +1,6 @@
-"""How often each seat is the cheapskate (lowest bid: no fame that round), and what it costs.
-
-The rulebook's hint: "there will be 7 times where someone gains 0 ... this number will never
-divide evenly, regardless of number of players ... being lowest the final round is of no
-benefit at all". ``cheapskate_facts`` states the exact arithmetic; ``cheapskate_frequency``
-estimates the rest from seeded self-play (the fast engine), every estimate with its sample
-size and a 95% interval (Student t for means, Wilson for rates).
-"""
+"""How often each seat is the cheapskate (lowest bid: no fame that round), and what it costs:
+exact arithmetic (``cheapskate_facts``) and seeded estimates with 95% intervals
+(``cheapskate_frequency``)."""
 
 from __future__ import annotations
 
@@ -17,8 +12,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import polars as pl
 
-from workbench.checks import instance_or_default, is_whole_number, whole_number
-from workbench.games.rubbish.game import simulate
+from workbench.checks import is_whole_number, whole_number
+from workbench.games.rubbish.game import GAME, simulate
 from workbench.games.rubbish.rules import MAX_ITEMS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from workbench.kit.seeding import SeedLike
 from workbench.metrics import mean_with_interval
@@ -26,15 +21,10 @@ from workbench.stats import proportion_interval
 
 
 class CheapskateReport(NamedTuple):
-    """``cheapskate_frequency``'s frames.
-
-    - ``summary``: one row per seat (and agent): games, times_mean/low/high (times cheapskate
-      per game), fair_share, final_round_rate/low/high, streak_mean/low/high (longest run of
-      consecutive rounds as cheapskate), streak_2plus_rate, win_rate/low/high.
-    - ``distribution``: seat, agent, times_cheapskate, games, share, low, high.
-    - ``winning``: agent, times_cheapskate, n (seat-games), win_rate, low, high, mean_score.
-    - ``facts``: the exact arithmetic (``cheapskate_facts``) plus what the games confirm.
-    """
+    """``cheapskate_frequency``'s frames: ``summary`` (per seat and agent: times cheapskate
+    per game, fair share, final-round rate, longest streak, win rate, each with its interval),
+    ``distribution`` (share of games per cheapskate count), ``winning`` (win rate by cheapskate
+    count) and ``facts`` (``cheapskate_facts`` plus what the games confirm)."""
 
     summary: pl.DataFrame
     distribution: pl.DataFrame
@@ -45,27 +35,17 @@ class CheapskateReport(NamedTuple):
 def cheapskate_facts(
     players: int | Iterable[int] = range(MIN_PLAYERS, MAX_PLAYERS + 1), rounds: int = 7
 ) -> pl.DataFrame:
-    """Exact facts: each round has exactly one cheapskate, so ``rounds`` events per game share
-    out among the players; 7 mod n is never 0 for n = 2–5, so someone is cheapskate at least
-    ceil(7/n) times and the fair share 7/n is never whole. ``players``: one count or several,
-    each 2–5 (what the game allows)."""
+    """Exact facts: one cheapskate a round, so ``rounds`` events per game share out among the
+    players; 7 mod n is never 0 for n = 2–5, so someone is cheapskate at least ceil(7/n) times.
+    ``players``: one count or several."""
     rounds = whole_number("rounds", rounds, low=1, high=MAX_ITEMS)
     counts = _player_counts("players", players)
-    rows = []
-    for n in counts:
-        rows.append(
-            {
-                "players": n,
-                "rounds": rounds,
-                "cheapskate_events": rounds,
-                "fair_share": rounds / n,
-                "fair_share_exact": str(Fraction(rounds, n)),
-                "remainder": rounds % n,
-                "splits_evenly": rounds % n == 0,
-                "someone_at_least": math.ceil(rounds / n),
-            }
-        )
-    return pl.DataFrame(rows, schema=_FACTS_SCHEMA)
+    rows = [
+        (n, rounds, rounds, rounds / n, str(Fraction(rounds, n)), rounds % n, rounds % n == 0,
+         math.ceil(rounds / n))
+        for n in counts
+    ]  # fmt: skip
+    return pl.DataFrame(rows, schema=_FACTS_SCHEMA, orient="row")
 
 
 _FACTS_SCHEMA = {
@@ -76,23 +56,13 @@ _FACTS_SCHEMA = {
 
 
 def cheapskate_frequency(
-    rules: Rules | None = None,
-    agents: Sequence[Any] | Any | None = None,
-    *,
-    games: int,
-    seed: SeedLike,
-    progress: bool = False,
-) -> CheapskateReport:
-    """Cheapskate frequency per seat and agent from ``games`` seeded self-play games.
-
-    ``agents`` as for ``simulate`` (default: heuristic everywhere). Estimates: mean times
-    cheapskate per game (t interval), the distribution of that count, the rate of being
-    cheapskate in the final round and the longest streak of consecutive rounds as cheapskate
-    (per game), and the win rate by seat and by cheapskate count (Wilson intervals; a k-way
-    shared win counts 1/k). ``facts`` holds the exact arithmetic beside a check that every
-    game had exactly one cheapskate per round.
-    """
-    rules = _checked_rules(rules)
+    rules: Rules | None = None, agents: Sequence[Any] | Any | None = None, *, games: int,
+    seed: SeedLike, progress: bool = False,
+) -> CheapskateReport:  # fmt: skip
+    """Cheapskate frequency per seat and agent from ``games`` seeded games (``agents`` as for
+    ``simulate``): times per game and its distribution, the final-round rate, the longest
+    streak, and the win rate by seat and by cheapskate count (shared wins split)."""
+    rules = GAME.checked_rules(rules)
     games = whole_number("games", games, low=1, allowed="a positive whole number")
     games_frame, rounds_frame = simulate(
         rules, agents, games=games, seed=seed, progress=progress, rounds=True
@@ -110,10 +80,9 @@ def cheapskate_frequency(
         run = (run + 1) * cheap[:, k, :]
         np.maximum(longest, run, out=longest)
     frame = games_frame.with_columns(
-        final_round=pl.Series(cheap[:, -1, :].ravel()),
-        longest_streak=pl.Series(longest.ravel()),
+        final_round=pl.Series(cheap[:, -1, :].ravel()), longest_streak=pl.Series(longest.ravel()),
         times=pl.col("times_cheapskate").cast(pl.Int64),
-    )
+    )  # fmt: skip
     keys = ["seat", "agent"]
     summary = _summary(frame, keys, rules)
     facts = cheapskate_facts(n, r).with_columns(
@@ -129,14 +98,8 @@ def _rate_columns(frame: pl.DataFrame, keys: list[str], column: str, name: str) 
     for key, group in frame.group_by(keys, maintain_order=True):
         successes = float(group[column].cast(pl.Float64).sum())
         low, high = proportion_interval(successes, group.height)
-        rows.append(
-            {
-                **dict(zip(keys, key, strict=True)),
-                f"{name}_rate": successes / group.height,
-                f"{name}_low": low,
-                f"{name}_high": high,
-            }
-        )
+        rows.append({**dict(zip(keys, key, strict=True)), f"{name}_rate": successes / group.height,
+                     f"{name}_low": low, f"{name}_high": high})  # fmt: skip
     return pl.DataFrame(rows)
 
 
@@ -158,23 +121,9 @@ def _summary(frame: pl.DataFrame, keys: list[str], rules: Rules) -> pl.DataFrame
         .join(two_plus.group_by(keys).agg(streak_2plus_rate=pl.col("streak_2plus").mean()), on=keys)
         .join(_rate_columns(frame, keys, "win_share", "win"), on=keys)
         .select(
-            "players",
-            *keys,
-            "games",
-            "times_mean",
-            "times_low",
-            "times_high",
-            "fair_share",
-            "final_round_rate",
-            "final_round_low",
-            "final_round_high",
-            "streak_mean",
-            "streak_low",
-            "streak_high",
-            "streak_2plus_rate",
-            "win_rate",
-            "win_low",
-            "win_high",
+            "players", *keys, "games", "times_mean", "times_low", "times_high", "fair_share",
+            "final_round_rate", "final_round_low", "final_round_high", "streak_mean",
+            "streak_low", "streak_high", "streak_2plus_rate", "win_rate", "win_low", "win_high",
         )
         .sort(keys)
     )
@@ -186,16 +135,9 @@ def _distribution(frame: pl.DataFrame, keys: list[str], rounds: int) -> pl.DataF
         counts = np.bincount(group["times"].to_numpy(), minlength=rounds + 1)
         for times, count in enumerate(counts.tolist()):
             low, high = proportion_interval(count, group.height)
-            rows.append(
-                {
-                    **dict(zip(keys, key, strict=True)),
-                    "times_cheapskate": times,
-                    "games": count,
-                    "share": count / group.height,
-                    "low": low,
-                    "high": high,
-                }
-            )
+            rows.append({**dict(zip(keys, key, strict=True)), "times_cheapskate": times,
+                         "games": count, "share": count / group.height, "low": low,
+                         "high": high})  # fmt: skip
     return pl.DataFrame(rows).sort([*keys, "times_cheapskate"])
 
 
@@ -213,16 +155,12 @@ def _winning(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def cheapskate_by_player_count(
-    rules: Rules | None = None,
-    agent: Any = "heuristic",
-    *,
-    player_counts: Iterable[int] = range(MIN_PLAYERS, MAX_PLAYERS + 1),
-    games: int,
-    seed: SeedLike,
-) -> CheapskateReport:
+    rules: Rules | None = None, agent: Any = "heuristic", *,
+    player_counts: Iterable[int] = range(MIN_PLAYERS, MAX_PLAYERS + 1), games: int, seed: SeedLike,
+) -> CheapskateReport:  # fmt: skip
     """``cheapskate_frequency`` for each player count (``agent`` in every seat), stacked; the
     ``players`` column tells the reports apart. Each count uses the same ``seed``."""
-    rules = _checked_rules(rules)
+    rules = GAME.checked_rules(rules)
     counts = _player_counts("player_counts", player_counts)
     if not counts:
         raise ValueError("player_counts must name at least one player count")
@@ -241,18 +179,12 @@ def cheapskate_by_player_count(
         frames = [getattr(report, part) for report in reports]
         if part in ("summary", "facts"):
             return pl.concat(frames)
-        return pl.concat(
-            [
-                f.with_columns(players=pl.lit(n, pl.Int64)).select("players", *f.columns)
-                for f, n in zip(frames, counts, strict=True)
-            ]
-        )
+        return pl.concat([
+            f.with_columns(players=pl.lit(n, pl.Int64)).select("players", *f.columns)
+            for f, n in zip(frames, counts, strict=True)
+        ])  # fmt: skip
 
     return CheapskateReport(*(stack(part) for part in CheapskateReport._fields))
-
-
-def _checked_rules(rules: object) -> Rules:
-    return instance_or_default("rules", rules, Rules, Rules, "a rubbish Rules or None")
 
 
 def _player_counts(name: str, players: object) -> list[int]:
@@ -269,8 +201,5 @@ def _player_counts(name: str, players: object) -> list[int]:
 
 
 __all__ = [
-    "CheapskateReport",
-    "cheapskate_by_player_count",
-    "cheapskate_facts",
-    "cheapskate_frequency",
-]
+    "CheapskateReport", "cheapskate_by_player_count", "cheapskate_facts", "cheapskate_frequency",
+]  # fmt: skip

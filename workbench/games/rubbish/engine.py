@@ -1,8 +1,7 @@
-"""The step-by-step Rubbish Auction engine: State, legal actions, apply, observation, result.
-
-A round: the auctioneer plays ``Auction(item, first_bidder)``; then each player in bidding
-order plays a ``Bid``. Before a player bids they have peeked at a card of the previous bidder
-(chance, drawn from the game's seeded numbers). After the last bid the round resolves at once.
+"""The step-by-step Rubbish Auction engine (the readable reference): State, legal actions,
+apply, observation, result, log. A round: the auctioneer plays ``Auction(item, first_bidder)``,
+then each player in bidding order, having peeked at a card of the previous bidder, plays a
+``Bid``; after the last bid the round resolves.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from typing import NamedTuple
 
 from workbench.checks import is_whole_number, whole_entries, whole_number
 from workbench.errors import IllegalAction
-from workbench.games.rubbish.cards import Bid, BidTable, bid_table, without
+from workbench.games.rubbish.cards import Bid, BidTable, bid_table, peek_source, without
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.seeding import SeedLike, generator
 from workbench.kit.state import Evolving, standings
@@ -26,32 +25,24 @@ class _AuctionFields(NamedTuple):
 
 
 class Auction(_AuctionFields):
-    """The auctioneer's move: put ``item`` up and hand the First Bidder card to a seat.
-
-    Both are whole numbers (Python or numpy integers, stored as ints); anything else is a
-    TypeError. Whether the item is still up and the seat exists is for ``State.apply``.
-    """
+    """The auctioneer's move: put ``item`` up and hand the First Bidder card to a seat (whole
+    numbers, else a TypeError; whether they are legal is for ``State.apply``)."""
 
     __slots__ = ()
 
     def __new__(cls, item: int, first_bidder: int) -> Auction:
         return super().__new__(
-            cls,
-            whole_number("Auction item", item, allowed="a whole number (an item's number)"),
+            cls, whole_number("Auction item", item, allowed="a whole number (an item's number)"),
             whole_number("Auction first_bidder", first_bidder, allowed="a whole number (a seat)"),
-        )
+        )  # fmt: skip
 
 
 Action = Auction | Bid
 
 
 class Peek(NamedTuple):
-    """What a bidder saw of the previous bidder's cards before choosing.
-
-    ``source`` is "held_out" (a blind pick among 2+ held-out cards) or "unused" (the previous
-    bidder held out at most one card: a blind pick among their unused available cards).
-    ``card`` is None only when there was nothing to look at.
-    """
+    """What a bidder saw of the previous bidder's cards before choosing: a blind pick among
+    the ``"held_out"`` cards (2+ held out) or the ``"unused"`` ones; ``card`` None: nothing."""
 
     target: int
     card: int | None
@@ -172,26 +163,15 @@ class State(Evolving):
 
     def __init__(self, rules: Rules, deal: Deal) -> None:
         players = rules.players
-        self.rules = rules
-        self.deal = deal
-        self._table = bid_table(rules.money_cards)
-        self.rounds_done = 0
-        self.auctioneer = deal.starting_auctioneer
-        self.item = None
-        self.first_bidder = None
-        self.order = ()
-        self.bids = ()
-        self.peeks = ()
+        self.rules, self.deal, self._table = rules, deal, bid_table(rules.money_cards)
+        self.rounds_done, self.auctioneer = 0, deal.starting_auctioneer
+        self.item = self.first_bidder = None
+        self.order = self.bids = self.peeks = self.discarded = self.history = self.peek_history = ()
         self.fame = (rules.starting_fame,) * players
         self.locked = (None,) * players
         self.items_won = ((),) * players
-        self.discarded = ()
         self.remaining = tuple(range(rules.rounds))
         self.cheapskate_counts = (0,) * players
-        self.history = ()
-        self.peek_history = ()
-
-    # -- reading the state -------------------------------------------------------------------
 
     @property
     def round(self) -> int:
@@ -253,27 +233,11 @@ class State(Evolving):
             if position < len(self.peeks):
                 peek = self.peeks[position]
         return Observation(
-            player,
-            self.rules,
-            self.rounds_done + 1,
-            phase,
-            to_play,
-            self.auctioneer,
-            self.item,
-            self.first_bidder,
-            self.order,
-            held_out,
-            own_bid,
-            self.locked,
-            self.fame,
-            self.items_won,
-            self.discarded,
-            self.remaining,
-            self.cheapskate_counts,
-            self.history,
-            self.deal.geeks[player],
-            peek,
-        )
+            player, self.rules, self.rounds_done + 1, phase, to_play, self.auctioneer, self.item,
+            self.first_bidder, self.order, held_out, own_bid, self.locked, self.fame,
+            self.items_won, self.discarded, self.remaining, self.cheapskate_counts, self.history,
+            self.deal.geeks[player], peek,
+        )  # fmt: skip
 
     def result(self) -> Result:
         """Final scores: fame plus the destined bonus; ties broken by items won, then shared."""
@@ -290,8 +254,7 @@ class State(Evolving):
         return list(_log_entries(self))
 
     def log_for(self, player: int | None) -> list[str]:
-        """The log as lines of text, only what ``player`` saw (others' peeks are private);
-        ``None``: the full record, every peek included."""
+        """The log as lines of text, only what ``player`` saw (None: the full record)."""
         if player is not None:
             player = _seat("player", player, self.rules.players, none_too=True)
         return [
@@ -299,8 +262,6 @@ class State(Evolving):
             for entry in _log_entries(self)
             if player is None or entry.kind != "peek" or entry.player == player
         ]
-
-    # -- playing -----------------------------------------------------------------------------
 
     def apply(self, action: Action) -> State:
         """The state after ``action``; raises IllegalAction (state unchanged) if not allowed."""
@@ -337,17 +298,15 @@ class State(Evolving):
         fewest = self.rules.min_cards_at(position)
         if not isinstance(action, Bid):
             raise IllegalAction(
-                action,
-                f"seat {player} must play a Bid(cards) for item {self.item}",
+                action, f"seat {player} must play a Bid(cards) for item {self.item}",
                 self._table.legal(option, fewest),
-            )
+            )  # fmt: skip
         index = self._table.index[option].get(action)
         if index is None or index < fewest:
             raise IllegalAction(
-                action,
-                self._bid_problem(player, position, action),
+                action, self._bid_problem(player, position, action),
                 self._table.legal(option, fewest),
-            )
+            )  # fmt: skip
         action = self._table.bids[option][index]  # the canonical Bid, plain ints
         bids = (*self.bids, action)
         if len(bids) < len(self.order):
@@ -373,15 +332,9 @@ class State(Evolving):
         )
 
     def _peek(self, position: int, target: int, bid: Bid) -> Peek:
-        if len(bid.cards) >= 2:
-            candidates, source = bid.cards, "held_out"
-        else:
-            option = self._table.lock_option(self.locked[target])
-            candidates, source = self._table.unused[option][bid], "unused"
-        if not candidates:
-            return Peek(target, None, source)
-        u = self.deal.peek_uniforms[self.rounds_done][position]
-        return Peek(target, candidates[int(u * len(candidates))], source)
+        option = self._table.lock_option(self.locked[target])
+        sights = peek_sights(self.rules.money_cards, option, target, bid)
+        return sights[int(self.deal.peek_uniforms[self.rounds_done][position] * len(sights))]
 
     def _resolve(self, bids: tuple[Bid, ...]) -> State:
         rules = self.rules
@@ -409,19 +362,11 @@ class State(Evolving):
         for seat, bid in zip(order, bids, strict=True):
             by_seat[seat] = bid
         record = RoundRecord(
-            round=self.round,
-            auctioneer=self.auctioneer,
-            item=self.item,
-            first_bidder=self.first_bidder,
-            order=order,
-            bids=tuple(by_seat),
-            winner=winner,
-            cheapskate=cheapskate,
-            kept=kept,
-            fame_before=self.fame,
-            fame_after=tuple(fame),
+            round=self.round, auctioneer=self.auctioneer, item=self.item,
+            first_bidder=self.first_bidder, order=order, bids=tuple(by_seat), winner=winner,
+            cheapskate=cheapskate, kept=kept, fame_before=self.fame, fame_after=tuple(fame),
             locked_next=tuple(locked),
-        )
+        )  # fmt: skip
         items_won = self.items_won
         discarded = self.discarded
         if kept:
@@ -433,22 +378,13 @@ class State(Evolving):
         counts = list(self.cheapskate_counts)
         counts[cheapskate] += 1
         return self._evolve(
-            rounds_done=self.rounds_done + 1,
-            auctioneer=cheapskate,
-            item=None,
-            first_bidder=None,
-            order=(),
-            bids=(),
-            peeks=(),
-            fame=tuple(fame),
-            locked=tuple(locked),
-            items_won=items_won,
-            discarded=discarded,
+            rounds_done=self.rounds_done + 1, auctioneer=cheapskate, item=None,
+            first_bidder=None, order=(), bids=(), peeks=(), fame=tuple(fame),
+            locked=tuple(locked), items_won=items_won, discarded=discarded,
             remaining=tuple(item for item in self.remaining if item != self.item),
-            cheapskate_counts=tuple(counts),
-            history=(*self.history, record),
+            cheapskate_counts=tuple(counts), history=(*self.history, record),
             peek_history=(*self.peek_history, self.peeks),
-        )
+        )  # fmt: skip
 
     def __repr__(self) -> str:
         if self.is_over:
@@ -459,11 +395,40 @@ class State(Evolving):
         )
 
 
+def check_observation(observation: object, name: str = "observation") -> None:
+    """A rubbish Observation whose seat, geek and rules are consistent (an edited one may not
+    be: ``dataclasses.replace(observation, geek=99)``); a TypeError or ValueError otherwise."""
+    if not isinstance(observation, Observation):
+        raise TypeError(
+            f"{name} must be a rubbish Observation (state.observation(seat)), got "
+            f"{type(observation).__name__}"
+        )
+    if not isinstance(observation.rules, Rules):
+        raise TypeError(
+            f"{name}.rules must be a rubbish Rules, got {type(observation.rules).__name__}"
+        )
+    players, geeks = observation.rules.players, len(observation.rules.geeks)
+    whole_number(f"{name}.player", observation.player, low=0, high=players - 1)
+    whole_number(f"{name}.geek", observation.geek, low=0, high=geeks - 1)
+    if observation.phase not in ("auction", "bid", "over"):
+        raise ValueError(
+            f"{name}.phase must be 'auction', 'bid' or 'over', got {observation.phase!r}"
+        )
+
+
 def _seat(name: str, value: object, players: int, *, none_too: bool = False) -> int:
-    """``value`` as a seat number 0..players-1 (Python or numpy integer); TypeError for
-    anything that is not a whole number, ValueError for a whole number that is not a seat."""
+    """``value`` as a seat number 0..players-1, else a TypeError or ValueError."""
     allowed = f"a seat 0–{players - 1}" + (" or None" if none_too else "")
     return whole_number(name, value, low=0, high=players - 1, allowed=allowed)
+
+
+@functools.lru_cache(maxsize=4096)
+def peek_sights(money: tuple[int, ...], option: int, target: int, bid: Bid) -> tuple[Peek, ...]:
+    """What the blind peek at ``target``'s ``bid`` (under lock ``option``) can show, one entry
+    per physical card it may fall on, all equally likely (``cards.peek_pool``)."""
+    pool = bid_table(money).unused[option][bid] if len(bid.cards) < 2 else bid.cards
+    source = peek_source(len(bid.cards))
+    return tuple(Peek(target, card, source) for card in pool) or (Peek(target, None, source),)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -473,11 +438,9 @@ def _auction_actions(remaining: tuple[int, ...], players: int) -> tuple[Auction,
 
 
 def score(
-    rules: Rules,
-    geeks: tuple[int, ...],
-    fame: tuple[int, ...],
+    rules: Rules, geeks: tuple[int, ...], fame: tuple[int, ...],
     items_won: tuple[tuple[int, ...], ...],
-) -> Result:
+) -> Result:  # fmt: skip
     """Final standings from end-of-play fame and items: the rulebook's scoring and tie-breaks."""
     destined_won = tuple(
         sum(item in rules.geeks[geek].destined for item in won)
@@ -491,12 +454,9 @@ def score(
 
 
 def new_game(
-    rules: Rules | None = None,
-    *,
-    seed: SeedLike,
-    geeks: Sequence[int] | None = None,
+    rules: Rules | None = None, *, seed: SeedLike, geeks: Sequence[int] | None = None,
     starting_auctioneer: int | str | None = None,
-) -> State:
+) -> State:  # fmt: skip
     """A new game. Same rules and seed -> same game; ``geeks`` (a geek index per seat) and
     ``starting_auctioneer`` (a seat, or "random": drawn from the seed) override the seeded
     deal and the rules' start, e.g. to set up a situation to study."""
@@ -514,12 +474,9 @@ def new_game(
         start = random_start
     else:
         start = whole_number(
-            "starting_auctioneer",
-            starting_auctioneer,
-            low=0,
-            high=rules.players - 1,
+            "starting_auctioneer", starting_auctioneer, low=0, high=rules.players - 1,
             allowed=f"a seat 0–{rules.players - 1}, 'random' or None (the rules' choice)",
-        )
+        )  # fmt: skip
     return State(rules, Deal(geeks, start, uniforms))
 
 
@@ -541,31 +498,21 @@ def _dealt_geeks(geeks: object, rules: Rules) -> tuple[int, ...]:
     return tuple(int(g) for g in given)
 
 
-# -- the readable log ---------------------------------------------------------------------------
-
-
 def _log_entries(state: State) -> Iterator[LogEntry]:
     rules = state.rules
     for record, peeks in zip(state.history, state.peek_history, strict=True):
-        yield from _round_opening(
-            rules, record.round, record.auctioneer, record.item, record.first_bidder
-        )
+        yield _auction_entry(rules, record)
         bids_in_order = [record.bids[seat] for seat in record.order]
         yield from _bidding(record.round, record.order, bids_in_order, peeks)
         yield from _reveal(rules, record)
     if state.item is not None:
-        yield from _round_opening(
-            rules, state.round, state.auctioneer, state.item, state.first_bidder
-        )
+        yield _auction_entry(rules, state)
         yield from _bidding(state.round, state.order, state.bids, state.peeks)
     if state.is_over:
         result = state.result()
         for seat, geek in enumerate(state.deal.geeks):
-            won = [
-                rules.items[item]
-                for item in state.items_won[seat]
-                if item in rules.geeks[geek].destined
-            ]
+            destined = rules.geeks[geek].destined
+            won = [rules.items[item] for item in state.items_won[seat] if item in destined]
             text = (
                 f"seat {seat} reveals geek {rules.geeks[geek].name}: destined items won "
                 f"{won or 'none'}, +{rules.destined_bonus * len(won)} fame -> {result.scores[seat]}"
@@ -578,22 +525,19 @@ def _log_entries(state: State) -> Iterator[LogEntry]:
         )
 
 
-def _round_opening(
-    rules: Rules, round_number: int, auctioneer: int, item: int, first_bidder: int
-) -> Iterator[LogEntry]:
+def _auction_entry(rules: Rules, at: RoundRecord | State) -> LogEntry:
+    """The auctioneer's choice ``at`` a round's record or a State in the round."""
     text = (
-        f"round {round_number}: seat {auctioneer} auctions {rules.items[item]} (item {item}) "
-        f"and names seat {first_bidder} First Bidder"
+        f"round {at.round}: seat {at.auctioneer} auctions {rules.items[at.item]} (item "
+        f"{at.item}) and names seat {at.first_bidder} First Bidder"
     )
-    yield LogEntry(round_number, "auction", auctioneer, text)
+    return LogEntry(at.round, "auction", at.auctioneer, text)
 
 
 def _bidding(
-    round_number: int,
-    order: tuple[int, ...],
-    bids: tuple[Bid, ...] | list[Bid],
+    round_number: int, order: tuple[int, ...], bids: tuple[Bid, ...] | list[Bid],
     peeks: tuple[Peek | None, ...],
-) -> Iterator[LogEntry]:
+) -> Iterator[LogEntry]:  # fmt: skip
     # The bidder to play has already peeked: its peek is shown before its bid is made.
     for position in range(max(len(bids), len(peeks))):
         seat = order[position]
@@ -625,19 +569,12 @@ def _reveal(rules: Rules, record: RoundRecord) -> Iterator[LogEntry]:
             f"fame {before[w]} -> 0 and {item} is discarded"
         )
         yield LogEntry(r, "discard", w, text)
-    yield LogEntry(
-        r,
-        "cheapskate",
-        c,
-        f"seat {c} is the cheapskate ({record.bids[c].total}): "
-        "no fame change, takes the Next Auctioneer card",
-    )
+    text = f"seat {c} is the cheapskate ({record.bids[c].total}): no fame change, takes the "
+    yield LogEntry(r, "cheapskate", c, text + "Next Auctioneer card")
     for seat in record.order:
         if seat not in (w, c):
-            text = (
-                f"seat {seat} gains {record.bids[seat].total}: fame {before[seat]} -> {after[seat]}"
-            )
-            yield LogEntry(r, "gain", seat, text)
+            text = f"seat {seat} gains {record.bids[seat].total}: fame {before[seat]} -> "
+            yield LogEntry(r, "gain", seat, text + str(after[seat]))
     for seat in record.order:
         if record.locked_next[seat] is not None:
             text = f"seat {seat} locks their {record.locked_next[seat]} for round {r + 1}"

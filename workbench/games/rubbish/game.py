@@ -2,9 +2,9 @@
 
 from workbench.games.rubbish.agents import HeuristicAgent, RandomAgent, SamplingAgent
 from workbench.games.rubbish.engine import new_game
-from workbench.games.rubbish.fast import play_from
 from workbench.games.rubbish.fitted import RubbishFittedAgent
 from workbench.games.rubbish.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
+from workbench.games.rubbish.positions import play_from
 from workbench.games.rubbish.rules import Rules
 from workbench.games.rubbish.search import RubbishSearchAgent
 from workbench.games.rubbish.simulate import SELF_PLAY
@@ -15,13 +15,10 @@ GAME = Game(
     summary="Rubbish Auction: 2–5 players bid money cards for 7 items.",
     Rules=Rules,
     new_game=new_game,
-    # Weakest first, as measured at the rulebook's rules (docs/reference/agents.md).
+    # Weakest first, as measured at the rulebook's rules.
     agents={
-        "random": RandomAgent,
-        "heuristic": HeuristicAgent,
-        "sampling": SamplingAgent,
-        "fitted": RubbishFittedAgent,
-        "search": RubbishSearchAgent,
+        "random": RandomAgent, "heuristic": HeuristicAgent, "sampling": SamplingAgent,
+        "fitted": RubbishFittedAgent, "search": RubbishSearchAgent,
     },
     default_agent="heuristic",
     reference_agent="fitted",

@@ -1,13 +1,6 @@
-"""Rubbish Auction's own balance metrics (``GAME_METRICS``, ``game_metrics``): pure functions of
-the ``simulate`` frames, one value per game, summarised over games by the designer's bench.
-
-Every round has exactly one winner (highest bid, ties to the bidder nearest the First Bidder)
-and one cheapskate (lowest bid, ties to the bidder furthest from the First Bidder), who gains no
-fame and is the next round's auctioneer.
-
-The starting auctioneer's advantage is the bench's common ``first_seat_advantage`` under the
-rulebook (``starting_auctioneer=0``: seat 0 holds the Next Auctioneer card first); the frames do
-not say who started when ``starting_auctioneer="random"``, so there is no separate metric.
+"""Rubbish Auction's own balance metrics (``GAME_METRICS``, ``game_metrics``): one value per
+game from the ``simulate`` frames. The starting auctioneer's advantage is the bench's common
+``first_seat_advantage`` (seat 0 starts under the rulebook).
 """
 
 from __future__ import annotations
@@ -19,25 +12,21 @@ from workbench.metrics import GameMetric
 
 GAME_METRICS: tuple[GameMetric, ...] = (
     GameMetric(
-        "winner_cheapskate_rate",
-        "mean",
+        "winner_cheapskate_rate", "mean",
         "share of rounds in which the game's winner was the cheapskate (averaged over joint "
         "winners); 1/players is an even share",
     ),
     GameMetric(
-        "empty_cheapskate_rate",
-        "mean",
+        "empty_cheapskate_rate", "mean",
         "share of rounds whose cheapskate bid nothing (a bid total of 0)",
     ),
     GameMetric(
-        "discarded_items",
-        "mean",
+        "discarded_items", "mean",
         "items per game whose winner overspent and discarded them (the 'discard' reading)",
     ),
     GameMetric("destined_items_won", "mean", "destined items won per game, all seats together"),
     GameMetric(
-        "first_bidder_win_rate",
-        "mean",
+        "first_bidder_win_rate", "mean",
         "share of rounds won by the First Bidder (who wins ties for the highest bid)",
     ),
     GameMetric(
@@ -57,12 +46,7 @@ COMMON_RANDOMNESS = (
 
 
 def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
-    """One row per game: ``game`` and each metric of ``GAME_METRICS``.
-
-    ``games`` and ``rounds`` are ``simulate`` frames of one run, in any row order; uses the
-    games frame's rank, items_won, destined_won and times_cheapskate and the rounds frame's
-    role, position and bid_total.
-    """
+    """One row per game: ``game`` and each metric, from the ``simulate`` frames of one run."""
     players = int(games["seat"].max()) + 1
     count = games.height // players
     played = rounds.height // max(count * players, 1)

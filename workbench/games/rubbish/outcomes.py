@@ -1,25 +1,8 @@
-"""Your chances with each bid you could make now: P(win the item), P(be the cheapskate).
-
-Exact Bayes over everything you cannot see, under a model of how opponents play (the same
-models as ``infer``): the opponents' geeks (every deal of the geeks other than yours), the
-cards each earlier bidder held out (given how many, its own blind peek, and yours), and the
-bids of everyone after you (each sees its peek at the bid before it — yours first — and every
-count so far). Past rounds weigh each deal by how likely its geeks made every past choice.
-
-Two exact methods, one answer:
-
-- "blind" models ("uniform": every physical card subset alike; the random agent: every legal
-  bid alike) ignore geeks, peeks and counts, so the hidden bids are independent: each earlier
-  bid's posterior (your peek weighs the one just before you) and each later bid's model
-  distribution multiply. Uniform is computed in fractions.
-- any other model with ``action_probabilities`` (the heuristic): every deal is enumerated and
-  the bidding followed position by position, carrying only what later choices and the outcome
-  depend on (the last bid, for the next peek; the counts; the highest and lowest totals).
-
-Outcome rules (docs/rules.md): the highest total wins, ties to the bidder closest to the First
-Bidder; the lowest total is the cheapskate, ties to the bidder farthest from it. So from your
-place, you win with total t when every earlier bid is below t and every later one at most t;
-you are the cheapskate when every earlier bid is at least t and every later one above t.
+"""Your chances with each bid you could make now: P(win the item), P(be the cheapskate), by
+exact Bayes under a model of the opponents' play over their geeks, the cards each earlier
+bidder held out and the bids of everyone after you (past rounds weigh each deal of geeks).
+Under "blind" models (uniform, random) the hidden bids are independent and their tail
+probabilities multiply; any other model enumerates every deal and follows the bidding.
 """
 
 from __future__ import annotations
@@ -36,9 +19,17 @@ import polars as pl
 
 from workbench.games.rubbish.agents import RandomAgent
 from workbench.games.rubbish.cards import Bid
-from workbench.games.rubbish.engine import Auction, Observation, Peek, State, new_game
+from workbench.games.rubbish.engine import (
+    Auction,
+    Observation,
+    Peek,
+    State,
+    check_observation,
+    new_game,
+)
 from workbench.games.rubbish.game import AGENTS, make_agent
-from workbench.games.rubbish.inference.peeks import peek_chances
+from workbench.games.rubbish.inference.arguments import _exact_text
+from workbench.games.rubbish.inference.peeks import likelihood, peek_chances
 from workbench.games.rubbish.inference.priors import UNIFORM, uniform_choice
 
 Number = Fraction | float
@@ -89,9 +80,6 @@ class Model:
         return f"{self.name}: exact action probabilities (floating point)"
 
 
-# -- the public record, replayed -----------------------------------------------------------
-
-
 @dataclass
 class _Turn:
     """A bidder's decision this round, as the public record allows it to be rebuilt."""
@@ -132,8 +120,6 @@ class BidOutcomes:
         """See ``bid_outcomes``."""
         _check(observation)
         return _outcomes(self, observation)
-
-    # -- past rounds -----------------------------------------------------------------------
 
     def past(self, observation: Observation) -> _Past:
         """The replayed and weighed past rounds of ``observation`` (extending the cache)."""
@@ -180,13 +166,9 @@ class BidOutcomes:
         return state
 
     def _weigh(
-        self,
-        weights: dict[int, dict[int, Number]],
-        seat: int,
-        state: State,
-        action: Any,
+        self, weights: dict[int, dict[int, Number]], seat: int, state: State, action: Any,
         peeks: list[tuple[Peek | None, Fraction]],
-    ) -> None:
+    ) -> None:  # fmt: skip
         base = state.observation(seat)
         legal = state.legal_actions()
         for geek in weights[seat]:
@@ -199,9 +181,8 @@ class BidOutcomes:
     def options(
         self, turn: _Turn, geek: int, peek: Peek, last: Bid, held: tuple[int | None, ...]
     ) -> tuple[tuple[Bid, Number, int, int], ...]:
-        """A later bidder's choices with their probabilities, totals and counts (probability
-        0 left out), memoised; equal lists are one object, so geeks the model treats alike
-        can be recognised by identity."""
+        """A later bidder's choices with their probabilities, totals and counts (0 left out),
+        memoised; equal lists are one object, so geeks treated alike share it."""
         key = ("later", turn.seat, geek, peek.card, last.count, held)
         found = self.memo.get(key)
         if found is None:
@@ -219,25 +200,15 @@ class BidOutcomes:
 
 
 def bid_outcomes(observation: Observation, model: object = UNIFORM) -> pl.DataFrame:
-    """For every bid the observer may make now (it must be its turn to bid): the exact
-    probability of winning the item and of being the cheapskate, under ``model`` for the
-    opponents ("uniform", "random", "heuristic", or an agent with ``action_probabilities``).
-
-    One row per legal bid: bid, cards, total, p_win, p_cheapskate, exact_win and
-    exact_cheapskate (fractions, for the uniform model), overspend (the total is above your
-    fame: winning discards the item under the default rules) and method. ValueError when the
-    model cannot have produced what you saw (e.g. the heuristic never holds out that many
-    cards there): use "uniform", which explains any play.
-    """
+    """For every bid the observer may make now: the exact chance of winning the item and of
+    being the cheapskate under ``model`` ("uniform", an agent name, or an agent with
+    ``action_probabilities``), fractions too for "uniform"; a ValueError when the model cannot
+    have produced what you saw."""
     return BidOutcomes(model).compute(observation)
 
 
 def _check(observation: object) -> None:
-    if not isinstance(observation, Observation):
-        raise TypeError(
-            f"observation must be a rubbish Observation (state.observation(seat)), got "
-            f"{type(observation).__name__}"
-        )
+    check_observation(observation)
     if observation.phase != "bid" or observation.to_play != observation.player:
         raise ValueError(
             f"bid outcomes need the observer's own bidding decision; seat {observation.player} "
@@ -302,36 +273,21 @@ def _outcomes(cache: BidOutcomes, observation: Observation) -> pl.DataFrame:
     else:  # floating-point sums can stray past 0 or 1 by an ulp
         win = {bid: min(max(p, 0.0), 1.0) for bid, p in win.items()}
         cheap = {bid: min(max(p, 0.0), 1.0) for bid, p in cheap.items()}
-    fame = observation.fame[me]
-    rows = []
-    for bid in mine:
-        rows.append(
-            {
-                "bid": str(bid),
-                "cards": bid.count,
-                "total": bid.total,
-                "p_win": float(win[bid]),
-                "p_cheapskate": float(cheap[bid]),
-                "exact_win": str(win[bid]) if isinstance(win[bid], Fraction) else None,
-                "exact_cheapskate": str(cheap[bid]) if isinstance(cheap[bid], Fraction) else None,
-                "overspend": bid.total > fame,
-                "method": model.describe(),
-            }
-        )
-    return pl.DataFrame(rows, schema=_SCHEMA).sort("total", "cards", maintain_order=True)
+    rows = [
+        (str(bid), bid.count, bid.total, float(win[bid]), float(cheap[bid]), _exact_text(win[bid]),
+         _exact_text(cheap[bid]), bid.total > observation.fame[me], model.describe())
+        for bid in mine
+    ]  # fmt: skip
+    return pl.DataFrame(rows, schema=_SCHEMA, orient="row").sort(
+        "total", "cards", maintain_order=True
+    )
 
 
 _SCHEMA = {
-    "bid": pl.String,
-    "cards": pl.Int64,
-    "total": pl.Int64,
-    "p_win": pl.Float64,
-    "p_cheapskate": pl.Float64,
-    "exact_win": pl.String,
-    "exact_cheapskate": pl.String,
-    "overspend": pl.Boolean,
-    "method": pl.String,
-}
+    "bid": pl.String, "cards": pl.Int64, "total": pl.Int64, "p_win": pl.Float64,
+    "p_cheapskate": pl.Float64, "exact_win": pl.String, "exact_cheapskate": pl.String,
+    "overspend": pl.Boolean, "method": pl.String,
+}  # fmt: skip
 
 
 def _own_peek_likelihood(observation: Observation, turn: _Turn, bid: Bid) -> Fraction:
@@ -339,10 +295,7 @@ def _own_peek_likelihood(observation: Observation, turn: _Turn, bid: Bid) -> Fra
     peek = observation.peek
     if peek is None:
         return Fraction(1)
-    for seen, p in peek_chances(turn.seat, turn.available, bid):
-        if seen.card == peek.card and seen.source == peek.source:
-            return p
-    return Fraction(0)
+    return likelihood(turn.available, bid.cards, peek.card, peek.source)
 
 
 def _totals(distribution: Mapping[Bid, Number]) -> dict[int, Number]:
@@ -475,12 +428,9 @@ NO_HIGH, NO_LOW = -1, 10**9
 
 
 def _earlier_pass(
-    cache: BidOutcomes,
-    observation: Observation,
-    earlier: list[_Turn],
-    geeks: tuple[int, ...],
+    cache: BidOutcomes, observation: Observation, earlier: list[_Turn], geeks: tuple[int, ...],
     budget: _Budget,
-) -> dict[tuple[int, int], Number]:
+) -> dict[tuple[int, int], Number]:  # fmt: skip
     """Unnormalised P(highest, lowest earlier total; this round's counts and your peek)."""
     states: dict[tuple[Bid | None, int, int], Number] = {(None, NO_HIGH, NO_LOW): 1}
     for j, (turn, geek) in enumerate(zip(earlier, geeks, strict=True)):
@@ -515,14 +465,9 @@ def _earlier_pass(
 
 
 def _later_pass(
-    cache: BidOutcomes,
-    observation: Observation,
-    later: list[_Turn],
-    mine: Bid,
-    geeks: tuple[int, ...],
-    budget: _Budget,
-    prefixes: dict[tuple, dict[tuple, Number]],
-) -> dict[tuple[int, int], Number]:
+    cache: BidOutcomes, observation: Observation, later: list[_Turn], mine: Bid,
+    geeks: tuple[int, ...], budget: _Budget, prefixes: dict[tuple, dict[tuple, Number]],
+) -> dict[tuple[int, int], Number]:  # fmt: skip
     """P(highest, lowest later total | your bid ``mine``), the later bidders in turn. The
     states after the first k later bidders depend on their k geeks only: kept in
     ``prefixes`` and shared between deals."""
@@ -546,18 +491,10 @@ def _later_pass(
 
 
 def _later_step(
-    cache: BidOutcomes,
-    turn: _Turn,
-    geek: int,
-    states: dict[tuple, Number],
-    *,
-    final: bool,
-) -> dict[tuple, Number]:
-    """The states after ``turn``'s bidder (holding ``geek``) chooses, from ``states``; for
-    the ``final`` bidder only (highest, lowest) is kept, nobody looks at its bid after.
-
-    Geeks the model treats alike here (the same choices in every situation these states
-    lead to, e.g. the heuristic's geeks that do not want the item) share one result."""
+    cache: BidOutcomes, turn: _Turn, geek: int, states: dict[tuple, Number], *, final: bool,
+) -> dict[tuple, Number]:  # fmt: skip
+    """The states after ``turn``'s bidder (holding ``geek``) chooses, from ``states`` (for the
+    ``final`` bidder only (highest, lowest)); geeks the model treats alike share one result."""
     contexts = []
     for state, weight in states.items():
         last, last_seat, last_cards, held, high, low = state

@@ -1,17 +1,7 @@
-"""The Rubbish Auction panel of the play-along table: what the analyses know at each of your
-decisions, updated after every event.
-
-- your chances with every bid you could make now (``outcomes.bid_outcomes``);
-- each opponent's posterior over the total it holds out this round and over its geek
-  (``infer``, under the opponent model you choose);
-- every opponent's maximum bid and what beats it from your place (``max_bid_table``);
-- after the game: what the agents could have inferred about you: each round, ``infer`` from
-  the last opponent to bid, just before it bid (the observations ``game_inference`` uses).
-
-Every figure says how it was obtained: exact fractions (the uniform model), exact in floating
-point (an agent's stated probabilities). While the game is on the panel reads only your
-observation; the full record only once it is over.
-"""
+"""The Rubbish Auction panel of the play-along table: your chances with every bid now, each
+opponent's bid and geek posteriors (under the opponent model you choose), every opponent's
+maximum bid, and after the game what the agents could have inferred about you. While the game
+is on it reads only your observation."""
 
 from __future__ import annotations
 
@@ -23,7 +13,7 @@ import polars as pl
 
 from workbench.charts import WIDTH
 from workbench.games.rubbish.engine import Auction, Observation
-from workbench.games.rubbish.inference import infer, max_bid_table
+from workbench.games.rubbish.inference import infer, max_bid_table, observations_before_last_bid
 from workbench.games.rubbish.outcomes import UNIFORM, BidOutcomes, model_names
 from workbench.panels import Panel, escape
 
@@ -62,11 +52,20 @@ def _error(message: str) -> str:
     return f"<span style='color:#b00'>{escape(message)}</span>"
 
 
+def _grid(columns: list[str], rows: Any, cell: Any) -> str:
+    """A table of ``rows`` (value tuples) under the ``columns``' names, ``cell(value)`` each."""
+    head = "".join(f"<th style='{_CELL}'>{escape(c.replace('_', ' '))}</th>" for c in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td style='{_CELL}'>{cell(v)}</td>" for v in row) + "</tr>"
+        for row in rows
+    )
+    return f"<table style='border-collapse:collapse'><tr>{head}</tr>{body}</table>"
+
+
 class RubbishPanel(Panel):
-    """The panel (see the module docstring). ``model`` is the opponent model: 'uniform',
-    'random' or 'heuristic'. After ``update``: ``outcomes``, ``bids``, ``geeks``,
-    ``max_bids``, ``about_you`` and ``final_geeks`` hold the frames shown (None where not
-    applicable) and ``errors`` the message of any section that could not be computed."""
+    """The panel for an opponent ``model`` (``outcomes.model_names``). After ``update`` its
+    frames (``outcomes``, ``bids``, ``geeks``, ``max_bids``, ``about_you``, ``final_geeks``;
+    None where not shown) and ``errors`` (sections that could not be computed) are set."""
 
     def __init__(self, session: Any, model: str = UNIFORM) -> None:
         if model not in model_names():
@@ -91,15 +90,9 @@ class RubbishPanel(Panel):
         self.add_class("wb-panel")
 
     def _clear(self) -> None:
-        self.outcomes: pl.DataFrame | None = None
-        self.bids: pl.DataFrame | None = None
-        self.geeks: pl.DataFrame | None = None
-        self.max_bids: pl.DataFrame | None = None
-        self.about_you: pl.DataFrame | None = None
-        self.final_geeks: pl.DataFrame | None = None
+        self.outcomes = self.bids = self.geeks = self.max_bids = None
+        self.about_you = self.final_geeks = None
         self.errors: dict[str, str] = {}
-
-    # -- computing -------------------------------------------------------------------------
 
     def update(self, session: Any) -> None:
         """Recompute for the session's current position (cached per position and model)."""
@@ -156,83 +149,51 @@ class RubbishPanel(Panel):
                 observation = state.observation(seat)
                 geeks = infer(observation, prior=model, epsilon=ABOUT_YOU_EPSILON).geeks
                 mine = geeks.filter(pl.col("seat") == me)
-                rows.append(
-                    {
-                        "observer": seat,
-                        "true_geek": true_geek,
-                        "p_true_geek": mine.filter(pl.col("name") == true_geek)[
-                            "probability"
-                        ].item(),
-                        "most_likely": mine.sort("probability", descending=True)["name"][0],
-                    }
-                )
+                rows.append({
+                    "observer": seat, "true_geek": true_geek,
+                    "p_true_geek": mine.filter(pl.col("name") == true_geek)["probability"].item(),
+                    "most_likely": mine.sort("probability", descending=True)["name"][0],
+                })  # fmt: skip
             found["final_geeks"] = pl.DataFrame(rows)
         except ValueError as exc:
             found["errors"]["final_geeks"] = str(exc)
 
     def _about_you(self, session: Any, model: str, errors: dict[str, str]) -> pl.DataFrame:
-        """Round by round, what the last opponent to bid knew of you just before it bid:
-        computed as each round ends (it reads that opponent's own peek, so it is shown only
-        once the game is over), kept per model."""
+        """Round by round, what the last opponent to bid knew of you just before it bid (kept
+        per model; shown only after the game, since it reads that opponent's peek)."""
         done = self._about.setdefault(model, {})
-        me = session.seat
+        state, me = session.state, session.seat
         epsilon = 0.0 if model == UNIFORM else ABOUT_YOU_EPSILON
-        for state in session.states:
-            finished = state.rounds_done
-            last = state.order[-1] if state.order else None
-            if (
-                state.phase != "bid"
-                or len(state.bids) != len(state.order) - 1
-                or last == me
-                or finished + 1 in done
-            ):
+        geek = state.rules.geeks[state.deal.geeks[me]].name
+        seen = zip(observations_before_last_bid(state), state.history, strict=True)
+        for observation, record in seen:
+            if observation.player == me or record.round in done:
                 continue
-            record_round = finished + 1
-            if record_round > len(session.state.history):
-                continue  # the round is not over yet
-            record = session.state.history[finished]
             try:
-                inference = infer(state.observation(last), me, prior=model, epsilon=epsilon)
+                inference = infer(observation, me, prior=model, epsilon=epsilon)
             except ValueError as exc:
                 errors["about_you"] = str(exc)
                 continue
-            bids = inference.bids
-            geek = state.rules.geeks[state.deal.geeks[me]].name
-            truth = bids.filter(pl.col("total") == record.bids[me].total)["probability"]
-            done[record_round] = {
-                "round": record_round,
-                "observer": last,
-                "held_out": record.bids[me].count,
-                "true_total": record.bids[me].total,
-                "p_true_total": truth.item() if truth.len() else 0.0,
+            bids, bid = inference.bids, record.bids[me]
+            truth = bids.filter(pl.col("total") == bid.total)["probability"]
+            mine = inference.geeks.filter((pl.col("seat") == me) & (pl.col("name") == geek))
+            done[record.round] = {
+                "round": record.round, "observer": observation.player, "held_out": bid.count,
+                "true_total": bid.total, "p_true_total": truth.item() if truth.len() else 0.0,
                 "most_likely": bids.sort("probability", descending=True)["total"][0],
-                "true_geek": geek,
-                "p_true_geek": inference.geeks.filter(
-                    (pl.col("seat") == me) & (pl.col("name") == geek)
-                )["probability"].item(),
-            }
-        return pl.DataFrame(
-            [done[r] for r in sorted(done)],
-            schema={
-                "round": pl.Int64,
-                "observer": pl.Int64,
-                "held_out": pl.Int64,
-                "true_total": pl.Int64,
-                "p_true_total": pl.Float64,
-                "most_likely": pl.Int64,
-                "true_geek": pl.String,
-                "p_true_geek": pl.Float64,
-            },
-        )
-
-    # -- drawing ---------------------------------------------------------------------------
+                "true_geek": geek, "p_true_geek": mine["probability"].item(),
+            }  # fmt: skip
+        schema = {
+            "round": pl.Int64, "observer": pl.Int64, "held_out": pl.Int64,
+            "true_total": pl.Int64, "p_true_total": pl.Float64, "most_likely": pl.Int64,
+            "true_geek": pl.String, "p_true_geek": pl.Float64,
+        }  # fmt: skip
+        return pl.DataFrame([done[r] for r in sorted(done)], schema=schema)
 
     def _draw(self, session: Any) -> str:
         model = self.model.value
-        how = (
-            "exact fractions"
-            if model == UNIFORM
-            else "exact, floating point (the agent's stated probabilities)"
+        how = "exact fractions" if model == UNIFORM else (
+            "exact, floating point (the agent's stated probabilities)"
         )
         assumption = (
             f"Opponent model: <b>{escape(model)}</b> — {how}; their geeks dealt uniformly from "
@@ -297,20 +258,12 @@ class RubbishPanel(Panel):
         if frame is None:
             return ""
         columns = ["seat", "locked", "max_bid", "held_out", "max_now", "to_beat"]
-        head = "".join(f"<th style='{_CELL}'>{escape(c.replace('_', ' '))}</th>" for c in columns)
-        rows = "".join(
-            "<tr>"
-            + "".join(
-                f"<td style='{_CELL}'>{'–' if r[c] is None else escape(r[c])}</td>" for c in columns
-            )
-            + "</tr>"
-            for r in frame.iter_rows(named=True)
-        )
+        table = _grid(columns, frame.select(columns).iter_rows(),
+                      lambda v: "–" if v is None else escape(v))  # fmt: skip
         note = (
             "<div style='color:#666'>to beat: the smallest total that surely beats that seat "
             "from your place (ties go to whoever bids earlier)</div>"
         )
-        table = f"<table style='border-collapse:collapse'><tr>{head}</tr>{rows}</table>"
         return _section(title, table + note)
 
     def _draw_geeks(self) -> str:
@@ -346,25 +299,14 @@ class RubbishPanel(Panel):
             if self.about_you.is_empty():
                 parts.append("<i>you bid last in every round: nobody saw your count first</i>")
             else:
-                columns = self.about_you.columns
-                head = "".join(
-                    f"<th style='{_CELL}'>{escape(c.replace('_', ' '))}</th>" for c in columns
-                )
-                rows = "".join(
-                    "<tr>"
-                    + "".join(
-                        f"<td style='{_CELL}'>"
-                        f"{f'{v:.3f}' if isinstance(v, float) else escape(v)}</td>"
-                        for v in r
-                    )
-                    + "</tr>"
-                    for r in self.about_you.iter_rows()
-                )
+                table = _grid(
+                    self.about_you.columns, self.about_you.iter_rows(),
+                    lambda v: f"{v:.3f}" if isinstance(v, float) else escape(v),
+                )  # fmt: skip
                 parts.append(
                     "<div>Each round, the last opponent to bid, just before it bid: the "
                     "probability it gave your true total and your true geek (rounds where you "
-                    "bid last are left out: nobody bid after you).</div>"
-                    f"<table style='border-collapse:collapse'><tr>{head}</tr>{rows}</table>"
+                    "bid last are left out: nobody bid after you).</div>" + table
                 )
         if "final_geeks" in self.errors:
             parts.append(_error(self.errors["final_geeks"]))
@@ -395,8 +337,6 @@ class RubbishPanel(Panel):
                 "not be an agent's, keep a chance.</div>"
             )
         return _section(title, "".join(parts))
-
-    # -- wording the table -----------------------------------------------------------------
 
     def label(self, group: str | None, field: str | None, value: Any) -> str | None:
         """Item names for items, 'seat n (you)' for seats, the game's own text for bids."""
@@ -463,10 +403,7 @@ def outcomes_chart(frame: pl.DataFrame, *, series: str | None = None, title: str
         raise ValueError(f"outcomes_chart needs columns {missing}; the frame has {frame.columns}")
     index = ["bid", "total"] + ([series] if series else [])
     long = frame.unpivot(
-        index=index,
-        on=["p_win", "p_cheapskate"],
-        variable_name="outcome",
-        value_name="probability",
+        index=index, on=["p_win", "p_cheapskate"], variable_name="outcome", value_name="probability"
     ).with_columns(
         pl.col("outcome").replace({"p_win": "win the item", "p_cheapskate": "be the cheapskate"})
     )
@@ -476,8 +413,7 @@ def outcomes_chart(frame: pl.DataFrame, *, series: str | None = None, title: str
         .encode(
             x=alt.X("total:Q", title="your bid total (thousands)"),
             y=alt.Y("probability:Q", title="probability", scale=alt.Scale(domain=[0, 1])),
-            color=alt.Color("outcome:N", title=None),
-            shape=alt.Shape("outcome:N", title=None),
+            color=alt.Color("outcome:N", title=None), shape=alt.Shape("outcome:N", title=None),
             tooltip=["bid", "outcome", "probability"],
         )
         .properties(width=WIDTH // 2 + 40 if series else WIDTH, height=220)

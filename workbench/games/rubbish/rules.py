@@ -22,10 +22,8 @@ OVERSPEND_READINGS = ("discard", "keep")
 #: Readings of the fewest cards a bid may hold out, as (First Bidder, later bidders). The
 #: rulebook: the First Bidder holds out "any number" of cards, each later bidder "one or more".
 BID_MINIMUMS: dict[str, tuple[int, int]] = {
-    "first_any_later_one": (0, 1),
-    "any": (0, 0),
-    "one": (1, 1),
-}
+    "first_any_later_one": (0, 1), "any": (0, 0), "one": (1, 1),
+}  # fmt: skip
 
 
 class Geek(NamedTuple):
@@ -54,9 +52,7 @@ def load_geeks(table: str = "rubbish_geeks") -> tuple[Geek, ...]:
 @dataclass(frozen=True)
 class Rules:
     """Rubbish Auction rules; the defaults are the rulebook's, with docs/rules.md's readings.
-
-    Money is in thousands: a bid of 15 is 15,000 and moves 15 fame.
-    """
+    Money is in thousands: a bid of 15 is 15,000 and moves 15 fame."""
 
     players: int = 4
     #: every player's money cards (the same set for all); equal values are distinct cards
@@ -77,16 +73,12 @@ class Rules:
     geeks: tuple[Geek, ...] = field(default_factory=load_geeks)
 
     def __post_init__(self) -> None:
-        # Whole numbers may be Python or numpy integers and are stored as Python ints; bools,
-        # floats and strings are refused. Every problem is a ValueError naming the field.
+        # Whole numbers are stored as Python ints; every problem is a ValueError naming the field.
         players = whole_number(
-            "players",
-            self.players,
-            low=MIN_PLAYERS,
-            high=MAX_PLAYERS,
+            "players", self.players, low=MIN_PLAYERS, high=MAX_PLAYERS,
             allowed=f"{MIN_PLAYERS}–{MAX_PLAYERS} (the box holds five sets of money cards)",
             type_error=ValueError,
-        )
+        )  # fmt: skip
         object.__setattr__(self, "players", players)
         object.__setattr__(self, "money_cards", _money_cards(self.money_cards))
         for name in ("starting_fame", "destined_bonus"):
@@ -190,8 +182,7 @@ class Rules:
         return BID_MINIMUMS[self.bid_minimum]
 
     def min_cards_at(self, position: int) -> int:
-        """Fewest cards the bidder at ``position`` in bidding order (0 = First Bidder) may
-        hold out."""
+        """Fewest cards the bidder at ``position`` (0 = First Bidder) may hold out."""
         first, later = BID_MINIMUMS[self.bid_minimum]
         return first if position == 0 else later
 

@@ -1,32 +1,9 @@
-"""Fill in what one seat cannot see: step-engine States drawn uniformly over every hidden
-filling consistent with the seat's observation, for the ``search`` agent's playouts.
-
-What is hidden from a seat (compare ``State.observation``):
-
-- every other seat's geek (dealt from the rules' geeks without replacement; unused geeks stay
-  hidden too, but they are whatever was not dealt, so the other seats' geeks settle them);
-- this round's bids made by other seats: only how many cards each held out is public;
-- this round's peeks by other seats (which card of the previous bidder each saw);
-- past rounds' peeks, the seat's own included: the observation does not carry them, nothing in
-  play reads them, only ``State.log`` does;
-- chance still to come: the numbers behind future peeks. The sampled deal draws all its peek
-  numbers afresh, as ``new_game`` does; those behind peeks already made are never read again.
-
-A *filling* is the physical reality behind that: which geek each other seat holds, which
-physical money cards each hidden bid holds out (the two 2s are different cards) and which
-physical card each hidden peek fell on. It is *consistent* with the observation when every
-hidden bid holds out the public number of cards from its bidder's available cards (all but the
-public locked card) and the seat's own peek shows the card it saw. Every consistent filling is
-equally likely. So a hidden bid is a uniformly random set of its bidder's available cards of
-the public size, and the bid the seat peeked at is weighed by the peek's true likelihood (the
-inference package's uniform prior: seeing a 2 among three held-out cards is twice as likely
-from 1+2+2 as from one particular 1+2+5). No model of how opponents choose is used.
-
-A State stores bids and peeks as card values, not physical cards, so ``filling_of`` reads off
-the value-level filling and ``consistent_fillings`` maps each value-level filling to the number
-of physical fillings behind it: the sampler draws each with probability proportional to that
-number (uniform over physical fillings).
-"""
+"""The sampler of hidden information: States (or compiled positions, for the ``search`` agent)
+drawn uniformly over every filling consistent with one seat's observation: the other seats'
+geeks, this round's other bids (only their card counts are public) and peeks, past peeks and
+future peeks' numbers. A filling is physical (the two 2s are different cards); all consistent
+ones are equally likely, so the bid the seat peeked at is weighed by the peek's likelihood.
+``filling_of`` and ``consistent_fillings`` (exact enumeration) are for tests."""
 
 from __future__ import annotations
 
@@ -37,18 +14,25 @@ from collections import Counter
 from itertools import accumulate
 
 import numpy as np
+from numba import njit
 
 from workbench.checks import whole_number
-from workbench.games.rubbish import compiled
-from workbench.games.rubbish.cards import Bid, bid_table, physical_ways, sub_multisets, without
-from workbench.games.rubbish.engine import Deal, Observation, Peek, State
-from workbench.games.rubbish.fast import (
+from workbench.games.rubbish.cards import Bid, bid_table, peek_odds, physical_ways, sub_multisets
+from workbench.games.rubbish.compiled import Positions, call_direct
+from workbench.games.rubbish.engine import (
+    Deal,
+    Observation,
+    Peek,
+    State,
+    check_observation,
+    peek_sights,
+)
+from workbench.games.rubbish.positions import (
     decisions_left,
     empty_positions,
     positions_of_observation,
     tables_for,
 )
-from workbench.games.rubbish.rules import Rules
 
 #: (other seats' geeks by seat, hidden bids' cards by position, hidden peeks by position)
 Filling = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[Peek, ...]]
@@ -72,43 +56,35 @@ def filling_of(state: State, player: int) -> Filling:
     values: the other seats' geeks, this round's other seats' bids and peeks by position."""
     player = whole_number("player", player, low=0, high=state.rules.players - 1)
     geeks = tuple(geek for seat, geek in enumerate(state.deal.geeks) if seat != player)
-    bids = tuple(
-        bid.cards for seat, bid in zip(state.order, state.bids, strict=False) if seat != player
+    bids = [bid.cards for bid in state.bids]
+    return geeks, *_hidden_round(state.order, bids, state.peeks, player)
+
+
+def _hidden_round(order: tuple[int, ...], bids: list, peeks: tuple, player: int) -> tuple:
+    """This round's bids (cards high to low) and peeks by the seats other than ``player``."""
+    hidden_bids = tuple(
+        tuple(sorted(cards, reverse=True))
+        for seat, cards in zip(order, bids, strict=False) if seat != player
+    )  # fmt: skip
+    hidden_peeks = tuple(
+        peek for position, peek in enumerate(peeks) if position > 0 and order[position] != player
     )
-    peeks = tuple(
-        peek
-        for position, peek in enumerate(state.peeks)
-        if position > 0 and state.order[position] != player
-    )
-    return geeks, bids, peeks
+    return hidden_bids, hidden_peeks
 
 
 def consistent_fillings(observation: Observation) -> dict[Filling, int]:
     """Every value-level filling consistent with ``observation`` and how many physical fillings
-    make it (exact enumeration of geek deals, physical card subsets and peeked cards; small
-    positions only, for tests)."""
-    _check_observation(observation)
+    make it: exact enumeration, for tests on small positions."""
+    check_observation(observation)
     rules, me = observation.rules, observation.player
     others = [seat for seat in range(rules.players) if seat != me]
     pool = [geek for geek in range(len(rules.geeks)) if geek != observation.geek]
     deals = list(itertools.permutations(pool, len(others)))
-    rounds = Counter()
-    for bids, peeks in _physical_rounds(observation):
-        hidden_bids = tuple(
-            tuple(sorted(cards, reverse=True))
-            for seat, cards in zip(observation.order, bids, strict=False)
-            if seat != me
-        )
-        hidden_peeks = tuple(
-            peek
-            for position, peek in enumerate(peeks)
-            if position > 0 and observation.order[position] != me
-        )
-        rounds[hidden_bids, hidden_peeks] += 1
+    rounds = Counter(
+        _hidden_round(observation.order, bids, peeks, me)
+        for bids, peeks in _physical_rounds(observation)
+    )
     return {(deal, *round_part): ways for deal in deals for round_part, ways in rounds.items()}
-
-
-# -- the sampler ---------------------------------------------------------------------------------
 
 
 class _Plan:
@@ -116,7 +92,7 @@ class _Plan:
     positions with their tables, and how many uniform numbers one filling uses."""
 
     def __init__(self, observation: Observation) -> None:
-        _check_observation(observation)
+        check_observation(observation)
         rules, me = observation.rules, observation.player
         self.rules = rules
         self.table = bid_table(rules.money_cards)
@@ -132,8 +108,7 @@ class _Plan:
         mine = order.index(me) if bidding else -1
         self.order, self.mine = order, mine
         self.peek_count = made + 1 if bidding else 0
-        # bids: per position, a known Bid or a (bids, cumulative weights) table to draw from
-        self.bid_sources: list[Bid | tuple[tuple[Bid, ...], list[float]]] = []
+        self.bid_sources: list[Bid | tuple[tuple[Bid, ...], list[float]]] = []  # by position
         for position in range(made):
             seat = order[position]
             if position == mine:
@@ -148,9 +123,14 @@ class _Plan:
             seen = None
             if position == mine - 1 and observation.peek is not None:
                 seen = (observation.peek.card, observation.peek.source)
-            self.bid_sources.append(
-                _bid_draws(available, observation.held_out[seat], seen, position, seat)
-            )
+            listed, cumulative = _draw_table(available, observation.held_out[seat], seen)
+            if not listed:
+                raise ValueError(
+                    f"the observation is inconsistent: seat {seat} (bidding position "
+                    f"{position}) held out {observation.held_out[seat]} card(s) from "
+                    f"{list(available)}, and no such bid shows the peek {seen}"
+                )
+            self.bid_sources.append((listed, cumulative))
         self.options = [self.table.lock_option(observation.locked[seat]) for seat in order]
         self.money = rules.money_cards
         self.my_peek = observation.peek
@@ -165,28 +145,19 @@ class _Plan:
 
     @functools.cached_property
     def template(self) -> State:
-        """The observed position as a State, hidden facts still to fill (made on first use:
-        the position sampler never needs it)."""
+        """The observed position as a State, hidden facts still to fill (made on first use)."""
         observation, rules = self.observation, self.rules
         placeholder = Deal((0,) * rules.players, self.start, ())
         return State(rules, placeholder)._evolve(
-            rounds_done=observation.round - 1,
-            auctioneer=observation.auctioneer,
-            item=observation.item,
-            first_bidder=observation.first_bidder,
-            order=observation.order,
-            fame=observation.fame,
-            locked=observation.locked,
-            items_won=observation.items_won,
-            discarded=observation.discarded,
-            remaining=observation.remaining,
-            cheapskate_counts=observation.cheapskate_counts,
-            history=observation.history,
-        )
+            rounds_done=observation.round - 1, auctioneer=observation.auctioneer,
+            item=observation.item, first_bidder=observation.first_bidder, order=observation.order,
+            fame=observation.fame, locked=observation.locked, items_won=observation.items_won,
+            discarded=observation.discarded, remaining=observation.remaining,
+            cheapskate_counts=observation.cheapskate_counts, history=observation.history,
+        )  # fmt: skip
 
     def state(self, u: list[float], future: list[list[float]]) -> State:
-        """One filled-in State from the uniform numbers ``u`` (``width`` of them) and fresh
-        peek numbers ``future`` for the deal."""
+        """One filled-in State from ``width`` uniforms ``u`` and the deal's peek numbers."""
         k = 0
         pool = list(self.geek_pool)
         geeks = [self.my_geek] * self.rules.players
@@ -209,8 +180,8 @@ class _Plan:
             if position == self.mine:
                 peeks.append(self.my_peek)
             else:
-                seen = _peeks(self.money, self.options[position - 1], self.order[position - 1],
-                              bids[position - 1])  # fmt: skip
+                seen = peek_sights(self.money, self.options[position - 1],
+                                   self.order[position - 1], bids[position - 1])  # fmt: skip
                 peeks.append(seen[int(u[k] * len(seen))])
                 k += 1
         history = []
@@ -227,11 +198,10 @@ class _Plan:
 
 
 class PositionSampler:
-    """``sample_states`` straight into the compiled engine's arrays: ``sample(rng, count)``
-    draws exactly what ``sample_states(observation, rng, count)`` draws and returns the
-    Positions ``fast.positions_of_states`` would make of its States, without building them
-    (peeks, which no compiled agent reads, are drawn but not kept). What search plays from:
-    ``draw`` takes the uniforms, ``compiled.fill_samples`` turns them into positions."""
+    """``sample_states`` straight into compiled positions: ``sample(rng, count)`` draws what
+    ``sample_states(observation, rng, count)`` draws and gives the positions of its States
+    without building them (peeks, which no compiled agent reads, are drawn but not kept).
+    The search draws the uniforms (``draw``) and fills them in (``fill_samples``) itself."""
 
     def __init__(self, observation: Observation) -> None:
         plan = self.plan = _Plan(observation)
@@ -241,15 +211,8 @@ class PositionSampler:
             self.template.position[0] = len(plan.bid_sources)
         self.geek_pool = np.array(plan.geek_pool, np.int16)
         self.geek_seats = np.array(plan.geek_seats, np.int64)
-        # destined items each seat has won, by the geek it might hold
-        destined_items = tables_for(rules).destined  # (geeks, items)
-        destined = np.zeros((rules.players, len(rules.geeks)), np.int16)
-        for seat, won in enumerate(observation.items_won):
-            if won:
-                destined[seat] = destined_items[:, list(won)].sum(axis=1)
-        self.destined = destined
-        # per bid made: its seat, whether it is hidden, its candidates (bid table indices:
-        # the known bid alone, or the listed bids) and their cumulative weights, flattened
+        self.destined = destined_won_by_geek(observation)
+        # per bid made: its seat, hidden or not, its candidates and cumulative weights
         seats, hidden, starts, indices, cumulative = [], [], [0], [], []
         for position, source in enumerate(plan.bid_sources):
             seats.append(plan.order[position])
@@ -269,55 +232,87 @@ class PositionSampler:
         self.bid_starts = np.array(starts, np.int64)
         self.bid_indices = np.array(indices, np.int16)
         self.bid_cumulative = np.array(cumulative, np.float64)
-        # decisions left from here: the same in every filling
         self.decisions = decisions_left(rules, self.template)
 
     def draw(self, rng: np.random.Generator, count: int) -> np.ndarray:
-        """The uniforms of ``count`` fillings, (count, width): what ``sample_states`` draws
-        from ``rng`` (it then draws the deals' peek numbers, which nothing here reads)."""
+        """The uniforms of ``count`` fillings, (count, width), drawn as ``sample_states`` does."""
         rules, width = self.plan.rules, self.plan.width
         drawn = rng.random(count * (width + rules.rounds * rules.players))
         return drawn[: count * width].reshape(count, width)
 
-    def sample(  # type: ignore[no-untyped-def]
-        self, rng: np.random.Generator, count: int, copies: int = 1
-    ):
-        """``count`` filled-in positions (fast.Positions), one per game row; with ``copies``
-        the whole batch again and again (row ``k * count + f``), as
-        ``fast.repeat_positions(..., tile=True)`` would make it."""
+    def sample(self, rng: np.random.Generator, count: int, copies: int = 1) -> Positions:
+        """``count`` filled-in positions, the whole batch ``copies`` times over (row ``k *
+        count + f``, as ``positions.repeat_positions(..., tile=True)`` would make it)."""
         positions = empty_positions(self.plan.rules, count * copies)
-        self.fill(positions, self.draw(rng, count), copies)
+        u = self.draw(rng, count)
+        call_direct(fill_samples, self.template, positions, u, count, copies, *self.tables())
         return positions
 
-    def fill(self, positions, u: np.ndarray, copies: int) -> None:  # type: ignore[no-untyped-def]
-        """Write the fillings of ``u`` (``draw``) into the first rows of ``positions``, the
-        whole batch ``copies`` times over (``compiled.fill_samples``)."""
-        compiled.call_direct(
-            compiled.fill_samples, self.template, positions, u, u.shape[0], copies,
-            *self.tables(),
-        )  # fmt: skip
-
     def tables(self) -> tuple[np.ndarray, ...]:
-        """The sampler's arrays in ``compiled.fill_samples``' argument order (geek_pool ...
-        bid_cumulative)."""
+        """The sampler's arrays in ``fill_samples``' argument order."""
         return (
             self.geek_pool, self.geek_seats, self.destined, self.bid_seats, self.bid_hidden,
             self.bid_starts, self.bid_indices, self.bid_cumulative,
         )  # fmt: skip
 
 
-@functools.lru_cache(maxsize=4096)
-def _peeks(money: tuple[int, ...], option: int, target: int, bid: Bid) -> tuple[Peek, ...]:
-    """What the engine's blind peek at ``bid`` can show, one entry per physical card it may
-    fall on (State._peek's rule: 2+ held-out cards, else the unused available ones)."""
-    table = bid_table(money)
-    if len(bid.cards) >= 2:
-        candidates, source = bid.cards, "held_out"
-    else:
-        candidates, source = table.unused[option][bid], "unused"
-    if not candidates:
-        return (Peek(target, None, source),)
-    return tuple(Peek(target, card, source) for card in candidates)
+def destined_won_by_geek(observation: Observation) -> np.ndarray:
+    """(seats, geeks) int16: how many of the items each seat has won are destined to each geek."""
+    rules, destined = observation.rules, tables_for(observation.rules).destined
+    won_by_geek = np.zeros((rules.players, len(rules.geeks)), np.int16)
+    for seat, won in enumerate(observation.items_won):
+        if won:
+            won_by_geek[seat] = destined[:, list(won)].sum(axis=1)
+    return won_by_geek
+
+
+@njit(cache=True)
+def fill_samples(  # type: ignore[no-untyped-def]
+    template, pos, u, count, copies, geek_pool, geek_seats, destined,
+    bid_seats, bid_hidden, bid_starts, bid_indices, bid_cumulative,
+):  # fmt: skip
+    """Rows ``k * count + f`` (k < ``copies``) of ``pos``: game 0 of ``template`` with filling f
+    drawn from ``u[f]`` as ``_Plan.state`` draws it (the geeks by a partial Fisher-Yates
+    shuffle, each hidden bid by inverting its cumulative weights: bid b's candidates are
+    ``bid_indices[bid_starts[b]:bid_starts[b + 1]]``)."""
+    for row in range(count * copies):
+        for seat in range(template.geek.shape[1]):
+            pos.geek[row, seat] = template.geek[0, seat]
+            pos.fame[row, seat] = template.fame[0, seat]
+            pos.lock[row, seat] = template.lock[0, seat]
+            pos.cheapskates[row, seat] = template.cheapskates[0, seat]
+            pos.items_won[row, seat] = template.items_won[0, seat]
+            pos.destined_won[row, seat] = template.destined_won[0, seat]
+            pos.bid_index[row, seat] = template.bid_index[0, seat]
+            pos.held[row, seat] = template.held[0, seat]
+        for item in range(template.remaining.shape[1]):
+            pos.remaining[row, item] = template.remaining[0, item]
+        pos.auctioneer[row] = template.auctioneer[0]
+        pos.rounds_done[row] = template.rounds_done[0]
+        pos.item[row] = template.item[0]
+        pos.first[row] = template.first[0]
+        pos.position[row] = template.position[0]
+    size = geek_pool.shape[0]
+    pool = np.empty(size, geek_pool.dtype)
+    for f in range(count):
+        for slot in range(size):
+            pool[slot] = geek_pool[slot]
+        for k in range(geek_seats.shape[0]):
+            pick = int(u[f, k] * (size - k))
+            geek = pool[pick]
+            pool[pick] = pool[size - 1 - k]
+            for copy in range(copies):
+                pos.geek[copy * count + f, geek_seats[k]] = geek
+                pos.destined_won[copy * count + f, geek_seats[k]] = destined[geek_seats[k], geek]
+        k = geek_seats.shape[0]
+        for b in range(bid_seats.shape[0]):
+            chosen, stop = bid_starts[b], bid_starts[b + 1]
+            if bid_hidden[b]:  # bisect_right: the first cumulative weight above u
+                while chosen < stop - 1 and bid_cumulative[chosen] <= u[f, k]:
+                    chosen += 1
+                k += 1
+            for copy in range(copies):
+                pos.bid_index[copy * count + f, bid_seats[b]] = bid_indices[chosen]
 
 
 @functools.lru_cache(maxsize=256)
@@ -329,66 +324,30 @@ def _past_peeks(money: tuple[int, ...], history) -> tuple[tuple[tuple[Peek, ...]
     for index, record in enumerate(history):
         locked = history[index - 1].locked_next if index else (None,) * len(record.order)
         rounds.append(tuple(
-            _peeks(money, table.lock_option(locked[target]), target, record.bids[target])
+            peek_sights(money, table.lock_option(locked[target]), target, record.bids[target])
             for target in record.order[:-1]
         ))  # fmt: skip
     return tuple(rounds)
-
-
-def _bid_draws(
-    available: tuple[int, ...],
-    n_cards: int,
-    seen: tuple[int | None, str] | None,
-    position: int,
-    seat: int,
-) -> tuple[tuple[Bid, ...], list[float]]:
-    """The bids a hidden bid of ``n_cards`` can be, with cumulative probabilities: physical
-    card subsets, times the chance of what the seat's own peek ``seen`` showed."""
-    listed, cumulative = _draw_table(available, n_cards, seen)
-    if not listed:
-        raise ValueError(
-            f"the observation is inconsistent: seat {seat} (bidding position {position}) held "
-            f"out {n_cards} card(s) from {list(available)}, and no such bid shows the peek "
-            f"{seen}"
-        )
-    return listed, cumulative
 
 
 @functools.lru_cache(maxsize=1024)
 def _draw_table(
     available: tuple[int, ...], n_cards: int, seen: tuple[int | None, str] | None
 ) -> tuple[tuple[Bid, ...], list[float]]:
+    """The bids a hidden bid of ``n_cards`` can be, with cumulative probabilities."""
     bids, weights = [], []
     for cards in sub_multisets(available):
         if len(cards) != n_cards:
             continue
         weight = physical_ways(available, cards)
-        if seen is not None:
-            card, source = seen
-            pool = cards if len(cards) >= 2 else without(available, cards)
-            if source != ("held_out" if len(cards) >= 2 else "unused"):
-                weight = 0
-            elif card is None:
-                weight *= not pool
-            else:
-                weight *= pool.count(card)
+        if seen is not None:  # the peek's chance times its pool's size, the same for every bid
+            weight *= peek_odds(available, cards, *seen)[0]
         if weight:
             bids.append(Bid(cards))
             weights.append(weight)
     total = sum(weights)
     cumulative = [*[w / total for w in accumulate(weights)][:-1], 2.0] if weights else []
     return tuple(bids), cumulative
-
-
-def _check_observation(observation: object) -> None:
-    if not isinstance(observation, Observation) or not isinstance(observation.rules, Rules):
-        raise TypeError(
-            "observation must be a rubbish Observation (state.observation(seat)), got "
-            f"{type(observation).__name__}"
-        )
-
-
-# -- exact enumeration (tests) -------------------------------------------------------------------
 
 
 def _physical_rounds(observation: Observation):

@@ -10,19 +10,25 @@ score if the game ended now).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from functools import lru_cache
-from typing import Any, NamedTuple
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache, partial
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from workbench.games.rubbish.cards import bid_table
-from workbench.games.rubbish.compiled import Positions, Recording
+from workbench.games.rubbish.compiled import Positions, Recording, standings
 from workbench.games.rubbish.engine import Auction, State, new_game
-from workbench.games.rubbish.fast import empty_recording, play_new_games
+from workbench.games.rubbish.positions import (
+    empty_recording,
+    play_new_games,
+    positions_of_states,
+    tables_for,
+)
 from workbench.games.rubbish.rules import Rules
-from workbench.kit.frames import agent_column, seat_rows, shares
+from workbench.kit.frames import agent_column
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -32,14 +38,19 @@ ROLES = ("winner", "cheapskate", "gainer")  # compiled.ROLE_* in order
 ROLE_TYPE = pl.Enum(list(ROLES))
 
 
-class PlayedBatch(NamedTuple):
-    """A batch of finished fast games: where each ended, its standings, and the recording of
-    its rounds (None when the rounds frame is not wanted)."""
+@dataclass
+class PlayedBatch:
+    """A batch of finished games: where each ended, its standings, and the ``recording`` of its
+    rounds (None when the rounds frame is not wanted; from States, made when first read)."""
 
     positions: Positions
     standings: tuple[np.ndarray, np.ndarray, np.ndarray]  # scores, ranks, win shares
     starting_auctioneer: np.ndarray
-    recording: Recording | None
+    rounds: Recording | Callable[[], Recording] | None
+
+    @cached_property
+    def recording(self) -> Recording | None:
+        return self.rounds() if callable(self.rounds) else self.rounds
 
 
 def play_fast(
@@ -51,9 +62,6 @@ def play_fast(
     return PlayedBatch(positions, standings, starting_auctioneer, recording)
 
 
-# -- frames -------------------------------------------------------------------------------------
-
-
 def batch_games_frame(batch: PlayedBatch, labels: Sequence[str], first_game: int) -> pl.DataFrame:
     """The games frame of a finished batch."""
     scores, ranks, share = batch.standings
@@ -61,16 +69,10 @@ def batch_games_frame(batch: PlayedBatch, labels: Sequence[str], first_game: int
     game, seat, agent = _seat_columns(tuple(labels), scores.shape[0])
     return pl.DataFrame(
         {
-            "game": game + first_game if first_game else game,
-            "seat": seat,
-            "agent": agent,
-            "geek": positions.geek.ravel().astype(np.int8),
-            "score": scores.ravel(),
-            "fame": positions.fame.ravel(),
-            "rank": ranks.ravel(),
-            "won": (ranks == 1).ravel(),
-            "win_share": share.ravel(),
-            "items_won": positions.items_won.ravel().astype(np.int8),
+            "game": game + first_game if first_game else game, "seat": seat, "agent": agent,
+            "geek": positions.geek.ravel().astype(np.int8), "score": scores.ravel(),
+            "fame": positions.fame.ravel(), "rank": ranks.ravel(), "won": (ranks == 1).ravel(),
+            "win_share": share.ravel(), "items_won": positions.items_won.ravel().astype(np.int8),
             "destined_won": positions.destined_won.ravel().astype(np.int8),
             "times_cheapskate": positions.cheapskates.ravel().astype(np.int8),
         }
@@ -79,8 +81,7 @@ def batch_games_frame(batch: PlayedBatch, labels: Sequence[str], first_game: int
 
 @lru_cache(maxsize=8)
 def _seat_columns(labels: tuple[str, ...], games: int) -> tuple[np.ndarray, pl.Series, pl.Series]:
-    """The games frame's columns that depend only on the line-up and the batch size, made once
-    per batch size: the game number from 0 (int64), the seat and the agent label per row."""
+    """The games frame's game (from 0), seat and agent columns, made once per batch size."""
     n = len(labels)
     seats = np.tile(np.arange(n), games)
     game = np.repeat(np.arange(games, dtype=np.int64), n)
@@ -101,11 +102,9 @@ def batch_rounds_frame(
         {
             "game": game,
             "round": np.tile(np.repeat(np.arange(1, rounds + 1), n), games).astype(np.int8),
-            "seat": seats.astype(np.int8),
-            "agent": agent_column(labels, seats),
+            "seat": seats.astype(np.int8), "agent": agent_column(labels, seats),
             "item": np.repeat(recording.item.ravel(), n).astype(np.int8),
-            "first_bidder": first.astype(np.int8),
-            "position": position.astype(np.int8),
+            "first_bidder": first.astype(np.int8), "position": position.astype(np.int8),
             "bid_total": recording.total.ravel().astype(np.int16),
             "cards_held_out": recording.cards.ravel().astype(np.int8),
             "role": pl.Series(list(ROLES), dtype=ROLE_TYPE).gather(recording.role.ravel()),
@@ -115,120 +114,52 @@ def batch_rounds_frame(
     )
 
 
-def states_games_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The games frame of finished step-engine games: geek, fame, items and cheapskate counts."""
-    return seat_rows(states, labels, first_game, _GAME_SCHEMA, _seat_results)
+def recorded(rules: Rules, states: Sequence[State]) -> PlayedBatch:
+    """Finished step-engine games as the played batch the compiled loop makes of its own."""
+    positions = positions_of_states(states)
+    starting = np.array([state.deal.starting_auctioneer for state in states], np.int8)
+    rounds = partial(_recording, rules, states)
+    return PlayedBatch(positions, standings(tables_for(rules), positions), starting, rounds)
 
 
-def _seat_results(state: State) -> list[tuple]:
-    result = state.result()
-    return [
-        (geek, score, fame, rank, rank == 1, share, items, destined, cheapskate)
-        for geek, score, fame, rank, share, items, destined, cheapskate in zip(
-            state.deal.geeks, result.scores, result.fame, result.ranks, shares(result.ranks),
-            result.items_won, result.destined_won, state.cheapskate_counts, strict=True,
-        )
-    ]  # fmt: skip
-
-
-def states_rounds_frame(
-    states: Sequence[State], labels: Sequence[str], first_game: int
-) -> pl.DataFrame:
-    """The rounds frame of finished engine games (same columns as the fast engine's)."""
-    records = [
-        (first_game + offset, record)
-        for offset, state in enumerate(states)
-        for record in state.history
-    ]
-    n = len(labels)
-    seats = range(n)
-    role_codes = {"winner": 0, "cheapskate": 1, "gainer": 2}
-    columns = {
-        "game": [game for game, _ in records for _ in seats],
-        "round": [r.round for _, r in records for _ in seats],
-        "seat": [seat for _ in records for seat in seats],
-        "agent": [labels[seat] for _ in records for seat in seats],
-        "item": [r.item for _, r in records for _ in seats],
-        "first_bidder": [r.first_bidder for _, r in records for _ in seats],
-        "position": [(seat - r.first_bidder) % n for _, r in records for seat in seats],
-        "bid_total": [bid.total for _, r in records for bid in r.bids],
-        "cards_held_out": [len(bid.cards) for _, r in records for bid in r.bids],
-        "role": [role_codes[r.role(seat)] for _, r in records for seat in seats],
-        "fame_after": [fame for _, r in records for fame in r.fame_after],
-        "score_after": [score for _, scores in _running_scores(states) for score in scores],
-    }
-    roles = pl.Series(list(ROLES), dtype=ROLE_TYPE).gather(pl.Series(columns.pop("role")))
-    return pl.DataFrame(
-        columns, schema={k: v for k, v in _ROUND_SCHEMA.items() if k != "role"}
-    ).insert_column(9, roles.alias("role"))
-
-
-def _running_scores(states: Sequence[State]) -> Iterator[tuple[int, tuple[int, ...]]]:
-    """(round, score per seat after it) for every round of every game: fame plus the destined
-    bonus for the destined items won so far."""
+def _recording(rules: Rules, states: Sequence[State]) -> Recording:
+    """Every round of finished States, as the compiled loop records its own."""
+    table = bid_table(rules.money_cards)
+    codes = {role: code for code, role in enumerate(ROLES)}
+    rounds, seats = [], []
     for state in states:
-        rules = state.rules
-        destined = [0] * rules.players
+        destined, lock = [0] * rules.players, [0] * rules.players
         for record in state.history:
             if record.kept and record.item in rules.destined_to(state.deal.geeks[record.winner]):
                 destined[record.winner] += 1
-            yield (
-                record.round,
-                tuple(
-                    fame + rules.destined_bonus * count
-                    for fame, count in zip(record.fame_after, destined, strict=True)
-                ),
-            )
-
-
-_GAME_SCHEMA = {
-    "game": pl.Int64,
-    "seat": pl.Int8,
-    "agent": pl.String,
-    "geek": pl.Int8,
-    "score": pl.Int32,
-    "fame": pl.Int32,
-    "rank": pl.Int8,
-    "won": pl.Boolean,
-    "win_share": pl.Float64,
-    "items_won": pl.Int8,
-    "destined_won": pl.Int8,
-    "times_cheapskate": pl.Int8,
-}
-_ROUND_SCHEMA = {
-    "game": pl.Int64,
-    "round": pl.Int8,
-    "seat": pl.Int8,
-    "agent": pl.String,
-    "item": pl.Int8,
-    "first_bidder": pl.Int8,
-    "position": pl.Int8,
-    "bid_total": pl.Int16,
-    "cards_held_out": pl.Int8,
-    "role": ROLE_TYPE,
-    "fame_after": pl.Int16,
-    "score_after": pl.Int16,
-}
+            rounds.append((record.item, record.first_bidder, record.kept))
+            for seat, (bid, fame) in enumerate(zip(record.bids, record.fame_after, strict=True)):
+                seats.append((table.index[lock[seat]][bid], lock[seat], bid.total, bid.count,
+                              codes[record.role(seat)], fame,
+                              fame + rules.destined_bonus * destined[seat]))  # fmt: skip
+            lock = [table.lock_option(card) for card in record.locked_next]
+    recording = empty_recording(len(states), rules.rounds, rules.players)
+    by_round = np.array(rounds).reshape(len(states), rules.rounds, 3)
+    recording.item[:], recording.first[:], recording.kept[:] = np.moveaxis(by_round, -1, 0)
+    by_seat = np.moveaxis(np.array(seats).reshape(*recording.total.shape, 7), -1, 0)
+    fields = ("bid_index", "lock_before", "total", "cards", "role", "fame_after", "score_after")
+    for name, column in zip(fields, by_seat, strict=True):
+        getattr(recording, name)[:] = column
+    return recording
 
 
 def replay_recorded_game(rules: Rules, batch: PlayedBatch, game: int) -> State:
-    """Replay game ``game`` of a recorded fast batch through ``State.apply``, action by action
-    (what ties the fast engine to the step engine; also gives a fast game's readable log)."""
+    """Game ``game`` of a recorded batch replayed through ``State.apply`` (its readable log)."""
     state = new_game(
-        rules,
-        seed=0,
-        geeks=tuple(int(g) for g in batch.positions.geek[game]),
+        rules, seed=0, geeks=tuple(int(g) for g in batch.positions.geek[game]),
         starting_auctioneer=int(batch.starting_auctioneer[game]),
-    )
+    )  # fmt: skip
     assert batch.recording is not None, "replay needs a recorded batch"
     return replay_rounds(state, batch.recording, game)
 
 
 def replay_rounds(state: State, recording: Recording, game: int) -> State:
-    """``state`` continued through ``State.apply`` with the recorded rounds of ``game``, from
-    the round and bidding position where it stands."""
+    """``state`` continued through ``State.apply`` with the recorded rounds of ``game``."""
     rules = state.rules
     table = bid_table(rules.money_cards)
     for round_index in range(state.rounds_done, rules.rounds):
@@ -243,15 +174,13 @@ def replay_rounds(state: State, recording: Recording, game: int) -> State:
     return state
 
 
-# -- the game's self-play ---------------------------------------------------------------------
-
 FAST_ENGINE = FastEngine(
     BATCH_SIZE, ("compiled_policy",), play_fast, win_shares=lambda played: played.standings[2]
 )
 SELF_PLAY = SelfPlay(
-    "rubbish", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__,
+    "rubbish", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__, recorded=recorded,
     frames=(
-        Frame("games", batch_games_frame, states_games_frame),
-        Frame("rounds", lambda p, *at: batch_rounds_frame(p.recording, *at), states_rounds_frame),
+        Frame("games", batch_games_frame),
+        Frame("rounds", lambda played, *at: batch_rounds_frame(played.recording, *at)),
     ),
 )  # fmt: skip

@@ -1,8 +1,6 @@
-"""Interactive explorers for the Rubbish Auction analyses, built on ``workbench.widgets.Explorer``.
-
-Each builder returns an ``Explorer``: set its controls (in a notebook, or ``explorer.set(...)``
-in a test) and it recomputes ``explorer.frame`` and ``explorer.chart`` with the package's own
-analysis functions; a bad combination shows the ValueError's message (``explorer.error``).
+"""Interactive explorers for the Rubbish Auction analyses (``workbench.widgets.Explorer``): set
+the controls and ``explorer.frame`` and ``explorer.chart`` are recomputed by the package's own
+analyses; a bad combination shows the ValueError's message (``explorer.error``).
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ from workbench.games.rubbish.charts import (
     cheapskate_win_rate_chart,
 )
 from workbench.games.rubbish.cheapskate import cheapskate_frequency
+from workbench.games.rubbish.inference.arguments import _text
 from workbench.games.rubbish.inference.posterior import bid_posterior
 from workbench.games.rubbish.inference.situation import bidding_situation
 from workbench.games.rubbish.rules import BID_MINIMUMS, MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -41,27 +40,22 @@ EXPLORER_ROLLOUTS = 4
 LINEUPS = ("heuristic", "random", "heuristic vs random")
 #: How the cheapskate explorer names the readings of the bid minimum (First Bidder, later).
 BID_MINIMUM_LABELS = {
-    "first_any_later_one": "First Bidder 0, later 1 (rulebook)",
-    "any": "0 for everyone",
+    "first_any_later_one": "First Bidder 0, later 1 (rulebook)", "any": "0 for everyone",
     "one": "1 for everyone",
-}
+}  # fmt: skip
 #: Games per re-run the cheapskate explorer offers (the first is the default: under a second).
 GAME_COUNTS = (5_000, 1_000, 20_000, 50_000)
 
 
 class _Remembered:
-    """An agent whose calls are remembered: a call with the same observation, legal actions and
-    generator state returns the same action and leaves the generator where the first call left
-    it. Agents are deterministic given those three, so this plays exactly like the agent; it is
-    only faster when asked again. (The sampling prior's draws do not depend on the cards held
-    out or the peek, so most changes in the explorer ask again.)"""
+    """An agent whose calls are remembered: the same observation, legal actions and generator
+    state give the same action and leave the generator where the first call did, so it plays
+    exactly like the agent, faster when the explorer asks again."""
 
     def __init__(self, agent: Any, size: int = 4096) -> None:
         self.agent = agent
         self.size = size
-        self._memo: OrderedDict[tuple[bytes, tuple[Any, ...], str], tuple[Any, dict]] = (
-            OrderedDict()
-        )
+        self._memo: OrderedDict[tuple[bytes, tuple, str], tuple[Any, dict]] = OrderedDict()
 
     def __repr__(self) -> str:
         return repr(self.agent)
@@ -106,60 +100,32 @@ def _situation(rules: Rules, locked: int | None) -> Any:
     return bidding_situation(rules, locked=locked)
 
 
-def _cards_text(cards: tuple[int, ...]) -> str:
-    return "+".join(map(str, sorted(cards))) or "nothing"
-
-
 def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Explorer:
-    """Pick the bidder's locked card, how many cards it holds out, the card your blind peek
-    showed and a prior: see the posterior over its bid total (bar chart) and every card
-    combination with its prior, peek likelihood and posterior (table).
-
-    The uniform prior is exact. A policy prior (random, heuristic, sampling agent) needs a
-    situation: ``bidding_situation`` — round 2, the bidder is First Bidder and has the chosen
-    card locked; its geek uniform over all geeks; ``epsilon`` mixes in that share of uniform
-    play. The sampling agent is an estimate (``EXPLORER_SAMPLES`` seeded calls per geek, with a
-    bootstrap interval; ``seed`` is a control). Bounds follow the situation: between the fewest
-    cards this bidder may hold out (the rules' bid minimum for the First Bidder or a later
-    bidder) and the usable cards, only usable cards as peeks, epsilon and seed disabled where
-    they do nothing. Starts at the rulebook's example: the 10 locked, 3 cards, no peek.
-    """
+    """Pick the bidder's locked card, its card count, your peek and a prior: the posterior
+    over its bid total (chart) and every card combination (table); a policy prior plays
+    ``bidding_situation``. Starts at the rulebook's example: the 10 locked, 3 cards, no peek."""
     rules = Rules() if rules is None else rules
     values = sorted(set(rules.money_cards), reverse=True)
     bidders = [("the First Bidder", 0), ("a later bidder", 1)]
     controls = {
-        "locked": widgets.Dropdown(
-            options=[("nothing", None), *((str(v), v) for v in values)],
-            value=values[0],
-            description="locked",
-        ),
+        "locked": widgets.Dropdown(options=[("nothing", None), *((str(v), v) for v in values)],
+                                   value=values[0], description="locked"),
         "position": widgets.Dropdown(options=bidders, value=0, description="bidder is"),
-        "held_out": widgets.IntSlider(
-            value=min(3, len(rules.money_cards) - 1),
-            min=rules.min_cards_at(0),
-            max=len(rules.money_cards),
-            description="held out",
-        ),
-        "peek": widgets.Dropdown(
-            options=[("no peek", None), *((f"a {v}", v) for v in values)],
-            value=None,
-            description="peek saw",
-        ),
+        "held_out": widgets.IntSlider(value=min(3, len(rules.money_cards) - 1),
+                                      min=rules.min_cards_at(0), max=len(rules.money_cards),
+                                      description="held out"),
+        "peek": widgets.Dropdown(options=[("no peek", None), *((f"a {v}", v) for v in values)],
+                                 value=None, description="peek saw"),
         "prior": widgets.Dropdown(options=list(PRIORS), value="uniform", description="prior"),
-        "epsilon": widgets.FloatSlider(
-            value=0.0, min=0.0, max=0.5, step=0.05, description="epsilon"
-        ),
-        "seed": widgets.BoundedIntText(
-            value=seed, min=0, max=2**31 - 1, description="seed", layout={"width": "170px"}
-        ),
-    }
+        "epsilon": widgets.FloatSlider(value=0.0, min=0.0, max=0.5, step=0.05,
+                                       description="epsilon"),
+        "seed": _seed_control(seed),
+    }  # fmt: skip
 
     def usable(locked: int | None) -> tuple[int, ...]:
         return rules.money_cards if locked is None else without(rules.money_cards, (locked,))
 
-    def adapt(
-        locked: int | None, position: int, prior: str, **_: Any
-    ) -> dict[str, dict[str, Any]]:
+    def adapt(locked: int | None, position: int, prior: str, **_: Any) -> dict[str, dict]:
         cards = usable(locked)
         seen = sorted(set(cards), reverse=True)
         return {
@@ -172,23 +138,14 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
         }
 
     def compute(
-        locked: int | None,
-        position: int,
-        held_out: int,
-        peek: int | None,
-        prior: str,
-        epsilon: float,
-        seed: int,
-    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
+        locked: int | None, position: int, held_out: int, peek: int | None, prior: str,
+        epsilon: float, seed: int,
+    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:  # fmt: skip
         available = usable(locked)
         options: dict[str, Any] = {"rules": rules, "position": position}
         if prior != "uniform":
-            options = {
-                "situation": _situation(rules, locked),
-                "epsilon": epsilon,
-                "samples": EXPLORER_SAMPLES,
-                "seed": seed,
-            }
+            options = {"situation": _situation(rules, locked), "epsilon": epsilon,
+                       "samples": EXPLORER_SAMPLES, "seed": seed}  # fmt: skip
         agent = _prior_agent(prior)
         by_total = bid_posterior(available, held_out, peek, agent, **options)
         combinations = bid_posterior(available, held_out, peek, agent, by="combination", **options)
@@ -200,7 +157,7 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
         else:
             model = f"{prior}-agent prior, epsilon {epsilon:.2f}"
         who = next(label for label, value in bidders if value == position)
-        cards = _cards_text(available)
+        cards = _text(available)
         title = f"{who[0].upper()}{who[1:]} holds out {held_out} of {cards}, {seen}"
         chart = bid_posterior_chart(by_total, title=title)
         chart = chart.properties(title=alt.Title(title, subtitle=_subtitle(chart, model)))
@@ -209,9 +166,7 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
             columns += ["low", "high"]
         return combinations.select(columns), chart
 
-    return Explorer(
-        controls, compute, title="Hidden-bid inference", adapt=adapt, pick=("total",)
-    )
+    return Explorer(controls, compute, title="Hidden-bid inference", adapt=adapt, pick=("total",))
 
 
 def _subtitle(chart: alt.TopLevelMixin, first: str) -> list[str]:
@@ -219,6 +174,12 @@ def _subtitle(chart: alt.TopLevelMixin, first: str) -> list[str]:
     title = chart.title
     own = getattr(title, "subtitle", alt.Undefined)
     return [first] if own is alt.Undefined or not own else [first, own]
+
+
+def _seed_control(seed: int) -> widgets.BoundedIntText:
+    return widgets.BoundedIntText(
+        value=seed, min=0, max=2**31 - 1, description="seed", layout={"width": "170px"}
+    )
 
 
 def _lineup(lineup: str, players: int) -> list[str] | str:
@@ -239,51 +200,33 @@ def cheapskate_explorer(
     rules = Rules() if rules is None else rules
     counts = tuple(dict.fromkeys((games, *GAME_COUNTS)))
     controls = {
-        "players": widgets.IntSlider(
-            value=rules.players, min=MIN_PLAYERS, max=MAX_PLAYERS, description="players"
-        ),
-        "destined_bonus": widgets.IntSlider(
-            value=rules.destined_bonus, min=0, max=60, step=5, description="destined bonus"
-        ),
-        "starting_fame": widgets.IntSlider(
-            value=rules.starting_fame, min=0, max=60, step=5, description="starting fame"
-        ),
+        "players": widgets.IntSlider(value=rules.players, min=MIN_PLAYERS, max=MAX_PLAYERS,
+                                     description="players"),
+        "destined_bonus": widgets.IntSlider(value=rules.destined_bonus, min=0, max=60, step=5,
+                                            description="destined bonus"),
+        "starting_fame": widgets.IntSlider(value=rules.starting_fame, min=0, max=60, step=5,
+                                           description="starting fame"),
         "bid_minimum": widgets.Dropdown(
             options=[(BID_MINIMUM_LABELS.get(name, name), name) for name in BID_MINIMUMS],
-            value=rules.bid_minimum,
-            description="bid minimum",
-        ),
+            value=rules.bid_minimum, description="bid minimum"),
         "starting_auctioneer": widgets.Dropdown(
             options=[("seat 0", 0), ("drawn at random", "random")],
             value=rules.starting_auctioneer if rules.starting_auctioneer == "random" else 0,
-            description="first auctioneer",
-        ),
+            description="first auctioneer"),
         "lineup": widgets.Dropdown(options=list(LINEUPS), value="heuristic", description="seats"),
-        "games": widgets.Dropdown(
-            options=[(f"{n:,}", n) for n in counts], value=games, description="games"
-        ),
-        "seed": widgets.BoundedIntText(
-            value=seed, min=0, max=2**31 - 1, description="seed", layout={"width": "170px"}
-        ),
-    }
+        "games": widgets.Dropdown(options=[(f"{n:,}", n) for n in counts], value=games,
+                                  description="games"),
+        "seed": _seed_control(seed),
+    }  # fmt: skip
 
     def compute(
-        players: int,
-        destined_bonus: int,
-        starting_fame: int,
-        bid_minimum: str,
-        starting_auctioneer: int | str,
-        lineup: str,
-        games: int,
-        seed: int,
-    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:
+        players: int, destined_bonus: int, starting_fame: int, bid_minimum: str,
+        starting_auctioneer: int | str, lineup: str, games: int, seed: int,
+    ) -> tuple[pl.DataFrame, alt.TopLevelMixin]:  # fmt: skip
         variant = rules.replace(
-            players=players,
-            destined_bonus=destined_bonus,
-            starting_fame=starting_fame,
-            bid_minimum=bid_minimum,
-            starting_auctioneer=starting_auctioneer,
-        )
+            players=players, destined_bonus=destined_bonus, starting_fame=starting_fame,
+            bid_minimum=bid_minimum, starting_auctioneer=starting_auctioneer,
+        )  # fmt: skip
         report = cheapskate_frequency(variant, _lineup(lineup, players), games=games, seed=seed)
         first = "seat 0" if starting_auctioneer == 0 else "drawn at random"
         setting = (
@@ -299,18 +242,9 @@ def cheapskate_explorer(
             title=alt.Title(setting, subtitle=played, anchor="start", fontSize=13)
         )
         frame = report.summary.select(
-            "seat",
-            "agent",
-            "times_mean",
-            "times_low",
-            "times_high",
-            "fair_share",
-            "final_round_rate",
-            "streak_mean",
-            "win_rate",
-            "win_low",
-            "win_high",
-        )
+            "seat", "agent", "times_mean", "times_low", "times_high", "fair_share",
+            "final_round_rate", "streak_mean", "win_rate", "win_low", "win_high",
+        )  # fmt: skip
         return frame, chart
 
     return Explorer(controls, compute, title="Cheapskate frequency", pick=("seat",))

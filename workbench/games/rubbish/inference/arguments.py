@@ -14,7 +14,6 @@ import polars as pl
 
 from workbench.checks import instance_or_default, is_whole_number, whole_number
 from workbench.games.rubbish.cards import card_values
-from workbench.games.rubbish.engine import Observation
 from workbench.games.rubbish.rules import Rules
 
 Number = Fraction | float
@@ -65,12 +64,9 @@ def _position(position: int | None, rules: Rules) -> int | None:
     if position is None:
         return None
     return whole_number(
-        "position",
-        position,
-        low=0,
-        high=rules.players - 1,
+        "position", position, low=0, high=rules.players - 1,
         allowed=f"a bidding position 0–{rules.players - 1} (0 = the First Bidder) or None",
-    )
+    )  # fmt: skip
 
 
 def _count(n_cards: int, cards: tuple[int, ...], rules: Rules, position: int | None = None) -> int:
@@ -114,27 +110,6 @@ def _check_seed(seed: int) -> int:
     return whole_number("seed", seed, low=0, allowed="a non-negative whole number")
 
 
-def _check_observation(observation: object, name: str = "observation") -> None:
-    """An engine Observation whose seat, geek and rules are consistent (an edited one may not
-    be: ``dataclasses.replace(observation, geek=99)``)."""
-    if not isinstance(observation, Observation):
-        raise TypeError(
-            f"{name} must be an engine Observation (state.observation(seat)), got "
-            f"{type(observation).__name__}"
-        )
-    if not isinstance(observation.rules, Rules):
-        raise TypeError(
-            f"{name}.rules must be a rubbish Rules, got {type(observation.rules).__name__}"
-        )
-    players, geeks = observation.rules.players, len(observation.rules.geeks)
-    whole_number(f"{name}.player", observation.player, low=0, high=players - 1)
-    whole_number(f"{name}.geek", observation.geek, low=0, high=geeks - 1)
-    if observation.phase not in ("auction", "bid", "over"):
-        raise ValueError(
-            f"{name}.phase must be 'auction', 'bid' or 'over', got {observation.phase!r}"
-        )
-
-
 def _geek_numbers(geeks: object, rules: Rules) -> tuple[int, ...]:
     """``geeks`` checked: distinct geek numbers of the rules, at least one."""
     count = len(rules.geeks)
@@ -166,11 +141,8 @@ def _exact_text(value: Number) -> str | None:
 #: A probability's columns in the posterior frames: the float, the exact fraction as text (None
 #: unless exact) and the bootstrap interval (None unless the prior was sampled).
 _PROBABILITY_SCHEMA = {
-    "probability": pl.Float64,
-    "exact": pl.String,
-    "low": pl.Float64,
-    "high": pl.Float64,
-}
+    "probability": pl.Float64, "exact": pl.String, "low": pl.Float64, "high": pl.Float64,
+}  # fmt: skip
 
 
 def _probability(value: Number, interval: tuple[float, float] | None) -> dict[str, Any]:

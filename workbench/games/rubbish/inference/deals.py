@@ -29,12 +29,9 @@ class _Posterior:
 
 
 def _evaluate(evidence: _Evidence, policies: Mapping[int, _Policy]) -> _Posterior:
-    """Exact posterior over deals and this round's hidden bids, for these models of play.
-
-    P(deal, bids | evidence) ∝ P(deal) · Π past decisions P(action | geek, peek averaged) ·
-    P(this round's counts and your peek | geeks), the last by a forward-backward pass along the
-    bidding order (each bidder's choice depends on its geek and on its peek at the previous bid).
-    """
+    """Exact posterior over deals and this round's hidden bids: P(deal, bids | evidence) ∝
+    P(deal) · Π past decisions P(action | geek, peek averaged) · P(this round's counts and your
+    peek | geeks), the last by a forward-backward pass along the bidding order."""
     observation = evidence.observation
     me = observation.player
     exact = all(policies[s].kind == "uniform" for s in evidence.opponents)
@@ -151,9 +148,8 @@ class _Chain:
             return self._array([dist.get(b, 0) for b in step.candidates])
         previous = self.steps[j - 1]
         values = sorted(
-            {c for b in previous.candidates for c in (*previous.available, None)},
-            key=_none_first,
-        )
+            {c for b in previous.candidates for c in (*previous.available, None)}, key=_none_first,
+        )  # fmt: skip
         rows = []
         for b in previous.candidates:
             row = [0] * len(step.candidates)

@@ -10,10 +10,9 @@ from fractions import Fraction
 import polars as pl
 
 from workbench.games.rubbish.cards import physical_ways, sub_multisets
-from workbench.games.rubbish.engine import Observation
+from workbench.games.rubbish.engine import Observation, check_observation
 from workbench.games.rubbish.inference.arguments import (
     _cards,
-    _check_observation,
     _count,
     _rules,
     _text,
@@ -41,14 +40,9 @@ def possible_bids(
     available: Sequence[int], n_cards: int, *, rules: Rules | None = None,
     position: int | None = None,
 ) -> pl.DataFrame:  # fmt: skip
-    """Every total ``n_cards`` held-out cards of ``available`` can make, and how likely.
-
-    One row per total: ``ways`` (physical card subsets giving it; the two 2s are different
-    cards), ``probability`` and ``exact`` under the uniform prior over subsets, and the card
-    ``combinations``. The rulebook's example: ``possible_bids((5, 2, 2, 1), 3)`` gives 5
-    (1+2+2, 1 way), 8 (1+2+5, 2 ways) and 9 (2+2+5, 1 way) with probabilities 1/4, 1/2, 1/4.
-    ``position`` (0 = the First Bidder; None: any) only checks that ``n_cards`` is legal there.
-    """
+    """Every total ``n_cards`` held-out cards of ``available`` can make, its ``ways``, uniform
+    ``probability`` and card ``combinations`` (``(5, 2, 2, 1), 3``: 5, 8, 9 with 1/4, 1/2,
+    1/4); ``position`` (0 = the First Bidder) only checks that ``n_cards`` is legal there."""
     cards, n, ways_of = _uniform_bids(available, n_cards, rules, position)
     subsets = math.comb(len(cards), n)
     by_total: dict[int, list[tuple[int, ...]]] = {}
@@ -59,9 +53,7 @@ def possible_bids(
         ways = sum(ways_of[bid] for bid in by_total[total])
         rows.append(
             {
-                "total": total,
-                "ways": ways,
-                "probability": ways / subsets,
+                "total": total, "ways": ways, "probability": ways / subsets,
                 "exact": str(Fraction(ways, subsets)),
                 "combinations": ", ".join(_text(bid) for bid in by_total[total]),
             }
@@ -79,12 +71,8 @@ def peek_distribution(
     available: Sequence[int], n_cards: int, *, rules: Rules | None = None,
     position: int | None = None,
 ) -> pl.DataFrame:  # fmt: skip
-    """What the next bidder's blind peek can show, and how likely, under the uniform prior.
-
-    One row per possible (card, source) with its exact probability: the denominator of Bayes'
-    rule in ``bid_posterior`` (averaging posteriors over these peeks gives back the prior).
-    ``position`` as for ``possible_bids``.
-    """
+    """What the next bidder's blind peek can show under the uniform prior: one row per (card,
+    source) with its exact probability, the denominator of Bayes' rule in ``bid_posterior``."""
     cards, n, ways_of = _uniform_bids(available, n_cards, rules, position)
     source = peek_source(n)
     subsets = math.comb(len(cards), n)
@@ -96,12 +84,7 @@ def peek_distribution(
             if chance:
                 seen[card] = seen.get(card, Fraction(0)) + prior * chance
     rows = [
-        {
-            "card": card,
-            "source": source,
-            "probability": float(chance),
-            "exact": str(chance),
-        }
+        {"card": card, "source": source, "probability": float(chance), "exact": str(chance)}
         for card, chance in sorted(seen.items(), key=lambda kv: _none_first(kv[0]))
     ]
     return pl.DataFrame(rows, schema=_PEEK_SCHEMA)
@@ -115,10 +98,8 @@ _PEEK_SCHEMA = {
 def max_bid(
     available: Sequence[int], n_cards: int | None = None, *, rules: Rules | None = None
 ) -> int:
-    """The largest total ``available`` can bid: all of it, or its ``n_cards`` highest cards.
-
-    The rulebook's hint: if no one else can use the 10, their max bid is 5+2+2+1 = 10.
-    """
+    """The largest total ``available`` can bid: all of it, or its ``n_cards`` highest cards
+    (the rulebook: if no one else can use the 10, their max bid is 5+2+2+1 = 10)."""
     rules = _rules(rules)
     cards = _cards(available, rules)
     if n_cards is None:
@@ -127,15 +108,11 @@ def max_bid(
 
 
 def max_bid_table(observation: Observation) -> pl.DataFrame:
-    """Every opponent's maximum possible bid, read from the public record of ``observation``.
-
-    One row per opponent: its locked card, usable cards and ``max_bid``; once it has held out
-    cards this round, ``held_out`` and the range ``min_now``–``max_now`` of totals that many of
-    its cards can make. ``to_beat`` (during bidding) is the smallest total that surely beats
-    that opponent's maximum from your place in the order: ties go to whoever is closer to the
-    First Bidder, so an opponent ahead of you must be beaten by one more.
-    """
-    _check_observation(observation)
+    """Every opponent's maximum possible bid from the public record: its locked card, usable
+    cards and ``max_bid``; once it has bid, ``held_out`` and the range ``min_now``–``max_now``;
+    ``to_beat``, the smallest total that surely beats it from your place (ties go to the bidder
+    closer to the First Bidder, so one ahead of you must be beaten by one more)."""
+    check_observation(observation)
     rules = observation.rules
     me = observation.player
     bidding = observation.phase == "bid"
@@ -153,14 +130,10 @@ def max_bid_table(observation: Observation) -> pl.DataFrame:
             to_beat = most + 1 if ahead else most
         rows.append(
             {
-                "seat": seat,
-                "locked": observation.locked[seat],
-                "available": _text(cards),
-                "max_bid": sum(cards),
-                "held_out": held,
+                "seat": seat, "locked": observation.locked[seat], "available": _text(cards),
+                "max_bid": sum(cards), "held_out": held,
                 "min_now": None if held is None else sum(cards[len(cards) - held :]),
-                "max_now": None if held is None else most,
-                "to_beat": to_beat,
+                "max_now": None if held is None else most, "to_beat": to_beat,
             }
         )
     return pl.DataFrame(rows, schema=_MAX_BID_SCHEMA)

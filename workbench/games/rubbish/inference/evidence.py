@@ -8,8 +8,8 @@ from fractions import Fraction
 from typing import Any
 
 from workbench.games.rubbish.cards import Bid
-from workbench.games.rubbish.engine import Auction, Observation, Peek, new_game
-from workbench.games.rubbish.inference.arguments import _check_observation, _text
+from workbench.games.rubbish.engine import Auction, Observation, Peek, check_observation, new_game
+from workbench.games.rubbish.inference.arguments import _text
 from workbench.games.rubbish.inference.peeks import likelihood, peek_chances, peek_source
 
 
@@ -53,7 +53,7 @@ class _Evidence:
 
 def _gather(observation: Observation, history: bool) -> _Evidence:
     """Replay the public record through the engine: every past decision, and this round's bids."""
-    _check_observation(observation)
+    check_observation(observation)
     rules = observation.rules
     me = observation.player
     records = observation.history
@@ -63,11 +63,8 @@ def _gather(observation: Observation, history: bool) -> _Evidence:
     for record in records:
         decisions.append(
             _Decision(
-                record.round,
-                record.auctioneer,
-                state.observation(record.auctioneer),
-                state.legal_actions(),
-                Auction(record.item, record.first_bidder),
+                record.round, record.auctioneer, state.observation(record.auctioneer),
+                state.legal_actions(), Auction(record.item, record.first_bidder),
                 [(None, Fraction(1))],
             )
         )
@@ -78,12 +75,7 @@ def _gather(observation: Observation, history: bool) -> _Evidence:
             peeks = [(None, Fraction(1))] if previous is None else peek_chances(*previous)
             decisions.append(
                 _Decision(
-                    record.round,
-                    seat,
-                    state.observation(seat),
-                    state.legal_actions(),
-                    bid,
-                    peeks,
+                    record.round, seat, state.observation(seat), state.legal_actions(), bid, peeks,
                 )
             )
             previous = (seat, state.available(seat), bid)
@@ -100,12 +92,8 @@ def _gather(observation: Observation, history: bool) -> _Evidence:
         auctioneer = observation.auctioneer
         decisions.append(
             _Decision(
-                observation.round,
-                auctioneer,
-                state.observation(auctioneer),
-                state.legal_actions(),
-                Auction(observation.item, observation.first_bidder),
-                [(None, Fraction(1))],
+                observation.round, auctioneer, state.observation(auctioneer), state.legal_actions(),
+                Auction(observation.item, observation.first_bidder), [(None, Fraction(1))],
             )
         )
         state = state.apply(Auction(observation.item, observation.first_bidder))
@@ -123,12 +111,7 @@ def _gather(observation: Observation, history: bool) -> _Evidence:
             source = None if position == 0 else peek_source(steps[-1].count)
             steps.append(
                 _Step(
-                    seat,
-                    state.observation(seat),
-                    legal,
-                    state.available(seat),
-                    candidates,
-                    count,
+                    seat, state.observation(seat), legal, state.available(seat), candidates, count,
                     source,
                 )
             )

@@ -42,20 +42,13 @@ def observations_before_last_bid(state: State) -> list[Observation]:
 
 
 def game_inference(
-    state: State,
-    *,
-    priors: Sequence[object] | Mapping[str, object] = (UNIFORM, "heuristic"),
+    state: State, *, priors: Sequence[object] | Mapping[str, object] = (UNIFORM, "heuristic"),
     epsilon: float = 0.0,
-) -> GameInference:
+) -> GameInference:  # fmt: skip
     """Inference through a played game: each round, the last bidder (just before bidding)
-    infers every opponent's bid and geek under each prior; beside each, the truth.
-
-    ``state`` is a game played through the engine (finished or not). ``priors`` as for
-    ``infer`` (a name, an agent, or a mapping seat -> prior for a mixed table), exact ones only
-    (uniform or agents with ``action_probabilities``). ``summary`` scores each prior: the mean
-    probability it gave the true bid total and the true geek, and how often its most likely
-    total was right. Give ``priors`` as a mapping label -> prior to name them in the frames.
-    """
+    infers every opponent's bid and geek under each of ``priors`` (exact ones, as for ``infer``;
+    a mapping label -> prior names them), beside the truth. ``summary`` scores each prior: the
+    mean probability it gave the true total and geek, and how often its best guess was right."""
     if not isinstance(state, State):
         raise TypeError(f"state must be an engine State, got {type(state).__name__}")
     rules = state.rules
@@ -82,48 +75,21 @@ def game_inference(
                 )
     for observation, record in zip(observations_before_last_bid(state), state.history, strict=True):
         for policy_name, spec in labelled.items():
-            *_, posterior, _ = _analyse(
-                observation,
-                spec,
-                epsilon=epsilon,
-                history=True,
-                samples=1,
-                seed=0,
-                bootstrap=1,
-            )
+            *_, posterior, _ = _analyse(observation, spec, epsilon=epsilon, history=True,
+                                        samples=1, seed=0, bootstrap=1)  # fmt: skip
+            where = (record.round, observation.player, policy_name)
             for seat, by_bid in posterior.bids.items():
-                truth = record.bids[seat].total
+                truth, peeked = record.bids[seat], _peek_text(observation.peek, seat)
                 for total in sorted({bid.total for bid in by_bid}):
                     p = sum(q for bid, q in by_bid.items() if bid.total == total)
-                    bid_rows.append(
-                        {
-                            "round": record.round,
-                            "observer": observation.player,
-                            "prior": policy_name,
-                            "seat": seat,
-                            "held_out": record.bids[seat].count,
-                            "peeked": _peek_text(observation.peek, seat),
-                            "total": total,
-                            "probability": float(p),
-                            "true_total": truth,
-                        }
-                    )
+                    row = (*where, seat, truth.count, peeked, total, float(p), truth.total)
+                    bid_rows.append(row)
             for seat, by_geek in posterior.geeks.items():
                 for geek, p in by_geek.items():
-                    geek_rows.append(
-                        {
-                            "round": record.round,
-                            "observer": observation.player,
-                            "prior": policy_name,
-                            "seat": seat,
-                            "geek": geek,
-                            "name": rules.geeks[geek].name,
-                            "probability": float(p),
-                            "true": geek == state.deal.geeks[seat],
-                        }
-                    )
-    bids = pl.DataFrame(bid_rows, schema=_GAME_BID_SCHEMA)
-    geeks = pl.DataFrame(geek_rows, schema=_GAME_GEEK_SCHEMA)
+                    geek_rows.append((*where, seat, geek, rules.geeks[geek].name, float(p),
+                                      geek == state.deal.geeks[seat]))  # fmt: skip
+    bids = pl.DataFrame(bid_rows, schema=_GAME_BID_SCHEMA, orient="row")
+    geeks = pl.DataFrame(geek_rows, schema=_GAME_GEEK_SCHEMA, orient="row")
     scores = _game_scores(bids, geeks)
     return GameInference(bids, geeks, scores, _game_summary(scores))
 
@@ -165,8 +131,7 @@ def _game_summary(scores: pl.DataFrame) -> pl.DataFrame:
     return (
         scores.group_by("prior", maintain_order=True)
         .agg(
-            bids=pl.len().cast(pl.Int64),
-            p_true_total=pl.col("p_true_total").mean(),
+            bids=pl.len().cast(pl.Int64), p_true_total=pl.col("p_true_total").mean(),
             most_likely_right=(pl.col("most_likely") == pl.col("true_total")).mean(),
             p_true_geek=pl.col("p_true_geek").mean(),
             p_true_geek_last_round=pl.col("p_true_geek").filter(pl.col("round") == last).mean(),
@@ -176,23 +141,11 @@ def _game_summary(scores: pl.DataFrame) -> pl.DataFrame:
 
 
 _GAME_BID_SCHEMA = {
-    "round": pl.Int64,
-    "observer": pl.Int64,
-    "prior": pl.String,
-    "seat": pl.Int64,
-    "held_out": pl.Int64,
-    "peeked": pl.String,
-    "total": pl.Int64,
-    "probability": pl.Float64,
+    "round": pl.Int64, "observer": pl.Int64, "prior": pl.String, "seat": pl.Int64,
+    "held_out": pl.Int64, "peeked": pl.String, "total": pl.Int64, "probability": pl.Float64,
     "true_total": pl.Int64,
-}
+}  # fmt: skip
 _GAME_GEEK_SCHEMA = {
-    "round": pl.Int64,
-    "observer": pl.Int64,
-    "prior": pl.String,
-    "seat": pl.Int64,
-    "geek": pl.Int64,
-    "name": pl.String,
-    "probability": pl.Float64,
-    "true": pl.Boolean,
-}
+    "round": pl.Int64, "observer": pl.Int64, "prior": pl.String, "seat": pl.Int64,
+    "geek": pl.Int64, "name": pl.String, "probability": pl.Float64, "true": pl.Boolean,
+}  # fmt: skip

@@ -10,11 +10,10 @@ from typing import NamedTuple
 import polars as pl
 
 from workbench.checks import flag, whole_number
-from workbench.games.rubbish.engine import Observation
+from workbench.games.rubbish.engine import Observation, check_observation
 from workbench.games.rubbish.inference.arguments import (
     _PROBABILITY_SCHEMA,
     _check_epsilon,
-    _check_observation,
     _check_positive,
     _check_seed,
     _probability,
@@ -27,12 +26,9 @@ from workbench.kit.seeding import generator
 
 
 class Inference(NamedTuple):
-    """What ``infer`` concludes: the opponent's bid, every opponent's geek, and on what basis.
-
-    ``bids``: seat, total, probability, exact, low, high, combinations (empty if no opponent
-    was asked for). ``geeks``: seat, geek, name, destined, probability, exact, low, high.
-    ``assumptions``: topic, assumption — the model, the prior over deals and the evidence used.
-    """
+    """What ``infer`` concludes: ``bids`` (the opponent's bid by total, empty when none was
+    asked for), ``geeks`` (every opponent's geek) and ``assumptions`` (topic, assumption: the
+    model, the prior over deals and the evidence used)."""
 
     bids: pl.DataFrame
     geeks: pl.DataFrame
@@ -68,15 +64,9 @@ def _policies(
 
 
 def _analyse(
-    observation: Observation,
-    prior: object,
-    *,
-    epsilon: float,
-    history: bool,
-    samples: int,
-    seed: int,
-    bootstrap: int,
-) -> tuple[_Evidence, dict[int, _Policy], _Posterior, list[_Posterior]]:
+    observation: Observation, prior: object, *, epsilon: float, history: bool, samples: int,
+    seed: int, bootstrap: int,
+) -> tuple[_Evidence, dict[int, _Policy], _Posterior, list[_Posterior]]:  # fmt: skip
     evidence = _gather(observation, history)
     policies = _policies(prior, evidence, epsilon=epsilon, samples=samples, seed=seed)
     posterior = _evaluate(evidence, policies)
@@ -85,11 +75,10 @@ def _analyse(
         rng = generator(seed, 1_000_003)
         for _ in range(_check_positive("bootstrap", bootstrap)):
             cache: dict[int, _Policy] = {}
-            redrawn = {}
-            for seat, policy in policies.items():
+            for policy in policies.values():
                 if id(policy) not in cache:
                     cache[id(policy)] = policy.resampled(rng)
-                redrawn[seat] = cache[id(policy)]
+            redrawn = {seat: cache[id(policy)] for seat, policy in policies.items()}
             try:
                 replicates.append(_evaluate(evidence, redrawn))
             except ValueError:
@@ -98,31 +87,17 @@ def _analyse(
 
 
 def infer(
-    observation: Observation,
-    opponent: int | None = None,
-    *,
-    prior: object = UNIFORM,
-    epsilon: float = 0.0,
-    history: bool = True,
-    samples: int = 100,
-    seed: int = 0,
+    observation: Observation, opponent: int | None = None, *, prior: object = UNIFORM,
+    epsilon: float = 0.0, history: bool = True, samples: int = 100, seed: int = 0,
     bootstrap: int = 100,
-) -> Inference:
+) -> Inference:  # fmt: skip
     """From a real mid-game ``observation``: the posterior over ``opponent``'s bid total this
-    round and over which geek each opponent holds.
-
-    Exact Bayes: the opponents' geeks are dealt uniformly without replacement from the geeks
-    other than yours, and every such deal is enumerated (at most 6·5·4·3 = 360). Evidence: the
-    cards held out this round, your own peek (by its likelihood) and — with ``history`` — every
-    past auction choice and revealed bid. ``prior`` models how opponents play: "uniform" (card
-    subsets uniformly at random, blind to geeks: geeks stay uniform), an agent or agent name,
-    or a mapping seat -> such. A policy's choice depends on its geek and on its own peek at the
-    previous bid, which is averaged over exactly. Agents without ``action_probabilities`` are
-    estimated from ``samples`` seeded calls per situation (slow for the sampling agent: consider
-    ``history=False``), with ``bootstrap`` intervals. ``opponent`` None: geeks only.
-    Raises ValueError when the opponent has not bid yet or the evidence contradicts the model.
-    """
-    _check_observation(observation)
+    round (None: geeks only) and over each opponent's geek, by exact Bayes over every deal on
+    this round's cards held out, your peek and (``history``) every past choice. ``prior``:
+    "uniform", an agent or name, or a mapping seat -> such (estimated from ``samples`` seeded
+    calls with ``bootstrap`` intervals without ``action_probabilities``). A ValueError when the
+    opponent has not bid or the evidence contradicts the model."""
+    check_observation(observation)
     me = observation.player
     history = flag("history", history)
     epsilon = _check_epsilon(epsilon)
@@ -143,27 +118,18 @@ def infer(
                 "geeks only"
             )
     evidence, policies, posterior, replicates = _analyse(
-        observation,
-        prior,
-        epsilon=epsilon,
-        history=history,
-        samples=samples,
-        seed=seed,
+        observation, prior, epsilon=epsilon, history=history, samples=samples, seed=seed,
         bootstrap=bootstrap,
-    )
+    )  # fmt: skip
     bids = _bids_frame(evidence, posterior, replicates, [] if opponent is None else [opponent])
     return Inference(
-        bids,
-        _geeks_frame(evidence, posterior, replicates),
+        bids, _geeks_frame(evidence, posterior, replicates),
         _assumptions(evidence, policies, replicates, bootstrap),
-    )
+    )  # fmt: skip
 
 
 def _bids_frame(
-    evidence: _Evidence,
-    posterior: _Posterior,
-    replicates: list[_Posterior],
-    seats: Sequence[int],
+    evidence: _Evidence, posterior: _Posterior, replicates: list[_Posterior], seats: Sequence[int]
 ) -> pl.DataFrame:
     rows = []
     for seat in seats:
@@ -175,22 +141,14 @@ def _bids_frame(
         bounds = {}
         if replicates:
             totals = [
-                {
-                    t: sum(float(p) for b, p in r.bids[seat].items() if b.total == t)
-                    for t in by_total
-                }
+                {t: sum(float(p) for b, p in r.bids[seat].items() if b.total == t)
+                 for t in by_total}
                 for r in replicates
-            ]
+            ]  # fmt: skip
             bounds = _percentiles(totals, by_total)
         for total, (p, combos) in sorted(by_total.items()):
-            rows.append(
-                {
-                    "seat": seat,
-                    "total": total,
-                    **_probability(p, bounds.get(total)),
-                    "combinations": ", ".join(combos),
-                }
-            )
+            rows.append({"seat": seat, "total": total, **_probability(p, bounds.get(total)),
+                         "combinations": ", ".join(combos)})  # fmt: skip
     return pl.DataFrame(rows, schema=_BIDS_SCHEMA)
 
 
@@ -210,15 +168,9 @@ def _geeks_frame(
             bounds = _percentiles([r.geeks[seat] for r in replicates], by_geek)
         for geek, p in by_geek.items():
             name, destined = rules.geeks[geek]
-            rows.append(
-                {
-                    "seat": seat,
-                    "geek": geek,
-                    "name": name,
-                    "destined": " & ".join(rules.items[item] for item in destined),
-                    **_probability(p, bounds.get(geek)),
-                }
-            )
+            rows.append({"seat": seat, "geek": geek, "name": name,
+                         "destined": " & ".join(rules.items[item] for item in destined),
+                         **_probability(p, bounds.get(geek))})  # fmt: skip
     return pl.DataFrame(rows, schema=_GEEKS_SCHEMA)
 
 
@@ -229,11 +181,9 @@ _GEEKS_SCHEMA = {
 
 
 def _assumptions(
-    evidence: _Evidence,
-    policies: Mapping[int, _Policy],
-    replicates: list[_Posterior],
+    evidence: _Evidence, policies: Mapping[int, _Policy], replicates: list[_Posterior],
     bootstrap: int,
-) -> pl.DataFrame:
+) -> pl.DataFrame:  # fmt: skip
     observation = evidence.observation
     rules = observation.rules
     deals = math.perm(len(evidence.candidate_geeks), len(evidence.opponents))
@@ -253,13 +203,8 @@ def _assumptions(
         rows.append(("play", f"seats {seats}: {text}"))
     past = [d for d in evidence.decisions if d.round < observation.round]
     if past:
-        rows.append(
-            (
-                "evidence",
-                f"{len(past)} past decisions (auction choices and revealed bids), each bid's "
-                "likelihood averaged over the bidder's blind peek",
-            )
-        )
+        rows.append(("evidence", f"{len(past)} past decisions (auction choices and revealed "
+                     "bids), each bid's likelihood averaged over the bidder's blind peek"))
     elif observation.history:
         rows.append(("evidence", "past rounds ignored (history=False)"))
     if evidence.steps:
@@ -268,28 +213,12 @@ def _assumptions(
     peek = observation.peek
     if peek is not None:
         seen = "nothing" if peek.card is None else f"a {peek.card}"
-        rows.append(
-            (
-                "evidence",
-                f"your peek: {seen} among seat {peek.target}'s "
-                f"{peek.source.replace('_', '-')} cards, weighed by its likelihood",
-            )
-        )
+        rows.append(("evidence", f"your peek: {seen} among seat {peek.target}'s "
+                     f"{peek.source.replace('_', '-')} cards, weighed by its likelihood"))
     if replicates:
-        rows.append(
-            (
-                "interval",
-                f"{CONFIDENCE:.0%} bootstrap intervals over the sampled policy: "
-                f"{len(replicates)} of {bootstrap} replicates usable",
-            )
-        )
+        rows.append(("interval", f"{CONFIDENCE:.0%} bootstrap intervals over the sampled "
+                     f"policy: {len(replicates)} of {bootstrap} replicates usable"))  # fmt: skip
     exact = all(p.kind == "uniform" for p in policies.values())
-    rows.append(
-        (
-            "arithmetic",
-            "exact fractions"
-            if exact
-            else "floating point (exact method; estimates where sampled)",
-        )
-    )
+    rows.append(("arithmetic", "exact fractions" if exact
+                 else "floating point (exact method; estimates where sampled)"))  # fmt: skip
     return pl.DataFrame(rows, schema={"topic": pl.String, "assumption": pl.String}, orient="row")

@@ -6,17 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from workbench.checks import is_whole_number
-from workbench.games.rubbish.cards import Bid, without
+from workbench.games.rubbish.cards import Bid, peek_odds, peek_pool, peek_source
 from workbench.games.rubbish.engine import Peek
 from workbench.games.rubbish.inference.arguments import _text
 
 PeekLike = Peek | tuple[int | None, str] | int | None
 SOURCES = ("held_out", "unused")
-
-
-def peek_source(n_cards: int) -> str:
-    """Where the next bidder's blind peek looks: among 2+ held-out cards, else the unused ones."""
-    return "held_out" if n_cards >= 2 else "unused"
 
 
 def _peek(peek: PeekLike, cards: tuple[int, ...], n_cards: int) -> tuple[int | None, str] | None:
@@ -56,24 +51,15 @@ def _peek(peek: PeekLike, cards: tuple[int, ...], n_cards: int) -> tuple[int | N
 def likelihood(
     available: tuple[int, ...], bid: tuple[int, ...], card: int | None, source: str
 ) -> Fraction:
-    """Exact P(a blind peek shows ``card`` from ``source`` | the bidder held out ``bid``).
-
-    The same rule as ``cards.peek_likelihood``, as a fraction; ``card`` None: nothing to see.
-    """
-    if source != peek_source(len(bid)):
-        return Fraction(0)
-    pool = bid if source == "held_out" else without(available, bid)
-    if card is None:
-        return Fraction(0 if pool else 1)
-    return Fraction(pool.count(card), len(pool)) if pool else Fraction(0)
+    """Exact P(a blind peek shows ``card`` from ``source`` | the bidder held out ``bid``)
+    (``cards.peek_odds``); ``card`` None: nothing to see."""
+    return Fraction(*peek_odds(available, bid, card, source))
 
 
 def peek_chances(target: int, available: tuple[int, ...], bid: Bid) -> list[tuple[Peek, Fraction]]:
     """What the next bidder's blind peek at ``bid`` (by ``target``, who could use
-    ``available``) shows, with its probability: one of 2+ held-out cards, else one of the
-    unused ones (nothing to see when there are none)."""
-    source = peek_source(bid.count)
-    pool = bid.cards if source == "held_out" else without(available, bid.cards)
+    ``available``) shows, with its probability (``cards.peek_pool``)."""
+    pool, source = peek_pool(available, bid.cards)
     if not pool:
         return [(Peek(target, None, source), Fraction(1))]
     return [

@@ -10,13 +10,12 @@ import polars as pl
 
 from workbench.checks import choice
 from workbench.games.rubbish.cards import physical_ways
-from workbench.games.rubbish.engine import Observation
+from workbench.games.rubbish.engine import Observation, check_observation
 from workbench.games.rubbish.inference.arguments import (
     _PROBABILITY_SCHEMA,
     Number,
     _cards,
     _check_epsilon,
-    _check_observation,
     _check_positive,
     _check_seed,
     _count,
@@ -41,46 +40,20 @@ from workbench.kit.seeding import generator
 
 
 def bid_posterior(
-    available: Sequence[int],
-    n_cards: int,
-    peek: PeekLike = None,
-    prior: object = UNIFORM,
-    *,
-    rules: Rules | None = None,
-    situation: Observation | None = None,
-    geeks: Sequence[int] | None = None,
-    epsilon: float = 0.0,
-    samples: int = 200,
-    seed: int = 0,
-    bootstrap: int = 200,
-    by: str = "total",
-    position: int | None = None,
-) -> pl.DataFrame:
-    """P(bid | ``n_cards`` held out of ``available``, the ``peek``): exact Bayes over card subsets.
-
-    ``peek`` is what you saw of this bidder: ``(card, source)``, a ``Peek``, or a card value
-    (source implied by ``n_cards``); it is weighed by its likelihood (see the package notes).
-    ``prior``:
-
-    - ``"uniform"`` (default): every physical subset of ``n_cards`` cards equally likely; exact.
-    - a mapping ``{cards: weight}`` (cards a tuple or ``Bid``): your own prior over bids; exact
-      when the weights are whole numbers or fractions.
-    - an agent or agent name: that policy's bid distribution in ``situation`` — the bidder's
-      own ``Observation`` when it chose (``state.observation(bidder)`` with the bidder to play).
-      Its geek is hidden from you: uniform over ``geeks`` (default: every geek of the rules);
-      anything else is taken from ``situation`` as given (to average over the bidder's own
-      peek too, use ``infer``). Exact for agents with ``action_probabilities``, else estimated
-      from ``samples`` seeded calls per geek with a ``bootstrap`` interval (``low``, ``high``).
-
-    ``by="total"``: one row per total (total, probability, exact, low, high, prior,
-    combinations, method). ``by="combination"``: one row per card multiset (cards, total,
-    ways, prior, likelihood, probability, exact, low, high, method). ``prior`` is the prior
-    probability given the number of cards held out; ``method`` says how it was obtained.
-    ``position``: the bidder's place in bidding order (0 = the First Bidder; None: any, or the
-    situation's), which decides the fewest cards it may hold out.
+    available: Sequence[int], n_cards: int, peek: PeekLike = None, prior: object = UNIFORM, *,
+    rules: Rules | None = None, situation: Observation | None = None,
+    geeks: Sequence[int] | None = None, epsilon: float = 0.0, samples: int = 200, seed: int = 0,
+    bootstrap: int = 200, by: str = "total", position: int | None = None,
+) -> pl.DataFrame:  # fmt: skip
+    """P(bid | ``n_cards`` held out of ``available``, the ``peek``): exact Bayes over card subsets,
+    one row per total (``by="total"``) or card multiset (``by="combination"``). ``prior``:
+    "uniform", a mapping ``{cards: weight}``, or an agent or name: its bid distribution in
+    ``situation`` (the bidder's Observation when it chose), its geek uniform over ``geeks``,
+    estimated from ``samples`` seeded calls with a ``bootstrap`` interval when it gives no
+    ``action_probabilities``. ``position``: the bidder's place (0 = First Bidder).
     """
     if situation is not None:
-        _check_observation(situation, "situation")
+        check_observation(situation, "situation")
         if rules is not None and rules != situation.rules:
             raise ValueError("rules and situation.rules differ; pass one of them")
     rules = situation.rules if situation is not None else _rules(rules)
@@ -137,12 +110,9 @@ def bid_posterior(
 
 
 def _posterior_rows(
-    cards: tuple[int, ...],
-    n: int,
-    weights: Mapping[tuple[int, ...], Number],
-    evidence: tuple[int | None, str] | None,
-    name: str,
-) -> list[tuple[tuple[int, ...], int, Number, Number, Number]]:
+    cards: tuple[int, ...], n: int, weights: Mapping[tuple[int, ...], Number],
+    evidence: tuple[int | None, str] | None, name: str,
+) -> list[tuple[tuple[int, ...], int, Number, Number, Number]]:  # fmt: skip
     """(bid, ways, prior | count, likelihood, posterior) for every bid of ``n`` cards."""
     bids = _bids_of(cards, n)
     prior_mass = sum(weights.get(bid, 0) for bid in bids)
@@ -171,29 +141,16 @@ def _posterior_rows(
 
 
 def _posterior_frame(
-    cards: tuple[int, ...],
-    rows: list[tuple[tuple[int, ...], int, Number, Number, Number]],
-    replicates: list[dict[tuple[int, ...], float]],
-    method: str,
-    by: str,
-) -> pl.DataFrame:
+    cards: tuple[int, ...], rows: list[tuple[tuple[int, ...], int, Number, Number, Number]],
+    replicates: list[dict[tuple[int, ...], float]], method: str, by: str,
+) -> pl.DataFrame:  # fmt: skip
     if by == "combination":
         bounds = _percentiles(replicates, [row[0] for row in rows]) if replicates else {}
-        return pl.DataFrame(
-            [
-                {
-                    "cards": _text(bid),
-                    "total": sum(bid),
-                    "ways": ways,
-                    "prior": float(prior),
-                    "likelihood": float(chance),
-                    **_probability(post, bounds.get(bid)),
-                    "method": method,
-                }
-                for bid, ways, prior, chance, post in rows
-            ],
-            schema=_COMBINATION_SCHEMA,
-        )
+        return pl.DataFrame([
+            {"cards": _text(bid), "total": sum(bid), "ways": ways, "prior": float(prior),
+             "likelihood": float(chance), **_probability(post, bounds.get(bid)), "method": method}
+            for bid, ways, prior, chance, post in rows
+        ], schema=_COMBINATION_SCHEMA)  # fmt: skip
     totals: dict[int, list] = {}
     for bid, _, prior, _, post in rows:
         entry = totals.setdefault(sum(bid), [0, 0, []])
@@ -207,19 +164,11 @@ def _posterior_frame(
             for r in replicates
         ]
         bounds = _percentiles(per_total, totals)
-    return pl.DataFrame(
-        [
-            {
-                "total": total,
-                **_probability(post, bounds.get(total)),
-                "prior": float(prior),
-                "combinations": ", ".join(combos),
-                "method": method,
-            }
-            for total, (post, prior, combos) in sorted(totals.items())
-        ],
-        schema=_TOTAL_SCHEMA,
-    )
+    return pl.DataFrame([
+        {"total": total, **_probability(post, bounds.get(total)), "prior": float(prior),
+         "combinations": ", ".join(combos), "method": method}
+        for total, (post, prior, combos) in sorted(totals.items())
+    ], schema=_TOTAL_SCHEMA)  # fmt: skip
 
 
 _TOTAL_SCHEMA = {

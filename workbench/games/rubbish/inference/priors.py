@@ -182,11 +182,9 @@ def _policy_name(prior: object) -> str:
 
 
 def _situation_geeks(
-    situation: Observation | None,
-    cards: tuple[int, ...],
-    geeks: Sequence[int] | None,
+    situation: Observation | None, cards: tuple[int, ...], geeks: Sequence[int] | None,
     policy: _Policy,
-) -> tuple[int, ...]:
+) -> tuple[int, ...]:  # fmt: skip
     if situation is None:
         raise ValueError(
             f"a policy prior ({policy.label}) needs situation=: the bidder's Observation when it "

@@ -13,18 +13,9 @@ from workbench.games.rubbish.rules import Rules
 def bidding_situation(
     rules: Rules | None = None, *, locked: int | None = None, bidder: int = 1
 ) -> Observation:
-    """A bidder's observation at a scripted decision: round 2, ``bidder`` is First Bidder and
-    has ``locked`` locked (None: nothing), so a policy prior has a concrete situation.
-
-    Round 1: seat 0 auctions item 0 and names the seat after ``bidder`` First Bidder, so
-    ``bidder`` bids last. Every other seat holds out its cheapest legal bid (if that cannot
-    leave ``bidder`` with the wanted lock, the cheapest bid legal at every position: with the
-    rulebook's minimum the First Bidder then holds out one card too), and ``bidder`` the cheapest
-    bid whose top card is ``locked`` that keeps it from being the cheapskate (with ``locked``
-    None: the cheapest bid that makes it the cheapskate, so it locks nothing). Round 2: the
-    round-1 cheapskate auctions item 1 and names ``bidder`` First Bidder. Used by the bid
-    inference explorer; ValueError if the rules make the script impossible.
-    """
+    """A bidder's observation at a scripted decision, a concrete situation for a policy prior:
+    round 1, ``bidder`` bids last and ends with ``locked`` locked (None: nothing), the others
+    bid their cheapest; round 2, ``bidder`` is First Bidder. A ValueError if impossible."""
     rules = _rules(rules)
     n = rules.players
     bidder = whole_number("bidder", bidder, low=0, high=n - 1, allowed=f"a seat 0–{n - 1}")
