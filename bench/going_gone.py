@@ -132,14 +132,14 @@ def run_case(name: str, scale: float) -> dict[str, float]:
         )
     if kind == "scoring":
         # the holdings left at the end of `count` valuation games, valued from a cold cache
-        from workbench.games.going_gone.simulate import play_new
+        from workbench.games.going_gone.simulate import FAST_ENGINE
 
         holdings = []
         wanted = {"rounds": False, "lots": False}
         for start in range(0, count, 8192):
             rng = np.random.default_rng(start)
-            played = play_new(rules, _agents("valuation", rules), min(8192, count - start), rng,
-                              start, wanted)  # fmt: skip
+            played = FAST_ENGINE.play_lineup(rules, _agents("valuation", rules),
+                                             min(8192, count - start), rng, start, wanted)
             holdings.append(played.holdings)
         holdings = np.concatenate(holdings)
         start, start_cpu = time.perf_counter(), time.process_time()

@@ -26,6 +26,7 @@ maximum likelihood, ``workbench.kit.imitation``). CMA-ES plays them at their sta
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -233,8 +234,9 @@ def _equilibrium(
     rest = [params[p.name] for p in fitting.refined]
     oracle = Oracle(lambda vector: fitting.policy(rules, [*vector, *rest]), fitting.parameters)
     start = [params[name] for name in fitting.names]
+    play = functools.partial(selfplay.assigned_win_shares, rules)
     vectors, weights, details = psro(
-        selfplay, rules, oracle, [start], play=selfplay.assigned_win_shares,
+        selfplay, rules, oracle, [start], play=play,
         iterations=settings.iterations, tolerance=settings.tolerance,
         meta_games=settings.meta_games, search_games=settings.search_games, seed=seed,
         progress=progress,

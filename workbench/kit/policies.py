@@ -107,6 +107,10 @@ class PolicyTable:
     kinds: np.ndarray
     parameters: np.ndarray
     choices: tuple[tuple[tuple[int, ...], tuple[float, ...]], ...]
+    #: Each row's agent, by label (for messages that name the agent behind a row).
+    labels: tuple[str, ...] = ()
+    #: Each row's policy as its agent gave it (its own parameter count, before padding).
+    policies: tuple[CompiledPolicy, ...] = ()
 
     @property
     def seats(self) -> np.ndarray:
@@ -147,6 +151,7 @@ def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:
             f"only: {step_only}"
         )
     rows: list[CompiledPolicy] = []
+    labels: list[str] = []
     choices = []
     for agent, group in zip(agents, seated, strict=True):
         indices = []
@@ -155,6 +160,7 @@ def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:
             policy = CompiledPolicy(int(policy[0]), tuple(float(v) for v in policy[1]))
             if policy not in rows:
                 rows.append(policy)
+                labels.append(agent_label(member))
             indices.append(rows.index(policy))
         weights = agent.weights if isinstance(agent, Mixture) else (1.0,)
         choices.append((tuple(indices), tuple(weights)))
@@ -163,7 +169,7 @@ def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:
     for row, policy in enumerate(rows):
         parameters[row, : len(policy.parameters)] = policy.parameters
     kinds = np.array([policy.kind for policy in rows], np.int64)
-    return PolicyTable(kinds, parameters, tuple(choices))
+    return PolicyTable(kinds, parameters, tuple(choices), tuple(labels), tuple(rows))
 
 
 __all__ = [

@@ -22,8 +22,9 @@ import polars as pl
 
 from workbench.checks import flag, instance_or_default, whole_number
 from workbench.kit.batching import use_fast_engine
+from workbench.kit.frames import shares as win_shares_of
 from workbench.kit.lineup import agent_label, seated_agents
-from workbench.kit.policies import MIXTURE_STREAM, resolve_mixtures
+from workbench.kit.policies import MIXTURE_STREAM, policy_table, resolve_mixtures
 from workbench.kit.progress import progress_bar
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
 
@@ -56,12 +57,14 @@ class Frame:
 
 @dataclass
 class FastEngine:
-    """A game's batch engine as self-play drives it.
+    """A game's compiled loop as self-play drives it.
 
-    ``play(rules, agents, size, rng, first_game, wanted)`` plays ``size`` new games with one
-    agent per seat and returns the played batch the frames are built from (``wanted`` says
-    which frames will be, so it records only what they need). ``agent_methods`` are what an
-    agent must have to play here.
+    ``play(rules, table, assignment, size, rng, first_game, wanted)`` plays ``size`` new games
+    and returns the played batch the frames are built from: seat s of game g plays row
+    ``assignment[g, s]`` of ``table`` (a ``workbench.kit.policies.PolicyTable``); the game's
+    chance and its policies' draws come from ``rng``; ``wanted`` says which frames will be built,
+    so it records only what they need. ``agent_methods`` are what an agent must have to play
+    here; ``width`` the least parameter-vector width the loop reads.
     """
 
     batch_size: int
@@ -70,6 +73,16 @@ class FastEngine:
     #: ``win_shares(played)`` -> each game's win share per seat, (games, seats), read straight
     #: off a played batch (what fitting needs, without building frames); None: from the frame.
     win_shares: Callable[[Any], np.ndarray] | None = None
+    width: int = 1
+
+    def play_lineup(
+        self, rules: Any, agents: Sequence[Any], size: int, rng: np.random.Generator,
+        first_game: int, wanted: dict[str, bool],
+    ) -> Any:  # fmt: skip
+        """``size`` new games with one agent (or mixture) per seat, as self-play plays a batch:
+        their policy table, each game's rows drawn from ``rng``'s mixture stream."""
+        table = policy_table(agents, width=self.width)
+        return self.play(rules, table, table.assignment(size, rng), size, rng, first_game, wanted)
 
     def supports(self, agents: Sequence[Any]) -> bool:
         """Can this engine play every one of these agents (every component of a mixture)?"""
@@ -203,7 +216,8 @@ class SelfPlay:
                 for start in range(0, games, size_of_batch):
                     size = min(size_of_batch, games - start)
                     rng = generator(seed, start // size_of_batch)
-                    yield labels, start, self.fast.play(rules, agents, size, rng, start, wanted)
+                    yield labels, start, self.fast.play_lineup(rules, agents, size, rng, start,
+                                                               wanted)  # fmt: skip
                     bar.update(size)
             else:
                 for start in range(0, games, self.step_chunk):
@@ -224,15 +238,46 @@ class SelfPlay:
         with these arguments: straight off the fast engine's batches where it can say
         (``FastEngine.win_shares``), else from the games frame. What the fitter reads."""
         wanted = self.wanted(rounds=False)
-        parts = []
-        for labels, first, played in self.played_batches(rules, agents, games=games, seed=seed,
-                                                         wanted=wanted):  # fmt: skip
-            if self.fast is not None and not isinstance(played, list) and self.fast.win_shares:
-                parts.append(np.asarray(self.fast.win_shares(played), dtype=float))
-                continue
-            frame = _build(self.frames[0], labels, first, played).sort("game", "seat")
-            parts.append(frame["win_share"].to_numpy().reshape(-1, rules.players))
-        return np.concatenate(parts)
+        return np.concatenate([
+            self._win_shares(rules, played, first) for _, first, played in
+            self.played_batches(rules, agents, games=games, seed=seed, wanted=wanted)
+        ])  # fmt: skip
+
+    def assigned_win_shares(
+        self, rules: Any, population: Sequence[Any], assignment: np.ndarray, seed: SeedLike
+    ) -> np.ndarray:
+        """Each game's win shares, (games, seats), when seat s of game g plays
+        ``population[assignment[g, s]]`` (an equilibrium fit's meta-games): in the compiled
+        loop's batches where it plays every member (batch b from ``generator(seed, b)``), else
+        game by game in the step engine (game g from the stream (seed, g))."""
+        assignment = np.asarray(assignment, dtype=np.int64)
+        population = [playing_agent(agent, rules) for agent in population]
+        if self.supports_fast(population):
+            assert self.fast is not None
+            table = policy_table(population, width=self.fast.width)
+            rows = np.ascontiguousarray(table.seats[assignment])
+            wanted, parts, size = self.wanted(rounds=False), [], self.fast.batch_size
+            for start in range(0, len(rows), size):
+                batch = rows[start : start + size]
+                played = self.fast.play(rules, table, batch, len(batch),
+                                        generator(seed, start // size), start, wanted)  # fmt: skip
+                parts.append(self._win_shares(rules, played, start))
+            return np.concatenate(parts)
+        shares = np.empty(assignment.shape)
+        for game, members in enumerate(assignment):
+            lineup = [population[member] for member in members]
+            state = self.play_resolved(rules, lineup, seed_sequence(seed, game))
+            shares[game] = win_shares_of(state.result().ranks)
+        return shares
+
+    def _win_shares(self, rules: Any, played: Any, first: int) -> np.ndarray:
+        """A played batch's win shares per game and seat (the fast engine's own reading where
+        it has one, else the games frame's)."""
+        if self.fast is not None and not isinstance(played, list) and self.fast.win_shares:
+            return np.asarray(self.fast.win_shares(played), dtype=float)
+        labels = [""] * rules.players
+        frame = _build(self.frames[0], labels, first, played).sort("game", "seat")
+        return frame["win_share"].to_numpy().reshape(-1, rules.players)
 
     def frame_batches(
         self,

@@ -24,9 +24,9 @@ from workbench.games.going_gone.compiled import SALES, SEATS
 from workbench.games.going_gone.holdings import items_of, mask_of, tables_of
 from workbench.games.going_gone.policies import RANDOM, choose_bids, random_sale_pick, scratch
 from workbench.games.going_gone.simulate import (
+    FAST_ENGINE,
     games_frame,
     lots_frame,
-    play_new,
     recorded,
     replay_recorded_game,
     rounds_frame,
@@ -68,7 +68,8 @@ AGENT_MIXES = {
 def run_batch(rules: Rules, agents, games: int, seed: int):
     """``games`` new games of the compiled loop, every round recorded."""
     wanted = {"rounds": True, "lots": True}
-    return play_new(rules, agents[: rules.players], games, generator(seed), 0, wanted)
+    agents = agents[: rules.players]
+    return FAST_ENGINE.play_lineup(rules, agents, games, generator(seed), 0, wanted)
 
 
 @pytest.mark.parametrize("mix", list(AGENT_MIXES))
@@ -211,7 +212,7 @@ def test_agents_without_a_compiled_policy_are_refused_before_play(cheater, error
     rng = generator(1)
     before = rng.bit_generator.state
     with pytest.raises(error, match=message):
-        play_new(Rules(), agents, 5, rng, 0, {"rounds": True, "lots": False})
+        FAST_ENGINE.play_lineup(Rules(), agents, 5, rng, 0, {"rounds": True, "lots": False})
     assert rng.bit_generator.state == before  # nothing was dealt
 
 

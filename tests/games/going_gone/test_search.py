@@ -121,7 +121,7 @@ def test_array_search_gives_the_kits_values(variant):
     (sample_states, State.apply, play_from) keeps the same action with the same values."""
     rules = RULE_SETS[variant]
     fast = GoingGoneSearchAgent(budget=16, model=FITTED)
-    generic = SearchAgent(fast.searching, budget=16)
+    generic = SearchAgent(fast.searching, budget=16, model=FITTED)
     phases = set()
     for index, state in enumerate(decisions_along(rules, seed=4)[::3]):
         observation = state.observation(state.to_play)

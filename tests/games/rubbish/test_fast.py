@@ -34,10 +34,10 @@ from workbench.games.rubbish.positions import (
     tables_for,
 )
 from workbench.games.rubbish.simulate import (
+    FAST_ENGINE,
     PlayedBatch,
     batch_games_frame,
     batch_rounds_frame,
-    play_fast,
     recorded,
     replay_recorded_game,
     replay_rounds,
@@ -88,9 +88,9 @@ def frames_of(batch: PlayedBatch, labels: list[str]) -> tuple:
 
 
 def run_fast(rules: Rules, agents, games: int, seed: int) -> tuple[PlayedBatch, np.ndarray]:
-    """A recorded fast batch and the uniforms its decisions read (drawn as ``play_fast``
-    draws them: the batch itself is ``play_fast``'s)."""
-    batch = play_fast(rules, agents, games, generator(seed), 0, {"rounds": True})
+    """A recorded fast batch and the uniforms its decisions read (drawn as the compiled
+    loop draws them)."""
+    batch = FAST_ENGINE.play_lineup(rules, agents, games, generator(seed), 0, {"rounds": True})
     rng = generator(seed)
     new_positions(rules, games, rng)
     uniforms = rng.random((rules.rounds * (rules.players + 1), games))

@@ -26,7 +26,7 @@ from workbench.games.rubbish import (
 )
 from workbench.games.rubbish.agents import FittedPolicy
 from workbench.games.rubbish.fitted import FITTING, RubbishFittedAgent
-from workbench.games.rubbish.simulate import SELF_PLAY, play_fast, replay_recorded_game
+from workbench.games.rubbish.simulate import SELF_PLAY, replay_recorded_game
 from workbench.kit.fits import fit_key, read_fit, shipped_folder
 from workbench.kit.fitting import fit_policy
 from workbench.kit.seeding import generator
@@ -89,7 +89,7 @@ def test_fitted_policy_plays_the_same_in_both_engines(rules):
     )  # fmt: skip
     agents = [policy, HeuristicAgent(), policy, RandomAgent()][: rules.players]
     games, n = 30, rules.players
-    batch = play_fast(rules, agents, games, generator(5), 0, {"rounds": True})
+    batch = SELF_PLAY.fast.play_lineup(rules, agents, games, generator(5), 0, {"rounds": True})
     rng = generator(5)
     rng.random((games, len(rules.geeks)))  # the geeks, as play_new_games draws them
     uniforms = rng.random((rules.rounds * (n + 1), games))

@@ -191,13 +191,14 @@ class DeterminizationAgent:
         compiled.apply_to_rows(rows, me, starts, cards, suits, sampled.trump_cards, rules.deals)
         before = rows[:, layout.SCORES : layout.SCORES + PLAYERS].copy()
         table = lineup_table([self.rollout] * PLAYERS)
+        assignment = table.assignment(len(rows))
         error = compiled.play_rows(
             rows, sampled.trump_cards, np.zeros((len(rows), 1, len(DECK)), np.int8),
             sampled.u[None, :, :], observation.deal, table.kinds, table.parameters,
-            table.assignment(len(rows)), rules.deals, rules.trump_reveal == "before_auction",
+            assignment, rules.deals, rules.trump_reveal == "before_auction",
             True, np.zeros((1, 1, layout.RECORD), np.int16), False,
         )  # fmt: skip
-        raise_refused(error, [self.rollout] * PLAYERS, observation.deal)
+        raise_refused(error, table, assignment, observation.deal)
         gain = (rows[:, layout.SCORES : layout.SCORES + PLAYERS] - before).astype(float)
         tricks = rows[:, layout.WON : layout.WON + PLAYERS].astype(float)
         others = (gain.sum(axis=1) - gain[:, me]) / (PLAYERS - 1)

@@ -20,8 +20,7 @@ from workbench.games.auction_house.engine import PHASES, State
 from workbench.games.auction_house.observation import PHASE_CODE, Observation, step_of
 from workbench.games.auction_house.policies import KIND_NAMES, lineup_table
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, Rules
-from workbench.kit.lineup import agent_label
-from workbench.kit.policies import plays_compiled
+from workbench.kit.policies import PolicyTable, plays_compiled
 from workbench.kit.seeding import SeedLike, generator
 from workbench.kit.streams import shuffle_rows
 
@@ -143,41 +142,53 @@ def final_scores(batch: PlayedBatch) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return scores, ranks, share
 
 
-def raise_refused(error: np.ndarray, agents: Sequence[Any], deal: int) -> None:
+def raise_refused(error: np.ndarray, table: PolicyTable, assignment: np.ndarray,
+                  deal: int) -> None:  # fmt: skip
     """Raise IllegalAction for a refused choice reported by ``compiled.play_rows``."""
     row, seat, phase, card, kind = (int(v) for v in error)
     if row < 0:
         return
     shown = DECK[card] if 0 <= card < len(DECK) else card
     kind_name = KIND_NAMES[kind] if 0 <= kind < len(KIND_NAMES) else f"unknown kind {kind}"
-    raise IllegalAction(shown, f"agent {agent_label(agents[seat])!r} (policy {kind_name}) "
+    agent = table.labels[assignment[row, seat]] if table.labels else f"seat {seat}"
+    raise IllegalAction(shown, f"agent {agent!r} (policy {kind_name}) "
                         f"chose an illegal {PHASES[phase]} choice in game {row} (deal {deal}, "
                         f"seat {seat})", [])  # fmt: skip
 
 
 def play_positions(
-    rules: Rules, agents: Sequence[Any], rows: np.ndarray, trump_cards: np.ndarray,
-    shuffles: np.ndarray, u: np.ndarray, first_deal: int,
+    rules: Rules, table: PolicyTable, assignment: np.ndarray, rows: np.ndarray,
+    trump_cards: np.ndarray, shuffles: np.ndarray, u: np.ndarray, first_deal: int,
 ) -> Recording:  # fmt: skip
-    """Play ``rows`` to the end of their games in place, one compiled agent per seat; what
-    they played (an IllegalAction naming the agent for a refused choice)."""
-    table = lineup_table(agents)
+    """Play ``rows`` to the end of their games in place, row r's seat s playing row
+    ``assignment[r, s]`` of ``table``; what they played (an IllegalAction naming the agent for
+    a refused choice)."""
     recording = Recording.empty(len(rows), rules.deals)
     error = play_rows(
-        rows, trump_cards, shuffles, u, first_deal, table.kinds, table.parameters,
-        table.assignment(len(rows)), rules.deals, rules.trump_reveal == "before_auction", False,
-        recording.block, True,
+        rows, trump_cards, shuffles, u, first_deal, table.kinds, table.parameters, assignment,
+        rules.deals, rules.trump_reveal == "before_auction", False, recording.block, True,
     )  # fmt: skip
     if error[0] >= 0:
-        raise_refused(error, agents, int(rows[error[0], layout.DEAL]))
+        raise_refused(error, table, assignment, int(rows[error[0], layout.DEAL]))
     return recording
 
 
 def play_new_games(
     rules: Rules, agents: Sequence[Any], games: int, rng: np.random.Generator
 ) -> tuple[PlayedBatch, Recording]:
-    """Play ``games`` new games with one compiled agent per seat, drawing their chance and
-    every decision's uniform from ``rng`` (in the module docstring's order)."""
+    """Play ``games`` new games with one compiled agent per seat (a mixture's component drawn
+    per game), drawing their chance and every decision's uniform from ``rng`` (in the module
+    docstring's order)."""
+    table = lineup_table(agents)
+    return play_dealt(rules, table, table.assignment(games, rng), games, rng)
+
+
+def play_dealt(
+    rules: Rules, table: PolicyTable, assignment: np.ndarray, games: int,
+    rng: np.random.Generator,
+) -> tuple[PlayedBatch, Recording]:  # fmt: skip
+    """``play_new_games`` with game g's seat s playing row ``assignment[g, s]`` of ``table``
+    (the kit's ``FastEngine.play``)."""
     first = rng.integers(PLAYERS, size=games)
     if rules.first_dealer != "random":
         first = np.full(games, rules.first_dealer)
@@ -188,7 +199,7 @@ def play_new_games(
     u = rng.random((rules.deals, games, layout.SLOTS))
     rows = np.zeros((games, layout.ROW), np.int64)
     rows[:, layout.DEALER] = first
-    recording = play_positions(rules, agents, rows, trump_cards, shuffles, u, 1)
+    recording = play_positions(rules, table, assignment, rows, trump_cards, shuffles, u, 1)
     scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].copy()
     return PlayedBatch(first.astype(np.int64), trump_cards, shuffles, scores), recording
 
@@ -221,7 +232,8 @@ def playout_details(
     if future not in FUTURES:
         raise ValueError(f"future must be one of {FUTURES}, got {future!r}")
     agents = list(agents)
-    if len(agents) != PLAYERS or not all(plays_compiled(a) for a in agents):
+    if len(agents) != PLAYERS or not all(plays_compiled(c) for a in agents
+                                         for c in getattr(a, "components", (a,))):  # fmt: skip
         raise ValueError(
             "agents must be one compiled-policy agent (random, heuristic, a fitted policy) per "
             f"seat: {PLAYERS}, got {agents!r}"
@@ -236,10 +248,12 @@ def playout_details(
         draw_futures(trump_cards, shuffles, turned, rows[:, layout.DEAL], rng)
     first_deal = int(rows[:, layout.DEAL].min())
     u = rng.random((rules.deals - first_deal + 1, len(rows), layout.SLOTS))
-    recording = play_positions(rules, agents, rows, trump_cards, shuffles, u, first_deal)
+    table = lineup_table(agents)
+    recording = play_positions(rules, table, table.assignment(len(rows), rng), rows,
+                               trump_cards, shuffles, u, first_deal)  # fmt: skip
     scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].astype(np.float64)
     return scores.reshape(len(states), playouts, PLAYERS), (trump_cards, shuffles), recording
 
 
-__all__ = ["FUTURES", "PlayedBatch", "observation_row", "play_from", "play_new_games",
-           "state_row"]  # fmt: skip
+__all__ = ["FUTURES", "PlayedBatch", "observation_row", "play_dealt", "play_from",
+           "play_new_games", "state_row"]  # fmt: skip

@@ -217,7 +217,8 @@ class AuctionHouseSearchAgent(SearchAgent):
             return self.halve_by_rounds(observation, actions, rng, prior)
         store(rng, stream)
         if outcome == REFUSED:
-            raise_refused(error, self.rollout_agents(rules), observation.deal)
+            raise_refused(error, lineup_table(self.rollout_agents(rules)), assignment,
+                          observation.deal)  # fmt: skip
         return int(kept), means
 
     def halve_by_rounds(
@@ -241,7 +242,8 @@ class AuctionHouseSearchAgent(SearchAgent):
             )  # fmt: skip
             if error[0] >= 0:
                 store(rng, stream[0])
-                raise_refused(error, self.rollout_agents(rules), observation.deal)
+                raise_refused(error, lineup_table(self.rollout_agents(rules)), assignment,
+                          observation.deal)  # fmt: skip
             return shares, leads
 
         kept = sequential_halving(len(actions), self.budget, round_of_playouts, TIE_BREAK,

@@ -23,10 +23,11 @@ from workbench.games.auction_house.cards import DECK, POINTS, SUITS, TRUMP_DECK,
 from workbench.games.auction_house.chance import Deal
 from workbench.games.auction_house.compiled import Recording
 from workbench.games.auction_house.engine import State, new_game
+from workbench.games.auction_house.policies import WIDTH
 from workbench.games.auction_house.positions import (
     PlayedBatch,
     final_scores,
-    play_new_games,
+    play_dealt,
     state_chance,
 )
 from workbench.games.auction_house.rules import PLAYERS, Rules
@@ -37,6 +38,7 @@ from workbench.kit.frames import (
     common_round_columns,
     typed_frame,
 )
+from workbench.kit.policies import PolicyTable
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -47,9 +49,10 @@ SUIT_TYPE = pl.Enum(list(SUITS))
 
 
 def _play_fast(
-    rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
-) -> tuple[PlayedBatch, Recording]:
-    return play_new_games(rules, agents, size, rng)
+    rules: Rules, table: PolicyTable, assignment: np.ndarray, size: int, rng: np.random.Generator,
+    first: int, wanted: Wanted,
+) -> tuple[PlayedBatch, Recording]:  # fmt: skip
+    return play_dealt(rules, table, assignment, size, rng)
 
 
 # -- frames -------------------------------------------------------------------------------------
@@ -244,7 +247,8 @@ def replay_recorded_game(
 
 #: An agent plays in the compiled engine when it offers the kit's ``compiled_policy()``.
 FAST_ENGINE = FastEngine(BATCH_SIZE, ("compiled_policy",), _play_fast,
-                         win_shares=lambda played: final_scores(played[0])[2])  # fmt: skip
+                         win_shares=lambda played: final_scores(played[0])[2],
+                         width=WIDTH)  # fmt: skip
 SELF_PLAY = SelfPlay(
     "auction_house", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__, recorded=recorded,
     frames=(

@@ -22,9 +22,8 @@ from workbench.games.going_gone.engine import Observation, State
 from workbench.games.going_gone.holdings import mask_of, tables_of
 from workbench.games.going_gone.policies import KINDS, PARAMETERS
 from workbench.games.going_gone.rules import Rules
-from workbench.kit.lineup import agent_label
 from workbench.kit.policies import PolicyTable, policy_table
-from workbench.kit.seeding import SeedLike, seed_sequence
+from workbench.kit.seeding import SeedLike, generator, seed_sequence
 
 PHASES = {"bid": BID, "sell": SELL, "over": OVER}
 
@@ -35,12 +34,17 @@ def policy_table_of(agents: Sequence[Any], players: int) -> PolicyTable:
     agents = list(agents)
     if len(agents) != players:
         raise ValueError(f"agents must give one agent per seat ({players}), got {len(agents)}")
-    table = policy_table(agents, width=PARAMETERS)
-    for agent in agents:
-        kind, parameters = agent.compiled_policy()
-        if kind not in KINDS or len(parameters) != PARAMETERS:
+    return checked_table(policy_table(agents, width=PARAMETERS))
+
+
+def checked_table(table: PolicyTable) -> PolicyTable:
+    """``table``, or a ValueError naming an agent whose policy this game does not have."""
+    for row, kind in enumerate(table.kinds):
+        width = len(table.policies[row].parameters) if table.policies else table.parameters.shape[1]
+        if kind not in KINDS or width != PARAMETERS:
+            label = table.labels[row] if table.labels else f"row {row}"
             raise ValueError(
-                f"agent {agent_label(agent)!r} has policy kind {kind!r} with {len(parameters)} "
+                f"agent {label!r} has policy kind {int(kind)} with {width} "
                 f"parameters; this game's compiled policies are kinds {sorted(KINDS)} with "
                 f"{PARAMETERS} parameters each"
             )
@@ -83,7 +87,7 @@ def play_from(
     positions = repeat_positions(positions_of_states(states), playouts)
     keys = stream_keys(seed, len(states) * playouts).reshape(len(states), playouts)
     positions.keys[:] = keys.T.ravel()
-    assignment = table.assignment(len(positions.keys))
+    assignment = table.assignment(len(positions.keys), generator(seed))
     scores, _ = play_positions(rules, tables_of(rules), table, assignment, positions)
     return scores.reshape(playouts, len(states), -1).transpose(1, 0, 2).astype(np.float64)
 
@@ -163,6 +167,14 @@ def write_sale(
 
 
 __all__ = [
-    "PHASES", "collections_mask", "new_positions", "observed_position", "play_from",
-    "policy_table_of", "positions_of_states", "stream_keys", "write_sale",
+    "PHASES",
+    "checked_table",
+    "collections_mask",
+    "new_positions",
+    "observed_position",
+    "play_from",
+    "policy_table_of",
+    "positions_of_states",
+    "stream_keys",
+    "write_sale",
 ]  # fmt: skip

@@ -24,7 +24,6 @@ from workbench.games.going_gone.holdings import mask_of, tables_of
 from workbench.games.going_gone.positions import play_from, policy_table_of, stream_keys
 from workbench.games.going_gone.sampling import Sampler, sample_states
 from workbench.kit.search import SearchAgent, Searching, sequential_halving, split_wins
-from workbench.kit.selfplay import playing_agent
 
 #: Factors the model's bids are scaled by to make the other bidding candidates.
 BID_SCALES = (0.5, 1.5)
@@ -66,14 +65,9 @@ class GoingGoneSearchAgent(SearchAgent):
     ``model`` (its playouts and its anchor)."""
 
     def __init__(self, budget: int = BUDGET, margin: float | None = None, *, model: Any) -> None:
-        self.model = model
-        searching = Searching(sample_states, play_from, self._modelled_seats, budget=BUDGET,
+        searching = Searching(sample_states, play_from, None, budget=BUDGET,
                               anchor_margin=ANCHOR_MARGIN)  # fmt: skip
-        super().__init__(searching, budget, margin)
-
-    def _modelled_seats(self, rules: Any) -> list[Any]:
-        """The playouts' agents: the model as it plays ``rules``, at every seat."""
-        return [playing_agent(self.model, rules)] * rules.players
+        super().__init__(searching, budget, margin, model=model)
 
     def choices(
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator

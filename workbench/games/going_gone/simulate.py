@@ -18,7 +18,6 @@ Frames (one row per ...):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import polars as pl
@@ -34,7 +33,8 @@ from workbench.games.going_gone.compiled import (
 )
 from workbench.games.going_gone.engine import State, new_game
 from workbench.games.going_gone.holdings import exact_values, items_of, mask_of, tables_of
-from workbench.games.going_gone.positions import new_positions, policy_table_of
+from workbench.games.going_gone.policies import PARAMETERS
+from workbench.games.going_gone.positions import checked_table, new_positions
 from workbench.games.going_gone.rules import Rules
 from workbench.kit.frames import (
     GAME_COLUMNS,
@@ -44,6 +44,7 @@ from workbench.kit.frames import (
     common_round_columns,
     typed_frame,
 )
+from workbench.kit.policies import PolicyTable
 from workbench.kit.search import split_wins
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 from workbench.kit.streams import state_of, store
@@ -54,17 +55,18 @@ DEFAULT_AGENT = "valuation"
 
 
 def play_new(
-    rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
-) -> Recording:
-    """``size`` new games dealt by ``rng`` and played to the end by the compiled loop, drawing
-    from ``rng``'s stream (the kit's ``FastEngine.play``); each round recorded when the rounds
-    or lots frame is wanted."""
-    table = policy_table_of(agents, rules.players)
+    rules: Rules, table: PolicyTable, assignment: np.ndarray, size: int,
+    rng: np.random.Generator, first: int, wanted: Wanted,
+) -> Recording:  # fmt: skip
+    """``size`` new games dealt by ``rng`` and played to the end by the compiled loop, seat s
+    of game g playing row ``assignment[g, s]`` of ``table``, drawing from ``rng``'s stream (the
+    kit's ``FastEngine.play``); each round recorded when the rounds or lots frame is wanted."""
+    checked_table(table)
     positions, first_auctioneer = new_positions(rules, size, rng)
     rounds = empty_rounds(rules, size) if wanted["rounds"] or wanted.get("lots") else None
     stream = state_of(rng)
-    scores, totals = play_positions(rules, tables_of(rules), table, table.assignment(size),
-                                    positions, stream=stream, rounds=rounds)  # fmt: skip
+    scores, totals = play_positions(rules, tables_of(rules), table, assignment, positions,
+                                    stream=stream, rounds=rounds)  # fmt: skip
     store(rng, stream)
     return Recording(rules, positions.deck, first_auctioneer, positions.bucks, positions.holdings,
                      scores, totals, rounds)  # fmt: skip
@@ -239,7 +241,8 @@ def lots_frame(recording: Recording, labels: Sequence[str], first_game: int) -> 
 
 
 FAST_ENGINE = FastEngine(
-    BATCH_SIZE, ("compiled_policy",), play_new, win_shares=lambda played: split_wins(played.scores)
+    BATCH_SIZE, ("compiled_policy",), play_new,
+    win_shares=lambda played: split_wins(played.scores), width=PARAMETERS,
 )
 SELF_PLAY = SelfPlay(
     "going_gone", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__, recorded=recorded,

@@ -18,7 +18,7 @@ from workbench.games.rubbish.compiled import Positions, Recording, Tables
 from workbench.games.rubbish.engine import Action, Observation, State
 from workbench.games.rubbish.policies import preferred_bids
 from workbench.games.rubbish.rules import Rules
-from workbench.kit.policies import policy_table
+from workbench.kit.policies import PolicyTable, policy_table
 from workbench.kit.seeding import SeedLike, generator
 
 
@@ -70,14 +70,25 @@ NO_RECORDING = empty_recording(0, 0, 0)
 
 def play_positions(
     rules: Rules, positions: Positions, agents: Sequence[Any], uniforms: np.ndarray,
-    recording: Recording | None = None,
+    recording: Recording | None = None, rng: np.random.Generator | None = None,
 ) -> Positions:  # fmt: skip
-    """Play every game of ``positions`` to the end in place, one compiled agent per seat."""
+    """Play every game of ``positions`` to the end in place, one compiled agent per seat (a
+    mixture's component drawn per game from a sub-stream of ``rng``'s seed)."""
     table = policy_table(agents)
+    assignment = table.assignment(len(positions.fame), rng)
+    return play_table(rules, positions, table, assignment, uniforms, recording)
+
+
+def play_table(
+    rules: Rules, positions: Positions, table: PolicyTable, assignment: np.ndarray,
+    uniforms: np.ndarray, recording: Recording | None = None,
+) -> Positions:  # fmt: skip
+    """Play every game of ``positions`` to the end in place, game g's seat s playing row
+    ``assignment[g, s]`` of ``table``; decision d of game g reads ``uniforms[d, g]``."""
     games = len(positions.fame)
     compiled.play(
-        table.kinds, table.parameters, table.assignment(games), tables_for(rules), positions,
-        uniforms, NO_RECORDING if recording is None else recording, recording is not None, games,
+        table.kinds, table.parameters, assignment, tables_for(rules), positions, uniforms,
+        NO_RECORDING if recording is None else recording, recording is not None, games,
     )  # fmt: skip
     return positions
 
@@ -88,6 +99,15 @@ def play_new_games(
 ) -> tuple[Positions, tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:  # fmt: skip
     """``games`` new games dealt and played by ``agents``, drawing from ``rng`` as the module
     says: (the finished positions, their standings, the starting auctioneers)."""
+    table = policy_table(agents)
+    return deal_and_play(rules, table, table.assignment(games, rng), games, rng, recording)
+
+
+def deal_and_play(
+    rules: Rules, table: PolicyTable, assignment: np.ndarray, games: int,
+    rng: np.random.Generator, recording: Recording | None = None,
+) -> tuple[Positions, tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:  # fmt: skip
+    """``play_new_games`` with game g's seat s playing row ``assignment[g, s]`` of ``table``."""
     n = rules.players
     geek_draws = rng.random((games, len(rules.geeks)))
     if rules.starting_auctioneer == "random":
@@ -97,7 +117,7 @@ def play_new_games(
     uniforms = rng.random((rules.rounds * (n + 1), games))
     positions = empty_positions(rules, games)
     compiled.deal_new(geek_draws, auctioneers, positions)
-    play_positions(rules, positions, agents, uniforms, recording)
+    play_table(rules, positions, table, assignment, uniforms, recording)
     return positions, compiled.standings(tables_for(rules), positions), auctioneers
 
 
@@ -232,14 +252,16 @@ def play_from(
             f"agents must give one agent per seat ({rules.players}), got {len(agents)}"
         )
     positions = repeat_positions(positions_of_states(states), playouts)
-    uniforms = generator(seed).random((decisions_left(rules, positions), len(positions.fame)))
-    play_positions(rules, positions, agents, uniforms)
+    rng = generator(seed)
+    uniforms = rng.random((decisions_left(rules, positions), len(positions.fame)))
+    play_positions(rules, positions, agents, uniforms, rng=rng)
     scores, _, _ = compiled.standings(tables_for(rules), positions)
     return scores.astype(np.float64).reshape(len(states), playouts, rules.players)
 
 
 __all__ = [
-    "NO_RECORDING", "action_arrays", "decisions_left", "empty_positions", "empty_recording",
-    "observed_position", "play_from", "play_new_games", "play_positions",
-    "positions_of_observation", "positions_of_states", "repeat_positions", "tables_for",
+    "NO_RECORDING", "action_arrays", "deal_and_play", "decisions_left", "empty_positions",
+    "empty_recording", "observed_position", "play_from", "play_new_games", "play_positions",
+    "play_table", "positions_of_observation", "positions_of_states", "repeat_positions",
+    "tables_for",
 ]  # fmt: skip

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
-from typing import Any
 
 import numpy as np
 import polars as pl
@@ -22,13 +21,14 @@ from workbench.games.rubbish.cards import bid_table
 from workbench.games.rubbish.compiled import Positions, Recording, standings
 from workbench.games.rubbish.engine import Auction, State, new_game
 from workbench.games.rubbish.positions import (
+    deal_and_play,
     empty_recording,
-    play_new_games,
     positions_of_states,
     tables_for,
 )
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.frames import agent_column
+from workbench.kit.policies import PolicyTable
 from workbench.kit.selfplay import FastEngine, Frame, SelfPlay, Wanted
 
 #: Games per batch of the fast engine. Fixed, so a seed always gives the same games.
@@ -54,11 +54,13 @@ class PlayedBatch:
 
 
 def play_fast(
-    rules: Rules, agents: list[Any], size: int, rng: np.random.Generator, first: int, wanted: Wanted
-) -> PlayedBatch:
+    rules: Rules, table: PolicyTable, assignment: np.ndarray, size: int,
+    rng: np.random.Generator, first: int, wanted: Wanted,
+) -> PlayedBatch:  # fmt: skip
     """``size`` new games played by the compiled engine (the kit's ``FastEngine.play``)."""
     recording = empty_recording(size, rules.rounds, rules.players) if wanted["rounds"] else None
-    positions, standings, starting_auctioneer = play_new_games(rules, agents, size, rng, recording)
+    positions, standings, starting_auctioneer = deal_and_play(rules, table, assignment, size,
+                                                              rng, recording)  # fmt: skip
     return PlayedBatch(positions, standings, starting_auctioneer, recording)
 
 

@@ -23,7 +23,7 @@ from workbench.games.shared_budget.policies import bid_target, choose
 from workbench.games.shared_budget.rules import Rules
 from workbench.kit.lineup import seated_agents
 from workbench.kit.policies import CompiledPolicy, PolicyTable, policy_table
-from workbench.kit.seeding import SeedLike, seed_sequence
+from workbench.kit.seeding import SeedLike, generator, seed_sequence
 from workbench.kit.selfplay import playing_agent
 from workbench.kit.streams import STREAM_WORDS, absorb_key, seed_words, start_pool, state_of, store
 
@@ -96,11 +96,13 @@ def _finals(start: Positions, shape: tuple[int, ...]) -> tuple[np.ndarray, np.nd
 
 
 def play_batch(
-    rules: Rules, agents: Sequence[Any], size: int, rng: np.random.Generator, first_game: int,
-    wanted: Any = None,
+    rules: Rules, table: PolicyTable, assignment: np.ndarray, size: int,
+    rng: np.random.Generator, first_game: int, wanted: Any = None,
 ) -> PlayedBatch:  # fmt: skip
-    """``size`` new games from game ``first_game`` on, seat s of game g drawing from the stream
-    (seed, g, s) as in the step engine; rounds recorded unless ``wanted`` has no rounds frame."""
+    """``size`` new games from game ``first_game`` on, seat s of game g playing row
+    ``assignment[g, s]`` of ``table`` and drawing from the stream (seed, g, s) as in the step
+    engine; rounds recorded unless ``wanted`` has no rounds frame (the kit's
+    ``FastEngine.play``)."""
     batch_seed = rng.bit_generator.seed_seq
     if not isinstance(batch_seed, np.random.SeedSequence) or not batch_seed.spawn_key:
         raise TypeError(f"the fast engine needs a generator(seed, batch), got {rng!r}")
@@ -112,11 +114,11 @@ def play_batch(
     absorb_key(pool, start_pool(words, len(words), pool), int(batch_seed.spawn_key[-1]))
     if not np.array_equal(pool, batch_seed.pool.astype(np.uint64)):
         raise RuntimeError("the compiled seeding disagrees with numpy's SeedSequence")
-    players, table, positions = rules.players, policy_table(agents), deal(rules, size)
+    players, positions = rules.players, deal(rules, size)
     streams = keyed_streams(words, size, players, first_game)
     stream_of = np.arange(size * players, dtype=np.int64).reshape(size, players)
     record = wanted is None or wanted.get("rounds", True)
-    return play(rules, table, table.assignment(size), positions, streams, stream_of,
+    return play(rules, table, assignment, positions, streams, stream_of,
                 record=record)  # fmt: skip
 
 
@@ -141,7 +143,7 @@ def play_from(
     rows, players = len(positions) * playouts, rules.players
     start = Positions(*(np.repeat(rows_of, playouts, axis=0)  # each position's rows in turn
                         for rows_of in vars(from_states(positions)).values()))  # fmt: skip
-    play(rules, table, table.assignment(rows), start, streams,
+    play(rules, table, table.assignment(rows, generator(seed)), start, streams,
          _own_streams(rows, players, playouts))  # fmt: skip
     scores, left = _finals(start, (len(positions), playouts, players))
     return (scores, left) if budgets else scores
@@ -164,8 +166,8 @@ def play_candidates(
     start.budgets[:], start.coverage[:] = state.budgets, state.coverage
     streams = np.empty((len(bids), fillings, STREAM_WORDS), np.uint64)
     streams[:] = keyed_streams(seed_words(seed_sequence(seed)), fillings)
-    play(rules, table, table.assignment(rows), start, streams.reshape(rows, STREAM_WORDS),
-         _own_streams(rows, players))  # fmt: skip
+    play(rules, table, table.assignment(rows, generator(seed)), start,
+         streams.reshape(rows, STREAM_WORDS), _own_streams(rows, players))  # fmt: skip
     return _finals(start, shape)
 
 
