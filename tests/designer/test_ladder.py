@@ -13,6 +13,7 @@ from workbench import SerialExecutor, ladder
 from workbench.designer import cli
 from workbench.designer.cells import cell_seed
 from workbench.designer.charts import ladder_chart
+from workbench.designer.exploitability import exploitability
 from workbench.designer.ladder import fit_ratings
 from workbench.designer.moments import Moments
 from workbench.games import going_gone
@@ -112,3 +113,17 @@ def test_the_command_line_writes_the_same_tables(tmp_path, result):
     written = pl.read_csv(ratings)
     assert written["agent"].to_list() == result.ratings["agent"].to_list()
     assert written["rating"].to_list() == pytest.approx(result.ratings["rating"].to_list())
+
+
+def test_the_ladder_reports_each_agents_exploitability(example):
+    """The column is each table's largest gain by the families named, as ``exploitability``
+    gives it (shading exploits a truthful table and a random one)."""
+    families = ["shading", "truthful"]
+    result = ladder("example", None, ["random", "truthful"], games=20, seed=2,
+                    exploitability=families, executor=SerialExecutor(), progress=False)  # fmt: skip
+    worst = dict(result.ratings.select("agent", "exploitability").iter_rows())
+    for agent in ("random", "truthful"):
+        alone = exploitability("example", table=agent, challengers=families, seed=2,
+                               executor=SerialExecutor(), progress=False)  # fmt: skip
+        assert worst[agent] == pytest.approx(alone["gain"].max())
+        assert worst[agent] > 0.1

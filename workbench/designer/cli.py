@@ -381,6 +381,9 @@ COMMANDS = (
                 metavar="A,B,...",
                 help="two or more agent names, comma-separated (default: all the game's agents)",
             ),
+            option("--exploitability", action="store_true",
+                   help="add each agent's exploitability by every family of challengers to "
+                        "the ratings (slow: see the exploitability command)"),
             *EXECUTOR,
             out_option("--out", "the ratings (.parquet/.csv)", required=True),
             out_option("--matches-out", "also write every match (challenger x table)"),

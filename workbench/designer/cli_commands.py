@@ -150,7 +150,8 @@ def command_ladder(args: argparse.Namespace) -> int:
     count = len(agents) if agents is not None else len(game.agents)
     _describe(args, f"{count} agents, {args.games:,} games per seat of each match")
     result = _run(
-        args, partial(ladder, game, rules, agents, games=args.games, seed=args.seed)
+        args, partial(ladder, game, rules, agents, games=args.games, seed=args.seed,
+                      exploitability=args.exploitability),
     )
     outputs = [
         (result.ratings, args.out),

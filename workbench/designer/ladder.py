@@ -33,6 +33,7 @@ import polars as pl
 from scipy import optimize, stats
 
 from workbench.designer.cells import check_base_rules, check_run, rules_label
+from workbench.designer.exploitability import exploitability as measure_exploitability
 from workbench.designer.moments import Moments
 from workbench.designer.tournaments import check_entrants, play_seatings, seating_tasks
 from workbench.kit.game import Game
@@ -60,11 +61,15 @@ def ladder(
     seed: int,
     executor: Executor | None = None, progress: bool = True, confidence: float = 0.95,
     store: StorePath = None, resume: bool = False, overwrite: bool = False,
+    exploitability: bool | Sequence[str] = False,
 ) -> Ladder:
     """Every agent of ``agents`` (names or agents; None: all of the game's ``AGENTS``, slow
     ones included) alone against a table of every other, ``games`` games in each seat; see the
     module docstring. ``store``/``resume``/``overwrite`` keep finished seatings as ``sweep``
-    does."""
+    does. ``exploitability``: the ratings gain each agent's exploitability, the largest gain of
+    any family of challengers (True: every family; or the families named) alone against its
+    table (``workbench.designer.exploitability`` at its default budget, seed ``seed``; as slow
+    as the agent's table and the families play)."""
     game, games, seed = check_run(game, games, seed)
     rules = check_base_rules(game, rules, "rules")
     everyone = list(game.agents) if agents is None else agents
@@ -87,7 +92,19 @@ def ladder(
         match_moments[challenger, table] = sum(
             (result.by_entrant[challenger] for result in seats), Moments()
         )
-    return _tables(game, rules, names, players, match_moments, confidence, seed)
+    result = _tables(game, rules, names, players, match_moments, confidence, seed)
+    if not exploitability:
+        return result
+    worst = {
+        name: float(measure_exploitability(
+            game, rules, entrant, seed=seed, executor=executor, progress=progress,
+            challengers=None if exploitability is True else list(exploitability),
+        )["gain"].max())
+        for name, entrant in zip(names, entrants, strict=True)
+    }  # fmt: skip
+    ratings = result.ratings.with_columns(
+        exploitability=pl.col("agent").replace_strict(worst, return_dtype=pl.Float64))
+    return result._replace(ratings=ratings)
 
 
 def _tables(

@@ -154,8 +154,8 @@ def psro(
     history: list[dict[str, float]] = []
     played = 0
     sigma = None
-    bar = progress_bar(iterations + 1, enabled=progress, description="equilibrium",
-                       unit="response")  # fmt: skip
+    bar = progress_bar(iterations + 1, enabled=progress, unit="response",
+                       description=f"fitting {selfplay.game}: equilibrium")  # fmt: skip
     try:
         for iteration in range(iterations + 1):
             population = [oracle.make(v) for v in vectors]

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -221,6 +221,9 @@ def fit_policy(
     mixture, found = _equilibrium(selfplay, fitting, rules, params, seed=seed, progress=progress)
     details["equilibrium"] = found
     details["games"] += found.pop("games")
+    details["seconds"] = round(time.perf_counter() - started, 3)
+    if len(mixture) == 1:  # a pure equilibrium: its member is the fitted policy
+        params |= mixture[0]["params"]
     return params, details, mixture
 
 
@@ -296,6 +299,8 @@ class FittedAgent:
         if rules not in self._policies:
             fit = self.fit(rules, progress=progress)
             policy = self.fitting.policy
+            if len(fit.mixture) == 1:  # the equilibrium is pure: the member is the policy
+                fit = replace(fit, params={**fit.params, **fit.mixture[0]["params"]}, mixture=[])
             if not fit.mixture:
                 self._policies[rules] = policy(rules, fit.vector(self.fitting.policy_names))
             else:

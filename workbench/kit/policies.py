@@ -38,8 +38,19 @@ class CompiledPolicy(NamedTuple):
 
 
 def plays_compiled(agent: Any) -> bool:
-    """Can ``agent`` play inside a compiled loop (has it ``compiled_policy()``)?"""
+    """Can ``agent`` play inside a compiled loop (has it ``compiled_policy()``, or is it a
+    mixture of agents that have)?"""
+    if isinstance(agent, Mixture):
+        return all(plays_compiled(component) for component in agent.components)
     return callable(getattr(agent, "compiled_policy", None)) and not isinstance(agent, type)
+
+
+def likeliest(agent: Any) -> Any:
+    """``agent``, or a mixture's component of greatest weight: what a search anchors on when
+    it models a mixed seat (whose component it cannot see)."""
+    if not isinstance(agent, Mixture):
+        return agent
+    return agent.components[int(np.argmax(agent.weights))]
 
 
 class Mixture:
@@ -173,6 +184,6 @@ def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:
 
 
 __all__ = [
-    "MIXTURE_STREAM", "CompiledPolicy", "Mixture", "PolicyTable", "plays_compiled",
+    "MIXTURE_STREAM", "CompiledPolicy", "Mixture", "PolicyTable", "likeliest", "plays_compiled",
     "policy_table", "resolve_mixtures",
 ]  # fmt: skip

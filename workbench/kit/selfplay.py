@@ -386,6 +386,14 @@ def playing_agent(agent: Any, rules: Any) -> Any:
     return agent.policy_for(rules) if hasattr(agent, "policy_for") else agent
 
 
+def agent_for_game(agent: Any, rules: Any, game_seed: SeedLike, seat: int) -> Any:
+    """What plays ``seat`` through one game seeded ``game_seed`` outside self-play (a review,
+    the play-along table): ``playing_agent``, a mixture's component drawn as self-play draws
+    it (``play_resolved``)."""
+    return resolve_mixtures([playing_agent(agent, rules)],
+                            lambda _: generator(game_seed, MIXTURE_STREAM, seat))[0]  # fmt: skip
+
+
 def _build(frame: Frame, labels: list[str], first: int, played: Any) -> pl.DataFrame:
     """A frame of a batch of played games: its recording (or, for a game still building
     frames from States, the finished States as a list)."""

@@ -24,6 +24,7 @@ from workbench.errors import IllegalAction
 from workbench.kit.game import Game
 from workbench.kit.lineup import agent_label
 from workbench.kit.seeding import generator, seed_sequence
+from workbench.kit.selfplay import agent_for_game
 from workbench.play.actions import is_whole, match
 from workbench.play.record import (
     FORMAT,
@@ -105,7 +106,9 @@ class Session:
         self.rules = rules
         self.seat = int(seat)
         self.seed = int(seed)
-        self.agents, self.agent_names = self._lineup(opponents)
+        self.seated, self.agent_names = self._lineup(opponents)
+        # what plays: a fitted seat's policy; a mixed one's component drawn for this game
+        self.agents = {s: agent_for_game(a, rules, self.seed, s) for s, a in self.seated.items()}
         self.generators = {s: generator(self.seed, AGENT_STREAM, s) for s in self.agents}
         #: the generator of an agent choosing for the seat itself (``autoplay``)
         self.seat_generator = generator(self.seed, AGENT_STREAM, self.seat)
@@ -197,7 +200,7 @@ class Session:
         if seat == self.seat:
             return "you"
         name = self.agent_names[seat]
-        return name if name is not None else agent_label(self.agents[seat])
+        return name if name is not None else agent_label(self.seated[seat])
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -244,6 +247,7 @@ class Session:
             agent = self.game.make_agent(agent, self.rules)
         elif not callable(agent) or isinstance(agent, type):
             raise TypeError(f"agent must be an agent name or an agent, got {agent!r}")
+        agent = agent_for_game(agent, self.rules, self.seed, self.seat)
         if decisions is not None and (not is_whole(decisions) or decisions < 0):
             raise ValueError(f"decisions must be a whole number >= 0 or None, got {decisions!r}")
         done = 0

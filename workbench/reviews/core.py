@@ -44,6 +44,7 @@ from workbench.kit.evaluation import (
 from workbench.kit.game import Game
 from workbench.kit.lineup import agent_label
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.selfplay import agent_for_game
 from workbench.reviews.knowledge import Knowledge
 from workbench.reviews.labels import labels
 
@@ -203,8 +204,10 @@ def played_game(game: Any, rules: Any = None, agents: Any = None, *, seed: int =
 
     record = games.get(game)
     rules = record.checked_rules(rules)
-    lineup = record.resolve_agents(rules, agents)
     seed_sequence(seed)  # a clear error for a bad seed
+    seated = record.resolve_agents(rules, agents)
+    lineup = [agent_for_game(agent, rules, seed_sequence(seed), seat)
+              for seat, agent in enumerate(seated)]  # fmt: skip
     deal_seed, rngs = record.selfplay.streams(seed_sequence(seed), rules.players)
     state = record.new_game(rules, seed=deal_seed)
     states, players, actions = [state], [], []
@@ -214,7 +217,7 @@ def played_game(game: Any, rules: Any = None, agents: Any = None, *, seed: int =
         states.append(state)
         players.append(player)
         actions.append(action)
-    names = tuple(agent_label(agent) for agent in lineup)
+    names = tuple(agent_label(agent) for agent in seated)
     return Played(record, rules, tuple(states), tuple(players), tuple(actions), names, seed)
 
 

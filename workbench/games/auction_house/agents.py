@@ -33,6 +33,7 @@ from workbench.games.auction_house.rules import PLAYERS
 from workbench.games.auction_house.sampling import fill_rows
 from workbench.kit.lineup import DecidesOnView, agent_repr
 from workbench.kit.policies import CompiledPolicy, plays_compiled
+from workbench.kit.responses import Parameter
 
 _CARD_ACTION = {OFFER: Offer, TAKE: Take, KITTY: Kitty, PLAY: Play}
 
@@ -114,6 +115,13 @@ class HeuristicAgent(CompiledAgent):
 
     name = "heuristic"
     kind = HEURISTIC
+    #: The constructor's parameters with their defaults and ranges (what a best response
+    #: re-fits).
+    SPACE = (
+        Parameter("give_rank", int(HEURISTIC_DEFAULTS[0]), 1, 10),
+        Parameter("long_suit", int(HEURISTIC_DEFAULTS[1]), 0, 10),
+        Parameter("trade_rank", int(HEURISTIC_DEFAULTS[2]), 1, 11),
+    )
 
     def __init__(self, give_rank: int = int(HEURISTIC_DEFAULTS[0]),
                  long_suit: int = int(HEURISTIC_DEFAULTS[1]),

@@ -29,6 +29,7 @@ from workbench.games.going_gone.policies import (
 from workbench.games.going_gone.rules import Rules
 from workbench.kit.lineup import DecidesOnView, agent_repr
 from workbench.kit.policies import CompiledPolicy
+from workbench.kit.responses import Parameter
 
 
 class CompiledAgent(DecidesOnView):
@@ -113,6 +114,10 @@ class ValuationAgent(CompiledAgent):
     """
 
     name = "valuation"
+    #: The constructor's parameters with their defaults and ranges (what a best response
+    #: re-fits).
+    SPACE = (Parameter("bid_share", 0.6, 0.01, 1.0), Parameter("last_share", 0.85, 0.01, 1.0),
+             Parameter("reserve", 8, 0, 40))  # fmt: skip
 
     def __init__(self, bid_share: float = 0.6, last_share: float = 0.85, reserve: int = 8) -> None:
         self.bid_share = _fraction("bid_share", bid_share)
@@ -138,6 +143,13 @@ class CollectorAgent(CompiledAgent):
     """
 
     name = "collector"
+    #: The constructor's parameters with their defaults and ranges (what a best response
+    #: re-fits; the exact values stay on).
+    SPACE = (
+        Parameter("bid_share", 0.6, 0.01, 1.0), Parameter("last_share", 0.85, 0.01, 1.0),
+        Parameter("reserve", 15, 0, 40), Parameter("projection", 0.5, 0.0, 1.0),
+        Parameter("capture", 0.5, 0.0, 1.0),
+    )  # fmt: skip
 
     def __init__(
         self, bid_share: float = 0.6, last_share: float = 0.85, reserve: int = 15,

@@ -23,7 +23,9 @@ from workbench.games.going_gone.engine import Observation
 from workbench.games.going_gone.holdings import mask_of, tables_of
 from workbench.games.going_gone.positions import play_from, policy_table_of, stream_keys
 from workbench.games.going_gone.sampling import Sampler, sample_states
+from workbench.kit.policies import likeliest
 from workbench.kit.search import SearchAgent, Searching, sequential_halving, split_wins
+from workbench.kit.seeding import generator
 
 #: Factors the model's bids are scaled by to make the other bidding candidates.
 BID_SCALES = (0.5, 1.5)
@@ -73,7 +75,7 @@ class GoingGoneSearchAgent(SearchAgent):
         self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
     ) -> tuple[list[Action], bool]:
         """The candidates, led by the model's own choice (the anchor)."""
-        policy = self.rollout_agents(observation.rules)[0]
+        policy = likeliest(self.rollout_agents(observation.rules)[0])
         return candidates(policy, observation, legal_actions), self.margin > 0
 
     def compile_rollouts(self, rules: Any, agents: Sequence[Any]) -> tuple:
@@ -94,10 +96,11 @@ class GoingGoneSearchAgent(SearchAgent):
         def play_round(alive: list[int], fillings: int) -> tuple[np.ndarray, None]:
             # row: candidate * fillings + f
             positions = sampler.positions(rng, fillings, times=len(alive))
-            keys = stream_keys(int(rng.integers(2**63)), fillings)
-            positions.keys.reshape(len(alive), fillings)[:] = keys
+            seed = int(rng.integers(2**63))
+            positions.keys.reshape(len(alive), fillings)[:] = stream_keys(seed, fillings)
             _write_actions(observation, positions, [actions[i] for i in alive], fillings)
-            assignment = table.assignment(len(positions.keys))
+            # each filling's policies (drawn where a seat is mixed), the same for every copy
+            assignment = np.tile(table.assignment(fillings, generator(seed)), (len(alive), 1))
             scores, _ = play_positions(rules, tables, table, assignment, positions)
             return split_wins(scores)[:, seat].reshape(len(alive), fillings).sum(axis=1), None
 

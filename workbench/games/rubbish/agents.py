@@ -24,6 +24,7 @@ from workbench.games.rubbish.positions import (
 from workbench.games.rubbish.sampling import destined_won_by_geek
 from workbench.kit.lineup import agent_repr
 from workbench.kit.policies import CompiledPolicy
+from workbench.kit.responses import Parameter
 
 
 class CompiledAgent:
@@ -92,8 +93,13 @@ class HeuristicAgent(CompiledAgent):
 
     name = "heuristic"
     kind = policies.HEURISTIC
-    #: The parameter vector's entries, in order.
-    PARAMETERS = ("max_wanted_bid", "gain_share", "cheapskate_share", "last_round_share")
+    #: The constructor's parameters with their defaults and ranges, in the vector's order (what
+    #: a best response re-fits, and the fitted policy's space).
+    SPACE = (
+        Parameter("max_wanted_bid", 15, 0, 40), Parameter("gain_share", 0.5, 0.0, 1.0),
+        Parameter("cheapskate_share", 0.7, 0.0, 1.0), Parameter("last_round_share", 0.9, 0.0, 1.0),
+    )  # fmt: skip
+    PARAMETERS = tuple(parameter.name for parameter in SPACE)
 
     def __init__(
         self, max_wanted_bid: int = 15, gain_share: float = 0.5, cheapskate_share: float = 0.7,

@@ -18,6 +18,7 @@ from workbench.games.shared_budget.policies import COVERAGE, RANDOM
 from workbench.games.shared_budget.positions import bid_spread, decide
 from workbench.games.shared_budget.solver import Solution
 from workbench.kit.policies import CompiledPolicy
+from workbench.kit.responses import Parameter
 
 
 def require_choice(legal_actions: Sequence[Action]) -> None:
@@ -91,6 +92,11 @@ class CoverageHeuristic(CompiledAgent):
     the sure-win bid); 0 is deterministic. The classroom group buys a card when it adds a
     missing function and is affordable. The compiled policy's vector: (jitter, share, margin).
     """
+
+    #: The constructor's parameters with their defaults and ranges (what a best response
+    #: re-fits).
+    SPACE = (Parameter("jitter", 2, 0, 8), Parameter("share", 1.0, 0.0, 2.0),
+             Parameter("margin", 1, 0, 6))  # fmt: skip
 
     def __init__(self, jitter: int = 2, share: float = 1.0, margin: int = 1) -> None:
         allowed = "a non-negative int"

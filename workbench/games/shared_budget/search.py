@@ -14,7 +14,7 @@ from workbench.games.shared_budget.engine import Action, Observation, State
 from workbench.games.shared_budget.positions import play_candidates, play_from
 from workbench.games.shared_budget.sampling import sample_bids, sample_states
 from workbench.kit.lineup import agent_repr
-from workbench.kit.policies import PolicyTable, plays_compiled, policy_table
+from workbench.kit.policies import PolicyTable, likeliest, plays_compiled, policy_table
 from workbench.kit.search import SearchAgent, Searching, sequential_halving, split_wins
 from workbench.kit.seeding import SeedLike
 from workbench.kit.selfplay import playing_agent
@@ -115,7 +115,7 @@ class SharedBudgetSearchAgent(SearchAgent):
         classroom group (and a finished game): every legal action, unanchored."""
         if observation.rules.variant == "classroom" or observation.card is None:
             return list(legal_actions), False
-        model = self.rollout_agents(observation.rules)[observation.player]
+        model = likeliest(self.rollout_agents(observation.rules)[observation.player])
         anchor = model(observation, legal_actions, rng)
         others = [bid for bid in candidates(observation, legal_actions) if bid != anchor]
         return [anchor, *others], True
