@@ -7,8 +7,8 @@ import polars as pl
 import pytest
 from scipy.stats import binomtest
 
-from workbench.kit.policies import CompiledPolicy, Mixture, policy_table
-from workbench.kit.seeding import generator
+from workbench.kit.policies import CompiledPolicy, Mixture, policy_table, resolve_mixtures
+from workbench.kit.seeding import seed_sequence
 
 
 class _Compiled:
@@ -30,18 +30,22 @@ def test_a_table_has_one_row_per_distinct_policy_and_a_fixed_seat_plays_its_own(
         policy_table([a, object()])
 
 
-def test_a_mixed_seat_draws_its_row_per_game_with_the_weights_and_leaves_the_rng_alone():
+def test_a_mixed_seat_draws_its_row_per_game_as_the_step_engine_draws_its_component():
     a, b, c = _Compiled(1), _Compiled(2), _Compiled(3)
-    table = policy_table([Mixture([a, b], [1, 3]), c])
+    mixed = Mixture([a, b], [1, 3])
+    table = policy_table([mixed, c])
     assert table.mixed and table.choices == (((0, 1), (0.25, 0.75)), ((2,), (1.0,)))
-    rng = generator(7, 1)
-    before = rng.bit_generator.state
-    rows = table.assignment(4000, rng)
-    assert rng.bit_generator.state == before  # drawn from a sub-stream: the batch is unchanged
+    run = seed_sequence(7)
+    rows = table.assignment(4000, run)
     assert (rows[:, 1] == 2).all() and set(rows[:, 0]) == {0, 1}
     assert binomtest(int((rows[:, 0] == 1).sum()), 4000, 0.75).pvalue > 0.001
-    assert (table.assignment(4000, generator(7, 1)) == rows).all()  # seeded
-    with pytest.raises(ValueError, match="pass the batch's rng"):
+    assert (table.assignment(10, run, first=100) == rows[100:110]).all()  # a later batch
+    for game in range(40):  # the step engine's game (run, g) seats the same component
+        seated = resolve_mixtures([mixed, c], seed_sequence(7, game))
+        assert seated == [(a, b)[rows[game, 0]], c]
+    playouts = table.playout_assignment(3, 5, 11)  # row i * 5 + p: game p of the run (11, i)
+    assert (playouts[5:10] == table.assignment(5, seed_sequence(11, 1))).all()
+    with pytest.raises(ValueError, match="pass the run's seed"):
         table.assignment(2)
 
 

@@ -124,16 +124,18 @@ def symmetric_equilibrium(
 
 @dataclass(frozen=True)
 class Oracle:
-    """A policy family the oracle searches: ``make(vector)`` -> agent over ``space``."""
+    """A policy family the oracle searches: ``make(vector)`` -> agent over ``space``; ``name``
+    says which family a member came from (the fit records it)."""
 
     make: Callable[[Sequence[float]], Any]
     space: tuple[Parameter, ...]
+    name: str = ""
 
 
 def psro(
     selfplay: Any,
     rules: Any,
-    oracle: Oracle,
+    oracles: Oracle | Sequence[Oracle],
     start: Sequence[Sequence[float]],
     *,
     play: Callable[[list[Any], np.ndarray, Any], np.ndarray],
@@ -143,49 +145,61 @@ def psro(
     search_games: int = 100,
     seed: int = 0,
     progress: bool = False,
-) -> tuple[list[list[float]], list[float], dict[str, Any]]:
-    """Grow a population from ``start`` (parameter vectors) until the oracle's best response to
-    the population's equilibrium gains at most ``tolerance`` over fair share (on its fresh
-    deals) or ``iterations`` responses were added. Returns the members' vectors and their
-    equilibrium weights (members of weight under 0.1% dropped) and the run's details: each
-    iteration's meta-game gain, the response's gain, games and seconds."""
+) -> tuple[list[tuple[int, list[float]]], list[float], dict[str, Any]]:
+    """Grow a population from ``start`` (parameter vectors of the first oracle's family) until
+    the best response of every family (``oracles``: one or several) to the population's
+    equilibrium gains at most ``tolerance`` over fair share (on its fresh deals), or
+    ``iterations`` responses were added; each iteration adds the response that gains most.
+    Returns the members as (oracle index, vector) with their equilibrium weights (members of
+    weight under 0.1% dropped) and the run's details: each iteration's meta-game gain, the
+    response's family and gain, games and seconds."""
+    oracles = [oracles] if isinstance(oracles, Oracle) else list(oracles)
     started = time.perf_counter()
-    vectors = [list(map(float, v)) for v in start]
-    history: list[dict[str, float]] = []
+    members = [(0, list(map(float, v))) for v in start]
+    history: list[dict[str, Any]] = []
     played = 0
     sigma = None
     bar = progress_bar(iterations + 1, enabled=progress, unit="response",
                        description=f"fitting {selfplay.game}: equilibrium")  # fmt: skip
     try:
         for iteration in range(iterations + 1):
-            population = [oracle.make(v) for v in vectors]
+            population = [oracles[family].make(v) for family, v in members]
             meta = meta_game(play, population, rules.players, games=meta_games,
                              seed=seed_sequence(seed, iteration))  # fmt: skip
             played += int(meta.games.sum())
             previous = None if sigma is None else np.append(sigma, 1e-3)
             sigma = symmetric_equilibrium(meta, start=previous)
-            step = {"members": len(vectors), "meta_gain": round(meta.gain(sigma), 4)}
+            step: dict[str, Any] = {"members": len(members),
+                                    "meta_gain": round(meta.gain(sigma), 4)}  # fmt: skip
             if iteration == iterations:
                 history.append(step)
                 break
             table = Mixture(population, sigma, name="equilibrium")
-            params, details = best_response(
-                selfplay, rules, oracle.make, oracle.space, table, games=search_games,
-                seed=seed * 1000 + iteration, probes=32 if iteration else 64,
-            )  # fmt: skip
-            gain = details["share"] - 1 / rules.players
-            played += details["games"]
-            history.append({**step, "response_gain": round(gain, 4)})
+            best = None
+            for family, oracle in enumerate(oracles):
+                params, details = best_response(
+                    selfplay, rules, oracle.make, oracle.space, table, games=search_games,
+                    seed=seed * 1000 + iteration + 100_000 * family,
+                    probes=32 if iteration else 64,
+                )  # fmt: skip
+                played += details["games"]
+                gain = details["share"] - 1 / rules.players
+                if best is None or gain > best[0]:
+                    best = (gain, family, [params[p.name] for p in oracle.space])
+            assert best is not None
+            gain, family, vector = best
+            history.append({**step, "response": oracles[family].name,
+                            "response_gain": round(gain, 4)})  # fmt: skip
             bar.update(1)
             if gain <= tolerance:
                 break
-            vectors.append([params[p.name] for p in oracle.space])
+            members.append((family, vector))
     finally:
         bar.close()
     keep = [i for i, w in enumerate(sigma) if w >= 1e-3]
     weights = [float(sigma[i]) for i in keep]
     total = math.fsum(weights)
-    return ([vectors[i] for i in keep], [w / total for w in weights],
+    return ([members[i] for i in keep], [w / total for w in weights],
             {"iterations": history, "games": played,
              "seconds": round(time.perf_counter() - started, 2)})  # fmt: skip
 

@@ -65,12 +65,15 @@ class Equilibrium:
     #: Games per multiset of members in the meta-game; per seat and candidate in the oracle.
     meta_games: int = 48
     search_games: int = 100
+    #: Also search the families of the fitting's opponents that declare a parameter space
+    #: (``SPACE``): the mixture may then hold hand-written members.
+    rivals: bool = False
 
     @property
     def version(self) -> str:
         """Part of the cache key: a fit made with other settings is another fit."""
         return (f"psro-1:{self.iterations}:{self.tolerance}:{self.meta_games}:"
-                f"{self.search_games}")  # fmt: skip
+                f"{self.search_games}" + (":rivals" if self.rivals else ""))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -222,7 +225,7 @@ def fit_policy(
     details["equilibrium"] = found
     details["games"] += found.pop("games")
     details["seconds"] = round(time.perf_counter() - started, 3)
-    if len(mixture) == 1:  # a pure equilibrium: its member is the fitted policy
+    if len(mixture) == 1 and "family" not in mixture[0]:  # pure: the member is the policy
         params |= mixture[0]["params"]
     return params, details, mixture
 
@@ -235,18 +238,34 @@ def _equilibrium(
     stage's parameters kept), as the Fit's ``mixture`` entries and the stage's details."""
     settings = fitting.equilibrium
     rest = [params[p.name] for p in fitting.refined]
-    oracle = Oracle(lambda vector: fitting.policy(rules, [*vector, *rest]), fitting.parameters)
+    oracles = [Oracle(lambda vector: fitting.policy(rules, [*vector, *rest]),
+                      fitting.parameters)]  # fmt: skip
+    if settings.rivals:
+        oracles += [
+            Oracle(functools.partial(_hand_written, rival), tuple(rival.SPACE), rival.__name__)
+            for rival in fitting.opponents if getattr(rival, "SPACE", ())
+        ]  # fmt: skip
     start = [params[name] for name in fitting.names]
     play = functools.partial(selfplay.assigned_win_shares, rules)
-    vectors, weights, details = psro(
-        selfplay, rules, oracle, [start], play=play,
+    members, weights, details = psro(
+        selfplay, rules, oracles, [start], play=play,
         iterations=settings.iterations, tolerance=settings.tolerance,
         meta_games=settings.meta_games, search_games=settings.search_games, seed=seed,
         progress=progress,
     )  # fmt: skip
-    mixture = [{"weight": w, "params": dict(zip(fitting.names, v, strict=True))}
-               for v, w in zip(vectors, weights, strict=True)]  # fmt: skip
+    mixture = []
+    for (family, vector), weight in zip(members, weights, strict=True):
+        oracle = oracles[family]
+        entry = {"weight": weight,
+                 "params": {p.name: float(v) for p, v in zip(oracle.space, vector, strict=True)}}
+        mixture.append({**entry, "family": oracle.name} if family else entry)
     return mixture, details
+
+
+def _hand_written(agent_class: type, vector: Sequence[float]) -> Any:
+    """A hand-written agent with its ``SPACE``'s parameters at ``vector``."""
+    return agent_class(**{p.name: p.typed(v) for p, v in zip(agent_class.SPACE, vector,
+                                                            strict=True)})  # fmt: skip
 
 
 def fitted_parameters(
@@ -299,21 +318,40 @@ class FittedAgent:
         if rules not in self._policies:
             fit = self.fit(rules, progress=progress)
             policy = self.fitting.policy
-            if len(fit.mixture) == 1:  # the equilibrium is pure: the member is the policy
+            pure = len(fit.mixture) == 1 and "family" not in fit.mixture[0]
+            if pure:  # the equilibrium is pure: the member is the policy
                 fit = replace(fit, params={**fit.params, **fit.mixture[0]["params"]}, mixture=[])
             if not fit.mixture:
                 self._policies[rules] = policy(rules, fit.vector(self.fitting.policy_names))
             else:
-                names = self.fitting.policy_names
-                members = [policy(rules, [{**fit.params, **member["params"]}[name]
-                                          for name in names])
-                           for member in fit.mixture]  # fmt: skip
+                members = [self._member(rules, fit, member) for member in fit.mixture]
                 weights = [member["weight"] for member in fit.mixture]
                 self._policies[rules] = Mixture(members, weights, name=self.name)
         return self._policies[rules]
 
+    def _member(self, rules: Any, fit: Fit, member: dict[str, Any]) -> Any:
+        """One member of a fit's mixture: the fitted policy at its parameters (the rest the
+        fit's), or a hand-written rival (``family``: its class name among the opponents)."""
+        family = member.get("family")
+        if family is None:
+            params = {**fit.params, **member["params"]}
+            return self.fitting.policy(rules, [params[name] for name in self.fitting.policy_names])
+        rivals = {rival.__name__: rival for rival in self.fitting.opponents}
+        if family not in rivals:
+            raise ValueError(f"this fit's mixture holds a member of {family!r}, which is not "
+                             f"among the fitting's opponents {sorted(rivals)}")  # fmt: skip
+        return _hand_written(rivals[family], [member["params"][p.name]
+                                              for p in rivals[family].SPACE])  # fmt: skip
+
     def __call__(self, observation: Any, legal_actions: Sequence[Any], rng: Any) -> Any:
-        return self.policy_for(observation.rules)(observation, legal_actions, rng)
+        policy = self.policy_for(observation.rules)
+        if isinstance(policy, Mixture):
+            raise TypeError(
+                f"the {self.name} agent plays a mixture under these rules, one member per game: "
+                "seat it in a line-up (simulate, the play-along table, a review), or play "
+                "agent.policy_for(rules).for_game(rng) for one game"
+            )
+        return policy(observation, legal_actions, rng)
 
 
 def fit_function(agent_class: type[FittedAgent]) -> Callable[..., Fit]:

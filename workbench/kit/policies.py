@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from workbench.kit.lineup import agent_label
-from workbench.kit.seeding import generator
+from workbench.kit.seeding import seed_sequence
 
 #: The sub-stream (of a batch's or a game's stream) that mixed seats draw their policies from,
 #: apart from every other draw, so a line-up without a mixture plays exactly as before.
@@ -101,11 +101,41 @@ class Mixture:
         )
 
 
-def resolve_mixtures(agents: Sequence[Any], rng_of_seat: Any) -> list[Any]:
-    """``agents`` with each mixture replaced by the component it plays this game, drawn from
-    ``rng_of_seat(seat)`` (a Generator)."""
-    return [agent.for_game(rng_of_seat(seat)) if isinstance(agent, Mixture) else agent
-            for seat, agent in enumerate(agents)]  # fmt: skip
+def split_seed(game_seed: np.random.SeedSequence) -> tuple[np.random.SeedSequence, int]:
+    """A game's seed as (the run's seed, the game's index): ``seed_sequence(seed, g)`` ->
+    (``seed``, g); a seed without a game key is game 0 of itself."""
+    keys = game_seed.spawn_key
+    if not keys:
+        return game_seed, 0
+    return np.random.SeedSequence(game_seed.entropy, spawn_key=keys[:-1]), int(keys[-1])
+
+
+def mixture_uniforms(run_seed: np.random.SeedSequence, games: Any, seats: int) -> np.ndarray:
+    """The uniform each seat of each game (index ``games``) of a run seeded ``run_seed`` draws
+    its mixture's component with: (games, seats). Counter-based (SplitMix64 of a key from the
+    run's seed and the game and seat), so a game draws the same whether the step engine plays
+    it alone or a compiled loop plays it in a batch."""
+    key = np.random.SeedSequence(run_seed.entropy, spawn_key=(*run_seed.spawn_key,
+                                                              MIXTURE_STREAM))  # fmt: skip
+    z = np.asarray(games, np.uint64).reshape(-1, 1) * np.uint64(1024)
+    z = z + np.arange(1, seats + 1, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        z = key.generate_state(1, np.uint64)[0] + z * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+
+
+def resolve_mixtures(agents: Sequence[Any], game_seed: np.random.SeedSequence) -> list[Any]:
+    """``agents`` with each mixture replaced by the component it plays in the game seeded
+    ``game_seed`` (``mixture_uniforms`` of its run and index: what a compiled loop draws)."""
+    if not any(isinstance(agent, Mixture) for agent in agents):
+        return list(agents)
+    run_seed, game = split_seed(game_seed)
+    uniforms = mixture_uniforms(run_seed, [game], len(agents))[0]
+    return [agent.components[agent.draw(float(u))] if isinstance(agent, Mixture) else agent
+            for agent, u in zip(agents, uniforms, strict=True)]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -132,22 +162,31 @@ class PolicyTable:
     def mixed(self) -> bool:
         return any(len(rows) > 1 for rows, _ in self.choices)
 
-    def assignment(self, games: int, rng: np.random.Generator | None = None) -> np.ndarray:
-        """The row each seat plays in each of ``games`` games: (games, n) int64. A mixed seat's
-        rows are drawn from the sub-stream ``MIXTURE_STREAM`` of ``rng``'s seed (``rng``
-        itself is not advanced, so the game's own draws stay as they were)."""
+    def assignment(
+        self, games: int, run_seed: np.random.SeedSequence | None = None, first: int = 0
+    ) -> np.ndarray:
+        """The row each seat plays in games ``first`` .. ``first + games - 1`` of a run seeded
+        ``run_seed``: (games, n) int64. A mixed seat's row is drawn with ``mixture_uniforms``
+        (as the step engine draws that game's component), so no other stream moves."""
         assignment = np.ascontiguousarray(np.tile(self.seats, (games, 1)))
         if not self.mixed:
             return assignment
-        if rng is None:
-            raise ValueError("a mixed seat's policies are drawn per game: pass the batch's rng")
-        uniforms = generator(rng.bit_generator.seed_seq, MIXTURE_STREAM).random(
-            (games, len(self.choices)))  # fmt: skip
+        if run_seed is None:
+            raise ValueError("a mixed seat's policies are drawn per game: pass the run's seed")
+        uniforms = mixture_uniforms(run_seed, np.arange(first, first + games), len(self.choices))
         for seat, (rows, weights) in enumerate(self.choices):
             if len(rows) > 1:
                 picked = np.searchsorted(np.cumsum(weights), uniforms[:, seat], side="right")
                 assignment[:, seat] = np.asarray(rows)[np.minimum(picked, len(rows) - 1)]
         return assignment
+
+    def playout_assignment(self, states: int, playouts: int, seed: Any) -> np.ndarray:
+        """The rows of ``playouts`` continuations of each of ``states`` positions (row
+        ``i * playouts + p``), each continuation a game of the run (``seed``, i) as the kit's
+        step-engine ``play_from`` plays it."""
+        return np.ascontiguousarray(np.concatenate([
+            self.assignment(playouts, seed_sequence(seed, i)) for i in range(states)
+        ]))  # fmt: skip
 
 
 def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:

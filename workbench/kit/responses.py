@@ -32,6 +32,11 @@ class Parameter:
     low: float
     high: float
 
+    def typed(self, value: float) -> Any:
+        """``value`` as a constructor argument: whole numbers stay whole (a start given as an
+        int), the rest floats."""
+        return round(value) if isinstance(self.start, int) else float(value)
+
     def __post_init__(self) -> None:
         if not self.low <= self.start <= self.high:
             raise ValueError(

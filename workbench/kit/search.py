@@ -28,7 +28,7 @@ import numba
 import numpy as np
 
 from workbench.checks import whole_number
-from workbench.kit.policies import MIXTURE_STREAM, resolve_mixtures
+from workbench.kit.policies import resolve_mixtures
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
 from workbench.kit.selfplay import playing_agent
 
@@ -260,16 +260,15 @@ def step_play_from(
 ) -> np.ndarray:
     """Play ``playouts`` continuations of each State to the end with the step engine; final
     ``scores`` with shape (states, playouts, seats). Playout p of state i draws seat s's
-    randomness from sub-stream (i, p, s) of ``seed`` (a mixed seat its component from that
-    stream's ``MIXTURE_STREAM``)."""
+    randomness from sub-stream (i, p, s) of ``seed``; a mixed seat plays the component of game
+    p of the run (``seed``, i), as ``PolicyTable.playout_assignment`` draws it."""
     states = list(states) if isinstance(states, list | tuple) else [states]
     playouts = whole_number("playouts", playouts, low=1)
     out = None
     for i, start in enumerate(states):
         for p in range(playouts):
             rngs = [generator(seed_sequence(seed, i, p, s)) for s in range(len(agents))]
-            seated = resolve_mixtures(agents, lambda s, i=i, p=p: generator(
-                seed_sequence(seed, i, p, s), MIXTURE_STREAM))  # fmt: skip
+            seated = resolve_mixtures(agents, seed_sequence(seed, i, p))
             state = start
             while (player := state.to_play) is not None:
                 action = seated[player](state.observation(player), state.legal_actions(),

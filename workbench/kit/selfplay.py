@@ -24,7 +24,13 @@ from workbench.checks import flag, instance_or_default, whole_number
 from workbench.kit.batching import use_fast_engine
 from workbench.kit.frames import shares as win_shares_of
 from workbench.kit.lineup import agent_label, seated_agents
-from workbench.kit.policies import MIXTURE_STREAM, policy_table, resolve_mixtures
+from workbench.kit.policies import (
+    Mixture,
+    mixture_uniforms,
+    policy_table,
+    resolve_mixtures,
+    split_seed,
+)
 from workbench.kit.progress import progress_bar
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
 
@@ -82,7 +88,9 @@ class FastEngine:
         """``size`` new games with one agent (or mixture) per seat, as self-play plays a batch:
         their policy table, each game's rows drawn from ``rng``'s mixture stream."""
         table = policy_table(agents, width=self.width)
-        return self.play(rules, table, table.assignment(size, rng), size, rng, first_game, wanted)
+        run_seed, _ = split_seed(rng.bit_generator.seed_seq)  # the batch's stream is (seed, b)
+        return self.play(rules, table, table.assignment(size, run_seed, first_game), size, rng,
+                         first_game, wanted)  # fmt: skip
 
     def supports(self, agents: Sequence[Any]) -> bool:
         """Can this engine play every one of these agents (every component of a mixture)?"""
@@ -151,10 +159,10 @@ class SelfPlay:
         with ``act_on_view(player, view, rng)``, in a game whose State has ``view(player)`` (a
         compact form of what the seat knows), decides from that view instead of an Observation
         and the legal actions: the same decision, drawing the same random numbers, cheaper. A
-        mixed seat (``workbench.kit.policies.Mixture``) plays the component drawn for it from
-        the game's sub-stream (``MIXTURE_STREAM``, seat)."""
+        mixed seat (``workbench.kit.policies.Mixture``) plays the component drawn for it by
+        ``mixture_uniforms`` (as the compiled loop draws it for the same game)."""
         deal_seed, rngs = self.streams(seed_sequence(game_seed), rules.players)
-        agents = resolve_mixtures(agents, lambda seat: generator(game_seed, MIXTURE_STREAM, seat))
+        agents = resolve_mixtures(agents, seed_sequence(game_seed))
         state = self.new_game(rules, seed=deal_seed)
         viewers = [getattr(agent, "act_on_view", None) for agent in agents]
         if not hasattr(state, "view"):
@@ -390,8 +398,12 @@ def agent_for_game(agent: Any, rules: Any, game_seed: SeedLike, seat: int) -> An
     """What plays ``seat`` through one game seeded ``game_seed`` outside self-play (a review,
     the play-along table): ``playing_agent``, a mixture's component drawn as self-play draws
     it (``play_resolved``)."""
-    return resolve_mixtures([playing_agent(agent, rules)],
-                            lambda _: generator(game_seed, MIXTURE_STREAM, seat))[0]  # fmt: skip
+    agent = playing_agent(agent, rules)
+    if not isinstance(agent, Mixture):
+        return agent
+    run_seed, game = split_seed(seed_sequence(game_seed))
+    uniform = float(mixture_uniforms(run_seed, [game], seat + 1)[0, seat])
+    return agent.components[agent.draw(uniform)]
 
 
 def _build(frame: Frame, labels: list[str], first: int, played: Any) -> pl.DataFrame:

@@ -21,8 +21,9 @@ from workbench.games.shared_budget.search import (
     standing_play_from,
     win_shares,
 )
+from workbench.kit.policies import likeliest, resolve_mixtures
 from workbench.kit.search import SearchAgent
-from workbench.kit.seeding import generator
+from workbench.kit.seeding import generator, seed_sequence
 
 
 def _position(rules, bids):
@@ -44,8 +45,9 @@ def test_standings_match_the_step_engine(teams, bids):
     rng = generator(5, 0)  # play_from: position i's playouts all draw from (seed, i)
     for playout in range(6):
         final = state
+        seated = resolve_mixtures(agents, seed_sequence(5, 0, playout))  # game p of (seed, i)
         while (seat := final.to_play) is not None:
-            final = final.apply(agents[seat](final.observation(seat), final.legal_actions(), rng))
+            final = final.apply(seated[seat](final.observation(seat), final.legal_actions(), rng))
         result = final.result()
         expected = [s + b / (rules.budget + 1) for s, b in zip(result.scores, result.budgets,
                                                                strict=True)]  # fmt: skip
@@ -73,7 +75,7 @@ def test_the_compiled_evaluation_gives_the_kits_values(teams, tiebreak):
             assert compiled[0] == kit[0]
             np.testing.assert_array_equal(compiled[1], kit[1])
             compared += len(actions) > 1
-            state = state.apply(policy(observation, legal, rng))
+            state = state.apply(likeliest(policy)(observation, legal, rng))
     assert compared >= 3 * rules.rounds * teams // 2
 
 
@@ -88,8 +90,9 @@ def test_candidates_are_the_alternatives_to_the_fitted_bid():
 
 
 def _decisions(rules, games):
-    """Every (observation, legal actions) a seat meets in seeded fitted self-play."""
-    fitted = make_agent("fitted")
+    """Every (observation, legal actions) a seat meets in seeded self-play of the fitted
+    mixture's likeliest member."""
+    fitted = likeliest(make_agent("fitted").policy_for(rules))
     found = []
     for game in range(games):
         state = new_game(rules, seed=game)
@@ -108,7 +111,8 @@ def test_a_margin_above_one_win_always_writes_the_models_bid(model):
     rules = Rules(teams=3)
     options = {} if model is None else {"model": model}
     search = make_agent("search", budget=8, margin=1.5, **options)
-    model = make_agent("fitted").policy_for(rules) if model is None else model
+    # the search anchors on its model's likeliest component where the model is a mixture
+    model = likeliest(make_agent("fitted").policy_for(rules)) if model is None else model
     for index, (observation, legal) in enumerate(_decisions(rules, 2)):
         expected = model(observation, legal, generator(4, index))
         assert search(observation, legal, generator(4, index)) == expected
@@ -119,7 +123,7 @@ def test_search_deviates_from_the_fitted_bid_only_when_it_pays():
     a lone search team takes more than its fair share of 1/3 against two fitted teams, and
     two search teams hold a lone fitted team to about its fair share and a random one far below
     it (the unanchored search, on the ladder: a lone fitted team 0.95, a lone random one 0.40;
-    here, 20 games per seat: 0.41, 0.30 and 0.05)."""
+    here, 20 games per seat, against the equilibrium mixture: about 0.4, 0.3 and 0.125)."""
     rules = Rules(teams=3)
     share = {}
     for lone, table in [("search", "fitted"), ("fitted", "search"), ("random", "search")]:
@@ -132,7 +136,7 @@ def test_search_deviates_from_the_fitted_bid_only_when_it_pays():
         share[lone, table] = wins / 60
     assert share["search", "fitted"] > 1 / 3
     assert share["fitted", "search"] < 0.35
-    assert share["random", "search"] < 0.1
+    assert share["random", "search"] < 0.15
 
 
 def test_search_plays_legally_and_reproducibly():

@@ -20,7 +20,7 @@ from workbench.games.auction_house.engine import PHASES, State
 from workbench.games.auction_house.observation import PHASE_CODE, Observation, step_of
 from workbench.games.auction_house.policies import KIND_NAMES, lineup_table
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, Rules
-from workbench.kit.policies import PolicyTable, plays_compiled
+from workbench.kit.policies import PolicyTable, plays_compiled, split_seed
 from workbench.kit.seeding import SeedLike, generator
 from workbench.kit.streams import shuffle_rows
 
@@ -180,7 +180,8 @@ def play_new_games(
     per game), drawing their chance and every decision's uniform from ``rng`` (in the module
     docstring's order)."""
     table = lineup_table(agents)
-    return play_dealt(rules, table, table.assignment(games, rng), games, rng)
+    run_seed, _ = split_seed(rng.bit_generator.seed_seq)
+    return play_dealt(rules, table, table.assignment(games, run_seed), games, rng)
 
 
 def play_dealt(
@@ -249,7 +250,8 @@ def playout_details(
     first_deal = int(rows[:, layout.DEAL].min())
     u = rng.random((rules.deals - first_deal + 1, len(rows), layout.SLOTS))
     table = lineup_table(agents)
-    recording = play_positions(rules, table, table.assignment(len(rows), rng), rows,
+    assignment = table.playout_assignment(len(states), playouts, seed)
+    recording = play_positions(rules, table, assignment, rows,
                                trump_cards, shuffles, u, first_deal)  # fmt: skip
     scores = rows[:, layout.SCORES : layout.SCORES + PLAYERS].astype(np.float64)
     return scores.reshape(len(states), playouts, PLAYERS), (trump_cards, shuffles), recording

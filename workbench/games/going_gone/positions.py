@@ -23,7 +23,7 @@ from workbench.games.going_gone.holdings import mask_of, tables_of
 from workbench.games.going_gone.policies import KINDS, PARAMETERS
 from workbench.games.going_gone.rules import Rules
 from workbench.kit.policies import PolicyTable, policy_table
-from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.seeding import SeedLike, seed_sequence
 
 PHASES = {"bid": BID, "sell": SELL, "over": OVER}
 
@@ -87,7 +87,9 @@ def play_from(
     positions = repeat_positions(positions_of_states(states), playouts)
     keys = stream_keys(seed, len(states) * playouts).reshape(len(states), playouts)
     positions.keys[:] = keys.T.ravel()
-    assignment = table.assignment(len(positions.keys), generator(seed))
+    n = table.playout_assignment(len(states), playouts, seed)  # row i * playouts + p
+    assignment = np.ascontiguousarray(
+        n.reshape(len(states), playouts, -1).transpose(1, 0, 2).reshape(len(positions.keys), -1))
     scores, _ = play_positions(rules, tables_of(rules), table, assignment, positions)
     return scores.reshape(playouts, len(states), -1).transpose(1, 0, 2).astype(np.float64)
 

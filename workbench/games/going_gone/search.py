@@ -25,7 +25,6 @@ from workbench.games.going_gone.positions import play_from, policy_table_of, str
 from workbench.games.going_gone.sampling import Sampler, sample_states
 from workbench.kit.policies import likeliest
 from workbench.kit.search import SearchAgent, Searching, sequential_halving, split_wins
-from workbench.kit.seeding import generator
 
 #: Factors the model's bids are scaled by to make the other bidding candidates.
 BID_SCALES = (0.5, 1.5)
@@ -100,7 +99,7 @@ class GoingGoneSearchAgent(SearchAgent):
             positions.keys.reshape(len(alive), fillings)[:] = stream_keys(seed, fillings)
             _write_actions(observation, positions, [actions[i] for i in alive], fillings)
             # each filling's policies (drawn where a seat is mixed), the same for every copy
-            assignment = np.tile(table.assignment(fillings, generator(seed)), (len(alive), 1))
+            assignment = np.tile(table.playout_assignment(fillings, 1, seed), (len(alive), 1))
             scores, _ = play_positions(rules, tables, table, assignment, positions)
             return split_wins(scores)[:, seat].reshape(len(alive), fillings).sum(axis=1), None
 

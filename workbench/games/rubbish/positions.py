@@ -18,8 +18,8 @@ from workbench.games.rubbish.compiled import Positions, Recording, Tables
 from workbench.games.rubbish.engine import Action, Observation, State
 from workbench.games.rubbish.policies import preferred_bids
 from workbench.games.rubbish.rules import Rules
-from workbench.kit.policies import PolicyTable, policy_table
-from workbench.kit.seeding import SeedLike, generator
+from workbench.kit.policies import PolicyTable, policy_table, split_seed
+from workbench.kit.seeding import SeedLike, generator, seed_sequence
 
 
 @lru_cache(maxsize=64)
@@ -70,12 +70,13 @@ NO_RECORDING = empty_recording(0, 0, 0)
 
 def play_positions(
     rules: Rules, positions: Positions, agents: Sequence[Any], uniforms: np.ndarray,
-    recording: Recording | None = None, rng: np.random.Generator | None = None,
+    recording: Recording | None = None, seed: SeedLike | None = None,
 ) -> Positions:  # fmt: skip
     """Play every game of ``positions`` to the end in place, one compiled agent per seat (a
-    mixture's component drawn per game from a sub-stream of ``rng``'s seed)."""
+    mixture's component drawn for game g of the run ``seed``)."""
     table = policy_table(agents)
-    assignment = table.assignment(len(positions.fame), rng)
+    assignment = table.assignment(len(positions.fame), None if seed is None else
+                                  seed_sequence(seed))  # fmt: skip
     return play_table(rules, positions, table, assignment, uniforms, recording)
 
 
@@ -100,7 +101,8 @@ def play_new_games(
     """``games`` new games dealt and played by ``agents``, drawing from ``rng`` as the module
     says: (the finished positions, their standings, the starting auctioneers)."""
     table = policy_table(agents)
-    return deal_and_play(rules, table, table.assignment(games, rng), games, rng, recording)
+    run_seed, _ = split_seed(rng.bit_generator.seed_seq)
+    return deal_and_play(rules, table, table.assignment(games, run_seed), games, rng, recording)
 
 
 def deal_and_play(
@@ -252,9 +254,10 @@ def play_from(
             f"agents must give one agent per seat ({rules.players}), got {len(agents)}"
         )
     positions = repeat_positions(positions_of_states(states), playouts)
-    rng = generator(seed)
-    uniforms = rng.random((decisions_left(rules, positions), len(positions.fame)))
-    play_positions(rules, positions, agents, uniforms, rng=rng)
+    uniforms = generator(seed).random((decisions_left(rules, positions), len(positions.fame)))
+    table = policy_table(agents)  # row i * playouts + p: continuation p of state i
+    play_table(rules, positions, table, table.playout_assignment(len(states), playouts, seed),
+               uniforms)  # fmt: skip
     scores, _, _ = compiled.standings(tables_for(rules), positions)
     return scores.astype(np.float64).reshape(len(states), playouts, rules.players)
 

@@ -28,7 +28,6 @@ from workbench.games.rubbish.positions import (
 from workbench.games.rubbish.sampling import PositionSampler, fill_samples, sample_states
 from workbench.kit.policies import PolicyTable, likeliest, plays_compiled, policy_table
 from workbench.kit.search import SearchAgent, Searching, sequential_halving
-from workbench.kit.seeding import generator
 from workbench.kit.selfplay import playing_agent
 
 #: Bids weighed besides the model's: this many other totals nearest to its total.
@@ -117,7 +116,7 @@ class RubbishSearchAgent(SearchAgent):
             u = sampler.draw(rng, fillings)  # what sample_states draws, then the playouts' seed
             seed = int(rng.integers(2**63))
             if buffers.table.mixed:  # each filling's policies drawn, the same for every copy
-                drawn_rows = buffers.table.assignment(fillings, generator(seed))
+                drawn_rows = buffers.table.playout_assignment(fillings, 1, seed)
                 buffers.policies[2][: fillings * len(alive)] = np.tile(drawn_rows, (len(alive), 1))
             # generator(seed)'s stream without its checks: the same uniforms for every candidate
             drawn = np.random.Generator(np.random.PCG64(seed)).random((decisions, fillings))

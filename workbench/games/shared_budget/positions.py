@@ -23,7 +23,7 @@ from workbench.games.shared_budget.policies import bid_target, choose
 from workbench.games.shared_budget.rules import Rules
 from workbench.kit.lineup import seated_agents
 from workbench.kit.policies import CompiledPolicy, PolicyTable, policy_table
-from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.seeding import SeedLike, seed_sequence
 from workbench.kit.selfplay import playing_agent
 from workbench.kit.streams import STREAM_WORDS, absorb_key, seed_words, start_pool, state_of, store
 
@@ -143,7 +143,7 @@ def play_from(
     rows, players = len(positions) * playouts, rules.players
     start = Positions(*(np.repeat(rows_of, playouts, axis=0)  # each position's rows in turn
                         for rows_of in vars(from_states(positions)).values()))  # fmt: skip
-    play(rules, table, table.assignment(rows, generator(seed)), start, streams,
+    play(rules, table, table.playout_assignment(len(positions), playouts, seed), start, streams,
          _own_streams(rows, players, playouts))  # fmt: skip
     scores, left = _finals(start, (len(positions), playouts, players))
     return (scores, left) if budgets else scores
@@ -166,8 +166,10 @@ def play_candidates(
     start.budgets[:], start.coverage[:] = state.budgets, state.coverage
     streams = np.empty((len(bids), fillings, STREAM_WORDS), np.uint64)
     streams[:] = keyed_streams(seed_words(seed_sequence(seed)), fillings)
-    play(rules, table, table.assignment(rows, generator(seed)), start,
-         streams.reshape(rows, STREAM_WORDS), _own_streams(rows, players))  # fmt: skip
+    # filling i is playout 0 of the run (seed, i), as the kit's play_from plays it
+    assignment = np.tile(table.playout_assignment(fillings, 1, seed), (len(bids), 1))
+    play(rules, table, assignment, start, streams.reshape(rows, STREAM_WORDS),
+         _own_streams(rows, players))  # fmt: skip
     return _finals(start, shape)
 
 
