@@ -1,10 +1,10 @@
-"""Strategy analysis workbench for four auction card games.
+"""Strategy analysis workbench for auction card games.
 
 Each game lives in ``workbench.games.<id>`` and keeps the same contract (see docs/design.md):
 ``Rules`` -> ``new_game`` -> ``State`` -> ``simulate`` -> analyses returning polars frames.
 The designer's bench works on every game: ``compare``, ``robust_compare``, ``sweep``,
-``tune``, ``tournament``, ``ladder`` and ``balance_metrics`` (``workbench.designer``;
-``python -m workbench`` for batch runs).
+``tune``, ``tournament``, ``ladder``, ``exploitability`` and ``balance_metrics``
+(``workbench.designer``; ``python -m workbench`` for batch runs).
 ``workbench.table(game, ...)`` seats you at any of them against the agents;
 ``workbench.review(game, ...)`` scores every decision of a seat in a game (or a saved table).
 """
@@ -21,6 +21,7 @@ __getattr__ = lazy_exports(
             "SerialExecutor",
             "balance_metrics",
             "compare",
+            "exploitability",
             "ladder",
             "robust_compare",
             "sweep",
@@ -37,6 +38,7 @@ __all__ = [
     "SerialExecutor",
     "balance_metrics",
     "compare",
+    "exploitability",
     "games",
     "ladder",
     "load_table",

@@ -390,6 +390,22 @@ def test_exploitability_writes_the_table_the_function_gives(tmp_path):
     assert not (tmp_path / "x.csv").exists()
 
 
+def test_robust_compare_takes_an_equivalence_margin(tmp_path):
+    """--margin reaches the verdicts as robust_compare's margin does; a bad one is refused."""
+    from workbench.designer.robust import robust_compare
+
+    out = tmp_path / "robust.csv"
+    arguments = ["robust-compare", "rubbish", "--variant", "destined_bonus=32", "--strength",
+                 "heuristic", "--strength", "random", "--games", 60, "--seed", 2]
+    assert run(*arguments, "--margin", 0.5, "--workers", 1, "--quiet", "--out", out) == 0
+    direct = robust_compare("rubbish", None, {"destined_bonus": 32},
+                            strengths=["heuristic", "random"], games=60, seed=2, margin=0.5,
+                            executor=SerialExecutor(), progress=False)  # fmt: skip
+    assert pl.read_csv(out)["verdict"].to_list() == direct["verdict"].to_list()
+    assert run(*arguments, "--margin", -1, "--out", tmp_path / "x.csv") == 2
+    assert not (tmp_path / "x.csv").exists()
+
+
 def test_tune_reads_ranges_and_open_bands(tmp_path):
     out = tmp_path / "tuned.csv"
     arguments = ["tune", "rubbish", "--agents", "heuristic", "--space", "destined_bonus=10:60",

@@ -27,6 +27,7 @@ from workbench.designer.balance import (
 from workbench.designer.cells import InvalidCells
 from workbench.designer.comparison import compare
 from workbench.designer.executors import SerialExecutor, local_processes
+from workbench.designer.exploitability import exploitability
 from workbench.designer.fits import fit
 from workbench.designer.ladder import Ladder, ladder
 from workbench.designer.moments import Moments
@@ -58,6 +59,7 @@ __all__ = [
     "compare",
     "compare_chart",
     "designer_dashboard",
+    "exploitability",
     "fit",
     "ladder",
     "ladder_chart",

@@ -238,6 +238,12 @@ COMMANDS = (
                 "LINEUP",
                 "a line-up to judge the change under (like --agents); repeat for each",
             ),
+            option("--margin", type=float, metavar="DELTA",
+                   help="an equivalence margin: 'no effect beyond +/-DELTA' where every "
+                        "strength's interval lies inside it"),
+            option("--seconds", type=float, metavar="S",
+                   help="a time budget for the strengths that play on until their verdict "
+                        "decides (default: up to 4 times their first games)"),
             *EXECUTOR,
             out_option("--out", "the comparison (.parquet/.csv)", required=True),
         ),

@@ -283,8 +283,12 @@ def command_robust_compare(args: argparse.Namespace) -> int:
     strengths = [parse_lineup(text) for text in args.strength] if args.strength else None
     check_outputs([args.out], args.overwrite)
     _describe(args, f"baseline and variant, up to {args.games:,} games per strength")
+    for flag, value in (("--margin", args.margin), ("--seconds", args.seconds)):
+        if value is not None and not (value > 0 and value < float("inf")):
+            raise CommandError(f"{flag} must be a positive number, got {value}")
     frame = _run(args, partial(robust_compare, game, baseline, changes,
-                               strengths=strengths, games=args.games, seed=args.seed))  # fmt: skip
+                               strengths=strengths, games=args.games, seed=args.seed,
+                               margin=args.margin, seconds=args.seconds))  # fmt: skip
     return _write(args, [(frame, args.out)])
 
 
