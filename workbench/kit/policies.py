@@ -24,6 +24,7 @@ import numpy as np
 
 from workbench.kit.lineup import agent_label
 from workbench.kit.seeding import seed_sequence
+from workbench.kit.streams import keyed_uniforms
 
 #: The sub-stream (of a batch's or a game's stream) that mixed seats draw their policies from,
 #: apart from every other draw, so a line-up without a mixture plays exactly as before.
@@ -112,19 +113,14 @@ def split_seed(game_seed: np.random.SeedSequence) -> tuple[np.random.SeedSequenc
 
 def mixture_uniforms(run_seed: np.random.SeedSequence, games: Any, seats: int) -> np.ndarray:
     """The uniform each seat of each game (index ``games``) of a run seeded ``run_seed`` draws
-    its mixture's component with: (games, seats). Counter-based (SplitMix64 of a key from the
-    run's seed and the game and seat), so a game draws the same whether the step engine plays
-    it alone or a compiled loop plays it in a batch."""
+    its mixture's component with: (games, seats). Counter-based (``keyed_uniforms`` of a key
+    from the run's seed, counter game x 1024 + seat), so a game draws the same whether the step
+    engine plays it alone or a compiled loop plays it in a batch."""
     key = np.random.SeedSequence(run_seed.entropy, spawn_key=(*run_seed.spawn_key,
                                                               MIXTURE_STREAM))  # fmt: skip
-    z = np.asarray(games, np.uint64).reshape(-1, 1) * np.uint64(1024)
-    z = z + np.arange(1, seats + 1, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        z = key.generate_state(1, np.uint64)[0] + z * np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+    counters = np.asarray(games, np.uint64).reshape(-1, 1) * np.uint64(1024)
+    return keyed_uniforms(key.generate_state(1, np.uint64)[0],
+                          counters + np.arange(seats, dtype=np.uint64))  # fmt: skip
 
 
 def resolve_mixtures(agents: Sequence[Any], game_seed: np.random.SeedSequence) -> list[Any]:

@@ -314,6 +314,35 @@ def _shuffle_rows(state: np.ndarray, rows: np.ndarray) -> None:
             rows[r, i], rows[r, j] = rows[r, j], rows[r, i]
 
 
+#: SplitMix64's increment (the 64-bit golden ratio) and its finaliser's multipliers.
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_SPLIT_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_SPLIT_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@numba.njit(cache=True, inline="always")
+def keyed_uniform(key: np.uint64, counter: int) -> float:
+    """A counter-based uniform in [0, 1): SplitMix64's finaliser of ``key`` + (``counter`` + 1)
+    x golden ratio. Any (key, counter) is drawn at once, in any order (``keyed_uniforms``: the
+    same numbers for arrays of counters, outside compiled code)."""
+    z = key + np.uint64(counter + 1) * GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _SPLIT_MIX1
+    z = (z ^ (z >> np.uint64(27))) * _SPLIT_MIX2
+    z = z ^ (z >> np.uint64(31))
+    return np.float64(z >> np.uint64(11)) * _TO_UNIT
+
+
+def keyed_uniforms(key: np.uint64, counters: Any) -> np.ndarray:
+    """``keyed_uniform(key, c)`` for every counter of ``counters`` (an array of any shape)."""
+    z = np.asarray(counters, np.uint64) + np.uint64(1)
+    with np.errstate(over="ignore"):
+        z = np.uint64(key) + z * GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * _SPLIT_MIX1
+        z = (z ^ (z >> np.uint64(27))) * _SPLIT_MIX2
+    z = z ^ (z >> np.uint64(31))
+    return (z >> np.uint64(11)).astype(np.float64) * _TO_UNIT
+
+
 def state_of(rng: np.random.Generator) -> np.ndarray:
     """``rng``'s PCG64 state as the uint64 array the compiled draws step (hand it back with
     ``store`` once they are done)."""

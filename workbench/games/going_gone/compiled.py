@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from workbench.games.going_gone.holdings import GOLDEN, WORK, Tables, cached_value, popcount
+from workbench.games.going_gone.holdings import WORK, Tables, cached_value, popcount
 from workbench.games.going_gone.policies import (
     MAX_SALES,
     RANDOM,
@@ -34,15 +34,13 @@ from workbench.games.going_gone.policies import (
 )
 from workbench.games.going_gone.rules import Rules
 from workbench.kit.policies import PolicyTable
-from workbench.kit.streams import STREAM_WORDS
+from workbench.kit.streams import STREAM_WORDS, keyed_uniform
 from workbench.kit.streams import random as stream_uniform
 
 #: ``Positions.phase`` codes.
 BID, SELL, OVER = 0, 1, 2
 #: ``Rounds.sale_keys``: (round * SEATS + seat) * SALES + the collection's place in the sale.
 SEATS, SALES = 8, 64
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 class Positions(NamedTuple):
@@ -176,12 +174,8 @@ def play_positions(
 
 @njit(cache=True, inline="always")
 def uniform(key: np.uint64, round_: int, seat: int, slot: int) -> float:
-    """Key ``key``'s uniform in [0, 1) for (round, seat, slot) (SplitMix64's finaliser)."""
-    z = key + np.uint64((round_ * 16 + seat) * 1024 + slot + 1) * GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    z = z ^ (z >> np.uint64(31))
-    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    """Key ``key``'s uniform in [0, 1) for (round, seat, slot): the kit's ``keyed_uniform``."""
+    return keyed_uniform(key, (round_ * 16 + seat) * 1024 + slot)
 
 
 @njit(cache=True, inline="always")

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from workbench.games.going_gone.rules import Rules
+from workbench.kit.streams import GOLDEN  # the caches hash holdings as the keys do
 
 GRID = 8  # bits per type line in a mask (at most 8 countries)
 #: COLUMN_ONES[byte]: byte c is 1 when bit c of ``byte`` is set (summed: column counts).
@@ -103,8 +104,6 @@ _NEG = -(10**6)  # "unreachable" in the DP; far below any reachable value
 #: Slots of the direct-mapped cache of exact values each rule set keeps (a power of two).
 CACHE = 1 << 18
 _CACHE_SHIFT = np.uint64(64 - 18)
-#: The 64-bit golden-ratio multiplier of the direct-mapped caches' and the keys' hashing.
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Free items up to which every assignment is tried (``_gray_value``) instead of the DP.
 GRAY_ITEMS = 10
 #: Free items above which the range test (``_dominate``) runs before the search.
