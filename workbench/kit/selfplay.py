@@ -85,8 +85,9 @@ class FastEngine:
         self, rules: Any, agents: Sequence[Any], size: int, rng: np.random.Generator,
         first_game: int, wanted: dict[str, bool],
     ) -> Any:  # fmt: skip
-        """``size`` new games with one agent (or mixture) per seat, as self-play plays a batch:
-        their policy table, each game's rows drawn from ``rng``'s mixture stream."""
+        """``size`` new games with one agent (or mixture) per seat, as self-play plays a batch
+        (games ``first_game`` on of the run whose batch stream ``rng`` is): their policy table,
+        a mixed seat's row drawn per game as the step engine draws that game's component."""
         table = policy_table(agents, width=self.width)
         run_seed, _ = split_seed(rng.bit_generator.seed_seq)  # the batch's stream is (seed, b)
         return self.play(rules, table, table.assignment(size, run_seed, first_game), size, rng,
