@@ -508,13 +508,26 @@ def difference(
                    f"({effect.short(digits, signed=True)}).", under)  # fmt: skip
 
 
+#: The kinds of ``robust_compare`` verdict, in the order a chart shows them ("unclear under"
+#: names strengths, "no effect beyond" the margin).
+VERDICT_KINDS = (
+    "robust", "reverses with play", "unclear under", "no effect beyond", "no clear effect",
+)  # fmt: skip
+
+
+def verdict_kind(verdict: str) -> str:
+    """The kind of a verdict label ('unclear under search' -> 'unclear under')."""
+    for kind in VERDICT_KINDS:
+        if verdict.startswith(kind):
+            return kind
+    raise ValueError(f"{verdict!r} is not a robust_compare verdict; kinds: {VERDICT_KINDS}")
+
+
 def verdict(frame: pl.DataFrame, metric: str, *, digits: int = 3,
             what: str | None = None) -> Finding:  # fmt: skip
     """A ``robust_compare`` metric's verdict in a sentence, naming every strength with its
     difference, interval and games, the games an unclear strength would need (an estimate),
     and any strengths whose effect sizes differ measurably."""
-    from workbench.designer.robust import verdict_kind
-
     rows = _rows(frame, {"metric": metric})
     if rows.height == 0:
         known = frame["metric"].unique(maintain_order=True).to_list()
@@ -573,6 +586,7 @@ def verdict(frame: pl.DataFrame, metric: str, *, digits: int = 3,
 
 __all__ = [
     "CONFIDENCE",
+    "VERDICT_KINDS",
     "Condition",
     "Estimate",
     "Finding",
@@ -591,4 +605,5 @@ __all__ = [
     "percent",
     "that",
     "verdict",
+    "verdict_kind",
 ]

@@ -12,6 +12,7 @@ import altair as alt
 import polars as pl
 
 from workbench.charts import WIDTH, check_frame, interval_tooltip
+from workbench.findings import VERDICT_KINDS, percent, verdict_kind
 
 SIDE_COLOURS = {"baseline": "#7f7f7f", "variant": "#1f77b4"}
 
@@ -230,7 +231,7 @@ def ladder_chart(ratings: pl.DataFrame, *, title: str | None = None) -> alt.TopL
     )
 
 
-#: A verdict kind's colour in ``robust_chart`` (``workbench.designer.robust.VERDICT_KINDS``).
+#: A verdict kind's colour in ``robust_chart`` (``workbench.findings.VERDICT_KINDS``).
 VERDICT_COLOURS = {
     "robust": "#2ca02c", "reverses with play": "#d62728", "unclear under": "#ff7f0e",
     "no effect beyond": "#1f77b4", "no clear effect": "#7f7f7f",
@@ -244,8 +245,6 @@ def robust_chart(
     coloured by the metric's verdict (a ``robust_compare`` frame); each metric on its own
     scale, a dashed line at 0. The subtitle names the intervals' confidence (a strength played
     until decided has wider, Bonferroni intervals)."""
-    from workbench.designer.robust import VERDICT_KINDS, verdict_kind
-
     check_frame(
         frame, ["metric", "strength", "n", "diff", "low", "high", "verdict", "game",
                 "baseline_name", "variant_name"], "robust_chart",
@@ -285,8 +284,6 @@ def robust_chart(
 def _confidence_note(data: pl.DataFrame) -> str:
     """'bars: 95% intervals', naming a strength whose intervals are wider (played until
     decided, Bonferroni over its looks)."""
-    from workbench.findings import percent
-
     if "confidence" not in data.columns:
         return "bars: 95% intervals"
     levels = data.select("strength", "confidence").unique(maintain_order=True)

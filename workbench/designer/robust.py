@@ -45,16 +45,11 @@ from workbench.designer.cells import (
 )
 from workbench.designer.comparison import paired_summary, resolve_rules
 from workbench.designer.executors import run_tasks
-from workbench.findings import interval, number
+from workbench.findings import VERDICT_KINDS, interval, number, verdict_kind
 from workbench.kit.game import Game
 from workbench.kit.seeding import derive_seed
 from workbench.kit.store import RunStore, StorePath
 
-#: The kinds of verdict, in the order a chart shows them ("unclear under" names strengths,
-#: "no effect beyond" the margin).
-VERDICT_KINDS = (
-    "robust", "reverses with play", "unclear under", "no effect beyond", "no clear effect",
-)  # fmt: skip
 #: Games search plays at first by default: this share of ``games`` (at least SEARCH_MIN_GAMES).
 SEARCH_SHARE, SEARCH_MIN_GAMES = 0.025, 50
 #: A slow strength's default budget: this many times its first games (never above ``games``).
@@ -221,14 +216,6 @@ def robust_compare(
         variant_name=pl.lit(rules_label(game, changed, base)),
         seed=pl.lit(seed, pl.Int64),
     )
-
-
-def verdict_kind(verdict: str) -> str:
-    """The kind of a verdict label ('unclear under search' -> 'unclear under')."""
-    for kind in VERDICT_KINDS:
-        if verdict.startswith(kind):
-            return kind
-    raise ValueError(f"{verdict!r} is not a robust_compare verdict; kinds: {VERDICT_KINDS}")
 
 
 def verdicts(
