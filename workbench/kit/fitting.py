@@ -47,6 +47,7 @@ from workbench.kit.responses import (
     Parameter,
     best_response,
     cma_strategy,
+    hand_written,
     share_against,
 )
 from workbench.kit.seeding import seed_sequence
@@ -242,7 +243,7 @@ def _equilibrium(
                       fitting.parameters)]  # fmt: skip
     if settings.rivals:
         oracles += [
-            Oracle(functools.partial(_hand_written, rival), tuple(rival.SPACE), rival.__name__)
+            Oracle(functools.partial(hand_written, rival), tuple(rival.SPACE), rival.__name__)
             for rival in fitting.opponents if getattr(rival, "SPACE", ())
         ]  # fmt: skip
     start = [params[name] for name in fitting.names]
@@ -260,12 +261,6 @@ def _equilibrium(
                  "params": {p.name: float(v) for p, v in zip(oracle.space, vector, strict=True)}}
         mixture.append({**entry, "family": oracle.name} if family else entry)
     return mixture, details
-
-
-def _hand_written(agent_class: type, vector: Sequence[float]) -> Any:
-    """A hand-written agent with its ``SPACE``'s parameters at ``vector``."""
-    return agent_class(**{p.name: p.typed(v) for p, v in zip(agent_class.SPACE, vector,
-                                                            strict=True)})  # fmt: skip
 
 
 def fitted_parameters(
@@ -340,7 +335,7 @@ class FittedAgent:
         if family not in rivals:
             raise ValueError(f"this fit's mixture holds a member of {family!r}, which is not "
                              f"among the fitting's opponents {sorted(rivals)}")  # fmt: skip
-        return _hand_written(rivals[family], [member["params"][p.name]
+        return hand_written(rivals[family], [member["params"][p.name]
                                               for p in rivals[family].SPACE])  # fmt: skip
 
     def __call__(self, observation: Any, legal_actions: Sequence[Any], rng: Any) -> Any:

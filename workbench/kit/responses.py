@@ -44,6 +44,12 @@ class Parameter:
             )
 
 
+def hand_written(agent_class: type, vector: Sequence[float]) -> Any:
+    """A hand-written agent made with its ``SPACE``'s parameters at ``vector`` (in order)."""
+    return agent_class(**{p.name: p.typed(v) for p, v in zip(agent_class.SPACE, vector,
+                                                            strict=True)})  # fmt: skip
+
+
 def best_response(
     selfplay: Any,
     rules: Any,
@@ -143,5 +149,5 @@ def cma_strategy(start: np.ndarray, *, population: int, seed: int, step: float =
 
 __all__ = [
     "FINAL_GAMES", "FINAL_STREAM", "LONE_STREAM", "Parameter", "best_response",
-    "cma_strategy", "share_against",
+    "cma_strategy", "hand_written", "share_against",
 ]  # fmt: skip
