@@ -24,7 +24,7 @@ from workbench.games.shared_budget import (
 )
 from workbench.games.shared_budget.agents import sample_choice
 from workbench.games.shared_budget.compiled import tables
-from workbench.games.shared_budget.policies import COVERAGE, RANDOM, choose
+from workbench.games.shared_budget.policies import COVERAGE, EQUILIBRIUM, RANDOM, choose
 from workbench.games.shared_budget.simulate import batch_games_frame, batch_rounds_frame, recorded
 from workbench.kit.seeding import generator
 from workbench.kit.streams import keyed_stream
@@ -44,6 +44,9 @@ ENGINE_CASES = [
     (Rules(teams=4, budget=3), "coverage"),
     (Rules(budget=300), ["coverage", "random"]),
     (Rules(teams=3, budget=9), CoverageHeuristic(jitter=4, share=1.6, margin=3)),
+    (Rules(budget=7), [EquilibriumAgent(solve(Rules(budget=7))), "random"]),
+    # every stage game's strategy as a distribution: the table's mixed entries, drawn
+    (Rules(budget=4), ["coverage", EquilibriumAgent(solve(Rules(budget=4), method="lp"))]),
 ]
 
 
@@ -60,6 +63,28 @@ def test_seed_sequences_give_the_same_games_in_both_engines():
     fast = simulate(Rules(teams=3), "random", games=40, seed=seed, progress=False, engine="fast")
     step = simulate(Rules(teams=3), "random", games=40, seed=seed, progress=False, engine="step")
     assert_frame_equal(fast[1], step[1])
+
+
+@pytest.mark.parametrize(("budget", "method"), [(6, "auto"), (20, "auto"), (3, "lp")])
+def test_the_equilibrium_table_plays_the_solution_at_every_reachable_position(budget, method):
+    """The compiled EQUILIBRIUM kind reads each team's bid from the solver's table: the pure
+    bid where the stage game has one, else a draw among the bids the strategy plays, as often
+    as it plays them (200 streams a position)."""
+    rules = Rules(budget=budget)
+    solution = solve(rules, method=method)
+    agent, table = EquilibriumAgent(solution), tables(rules)
+    vector = agent.policy_at(new_game(rules, seed=0).observation(0)).parameters
+    for k, a, b, mask_a, mask_b in solution.reachable_positions():
+        strategies = solution.strategy(k, (a, b), (mask_a, mask_b))
+        for seat in (0, 1):
+            draws = [choose(EQUILIBRIUM, vector, seat, k, np.array([a, b]), np.array([mask_a,
+                            mask_b]), 2, table.priorities[k, 0], table.masks, table.later,
+                            table.prices, table.full, False, keyed_stream(seed, 1))
+                     for seed in range(1 if len(strategies[seat]) == 1 else 200)]  # fmt: skip
+            frequencies = {bid: draws.count(bid) / len(draws) for bid in set(draws)}
+            assert set(frequencies) <= set(strategies[seat])
+            for bid, probability in strategies[seat].items():
+                assert abs(frequencies.get(bid, 0.0) - probability) < 0.12, (k, a, b, seat)
 
 
 def test_fast_games_replay_through_the_step_engine():
@@ -183,10 +208,15 @@ def test_play_from_a_finished_game_gives_its_scores():
     assert scores.tolist() == [[[3.0, 3.0]] * 3]
 
 
+def passing(observation, legal_actions, rng):
+    """A step-only agent: always bids 0."""
+    return 0
+
+
 def test_play_from_refuses_bad_input():
     state = new_game(seed=0)
     with pytest.raises(TypeError, match="step by step only"):
-        play_from(state, [EquilibriumAgent(solve()), RandomAgent()], playouts=2, seed=0)
+        play_from(state, [passing, RandomAgent()], playouts=2, seed=0)
     with pytest.raises(TypeError, match="State"):
         play_from([], "random", playouts=2, seed=0)
     with pytest.raises(TypeError, match="State"):
@@ -198,7 +228,7 @@ def test_play_from_refuses_bad_input():
 
 
 def test_fast_engine_refuses_step_only_agents_and_auto_falls_back():
-    agents = [EquilibriumAgent(solve()), RandomAgent()]
+    agents = [passing, RandomAgent()]
     with pytest.raises(ValueError, match="step-only"):
         simulate(None, agents, games=2, seed=0, progress=False, engine="fast")
     games, _ = simulate(None, agents, games=2, seed=0, progress=False)  # auto: the step engine

@@ -13,10 +13,12 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from workbench.designer.executors import SerialExecutor
-from workbench.designer.exploitability import exploitability
+from workbench.designer.exploitability import exploitability, lone_shares
 from workbench.games.shared_budget import (
     AGENTS,
+    GAME,
     CoverageHeuristic,
+    EquilibriumAgent,
     FittedPolicy,
     Rules,
     SharedBudgetFittedAgent,
@@ -120,6 +122,22 @@ def test_fitted_beats_the_heuristic_one_against_two():
         share += frame.filter(pl.col("seat") == seat)["win_share"].sum()
     low, _high = proportion_interval(share, 3 * games)
     assert low > 1 / 3
+
+
+def test_two_teams_play_the_exact_equilibrium_and_no_family_gains():
+    """At two teams the fitted seat is the solved equilibrium (compiled): a re-fitted coverage
+    or fitted team, the search modelling it and the equilibrium agent itself gain nothing on
+    2,000 fresh games (measured 2026-12-05: -0.49, -0.50, -0.018 and 0.0; the parametrised
+    fit it replaced lost every game to the equilibrium)."""
+    rules = Rules()
+    policy = make_agent("fitted").policy_for(rules)
+    assert isinstance(policy, EquilibriumAgent) and policy.solution.rules == rules
+    assert not isinstance(make_agent("fitted").policy_for(Rules(teams=3)), EquilibriumAgent)
+    table = exploitability("shared_budget", rules, challengers=["search", "equilibrium"],
+                           executor=SerialExecutor(), progress=False)  # fmt: skip
+    assert table["gain_high"].max() <= 0.01, table
+    shares = lone_shares(GAME, rules, policy, make_agent("coverage"), 400, 3)
+    assert shares.mean() == 1.0  # the equilibrium alone wins every game against coverage
 
 
 @pytest.mark.parametrize("teams", [3])

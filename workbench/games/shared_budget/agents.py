@@ -1,5 +1,5 @@
-"""Reference agents: uniformly random, a coverage heuristic (both compiled) and the exact
-equilibrium (step by step). Each also gives its exact action probabilities
+"""Reference agents: uniformly random, a coverage heuristic and the exact equilibrium of two
+teams, all three compiled. Each also gives its exact action probabilities
 (``probabilities(observation, legal_actions)``, from the public position only), which
 ``expected_outcome`` scores matches with."""
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from workbench.checks import real_number, whole_number
 from workbench.games.shared_budget.engine import PASS, Action, Observation
-from workbench.games.shared_budget.policies import COVERAGE, RANDOM
+from workbench.games.shared_budget.policies import COVERAGE, EQUILIBRIUM, RANDOM
 from workbench.games.shared_budget.positions import bid_spread, decide
 from workbench.games.shared_budget.solver import Solution
 from workbench.kit.policies import CompiledPolicy
@@ -118,9 +118,10 @@ class CoverageHeuristic(CompiledAgent):
         return bid_spread(self.compiled_policy(), observation)[0]
 
 
-class EquilibriumAgent:
-    """Plays the solved equilibrium: samples its bid from the solution's strategy for this
-    position (two teams; the solution must be for the same rules)."""
+class EquilibriumAgent(CompiledAgent):
+    """Plays the solved equilibrium (two teams; the solution must be for the same rules): its
+    bid at each position, drawn from the stage game's strategy where that is mixed. It plays in
+    the compiled loop too (``policies.EQUILIBRIUM``, the solution's table)."""
 
     name = "equilibrium"
 
@@ -128,25 +129,34 @@ class EquilibriumAgent:
         if not isinstance(solution, Solution):
             raise TypeError(f"EquilibriumAgent needs a Solution from solve(), got {solution!r}")
         self.solution = solution
+        self._table: np.ndarray | None = None
 
-    def probabilities(
-        self, observation: Observation, legal_actions: Sequence[Action]
-    ) -> dict[Action, float]:
-        """The equilibrium bid distribution of this team at this position."""
+    def compiled_policy(self) -> CompiledPolicy:
+        """The EQUILIBRIUM kind with the solution's table (made once)."""
+        return CompiledPolicy(EQUILIBRIUM, tuple(self._vector()))
+
+    def _vector(self) -> np.ndarray:
+        if self._table is None:
+            self._table = self.solution.policy_vector()
+        return self._table
+
+    def policy_at(self, observation: Observation) -> CompiledPolicy:
+        """The table as an array (what the step call reads), for the solution's rules only."""
         if observation.rules != self.solution.rules:
             raise ValueError(
                 "EquilibriumAgent's solution was solved for other rules: "
                 f"{self.solution.rules} vs the game's {observation.rules}"
             )
+        return CompiledPolicy(EQUILIBRIUM, self._vector())  # type: ignore[arg-type]
+
+    def probabilities(
+        self, observation: Observation, legal_actions: Sequence[Action]
+    ) -> dict[Action, float]:
+        """The equilibrium bid distribution of this team at this position."""
+        self.policy_at(observation)  # the rules' check
         both = self.solution.strategy(observation.round_index, observation.budgets,
                                       observation.coverage)  # type: ignore[arg-type]  # fmt: skip
         return both[observation.player]  # type: ignore[return-value]
-
-    def __call__(
-        self, observation: Observation, legal_actions: Sequence[Action], rng: np.random.Generator
-    ) -> Action:
-        require_choice(legal_actions)
-        return sample_choice(self.probabilities(observation, legal_actions), rng)
 
 
 def sample_choice(distribution: dict[Action, float], rng: np.random.Generator) -> Action:

@@ -1,20 +1,29 @@
-"""The shared budget auction's ``fitted`` agent: the parametrised bid of ``policies``, fitted by
-the kit's self-play fitter against the random and coverage agents, itself, and (second half)
-a lone search modelling the other teams as the candidate, whose wins above fair share count
-against it."""
+"""The shared budget auction's ``fitted`` agent: two teams' exact equilibrium where it solves in
+time; otherwise the parametrised bid of ``policies``, fitted by the kit's self-play fitter
+against the random and coverage agents, itself, and (second half) a lone search modelling the
+other teams as the candidate, whose wins above fair share count against it, then mixed with
+re-fitted rivals toward an equilibrium."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from workbench.games.shared_budget.agents import CompiledAgent, CoverageHeuristic, RandomAgent
+from workbench.games.shared_budget.agents import (
+    CompiledAgent,
+    CoverageHeuristic,
+    EquilibriumAgent,
+    RandomAgent,
+)
 from workbench.games.shared_budget.engine import Observation
 from workbench.games.shared_budget.policies import FITTED, FITTED_PARAMETERS, FITTED_START
 from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.search import SharedBudgetSearchAgent
 from workbench.games.shared_budget.simulate import SELF_PLAY
+from workbench.games.shared_budget.solver import Solution, estimate_solve, solve
 from workbench.kit.fitting import Equilibrium, FittedAgent, Fitting, Parameter, fit_function
 from workbench.kit.policies import CompiledPolicy
 
@@ -87,11 +96,40 @@ FITTING = Fitting(
 )  # fmt: skip
 
 
+#: Two teams' exact equilibrium replaces the fit where its solve is estimated at most this long
+#: (seconds; the rulebook's takes a quarter of one) and its table (``Solution.policy_vector``)
+#: holds at most this many entries (the rulebook's: 338,688).
+EXACT_SECONDS, EXACT_ENTRIES = 20.0, 4_000_000
+
+
 class SharedBudgetFittedAgent(FittedAgent):
-    """The parametrised bid fitted to the rules being played (the rulebook's fits for 2, 3 and
-    4 teams ship with the workbench; other rules fit on first use)."""
+    """The reference play for the rules being played: two teams' exact equilibrium where it
+    solves within ``EXACT_SECONDS`` (a strategy no team can exploit, and one that beats every
+    fitted bid), else the parametrised bid fitted to the rules (the rulebook's fits for 2, 3
+    and 4 teams ship with the workbench; other rules fit on first use)."""
 
     selfplay, fitting = SELF_PLAY, FITTING
+
+    def policy_for(self, rules: Rules, *, progress: bool = True) -> Any:
+        """The exact equilibrium (two teams, solvable in time), else ``FittedAgent``'s."""
+        if rules not in self._policies and exactly_solvable(rules):
+            self._policies[rules] = EquilibriumAgent(_solution(rules))
+        return super().policy_for(rules, progress=progress)
+
+
+def exactly_solvable(rules: Rules) -> bool:
+    """Do ``rules`` have an exact equilibrium the fitted agent plays (two teams, the auction,
+    within ``EXACT_SECONDS`` and ``EXACT_ENTRIES``)?"""
+    if rules.teams != 2 or rules.variant != "auction":
+        return False
+    entries = 2 * rules.rounds * 4 ** len(rules.functions) * (rules.budget + 1) ** 2
+    return entries <= EXACT_ENTRIES and estimate_solve(rules, max_seconds=EXACT_SECONDS).fits
+
+
+@lru_cache(maxsize=8)
+def _solution(rules: Rules) -> Solution:
+    """The exact solution of ``rules`` (solved once per rule set)."""
+    return solve(rules, max_seconds=EXACT_SECONDS, progress=False)
 
 
 fit = fit_function(SharedBudgetFittedAgent)

@@ -1,6 +1,7 @@
 """The shared budget auction's compiled policies: ``choose``, one seat's sealed bid (classroom:
-1 buy / 0 pass), for the kinds ``RANDOM``, ``COVERAGE`` (``CoverageHeuristic``) and ``FITTED``:
-a target capped at a bid that surely wins, spread over target +/- jitter by one uniform draw.
+1 buy / 0 pass), for the kinds ``RANDOM``, ``COVERAGE`` (``CoverageHeuristic``) and ``FITTED``
+(a target capped at a bid that surely wins, spread over target +/- jitter by one uniform draw),
+and ``EQUILIBRIUM`` (two teams' exact equilibrium, read from the solver's table).
 
 The fitted target (B: own budget; added / missing: functions the card adds / still lacks) is
 share x B x added / missing + scarce x B / (1 + later suppliers of the scarcest added function)
@@ -18,7 +19,7 @@ import numpy as np
 from workbench.kit.streams import integers, random
 
 #: Policy kinds.
-RANDOM, COVERAGE, FITTED = 0, 1, 2
+RANDOM, COVERAGE, FITTED, EQUILIBRIUM = 0, 1, 2, 3
 #: The coverage heuristic's parameters, in vector order.
 COVERAGE_PARAMETERS = ("jitter", "share", "margin")
 #: The fitted policy's parameters, in vector order, and their hand-written (heuristic) values.
@@ -165,6 +166,26 @@ def jittered(target: int, jitter: int, high: int, stream: np.ndarray) -> int:
     return highest
 
 
+@numba.njit(cache=True)
+def equilibrium_bid(
+    table: np.ndarray, seat: int, round_index: int, rounds: int, budgets: np.ndarray,
+    coverage: np.ndarray, stream: np.ndarray,
+) -> int:  # fmt: skip
+    """Two teams' exact equilibrium bid, read from ``solver.Solution.policy_vector``: a pure
+    entry as it is, a mixed one drawn from its cumulative probabilities by one uniform."""
+    n, sets = int(table[0]), int(table[1])
+    index = (seat * rounds + round_index) * sets + coverage[0]
+    index = ((index * sets + coverage[1]) * n + budgets[0]) * n + budgets[1]
+    entry = table[2 + index]
+    if entry >= 0:
+        return int(entry)
+    start, point = int(-entry - 1), random(stream)
+    for bid in range(budgets[seat]):
+        if point < table[start + bid]:
+            return bid
+    return budgets[seat]
+
+
 @numba.njit(cache=True, inline="always")  # inlined, as bid_target
 def choose(
     kind: int, parameters: np.ndarray, seat: int, round_index: int, budgets: np.ndarray,
@@ -180,6 +201,9 @@ def choose(
         return 1 if affordable and masks[round_index] & ~coverage[0] else 0
     if kind == RANDOM:
         return int(integers(stream, budgets[seat] + 1))
+    if kind == EQUILIBRIUM:
+        return equilibrium_bid(parameters, seat, round_index, masks.shape[0], budgets, coverage,
+                               stream)  # fmt: skip
     target, high, jitter = bid_target(
         kind, parameters, seat, round_index, budgets, coverage, players, first, masks, later,
         full,
@@ -187,6 +211,8 @@ def choose(
     return jittered(target, jitter, high, stream)
 
 
-__all__ = ["COVERAGE", "COVERAGE_PARAMETERS", "FITTED", "FITTED_PARAMETERS", "FITTED_START",
-           "RANDOM", "bid_target", "bit_count", "choose", "coverage_target", "fitted_target",
-           "jittered"]  # fmt: skip
+__all__ = [
+    "COVERAGE", "COVERAGE_PARAMETERS", "EQUILIBRIUM", "FITTED", "FITTED_PARAMETERS",
+    "FITTED_START", "RANDOM", "bid_target", "bit_count", "choose", "coverage_target",
+    "equilibrium_bid", "fitted_target", "jittered",
+]  # fmt: skip

@@ -30,8 +30,11 @@ from workbench.kit.streams import STREAM_WORDS, absorb_key, seed_words, start_po
 
 def _observed(policy: CompiledPolicy, observation: Observation) -> tuple[Any, ...]:
     """``choose``'s arguments from the kind to the tie priority, at the observed position (the
-    parameters never empty: numba is slow to take an empty array)."""
-    return (policy.kind, np.array(policy.parameters or (0.0,), np.float64), observation.player,
+    parameters never empty: numba is slow to take an empty array; an array is taken as it is)."""
+    parameters = policy.parameters
+    if not isinstance(parameters, np.ndarray):
+        parameters = np.array(parameters or (0.0,), np.float64)
+    return (policy.kind, parameters, observation.player,
             observation.round_index, np.array(observation.budgets, np.int64),
             np.array(observation.coverage, np.int64), observation.rules.players,
             observation.priority[0])  # fmt: skip

@@ -177,6 +177,27 @@ class Solution:
                     yield k, int(a), int(b), mask_a, mask_b
             frontier = _advance(frontier, self.card_masks[k])
 
+    def policy_vector(self) -> np.ndarray:
+        """Every position's equilibrium play, flat, as the compiled loop reads it
+        (``policies.equilibrium_bid``): budget + 1, the coverage masks' count, then each team's
+        bid at [team, round, coverage A, coverage B, budget A, budget B], a mixed stage game's
+        entry -1 - (the start of its bids' cumulative probabilities, appended after)."""
+        n, sets = self.budget + 1, 1 << len(self.rules.functions)
+        bids = np.zeros((2, self.rules.rounds, sets, sets, n, n))
+        cumulative: list[np.ndarray] = []
+        for k, mask_a, mask_b in np.ndindex(self.rules.rounds, sets, sets):
+            layer = self._layer(k, self._key(k, mask_a, mask_b))
+            for team in (0, 1):
+                bids[team, k, mask_a, mask_b] = layer.bids[team]  # type: ignore[index]
+            for (a, b), solved in layer.mixed.items():
+                for team, strategy in enumerate((solved.row_strategy, solved.column_strategy)):
+                    start = 2 + bids.size + n * len(cumulative)
+                    bids[team, k, mask_a, mask_b, a, b] = -1 - start
+                    running = np.ones(n)  # bids above this team's budget: never drawn
+                    running[: len(strategy)] = np.minimum(np.cumsum(strategy), 1.0)
+                    cumulative.append(running)
+        return np.concatenate([[n, sets], bids.ravel(), *cumulative])
+
     @property
     def layers(self) -> int:
         """Solved (round, canonical coverage) layers, each over every budget pair."""
