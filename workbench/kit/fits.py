@@ -18,7 +18,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import tempfile
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from typing import Any
 from filelock import FileLock
 
 from workbench.data import data_dir
+from workbench.kit.store import write_atomically
 
 #: Environment variable naming the folder where new fits are written.
 CACHE_ENV = "WORKBENCH_FIT_CACHE"
@@ -165,17 +165,8 @@ def write_fit(path: Path, fit: Fit) -> None:
     """Write ``fit`` with its checksum, atomically (a temporary file renamed into place)."""
     content = dataclasses.asdict(fit)
     content["checksum"] = hashlib.sha256(_canonical(content)).hexdigest()
-    handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(handle, "w") as file:
-            json.dump(content, file, indent=1, sort_keys=True)
-            file.write("\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(partial, path)
-    except BaseException:
-        Path(partial).unlink(missing_ok=True)
-        raise
+    text = json.dumps(content, indent=1, sort_keys=True) + "\n"
+    write_atomically(path, text.encode())
 
 
 def _canonical(value: Any) -> bytes:

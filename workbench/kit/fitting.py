@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -312,16 +312,15 @@ class FittedAgent:
         once; a progress bar when ``progress`` and it has to fit)."""
         if rules not in self._policies:
             fit = self.fit(rules, progress=progress)
-            policy = self.fitting.policy
-            pure = len(fit.mixture) == 1 and "family" not in fit.mixture[0]
-            if pure:  # the equilibrium is pure: the member is the policy
-                fit = replace(fit, params={**fit.params, **fit.mixture[0]["params"]}, mixture=[])
-            if not fit.mixture:
-                self._policies[rules] = policy(rules, fit.vector(self.fitting.policy_names))
+            members = [self._member(rules, fit, member) for member in fit.mixture]
+            if not members:
+                policy = self.fitting.policy(rules, fit.vector(self.fitting.policy_names))
+            elif len(members) == 1:  # a pure equilibrium: its member is the policy
+                policy = members[0]
             else:
-                members = [self._member(rules, fit, member) for member in fit.mixture]
                 weights = [member["weight"] for member in fit.mixture]
-                self._policies[rules] = Mixture(members, weights, name=self.name)
+                policy = Mixture(members, weights, name=self.name)
+            self._policies[rules] = policy
         return self._policies[rules]
 
     def _member(self, rules: Any, fit: Fit, member: dict[str, Any]) -> Any:

@@ -27,6 +27,7 @@ from workbench.kit.lineup import agent_label, seated_agents
 from workbench.kit.policies import (
     Mixture,
     mixture_uniforms,
+    plays_compiled,
     policy_table,
     resolve_mixtures,
     split_seed,
@@ -52,13 +53,11 @@ def standard_streams(
 class Frame:
     """One result frame: its name ("games", "rounds", or an extra frame's flag) and how to build
     it from a recording of played games, ``from_batch(played, labels, first_game)``: the fast
-    engine's played batch, or finished States turned into one by ``SelfPlay.recorded``.
-    (``from_states``: a builder from finished States, for a game whose SelfPlay has no
-    ``recorded`` yet.)"""
+    engine's played batch, or finished States turned into one by ``SelfPlay.recorded`` (the
+    States themselves where a game has no ``recorded``)."""
 
     name: str
-    from_batch: Callable[..., pl.DataFrame] | None
-    from_states: Callable[..., pl.DataFrame] | None = None
+    from_batch: Callable[..., pl.DataFrame]
 
 
 @dataclass
@@ -69,12 +68,12 @@ class FastEngine:
     and returns the played batch the frames are built from: seat s of game g plays row
     ``assignment[g, s]`` of ``table`` (a ``workbench.kit.policies.PolicyTable``); the game's
     chance and its policies' draws come from ``rng``; ``wanted`` says which frames will be built,
-    so it records only what they need. ``agent_methods`` are what an agent must have to play
-    here; ``width`` the least parameter-vector width the loop reads.
+    so it records only what they need. It plays agents with a compiled policy
+    (``workbench.kit.policies.plays_compiled``); ``width`` is the least parameter-vector width
+    the loop reads.
     """
 
     batch_size: int
-    agent_methods: tuple[str, ...]
     play: Callable[..., Any]
     #: ``win_shares(played)`` -> each game's win share per seat, (games, seats), read straight
     #: off a played batch (what fitting needs, without building frames); None: from the frame.
@@ -95,8 +94,7 @@ class FastEngine:
 
     def supports(self, agents: Sequence[Any]) -> bool:
         """Can this engine play every one of these agents (every component of a mixture)?"""
-        return all(all(hasattr(a, m) for m in self.agent_methods)
-                   for agent in agents for a in getattr(agent, "components", (agent,)))  # fmt: skip
+        return all(plays_compiled(agent) for agent in agents)
 
 
 @dataclass(frozen=True)
@@ -408,12 +406,7 @@ def agent_for_game(agent: Any, rules: Any, game_seed: SeedLike, seat: int) -> An
 
 
 def _build(frame: Frame, labels: list[str], first: int, played: Any) -> pl.DataFrame:
-    """A frame of a batch of played games: its recording (or, for a game still building
-    frames from States, the finished States as a list)."""
-    if isinstance(played, list) and frame.from_states is not None:
-        return frame.from_states(played, labels, first)
-    if frame.from_batch is None:
-        raise TypeError(f"the {frame.name} frame has no builder")
+    """A frame of a batch of played games, from its recording."""
     return frame.from_batch(played, labels, first)
 
 

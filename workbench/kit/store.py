@@ -123,10 +123,10 @@ class RunStore:
         if not (self.folder / "run.json").exists():
             self.folder.mkdir(parents=True, exist_ok=True)
             identity = json.dumps(self.identity, indent=1).encode()
-            _write_atomically(self.folder / "run.json", identity)
+            write_atomically(self.folder / "run.json", identity)
         payload = json.dumps(_encode(result), separators=(",", ":")).encode()
         digest = hashlib.sha256(payload).hexdigest().encode()
-        _write_atomically(self._unit_path(index), _HEADER + digest + b"\n" + payload)
+        write_atomically(self._unit_path(index), _HEADER + digest + b"\n" + payload)
 
     def finished(self) -> int:
         """How many unit files the store holds."""
@@ -216,7 +216,7 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder, then rename."""
     handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
@@ -230,4 +230,4 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-__all__ = ["LAYOUT", "RunStore", "StoreMismatch", "StorePath", "unit_type"]
+__all__ = ["LAYOUT", "RunStore", "StoreMismatch", "StorePath", "unit_type", "write_atomically"]

@@ -176,7 +176,7 @@ def review_details(
     session = _session_of(game)
     played = played_game(game if session is None else session, rules, agents, seed=seed)
     seat = _seat(played, seat, session)
-    budget = _budget(played.game, budget)
+    budget = checked_budget(played.game, budget)
     return review_played(played, seat=seat, seed=seed, budget=budget, progress=progress)
 
 
@@ -370,7 +370,8 @@ def default_budget(game: Game) -> int:
     return DEFAULT_BUDGETS.get(game.id, FALLBACK_BUDGET)
 
 
-def _budget(game: Game, budget: int | None) -> int:
+def checked_budget(game: Game, budget: int | None) -> int:
+    """``budget`` checked (a whole number from 2 to 100,000), or ``game``'s default when None."""
     if budget is None:
         return default_budget(game)
     return whole_number("budget", budget, low=2, high=100_000)
@@ -421,7 +422,7 @@ def _whole(value: Any) -> int | None:
 
 
 __all__ = [
-    "ALL_LEGAL", "DEFAULT_BUDGETS", "REVIEW_STREAM", "Review", "action_text", "default_budget",
-    "evaluated_actions", "played_game", "review", "review_decision", "review_details",
-    "review_played",
+    "ALL_LEGAL", "DEFAULT_BUDGETS", "REVIEW_STREAM", "Review", "action_text", "checked_budget",
+    "default_budget", "evaluated_actions", "played_game", "review", "review_decision",
+    "review_details", "review_played",
 ]  # fmt: skip

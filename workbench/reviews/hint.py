@@ -17,7 +17,7 @@ import polars as pl
 
 from workbench.kit.evaluation import Evaluator, evaluate_actions, paired_loss, win_chance
 from workbench.kit.seeding import generator
-from workbench.reviews.core import _budget, action_text, evaluated_actions
+from workbench.reviews.core import action_text, checked_budget, evaluated_actions
 
 #: Seeding label of a hint's draws: the decision after ``step`` actions of a game seeded
 #: ``seed`` uses ``(seed, 101, step)`` (the review's is 100).
@@ -60,7 +60,7 @@ def hint(
     seat = state.to_play
     if seat is None:
         raise ValueError("the game is over: there is no decision to hint at")
-    budget = _budget(record, budget)
+    budget = checked_budget(record, budget)
     evaluator = evaluator_for(record, state.rules)
     observation = state.observation(seat)
     legal = state.legal_actions()

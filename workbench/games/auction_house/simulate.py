@@ -246,7 +246,7 @@ def replay_recorded_game(
 # -- the game's self-play ---------------------------------------------------------------------
 
 #: An agent plays in the compiled engine when it offers the kit's ``compiled_policy()``.
-FAST_ENGINE = FastEngine(BATCH_SIZE, ("compiled_policy",), _play_fast,
+FAST_ENGINE = FastEngine(BATCH_SIZE, _play_fast,
                          win_shares=lambda played: final_scores(played[0])[2],
                          width=WIDTH)  # fmt: skip
 SELF_PLAY = SelfPlay(

@@ -241,7 +241,7 @@ def lots_frame(recording: Recording, labels: Sequence[str], first_game: int) -> 
 
 
 FAST_ENGINE = FastEngine(
-    BATCH_SIZE, ("compiled_policy",), play_new,
+    BATCH_SIZE, play_new,
     win_shares=lambda played: split_wins(played.scores), width=PARAMETERS,
 )
 SELF_PLAY = SelfPlay(

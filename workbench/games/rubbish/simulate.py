@@ -177,7 +177,7 @@ def replay_rounds(state: State, recording: Recording, game: int) -> State:
 
 
 FAST_ENGINE = FastEngine(
-    BATCH_SIZE, ("compiled_policy",), play_fast, win_shares=lambda played: played.standings[2]
+    BATCH_SIZE, play_fast, win_shares=lambda played: played.standings[2]
 )
 SELF_PLAY = SelfPlay(
     "rubbish", Rules, new_game, fast=FAST_ENGINE, frames_doc=__doc__, recorded=recorded,

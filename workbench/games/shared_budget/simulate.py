@@ -185,7 +185,7 @@ def batch_rounds_frame(played: PlayedBatch, labels: list[str], first: int) -> pl
 
 
 FAST_ENGINE = FastEngine(
-    FAST_BATCH_SIZE, ("compiled_policy",), play_batch,
+    FAST_BATCH_SIZE, play_batch,
     win_shares=lambda played: standings_arrays(
         played.rules, _bit_counts(played.coverage), played.budgets
     )[1],
