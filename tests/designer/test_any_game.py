@@ -139,7 +139,7 @@ COINS = Game(
     id="coins", summary="Coins: flip, count heads.", Rules=Rules, new_game=new_game,
     agents={"flipper": Flipper, "other": Other}, default_agent="flipper",
     selfplay=SelfPlay("coins", Rules, new_game, frames=(
-        Frame("games", None, games_frame), Frame("rounds", None, rounds_frame))),
+        Frame("games", games_frame), Frame("rounds", rounds_frame))),
     metrics=GAME_METRICS, game_metrics=game_metrics,
 )  # fmt: skip
 

@@ -150,7 +150,7 @@ def _no_frame(states: Sequence[State], labels: Sequence[str], first: int) -> pl.
 @pytest.fixture
 def toy() -> types.ModuleType:
     """The toy game as a package would offer it: its record (``GAME``) and its action type."""
-    frames = (Frame("games", None, _no_frame), Frame("rounds", None, _no_frame))
+    frames = (Frame("games", _no_frame), Frame("rounds", _no_frame))
     record = Game(
         id="toy_cups", summary="Two cups.", Rules=Rules, new_game=new_game,
         agents={"greedy": Greedy}, default_agent="greedy",

@@ -17,7 +17,7 @@ import polars as pl
 
 from workbench.checks import whole_number
 from workbench.kit.seeding import seed_sequence
-from workbench.reviews.core import _budget, played_game, review_played
+from workbench.reviews.core import checked_budget, played_game, review_played
 from workbench.reviews.labels import LABELS
 from workbench.stats import mean_interval
 
@@ -52,7 +52,7 @@ def review_games(
         raise ValueError(
             f"agents must name one agent per seat ({rules.players}), got {agents!r}"
         )
-    budget = _budget(record, budget)
+    budget = checked_budget(record, budget)
     frames = []
     for g in range(games):
         turn = g % rules.players
