@@ -234,6 +234,15 @@ def test_verdict_sentences():
         "Games that would likely decide it (an estimate from the standard error and the "
         "smallest effect measured elsewhere): search about 638."
     )
+    unchanged = _robust([("fitted", 3000, 0.026, 0.020, 0.031, 0.95, None),
+                         ("heuristic", 3000, 0.0, 0.0, 0.0, 0.95, None)],
+                        "unchanged under heuristic")  # fmt: skip
+    assert verdict(unchanged, "m").text.startswith(
+        "m (bonus=45 against rulebook): unchanged under heuristic — it rises under fitted, "
+        "while it is the same in every pair of games under heuristic: fitted +0.026")
+    same = _robust([("heuristic", 3000, 0.0, 0.0, 0.0, 0.95, None)], "no change")
+    assert "no change — it is the same in every pair of games under every strength" in (
+        verdict(same, "m").text)  # fmt: skip
     reverses = _robust([("valuation", 2000, -0.102, -0.130, -0.075, 0.95, None),
                         ("collector", 2000, 0.477, 0.452, 0.502, 0.95, None)],
                        "reverses with play")  # fmt: skip

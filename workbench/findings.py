@@ -509,9 +509,10 @@ def difference(
 
 
 #: The kinds of ``robust_compare`` verdict, in the order a chart shows them ("unclear under"
-#: names strengths, "no effect beyond" the margin).
+#: and "unchanged under" name strengths, "no effect beyond" the margin).
 VERDICT_KINDS = (
-    "robust", "reverses with play", "unclear under", "no effect beyond", "no clear effect",
+    "robust", "reverses with play", "unclear under", "unchanged under", "no effect beyond",
+    "no change", "no clear effect",
 )  # fmt: skip
 
 
@@ -561,11 +562,15 @@ def verdict(frame: pl.DataFrame, metric: str, *, digits: int = 3,
     elif kind == "reverses with play":
         text = (f"{subject}: reverses with play — it rises under {_join(rising)} and falls "
                 f"under {_join(falling)}: {listed}")  # fmt: skip
-    elif kind == "unclear under":
+    elif kind in ("unclear under", "unchanged under"):
         unclear = [s for s, e in effects if not (e.above(0) or e.below(0))]
         decided, verb = (rising, "rises") if rising else (falling, "falls")
-        text = (f"{subject}: {label} — it {verb} under {_join(decided)}, while the interval of "
-                f"{_join(unclear)} includes 0: {listed}")  # fmt: skip
+        which = (f"it is the same in every pair of games under {_join(unclear)}"
+                 if kind == "unchanged under" else f"the interval of {_join(unclear)} includes 0")
+        text = f"{subject}: {label} — it {verb} under {_join(decided)}, while {which}: {listed}"
+    elif kind == "no change":
+        text = (f"{subject}: no change — it is the same in every pair of games under every "
+                f"strength: {listed}")  # fmt: skip
     else:
         text = f"{subject}: {label} — no strength's interval excludes 0: {listed}"
     text += f"; {note}."

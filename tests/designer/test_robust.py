@@ -53,6 +53,11 @@ def _rows(*intervals):
         ([(0.01, 0.2), (-0.2, 0.2)], 0.25, "unclear under s2"),  # a margin does not hide 0.01
         ([(None, None), (0.1, 0.2)], None, "unclear under s1"),  # undefined is not clear
         ([(None, None), (-0.1, 0.1)], 0.5, "no clear effect"),  # nor within a margin
+        ([(0.1, 0.3), (0.0, 0.0)], None, "unchanged under s2"),  # the same in every pair
+        ([(0.1, 0.3), (0.0, 0.0), (-0.1, 0.2)], None, "unclear under s2 and s3"),
+        ([(0.0, 0.0), (0.0, 0.0)], None, "no change"),
+        ([(0.0, 0.0), (0.0, 0.0)], 0.1, "no change"),  # exact beats a margin
+        ([(0.0, 0.0), (-0.1, 0.2)], None, "no clear effect"),
     ],
 )
 def test_verdicts(intervals, margin, verdict):

@@ -234,7 +234,8 @@ def ladder_chart(ratings: pl.DataFrame, *, title: str | None = None) -> alt.TopL
 #: A verdict kind's colour in ``robust_chart`` (``workbench.findings.VERDICT_KINDS``).
 VERDICT_COLOURS = {
     "robust": "#2ca02c", "reverses with play": "#d62728", "unclear under": "#ff7f0e",
-    "no effect beyond": "#1f77b4", "no clear effect": "#7f7f7f",
+    "unchanged under": "#bcbd22", "no effect beyond": "#1f77b4", "no change": "#17becf",
+    "no clear effect": "#7f7f7f",
 }  # fmt: skip
 
 

@@ -14,6 +14,9 @@ unclear (``budget_by_strength``); each row's ``n`` says how many pairs it rests 
 - "reverses with play": one strength's interval lies above 0 and another's below;
 - "unclear under S" (S: one or more strengths): the strengths whose intervals exclude 0 all
   agree on a side, and S's intervals include 0 (or are undefined);
+- "unchanged under S": as "unclear under S", but the metric is the same in every pair of S's
+  games (its interval is exactly [0, 0]): the change does not move it under S at all;
+- "no change": the metric is the same in every pair of games under every strength;
 - "no effect beyond ±δ": no interval excludes 0 and every interval lies within ±δ, where δ is
   the equivalence margin the designer set for the metric (``margin``);
 - "no clear effect": no interval excludes 0 (and no margin shows the effect small).
@@ -232,13 +235,18 @@ def verdicts(
         above = [_defined(lo) and lo > 0 for lo in lows]
         below = [_defined(hi) and hi < 0 for hi in highs]
         unclear = [name for name, a, b in zip(names, above, below, strict=True) if not (a or b)]
+        unchanged = {name for name, lo, hi in zip(names, lows, highs, strict=True)
+                     if lo == 0 and hi == 0}  # fmt: skip
         delta = margins.get(metric) if margins is not None else margin
         if all(above) or all(below):
             label = "robust"
         elif any(above) and any(below):
             label = "reverses with play"
         elif any(above) or any(below):
-            label = "unclear under " + _join(unclear)
+            kind = "unchanged under " if unchanged >= set(unclear) else "unclear under "
+            label = kind + _join(unclear)
+        elif len(unchanged) == len(names):
+            label = "no change"
         elif delta is not None and all(
             _defined(lo) and _defined(hi) and -delta <= lo and hi <= delta
             for lo, hi in zip(lows, highs, strict=True)
