@@ -17,5 +17,4 @@ GAME = Game(
             "fitted": ExampleFittedAgent, "search": ExampleSearchAgent},
     reference_agent="fitted", metrics=GAME_METRICS, game_metrics=game_metrics,
     common_randomness=COMMON_RANDOMNESS)  # fmt: skip
-AGENTS, make_agent, simulate, play_game = (
-    GAME.agents, GAME.make_agent, GAME.simulate, GAME.play_game)
+AGENTS, make_agent, simulate, simulate_batches, play_game = GAME.entry_points()

@@ -130,6 +130,12 @@ class Game:
         """``play_game(rules, agents, *, seed) -> State``: one game through the step engine."""
         return self._functions[2]
 
+    def entry_points(self) -> tuple[dict[str, Any], Callable[..., Any], Callable[..., Any],
+                                    Callable[..., Any], Callable[..., Any]]:  # fmt: skip
+        """(agents, make_agent, simulate, simulate_batches, play_game): what a game's package
+        exports under the names ``AGENTS``, ``make_agent``, ... (one line in its ``game.py``)."""
+        return self.agents, self.make_agent, self.simulate, self.simulate_batches, self.play_game
+
     def checked_rules(self, rules: Any) -> Any:
         """``rules``, or the rulebook's when None; a TypeError for anything else."""
         return self.selfplay.checked_rules(rules)

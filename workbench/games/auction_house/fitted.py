@@ -16,23 +16,14 @@ from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
 
 FITTING = Fitting(
     version="auction_house-imitation-2",
-    parameters=(
-        Parameter("give_rank", 3.0, 1.0, 10.0),
-        Parameter("long_suit", 4.0, 0.0, 10.0),
-        Parameter("trade_rank", 7.0, 1.0, 11.0),
-        Parameter("shed_length", 3.0, 0.0, 10.0),
-        Parameter("shed_trump", 20.0, 0.0, 40.0),
-        Parameter("kitty_rank", 0.0, -3.0, 3.0),
-        Parameter("draw_trumps", 0.0, 0.0, 10.0),
-        Parameter("lead_long", 1.0, -1.0, 1.0),
-        Parameter("cover_from", 3.0, 1.0, 4.0),
-        Parameter("ruff_from", 1.0, 1.0, 4.0),
-        Parameter("block_weight", 0.0, 0.0, 1.0),
-        Parameter("kitty_strength", 0.0, -2.0, 2.0),
-        Parameter("lead_trumps", 10.0, 1.0, 10.0),
-        Parameter("kitty_standing", 0.0, -3.0, 3.0),
-        Parameter("block_standing", 0.0, -1.0, 1.0),
-    ),
+    # name: (hand-written start, low, high), in the policy's order
+    parameters=tuple(Parameter(name, *map(float, values)) for name, values in {
+        "give_rank": (3, 1, 10), "long_suit": (4, 0, 10), "trade_rank": (7, 1, 11),
+        "shed_length": (3, 0, 10), "shed_trump": (20, 0, 40), "kitty_rank": (0, -3, 3),
+        "draw_trumps": (0, 0, 10), "lead_long": (1, -1, 1), "cover_from": (3, 1, 4),
+        "ruff_from": (1, 1, 4), "block_weight": (0, 0, 1), "kitty_strength": (0, -2, 2),
+        "lead_trumps": (10, 1, 10), "kitty_standing": (0, -3, 3), "block_standing": (0, -1, 1),
+    }.items()),
     policy=lambda rules, vector: FittedPolicy(vector),
     opponents=(HeuristicAgent,),
     games=200,

@@ -16,29 +16,17 @@ GAME = Game(
         "Auction House: a four-player trick-taking game with a card-trade auction and a kitty "
         "won by the seat with most tricks."
     ),
-    Rules=Rules,
-    new_game=new_game,
+    Rules=Rules, new_game=new_game,
     # Weakest first, as measured at the rulebook's rules (seats rotated, bench/strength.py;
     # docs/reference/agents.md).
-    agents={
-        "random": RandomAgent,
-        "heuristic": HeuristicAgent,
-        "fitted": AuctionHouseFittedAgent,
-        "search": AuctionHouseSearchAgent,
-        "determinization": DeterminizationAgent,
-    },
-    default_agent="heuristic",
-    reference_agent="fitted",
-    selfplay=SELF_PLAY,
-    metrics=GAME_METRICS,
-    game_metrics=game_metrics,
-    play_from=play_from,
+    agents={"random": RandomAgent, "heuristic": HeuristicAgent,
+            "fitted": AuctionHouseFittedAgent, "search": AuctionHouseSearchAgent,
+            "determinization": DeterminizationAgent},
+    default_agent="heuristic", reference_agent="fitted",
+    selfplay=SELF_PLAY, metrics=GAME_METRICS, game_metrics=game_metrics, play_from=play_from,
     panel="workbench.games.auction_house.panel:make_panel",
     docs="docs/rules.md#auction-house-auction_house",
-)
-AGENTS = GAME.agents
-make_agent, simulate, simulate_batches, play_game = (
-    GAME.make_agent, GAME.simulate, GAME.simulate_batches, GAME.play_game,
 )  # fmt: skip
+AGENTS, make_agent, simulate, simulate_batches, play_game = GAME.entry_points()
 
 __all__ = ["AGENTS", "GAME", "make_agent", "play_game", "simulate", "simulate_batches"]

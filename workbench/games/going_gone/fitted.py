@@ -13,13 +13,11 @@ from workbench.kit.fitting import FittedAgent, Fitting, Parameter, fit_function
 
 FITTING = Fitting(
     version="going_gone-collector-3",
-    parameters=(
-        Parameter("bid_share", 0.6, 0.05, 1.5),
-        Parameter("last_share", 0.85, 0.05, 1.5),
-        Parameter("reserve", 15.0, 0.0, 40.0),
-        Parameter("projection", 0.5, 0.0, 1.0),
-        Parameter("capture", 0.5, 0.0, 1.5),
-    ),
+    # name: (hand-written start, low, high), in the policy's order
+    parameters=tuple(Parameter(name, *map(float, values)) for name, values in {
+        "bid_share": (0.6, 0.05, 1.5), "last_share": (0.85, 0.05, 1.5),
+        "reserve": (15, 0, 40), "projection": (0.5, 0, 1), "capture": (0.5, 0, 1.5),
+    }.items()),
     policy=lambda rules, vector: FittedPolicy(vector),
     opponents=(CollectorAgent,),
     games=80,

@@ -13,26 +13,16 @@ from workbench.kit.game import Game
 GAME = Game(
     id="rubbish",
     summary="Rubbish Auction: 2–5 players bid money cards for 7 items.",
-    Rules=Rules,
-    new_game=new_game,
+    Rules=Rules, new_game=new_game,
     # Weakest first, as measured at the rulebook's rules.
-    agents={
-        "random": RandomAgent, "heuristic": HeuristicAgent, "sampling": SamplingAgent,
-        "fitted": RubbishFittedAgent, "search": RubbishSearchAgent,
-    },
-    default_agent="heuristic",
-    reference_agent="fitted",
-    selfplay=SELF_PLAY,
-    metrics=GAME_METRICS,
-    game_metrics=game_metrics,
-    common_randomness=COMMON_RANDOMNESS,
-    play_from=play_from,
+    agents={"random": RandomAgent, "heuristic": HeuristicAgent, "sampling": SamplingAgent,
+            "fitted": RubbishFittedAgent, "search": RubbishSearchAgent},
+    default_agent="heuristic", reference_agent="fitted",
+    selfplay=SELF_PLAY, metrics=GAME_METRICS, game_metrics=game_metrics,
+    common_randomness=COMMON_RANDOMNESS, play_from=play_from,
     panel="workbench.games.rubbish.panel:make_panel",
     docs="docs/rules.md#rubbish-auction-rubbish",
-)
-AGENTS = GAME.agents
-make_agent, simulate, simulate_batches, play_game = (
-    GAME.make_agent, GAME.simulate, GAME.simulate_batches, GAME.play_game,
 )  # fmt: skip
+AGENTS, make_agent, simulate, simulate_batches, play_game = GAME.entry_points()
 
 __all__ = ["AGENTS", "GAME", "make_agent", "play_game", "simulate", "simulate_batches"]

@@ -44,10 +44,7 @@ GAME = Game(
     panel="workbench.games.shared_budget.panel:make_panel",
     docs="docs/rules.md#shared-budget-auction-shared_budget",
 )  # fmt: skip
-AGENTS = GAME.agents
-make_agent, simulate, simulate_batches, play_game = (
-    GAME.make_agent, GAME.simulate, GAME.simulate_batches, GAME.play_game,
-)  # fmt: skip
+AGENTS, make_agent, simulate, simulate_batches, play_game = GAME.entry_points()
 
 
 def play_from(
