@@ -203,7 +203,7 @@ def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:
         indices = []
         for member in group:
             policy = member.compiled_policy()
-            policy = CompiledPolicy(int(policy[0]), tuple(float(v) for v in policy[1]))
+            policy = CompiledPolicy(int(policy[0]), tuple(map(float, policy[1])))
             if policy not in rows:
                 rows.append(policy)
                 labels.append(agent_label(member))

@@ -130,10 +130,13 @@ class EquilibriumAgent(CompiledAgent):
             raise TypeError(f"EquilibriumAgent needs a Solution from solve(), got {solution!r}")
         self.solution = solution
         self._table: np.ndarray | None = None
+        self._policy: CompiledPolicy | None = None
 
     def compiled_policy(self) -> CompiledPolicy:
         """The EQUILIBRIUM kind with the solution's table (made once)."""
-        return CompiledPolicy(EQUILIBRIUM, tuple(self._vector()))
+        if self._policy is None:
+            self._policy = CompiledPolicy(EQUILIBRIUM, tuple(self._vector().tolist()))
+        return self._policy
 
     def _vector(self) -> np.ndarray:
         if self._table is None:
