@@ -10,8 +10,8 @@ add in quadrature). A row whose difference interval excludes 0 is a disagreement
 Many metrics are compared at once, so about one in twenty differences is expected to exclude 0
 by chance: a disagreement far beyond its interval says more than one just past it. A metric
 that is the same in every game of a table has an interval of zero width, and the difference
-then rests on the other table's interval alone. The runs
-use local processes on every core; the figures are estimates, with their game counts.
+then rests on the other table's interval alone. The games are played in this process; the
+figures are estimates, with their game counts.
 """
 
 from __future__ import annotations
@@ -69,6 +69,11 @@ def agreement(game, rules, fitted_games: int, search_games: int, seed: int) -> p
     ).drop_nulls("value_search")
 
 
+def shown(value: str, low: str, high: str) -> pl.Expr:
+    """A value and its interval as one text column: "0.388 [0.381, 0.395]"."""
+    return pl.format("{} [{}, {}]", *(pl.col(c).round(3) for c in (value, low, high)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", help="game ids (default: every case)")
@@ -88,9 +93,6 @@ def main() -> None:
         label = game_id + "".join(f", {k}={v}" for k, v in changes.items())
         print(f"\n{label}: {options.fitted_games:,} fitted games, {options.search_games:,} "
               f"search games, {time.perf_counter() - started:.0f} s")  # fmt: skip
-        def shown(value: str, low: str, high: str) -> pl.Expr:
-            return pl.format("{} [{}, {}]", *(pl.col(c).round(3) for c in (value, low, high)))
-
         with pl.Config(tbl_rows=60, tbl_width_chars=160, fmt_str_lengths=40,
                        tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
             print(frame.select(
