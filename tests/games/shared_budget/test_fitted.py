@@ -26,7 +26,7 @@ from workbench.games.shared_budget import (
     make_agent,
     simulate,
 )
-from workbench.games.shared_budget.fitted import FITTING
+from workbench.games.shared_budget.fitted import FITTING, exactly_solvable
 from workbench.games.shared_budget.policies import FITTED_PARAMETERS
 from workbench.games.shared_budget.simulate import SELF_PLAY
 from workbench.kit.fits import fit_key, read_fit, shipped_folder
@@ -138,6 +138,17 @@ def test_two_teams_play_the_exact_equilibrium_and_no_family_gains():
     assert table["gain_high"].max() <= 0.01, table
     shares = lone_shares(GAME, rules, policy, make_agent("coverage"), 400, 3)
     assert shares.mean() == 1.0  # the equilibrium alone wins every game against coverage
+
+
+@pytest.mark.parametrize(("changes", "exact"), [
+    ({}, True),  # the rulebook's: solved in a quarter of a second
+    ({"budget": 60}, True),  # 2.9 million table entries
+    ({"budget": 120}, False),  # beyond EXACT_ENTRIES: the parametrised fit plays
+    ({"teams": 3}, False),  # no minimax value with three teams
+    ({"variant": "classroom"}, False),  # no bidding
+])  # fmt: skip
+def test_the_exact_equilibrium_plays_where_two_teams_solve_in_time(changes, exact):
+    assert exactly_solvable(Rules(**changes)) is exact
 
 
 @pytest.mark.parametrize(("teams", "families", "most"), [
