@@ -123,15 +123,20 @@ def mixture_uniforms(run_seed: np.random.SeedSequence, games: Any, seats: int) -
                           counters + np.arange(seats, dtype=np.uint64))  # fmt: skip
 
 
+def seat_component(agent: Any, game_seed: np.random.SeedSequence, seat: int) -> Any:
+    """``agent``, or the component a mixture plays at ``seat`` in the game seeded ``game_seed``
+    (``mixture_uniforms`` of its run and index: what a compiled loop draws)."""
+    if not isinstance(agent, Mixture):
+        return agent
+    run_seed, game = split_seed(game_seed)
+    uniform = float(mixture_uniforms(run_seed, [game], seat + 1)[0, seat])
+    return agent.components[agent.draw(uniform)]
+
+
 def resolve_mixtures(agents: Sequence[Any], game_seed: np.random.SeedSequence) -> list[Any]:
     """``agents`` with each mixture replaced by the component it plays in the game seeded
-    ``game_seed`` (``mixture_uniforms`` of its run and index: what a compiled loop draws)."""
-    if not any(isinstance(agent, Mixture) for agent in agents):
-        return list(agents)
-    run_seed, game = split_seed(game_seed)
-    uniforms = mixture_uniforms(run_seed, [game], len(agents))[0]
-    return [agent.components[agent.draw(float(u))] if isinstance(agent, Mixture) else agent
-            for agent, u in zip(agents, uniforms, strict=True)]  # fmt: skip
+    ``game_seed`` (``seat_component``)."""
+    return [seat_component(agent, game_seed, seat) for seat, agent in enumerate(agents)]
 
 
 @dataclass(frozen=True)
@@ -220,5 +225,5 @@ def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:
 
 __all__ = [
     "MIXTURE_STREAM", "CompiledPolicy", "Mixture", "PolicyTable", "likeliest", "plays_compiled",
-    "policy_table", "resolve_mixtures",
+    "policy_table", "resolve_mixtures", "seat_component",
 ]  # fmt: skip

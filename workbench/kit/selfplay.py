@@ -25,11 +25,10 @@ from workbench.kit.batching import use_fast_engine
 from workbench.kit.frames import shares as win_shares_of
 from workbench.kit.lineup import agent_label, seated_agents
 from workbench.kit.policies import (
-    Mixture,
-    mixture_uniforms,
     plays_compiled,
     policy_table,
     resolve_mixtures,
+    seat_component,
     split_seed,
 )
 from workbench.kit.progress import progress_bar
@@ -397,12 +396,7 @@ def agent_for_game(agent: Any, rules: Any, game_seed: SeedLike, seat: int) -> An
     """What plays ``seat`` through one game seeded ``game_seed`` outside self-play (a review,
     the play-along table): ``playing_agent``, a mixture's component drawn as self-play draws
     it (``play_resolved``)."""
-    agent = playing_agent(agent, rules)
-    if not isinstance(agent, Mixture):
-        return agent
-    run_seed, game = split_seed(seed_sequence(game_seed))
-    uniform = float(mixture_uniforms(run_seed, [game], seat + 1)[0, seat])
-    return agent.components[agent.draw(uniform)]
+    return seat_component(playing_agent(agent, rules), seed_sequence(game_seed), seat)
 
 
 def _build(frame: Frame, labels: list[str], first: int, played: Any) -> pl.DataFrame:
