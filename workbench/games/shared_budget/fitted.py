@@ -23,7 +23,7 @@ from workbench.games.shared_budget.policies import FITTED, FITTED_PARAMETERS, FI
 from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.search import SharedBudgetSearchAgent
 from workbench.games.shared_budget.simulate import SELF_PLAY
-from workbench.games.shared_budget.solver import Solution, estimate_solve, solve
+from workbench.games.shared_budget.solver import estimate_solve, policy_entries, solve
 from workbench.kit.fitting import Equilibrium, FittedAgent, Fitting, Parameter, fit_function
 from workbench.kit.policies import CompiledPolicy
 
@@ -114,7 +114,7 @@ class SharedBudgetFittedAgent(FittedAgent):
     def policy_for(self, rules: Rules, *, progress: bool = True) -> Any:
         """The exact equilibrium (two teams, solvable in time), else ``FittedAgent``'s."""
         if rules not in self._policies and exactly_solvable(rules):
-            self._policies[rules] = EquilibriumAgent(_solution(rules))
+            self._policies[rules] = _equilibrium(rules)
         return super().policy_for(rules, progress=progress)
 
 
@@ -123,14 +123,15 @@ def exactly_solvable(rules: Rules) -> bool:
     within ``EXACT_SECONDS`` and ``EXACT_ENTRIES``)?"""
     if rules.teams != 2 or rules.variant != "auction":
         return False
-    entries = 2 * rules.rounds * 4 ** len(rules.functions) * (rules.budget + 1) ** 2
-    return entries <= EXACT_ENTRIES and estimate_solve(rules, max_seconds=EXACT_SECONDS).fits
+    return (policy_entries(rules) <= EXACT_ENTRIES
+            and estimate_solve(rules, max_seconds=EXACT_SECONDS).fits)  # fmt: skip
 
 
 @lru_cache(maxsize=8)
-def _solution(rules: Rules) -> Solution:
-    """The exact solution of ``rules`` (solved once per rule set)."""
-    return solve(rules, max_seconds=EXACT_SECONDS, progress=False)
+def _equilibrium(rules: Rules) -> EquilibriumAgent:
+    """The exact equilibrium of ``rules``, solved and its compiled table built once per rule
+    set for every fitted agent (the rulebook's table takes most of a second)."""
+    return EquilibriumAgent(solve(rules, max_seconds=EXACT_SECONDS, progress=False))
 
 
 fit = fit_function(SharedBudgetFittedAgent)

@@ -183,7 +183,7 @@ class Solution:
         bid at [team, round, coverage A, coverage B, budget A, budget B], a mixed stage game's
         entry -1 - (the start of its bids' cumulative probabilities, appended after)."""
         n, sets = self.budget + 1, 1 << len(self.rules.functions)
-        bids = np.zeros((2, self.rules.rounds, sets, sets, n, n))
+        bids = np.zeros((2, self.rules.rounds, sets, sets, n, n))  # policy_entries(rules) of them
         cumulative: list[np.ndarray] = []
         for k, mask_a, mask_b in np.ndindex(self.rules.rounds, sets, sets):
             layer = self._layer(k, self._key(k, mask_a, mask_b))
@@ -509,6 +509,12 @@ def solve(
             solution._progress = None
     solution.seconds = time.perf_counter() - started
     return solution
+
+
+def policy_entries(rules: Rules) -> int:
+    """The pure entries of ``Solution.policy_vector`` for ``rules``: each team's bid at every
+    round, pair of coverages and pair of budgets."""
+    return 2 * rules.rounds * 4 ** len(rules.functions) * (rules.budget + 1) ** 2
 
 
 def _solvable(rules: object) -> Rules:
