@@ -118,12 +118,12 @@ def test_a_margin_above_one_win_always_writes_the_models_bid(model):
         assert search(observation, legal, generator(4, index)) == expected
 
 
-def test_search_deviates_from_the_fitted_bid_only_when_it_pays():
-    """The search keeps the fitted bid unless a playout-tested alternative wins clearly more:
-    a lone search team takes more than its fair share of 1/3 against two fitted teams, and
-    two search teams hold a lone fitted team to about its fair share and a random one far below
-    it (the unanchored search, on the ladder: a lone fitted team 0.95, a lone random one 0.40;
-    here, 20 games per seat, against the equilibrium mixture: about 0.4, 0.3 and 0.125)."""
+def test_search_gains_nothing_against_three_teams_equilibrium():
+    """Fitted teams at 3 play the subgame-perfect equilibrium: a lone search team modelling it
+    stays below its fair share of 1/3 (its playout-tested deviations cannot gain), a lone
+    equilibrium team takes more than 1/3 against two search teams, and a random one far less
+    (20 games per seat, measured 2026-12-05: 0.175, 0.517 and 0.033; against the parametrised
+    mixture it replaced, about 0.4, 0.3 and 0.125)."""
     rules = Rules(teams=3)
     share = {}
     for lone, table in [("search", "fitted"), ("fitted", "search"), ("random", "search")]:
@@ -134,8 +134,8 @@ def test_search_deviates_from_the_fitted_bid_only_when_it_pays():
             games, _ = simulate(rules, lineup, games=20, seed=seat, progress=False)
             wins += games.filter(games["seat"] == seat)["win_share"].sum()
         share[lone, table] = wins / 60
-    assert share["search", "fitted"] > 1 / 3
-    assert share["fitted", "search"] < 0.35
+    assert share["search", "fitted"] < 1 / 3
+    assert share["fitted", "search"] > 1 / 3
     assert share["random", "search"] < 0.15
 
 

@@ -2,7 +2,8 @@
 six project cards in a fixed order, scoring one point per required function covered.
 
 Public API: ``Rules`` -> ``new_game`` -> ``State``; ``simulate``; ``play_from`` (compiled
-playouts); ``solve`` (the exact two-team equilibrium); agents; analyses; charts; the explorer."""
+playouts); ``solve`` (the exact two-team equilibrium); ``solve_three`` (a three-team
+subgame-perfect equilibrium); agents; analyses; charts; the explorer."""
 
 from workbench.games.shared_budget.agents import CoverageHeuristic, EquilibriumAgent, RandomAgent
 from workbench.games.shared_budget.analysis import (
@@ -60,6 +61,11 @@ from workbench.games.shared_budget.solver import (
     estimate_solve,
     solve,
 )
+from workbench.games.shared_budget.three_teams import (
+    ThreeTeamSolution,
+    estimate_three,
+    solve_three,
+)
 from workbench.lazy import lazy_exports
 
 # Charts, explorers and the table's panel import altair and ipywidgets: loaded on first use.
@@ -80,13 +86,14 @@ __all__ = [
     "AGENTS", "COMMON_RANDOMNESS", "FUNCTIONS", "GAME", "GAME_METRICS", "CoverageHeuristic",
     "EquilibriumAgent", "FittedPolicy", "Observation", "Project", "RandomAgent", "Result",
     "RoundRecord", "Rules", "SealedBid", "SharedBudgetFittedAgent", "Solution", "SolveEstimate",
-    "StageGame", "State", "award", "bid_distribution_chart", "bid_distributions", "bid_heatmap",
-    "card_order_variants", "classroom_plans", "equilibrium_bids", "equilibrium_path",
-    "estimate_solve", "expected_outcome", "fit", "function_table_variants", "game_metrics",
-    "make_agent", "make_panel", "new_game", "play_from", "play_game", "priority_order",
-    "priority_variants", "purchase_effect_summary", "purchase_effects", "purchase_effects_chart",
-    "reachable_states", "read_bid", "resolve_round", "seat_results", "seat_results_chart",
-    "simulate", "simulate_batches", "solve", "stage_chart", "stage_table", "standings",
-    "start_values", "state_explorer", "value_by_budget", "value_by_budget_chart", "value_heatmap",
-    "variant_chart", "variant_values", "versus_equilibrium", "versus_equilibrium_chart"
+    "StageGame", "State", "ThreeTeamSolution", "award", "bid_distribution_chart",
+    "bid_distributions", "bid_heatmap", "card_order_variants", "classroom_plans",
+    "equilibrium_bids", "equilibrium_path", "estimate_solve", "estimate_three", "expected_outcome",
+    "fit", "function_table_variants", "game_metrics", "make_agent", "make_panel", "new_game",
+    "play_from", "play_game", "priority_order", "priority_variants", "purchase_effect_summary",
+    "purchase_effects", "purchase_effects_chart", "reachable_states", "read_bid", "resolve_round",
+    "seat_results", "seat_results_chart", "simulate", "simulate_batches", "solve", "solve_three",
+    "stage_chart", "stage_table", "standings", "start_values", "state_explorer", "value_by_budget",
+    "value_by_budget_chart", "value_heatmap", "variant_chart", "variant_values",
+    "versus_equilibrium", "versus_equilibrium_chart"
 ]  # fmt: skip

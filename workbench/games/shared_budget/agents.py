@@ -14,9 +14,10 @@ import numpy as np
 
 from workbench.checks import real_number, whole_number
 from workbench.games.shared_budget.engine import PASS, Action, Observation
-from workbench.games.shared_budget.policies import COVERAGE, EQUILIBRIUM, RANDOM
+from workbench.games.shared_budget.policies import COVERAGE, EQUILIBRIUM, RANDOM, SUBGAME_PERFECT
 from workbench.games.shared_budget.positions import bid_spread, decide
 from workbench.games.shared_budget.solver import Solution
+from workbench.games.shared_budget.three_teams import ThreeTeamSolution
 from workbench.kit.policies import CompiledPolicy
 from workbench.kit.responses import Parameter
 
@@ -119,15 +120,17 @@ class CoverageHeuristic(CompiledAgent):
 
 
 class EquilibriumAgent(CompiledAgent):
-    """Plays the solved equilibrium (two teams; the solution must be for the same rules): its
-    bid at each position, drawn from the stage game's strategy where that is mixed. It plays in
-    the compiled loop too (``policies.EQUILIBRIUM``, the solution's table)."""
+    """Plays a solved equilibrium (the solution must be for the same rules): two teams' exact
+    one (``solve``), its bid drawn from the stage game's strategy where that is mixed, or three
+    teams' pure subgame-perfect one (``solve_three``). It plays in the compiled loop too
+    (``policies.EQUILIBRIUM`` or ``SUBGAME_PERFECT``, the solution's table)."""
 
     name = "equilibrium"
 
-    def __init__(self, solution: Solution) -> None:
-        if not isinstance(solution, Solution):
-            raise TypeError(f"EquilibriumAgent needs a Solution from solve(), got {solution!r}")
+    def __init__(self, solution: Solution | ThreeTeamSolution) -> None:
+        if not isinstance(solution, Solution | ThreeTeamSolution):
+            raise TypeError(f"EquilibriumAgent needs a solution from solve() or solve_three(), "
+                            f"got {solution!r}")  # fmt: skip
         self.solution = solution
         self._table: np.ndarray | None = None
         self._policy: CompiledPolicy | None = None
@@ -135,8 +138,12 @@ class EquilibriumAgent(CompiledAgent):
     def compiled_policy(self) -> CompiledPolicy:
         """The EQUILIBRIUM kind with the solution's table (made once)."""
         if self._policy is None:
-            self._policy = CompiledPolicy(EQUILIBRIUM, tuple(self._vector().tolist()))
+            self._policy = CompiledPolicy(self._kind, tuple(self._vector().tolist()))
         return self._policy
+
+    @property
+    def _kind(self) -> int:
+        return EQUILIBRIUM if isinstance(self.solution, Solution) else SUBGAME_PERFECT
 
     def _vector(self) -> np.ndarray:
         if self._table is None:
@@ -150,7 +157,7 @@ class EquilibriumAgent(CompiledAgent):
                 "EquilibriumAgent's solution was solved for other rules: "
                 f"{self.solution.rules} vs the game's {observation.rules}"
             )
-        return CompiledPolicy(EQUILIBRIUM, self._vector())  # type: ignore[arg-type]
+        return CompiledPolicy(self._kind, self._vector())  # type: ignore[arg-type]
 
     def probabilities(
         self, observation: Observation, legal_actions: Sequence[Action]

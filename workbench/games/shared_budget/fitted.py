@@ -1,7 +1,8 @@
-"""The shared budget auction's ``fitted`` agent: two teams' exact equilibrium where it solves in
-time; otherwise the parametrised bid of ``policies``, fitted by the kit's self-play fitter
-against the random and coverage agents, itself, and (second half) a lone search modelling the
-other teams as the candidate, whose wins above fair share count against it, then mixed with
+"""The shared budget auction's ``fitted`` agent: two teams' exact equilibrium, or three teams'
+subgame-perfect one, where it solves in time; otherwise the parametrised bid of ``policies``,
+fitted by the kit's self-play fitter against the random and coverage agents, itself, and
+(second half) a lone search modelling the other teams as the candidate, whose wins above fair
+share count against it, then mixed with
 re-fitted rivals toward an equilibrium."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.search import SharedBudgetSearchAgent
 from workbench.games.shared_budget.simulate import SELF_PLAY
 from workbench.games.shared_budget.solver import estimate_solve, policy_entries, solve
+from workbench.games.shared_budget.three_teams import estimate_three, solve_three
 from workbench.kit.fitting import Equilibrium, FittedAgent, Fitting, Parameter, fit_function
 from workbench.kit.policies import CompiledPolicy
 
@@ -97,32 +99,35 @@ FITTING = Fitting(
 )  # fmt: skip
 
 
-#: Two teams' exact equilibrium replaces the fit where its solve is estimated at most this long
-#: (seconds; the rulebook's takes a quarter of one) and its table (``Solution.policy_vector``)
-#: holds at most this many entries (the rulebook's: 338,688).
+#: An exact equilibrium replaces the fit where its solve is estimated at most this long
+#: (seconds; the rulebook's takes a quarter of one at two teams, about ten at three) and, at two
+#: teams, its table (``Solution.policy_vector``) holds at most this many entries (the rulebook's:
+#: 338,688; three teams' table packs four positions to an entry).
 EXACT_SECONDS, EXACT_ENTRIES = 20.0, 4_000_000
 
 
 class SharedBudgetFittedAgent(FittedAgent):
-    """The reference play for the rules being played: two teams' exact equilibrium where it
-    solves within ``EXACT_SECONDS`` (a strategy no team can exploit, and one that beats every
-    fitted bid), else the parametrised bid fitted to the rules (the rulebook's fits for 2, 3
+    """The reference play for the rules being played: two teams' exact equilibrium or three
+    teams' subgame-perfect one where it solves within ``EXACT_SECONDS`` (play no lone team can
+    exploit), else the parametrised bid fitted to the rules (the rulebook's fits for 2, 3
     and 4 teams ship with the workbench; other rules fit on first use)."""
 
     selfplay, fitting = SELF_PLAY, FITTING
 
     def policy_for(self, rules: Rules, *, progress: bool = True) -> Any:
-        """The exact equilibrium (two teams, solvable in time), else ``FittedAgent``'s."""
+        """The exact equilibrium (two or three teams, solvable in time), else ``FittedAgent``'s."""
         if rules not in self._policies and exactly_solvable(rules):
             self._policies[rules] = _equilibrium(rules)
         return super().policy_for(rules, progress=progress)
 
 
 def exactly_solvable(rules: Rules) -> bool:
-    """Do ``rules`` have an exact equilibrium the fitted agent plays (two teams, the auction,
-    within ``EXACT_SECONDS`` and ``EXACT_ENTRIES``)?"""
-    if rules.teams != 2 or rules.variant != "auction":
+    """Do ``rules`` have an exact equilibrium the fitted agent plays (two or three teams, the
+    auction, estimated within ``EXACT_SECONDS``; two teams within ``EXACT_ENTRIES``)?"""
+    if rules.variant != "auction" or rules.teams > 3:
         return False
+    if rules.teams == 3:
+        return estimate_three(rules).seconds <= EXACT_SECONDS
     return (policy_entries(rules) <= EXACT_ENTRIES
             and estimate_solve(rules, max_seconds=EXACT_SECONDS).fits)  # fmt: skip
 
@@ -130,7 +135,9 @@ def exactly_solvable(rules: Rules) -> bool:
 @lru_cache(maxsize=8)
 def _equilibrium(rules: Rules) -> EquilibriumAgent:
     """The exact equilibrium of ``rules``, solved and its compiled table built once per rule
-    set for every fitted agent (the rulebook's table takes most of a second)."""
+    set for every fitted agent (the rulebook's takes most of a second at two teams)."""
+    if rules.teams == 3:
+        return EquilibriumAgent(solve_three(rules, max_seconds=EXACT_SECONDS))
     return EquilibriumAgent(solve(rules, max_seconds=EXACT_SECONDS, progress=False))
 
 

@@ -17,14 +17,18 @@ from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.search import SharedBudgetSearchAgent
 from workbench.games.shared_budget.simulate import SELF_PLAY
 from workbench.games.shared_budget.solver import solve
+from workbench.games.shared_budget.three_teams import solve_three
 from workbench.kit.game import Game
 from workbench.kit.seeding import SeedLike
 
 
 def _equilibrium(rules: Rules | None, **options: Any) -> EquilibriumAgent:
-    """The exact equilibrium of ``rules`` (two teams), solved when made."""
+    """The exact equilibrium of ``rules`` (two teams; three: the subgame-perfect one), solved
+    when made."""
     if options:
         raise TypeError(f"the equilibrium agent takes no options, got {sorted(options)}")
+    if rules is not None and getattr(rules, "teams", None) == 3:
+        return EquilibriumAgent(solve_three(rules))
     return EquilibriumAgent(solve(rules))
 
 
@@ -33,8 +37,8 @@ GAME = Game(
     summary=("Shared budget auction: teams bid sealed from one identical budget for six project "
              "cards in a fixed order, scoring one point per required function covered."),
     Rules=Rules, new_game=new_game,
-    # Weakest first: at 3 teams search alone beats two fitted teams, which beat coverage; the
-    # exact equilibrium (two teams only) is best play.
+    # Weakest first: at 4 teams search alone beats three fitted teams, which beat coverage; at
+    # 2 and 3 teams fitted is the exact equilibrium (listed last), which nothing beats alone.
     agents={"random": RandomAgent, "coverage": CoverageHeuristic,
             "fitted": SharedBudgetFittedAgent, "search": SharedBudgetSearchAgent,
             "equilibrium": EquilibriumAgent},

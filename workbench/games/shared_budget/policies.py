@@ -1,7 +1,8 @@
 """The shared budget auction's compiled policies: ``choose``, one seat's sealed bid (classroom:
 1 buy / 0 pass), for the kinds ``RANDOM``, ``COVERAGE`` (``CoverageHeuristic``) and ``FITTED``
 (a target capped at a bid that surely wins, spread over target +/- jitter by one uniform draw),
-and ``EQUILIBRIUM`` (two teams' exact equilibrium, read from the solver's table).
+``EQUILIBRIUM`` (two teams' exact equilibrium, read from the solver's table) and
+``SUBGAME_PERFECT`` (three teams' pure subgame-perfect equilibrium, from ``three_teams``).
 
 The fitted target (B: own budget; added / missing: functions the card adds / still lacks) is
 share x B x added / missing + scarce x B / (1 + later suppliers of the scarcest added function)
@@ -19,7 +20,7 @@ import numpy as np
 from workbench.kit.streams import integers, random
 
 #: Policy kinds.
-RANDOM, COVERAGE, FITTED, EQUILIBRIUM = 0, 1, 2, 3
+RANDOM, COVERAGE, FITTED, EQUILIBRIUM, SUBGAME_PERFECT = 0, 1, 2, 3, 4
 #: The coverage heuristic's parameters, in vector order.
 COVERAGE_PARAMETERS = ("jitter", "share", "margin")
 #: The fitted policy's parameters, in vector order, and their hand-written (heuristic) values.
@@ -186,6 +187,26 @@ def equilibrium_bid(
     return budgets[seat]
 
 
+@numba.njit(cache=True)
+def subgame_perfect_bid(
+    table: np.ndarray, seat: int, round_index: int, rounds: int, budgets: np.ndarray,
+    coverage: np.ndarray,
+) -> int:  # fmt: skip
+    """Three teams' equilibrium bid, read from ``ThreeTeamSolution.policy_vector``: the
+    position's layer by its coverage masks, then its three bids packed by budget triple."""
+    n, sets, per = int(table[0]), int(table[1]), int(table[2])
+    layer = int(table[3 + ((round_index * sets + coverage[0]) * sets + coverage[1]) * sets
+                      + coverage[2]])  # fmt: skip
+    if layer < 0:  # no play reaches these masks
+        return 0
+    cells = n * n * n
+    position = (budgets[0] * n + budgets[1]) * n + budgets[2]
+    width = (cells + per - 1) // per
+    entry = np.int64(table[3 + rounds * sets**3 + layer * width + position // per])
+    code = (entry // cells ** (position % per)) % cells
+    return int((code // n**seat) % n)
+
+
 @numba.njit(cache=True, inline="always")  # inlined, as bid_target
 def choose(
     kind: int, parameters: np.ndarray, seat: int, round_index: int, budgets: np.ndarray,
@@ -204,6 +225,9 @@ def choose(
     if kind == EQUILIBRIUM:
         return equilibrium_bid(parameters, seat, round_index, masks.shape[0], budgets, coverage,
                                stream)  # fmt: skip
+    if kind == SUBGAME_PERFECT:
+        return subgame_perfect_bid(parameters, seat, round_index, masks.shape[0], budgets,
+                                   coverage)  # fmt: skip
     target, high, jitter = bid_target(
         kind, parameters, seat, round_index, budgets, coverage, players, first, masks, later,
         full,
@@ -213,6 +237,6 @@ def choose(
 
 __all__ = [
     "COVERAGE", "COVERAGE_PARAMETERS", "EQUILIBRIUM", "FITTED", "FITTED_PARAMETERS",
-    "FITTED_START", "RANDOM", "bid_target", "bit_count", "choose", "coverage_target",
-    "equilibrium_bid", "fitted_target", "jittered",
+    "FITTED_START", "RANDOM", "SUBGAME_PERFECT", "bid_target", "bit_count", "choose",
+    "coverage_target", "equilibrium_bid", "fitted_target", "jittered", "subgame_perfect_bid",
 ]  # fmt: skip

@@ -529,7 +529,8 @@ def _solvable(rules: object) -> Rules:
         raise ValueError(
             f"solve needs exactly 2 teams, got teams={rules.teams}: with more than two the game "
             "is general-sum (one team's loss is not a single rival's gain), so no minimax value "
-            "defines play; estimate with simulate(rules, agents, ...) instead"
+            "defines play; at 3 teams solve_three finds a subgame-perfect equilibrium, else "
+            "estimate with simulate(rules, agents, ...)"
         )
     return rules
 

@@ -1,0 +1,341 @@
+"""A pure subgame-perfect equilibrium of the three-team shared budget auction, by backward
+induction: at every position the three bids are a pure Nash equilibrium of the round's stage
+game over the positions it leads to, so no team gains by leaving it, at any point of the game.
+
+With three teams the game is general-sum and has many such equilibria; this one is chosen so:
+- Teams rank outcomes by win share, then by functions covered: a team that cannot change its
+  chance of winning still covers what it can instead of crowning a rival at random. The second
+  criterion never outweighs the first (every outcome is certain, shares differ by at least 1/6,
+  and ``SCORE_WEIGHT`` x any score difference is at most 1/8).
+- In a stage game: nobody buys if that is an equilibrium, else the lowest winning price, then
+  the winner earliest in the round's priority, losers bidding the most that still loses; where
+  that profile is not an equilibrium every pure profile is tried, in bid order.
+Positions are keyed canonically (functions no remaining card supplies only count as a score)."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from workbench.checks import instance_or_default
+from workbench.games.shared_budget.rules import Rules, priority_order
+
+TEAMS = 3
+#: Seconds ``solve_three`` may take by default (``estimate_three`` is checked first).
+MAX_SECONDS = 60.0
+#: The work model behind ``estimate_three``: seconds per stage layer and per position in one.
+_LAYER_SECONDS, _POSITION_SECONDS = 2e-3, 2e-6
+_TOLERANCE = 1e-9
+#: Every win share a certain outcome gives one of three teams.
+_SHARES = (0.0, 1 / 3, 1 / 2, 1.0)
+
+Key = tuple[int, ...]  # live coverage of A, B, C, then functions each has settled
+
+
+@numba.njit(cache=True)
+def _value(team, winner, price, a, b, c, after, nobody):  # type: ignore[no-untyped-def]
+    """``team``'s value when ``winner`` (-1: nobody) takes the card at ``price``."""
+    if winner < 0:
+        return nobody[team, a, b, c]
+    if winner == 0:
+        return after[0, team, a - price, b, c]
+    if winner == 1:
+        return after[1, team, a, b - price, c]
+    return after[2, team, a, b, c - price]
+
+
+@numba.njit(cache=True)
+def _award(bids, rank):  # type: ignore[no-untyped-def]
+    """(winner, price): the single highest positive bid, ties to the lowest ``rank``."""
+    winner, price = -1, 0
+    for team in range(TEAMS):
+        if bids[team] > price or (bids[team] == price > 0 and rank[team] < rank[winner]):
+            winner, price = team, bids[team]
+    return winner, price
+
+
+@numba.njit(cache=True)
+def _gains(team, bids, budgets, rank, after, nobody):  # type: ignore[no-untyped-def]
+    """Does ``team`` gain by changing its own bid alone?"""
+    a, b, c = budgets[0], budgets[1], budgets[2]
+    winner, price = _award(bids, rank)
+    kept = _value(team, winner, price, a, b, c, after, nobody)
+    own = bids[team]
+    gains = False
+    for bid in range(budgets[team] + 1):
+        bids[team] = bid
+        other, paid = _award(bids, rank)
+        if _value(team, other, paid, a, b, c, after, nobody) > kept + _TOLERANCE:
+            gains = True
+            break
+    bids[team] = own
+    return gains
+
+
+@numba.njit(cache=True)
+def _losers_content(winner, price, budgets, rank, after, nobody):  # type: ignore[no-untyped-def]
+    """Would no other team rather win the card than see ``winner`` take it at ``price`` (or
+    nobody)? A loser changes the outcome only by winning, whatever the others bid."""
+    a, b, c = budgets[0], budgets[1], budgets[2]
+    for team in range(TEAMS):
+        if team == winner:
+            continue
+        kept = _value(team, winner, price, a, b, c, after, nobody)
+        cheapest = 1 if winner < 0 else (price if rank[team] < rank[winner] else price + 1)
+        for bid in range(cheapest, budgets[team] + 1):
+            if _value(team, team, bid, a, b, c, after, nobody) > kept + _TOLERANCE:
+                return False
+    return True
+
+
+@numba.njit(cache=True)
+def _solve_position(budgets, rank, order, after, nobody, bids):  # type: ignore[no-untyped-def]
+    """Fill ``bids`` with the chosen pure equilibrium (module docstring); False if none. Every
+    pure equilibrium is some (winner, price) that its losers accept, with losing bids under
+    which the winner keeps its bid, so trying them all in this order finds one if any exists."""
+    bids[:] = 0
+    if _losers_content(-1, 0, budgets, rank, after, nobody):
+        return True
+    highest = np.zeros(TEAMS, np.int64)
+    for price in range(1, budgets.max() + 1):
+        for winner in order:
+            if budgets[winner] < price:
+                continue
+            if not _losers_content(winner, price, budgets, rank, after, nobody):
+                continue
+            for team in range(TEAMS):
+                losing = price if rank[team] > rank[winner] else price - 1
+                highest[team] = price if team == winner else min(losing, budgets[team])
+            first, second = [team for team in range(TEAMS) if team != winner]
+            bids[winner] = price
+            for x in range(highest[first], -1, -1):
+                for y in range(highest[second], -1, -1):
+                    bids[first], bids[second] = x, y
+                    if not _gains(winner, bids, budgets, rank, after, nobody):
+                        return True
+    return False
+
+
+@numba.njit(cache=True)
+def _solve_layer(after, nobody, rank, values, bids):  # type: ignore[no-untyped-def]
+    """Every budget triple's equilibrium bids and values; the first triple without a pure
+    equilibrium as (a, b, c), or (-1, -1, -1)."""
+    n = nobody.shape[1]
+    order = np.argsort(rank)
+    budgets = np.zeros(TEAMS, np.int64)
+    chosen = np.zeros(TEAMS, np.int64)
+    for a in range(n):
+        for b in range(n):
+            for c in range(n):
+                budgets[0], budgets[1], budgets[2] = a, b, c
+                if not _solve_position(budgets, rank, order, after, nobody, chosen):
+                    return a, b, c
+                winner, price = _award(chosen, rank)
+                for team in range(TEAMS):
+                    bids[team, a, b, c] = chosen[team]
+                    values[team, a, b, c] = _value(team, winner, price, a, b, c, after, nobody)
+    return -1, -1, -1
+
+
+@dataclass(frozen=True)
+class ThreeTeamEstimate:
+    """The stage ``layers`` a solve visits and its ESTIMATED ``seconds`` on one core."""
+
+    layers: int
+    positions: int
+    seconds: float
+
+
+class ThreeTeamSolution:
+    """The solved game: each team's win share at the opening (``value``), every position's bids
+    (``bids_at``), and the table the compiled loop plays (``policy_vector``)."""
+
+    policy_kind = 4  # policies.SUBGAME_PERFECT
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.budget = rules.budget
+        self.card_masks = rules.card_masks()
+        self._remaining = _remaining(self.card_masks)
+        self.score_weight = 1.0 / (8 * len(rules.functions))
+        self._values: dict[tuple[int, Key], np.ndarray] = {}
+        self._bids: dict[tuple[int, Key], np.ndarray] = {}
+        self.value: tuple[float, ...] = ()
+        self.seconds = 0.0
+
+    def __repr__(self) -> str:
+        value = ", ".join(f"{v:.3f}" for v in self.value)
+        return (f"ThreeTeamSolution(value=({value}), stage layers={len(self._bids)}, "
+                f"{self.seconds:.1f} s)")  # fmt: skip
+
+    def key(self, round_index: int, masks: tuple[int, ...], settled: Key = (0, 0, 0)) -> Key:
+        """The canonical key of a position at the start of ``round_index`` (0-based)."""
+        live = self._remaining[round_index]
+        counts = tuple(s + (m & ~live).bit_count() for m, s in zip(masks, settled, strict=True))
+        return tuple(m & live for m in masks) + counts
+
+    def bids_at(
+        self, round_index: int, budgets: tuple[int, ...], masks: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """The three equilibrium bids at a position (budgets and full coverage masks)."""
+        bids = self._bids[(round_index, self.key(round_index, masks))]
+        return tuple(int(bids[team][tuple(budgets)]) for team in range(TEAMS))
+
+    def win_shares_at(
+        self, round_index: int, budgets: tuple[int, ...], masks: tuple[int, ...]
+    ) -> tuple[float, ...]:
+        """Each team's win share under equilibrium play from a position (``round_index`` up to
+        rounds: the end)."""
+        values = self._layer(round_index, self.key(round_index, masks))
+        outcome = [float(values[team][tuple(budgets)]) for team in range(TEAMS)]
+        return tuple(self._share(v) for v in outcome)
+
+    def strategy(
+        self, round_index: int, budgets: tuple[int, ...], masks: tuple[int, ...]
+    ) -> tuple[dict[int, float], ...]:
+        """Each team's {bid: probability} at a position (always one bid: the play is pure)."""
+        return tuple({bid: 1.0} for bid in self.bids_at(round_index, budgets, masks))
+
+    def policy_vector(self) -> np.ndarray:
+        """The table ``policies.subgame_perfect_bid`` reads: budget + 1, the coverage masks'
+        count, positions packed per entry, then each (round, mask A, B, C)'s layer (-1: none
+        reachable), then every layer's bids, each position's three as one base-(budget + 1)
+        number, ``per`` of them to a float (exact below 2**53)."""
+        n, sets, rounds = self.budget + 1, 1 << len(self.rules.functions), self.rules.rounds
+        per = _packed_per_entry(n)
+        layers = {key: index for index, key in enumerate(sorted(self._bids))}
+        lookup = np.full((rounds, sets, sets, sets), -1.0)
+        for k, *masks in np.ndindex(rounds, sets, sets, sets):
+            found = layers.get((k, self.key(k, tuple(masks))))
+            if found is not None:
+                lookup[(k, *masks)] = found
+        codes = np.empty((len(layers), n**3), dtype=np.int64)
+        for (k, key), index in layers.items():
+            bids = self._bids[(k, key)].astype(np.int64)
+            codes[index] = (bids[0] + n * bids[1] + n * n * bids[2]).ravel()
+        width = -(-(n**3) // per)
+        padded = np.zeros((len(layers), width * per), dtype=np.int64)
+        padded[:, : n**3] = codes
+        packed = (padded.reshape(len(layers), width, per) * (n**3) ** np.arange(per)).sum(axis=2)
+        return np.concatenate([[n, sets, per], lookup.ravel(), packed.ravel().astype(np.float64)])
+
+    # -- internals -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _share(value: float) -> float:
+        """The win share inside a value (share + weight x functions, the weight's part < 1/6)."""
+        return max(share for share in _SHARES if share <= value + _TOLERANCE)
+
+    def _layer(self, k: int, key: Key) -> np.ndarray:
+        found = self._values.get((k, key))
+        if found is not None:
+            return found
+        found = self._terminal(key[TEAMS:]) if k == self.rules.rounds else self._solve(k, key)
+        self._values[(k, key)] = found
+        return found
+
+    def _terminal(self, scores: Key) -> np.ndarray:
+        """[team, a, b, c]: win share by the rules' standings, plus the score's small weight."""
+        n = self.budget + 1
+        budgets = np.stack(np.meshgrid(*[np.arange(n)] * TEAMS, indexing="ij"))
+        if self.rules.final_tiebreak == "shared":
+            budgets[:] = 0
+        ranking = np.array(scores)[:, None, None, None] * (n + 1) + budgets
+        winners = ranking == ranking.max(axis=0)
+        shares = winners / winners.sum(axis=0)
+        return shares + self.score_weight * np.array(scores, dtype=float)[:, None, None, None]
+
+    def _solve(self, k: int, key: Key) -> np.ndarray:
+        masks, settled = key[:TEAMS], key[TEAMS:]
+        card = self.card_masks[k]
+        won = [tuple(m | card if t == w else m for t, m in enumerate(masks)) for w in range(TEAMS)]
+        after = np.stack([self._layer(k + 1, self.key(k + 1, m, settled)) for m in won])
+        nobody = self._layer(k + 1, self.key(k + 1, masks, settled))
+        rank = np.empty(TEAMS, dtype=np.int64)
+        rank[list(priority_order(self.rules, k))] = np.arange(TEAMS)
+        n = self.budget + 1
+        values, bids = np.empty((TEAMS, n, n, n)), np.empty((TEAMS, n, n, n), dtype=np.int16)
+        failed = _solve_layer(after, nobody, rank, values, bids)
+        if failed[0] >= 0:
+            raise ValueError(
+                f"round {k + 1} with budgets {failed} has no pure equilibrium under these "
+                "rules: solve_three plays pure equilibria only; estimate play with simulate"
+            )
+        self._bids[(k, key)] = bids
+        return values
+
+
+def _remaining(card_masks: tuple[int, ...]) -> tuple[int, ...]:
+    """Functions supplied by round k's card or a later one, for k = 0..rounds."""
+    remaining = [0] * (len(card_masks) + 1)
+    for k in range(len(card_masks) - 1, -1, -1):
+        remaining[k] = remaining[k + 1] | card_masks[k]
+    return tuple(remaining)
+
+
+def _packed_per_entry(n: int) -> int:
+    """Positions per float of the packed table: base n**3 digits below 2**53."""
+    return max(1, int(53 * math.log(2) // (3 * math.log(n))))
+
+
+def _stage_keys(rules: Rules) -> int:
+    """Stage layers (round, canonical key) the solve visits from the opening."""
+    solution = ThreeTeamSolution(rules)
+    frontier, count = {solution.key(0, (0, 0, 0))}, 0
+    for k, card in enumerate(solution.card_masks):
+        count += len(frontier)
+        frontier = {
+            solution.key(k + 1, tuple(m | card if t == w else m for t, m in enumerate(key[:TEAMS])),
+                         key[TEAMS:])
+            for key in frontier for w in range(-1, TEAMS)
+        }  # fmt: skip
+    return count
+
+
+def estimate_three(rules: Rules | None = None) -> ThreeTeamEstimate:
+    """The work of ``solve_three(rules)`` and its ESTIMATED time on one core, without solving
+    (``bench/shared_budget.py`` prints it beside the measured time)."""
+    rules = _three_teams(rules)
+    layers = _stage_keys(rules)
+    positions = layers * (rules.budget + 1) ** TEAMS
+    return ThreeTeamEstimate(
+        layers, positions, layers * _LAYER_SECONDS + positions * _POSITION_SECONDS
+    )
+
+
+def solve_three(
+    rules: Rules | None = None, *, max_seconds: float = MAX_SECONDS
+) -> ThreeTeamSolution:
+    """The pure subgame-perfect equilibrium of the three-team game (module docstring); refused
+    when ``estimate_three`` puts it above ``max_seconds``, or when a position has no pure
+    equilibrium (none found at any rule set tried)."""
+    rules = _three_teams(rules)
+    estimate = estimate_three(rules)
+    if estimate.seconds > max_seconds:
+        raise ValueError(
+            f"solve_three would take about {estimate.seconds:.0f} s ({estimate.layers:,} layers x "
+            f"{(rules.budget + 1) ** TEAMS:,} budget triples), above max_seconds={max_seconds:g}: "
+            "use a smaller budget, pass a larger max_seconds, or estimate play with simulate"
+        )
+    started = time.perf_counter()
+    solution = ThreeTeamSolution(rules)
+    start = solution._layer(0, solution.key(0, (0, 0, 0)))[
+        :, rules.budget, rules.budget, rules.budget
+    ]
+    solution.value = tuple(solution._share(float(v)) for v in start)
+    solution.seconds = time.perf_counter() - started
+    return solution
+
+
+def _three_teams(rules: object) -> Rules:
+    rules = instance_or_default("rules", rules, Rules, Rules, "a shared_budget Rules or None")
+    if rules.teams != TEAMS or rules.variant != "auction":
+        raise ValueError(
+            f"solve_three plays the sealed-bid auction of exactly 3 teams, got "
+            f"teams={rules.teams}, variant={rules.variant!r} (two teams: solve)"
+        )
+    return rules
