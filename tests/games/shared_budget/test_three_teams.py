@@ -23,6 +23,7 @@ from workbench.games.shared_budget import (
     simulate,
     solve_three,
     standings,
+    three_team_line,
 )
 from workbench.games.shared_budget.compiled import tables
 from workbench.games.shared_budget.policies import SUBGAME_PERFECT, choose
@@ -105,8 +106,8 @@ def test_no_team_gains_by_leaving_the_equilibrium_anywhere(changes):
 
 
 def test_the_rulebook_equilibrium_and_its_cost():
-    """The rulebook's three teams (solved about 9 s): A and C share the win, B loses (bids
-    14, 15, 15 for the Quiet corner); no team gains at the opening against it."""
+    """The rulebook's three teams (about 7 s on one core): A and C share the win and B loses
+    (bids 14, 15, 15 for the Quiet corner)."""
     rules = Rules(teams=3)
     estimate = estimate_three(rules)
     assert estimate.layers == 492 and estimate.positions == 492 * 21**3
@@ -157,3 +158,16 @@ def test_bad_rules_are_refused_with_what_is_allowed():
         solve_three(Rules(teams=3, variant="classroom"))
     with pytest.raises(ValueError, match="above max_seconds=1"):
         solve_three(Rules(teams=3), max_seconds=1)
+
+
+def test_the_line_of_play_follows_the_rules():
+    """The rulebook's line (``three_team_line``): each round's winner pays its bid, and the
+    budgets and coverage carried into the next round are what the engine leaves."""
+    line = three_team_line(SharedBudgetFittedAgent().policy_for(Rules(teams=3)).solution)
+    assert line["winner"].to_list() == ["B", "B", "C", "A", "C", "C"]
+    assert line["price"].to_list() == [15, 1, 5, 15, 5, 5]
+    assert line.select("bid_a", "bid_b", "bid_c").row(0) == (14, 15, 15)  # A, first, loses tie
+    assert line.select("budget_a", "budget_b", "budget_c").row(-1) == (5, 4, 10)
+    assert line["covers_b"][-1] == "welcome+rest" and line["covers_a"][-1] == "welcome+rest"
+    with pytest.raises(TypeError, match="solve_three"):
+        three_team_line(object())  # type: ignore[arg-type]

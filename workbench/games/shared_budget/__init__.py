@@ -21,6 +21,7 @@ from workbench.games.shared_budget.analysis import (
     seat_results,
     stage_table,
     start_values,
+    three_team_line,
     value_by_budget,
     variant_values,
     versus_equilibrium,
@@ -93,7 +94,7 @@ __all__ = [
     "play_from", "play_game", "priority_order", "priority_variants", "purchase_effect_summary",
     "purchase_effects", "purchase_effects_chart", "reachable_states", "read_bid", "resolve_round",
     "seat_results", "seat_results_chart", "simulate", "simulate_batches", "solve", "solve_three",
-    "stage_chart", "stage_table", "standings", "start_values", "state_explorer", "value_by_budget",
-    "value_by_budget_chart", "value_heatmap", "variant_chart", "variant_values",
+    "stage_chart", "stage_table", "standings", "start_values", "state_explorer", "three_team_line",
+    "value_by_budget", "value_by_budget_chart", "value_heatmap", "variant_chart", "variant_values",
     "versus_equilibrium", "versus_equilibrium_chart"
 ]  # fmt: skip

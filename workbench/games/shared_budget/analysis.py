@@ -21,6 +21,7 @@ from workbench.games.shared_budget.engine import State, new_game, resolve_round
 from workbench.games.shared_budget.game import GAME, simulate
 from workbench.games.shared_budget.rules import MAX_BUDGET, Rules
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
+from workbench.games.shared_budget.three_teams import ThreeTeamSolution
 from workbench.kit.lineup import agent_label
 from workbench.kit.seeding import derive_seed
 from workbench.stats import difference_interval, proportion_interval
@@ -90,6 +91,30 @@ def equilibrium_path(solution: Solution) -> pl.DataFrame:
                 child = (*budgets, *coverage)
                 following[child] = following.get(child, 0.0) + reach * px * py
         nodes = following
+    return pl.DataFrame(rows)
+
+
+def three_team_line(solution: ThreeTeamSolution) -> pl.DataFrame:
+    """Three teams' subgame-perfect play from the opening (pure, so one line): per round the
+    card, who has priority, the budgets and coverage before, each team's bid and the winner."""
+    if not isinstance(solution, ThreeTeamSolution):
+        raise TypeError(f"three_team_line needs a solution from solve_three(), got {solution!r}")
+    rules = solution.rules
+    budgets, coverage = (rules.budget,) * 3, (0, 0, 0)
+    rows = []
+    for k in range(rules.rounds):
+        bids = solution.bids_at(k, budgets, coverage)
+        winner, price, after, covered = resolve_round(rules, k, budgets, coverage, bids)
+        rows.append({
+            "round": k + 1, "card": rules.projects[k].name,
+            "first_priority": rules.team_name(rules.priority_order(k)[0]),
+            **{f"budget_{t.lower()}": budgets[s] for s, t in enumerate("ABC")},
+            **{f"covers_{t.lower()}": "+".join(rules.names(coverage[s])) or "-"
+               for s, t in enumerate("ABC")},
+            **{f"bid_{t.lower()}": bids[s] for s, t in enumerate("ABC")},
+            "winner": "-" if winner is None else rules.team_name(winner), "price": price,
+        })  # fmt: skip
+        budgets, coverage = after, covered
     return pl.DataFrame(rows)
 
 

@@ -28,7 +28,7 @@ TEAMS = 3
 #: Seconds ``solve_three`` may take by default (``estimate_three`` is checked first).
 MAX_SECONDS = 60.0
 #: The work model behind ``estimate_three``: seconds per stage layer and per position in one.
-_LAYER_SECONDS, _POSITION_SECONDS = 2e-3, 2e-6
+_LAYER_SECONDS, _POSITION_SECONDS = 2e-3, 1.5e-6
 _TOLERANCE = 1e-9
 #: Every win share a certain outcome gives one of three teams.
 _SHARES = (0.0, 1 / 3, 1 / 2, 1.0)
@@ -59,53 +59,70 @@ def _award(bids, rank):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _gains(team, bids, budgets, rank, after, nobody):  # type: ignore[no-untyped-def]
-    """Does ``team`` gain by changing its own bid alone?"""
+def _winner_keeps(winner, price, bids, budgets, rank, after, nobody, best):  # type: ignore[no-untyped-def]
+    """Does ``winner`` gain nothing by another bid of its own, the losers' ``bids`` standing?
+    Above ``price`` it still wins, dearer; below, it wins down to the losers' top bid and under
+    that hands the card to the loser holding it."""
     a, b, c = budgets[0], budgets[1], budgets[2]
-    winner, price = _award(bids, rank)
-    kept = _value(team, winner, price, a, b, c, after, nobody)
-    own = bids[team]
-    gains = False
-    for bid in range(budgets[team] + 1):
-        bids[team] = bid
-        other, paid = _award(bids, rank)
-        if _value(team, other, paid, a, b, c, after, nobody) > kept + _TOLERANCE:
-            gains = True
-            break
-    bids[team] = own
-    return gains
+    kept = _value(winner, winner, price, a, b, c, after, nobody) + _TOLERANCE
+    if price < budgets[winner] and best[winner, price + 1] > kept:
+        return False
+    top, holder = 0, -1  # the losers' highest bid and who holds it, ties by priority
+    for team in range(TEAMS):
+        if team != winner and (
+            bids[team] > top or (bids[team] == top > 0 and rank[team] < rank[holder])
+        ):
+            top, holder = bids[team], team
+    lowest_winning = 1 if holder < 0 else (top if rank[winner] < rank[holder] else top + 1)
+    for bid in range(lowest_winning, price):
+        if _value(winner, winner, bid, a, b, c, after, nobody) > kept:
+            return False
+    return _value(winner, holder, top, a, b, c, after, nobody) <= kept
 
 
 @numba.njit(cache=True)
-def _losers_content(winner, price, budgets, rank, after, nobody):  # type: ignore[no-untyped-def]
+def _best_wins(budgets, after, best):  # type: ignore[no-untyped-def]
+    """best[team, m]: the most ``team`` can get by winning at a price of m or more (-inf past
+    its budget), so that a loser's check is one look-up."""
+    a, b, c = budgets[0], budgets[1], budgets[2]
+    for team in range(TEAMS):
+        best[team, budgets[team] + 1] = -np.inf
+        for price in range(budgets[team], 0, -1):
+            won = _value(team, team, price, a, b, c, after, after[0])  # never reads nobody
+            best[team, price] = max(won, best[team, price + 1])
+
+
+@numba.njit(cache=True)
+def _losers_content(winner, price, budgets, rank, after, nobody, best):  # type: ignore[no-untyped-def]
     """Would no other team rather win the card than see ``winner`` take it at ``price`` (or
     nobody)? A loser changes the outcome only by winning, whatever the others bid."""
     a, b, c = budgets[0], budgets[1], budgets[2]
     for team in range(TEAMS):
         if team == winner:
             continue
-        kept = _value(team, winner, price, a, b, c, after, nobody)
         cheapest = 1 if winner < 0 else (price if rank[team] < rank[winner] else price + 1)
-        for bid in range(cheapest, budgets[team] + 1):
-            if _value(team, team, bid, a, b, c, after, nobody) > kept + _TOLERANCE:
-                return False
+        if cheapest > budgets[team]:
+            continue
+        if best[team, cheapest] > _value(team, winner, price, a, b, c, after, nobody) + _TOLERANCE:
+            return False
     return True
 
 
 @numba.njit(cache=True)
-def _solve_position(budgets, rank, order, after, nobody, bids):  # type: ignore[no-untyped-def]
+def _solve_position(budgets, rank, order, after, nobody, bids, best):  # type: ignore[no-untyped-def]
     """Fill ``bids`` with the chosen pure equilibrium (module docstring); False if none. Every
     pure equilibrium is some (winner, price) that its losers accept, with losing bids under
     which the winner keeps its bid, so trying them all in this order finds one if any exists."""
     bids[:] = 0
-    if _losers_content(-1, 0, budgets, rank, after, nobody):
+    _best_wins(budgets, after, best)
+    if _losers_content(-1, 0, budgets, rank, after, nobody, best):
         return True
     highest = np.zeros(TEAMS, np.int64)
     for price in range(1, budgets.max() + 1):
         for winner in order:
             if budgets[winner] < price:
                 continue
-            if not _losers_content(winner, price, budgets, rank, after, nobody):
+            if not _losers_content(winner, price, budgets, rank, after, nobody, best):
                 continue
             for team in range(TEAMS):
                 losing = price if rank[team] > rank[winner] else price - 1
@@ -115,35 +132,39 @@ def _solve_position(budgets, rank, order, after, nobody, bids):  # type: ignore[
             for x in range(highest[first], -1, -1):
                 for y in range(highest[second], -1, -1):
                     bids[first], bids[second] = x, y
-                    if not _gains(winner, bids, budgets, rank, after, nobody):
+                    if _winner_keeps(winner, price, bids, budgets, rank, after, nobody, best):
                         return True
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def _solve_layer(after, nobody, rank, values, bids):  # type: ignore[no-untyped-def]
-    """Every budget triple's equilibrium bids and values; the first triple without a pure
-    equilibrium as (a, b, c), or (-1, -1, -1)."""
+    """Every budget triple's equilibrium bids and values (A's budgets spread over the cores);
+    False at a triple without a pure equilibrium, in ``failed[a, b, c]``."""
     n = nobody.shape[1]
     order = np.argsort(rank)
-    budgets = np.zeros(TEAMS, np.int64)
-    chosen = np.zeros(TEAMS, np.int64)
-    for a in range(n):
+    failed = np.zeros((n, n, n), np.bool_)
+    for a in numba.prange(n):
+        budgets = np.zeros(TEAMS, np.int64)
+        chosen = np.zeros(TEAMS, np.int64)
+        best = np.empty((TEAMS, n + 1))
         for b in range(n):
             for c in range(n):
                 budgets[0], budgets[1], budgets[2] = a, b, c
-                if not _solve_position(budgets, rank, order, after, nobody, chosen):
-                    return a, b, c
+                if not _solve_position(budgets, rank, order, after, nobody, chosen, best):
+                    failed[a, b, c] = True
+                    continue
                 winner, price = _award(chosen, rank)
                 for team in range(TEAMS):
                     bids[team, a, b, c] = chosen[team]
                     values[team, a, b, c] = _value(team, winner, price, a, b, c, after, nobody)
-    return -1, -1, -1
+    return failed
 
 
 @dataclass(frozen=True)
 class ThreeTeamEstimate:
-    """The stage ``layers`` a solve visits and its ESTIMATED ``seconds`` on one core."""
+    """The stage ``layers`` a solve visits and its ESTIMATED ``seconds`` on one core (the solve
+    spreads each layer over the machine's cores)."""
 
     layers: int
     positions: int
@@ -259,11 +280,11 @@ class ThreeTeamSolution:
         rank[list(priority_order(self.rules, k))] = np.arange(TEAMS)
         n = self.budget + 1
         values, bids = np.empty((TEAMS, n, n, n)), np.empty((TEAMS, n, n, n), dtype=np.int16)
-        failed = _solve_layer(after, nobody, rank, values, bids)
-        if failed[0] >= 0:
+        failed = np.argwhere(_solve_layer(after, nobody, rank, values, bids))
+        if len(failed):
             raise ValueError(
-                f"round {k + 1} with budgets {failed} has no pure equilibrium under these "
-                "rules: solve_three plays pure equilibria only; estimate play with simulate"
+                f"round {k + 1} with budgets {tuple(failed[0])} has no pure equilibrium under "
+                "these rules: solve_three plays pure equilibria only; estimate play with simulate"
             )
         self._bids[(k, key)] = bids
         return values
