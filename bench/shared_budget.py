@@ -16,7 +16,8 @@ the record, at commit 96fc6a1 (before the compiled engine) on the shared two-cor
 step engine played 4 teams of random agents at 374 games/s (rounds=False) and 202 games/s
 (with the rounds frame), medians of 5 runs of 2,000 games under load; the issue quotes 2,100.
 ``solve`` refuses rule sets estimated beyond a minute; the estimate's work model is printed
-beside measured solve times here, to check it (and recalibrate it) on the machine at hand.
+beside measured solve times here, to check it (and recalibrate it) on the machine at hand, and
+so is ``solve_three``'s (three teams; the fitted agent plays it up to its estimated 20 s).
 Solve time is the median of several runs in this process (numpy pinned to one thread before
 it loads); peak memory of one solve is measured with tracemalloc, and the process's peak
 resident size is reported at the end.
@@ -126,6 +127,27 @@ def estimate_figures(quick: bool) -> None:
         print(
             f"  {name:<34} {estimate.layers:>5} layers  estimate {estimate.seconds:7.2f} s  "
             f"measured {elapsed:7.2f} s  (ratio {elapsed / estimate.seconds:.2f})"
+        )
+
+
+def three_team_figures(quick: bool) -> None:
+    """solve_three's estimate (one core) beside its measured CPU and wall time: the fitted
+    agent plays it at three teams where the estimate is at most EXACT_SECONDS."""
+    from workbench.games.shared_budget import Rules, estimate_three, solve_three
+    from workbench.games.shared_budget.fitted import EXACT_SECONDS
+
+    solve_three(Rules(teams=3, budget=2))  # compile, or load numba's cache
+    print(f"solve_three vs estimate (the fitted agent solves up to {EXACT_SECONDS:g} s):")
+    for budget in (10, 20) if quick else (10, 15, 20, 25):
+        rules = Rules(teams=3, budget=budget)
+        estimate = estimate_three(rules)
+        started, started_cpu = time.perf_counter(), time.process_time()
+        solution = solve_three(rules, max_seconds=120)
+        wall, cpu = time.perf_counter() - started, time.process_time() - started_cpu
+        print(
+            f"  budget {budget:>2}: {estimate.layers} layers x {(budget + 1) ** 3:,} triples, "
+            f"estimate {estimate.seconds:5.1f} s, measured {cpu:5.1f} s CPU ({wall:4.1f} s wall, "
+            f"{os.cpu_count()} CPUs); value {solution.value}"
         )
 
 
@@ -246,6 +268,7 @@ def main() -> None:
         return
     solve_figures(runs)
     estimate_figures(args.quick)
+    three_team_figures(args.quick)
     simulate_figures(games)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"process peak resident memory: {peak_kib / 1024:.0f} MiB")
