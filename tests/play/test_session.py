@@ -153,9 +153,11 @@ def test_bad_arguments(case):
 def test_default_opponents_are_the_strongest_the_rules_allow():
     assert set(Session("rubbish", seed=0).agent_names.values()) == {"search"}
     assert Session("shared_budget", seed=0).agent_names == {1: "equilibrium"}
-    # The exact equilibrium is for two teams: three teams get the next strongest, search.
+    # Two and three teams solve: four teams get the next strongest, search.
     three = Session("shared_budget", shared_budget.Rules(teams=3), seed=0)
-    assert set(three.agent_names.values()) == {"search"}
+    assert set(three.agent_names.values()) == {"equilibrium"}
+    four = Session("shared_budget", shared_budget.Rules(teams=4), seed=0)
+    assert set(four.agent_names.values()) == {"search"}
 
 
 def test_opponents_by_seat():

@@ -6,15 +6,14 @@ With three teams the game is general-sum and has many such equilibria; this one 
 - Teams rank outcomes by win share, then by functions covered: a team that cannot change its
   chance of winning still covers what it can instead of crowning a rival at random. The second
   criterion never outweighs the first (every outcome is certain, shares differ by at least 1/6,
-  and ``SCORE_WEIGHT`` x any score difference is at most 1/8).
+  and a function weighs 1/(8 x functions), so scores move a value by at most 1/8).
 - In a stage game: nobody buys if that is an equilibrium, else the lowest winning price, then
-  the winner earliest in the round's priority, losers bidding the most that still loses; where
-  that profile is not an equilibrium every pure profile is tried, in bid order.
+  the winner earliest in the round's priority, losers bidding the most that still loses, then
+  (if the winner would rather bid otherwise) less, the first loser's bid falling first.
 Positions are keyed canonically (functions no remaining card supplies only count as a score)."""
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 
@@ -22,7 +21,7 @@ import numba
 import numpy as np
 
 from workbench.checks import instance_or_default
-from workbench.games.shared_budget.rules import Rules, priority_order
+from workbench.games.shared_budget.rules import Rules, award, priority_order, standings
 
 TEAMS = 3
 #: Seconds ``solve_three`` may take by default (``estimate_three`` is checked first).
@@ -30,8 +29,6 @@ MAX_SECONDS = 60.0
 #: The work model behind ``estimate_three``: seconds per stage layer and per position in one.
 _LAYER_SECONDS, _POSITION_SECONDS = 2e-3, 1.5e-6
 _TOLERANCE = 1e-9
-#: Every win share a certain outcome gives one of three teams.
-_SHARES = (0.0, 1 / 3, 1 / 2, 1.0)
 
 Key = tuple[int, ...]  # live coverage of A, B, C, then functions each has settled
 
@@ -175,8 +172,6 @@ class ThreeTeamSolution:
     """The solved game: each team's win share at the opening (``value``), every position's bids
     (``bids_at``), and the table the compiled loop plays (``policy_vector``)."""
 
-    policy_kind = 4  # policies.SUBGAME_PERFECT
-
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.budget = rules.budget
@@ -210,10 +205,16 @@ class ThreeTeamSolution:
         self, round_index: int, budgets: tuple[int, ...], masks: tuple[int, ...]
     ) -> tuple[float, ...]:
         """Each team's win share under equilibrium play from a position (``round_index`` up to
-        rounds: the end)."""
-        values = self._layer(round_index, self.key(round_index, masks))
-        outcome = [float(values[team][tuple(budgets)]) for team in range(TEAMS)]
-        return tuple(self._share(v) for v in outcome)
+        rounds: the end), by playing its line."""
+        card_masks = self.card_masks
+        for k in range(round_index, self.rules.rounds):
+            bids = self.bids_at(k, budgets, masks)
+            winner = award(bids, priority_order(self.rules, k))
+            if winner is not None:
+                budgets = tuple(b - bids[t] * (t == winner) for t, b in enumerate(budgets))
+                masks = tuple(m | card_masks[k] * (t == winner) for t, m in enumerate(masks))
+        scores = [mask.bit_count() for mask in masks]
+        return tuple(standings(scores, budgets, self.rules.final_tiebreak)[2])
 
     def strategy(
         self, round_index: int, budgets: tuple[int, ...], masks: tuple[int, ...]
@@ -245,11 +246,6 @@ class ThreeTeamSolution:
         return np.concatenate([[n, sets, per], lookup.ravel(), packed.ravel().astype(np.float64)])
 
     # -- internals -----------------------------------------------------------------------------
-
-    @staticmethod
-    def _share(value: float) -> float:
-        """The win share inside a value (share + weight x functions, the weight's part < 1/6)."""
-        return max(share for share in _SHARES if share <= value + _TOLERANCE)
 
     def _layer(self, k: int, key: Key) -> np.ndarray:
         found = self._values.get((k, key))
@@ -300,7 +296,10 @@ def _remaining(card_masks: tuple[int, ...]) -> tuple[int, ...]:
 
 def _packed_per_entry(n: int) -> int:
     """Positions per float of the packed table: base n**3 digits below 2**53."""
-    return max(1, int(53 * math.log(2) // (3 * math.log(n))))
+    per = 1
+    while n ** (3 * (per + 1)) <= 2**53:
+        per += 1
+    return per
 
 
 def _stage_keys(rules: Rules) -> int:
@@ -344,10 +343,9 @@ def solve_three(
         )
     started = time.perf_counter()
     solution = ThreeTeamSolution(rules)
-    start = solution._layer(0, solution.key(0, (0, 0, 0)))[
-        :, rules.budget, rules.budget, rules.budget
-    ]
-    solution.value = tuple(solution._share(float(v)) for v in start)
+    solution._layer(0, solution.key(0, (0, 0, 0)))
+    solution._values.clear()  # only the bids are kept (a layer's values are 3 x budgets**3)
+    solution.value = solution.win_shares_at(0, (rules.budget,) * TEAMS, (0, 0, 0))
     solution.seconds = time.perf_counter() - started
     return solution
 
