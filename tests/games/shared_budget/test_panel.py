@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from workbench.games import shared_budget
-from workbench.games.shared_budget.panel import bid_costs, bid_values, solution_for, stage_at
+from workbench.games.shared_budget.panel import (
+    ThreeTeamPanel,
+    bid_costs,
+    bid_values,
+    solution_for,
+    stage_at,
+    three_team_costs,
+    three_team_shares,
+)
 from workbench.play.table import table
 
 
@@ -90,7 +98,7 @@ def test_the_panel_through_a_complete_game():
 
 
 def test_rules_without_an_exact_equilibrium_say_why():
-    t = table("shared_budget", shared_budget.Rules(teams=3), seed=0, opponents="coverage")
+    t = table("shared_budget", shared_budget.Rules(teams=4), seed=0, opponents="coverage")
     assert t.panel.solution is None and "exactly 2 teams" in t.panel.view.value
     t.autoplay("coverage")
     assert "exactly 2 teams" in t.panel.view.value
@@ -100,3 +108,35 @@ def test_the_panel_describes_the_position():
     t = table("shared_budget", seed=0, seat=0, opponents="coverage")
     text = t.observation_view.value
     assert "Round 1 of 6: <b>Quiet corner (rest)</b>. You are team A: 20 credits" in text
+
+
+@pytest.mark.parametrize("team", [0, 1, 2])
+def test_no_bid_earns_more_than_three_teams_equilibrium(team):
+    """At every reachable position (budget 4), the equilibrium's bid earns the team its share
+    under equilibrium play, and no other bid earns more while the others keep to it."""
+    solution = shared_budget.solve_three(shared_budget.Rules(teams=3, budget=4))
+    for k, budgets, coverage in solution.reachable_positions():
+        shares = three_team_shares(solution, k, budgets, coverage, team)
+        value = solution.win_shares_at(k, budgets, coverage)[team]
+        assert shares.height == budgets[team] + 1
+        assert shares["win_share"].max() <= value + 1e-12
+        assert shares["win_share"][solution.bids_at(k, budgets, coverage)[team]] == value
+
+
+def test_the_three_team_panel_through_a_complete_game():
+    """Team A at a table of two equilibrium teams: bidding 3 for the Quiet corner (the
+    equilibrium bids 14 and loses the tie) keeps its share; the costs are
+    ``three_team_costs``' and the view shows their total."""
+    t = table("shared_budget", shared_budget.Rules(teams=3), seed=0, seat=0)
+    panel = t.panel
+    assert isinstance(panel, ThreeTeamPanel) and panel.shares["win_share"].max() == 0.5
+    assert "A <b>0.500</b>, B <b>0.000</b>, C <b>0.500</b>; its bids: A 14, B 15, C 15" in (
+        panel.view.value)
+    for bid in [3, 20, 0, 0, 0, 0]:
+        t.form.set(value=min(bid, t.session.observation().budget))
+        t.form.play_button.click()
+    assert t.session.is_over and panel.shares is None
+    history = t.session.state.history
+    assert panel.costs.equals(three_team_costs(panel.solution, history, 0))
+    assert panel.costs["cost"][0] == 0.0 and panel.costs["cost"].sum() > 0
+    assert f"{panel.costs['cost'].sum():.3f}" in panel.view.value

@@ -117,7 +117,7 @@ class SharedBudgetFittedAgent(FittedAgent):
     def policy_for(self, rules: Rules, *, progress: bool = True) -> Any:
         """The exact equilibrium (two or three teams, solvable in time), else ``FittedAgent``'s."""
         if rules not in self._policies and exactly_solvable(rules):
-            self._policies[rules] = _equilibrium(rules)
+            self._policies[rules] = exact_equilibrium(rules)
         return super().policy_for(rules, progress=progress)
 
 
@@ -133,9 +133,10 @@ def exactly_solvable(rules: Rules) -> bool:
 
 
 @lru_cache(maxsize=8)
-def _equilibrium(rules: Rules) -> EquilibriumAgent:
-    """The exact equilibrium of ``rules``, solved and its compiled table built once per rule
-    set for every fitted agent (the rulebook's takes most of a second at two teams)."""
+def exact_equilibrium(rules: Rules) -> EquilibriumAgent:
+    """The exact equilibrium the fitted agent plays for ``rules`` (``exactly_solvable``), solved
+    and its compiled table built once per rule set for every fitted agent and the play-along
+    panel (the rulebook's takes most of a second at two teams, a few at three)."""
     if rules.teams == 3:
         return EquilibriumAgent(solve_three(rules, max_seconds=EXACT_SECONDS))
     return EquilibriumAgent(solve(rules, max_seconds=EXACT_SECONDS, progress=False))

@@ -11,7 +11,11 @@ import numpy as np
 from workbench.games.shared_budget import positions
 from workbench.games.shared_budget.agents import CoverageHeuristic, EquilibriumAgent, RandomAgent
 from workbench.games.shared_budget.engine import State, new_game
-from workbench.games.shared_budget.fitted import SharedBudgetFittedAgent
+from workbench.games.shared_budget.fitted import (
+    SharedBudgetFittedAgent,
+    exact_equilibrium,
+    exactly_solvable,
+)
 from workbench.games.shared_budget.metrics import COMMON_RANDOMNESS, GAME_METRICS, game_metrics
 from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.search import SharedBudgetSearchAgent
@@ -27,7 +31,10 @@ def _equilibrium(rules: Rules | None, **options: Any) -> EquilibriumAgent:
     when made."""
     if options:
         raise TypeError(f"the equilibrium agent takes no options, got {sorted(options)}")
-    if rules is not None and getattr(rules, "teams", None) == 3:
+    rules = Rules() if rules is None else rules
+    if isinstance(rules, Rules) and exactly_solvable(rules):
+        return exact_equilibrium(rules)  # solved once per rule set, shared with fitted teams
+    if isinstance(rules, Rules) and rules.teams == 3:
         return EquilibriumAgent(solve_three(rules))
     return EquilibriumAgent(solve(rules))
 

@@ -1,6 +1,9 @@
-"""The shared budget panel of the play-along table (two teams): the exact equilibrium at your
+"""The shared budget panel of the play-along table. Two teams: the exact equilibrium at your
 position and what each of your bids cost against best play: the value (your win share under
-best play) minus what the bid earns against the opponent's equilibrium mix, and the worst case."""
+best play) minus what the bid earns against the opponent's equilibrium mix, and the worst case.
+Three teams: the subgame-perfect equilibrium the fitted teams play, and what each of your bids
+cost against it (your win share had you kept to it, minus your share with the others keeping to
+it)."""
 
 from __future__ import annotations
 
@@ -11,9 +14,11 @@ import ipywidgets as widgets
 import numpy as np
 import polars as pl
 
-from workbench.games.shared_budget.engine import Observation, RoundRecord
+from workbench.games.shared_budget.engine import Observation, RoundRecord, resolve_round
+from workbench.games.shared_budget.fitted import exact_equilibrium, exactly_solvable
 from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
+from workbench.games.shared_budget.three_teams import ThreeTeamSolution
 from workbench.panels import Panel, escape
 
 _CELL = "padding:1px 6px;text-align:right"
@@ -71,6 +76,42 @@ def bid_costs(solution: Solution, history: tuple[RoundRecord, ...], team: int) -
                      "equilibrium_bids": _support(stage.bid_distribution(team))})  # fmt: skip
     schema = {"round": pl.Int64, "card": pl.String, "bid": pl.Int64,
               **dict.fromkeys(_VALUED, pl.Float64), "equilibrium_bids": pl.String}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
+
+
+def three_team_shares(
+    solution: ThreeTeamSolution, round_index: int, budgets: tuple[int, ...],
+    coverage: tuple[int, ...], team: int,
+) -> pl.DataFrame:  # fmt: skip
+    """Every bid ``team`` could make at a position (0-based round, budgets, coverage masks),
+    the other two bidding as the equilibrium does: its win share when all then keep to it."""
+    bids = list(solution.bids_at(round_index, budgets, coverage))
+    shares = []
+    for bid in range(budgets[team] + 1):
+        bids[team] = bid
+        _, _, after, covered = resolve_round(solution.rules, round_index, budgets, coverage, bids)
+        shares.append(solution.win_shares_at(round_index + 1, after, covered)[team])
+    return pl.DataFrame({"bid": range(len(shares)), "win_share": shares},
+                        schema={"bid": pl.Int64, "win_share": pl.Float64})  # fmt: skip
+
+
+def three_team_costs(
+    solution: ThreeTeamSolution, history: tuple[RoundRecord, ...], team: int
+) -> pl.DataFrame:
+    """Each revealed round: ``team``'s bid, the equilibrium's, the share the equilibrium gave it
+    there (value), the share its bid gave with the others keeping to it, and the cost."""
+    rows = []
+    for record in history:
+        k, budgets, coverage = record.round - 1, record.budgets_before, record.coverage_before
+        shares = three_team_shares(solution, k, budgets, coverage, team)["win_share"]
+        value = solution.win_shares_at(k, budgets, coverage)[team]
+        rows.append({"round": record.round, "card": record.card, "bid": record.bids[team],
+                     "equilibrium_bids": str(solution.bids_at(k, budgets, coverage)[team]),
+                     "value": value, "vs_equilibrium": shares[record.bids[team]],
+                     "cost": max(value - shares[record.bids[team]], 0.0)})  # fmt: skip
+    schema = {"round": pl.Int64, "card": pl.String, "bid": pl.Int64,
+              "equilibrium_bids": pl.String, "value": pl.Float64, "vs_equilibrium": pl.Float64,
+              "cost": pl.Float64}  # fmt: skip
     return pl.DataFrame(rows, schema=schema)
 
 
@@ -147,9 +188,17 @@ class SharedBudgetPanel(Panel):
                 f"<div>Bids that alone guarantee you the value: "
                 f"{_range(stage.optimal_bids[team])}.</div>"
             )
+        parts.append(self._cost_table(_COST_HEADERS, "the other team's equilibrium mix; cost is "
+                                      "the difference; worst case: the cost against the reply "
+                                      "that punishes that very bid"))  # fmt: skip
+        return "".join(parts)
+
+    def _cost_table(self, headers: dict[str, str], earns: str) -> str:
+        """Your bids so far against the equilibrium, with the total cost ("" before any)."""
+        parts = []
         if self.costs is not None and not self.costs.is_empty():
-            columns = list(_COST_HEADERS)
-            head = "".join(f"<th style='{_HEAD}'>{escape(_COST_HEADERS[c])}</th>" for c in columns)
+            columns = list(headers)
+            head = "".join(f"<th style='{_HEAD}'>{escape(headers[c])}</th>" for c in columns)
             rows = ""
             for r in self.costs.iter_rows(named=True):
                 cells = "".join(
@@ -161,9 +210,7 @@ class SharedBudgetPanel(Panel):
             total = float(self.costs["cost"].sum())
             parts.append(
                 "<div style='margin-top:6px'><b>Your bids against best play</b>: value is yours "
-                "before the round; the bid earns its value against the other team's "
-                "equilibrium mix; cost is the difference; worst case: the cost against the "
-                "reply that punishes that very bid.</div>"
+                f"before the round; the bid earns its value against {earns}.</div>"
                 f"<table class='wb-panel-costs' style='border-collapse:collapse'><tr>{head}</tr>"
                 f"{rows}</table><div>Total cost so far: <b>{total:.3f}</b> of a win.</div>"
             )
@@ -195,6 +242,63 @@ class SharedBudgetPanel(Panel):
         )
 
 
+class ThreeTeamPanel(SharedBudgetPanel):
+    """The panel at three teams, where the fitted teams play ``solve_three``'s equilibrium:
+    ``shares`` (each of your bids valued now), ``costs`` and ``unavailable`` as above."""
+
+    def __init__(self, session: Any) -> None:
+        super().__init__(session)
+        self.solution = exact_equilibrium(session.rules).solution  # type: ignore[assignment]
+        self.unavailable, self.shares = None, None
+
+    def update(self, session: Any) -> None:
+        """Your bids' shares at the current position and the cost of your bids so far."""
+        self.session = session
+        observation: Observation = session.observation()
+        solution: ThreeTeamSolution = self.solution  # type: ignore[assignment]
+        team = session.seat
+        self.costs = three_team_costs(solution, observation.history, team)
+        self.shares = None
+        if observation.card is not None:
+            self.shares = three_team_shares(solution, observation.round_index,
+                                            observation.budgets, observation.coverage, team)
+        self.view.value = self._draw(observation)
+
+    def _draw(self, observation: Observation) -> str:
+        rules, team, parts = observation.rules, self.session.seat, []
+        if self.shares is not None:
+            k, budgets, coverage = (observation.round_index, observation.budgets,
+                                    observation.coverage)  # fmt: skip
+            solution: ThreeTeamSolution = self.solution  # type: ignore[assignment]
+            shares = solution.win_shares_at(k, budgets, coverage)
+            bids = solution.bids_at(k, budgets, coverage)
+            names = [rules.team_name(s) for s in range(3)]
+            keeping = self.shares.filter(self.shares["win_share"] >= shares[team] - 1e-12)["bid"]
+            parts.append(
+                f"<div>Round {observation.round}, <b>{escape(observation.card.name)}</b>; budgets "
+                + ", ".join(f"{n} {b}" for n, b in zip(names, budgets, strict=True)) + ".</div>"
+                "<div>Under the subgame-perfect equilibrium fitted teams play (one of the "
+                "game's many), win shares from here: "
+                + ", ".join(f"{n} <b>{v:.3f}</b>" for n, v in zip(names, shares, strict=True))
+                + f"; its bids: {', '.join(f'{n} {b}' for n, b in zip(names, bids, strict=True))}."
+                f"</div><div>Your bids ({names[team]}) that keep your share while the others keep "
+                f"to it: {_range(keeping.to_list())}.</div>"
+            )
+        parts.append(self._cost_table(_THREE_TEAM_HEADERS, "the other two keeping to the "
+                                      "equilibrium; cost is the difference"))  # fmt: skip
+        return "".join(parts)
+
+
+#: The three-team cost table's columns and their headings.
+_THREE_TEAM_HEADERS = {
+    "round": "round", "card": "card", "bid": "your bid", "equilibrium_bids": "equilibrium",
+    "value": "value", "vs_equilibrium": "bid earns", "cost": "cost",
+}  # fmt: skip
+
+
 def make_panel(session: Any) -> SharedBudgetPanel:
-    """The shared budget panel for a table session."""
+    """The shared budget panel for a table session: three teams' where it solves."""
+    rules = session.rules
+    if rules.teams == 3 and exactly_solvable(rules):
+        return ThreeTeamPanel(session)
     return SharedBudgetPanel(session)

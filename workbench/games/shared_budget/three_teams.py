@@ -222,6 +222,25 @@ class ThreeTeamSolution:
         """Each team's {bid: probability} at a position (always one bid: the play is pure)."""
         return tuple({bid: 1.0} for bid in self.bids_at(round_index, budgets, masks))
 
+    def reachable_positions(self) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+        """Every (round index, budgets, coverage masks) at the start of a round that some play
+        of the game reaches from the opening, in order."""
+        layer = {(self.budget,) * TEAMS: {(0, 0, 0)}}
+        found = []
+        for k, card in enumerate(self.card_masks):
+            found += [(k, b, m) for b in sorted(layer) for m in sorted(layer[b])]
+            following: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+            for budgets, coverages in layer.items():
+                following.setdefault(budgets, set()).update(coverages)  # nobody buys
+                for team, price in ((t, p) for t in range(TEAMS) for p in range(1, budgets[t] + 1)):
+                    paid = tuple(b - price * (t == team) for t, b in enumerate(budgets))
+                    following.setdefault(paid, set()).update(
+                        tuple(m | card * (t == team) for t, m in enumerate(masks))
+                        for masks in coverages
+                    )
+            layer = following
+        return found
+
     def policy_vector(self) -> np.ndarray:
         """The table ``policies.subgame_perfect_bid`` reads: budget + 1, the coverage masks'
         count, positions packed per entry, then each (round, mask A, B, C)'s layer (-1: none
