@@ -30,6 +30,20 @@ def test_a_table_has_one_row_per_distinct_policy_and_a_fixed_seat_plays_its_own(
         policy_table([a, object()])
 
 
+def test_a_large_table_given_as_an_array_is_one_row_however_often_seated():
+    """A solved equilibrium's table comes as an array: equal arrays (the same one, or a copy)
+    are one row, a tuple of the same values too, and the row holds the array's values."""
+    table = np.arange(5.0)
+    a, copy = _Compiled(3), _Compiled(3)
+    a.policy, copy.policy = CompiledPolicy(3, table), CompiledPolicy(3, table.copy())
+    same_values = _Compiled(3, 0.0, 1.0, 2.0, 3.0, 4.0)
+    built = policy_table([a, copy, same_values, _Compiled(1, 0.5)])
+    assert built.seats.tolist() == [0, 0, 0, 1]
+    assert built.parameters.tolist() == [[0, 1, 2, 3, 4], [0.5, 0, 0, 0, 0]]
+    assert not CompiledPolicy(3, table).same_as(CompiledPolicy(3, table[:4]))
+    assert not CompiledPolicy(3, table).same_as(CompiledPolicy(4, table))
+
+
 def test_a_mixed_seat_draws_its_row_per_game_as_the_step_engine_draws_its_component():
     a, b, c = _Compiled(1), _Compiled(2), _Compiled(3)
     mixed = Mixture([a, b], [1, 3])

@@ -32,10 +32,21 @@ MIXTURE_STREAM = 0x313
 
 
 class CompiledPolicy(NamedTuple):
-    """A policy as a compiled loop plays it: the game's policy ``kind`` and its parameters."""
+    """A policy as a compiled loop plays it: the game's policy ``kind`` and its parameters (a
+    large table, such as a solved equilibrium's, may give them as a read-only float64 array,
+    which a policy table then copies once instead of converting a million floats)."""
 
     kind: int
-    parameters: tuple[float, ...] = ()
+    parameters: tuple[float, ...] | np.ndarray = ()
+
+    def same_as(self, other: CompiledPolicy) -> bool:
+        """The same kind and parameters (an array compared by value, itself at once)."""
+        mine, theirs = self.parameters, other.parameters
+        if self.kind != other.kind or len(mine) != len(theirs):
+            return False
+        if isinstance(mine, np.ndarray) or isinstance(theirs, np.ndarray):
+            return mine is theirs or bool(np.array_equal(mine, theirs))
+        return mine == theirs
 
 
 def plays_compiled(agent: Any) -> bool:
@@ -207,12 +218,16 @@ def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:
     for agent, group in zip(agents, seated, strict=True):
         indices = []
         for member in group:
-            policy = member.compiled_policy()
-            policy = CompiledPolicy(int(policy[0]), tuple(map(float, policy[1])))
-            if policy not in rows:
+            kind, parameters = member.compiled_policy()
+            if not isinstance(parameters, np.ndarray):
+                parameters = tuple(map(float, parameters))
+            policy = CompiledPolicy(int(kind), parameters)
+            found = next((i for i, row in enumerate(rows) if row.same_as(policy)), None)
+            if found is None:
+                found = len(rows)
                 rows.append(policy)
                 labels.append(agent_label(member))
-            indices.append(rows.index(policy))
+            indices.append(found)
         weights = agent.weights if isinstance(agent, Mixture) else (1.0,)
         choices.append((tuple(indices), tuple(weights)))
     width = max(width, *(len(policy.parameters) for policy in rows))

@@ -132,32 +132,26 @@ class EquilibriumAgent(CompiledAgent):
             raise TypeError(f"EquilibriumAgent needs a solution from solve() or solve_three(), "
                             f"got {solution!r}")  # fmt: skip
         self.solution = solution
-        self._table: np.ndarray | None = None
         self._policy: CompiledPolicy | None = None
 
     def compiled_policy(self) -> CompiledPolicy:
-        """The EQUILIBRIUM kind with the solution's table (made once)."""
+        """The EQUILIBRIUM or SUBGAME_PERFECT kind with the solution's table, a read-only array
+        made once."""
         if self._policy is None:
-            self._policy = CompiledPolicy(self._kind, tuple(self._vector().tolist()))
+            table = self.solution.policy_vector()
+            table.flags.writeable = False
+            kind = EQUILIBRIUM if isinstance(self.solution, Solution) else SUBGAME_PERFECT
+            self._policy = CompiledPolicy(kind, table)
         return self._policy
 
-    @property
-    def _kind(self) -> int:
-        return EQUILIBRIUM if isinstance(self.solution, Solution) else SUBGAME_PERFECT
-
-    def _vector(self) -> np.ndarray:
-        if self._table is None:
-            self._table = self.solution.policy_vector()
-        return self._table
-
     def policy_at(self, observation: Observation) -> CompiledPolicy:
-        """The table as an array (what the step call reads), for the solution's rules only."""
+        """The table (what the step call reads), for the solution's rules only."""
         if observation.rules != self.solution.rules:
             raise ValueError(
                 "EquilibriumAgent's solution was solved for other rules: "
                 f"{self.solution.rules} vs the game's {observation.rules}"
             )
-        return CompiledPolicy(self._kind, self._vector())  # type: ignore[arg-type]
+        return self.compiled_policy()
 
     def probabilities(
         self, observation: Observation, legal_actions: Sequence[Action]
