@@ -2,8 +2,7 @@
 subgame-perfect one, where it solves in time; otherwise the parametrised bid of ``policies``,
 fitted by the kit's self-play fitter against the random and coverage agents, itself, and
 (second half) a lone search modelling the other teams as the candidate, whose wins above fair
-share count against it, then mixed with
-re-fitted rivals toward an equilibrium."""
+share count against it, then mixed with re-fitted rivals toward an equilibrium."""
 
 from __future__ import annotations
 
@@ -100,9 +99,9 @@ FITTING = Fitting(
 
 
 #: An exact equilibrium replaces the fit where its solve is estimated at most this long
-#: (seconds; the rulebook's takes a quarter of one at two teams, about ten at three) and, at two
-#: teams, its table (``Solution.policy_vector``) holds at most this many entries (the rulebook's:
-#: 338,688; three teams' table packs four positions to an entry).
+#: (seconds on one core; the rulebook's takes a quarter of one at two teams, about six at three)
+#: and, at two teams, its table (``Solution.policy_vector``) holds at most this many entries (the
+#: rulebook's: 338,688; three teams' table packs four positions to an entry).
 EXACT_SECONDS, EXACT_ENTRIES = 20.0, 4_000_000
 
 
