@@ -40,7 +40,8 @@ class CompiledPolicy(NamedTuple):
     parameters: tuple[float, ...] | np.ndarray = ()
 
     def same_as(self, other: CompiledPolicy) -> bool:
-        """The same kind and parameters (an array compared by value, itself at once)."""
+        """The same kind and parameters (arrays compared by value, one array with itself at
+        once)."""
         mine, theirs = self.parameters, other.parameters
         if self.kind != other.kind or len(mine) != len(theirs):
             return False

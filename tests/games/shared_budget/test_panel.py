@@ -9,6 +9,7 @@ import pytest
 from workbench.games import shared_budget
 from workbench.games.shared_budget.panel import (
     ThreeTeamPanel,
+    _range,
     bid_costs,
     bid_values,
     solution_for,
@@ -140,3 +141,11 @@ def test_the_three_team_panel_through_a_complete_game():
     assert panel.costs.equals(three_team_costs(panel.solution, history, 0))
     assert panel.costs["cost"][0] == 0.0 and panel.costs["cost"].sum() > 0
     assert f"{panel.costs['cost'].sum():.3f}" in panel.view.value
+
+
+@pytest.mark.parametrize(("bids", "shown"), [
+    ([], "none"), ([3], "3"), ([2, 3, 4, 5, 6], "2–6"), ([0, 1, 2, 3, 4, 9], "0–4, 9"),
+    ((5, 3, 4, 9, 10), "3–5, 9–10"),
+])  # fmt: skip
+def test_bids_are_shown_as_runs(bids, shown):
+    assert _range(bids) == shown

@@ -123,10 +123,14 @@ def _support(distribution: dict[int, float]) -> str:
 
 
 def _range(bids: tuple[int, ...] | list[int]) -> str:
-    if not bids:
-        return "none"
-    low, high = min(bids), max(bids)
-    return str(low) if low == high else f"{low}–{high}"
+    """The bids as runs: '3', '2–6', '0–4, 9' ('none' when there are none)."""
+    runs: list[list[int]] = []
+    for bid in sorted(set(bids)):
+        if runs and bid == runs[-1][1] + 1:
+            runs[-1][1] = bid
+        else:
+            runs.append([bid, bid])
+    return ", ".join(str(low) if low == high else f"{low}–{high}" for low, high in runs) or "none"
 
 
 class SharedBudgetPanel(Panel):
@@ -140,7 +144,7 @@ class SharedBudgetPanel(Panel):
         self.solution: Solution | None = None
         self.unavailable: str | None = None
         try:
-            self.solution = solution_for(session.rules)
+            self.solution = self._solution(session.rules)
         except ValueError as exc:
             self.unavailable = str(exc)
         self.position: StageGame | None = None
@@ -149,6 +153,9 @@ class SharedBudgetPanel(Panel):
         title = widgets.HTML("<b>What best play says</b> (shared budget auction)")
         super().__init__([title, self.view])
         self.add_class("wb-panel")
+
+    def _solution(self, rules: Rules) -> Any:
+        return solution_for(rules)
 
     def update(self, session: Any) -> None:
         """The stage game at the current position and the cost of your bids so far."""
@@ -246,10 +253,10 @@ class ThreeTeamPanel(SharedBudgetPanel):
     """The panel at three teams, where the fitted teams play ``solve_three``'s equilibrium:
     ``shares`` (each of your bids valued now), ``costs`` and ``unavailable`` as above."""
 
-    def __init__(self, session: Any) -> None:
-        super().__init__(session)
-        self.solution = exact_equilibrium(session.rules).solution  # type: ignore[assignment]
-        self.unavailable, self.shares = None, None
+    shares: pl.DataFrame | None = None
+
+    def _solution(self, rules: Rules) -> ThreeTeamSolution:
+        return exact_equilibrium(rules).solution  # type: ignore[return-value]
 
     def update(self, session: Any) -> None:
         """Your bids' shares at the current position and the cost of your bids so far."""
