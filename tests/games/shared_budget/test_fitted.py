@@ -176,7 +176,7 @@ def test_three_teams_play_the_subgame_perfect_equilibrium_and_no_family_gains():
     assert isinstance(make_agent("fitted").policy_for(rules), EquilibriumAgent)
     table = exploitability("shared_budget", rules, challengers=["coverage", "search"],
                            executor=SerialExecutor(), progress=False)  # fmt: skip
-    assert table["gain_high"].max() <= -0.1, table
+    assert table["gain_high"].max() <= -0.12, table  # measured -0.131 (search), -0.156
 
 
 def test_bad_parameter_vectors_are_refused():
