@@ -17,7 +17,9 @@ from workbench.kit.fits import fit_key, shipped_folder
 from workbench.kit.fitting import fitted_parameters
 
 #: Rule changes (from the rulebook's) that ship a fit too, per game: those the notebooks play
-#: with a fitted line-up, and the shared budget auction's 3 and 4 teams (its targets' tables).
+#: with a fitted line-up, and the shared budget auction's 3 and 4 teams (at 4 its target's table;
+#: at 2 and 3 teams, up to 25 credits, fitted teams play an exact equilibrium instead and the fit
+#: is what ``fit(rules)`` returns).
 SHIPPED_RULES: dict[str, list[dict[str, object]]] = {
     # notebook 08: its tuned setting; notebook 04: fitted players under the house rule
     "auction_house": [{"deals": 9}, {"trump_reveal": "before_auction"}],
