@@ -5,6 +5,7 @@ the compiled table plays the solution's bids."""
 
 from __future__ import annotations
 
+import multiprocessing
 from functools import cache, reduce
 from operator import or_
 
@@ -171,3 +172,15 @@ def test_the_line_of_play_follows_the_rules():
     assert line["covers_b"][-1] == "welcome+rest" and line["covers_a"][-1] == "welcome+rest"
     with pytest.raises(TypeError, match="solve_three"):
         three_team_line(object())  # type: ignore[arg-type]
+
+
+def _solved_value(budget: int) -> tuple[float, ...]:
+    return solve_three(Rules(teams=3, budget=budget)).value
+
+
+def test_a_forked_process_can_solve_after_its_parent_did():
+    """The solve runs on one thread: a parallel one (GNU OpenMP) made every later fork() fatal,
+    and fork is Linux's default start for ``multiprocessing``."""
+    solve_three(Rules(teams=3, budget=3))
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply_async(_solved_value, (4,)).get(timeout=120) == _solved_value(4)

@@ -134,17 +134,17 @@ def _solve_position(budgets, rank, order, after, nobody, bids, best):  # type: i
     return False
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True)  # not parallel: GNU OpenMP would make a later fork() fatal
 def _solve_layer(after, nobody, rank, values, bids):  # type: ignore[no-untyped-def]
-    """Every budget triple's equilibrium bids and values (A's budgets spread over the cores);
-    False at a triple without a pure equilibrium, in ``failed[a, b, c]``."""
+    """Every budget triple's equilibrium bids and values; True at a triple without a pure
+    equilibrium, in ``failed[a, b, c]``."""
     n = nobody.shape[1]
     order = np.argsort(rank)
     failed = np.zeros((n, n, n), np.bool_)
-    for a in numba.prange(n):
-        budgets = np.zeros(TEAMS, np.int64)
-        chosen = np.zeros(TEAMS, np.int64)
-        best = np.empty((TEAMS, n + 1))
+    budgets = np.zeros(TEAMS, np.int64)
+    chosen = np.zeros(TEAMS, np.int64)
+    best = np.empty((TEAMS, n + 1))
+    for a in range(n):
         for b in range(n):
             for c in range(n):
                 budgets[0], budgets[1], budgets[2] = a, b, c
@@ -160,8 +160,7 @@ def _solve_layer(after, nobody, rank, values, bids):  # type: ignore[no-untyped-
 
 @dataclass(frozen=True)
 class ThreeTeamEstimate:
-    """The stage ``layers`` a solve visits and its ESTIMATED ``seconds`` on one core (the solve
-    spreads each layer over the machine's cores)."""
+    """The stage ``layers`` a solve visits and its ESTIMATED ``seconds`` (one core)."""
 
     layers: int
     positions: int
