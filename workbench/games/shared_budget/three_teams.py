@@ -21,7 +21,8 @@ import numba
 import numpy as np
 
 from workbench.checks import instance_or_default
-from workbench.games.shared_budget.rules import Rules, award, priority_order, standings
+from workbench.games.shared_budget.engine import resolve_round
+from workbench.games.shared_budget.rules import Rules, priority_order, standings
 
 TEAMS = 3
 #: Seconds ``solve_three`` may take by default (``estimate_three`` is checked first).
@@ -205,13 +206,9 @@ class ThreeTeamSolution:
     ) -> tuple[float, ...]:
         """Each team's win share under equilibrium play from a position (``round_index`` up to
         rounds: the end), by playing its line."""
-        card_masks = self.card_masks
         for k in range(round_index, self.rules.rounds):
             bids = self.bids_at(k, budgets, masks)
-            winner = award(bids, priority_order(self.rules, k))
-            if winner is not None:
-                budgets = tuple(b - bids[t] * (t == winner) for t, b in enumerate(budgets))
-                masks = tuple(m | card_masks[k] * (t == winner) for t, m in enumerate(masks))
+            _, _, budgets, masks = resolve_round(self.rules, k, budgets, masks, bids)
         scores = [mask.bit_count() for mask in masks]
         return tuple(standings(scores, budgets, self.rules.final_tiebreak)[2])
 
