@@ -15,6 +15,9 @@ a lone search gains as much against a fitted table as against a heuristic one).
    same position the lone seat plays the deal's cards once by the fitted policy and once by
    search (the others fitted, the same random numbers). How often it takes the kitty each way,
    and each trick by its number: what the search's card play wins, deal by deal.
+4. What the voids are worth to the search: part 1's "everywhere" again, the search's sampler
+   now blind to the suits each seat has shown void in (it may place a card of such a suit in
+   that hand), on the same deals. The difference is what reading the voids wins the search.
 
     python bench/auction_house_search_edge.py             # 1,000 games per restriction
     python bench/auction_house_search_edge.py --games 200 --agreement-games 20 --deal-games 200
@@ -27,12 +30,14 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
 from workbench.designer.executors import local_processes
+from workbench.games.auction_house import agents, hidden, sampling, search
 from workbench.games.auction_house.engine import new_game
 from workbench.games.auction_house.game import make_agent
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
@@ -84,6 +89,29 @@ def restricted_shares(restriction: str, first: int, count: int, seed: int) -> li
         top = scores == scores.max()
         shares.append(float(top[me] / top.sum()))
     return shares
+
+
+@contextmanager
+def _blind_to_voids() -> Iterator[None]:
+    """The search's sampler (every module that reads ``read_hidden``) told no seat is void."""
+    modules, read = (agents, hidden, sampling, search), hidden.read_hidden
+
+    def blind(observation: Any) -> hidden.Hidden:
+        return read(observation)._replace(voids=(0,) * (PLAYERS - 1))
+
+    for module in modules:
+        module.read_hidden = blind
+    try:
+        yield
+    finally:
+        for module in modules:
+            module.read_hidden = read
+
+
+def void_blind_shares(first: int, count: int, seed: int) -> list[float]:
+    """``restricted_shares("everywhere", ...)`` with the search's sampler blind to voids."""
+    with _blind_to_voids():
+        return restricted_shares("everywhere", first, count, seed)
 
 
 def agreement(first: int, count: int, seed: int) -> tuple[int, int, int]:
@@ -177,6 +205,8 @@ def main() -> None:
                    for first, count in _blocks(arguments.games, arguments.workers)]
             for name in RESTRICTIONS
         }  # fmt: skip
+        blind = [pool.submit(void_blind_shares, first, count, arguments.seed)
+                 for first, count in _blocks(arguments.games, arguments.workers)]  # fmt: skip
         agreements = [
             pool.submit(agreement, first, count, arguments.seed + 1_000_000)
             for first, count in _blocks(arguments.agreement_games, arguments.workers)
@@ -190,6 +220,8 @@ def main() -> None:
         for name, futures in jobs.items():
             shares = [share for future in futures for share in future.result()]
             print(_line(name, sum(shares), len(shares)))
+        shares = [share for future in blind for share in future.result()]
+        print(_line("everywhere, blind to voids", sum(shares), len(shares)))
         compared, again, same = np.sum([f.result() for f in agreements], axis=0)
         taken = {deal: np.sum([f.result() for f in futures], axis=0)
                  for deal, futures in deals.items()}  # fmt: skip
