@@ -1,12 +1,9 @@
-"""Plumbing shared by the games' fast engines: which engine ``simulate`` runs, and the
-distinct agents of a line-up."""
+"""Plumbing shared by the games' fast engines: which engine ``simulate`` runs."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
-
-import numpy as np
 
 from workbench.checks import choice
 from workbench.kit.lineup import agent_label
@@ -29,17 +26,3 @@ def use_fast_engine(
     return fast and engine != "step"
 
 
-def distinct_agents(agents: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
-    """The distinct agent objects (by identity) and, per seat, the index of its agent: a batch
-    engine asks each policy once per decision for every game where one of its seats acts."""
-    distinct: list[Any] = []
-    seat_agent = []
-    for agent in agents:
-        for index, seen in enumerate(distinct):
-            if seen is agent:
-                seat_agent.append(index)
-                break
-        else:
-            distinct.append(agent)
-            seat_agent.append(len(distinct) - 1)
-    return distinct, np.array(seat_agent)

@@ -114,9 +114,5 @@ class FrameRows:
         for column, value in zip(self.columns.values(), values, strict=True):
             column.append(value)
 
-    def add_named(self, **values: Any) -> None:
-        """One row by column name (every column of the schema given)."""
-        self.add(*(values[name] for name in self.schema))
-
     def frame(self) -> pl.DataFrame:
         return pl.DataFrame(self.columns, schema=self.schema)

@@ -50,14 +50,6 @@ class DealRecord(NamedTuple):
         """Points the deal's trick leader would score: its kitty plus what was carried in."""
         return self.kitty_points + self.carried_in
 
-    def auction_role(self, seat: int) -> str:
-        """'starter', 'seller' (the starter took this seat's offer), 'offerer', or 'none'."""
-        if self.auction is None:
-            return "none"
-        if seat == self.auction.starter:
-            return "starter"
-        return "seller" if seat == self.auction.taken_from else "offerer"
-
 
 class LogEntry(NamedTuple):
     """One line of the log: ``text`` is the full record; ``seat`` (when set) is the only seat

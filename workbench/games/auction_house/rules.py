@@ -66,10 +66,6 @@ class Rules:
     def tricks(self) -> int:
         return TRICKS
 
-    @property
-    def trump_deck(self) -> tuple[str, ...]:
-        return TRUMP_DECK
-
     def has_trump(self, deal: int) -> bool:
         """Does deal ``deal`` (1-based) reveal a trump card? (The 12-card deck runs out.)"""
         return deal <= len(TRUMP_DECK)

@@ -120,9 +120,6 @@ class BidTable:
     def lock_option(self, locked: int | None) -> int:
         return 0 if locked is None else self.values.index(locked) + 1
 
-    def locked_value(self, option: int) -> int | None:
-        return None if option == 0 else self.values[option - 1]
-
 
 _TABLES: dict[tuple[int, ...], BidTable] = {}
 
