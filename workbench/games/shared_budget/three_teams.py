@@ -231,8 +231,7 @@ class ThreeTeamSolution:
                 for team, price in ((t, p) for t in range(TEAMS) for p in range(1, budgets[t] + 1)):
                     paid = tuple(b - price * (t == team) for t, b in enumerate(budgets))
                     following.setdefault(paid, set()).update(
-                        tuple(m | card * (t == team) for t, m in enumerate(masks))
-                        for masks in coverages
+                        _covered(masks, card, team) for masks in coverages
                     )
             layer = following
         return found
@@ -284,8 +283,8 @@ class ThreeTeamSolution:
     def _solve(self, k: int, key: Key) -> np.ndarray:
         masks, settled = key[:TEAMS], key[TEAMS:]
         card = self.card_masks[k]
-        won = [tuple(m | card if t == w else m for t, m in enumerate(masks)) for w in range(TEAMS)]
-        after = np.stack([self._layer(k + 1, self.key(k + 1, m, settled)) for m in won])
+        after = np.stack([self._layer(k + 1, self.key(k + 1, _covered(masks, card, w), settled))
+                          for w in range(TEAMS)])  # fmt: skip
         nobody = self._layer(k + 1, self.key(k + 1, masks, settled))
         rank = np.empty(TEAMS, dtype=np.int64)
         rank[list(priority_order(self.rules, k))] = np.arange(TEAMS)
@@ -299,6 +298,11 @@ class ThreeTeamSolution:
             )
         self._bids[(k, key)] = bids
         return values
+
+
+def _covered(masks: tuple[int, ...], card: int, winner: int) -> tuple[int, ...]:
+    """The coverage masks after ``winner`` (-1: nobody) takes a card supplying ``card``."""
+    return tuple(m | card if t == winner else m for t, m in enumerate(masks))
 
 
 def _remaining(card_masks: tuple[int, ...]) -> tuple[int, ...]:
@@ -324,8 +328,7 @@ def _stage_keys(rules: Rules) -> int:
     for k, card in enumerate(solution.card_masks):
         count += len(frontier)
         frontier = {
-            solution.key(k + 1, tuple(m | card if t == w else m for t, m in enumerate(key[:TEAMS])),
-                         key[TEAMS:])
+            solution.key(k + 1, _covered(key[:TEAMS], card, w), key[TEAMS:])
             for key in frontier for w in range(-1, TEAMS)
         }  # fmt: skip
     return count
