@@ -106,6 +106,12 @@ def _losers_content(winner, price, budgets, rank, after, nobody, best):  # type:
     return True
 
 
+@numba.njit(cache=True, inline="always")
+def _highest_losing(team, winner, price, budgets, rank):  # type: ignore[no-untyped-def]
+    """The most ``team`` can bid and still lose to ``winner`` bidding ``price``."""
+    return min(price if rank[team] > rank[winner] else price - 1, budgets[team])
+
+
 @numba.njit(cache=True)
 def _solve_position(budgets, rank, order, after, nobody, bids, best):  # type: ignore[no-untyped-def]
     """Fill ``bids`` with the chosen pure equilibrium (module docstring); False if none. Every
@@ -115,20 +121,16 @@ def _solve_position(budgets, rank, order, after, nobody, bids, best):  # type: i
     _best_wins(budgets, after, best)
     if _losers_content(-1, 0, budgets, rank, after, nobody, best):
         return True
-    highest = np.zeros(TEAMS, np.int64)
     for price in range(1, budgets.max() + 1):
         for winner in order:
             if budgets[winner] < price:
                 continue
             if not _losers_content(winner, price, budgets, rank, after, nobody, best):
                 continue
-            for team in range(TEAMS):
-                losing = price if rank[team] > rank[winner] else price - 1
-                highest[team] = price if team == winner else min(losing, budgets[team])
-            first, second = [team for team in range(TEAMS) if team != winner]
+            first, second = (1, 2) if winner == 0 else ((0, 2) if winner == 1 else (0, 1))
             bids[winner] = price
-            for x in range(highest[first], -1, -1):
-                for y in range(highest[second], -1, -1):
+            for x in range(_highest_losing(first, winner, price, budgets, rank), -1, -1):
+                for y in range(_highest_losing(second, winner, price, budgets, rank), -1, -1):
                     bids[first], bids[second] = x, y
                     if _winner_keeps(winner, price, bids, budgets, rank, after, nobody, best):
                         return True
