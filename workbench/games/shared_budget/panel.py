@@ -85,14 +85,22 @@ def three_team_shares(
 ) -> pl.DataFrame:  # fmt: skip
     """Every bid ``team`` could make at a position (0-based round, budgets, coverage masks),
     the other two bidding as the equilibrium does: its win share when all then keep to it."""
-    bids = list(solution.bids_at(round_index, budgets, coverage))
-    shares = []
-    for bid in range(budgets[team] + 1):
-        bids[team] = bid
-        _, _, after, covered = resolve_round(solution.rules, round_index, budgets, coverage, bids)
-        shares.append(solution.win_shares_at(round_index + 1, after, covered)[team])
+    shares = [_share_of_bid(solution, round_index, budgets, coverage, team, bid)
+              for bid in range(budgets[team] + 1)]  # fmt: skip
     return pl.DataFrame({"bid": range(len(shares)), "win_share": shares},
                         schema={"bid": pl.Int64, "win_share": pl.Float64})  # fmt: skip
+
+
+def _share_of_bid(
+    solution: ThreeTeamSolution, round_index: int, budgets: tuple[int, ...],
+    coverage: tuple[int, ...], team: int, bid: int,
+) -> float:  # fmt: skip
+    """``team``'s win share after bidding ``bid`` at a position, the others bidding as the
+    equilibrium does there and everyone keeping to it afterwards."""
+    bids = list(solution.bids_at(round_index, budgets, coverage))
+    bids[team] = bid
+    _, _, after, covered = resolve_round(solution.rules, round_index, budgets, coverage, bids)
+    return solution.win_shares_at(round_index + 1, after, covered)[team]
 
 
 def three_team_costs(
@@ -103,12 +111,12 @@ def three_team_costs(
     rows = []
     for record in history:
         k, budgets, coverage = record.round - 1, record.budgets_before, record.coverage_before
-        shares = three_team_shares(solution, k, budgets, coverage, team)["win_share"]
+        earned = _share_of_bid(solution, k, budgets, coverage, team, record.bids[team])
         value = solution.win_shares_at(k, budgets, coverage)[team]
         rows.append({"round": record.round, "card": record.card, "bid": record.bids[team],
                      "equilibrium_bids": str(solution.bids_at(k, budgets, coverage)[team]),
-                     "value": value, "vs_equilibrium": shares[record.bids[team]],
-                     "cost": max(value - shares[record.bids[team]], 0.0)})  # fmt: skip
+                     "value": value, "vs_equilibrium": earned,
+                     "cost": max(value - earned, 0.0)})  # fmt: skip
     schema = {"round": pl.Int64, "card": pl.String, "bid": pl.Int64,
               "equilibrium_bids": pl.String, "value": pl.Float64, "vs_equilibrium": pl.Float64,
               "cost": pl.Float64}  # fmt: skip
