@@ -27,7 +27,8 @@ TRUMP_DECK = tuple(f"{face}{suit}" for suit in SUITS for face in FACE_RANKS)
 #: Points of every card: its face value, the Ace 1 (220 in the deck).
 POINTS = tuple(rank for _ in SUITS for rank in range(1, SUIT_SIZE + 1))
 
-_INDEX = {name: index for index, name in enumerate(DECK)}
+#: Card notation -> index, for the deck's own notation (``card_index`` reads any).
+INDEX = {name: index for index, name in enumerate(DECK)}
 _CARD_FORMAT = "a rank A, 2–10 and a suit letter C, D, H or S, like '10H' or 'AS'"
 
 
@@ -38,7 +39,7 @@ def card_index(card: str) -> int:
             f"a card is a string ({_CARD_FORMAT}), got {card!r} ({type(card).__name__})"
         )
     text = card.strip().upper()
-    index = _INDEX.get(text)
+    index = INDEX.get(text)
     if index is not None:
         return index
     rank, suit = text[:-1], text[-1:]

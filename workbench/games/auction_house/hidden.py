@@ -29,6 +29,7 @@ import numpy as np
 from workbench.games.auction_house.cards import (
     DECK,
     DECK_SIZE,
+    INDEX,
     POINTS,
     SUIT_SIZE,
     SUITS,
@@ -39,7 +40,6 @@ from workbench.games.auction_house.engine import State
 from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.rules import HAND_SIZE, PLAYERS
 
-_INDEX = {name: index for index, name in enumerate(DECK)}
 _SUIT_BIT = {suit: 1 << index for index, suit in enumerate(SUITS)}
 _POOL = PLAYERS - 1  # bin index of the kitty pool, after the three other hands
 
@@ -76,26 +76,20 @@ def read_hidden(observation: Observation) -> Hidden:
         raise ValueError("the game is over: there is nothing hidden left to sample")
     me = obs.player
     seats = tuple(s for s in range(PLAYERS) if s != me)
-    played = [len(obs.tricks)] * PLAYERS  # a finished trick holds a card of every seat
+    played = [0] * PLAYERS
     void_bits = [0] * PLAYERS  # suits each seat did not follow (``Observation.voids``)
-    rounds = [(t.leader, t.cards) for t in obs.tricks]
-    if obs.trick:
-        rounds.append((obs.leader, obs.trick))
     own = [card for card in (obs.own_kitty, obs.own_offer) if card is not None]
-    seen = {_INDEX[c] for c in (*obs.hand, *own)}
-    # One pass for the cards seen and the voids (every search decision reads them).
-    for leader, cards in rounds:
-        led = cards[0][-1]
-        for position, card in enumerate(cards):
-            seen.add(_INDEX[card])
-            if card[-1] != led:
-                void_bits[(leader + position) % PLAYERS] |= _SUIT_BIT[led]
-    for position in range(len(obs.trick)):
-        played[(obs.leader + position) % PLAYERS] += 1
+    seen = {INDEX[c] for c in (*obs.hand, *own)}
+    # One pass for the cards played, seen and the voids (every search decision reads them).
+    for seat, card, led in obs.plays():
+        played[seat] += 1
+        seen.add(INDEX[card])
+        if card[-1] != led:
+            void_bits[seat] |= _SUIT_BIT[led]
     room = tuple(HAND_SIZE - int(obs.kitty_placed[s]) - played[s] for s in seats)
     voids = tuple(void_bits[s] for s in seats)
     holdings = obs.known_holdings()
-    known = tuple(tuple(sorted(_INDEX[c] for c in holdings[s])) for s in seats)
+    known = tuple(tuple(sorted(INDEX[c] for c in holdings[s])) for s in seats)
     for cards in known:
         seen.update(cards)
     revealed = any(card is not None for card in obs.offers)

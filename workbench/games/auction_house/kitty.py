@@ -334,13 +334,9 @@ def auction_value(
         part = frame.filter(pl.col("role") == role)
         entry: dict[str, Any] = {"role": role, "seat_deals": part.height}
         for column in ("win_change", "tricks_change", "points_change"):
-            per_game = part.group_by("game").agg(num=pl.col(column).sum(), den=pl.len())
-            per_game = per_game.sort("game")
-            estimate, low, high = cluster_ratio(per_game["num"].to_numpy(),
-                                                per_game["den"].to_numpy())  # fmt: skip
-            entry[column] = estimate
-            entry[f"{column}_low"] = low
-            entry[f"{column}_high"] = high
+            ratio = _ratio_rows(part, pl.col(column), [], proportion=False).row(0, named=True)
+            entry[column] = ratio["estimate"]
+            entry[f"{column}_low"], entry[f"{column}_high"] = ratio["low"], ratio["high"]
         out.append(entry)
     held_deals = frame.filter(pl.col("role") == "starter").height
     return pl.DataFrame(out).with_columns(

@@ -50,17 +50,23 @@ class Observation:
         """Every card played this deal, finished tricks first."""
         return tuple(card for trick in self.tricks for card in trick.cards) + self.trick
 
+    def plays(self) -> list[tuple[int, str, str]]:
+        """Every card played this deal, in order, as (seat, card, suit led)."""
+        rounds = [(t.leader, t.cards) for t in self.tricks]
+        if self.trick:
+            rounds.append((self.leader, self.trick))
+        return [
+            ((leader + position) % PLAYERS, card, cards[0][-1])
+            for leader, cards in rounds
+            for position, card in enumerate(cards)
+        ]
+
     def voids(self) -> tuple[frozenset[str], ...]:
         """By seat: suits it has shown it no longer holds (it did not follow them)."""
         shown: list[set[str]] = [set() for _ in range(PLAYERS)]
-        all_tricks = [*((t.leader, t.cards) for t in self.tricks)]
-        if self.trick:
-            all_tricks.append((self.leader, self.trick))
-        for leader, cards in all_tricks:
-            led = cards[0][-1]
-            for position, card in enumerate(cards[1:], start=1):
-                if card[-1] != led:
-                    shown[(leader + position) % PLAYERS].add(led)
+        for seat, card, led in self.plays():
+            if card[-1] != led:
+                shown[seat].add(led)
         return tuple(frozenset(s) for s in shown)
 
     def known_holdings(self) -> tuple[frozenset[str], ...]:

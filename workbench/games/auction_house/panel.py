@@ -25,7 +25,7 @@ from typing import Any
 import ipywidgets as widgets
 import polars as pl
 
-from workbench.games.auction_house.cards import DECK, POINTS, SUITS
+from workbench.games.auction_house.cards import DECK, POINTS, SUIT_NAMES, SUITS
 from workbench.games.auction_house.hidden import Holding, expected_holdings
 from workbench.games.auction_house.kitty import auction_value, trump_odds
 from workbench.games.auction_house.observation import Observation
@@ -36,8 +36,6 @@ from workbench.panels import Panel, escape
 AUCTION_DEALS = 13_000
 #: Its seed (fixed: the panel shows the same figures every time for a rule set).
 AUCTION_SEED = 20240611
-#: Suit names for the panel.
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 _CELL = "padding:1px 6px;text-align:right"
 _LEFT = "padding:1px 6px;text-align:left"

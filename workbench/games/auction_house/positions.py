@@ -56,9 +56,7 @@ def observation_row(obs: Observation) -> np.ndarray:
     """What seat ``obs.player`` knows, as a row: its own hand, offer and kitty card, the
     revealed offers, the trick, the cards played; every other hand empty (``State.view``)."""
     me, trick, tricks = obs.player, [_INDEX[card] for card in obs.trick], obs.tricks
-    played = card_mask(obs.trick)
-    for finished in tricks:
-        played |= card_mask(finished.cards)
+    played = card_mask(obs.played)
     offers = [_INDEX[card] for card in obs.offers]
     if obs.own_offer is not None:
         offers[me] = _INDEX[obs.own_offer]

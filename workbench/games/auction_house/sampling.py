@@ -19,8 +19,8 @@ import numpy as np
 from workbench.checks import whole_number
 from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import (
-    DECK,
     DECK_SIZE,
+    INDEX,
     SUIT_SIZE,
     SUITS,
     TRUMP_DECK,
@@ -39,7 +39,6 @@ from workbench.games.auction_house.positions import observation_row
 from workbench.games.auction_house.rules import PLAYERS
 from workbench.kit.streams import bounded, state_of, store
 
-_INDEX = {name: index for index, name in enumerate(DECK)}
 _SUIT = {suit: index for index, suit in enumerate(SUITS)}
 _BIT = [1 << card for card in range(DECK_SIZE)]
 #: Rejection draws per filling wanted by ``fill_rows`` (when some seat has shown a void).
@@ -61,18 +60,18 @@ def _past_records(history: tuple) -> tuple[tuple, tuple, tuple]:
         held = [set() for _ in range(PLAYERS)]
         for trick in record.tricks:
             for position, card in enumerate(trick.cards):
-                held[(trick.leader + position) % PLAYERS].add(_INDEX[card])
+                held[(trick.leader + position) % PLAYERS].add(INDEX[card])
         seen_with: dict[int, int] = {}
         auction = record.auction
         if auction is not None:
-            seen_with[_INDEX[auction.taken]] = auction.starter
-            seen_with[_INDEX[auction.face_up]] = auction.taken_from
+            seen_with[INDEX[auction.taken]] = auction.starter
+            seen_with[INDEX[auction.face_up]] = auction.taken_from
             for seat, card in enumerate(auction.offers):
                 if card is not None and seat != auction.taken_from:
-                    seen_with[_INDEX[card]] = seat
+                    seen_with[INDEX[card]] = seat
         kitty: list[int | None] = [None] * PLAYERS
         left = []
-        for card in (_INDEX[c] for c in record.kitty):
+        for card in (INDEX[c] for c in record.kitty):
             seat = seen_with.get(card)
             if seat is not None and kitty[seat] is None:
                 kitty[seat] = card
@@ -83,7 +82,7 @@ def _past_records(history: tuple) -> tuple[tuple, tuple, tuple]:
                 kitty[seat] = left.pop(0)
         dealt = [held[s] | {kitty[s]} for s in range(PLAYERS)]
         if auction is not None:
-            taken, face_up = _INDEX[auction.taken], _INDEX[auction.face_up]
+            taken, face_up = INDEX[auction.taken], INDEX[auction.face_up]
             dealt[auction.starter] = dealt[auction.starter] - {taken} | {face_up}
             dealt[auction.taken_from] = dealt[auction.taken_from] - {face_up} | {taken}
         hands_history.append(tuple(sum(1 << c for c in cards) for cards in dealt))
@@ -116,32 +115,28 @@ class _Frame:
             "scores": obs.scores, "carried_in": obs.carried_in, "trump_shown": obs.trump_shown,
             "trump": _SUIT.get(obs.trump), "trump_card": obs.trump_card,
             "asked": len(obs.passes) + (obs.starter is not None), "passes": obs.passes,
-            "starter": obs.starter, "face_up": _INDEX.get(obs.face_up),
+            "starter": obs.starter, "face_up": INDEX.get(obs.face_up),
             "called": _SUIT.get(obs.called), "n_offers": sum(obs.offered),
-            "taken": _INDEX.get(obs.taken), "taken_from": obs.taken_from, "forced": forced,
+            "taken": INDEX.get(obs.taken), "taken_from": obs.taken_from, "forced": forced,
             "n_kitty": sum(obs.kitty_placed),
             "leader": obs.leader if obs.phase == "play" else (obs.dealer + 1) % PLAYERS,
-            "trick": tuple(_INDEX[c] for c in obs.trick),
-            "tricks": tuple((t.leader, tuple(_INDEX[c] for c in t.cards), t.winner)
+            "trick": tuple(INDEX[c] for c in obs.trick),
+            "tricks": tuple((t.leader, tuple(INDEX[c] for c in t.cards), t.winner)
                             for t in obs.tricks),
             "tricks_won": obs.tricks_won, "history": obs.history,
             "kitty_history": kitty_history, "hands_history": hands_history,
         }  # fmt: skip
         self.played: list[list[int]] = [[] for _ in range(PLAYERS)]
-        rounds = [(t.leader, t.cards) for t in obs.tricks]
-        if obs.trick:
-            rounds.append((obs.leader, obs.trick))
-        for leader, cards in rounds:
-            for position, card in enumerate(cards):
-                self.played[(leader + position) % PLAYERS].append(_INDEX[card])
-        self.my_hand = [_INDEX[c] for c in obs.hand]
-        self.my_kitty = _INDEX.get(obs.own_kitty)
-        self.offers = [_INDEX.get(c) for c in obs.offers]
+        for seat, card, _ in obs.plays():
+            self.played[seat].append(INDEX[card])
+        self.my_hand = [INDEX[c] for c in obs.hand]
+        self.my_kitty = INDEX.get(obs.own_kitty)
+        self.offers = [INDEX.get(c) for c in obs.offers]
         if obs.own_offer is not None:
-            self.offers[self.me] = _INDEX[obs.own_offer]
+            self.offers[self.me] = INDEX[obs.own_offer]
         self.swap = None
         if obs.taken is not None:
-            self.swap = (obs.starter, obs.taken_from, _INDEX[obs.taken], _INDEX[obs.face_up])
+            self.swap = (obs.starter, obs.taken_from, INDEX[obs.taken], INDEX[obs.face_up])
         self.revealed = obs.revealed_trumps
         self.unturned = [c for c in TRUMP_DECK if c not in obs.revealed_trumps]
         self.future = 13 - obs.deal

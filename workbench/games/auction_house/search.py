@@ -24,7 +24,7 @@ import numpy as np
 from workbench.games.auction_house import layout, sampling
 from workbench.games.auction_house.actions import Action, Pass, Start
 from workbench.games.auction_house.agents import FittedPolicy, decide
-from workbench.games.auction_house.cards import DECK, DECK_SIZE, POINTS, SUIT_SIZE, SUITS
+from workbench.games.auction_house.cards import DECK_SIZE, INDEX, POINTS, SUIT_SIZE, SUITS
 from workbench.games.auction_house.compiled import apply_choice, play_rows
 from workbench.games.auction_house.hidden import read_hidden
 from workbench.games.auction_house.observation import Observation
@@ -65,7 +65,6 @@ DEAL_SPREAD = PLAYERS * sum(POINTS) / len(POINTS) * math.sqrt(2 / PLAYERS)
 #: Weight of a point of score lead in the search's ranking (ties of win chance only: even all
 #: 220 points weigh less than one playout's share).
 TIE_BREAK = 1e-6
-_INDEX = {card: i for i, card in enumerate(DECK)}
 
 
 def model_playouts(model: Any, rules: Any) -> list[Any]:
@@ -132,10 +131,10 @@ def _willing(policy: CompiledPolicy) -> CompiledPolicy:
 def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -> list[Action]:
     """The lowest card of each run of legal cards adjacent in their suit once the cards played
     are set aside: they win and lose the same tricks."""
-    gone = {_INDEX[c] for c in observation.played}
+    gone = {INDEX[c] for c in observation.played}
     kept, previous = [], None
-    for action in sorted(legal_actions, key=lambda a: _INDEX[a.card]):
-        card = _INDEX[action.card]
+    for action in sorted(legal_actions, key=lambda a: INDEX[a.card]):
+        card = INDEX[action.card]
         if previous is None or previous // SUIT_SIZE != card // SUIT_SIZE or any(
                 between not in gone for between in range(previous + 1, card)):
             kept.append(action)
@@ -146,7 +145,7 @@ def _distinct_plays(observation: Observation, legal_actions: Sequence[Action]) -
 def _suit_ends(legal_actions: Sequence[Action]) -> list[Action]:
     """The lowest and the highest legal card of each suit."""
     by_suit: dict[str, list[Action]] = {}
-    for action in sorted(legal_actions, key=lambda a: _INDEX[a.card]):
+    for action in sorted(legal_actions, key=lambda a: INDEX[a.card]):
         by_suit.setdefault(action.card[-1], []).append(action)
     kept = []
     for actions in by_suit.values():
@@ -256,7 +255,7 @@ def _encoded(observation: Observation, actions: Sequence[Action]) -> tuple:
     """The decision's ``RowFilling`` and its candidates as arrays (start, card, suit)."""
     position = row_filling(observation, read_hidden(observation), _row_of(observation))
     starts = np.array([isinstance(a, Start) for a in actions])
-    cards = np.array([_INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
+    cards = np.array([INDEX[a.card] if hasattr(a, "card") else -1 for a in actions])
     suits = np.array([SUITS.index(a.suit) if isinstance(a, Start) else -1 for a in actions])
     return position, starts, cards, suits
 
