@@ -72,6 +72,7 @@ def equilibrium_path(solution: Solution) -> pl.DataFrame:
             bids_a, bids_b = solution.strategy(k, (a, b), (mask_a, mask_b))
             position = _position(solution, k, a, b, mask_a, mask_b)
             for (x, px), (y, py) in itertools.product(bids_a.items(), bids_b.items()):
+                probability = reach * px * py
                 winner, price, budgets, coverage = resolve_round(
                     rules, k, (a, b), (mask_a, mask_b), (x, y)
                 )
@@ -83,13 +84,13 @@ def equilibrium_path(solution: Solution) -> pl.DataFrame:
                         **position,
                         "bid_a": x,
                         "bid_b": y,
-                        "probability": reach * px * py,
+                        "probability": probability,
                         "winner": "-" if winner is None else rules.team_name(winner),
                         "price": price,
                     }
                 )
                 child = (*budgets, *coverage)
-                following[child] = following.get(child, 0.0) + reach * px * py
+                following[child] = following.get(child, 0.0) + probability
         nodes = following
     return pl.DataFrame(rows)
 
@@ -109,8 +110,7 @@ def three_team_line(solution: ThreeTeamSolution) -> pl.DataFrame:
             "round": k + 1, "card": rules.projects[k].name,
             "first_priority": rules.team_name(rules.priority_order(k)[0]),
             **{f"budget_{t.lower()}": budgets[s] for s, t in enumerate("ABC")},
-            **{f"covers_{t.lower()}": "+".join(rules.names(coverage[s])) or "-"
-               for s, t in enumerate("ABC")},
+            **{f"covers_{t.lower()}": _functions(rules, coverage[s]) for s, t in enumerate("ABC")},
             **{f"bid_{t.lower()}": bids[s] for s, t in enumerate("ABC")},
             "winner": "-" if winner is None else rules.team_name(winner), "price": price,
         })  # fmt: skip

@@ -34,9 +34,7 @@ def tables(rules: Rules) -> Tables:
     if found is not None:
         return found[1]
     masks = np.array(rules.card_masks(), dtype=np.int64)
-    later = np.zeros_like(masks)
-    for index in range(len(masks) - 2, -1, -1):
-        later[index] = later[index + 1] | masks[index + 1]
+    later = np.array(rules.remaining_masks()[1:], dtype=np.int64)
     classroom = rules.variant == "classroom"
     if classroom:
         priorities = np.zeros((rules.rounds, 1), dtype=np.int64)

@@ -136,6 +136,13 @@ class Rules:
         """Function mask of every card, in offer order."""
         return self._masks
 
+    def remaining_masks(self) -> tuple[int, ...]:
+        """Functions supplied by round k's card or a later one, for k = 0..rounds (0 at the end)."""
+        remaining = [0] * (self.rounds + 1)
+        for k in range(self.rounds - 1, -1, -1):
+            remaining[k] = remaining[k + 1] | self._masks[k]
+        return tuple(remaining)
+
     def priority_order(self, round_index: int) -> tuple[int, ...]:
         """Tie priority for round ``round_index`` (0-based): team seats, earliest first."""
         return self._priorities[_round_index(self, round_index)]

@@ -88,10 +88,7 @@ class Solution:
         self.method = method
         self.budget = rules.budget
         self.card_masks = rules.card_masks()
-        remaining = [0] * (rules.rounds + 1)
-        for k in range(rules.rounds - 1, -1, -1):
-            remaining[k] = remaining[k + 1] | self.card_masks[k]
-        self._remaining = tuple(remaining)
+        self._remaining = rules.remaining_masks()
         self._layers: dict[tuple[int, Key], _Layer] = {}
         self._winner_matrices: dict[tuple[int, ...], np.ndarray] = {}
         self.stage_games_saddle = 0
@@ -127,8 +124,9 @@ class Solution:
     ) -> StageGame:
         """The stage game at the start of ``round`` with these budgets and coverages, solved."""
         k, a, b, masks = self._position(round, budgets, coverage, allow_end=False)
-        layer = self._layer(k, self._key(k, *masks))
-        payoffs = self._payoffs(k, self._key(k, *masks), a, b)
+        key = self._key(k, *masks)
+        layer = self._layer(k, key)
+        payoffs = self._payoffs(k, key, a, b)
         strategies = self._strategies(layer, a, b)
         value = float(layer.value[a, b])
         rows = tuple(int(x) for x in np.flatnonzero(payoffs.min(axis=1) >= value - TOLERANCE))

@@ -178,7 +178,7 @@ class ThreeTeamSolution:
         self.rules = rules
         self.budget = rules.budget
         self.card_masks = rules.card_masks()
-        self._remaining = _remaining(self.card_masks)
+        self._remaining = rules.remaining_masks()
         self.score_weight = 1.0 / (8 * len(rules.functions))
         self._values: dict[tuple[int, Key], np.ndarray] = {}
         self._bids: dict[tuple[int, Key], np.ndarray] = {}
@@ -305,14 +305,6 @@ class ThreeTeamSolution:
 def _covered(masks: tuple[int, ...], card: int, winner: int) -> tuple[int, ...]:
     """The coverage masks after ``winner`` (-1: nobody) takes a card supplying ``card``."""
     return tuple(m | card if t == winner else m for t, m in enumerate(masks))
-
-
-def _remaining(card_masks: tuple[int, ...]) -> tuple[int, ...]:
-    """Functions supplied by round k's card or a later one, for k = 0..rounds."""
-    remaining = [0] * (len(card_masks) + 1)
-    for k in range(len(card_masks) - 1, -1, -1):
-        remaining[k] = remaining[k + 1] | card_masks[k]
-    return tuple(remaining)
 
 
 def _packed_per_entry(n: int) -> int:
