@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from workbench.errors import IllegalAction
-from workbench.games.auction_house.cards import DECK, card_index
+from workbench.games.auction_house.cards import INDEX, card_index
 
 
 class Pass(NamedTuple):
@@ -49,13 +49,10 @@ PHASES = ("auction", "offer", "take", "kitty", "play", "over")
 #: The one action each card phase asks for.
 ACTION_OF_PHASE = {"offer": Offer, "take": Take, "kitty": Kitty, "play": Play}
 
-_QUICK_INDEX = {name: index for index, name in enumerate(DECK)}
-
-
 def quick_index(text: object) -> int:
     """The index of a card written exactly as in ``DECK``, else -1 (then ``card_of`` reads it
     or says what is wrong): the common case without the full parse."""
-    return _QUICK_INDEX.get(text, -1) if isinstance(text, str) else -1
+    return INDEX.get(text, -1) if isinstance(text, str) else -1
 
 
 def card_of(action: object, text: object, what: str, legal: list[Action]) -> int:

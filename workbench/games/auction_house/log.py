@@ -111,16 +111,18 @@ def _deal_entries(rules: Rules, so_far: DealSoFar, record: DealRecord | None) ->
     if rules.trump_reveal == "after_kitty" and so_far.trump_shown:
         yield turned
     for number, trick in enumerate(so_far.tricks, start=1):
-        plays = "; ".join(f"seat {(trick.leader + p) % PLAYERS} {card}"
-                          for p, card in enumerate(trick.cards))  # fmt: skip
-        text = f"trick {number}: {plays} -> seat {trick.winner} wins"
+        text = f"trick {number}: {_plays(trick.leader, trick.cards)} -> seat {trick.winner} wins"
         yield LogEntry(deal, "trick", trick.winner, text)
     if so_far.trick:
-        plays = "; ".join(f"seat {(so_far.leader + p) % PLAYERS} {card}"
-                          for p, card in enumerate(so_far.trick))  # fmt: skip
+        plays = _plays(so_far.leader, so_far.trick)
         yield LogEntry(deal, "trick", None, f"trick {len(so_far.tricks) + 1} so far: {plays}")
     if record is not None:
         yield _score_line(record)
+
+
+def _plays(leader: int, cards: Sequence[str]) -> str:
+    """A trick's cards as "seat 2 5H; seat 3 AH; ...", from its leader on."""
+    return "; ".join(f"seat {(leader + p) % PLAYERS} {card}" for p, card in enumerate(cards))
 
 
 def _score_line(record: DealRecord) -> LogEntry:
