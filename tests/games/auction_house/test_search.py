@@ -27,6 +27,7 @@ from workbench.games.auction_house import (
     simulate,
 )
 from workbench.games.auction_house import search as search_module
+from workbench.games.auction_house.cards import INDEX
 from workbench.games.auction_house.fitted import AuctionHouseFittedAgent
 from workbench.games.auction_house.hidden import consistent_fillings, filling_of, read_hidden
 from workbench.games.auction_house.policies import (
@@ -304,7 +305,7 @@ def test_a_round_values_each_play_by_the_win_chance_at_the_deal_end(deal):
     me, plays = state.to_play, state.legal_actions()
     position = sampling.row_filling(state.observation(me), read_hidden(state.observation(me)))
     table = lineup_table(agents)
-    cards = np.array([search_module._INDEX[a.card] for a in plays])
+    cards = np.array([INDEX[a.card] for a in plays])
     shares, leads, error = search_module.play_round(
         state_of(rng), state_row(state)[None, :], position.trump_order, position.turned, me,
         np.zeros(len(plays), bool), cards, np.full(len(plays), -1), table.kinds,
