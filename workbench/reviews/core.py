@@ -88,13 +88,13 @@ DECISION_SCHEMA = {
 #: The columns a decision the playouts cannot rate leaves null.
 _RATED = ("win_chance", "win_low", "win_high", "best_win_chance", "loss", "low", "high", "label",
           "label_high")  # fmt: skip
+#: A win chance with its Wilson interval (``chance_columns``), in every frame of estimates.
+CHANCE_SCHEMA = {"win_chance": pl.Float64, "low": pl.Float64, "high": pl.Float64}
 #: Every evaluated action of every decision (the screen).
 ACTION_SCHEMA = {
     "decision": pl.Int64,
     "action": pl.String,
-    "win_chance": pl.Float64,
-    "low": pl.Float64,
-    "high": pl.Float64,
+    **CHANCE_SCHEMA,
     "n": pl.Int64,
     "taken": pl.Boolean,
     "best": pl.Boolean,
@@ -104,9 +104,7 @@ TRACK_SCHEMA = {
     "decision": pl.Int64,
     "seat": pl.Int64,
     "player": pl.String,
-    "win_chance": pl.Float64,
-    "low": pl.Float64,
-    "high": pl.Float64,
+    **CHANCE_SCHEMA,
     "n": pl.Int64,
 }
 
@@ -320,21 +318,30 @@ def review_decision(
             best_win_chance=best_chance.value, loss=values[0], low=values[1], high=values[2],
             label=label, label_high=label_high,
         )  # fmt: skip
-        for s in range(measured.shape[-1]):
-            estimate = win_chance(measured[0, :, s])
-            track.append({"win_chance": estimate.value, "low": estimate.low,
-                          "high": estimate.high, "n": estimate.n})  # fmt: skip
-    screened = []
-    for index, action in enumerate(actions):
-        if not valid[index]:
-            continue
-        estimate = win_chance(screen[index, :, seat])
-        screened.append({
-            "action": action_text(action), "win_chance": estimate.value, "low": estimate.low,
-            "high": estimate.high, "n": estimate.n, "taken": index == taken_index,
+        track = [chance_columns(measured[0, :, s]) for s in range(measured.shape[-1])]
+    screened = [
+        {
+            "action": action_text(action),
+            **chance_columns(screen[index, :, seat]),
+            "taken": index == taken_index,
             "best": index == best_index,
-        })  # fmt: skip
+        }
+        for index, action in enumerate(actions)
+        if valid[index]
+    ]
     return Reviewed(row, screened, track)
+
+
+def chance_columns(shares: np.ndarray) -> dict[str, Any]:
+    """The win chance of one action's playout shares (``win_chance``) as a frame row's
+    ``win_chance``, ``low``, ``high`` and ``n``."""
+    estimate = win_chance(shares)
+    return {
+        "win_chance": estimate.value,
+        "low": estimate.low,
+        "high": estimate.high,
+        "n": estimate.n,
+    }
 
 
 def action_text(action: Any) -> str:
