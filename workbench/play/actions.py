@@ -87,20 +87,11 @@ class GroupSpec:
         if missing:
             raise ValueError(f"missing value(s) for {missing} of {self.label}")
         key = _key(self.fields, values)
-        if key in self._lookup:
-            return self._lookup[key]
-        built = {}
-        for spec in self.fields:
-            value = values[spec.name]
-            if spec.kind == "multiset":
-                value = tuple(sorted(value, reverse=True))
-            elif spec.kind == "vector":
-                value = tuple(value)
-            built[spec.name] = value
-        return self.type(**built)
+        return self._lookup[key] if key in self._lookup else self.type(*key)
 
 
 def _key(fields: Sequence[FieldSpec], values: dict[str, Any]) -> tuple:
+    """The field values in field order as the action holds them (multisets high to low)."""
     parts = []
     for spec in fields:
         value = values[spec.name]

@@ -44,32 +44,18 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-def _default(spec: dataclasses.Field) -> Any:
-    if spec.default is not dataclasses.MISSING:
-        return spec.default
-    if spec.default_factory is not dataclasses.MISSING:
-        return spec.default_factory()
-    return dataclasses.MISSING
-
-
 def encode_rules(rules: Any) -> dict[str, Any]:
     """The fields of ``rules`` that differ from its class's defaults, as JSON values.
 
     ValueError if a value would not come back equal (so a saved game always reloads)."""
     if not dataclasses.is_dataclass(rules) or isinstance(rules, type):
         raise TypeError(f"rules must be a game's Rules dataclass, got {type(rules).__name__}")
-    try:  # the defaults as the class normalises them (e.g. money cards sorted)
-        defaults = type(rules)()
-    except (TypeError, ValueError):
-        defaults = None
-    changed = {}
-    for spec in dataclasses.fields(rules):
-        if not spec.init:
-            continue
-        value = getattr(rules, spec.name)
-        default = _default(spec) if defaults is None else getattr(defaults, spec.name)
-        if value != default:
-            changed[spec.name] = _plain(value)
+    defaults = type(rules)()  # the rulebook, as the class normalises it (money cards sorted)
+    changed = {
+        spec.name: _plain(getattr(rules, spec.name))
+        for spec in dataclasses.fields(rules)
+        if spec.init and getattr(rules, spec.name) != getattr(defaults, spec.name)
+    }
     rebuilt = decode_rules(type(rules), json.loads(json.dumps(changed)))
     if rebuilt != rules:
         different = [

@@ -34,7 +34,7 @@ def _number(value: float | None) -> str:
 
 
 def _label_text(label: str | None, label_high: str | None) -> str:
-    """"good" or "good – mistake" (the mildest and harshest labels the interval allows)."""
+    """ "good" or "good – mistake" (the mildest and harshest labels the interval allows)."""
     if label is None:
         return "unrated"
     return label if label == label_high else f"{label} – {label_high}"
@@ -47,7 +47,13 @@ def decisions_html(decisions: pl.DataFrame) -> str:
     head = "".join(
         f"<th style='{_CELL}'>{name}</th>"
         for name in (
-            "#", "round", "you played", "best found", "win chance", "loss [95%]", "label",
+            "#",
+            "round",
+            "you played",
+            "best found",
+            "win chance",
+            "loss [95%]",
+            "label",
             "what you knew",
         )
     )
@@ -97,10 +103,12 @@ class ReviewView(widgets.VBox):
 
     def update(self, session: Any) -> None:
         """Offer the review once the game is over (hidden while it is on)."""
+        from workbench.reviews.core import default_budget
+
         self.session = session
         self.layout.display = None if session.is_over else "none"
         if session.is_over and self.review is None:
-            budget = self.budget if self.budget is not None else _default_budget(session)
+            budget = self.budget if self.budget is not None else default_budget(session.game)
             self.status.value = (
                 "Score every one of your decisions by the win chance it gave up "
                 f"({budget} playouts per action; <code>docs/review.md</code>)."
@@ -152,9 +160,14 @@ class ReviewView(widgets.VBox):
 
         review = self.review
         counts = dict(review.decisions["label"].value_counts().iter_rows())
-        summary = ", ".join(
-            f"{counts[label]} {label or 'unrated'}" for label in (*LABELS, None) if label in counts
-        ) or "no decisions"
+        summary = (
+            ", ".join(
+                f"{counts[label]} {label or 'unrated'}"
+                for label in (*LABELS, None)
+                if label in counts
+            )
+            or "no decisions"
+        )
         lost, low, high = total_loss(review.decisions)
         self.status.value = (
             f"<b>Review</b> of seat {review.seat}: {review.decisions.height} decisions "
@@ -235,12 +248,6 @@ def hint_html(frame: pl.DataFrame, seconds: float | None = None) -> str:
         f"on these playouts{took}</div><table class='wb-hint-table' "
         f"style='border-collapse:collapse;font-size:90%'>{head}{rows}</table>"
     )
-
-
-def _default_budget(session: Any) -> int:
-    from workbench.reviews.core import default_budget
-
-    return default_budget(session.game)
 
 
 __all__ = ["HintView", "ReviewView", "decisions_html", "hint_html"]

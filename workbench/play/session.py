@@ -92,10 +92,7 @@ class Session:
         seed: int,
     ) -> None:
         game = game_record(game)
-        if rules is None:
-            rules = game.Rules()
-        elif not isinstance(rules, game.Rules):
-            raise TypeError(f"rules must be a {game.id} Rules, got {type(rules).__name__}")
+        rules = game.checked_rules(rules)
         seed_sequence(seed)  # validates: a non-negative whole number
         players = rules.players
         if not is_whole(seat):
@@ -125,8 +122,7 @@ class Session:
             name, agent = default_opponent(self.game, self.rules)
             return dict.fromkeys(others, agent), dict.fromkeys(others, name)
         if isinstance(opponents, Mapping):
-            unknown = sorted(set(opponents) - set(others))
-            if unknown or set(opponents) != set(others):
+            if set(opponents) != set(others):
                 raise ValueError(
                     f"opponents must map each other seat {others} to an agent, got seats "
                     f"{sorted(opponents)}"

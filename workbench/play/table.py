@@ -263,14 +263,11 @@ def table(
 ) -> Table:
     """A play-along table: you play ``seat`` of ``game`` (a registry id) against agents.
 
-    ``opponents``: None (the strongest agent the rules allow in every other seat), an agent
-    name or agent for all, one per other seat, or a mapping seat -> agent. ``seed`` fixes the
-    deal and the agents' choices: the same seed and the same choices replay the same game.
-    ``panel_options`` go to the game's panel (e.g. ``model="heuristic"`` for Rubbish).
-    ``hint``: show the search's evaluation of each action at every decision (about a second
-    each; it can be switched on and off at the table). Once the game is over the table offers
-    a review of the seat's decisions (``Table.review``; ``review_budget``: its playouts per
-    action, None: the game's default).
+    ``opponents`` as ``Session`` takes them (None: the strongest agent the rules allow).
+    ``seed`` fixes the deal and the agents' choices: the same seed and the same choices replay
+    the same game. ``panel_options`` go to the game's panel (e.g. ``model="heuristic"`` for
+    Rubbish). ``hint``: show the search's evaluation of each action at every decision (about a
+    second each; it can be switched at the table). ``review_budget``: as ``Table`` takes it.
     """
     session = Session(game, rules, seat=seat, opponents=opponents, seed=seed)
     return Table(session, panel=panel, hint=hint, review_budget=review_budget, **panel_options)
