@@ -7,25 +7,14 @@ and the chart (a PNG drawn by ``workbench.charts.render``).
 ``explorer.frame``, ``explorer.chart`` and ``explorer.error`` hold the latest result, so tests
 drive the controls with ``explorer.set(...)`` and check the numbers without a browser.
 
-What every explorer gets from here, so each game's builder only says what is specific to it:
-
-- Sliders and text boxes recompute on release (``continuous_update=False``); while a result
-  is being made the status line says "working…" and the explorer carries the class
-  ``BUSY_CLASS`` (its chart and table are dimmed); results are cached by control values, so
-  going back to a setting is instant.
-- With ``pick`` fields, clicking a mark selects its values of those fields and the table
-  shows only the matching rows (of the result frame when it has those fields, else of the
-  clicked view's data); clicking the background shows every row again. ``explorer.pick(...)``
-  does the same from Python, through the same selection the browser sets.
-- An ``adapt`` function may move bounds, options and ``disabled`` flags with the situation (a
-  slider that cannot exceed the usable cards, a control that does nothing in this setting).
-- Options whose value is None keep their label: ipywidgets 8 reads a Dropdown value of None
-  as "nothing selected" and shows a blank entry, so such options get a stand-in value here.
-- A bad combination of inputs shows the ValueError's message instead of a traceback, and keeps
-  it in ``explorer.error``; ``set`` refuses a value the controls cannot take.
-- Displayed in a notebook, the explorer carries a static copy of its first result (chart and
-  table as HTML, and as text) beside the live widget: JupyterLab shows that copy in an
-  untrusted notebook, where it shows no widgets, and so do static renderers of the saved file.
+What every explorer gets from here, so each game's builder only says what is specific to it,
+is listed in ``docs/design.md`` ("Explorers"): recompute on release, a busy look (the class
+``BUSY_CLASS``), results cached by control values, rows picked by a click in the chart (or
+``explorer.pick``), bounds and options that follow the situation (``adapt``), a ValueError
+shown as a message (and kept in ``explorer.error``), and a static copy of the first result
+for an untrusted notebook. Options whose value is None keep their label: ipywidgets 8 reads a
+Dropdown value of None as "nothing selected" and shows a blank entry, so such options get a
+stand-in value here.
 """
 
 from __future__ import annotations
@@ -37,7 +26,8 @@ import re
 import time
 import traceback
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import altair as alt
@@ -206,9 +196,7 @@ class Explorer(SavedCopy, widgets.VBox):
         leaves every control as it was."""
         unknown = sorted(set(values) - set(self.controls))
         if unknown:
-            raise ValueError(
-                f"unknown control {unknown[0]!r}; controls: {sorted(self.controls)}"
-            )
+            raise ValueError(f"unknown control {unknown[0]!r}; controls: {sorted(self.controls)}")
         before = {name: control.value for name, control in self.controls.items()}
         with self._hold():
             # Again after the bounds have followed the new situation, until the values hold.
@@ -224,8 +212,7 @@ class Explorer(SavedCopy, widgets.VBox):
             if refused:
                 name = refused[0]
                 message = (
-                    f"{name}={values[name]!r} is not possible here; "
-                    f"{_allowed(self.controls[name])}"
+                    f"{name}={values[name]!r} is not possible here; {_allowed(self.controls[name])}"
                 )
                 for _ in range(4):
                     for other, value in before.items():
@@ -407,8 +394,14 @@ class Explorer(SavedCopy, widgets.VBox):
             if not changed:
                 return
 
-    def _hold(self) -> _Hold:
-        return _Hold(self)
+    @contextmanager
+    def _hold(self) -> Iterator[None]:
+        """Within it, control changes do not trigger a recompute."""
+        was, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = was
 
     def _on_change(self, _change: Mapping[str, Any]) -> None:
         if not self._quiet:
@@ -462,20 +455,6 @@ class Explorer(SavedCopy, widgets.VBox):
         if self.frame is not None:
             lines.append(Table(self.frame, max_rows=self.table_rows).text())
         return "\n".join(lines)
-
-
-class _Hold:
-    """Within it, control changes do not trigger a recompute."""
-
-    def __init__(self, explorer: Explorer) -> None:
-        self.explorer = explorer
-        self.was = explorer._quiet
-
-    def __enter__(self) -> None:
-        self.explorer._quiet = True
-
-    def __exit__(self, *_exc: object) -> None:
-        self.explorer._quiet = self.was
 
 
 # --- control helpers ---------------------------------------------------------------------------
