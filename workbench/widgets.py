@@ -42,6 +42,9 @@ Compute = Callable[..., tuple[pl.DataFrame | None, alt.TopLevelMixin | None]]
 #: ``adapt(**values)`` -> {control name: {attribute: value}} for the current situation.
 Adapt = Callable[..., Mapping[str, Mapping[str, Any]]]
 
+#: The ipywidgets bases of controls with options: one value, several values.
+_SINGLE = widgets.widget_selection._Selection
+_MULTIPLE = widgets.widget_selection._MultipleSelection
 #: How many results an explorer keeps, by control values.
 CACHE_SIZE = 32
 FALLBACK_NOTE = (
@@ -197,29 +200,31 @@ class Explorer(SavedCopy, widgets.VBox):
         unknown = sorted(set(values) - set(self.controls))
         if unknown:
             raise ValueError(f"unknown control {unknown[0]!r}; controls: {sorted(self.controls)}")
-        before = {name: control.value for name, control in self.controls.items()}
+        before = {name: _real(control.value) for name, control in self.controls.items()}
         with self._hold():
-            # Again after the bounds have followed the new situation, until the values hold.
-            for _ in range(4):
-                for name, value in values.items():
-                    _assign(self.controls[name], value)
-                self._adapt()
-                refused = [
-                    name for name, value in values.items() if not _same(self.values()[name], value)
-                ]
-                if not refused:
-                    break
+            refused = self._assign_all(values)
             if refused:
                 name = refused[0]
                 message = (
                     f"{name}={values[name]!r} is not possible here; {_allowed(self.controls[name])}"
                 )
-                for _ in range(4):
-                    for other, value in before.items():
-                        _assign(self.controls[other], _real(value))
-                    self._adapt()
+                self._assign_all(before)
                 raise ValueError(message)
         self.refresh()
+
+    def _assign_all(self, values: Mapping[str, Any]) -> list[str]:
+        """Assign ``values``, again after the bounds have followed the new situation, until
+        they hold (four passes at most); returns the names whose values did not."""
+        for _ in range(4):
+            for name, value in values.items():
+                _assign(self.controls[name], value)
+            self._adapt()
+            refused = [
+                name for name, value in values.items() if not _same(self.values()[name], value)
+            ]
+            if not refused:
+                break
+        return refused
 
     # --- computing ----------------------------------------------------------------------------
 
@@ -414,9 +419,9 @@ class Explorer(SavedCopy, widgets.VBox):
         parts = []
         for name, control in self.controls.items():
             label = (getattr(control, "description", "") or name).strip()
-            if isinstance(control, widgets.widget_selection._Selection):
+            if isinstance(control, _SINGLE):
                 shown = str(control.label)
-            elif isinstance(control, widgets.widget_selection._MultipleSelection):
+            elif isinstance(control, _MULTIPLE):
                 shown = "+".join(control.label) or "none"
             else:
                 shown = str(control.value)
@@ -466,7 +471,7 @@ def _prepare(control: widgets.Widget) -> None:
         control.continuous_update = False
     if "style" in control.trait_names() and hasattr(control.style, "description_width"):
         control.style.description_width = "initial"
-    if isinstance(control, widgets.widget_selection._Selection):
+    if isinstance(control, _SINGLE):
         labels, values = control._options_labels, control._options_values
         if any(value is None for value in values):
             current = control.value  # None: the None option (ipywidgets shows no selection)
@@ -479,12 +484,12 @@ def _prepare(control: widgets.Widget) -> None:
 
 def _assign(control: widgets.Widget, value: Any) -> None:
     """Set a control's value, mapping None to the None option where there is one."""
-    if isinstance(control, widgets.widget_selection._Selection):
+    if isinstance(control, _SINGLE):
         if value is None and NONE_OPTION in control._options_values:
             value = NONE_OPTION
         if value not in control._options_values:
             return  # leaves the control as it is; ``set`` reports it
-    if isinstance(control, widgets.widget_selection._MultipleSelection):
+    if isinstance(control, _MULTIPLE):
         value = tuple(value)
         if any(v not in control._options_values for v in value):
             return
@@ -504,7 +509,7 @@ def _update(control: widgets.Widget, attributes: Mapping[str, Any]) -> bool:
                 continue
             kept = control.value
             control.options = pairs
-            if isinstance(control, widgets.widget_selection._MultipleSelection):
+            if isinstance(control, _MULTIPLE):
                 control.value = tuple(v for v in kept if v in control._options_values)
             elif kept in control._options_values:
                 control.value = kept
@@ -524,9 +529,7 @@ def _update(control: widgets.Widget, attributes: Mapping[str, Any]) -> bool:
 
 
 def _allowed(control: widgets.Widget) -> str:
-    if isinstance(
-        control, widgets.widget_selection._Selection | widgets.widget_selection._MultipleSelection
-    ):
+    if isinstance(control, _SINGLE | _MULTIPLE):
         options = ", ".join(repr(_real(v)) for v in control._options_values)
         return f"options: {options or 'none in this setting'}"
     if hasattr(control, "min") and hasattr(control, "max"):

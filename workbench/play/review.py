@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import altair as alt
 import ipywidgets as widgets
 import polars as pl
 
@@ -143,18 +142,9 @@ class ReviewView(widgets.VBox):
         self._draw()
         return self.review
 
-    def charts(self) -> list[alt.TopLevelMixin]:
-        """The review's charts: the win chances through the game, then each decision's loss."""
-        from workbench.reviews.charts import loss_chart, track_chart
-
-        review = self.review
-        return [
-            track_chart(review.track, title="Win chance through the game"),
-            loss_chart(review.decisions, title=f"What each decision of seat {review.seat} cost"),
-        ]
-
     def _draw(self) -> None:
         from workbench.charts import ChartView
+        from workbench.reviews.charts import loss_chart, track_chart
         from workbench.reviews.labels import LABELS, thresholds_text
         from workbench.reviews.summary import total_loss
 
@@ -177,7 +167,11 @@ class ReviewView(widgets.VBox):
             "interval allows either. Judged by the search's model: hidden cards uniform over "
             "what you saw, every seat then playing the fitted policy."
         )
-        self.chart_box.children = [ChartView(chart.to_dict()) for chart in self.charts()]
+        charts = [
+            track_chart(review.track, title="Win chance through the game"),
+            loss_chart(review.decisions, title=f"What each decision of seat {review.seat} cost"),
+        ]
+        self.chart_box.children = [ChartView(chart.to_dict()) for chart in charts]
         self.table_view.value = decisions_html(review.decisions)
 
 
