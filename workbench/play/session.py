@@ -340,11 +340,9 @@ class Session:
         game = game_record(game if game is not None else record["game"])
         rules = decode_rules(game.Rules, record["rules"])
         opponents = record["opponents"]
-        if not isinstance(opponents, Mapping):
-            raise ValueError(f"saved opponents must map seats to agent names, got {opponents!r}")
         try:
             lineup = {int(seat): name for seat, name in opponents.items()}
-        except ValueError:
+        except (AttributeError, TypeError, ValueError):
             raise ValueError(
                 f"saved opponents must map seats to agent names, got {opponents!r}"
             ) from None

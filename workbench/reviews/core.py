@@ -224,10 +224,7 @@ def review_played(
 ) -> Review:
     """Review ``seat``'s decisions in a played game (``review``'s work)."""
     game, rules = played.game, played.rules
-    search = game.make_agent("search", rules) if "search" in game.agents else None
-    if search is None:
-        raise ValueError(f"{game.id} has no search agent: a review plays out with its Searching")
-    evaluator = Evaluator.from_search(search, rules)
+    evaluator = evaluator_for(game, rules)
     knowledge = Knowledge(game, seat)
     steps = [
         step for step, player in enumerate(played.players)
@@ -372,6 +369,19 @@ def evaluated_actions(
     return actions
 
 
+_EVALUATORS: dict[tuple[str, Any], Evaluator] = {}
+
+
+def evaluator_for(game: Game, rules: Any) -> Evaluator:
+    """The evaluator of ``game``'s search agent for ``rules`` (made once per rule set)."""
+    key = (game.id, rules)
+    if key not in _EVALUATORS:
+        if "search" not in game.agents:
+            raise ValueError(f"{game.id} has no search agent: reviews and hints play it out")
+        _EVALUATORS[key] = Evaluator.from_search(game.make_agent("search", rules), rules)
+    return _EVALUATORS[key]
+
+
 def default_budget(game: Game) -> int:
     """Playouts per action and stage for ``game`` when none is given."""
     return DEFAULT_BUDGETS.get(game.id, FALLBACK_BUDGET)
@@ -430,6 +440,6 @@ def _whole(value: Any) -> int | None:
 
 __all__ = [
     "ALL_LEGAL", "DEFAULT_BUDGETS", "REVIEW_STREAM", "Review", "action_text", "checked_budget",
-    "default_budget", "evaluated_actions", "played_game", "review", "review_decision",
-    "review_details", "review_played",
+    "default_budget", "evaluated_actions", "evaluator_for", "played_game", "review",
+    "review_decision", "review_details", "review_played",
 ]  # fmt: skip

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.kit.evaluation import Evaluator, evaluate_actions, paired_loss
+from workbench.kit.evaluation import evaluate_actions, paired_loss
 from workbench.kit.seeding import generator
 from workbench.reviews.core import (
     CHANCE_SCHEMA,
@@ -23,6 +23,7 @@ from workbench.reviews.core import (
     chance_columns,
     checked_budget,
     evaluated_actions,
+    evaluator_for,
 )
 
 #: Seeding label of a hint's draws: the decision after ``step`` actions of a game seeded
@@ -39,18 +40,6 @@ HINT_SCHEMA = {
     "best": pl.Boolean,
     "n": pl.Int64,
 }
-
-_EVALUATORS: dict[tuple[str, Any], Evaluator] = {}
-
-
-def evaluator_for(game: Any, rules: Any) -> Evaluator:
-    """The evaluator of ``game``'s search agent for ``rules`` (made once per rule set)."""
-    key = (game.id, rules)
-    if key not in _EVALUATORS:
-        if "search" not in game.agents:
-            raise ValueError(f"{game.id} has no search agent: a hint plays out with its Searching")
-        _EVALUATORS[key] = Evaluator.from_search(game.make_agent("search", rules), rules)
-    return _EVALUATORS[key]
 
 
 def hint(
