@@ -250,9 +250,7 @@ def _rows(frame: pl.DataFrame, where: Mapping[str, Any]) -> pl.DataFrame:
     unknown = [name for name in where if name not in frame.columns]
     if unknown:
         raise ValueError(f"no column {unknown}; the frame has {frame.columns}")
-    for name, wanted in where.items():
-        frame = frame.filter(pl.col(name) == wanted)
-    return frame
+    return frame.filter(**where)
 
 
 def _estimate_of(row: Mapping[str, Any], value: str, low: str | None, high: str | None,
