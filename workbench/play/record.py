@@ -16,7 +16,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.play.actions import is_record, is_whole
+from workbench.checks import is_whole_number
+from workbench.play.actions import is_record
 
 #: The ``format`` field of a saved game.
 FORMAT = "workbench-table"
@@ -28,7 +29,7 @@ def _plain(value: Any) -> Any:
     """A rules value as JSON: tuples, NamedTuples and dataclasses as lists."""
     if value is None or isinstance(value, bool | str | float):
         return value
-    if is_whole(value):
+    if is_whole_number(value):
         return int(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return [_plain(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init]
@@ -86,7 +87,7 @@ def decode_rules(rules_class: type, fields: Mapping[str, Any]) -> Any:
 
 def encode_action(action: Any) -> Any:
     """An action as a JSON value (see the module docstring)."""
-    if is_whole(action):
+    if is_whole_number(action):
         return int(action)
     if isinstance(action, str):
         return action

@@ -125,9 +125,8 @@ class Table(SavedCopy, widgets.HBox):
         views = [self.header, self.status, self.result_view, self.observation_view, self.log_view]
         body = "".join(f"<div>{view.value}</div>" for view in views if view.value)
         text = f"{self.session.game} table, seat {self.session.seat}, seed {self.session.seed}"
-        return f"<p style='margin:2px 0'><i style='color:#666'>{note}</i></p>{body}", (
-            f"{text}\n{note}"
-        )
+        html = f"<p style='margin:2px 0'><i style='color:#666'>{note}</i></p>{body}"
+        return html, f"{text}\n{note}"
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -182,10 +181,20 @@ class Table(SavedCopy, widgets.HBox):
         seen_lines = state.log_for(session.seat)
         new_lines = seen_lines[self._log_seen :]
         self._log_seen = len(seen_lines)
+        self.since.value = log_html(new_lines, title="Since your last move", height="9em")
+        observation = session.observation()
+        summary = self.panel.describe(observation) if self.panel is not None else None
+        self.observation_view.value = (summary or "") + observation_html(observation)
+        self._build_form()
         if session.is_over:
             self.status.value = (
                 f"<b>Game over</b> after {session.step} actions: the result and the full record "
                 "are below."
+            )
+            labels = [session.label(s) for s in range(session.rules.players)]
+            self.result_view.value = result_html(state.result(), session.rules.players, labels)
+            self.log_view.value = log_html(
+                state.log_for(None), title="The full record (hidden information included)"
             )
         else:
             self.status.value = (
@@ -193,18 +202,6 @@ class Table(SavedCopy, widgets.HBox):
                 if session.my_turn
                 else f"Seat {state.to_play} is to play."
             )
-        self.since.value = log_html(new_lines, title="Since your last move", height="9em")
-        observation = session.observation()
-        summary = self.panel.describe(observation) if self.panel is not None else None
-        self.observation_view.value = (summary or "") + observation_html(observation)
-        self._build_form()
-        if session.is_over:
-            labels = [session.label(s) for s in range(session.rules.players)]
-            self.result_view.value = result_html(state.result(), session.rules.players, labels)
-            self.log_view.value = log_html(
-                state.log_for(None), title="The full record (hidden information included)"
-            )
-        else:
             self.result_view.value = ""
             self.log_view.value = log_html(seen_lines, title="What you have seen")
         if self.panel is not None:

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.checks import whole_number
+from workbench.checks import checked_seat, whole_number
 from workbench.kit.evaluation import (
     Evaluator,
     evaluate_actions,
@@ -173,7 +173,9 @@ def review_details(
     after each decision (a table's status line)."""
     session = _session_of(game)
     played = played_game(game if session is None else session, rules, agents, seed=seed)
-    seat = _seat(played, seat, session)
+    if seat is None:  # the seat at a saved table, else 0
+        seat = session.seat if session is not None else 0
+    seat = checked_seat(seat, played.rules.players)
     budget = checked_budget(played.game, budget)
     return review_played(played, seat=seat, seed=seed, budget=budget, progress=progress)
 
@@ -392,18 +394,6 @@ def checked_budget(game: Game, budget: int | None) -> int:
     if budget is None:
         return default_budget(game)
     return whole_number("budget", budget, low=2, high=100_000)
-
-
-def _seat(played: Played, seat: int | None, session: Any) -> int:
-    """The seat to review: ``seat``, else the table's seat (a saved table), else 0."""
-    players = played.rules.players
-    if seat is None:
-        return session.seat if session is not None else 0
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
-        raise TypeError(f"seat must be a whole number 0–{players - 1} or None, got {seat!r}")
-    if not 0 <= seat < players:
-        raise ValueError(f"seat must be 0–{players - 1} for these rules, got {seat}")
-    return int(seat)
 
 
 def _session_of(game: Any) -> Any:
