@@ -1,10 +1,7 @@
-"""The game review: every decision of one seat scored by what it cost in win chance.
-
-``review(game, rules, agents, seed=..., seat=...)`` plays the seeded game (the same game as
-``game.play_game(rules, agents, seed=seed)``) and reviews one seat's decisions;
-``review(path)`` reviews a game saved from the play-along table (the seat at the table by
-default). Only the game contract is used: the record, the State / Observation API, and the
-search agent's ``Searching`` (sampler, playouts, candidates) through ``workbench.kit.evaluation``.
+"""The game review: every decision of one seat scored by what it cost in win chance
+(``docs/review.md``: how, why, the columns and the labels). Only the game contract is used:
+the record, the State / Observation API, and the search agent's ``Searching`` (sampler,
+playouts, candidates) through ``workbench.kit.evaluation``.
 
 Each decision (a position where the seat had two or more legal actions) is reviewed in two
 stages, from what the seat could see:
@@ -14,13 +11,13 @@ stages, from what the seat could see:
    ``budget`` fillings of the hidden information with the same playout seeds. The best action
    is the one with the highest mean win share (the action taken when it ties for it).
 2. *Measure*: the action taken and that best action are played again on ``budget`` fresh
-   fillings, shared by the two. The loss is the mean paired difference, with its Student t
-   interval; the win chances are these playouts' means with Wilson intervals. Measuring on
-   playouts that did not pick the best keeps the noise that picked it out of the loss.
+   fillings, shared by the two. The loss is the mean paired difference, with its interval; the
+   win chances are these playouts' means with Wilson intervals. Measuring on playouts that did
+   not pick the best keeps the noise that picked it out of the loss.
 
-Decision ``step`` (the number of actions before it in the game) draws both stages from the
-stream ``(seed, REVIEW_STREAM, step)``: the same seed gives the same review, and a decision's
-review does not depend on which other decisions are reviewed.
+Decision ``step`` (the number of actions before it) draws both stages from the stream
+``(seed, REVIEW_STREAM, step)``: the same seed gives the same review, and a decision's review
+does not depend on which other decisions are reviewed.
 """
 
 from __future__ import annotations
