@@ -150,14 +150,9 @@ class ReviewView(widgets.VBox):
 
         review = self.review
         counts = dict(review.decisions["label"].value_counts().iter_rows())
-        summary = (
-            ", ".join(
-                f"{counts[label]} {label or 'unrated'}"
-                for label in (*LABELS, None)
-                if label in counts
-            )
-            or "no decisions"
-        )
+        labelled = [label for label in (*LABELS, None) if label in counts]
+        parts = [f"{counts[label]} {label or 'unrated'}" for label in labelled]
+        summary = ", ".join(parts) or "no decisions"
         lost, low, high = total_loss(review.decisions)
         self.status.value = (
             f"<b>Review</b> of seat {review.seat}: {review.decisions.height} decisions "
