@@ -139,14 +139,11 @@ def _group(key: Any, members: list[Any], complete: bool) -> GroupSpec:
     if key is int:
         values = sorted(int(a) for a in members)
         low, high = values[0], values[-1]
-        run = complete and values == list(range(low, high + 1))
-        if run or not complete:  # bids and amounts: one bounded number
+        if not complete or values == list(range(low, high + 1)):  # bids: one bounded number
             return GroupSpec(
                 "number", "number", None, tuple(members), low=low, high=high, complete=complete
             )
-        kind = "buttons" if len(values) <= SHORT_LIST else "choice"
-        return GroupSpec("choice", kind, None, tuple(members), complete=complete)
-    if key is str:
+    if key in (int, str):
         kind = "buttons" if len(members) <= SHORT_LIST else "choice"
         return GroupSpec("choice", kind, None, tuple(members), complete=complete)
     cls = key

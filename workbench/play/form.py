@@ -250,20 +250,15 @@ class ActionForm(widgets.VBox):
                     return button
         raise ValueError(f"no button plays {action!r}")
 
-    def all_widgets(self) -> list[widgets.Widget]:
-        """Every interactive widget of the form."""
-        found = [self.play_button]
-        if self.selector is not None:
-            found.append(self.selector)
-        for group in self.groups:
-            found.extend(group.widgets())
-        return found
-
     def close_controls(self) -> None:
         """Disable every control: the decision is taken (a later click does nothing)."""
         self.closed = True
-        for widget in self.all_widgets():
-            widget.disabled = True
+        self.play_button.disabled = True
+        if self.selector is not None:
+            self.selector.disabled = True
+        for group in self.groups:
+            for widget in group.widgets():
+                widget.disabled = True
 
     # -- events ----------------------------------------------------------------------------
 
