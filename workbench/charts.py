@@ -2,23 +2,12 @@
 
 Game charts live beside each game (``workbench.games.<id>.charts``); each takes a tidy polars
 frame and returns an altair chart. ``enable_offline_rendering()`` makes every chart display as
-a PNG drawn locally by vl-convert, beside a plain-text form of the chart's data:
-
-- a PNG shows before the kernel runs (JupyterLab renders PNG in an untrusted notebook, where it
-  shows neither SVG nor widgets) and in static renderers of the saved file;
-- vl-convert measures and draws text with the same font, so no text is clipped the way an SVG
-  drawn by the browser with another font is;
-- nbval does not compare images, so the ``text/plain`` form (title, marks and the data rows,
-  rounded) is what keeps a committed chart regression-tested.
-
-In a running kernel the same output also carries a live view: a ``ChartView`` widget (altair's
-``JupyterChart``, its Vega bundle inlined by vl-convert, so nothing is fetched). JupyterLab
-picks one mime type per output: the widget when its model is there (a running kernel), the PNG
-when it cannot show widgets (an untrusted notebook; nbconvert without saved widget state), so
-exactly one chart shows in each state. The live view's spec is ``live_spec(spec)``: tooltips
-on every mark (the datum's fields: value, interval ends and n where the data has them) and
-zoom/pan (an interval selection bound to the scales) on continuous axes; the PNG and the text
-form come from the spec as built, so they do not change with it.
+a PNG drawn locally by vl-convert (it shows untrusted, offline and in static renderers, with
+text measured and drawn in one font, so none is clipped), beside a plain-text form of the
+chart's data, which nbval compares (it skips images). In a running kernel the output also
+carries a live ``ChartView`` widget, which JupyterLab shows instead of the PNG where it can;
+its ``live_spec`` adds tooltips, zoom and pan, while the PNG and the text form are drawn from
+the spec as built. ``docs/design.md`` ("Charts", "Live charts") says why.
 """
 
 from __future__ import annotations
@@ -135,10 +124,8 @@ def _render_for_altair(spec: dict[str, Any], *, live: bool = True, **_options: A
 
 
 def enable_offline_rendering(*, live: bool = True) -> None:
-    """Display charts as PNG drawn locally by vl-convert, with a text form of their data, and
-    (``live``) a live interactive view for a running kernel: no internet needed, visible
-    before the kernel runs, text measured and drawn with one font. (Altair's default ``html``
-    renderer loads Vega from a CDN.)"""
+    """Display charts as the module docstring says (``live``: with the live view), offline:
+    altair's default ``html`` renderer loads Vega from a CDN."""
     if RENDERER not in alt.renderers.names():
         alt.renderers.register(RENDERER, _render_for_altair)
     alt.renderers.enable(RENDERER, live=live)
@@ -606,9 +593,7 @@ def _png_bytes(header: bytes, chunks: list[tuple[bytes, bytes]], idat: bytes) ->
 
 def _png_size(png: bytes) -> tuple[int, int]:
     """Width and height in pixels, from the PNG's IHDR chunk."""
-    if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
-        raise ValueError("vl-convert did not return a PNG")
-    width, height = struct.unpack(">II", png[16:24])
+    width, height = struct.unpack(">II", _png_chunks(png)[0][1][:8])
     return int(width), int(height)
 
 
@@ -655,8 +640,9 @@ def interval_bars(
         line = alt.Chart(alt.Data(values=[{"reference": reference, "label": reference_label}]))
         layers.append(line.mark_rule(strokeDash=[4, 3], color="gray").encode(x="reference:Q"))
         layers.append(
-            line.mark_text(align="left", dx=4, dy=-4, baseline="bottom", color="gray")
-            .encode(x="reference:Q", y=alt.value(0), text="label:N")
+            line.mark_text(align="left", dx=4, dy=-4, baseline="bottom", color="gray").encode(
+                x="reference:Q", y=alt.value(0), text="label:N"
+            )
         )
     return alt.layer(*layers).properties(
         width=WIDTH - 60, title=alt.Title(title, subtitle="black line: 95% interval")

@@ -109,6 +109,16 @@ def seat_or_random(name: str, value: object, players: int) -> int | str:
     )
 
 
+def checked_seat(seat: object, players: int) -> int:
+    """``seat`` as an int if it is a seat of a game of ``players`` (a TypeError for anything but
+    a whole number, a ValueError outside 0..players-1)."""
+    if not is_whole_number(seat):
+        raise TypeError(f"seat must be a whole number 0–{players - 1}, got {seat!r}")
+    if not 0 <= seat < players:  # type: ignore[operator]
+        raise ValueError(f"seat must be 0–{players - 1} for these rules, got {seat}")
+    return int(seat)  # type: ignore[call-overload]
+
+
 def choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     """``value`` if it is one of the strings ``allowed``; ValueError otherwise."""
     if not isinstance(value, str) or value not in allowed:

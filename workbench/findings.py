@@ -2,15 +2,10 @@
 sentence itself when the numbers stop supporting it.
 
 A notebook states a finding in one of two ways (``notebooks/README.md``, "Claims as code"):
-
-- **written by code**: ``leader``, ``change``, ``difference`` and ``verdict`` turn a frame with
-  intervals into a ``Finding``, shown as prose (Markdown) under the cell; a re-run that moves
-  the numbers rewrites the sentence, and nbval, which compares it, reports the change;
-- **written by hand and checked**: a Markdown sentence, then a code cell calling
-  ``check(sentence, *conditions)``, which raises ``FindingNotSupported`` quoting the sentence
-  and the condition that failed. Conditions come from ``Estimate`` (``above``, ``below``,
-  ``includes``, ``within``, ``higher_than``, ``lower_than``, ``overlaps``, ``reads``) or
-  ``that(holds, says)``.
+**written by code** (``leader``, ``change``, ``difference`` and ``verdict`` turn a frame with
+intervals into a ``Finding``, shown as prose that nbval compares), or **written by hand and
+checked** (``check(sentence, *conditions)`` raises ``FindingNotSupported`` quoting the
+sentence and the condition that failed; conditions come from ``Estimate`` or ``that``).
 
 The rules every sentence here follows:
 
@@ -255,9 +250,7 @@ def _rows(frame: pl.DataFrame, where: Mapping[str, Any]) -> pl.DataFrame:
     unknown = [name for name in where if name not in frame.columns]
     if unknown:
         raise ValueError(f"no column {unknown}; the frame has {frame.columns}")
-    for name, wanted in where.items():
-        frame = frame.filter(pl.col(name) == wanted)
-    return frame
+    return frame.filter(**where)
 
 
 def _estimate_of(row: Mapping[str, Any], value: str, low: str | None, high: str | None,
@@ -346,14 +339,10 @@ class Finding:
     text: str
     under: str = ""
 
-    def _repr_markdown_(self) -> str:
-        return self.text
-
     def __str__(self) -> str:
         return self.text
 
-    def __repr__(self) -> str:
-        return self.text
+    __repr__ = _repr_markdown_ = __str__
 
 
 def paragraph(*parts: Finding | str) -> Finding:
@@ -462,8 +451,10 @@ def change(
         if len(points) > 2 and all(s == direction for s in steps):
             return Finding(sentence + ", at every step.", under)
     else:
-        sentence = (f"With {under}, no change in {what} is measurable between {x_name} "
-                    f"{first_x} ({first.short(digits)}) and {last_x} ({last.short(digits)})")
+        sentence = (
+            f"With {under}, no change in {what} is measurable between {x_name} "
+            f"{first_x} ({first.short(digits)}) and {last_x} ({last.short(digits)})"
+        )
     if len(points) == 2 or (not direction and not any(steps)):
         return Finding(sentence + ".", under)
     runs: list[tuple[int, Any, Any]] = []
@@ -543,7 +534,8 @@ def verdict(frame: pl.DataFrame, metric: str, *, digits: int = 3,
     listed = ", ".join(
         f"{s} {number(e.value, digits, signed=True)} "
         f"({interval(e.low, e.high, digits, signed=True)}, {count(e.n)} games)"
-        if not e.exact else f"{s} {number(e.value, digits, signed=True)} (undefined interval)"
+        if not e.exact
+        else f"{s} {number(e.value, digits, signed=True)} (undefined interval)"
         for s, e in effects
     )
     levels = [e.confidence for _, e in effects]
@@ -552,8 +544,10 @@ def verdict(frame: pl.DataFrame, metric: str, *, digits: int = 3,
         others = [f"{s}'s {percent(e.confidence)}" for s, e in effects[1:]
                   if e.confidence != levels[0]]  # fmt: skip
         note += f" ({_join(others)}: played until decided, Bonferroni over its looks)"
-    subject = (f"{what or metric} ({first.get('variant_name', 'variant')} against "
-               f"{first.get('baseline_name', 'baseline')})")
+    subject = (
+        f"{what or metric} ({first.get('variant_name', 'variant')} against "
+        f"{first.get('baseline_name', 'baseline')})"
+    )
     rising = [s for s, e in effects if e.above(0)]
     falling = [s for s, e in effects if e.below(0)]
     if kind == "robust":
@@ -565,8 +559,11 @@ def verdict(frame: pl.DataFrame, metric: str, *, digits: int = 3,
     elif kind in ("unclear under", "unchanged under"):
         unclear = [s for s, e in effects if not (e.above(0) or e.below(0))]
         decided, verb = (rising, "rises") if rising else (falling, "falls")
-        which = (f"it is the same in every pair of games under {_join(unclear)}"
-                 if kind == "unchanged under" else f"the interval of {_join(unclear)} includes 0")
+        which = (
+            f"it is the same in every pair of games under {_join(unclear)}"
+            if kind == "unchanged under"
+            else f"the interval of {_join(unclear)} includes 0"
+        )
         text = f"{subject}: {label} — it {verb} under {_join(decided)}, while {which}: {listed}"
     elif kind == "no change":
         text = (f"{subject}: no change — it is the same in every pair of games under every "

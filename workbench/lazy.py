@@ -11,11 +11,8 @@ from typing import Any
 def lazy_exports(
     namespace: dict[str, Any], modules: Mapping[str, Iterable[str]]
 ) -> Callable[[str], Any]:
-    """A module ``__getattr__`` that imports ``name`` from its module on first access.
-
-    ``modules`` maps a module path to the names it provides; the value is cached in
-    ``namespace`` (the package's ``globals()``) so later lookups are plain attribute reads.
-    """
+    """A module ``__getattr__`` that imports a name of ``modules`` (module path -> names) on
+    first access and caches it in ``namespace`` (the package's ``globals()``)."""
     where = {name: module for module, names in modules.items() for name in names}
 
     def __getattr__(name: str) -> Any:

@@ -16,14 +16,10 @@ METRIC_KINDS = ("proportion", "mean")
 
 
 class GameMetric(NamedTuple):
-    """A game's own balance metric (cheapskate rate, kitty carry-over rate, ...).
-
-    Every game module lists its metrics in ``GAME_METRICS`` and computes them with
-    ``game_metrics(games, rounds)``: one row per game, a ``game`` column and one column per
-    metric. Games are the independent units, so a metric is summarised over games: ``kind``
-    "proportion" when each game's value is 0 or 1 (Wilson interval), "mean" otherwise (t
-    interval). ``description`` says what the number is, in words a designer reads.
-    """
+    """A game's own balance metric (cheapskate rate, kitty carry-over rate, ...), a column of
+    its record's ``game_metrics`` frame, summarised over games: ``kind`` "proportion" when each
+    game's value is 0 or 1 (Wilson interval), "mean" otherwise (t interval). ``description``
+    says what the number is, in words a designer reads."""
 
     name: str
     kind: str

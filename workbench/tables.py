@@ -105,11 +105,8 @@ class Table:
         return self.text()
 
 
-def table(
-    frame: pl.DataFrame, *, digits: int = 3, max_rows: int = MAX_ROWS, caption: str = ""
-) -> Table:
-    """Show ``frame`` as a compact HTML table (the last expression of a notebook cell)."""
-    return Table(frame, digits=digits, max_rows=max_rows, caption=caption)
+#: ``table(frame)``, the last expression of a notebook cell, shows it as a compact HTML table.
+table = Table
 
 
 def _header(name: str) -> str:

@@ -7,25 +7,14 @@ and the chart (a PNG drawn by ``workbench.charts.render``).
 ``explorer.frame``, ``explorer.chart`` and ``explorer.error`` hold the latest result, so tests
 drive the controls with ``explorer.set(...)`` and check the numbers without a browser.
 
-What every explorer gets from here, so each game's builder only says what is specific to it:
-
-- Sliders and text boxes recompute on release (``continuous_update=False``); while a result
-  is being made the status line says "working…" and the explorer carries the class
-  ``BUSY_CLASS`` (its chart and table are dimmed); results are cached by control values, so
-  going back to a setting is instant.
-- With ``pick`` fields, clicking a mark selects its values of those fields and the table
-  shows only the matching rows (of the result frame when it has those fields, else of the
-  clicked view's data); clicking the background shows every row again. ``explorer.pick(...)``
-  does the same from Python, through the same selection the browser sets.
-- An ``adapt`` function may move bounds, options and ``disabled`` flags with the situation (a
-  slider that cannot exceed the usable cards, a control that does nothing in this setting).
-- Options whose value is None keep their label: ipywidgets 8 reads a Dropdown value of None
-  as "nothing selected" and shows a blank entry, so such options get a stand-in value here.
-- A bad combination of inputs shows the ValueError's message instead of a traceback, and keeps
-  it in ``explorer.error``; ``set`` refuses a value the controls cannot take.
-- Displayed in a notebook, the explorer carries a static copy of its first result (chart and
-  table as HTML, and as text) beside the live widget: JupyterLab shows that copy in an
-  untrusted notebook, where it shows no widgets, and so do static renderers of the saved file.
+What every explorer gets from here, so each game's builder only says what is specific to it,
+is listed in ``docs/design.md`` ("Explorers"): recompute on release, a busy look (the class
+``BUSY_CLASS``), results cached by control values, rows picked by a click in the chart (or
+``explorer.pick``), bounds and options that follow the situation (``adapt``), a ValueError
+shown as a message (and kept in ``explorer.error``), and a static copy of the first result
+for an untrusted notebook. Options whose value is None keep their label: ipywidgets 8 reads a
+Dropdown value of None as "nothing selected" and shows a blank entry, so such options get a
+stand-in value here.
 """
 
 from __future__ import annotations
@@ -37,7 +26,8 @@ import re
 import time
 import traceback
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import altair as alt
@@ -52,6 +42,9 @@ Compute = Callable[..., tuple[pl.DataFrame | None, alt.TopLevelMixin | None]]
 #: ``adapt(**values)`` -> {control name: {attribute: value}} for the current situation.
 Adapt = Callable[..., Mapping[str, Mapping[str, Any]]]
 
+#: The ipywidgets bases of controls with options: one value, several values.
+_SINGLE = widgets.widget_selection._Selection
+_MULTIPLE = widgets.widget_selection._MultipleSelection
 #: How many results an explorer keeps, by control values.
 CACHE_SIZE = 32
 FALLBACK_NOTE = (
@@ -206,33 +199,32 @@ class Explorer(SavedCopy, widgets.VBox):
         leaves every control as it was."""
         unknown = sorted(set(values) - set(self.controls))
         if unknown:
-            raise ValueError(
-                f"unknown control {unknown[0]!r}; controls: {sorted(self.controls)}"
-            )
-        before = {name: control.value for name, control in self.controls.items()}
+            raise ValueError(f"unknown control {unknown[0]!r}; controls: {sorted(self.controls)}")
+        before = {name: _real(control.value) for name, control in self.controls.items()}
         with self._hold():
-            # Again after the bounds have followed the new situation, until the values hold.
-            for _ in range(4):
-                for name, value in values.items():
-                    _assign(self.controls[name], value)
-                self._adapt()
-                refused = [
-                    name for name, value in values.items() if not _same(self.values()[name], value)
-                ]
-                if not refused:
-                    break
+            refused = self._assign_all(values)
             if refused:
                 name = refused[0]
                 message = (
-                    f"{name}={values[name]!r} is not possible here; "
-                    f"{_allowed(self.controls[name])}"
+                    f"{name}={values[name]!r} is not possible here; {_allowed(self.controls[name])}"
                 )
-                for _ in range(4):
-                    for other, value in before.items():
-                        _assign(self.controls[other], _real(value))
-                    self._adapt()
+                self._assign_all(before)
                 raise ValueError(message)
         self.refresh()
+
+    def _assign_all(self, values: Mapping[str, Any]) -> list[str]:
+        """Assign ``values``, again after the bounds have followed the new situation, until
+        they hold (four passes at most); returns the names whose values did not."""
+        for _ in range(4):
+            for name, value in values.items():
+                _assign(self.controls[name], value)
+            self._adapt()
+            refused = [
+                name for name, value in values.items() if not _same(self.values()[name], value)
+            ]
+            if not refused:
+                break
+        return refused
 
     # --- computing ----------------------------------------------------------------------------
 
@@ -407,8 +399,14 @@ class Explorer(SavedCopy, widgets.VBox):
             if not changed:
                 return
 
-    def _hold(self) -> _Hold:
-        return _Hold(self)
+    @contextmanager
+    def _hold(self) -> Iterator[None]:
+        """Within it, control changes do not trigger a recompute."""
+        was, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = was
 
     def _on_change(self, _change: Mapping[str, Any]) -> None:
         if not self._quiet:
@@ -421,9 +419,9 @@ class Explorer(SavedCopy, widgets.VBox):
         parts = []
         for name, control in self.controls.items():
             label = (getattr(control, "description", "") or name).strip()
-            if isinstance(control, widgets.widget_selection._Selection):
+            if isinstance(control, _SINGLE):
                 shown = str(control.label)
-            elif isinstance(control, widgets.widget_selection._MultipleSelection):
+            elif isinstance(control, _MULTIPLE):
                 shown = "+".join(control.label) or "none"
             else:
                 shown = str(control.value)
@@ -464,20 +462,6 @@ class Explorer(SavedCopy, widgets.VBox):
         return "\n".join(lines)
 
 
-class _Hold:
-    """Within it, control changes do not trigger a recompute."""
-
-    def __init__(self, explorer: Explorer) -> None:
-        self.explorer = explorer
-        self.was = explorer._quiet
-
-    def __enter__(self) -> None:
-        self.explorer._quiet = True
-
-    def __exit__(self, *_exc: object) -> None:
-        self.explorer._quiet = self.was
-
-
 # --- control helpers ---------------------------------------------------------------------------
 
 
@@ -487,7 +471,7 @@ def _prepare(control: widgets.Widget) -> None:
         control.continuous_update = False
     if "style" in control.trait_names() and hasattr(control.style, "description_width"):
         control.style.description_width = "initial"
-    if isinstance(control, widgets.widget_selection._Selection):
+    if isinstance(control, _SINGLE):
         labels, values = control._options_labels, control._options_values
         if any(value is None for value in values):
             current = control.value  # None: the None option (ipywidgets shows no selection)
@@ -500,12 +484,12 @@ def _prepare(control: widgets.Widget) -> None:
 
 def _assign(control: widgets.Widget, value: Any) -> None:
     """Set a control's value, mapping None to the None option where there is one."""
-    if isinstance(control, widgets.widget_selection._Selection):
+    if isinstance(control, _SINGLE):
         if value is None and NONE_OPTION in control._options_values:
             value = NONE_OPTION
         if value not in control._options_values:
             return  # leaves the control as it is; ``set`` reports it
-    if isinstance(control, widgets.widget_selection._MultipleSelection):
+    if isinstance(control, _MULTIPLE):
         value = tuple(value)
         if any(v not in control._options_values for v in value):
             return
@@ -525,7 +509,7 @@ def _update(control: widgets.Widget, attributes: Mapping[str, Any]) -> bool:
                 continue
             kept = control.value
             control.options = pairs
-            if isinstance(control, widgets.widget_selection._MultipleSelection):
+            if isinstance(control, _MULTIPLE):
                 control.value = tuple(v for v in kept if v in control._options_values)
             elif kept in control._options_values:
                 control.value = kept
@@ -545,9 +529,7 @@ def _update(control: widgets.Widget, attributes: Mapping[str, Any]) -> bool:
 
 
 def _allowed(control: widgets.Widget) -> str:
-    if isinstance(
-        control, widgets.widget_selection._Selection | widgets.widget_selection._MultipleSelection
-    ):
+    if isinstance(control, _SINGLE | _MULTIPLE):
         options = ", ".join(repr(_real(v)) for v in control._options_values)
         return f"options: {options or 'none in this setting'}"
     if hasattr(control, "min") and hasattr(control, "max"):

@@ -20,8 +20,9 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from numbers import Integral
 from typing import Any
+
+from workbench.checks import is_whole_number
 
 #: Up to this many actions of one plain type are shown as buttons.
 SHORT_LIST = 8
@@ -31,11 +32,6 @@ DROPDOWN_LIMIT = 16
 SCAN_LIMIT = 50_000
 
 Labeller = Callable[[str | None, str | None, Any], str | None]
-
-
-def is_whole(value: object) -> bool:
-    """A Python or numpy integer, not a bool."""
-    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 def is_record(value: object) -> bool:
@@ -87,20 +83,11 @@ class GroupSpec:
         if missing:
             raise ValueError(f"missing value(s) for {missing} of {self.label}")
         key = _key(self.fields, values)
-        if key in self._lookup:
-            return self._lookup[key]
-        built = {}
-        for spec in self.fields:
-            value = values[spec.name]
-            if spec.kind == "multiset":
-                value = tuple(sorted(value, reverse=True))
-            elif spec.kind == "vector":
-                value = tuple(value)
-            built[spec.name] = value
-        return self.type(**built)
+        return self._lookup[key] if key in self._lookup else self.type(*key)
 
 
 def _key(fields: Sequence[FieldSpec], values: dict[str, Any]) -> tuple:
+    """The field values in field order as the action holds them (multisets high to low)."""
     parts = []
     for spec in fields:
         value = values[spec.name]
@@ -138,7 +125,7 @@ def analyse(legal: Sequence[Any]) -> list[GroupSpec]:
 def _group_key(action: Any) -> Any:
     if is_record(action):
         return type(action)
-    if is_whole(action):
+    if is_whole_number(action):
         return int
     if isinstance(action, str):
         return str
@@ -152,14 +139,11 @@ def _group(key: Any, members: list[Any], complete: bool) -> GroupSpec:
     if key is int:
         values = sorted(int(a) for a in members)
         low, high = values[0], values[-1]
-        run = complete and values == list(range(low, high + 1))
-        if run or not complete:  # bids and amounts: one bounded number
+        if not complete or values == list(range(low, high + 1)):  # bids: one bounded number
             return GroupSpec(
                 "number", "number", None, tuple(members), low=low, high=high, complete=complete
             )
-        kind = "buttons" if len(values) <= SHORT_LIST else "choice"
-        return GroupSpec("choice", kind, None, tuple(members), complete=complete)
-    if key is str:
+    if key in (int, str):
         kind = "buttons" if len(members) <= SHORT_LIST else "choice"
         return GroupSpec("choice", kind, None, tuple(members), complete=complete)
     cls = key
@@ -175,14 +159,14 @@ def _group(key: Any, members: list[Any], complete: bool) -> GroupSpec:
 
 
 def _field(name: str, values: list[Any]) -> FieldSpec:
-    if all(is_whole(v) for v in values):
+    if all(is_whole_number(v) for v in values):
         distinct = sorted({int(v) for v in values})
         if len(distinct) <= DROPDOWN_LIMIT:
             return FieldSpec(name, "choice", tuple(distinct))
         return FieldSpec(name, "number", low=distinct[0], high=distinct[-1])
     if all(isinstance(v, str) for v in values):
         return FieldSpec(name, "choice", tuple(sorted(set(values))))
-    if all(isinstance(v, tuple) and all(is_whole(x) for x in v) for v in values):
+    if all(isinstance(v, tuple) and all(is_whole_number(x) for x in v) for v in values):
         lengths = {len(v) for v in values}
         if len(lengths) > 1:
             most: Counter[int] = Counter()
@@ -205,11 +189,11 @@ def match(action: Any, legal: Sequence[Any]) -> Any | None:
     """The legal action ``action`` stands for, or None: equal, or (for a NamedTuple) equal once
     its multiset fields are compared regardless of order (``Bid((2, 5))`` is ``Bid((5, 2))``).
     Bools and floats are never whole numbers here."""
-    if not (is_whole(action) or isinstance(action, str) or is_record(action)):
+    if not (is_whole_number(action) or isinstance(action, str) or is_record(action)):
         return None
     try:
         if action in legal:
-            return int(action) if is_whole(action) else action
+            return int(action) if is_whole_number(action) else action
     except TypeError:  # unhashable or incomparable input: not an action of this game
         return None
     if not is_record(action):

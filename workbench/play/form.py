@@ -48,7 +48,6 @@ class _GroupControls:
                 layout=widgets.Layout(width="12em"),
             )
             number.add_class("wb-table-number")
-            number.observe(on_change, names="value")
             self.fields["value"] = number
             children.append(number)
         elif spec.kind == "choice":
@@ -56,31 +55,26 @@ class _GroupControls:
             dropdown = widgets.Dropdown(
                 options=options, value=spec.actions[0], description="choose"
             )
-            dropdown.observe(on_change, names="value")
             self.fields["value"] = dropdown
             children.append(dropdown)
         else:
-            for field in spec.fields:
-                children.append(self._field(field, group, on_change))
+            children += [self._field(field, group) for field in spec.fields]
+        for control in self.fields.values():
+            for widget in control if isinstance(control, list) else [control]:
+                widget.observe(on_change, names="value")
         self.box = widgets.VBox(children)
 
-    def _field(self, field: FieldSpec, group: str | None, on_change: Callable) -> widgets.Widget:
+    def _field(self, field: FieldSpec, group: str | None) -> widgets.Widget:
         name = field.name.replace("_", " ")
         caption = widgets.HTML(f"<b>{escape(name)}</b>", layout=widgets.Layout(width="9em"))
         if field.kind == "choice":
             options = [(value_text(v, self.labeller, group, field.name), v) for v in field.values]
-            control = widgets.Dropdown(options=options, value=field.values[0])
-            control.add_class(f"wb-table-field-{field.name}")
-            control.observe(on_change, names="value")
-            self.fields[field.name] = control
-            return widgets.HBox([caption, control])
-        if field.kind == "number":
-            control = widgets.BoundedIntText(value=field.low, min=field.low, max=field.high)
-            control.observe(on_change, names="value")
-            self.fields[field.name] = control
-            return widgets.HBox([caption, control])
-        if field.kind == "multiset":
-            toggles = []
+            controls = [widgets.Dropdown(options=options, value=field.values[0])]
+            controls[0].add_class(f"wb-table-field-{field.name}")
+        elif field.kind == "number":
+            controls = [widgets.BoundedIntText(value=field.low, min=field.low, max=field.high)]
+        elif field.kind == "multiset":
+            controls = []
             for value in field.values:
                 toggle = widgets.ToggleButton(
                     value=False,
@@ -88,20 +82,18 @@ class _GroupControls:
                     layout=widgets.Layout(width="auto"),
                 )
                 toggle.add_class("wb-table-toggle")
-                toggle.observe(on_change, names="value")
-                toggles.append(toggle)
-            self.fields[field.name] = toggles
+                controls.append(toggle)
             self.multiset_values[field.name] = list(field.values)
-            return widgets.HBox([caption, *toggles])
-        numbers = []
-        for low, high in field.bounds:
-            number = widgets.BoundedIntText(
-                value=low, min=low, max=high, layout=widgets.Layout(width="6em")
-            )
-            number.observe(on_change, names="value")
-            numbers.append(number)
-        self.fields[field.name] = numbers
-        return widgets.HBox([caption, *numbers])
+        else:  # a vector: one number per place
+            controls = [
+                widgets.BoundedIntText(
+                    value=low, min=low, max=high, layout=widgets.Layout(width="6em")
+                )
+                for low, high in field.bounds
+            ]
+        single = field.kind in ("choice", "number")
+        self.fields[field.name] = controls[0] if single else controls
+        return widgets.HBox([caption, *controls])
 
     def values(self) -> dict[str, Any]:
         """The value every field control shows now."""
@@ -258,20 +250,15 @@ class ActionForm(widgets.VBox):
                     return button
         raise ValueError(f"no button plays {action!r}")
 
-    def all_widgets(self) -> list[widgets.Widget]:
-        """Every interactive widget of the form."""
-        found = [self.play_button]
-        if self.selector is not None:
-            found.append(self.selector)
-        for group in self.groups:
-            found.extend(group.widgets())
-        return found
-
     def close_controls(self) -> None:
         """Disable every control: the decision is taken (a later click does nothing)."""
         self.closed = True
-        for widget in self.all_widgets():
-            widget.disabled = True
+        self.play_button.disabled = True
+        if self.selector is not None:
+            self.selector.disabled = True
+        for group in self.groups:
+            for widget in group.widgets():
+                widget.disabled = True
 
     # -- events ----------------------------------------------------------------------------
 

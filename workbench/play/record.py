@@ -16,7 +16,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.play.actions import is_record, is_whole
+from workbench.checks import is_whole_number
+from workbench.play.actions import is_record
 
 #: The ``format`` field of a saved game.
 FORMAT = "workbench-table"
@@ -28,7 +29,7 @@ def _plain(value: Any) -> Any:
     """A rules value as JSON: tuples, NamedTuples and dataclasses as lists."""
     if value is None or isinstance(value, bool | str | float):
         return value
-    if is_whole(value):
+    if is_whole_number(value):
         return int(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return [_plain(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init]
@@ -44,32 +45,18 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-def _default(spec: dataclasses.Field) -> Any:
-    if spec.default is not dataclasses.MISSING:
-        return spec.default
-    if spec.default_factory is not dataclasses.MISSING:
-        return spec.default_factory()
-    return dataclasses.MISSING
-
-
 def encode_rules(rules: Any) -> dict[str, Any]:
     """The fields of ``rules`` that differ from its class's defaults, as JSON values.
 
     ValueError if a value would not come back equal (so a saved game always reloads)."""
     if not dataclasses.is_dataclass(rules) or isinstance(rules, type):
         raise TypeError(f"rules must be a game's Rules dataclass, got {type(rules).__name__}")
-    try:  # the defaults as the class normalises them (e.g. money cards sorted)
-        defaults = type(rules)()
-    except (TypeError, ValueError):
-        defaults = None
-    changed = {}
-    for spec in dataclasses.fields(rules):
-        if not spec.init:
-            continue
-        value = getattr(rules, spec.name)
-        default = _default(spec) if defaults is None else getattr(defaults, spec.name)
-        if value != default:
-            changed[spec.name] = _plain(value)
+    defaults = type(rules)()  # the rulebook, as the class normalises it (money cards sorted)
+    changed = {
+        spec.name: _plain(getattr(rules, spec.name))
+        for spec in dataclasses.fields(rules)
+        if spec.init and getattr(rules, spec.name) != getattr(defaults, spec.name)
+    }
     rebuilt = decode_rules(type(rules), json.loads(json.dumps(changed)))
     if rebuilt != rules:
         different = [
@@ -100,7 +87,7 @@ def decode_rules(rules_class: type, fields: Mapping[str, Any]) -> Any:
 
 def encode_action(action: Any) -> Any:
     """An action as a JSON value (see the module docstring)."""
-    if is_whole(action):
+    if is_whole_number(action):
         return int(action)
     if isinstance(action, str):
         return action

@@ -7,8 +7,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from workbench.checks import is_whole_number
 from workbench.panels import escape
-from workbench.play.actions import is_record, is_whole
+from workbench.play.actions import is_record
 
 #: Sequences longer than this (or records lists) fold into a <details> element.
 FOLD_AFTER = 8
@@ -39,7 +40,7 @@ def value_html(value: Any) -> str:
         return "–"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if is_whole(value) or isinstance(value, str):
+    if is_whole_number(value) or isinstance(value, str):
         return escape(value)
     if isinstance(value, float):
         return escape(f"{value:g}")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import altair as alt
 import ipywidgets as widgets
 import polars as pl
 
@@ -34,7 +33,7 @@ def _number(value: float | None) -> str:
 
 
 def _label_text(label: str | None, label_high: str | None) -> str:
-    """"good" or "good – mistake" (the mildest and harshest labels the interval allows)."""
+    """ "good" or "good – mistake" (the mildest and harshest labels the interval allows)."""
     if label is None:
         return "unrated"
     return label if label == label_high else f"{label} – {label_high}"
@@ -47,7 +46,13 @@ def decisions_html(decisions: pl.DataFrame) -> str:
     head = "".join(
         f"<th style='{_CELL}'>{name}</th>"
         for name in (
-            "#", "round", "you played", "best found", "win chance", "loss [95%]", "label",
+            "#",
+            "round",
+            "you played",
+            "best found",
+            "win chance",
+            "loss [95%]",
+            "label",
             "what you knew",
         )
     )
@@ -97,10 +102,12 @@ class ReviewView(widgets.VBox):
 
     def update(self, session: Any) -> None:
         """Offer the review once the game is over (hidden while it is on)."""
+        from workbench.reviews.core import default_budget
+
         self.session = session
         self.layout.display = None if session.is_over else "none"
         if session.is_over and self.review is None:
-            budget = self.budget if self.budget is not None else _default_budget(session)
+            budget = self.budget if self.budget is not None else default_budget(session.game)
             self.status.value = (
                 "Score every one of your decisions by the win chance it gave up "
                 f"({budget} playouts per action; <code>docs/review.md</code>)."
@@ -135,26 +142,17 @@ class ReviewView(widgets.VBox):
         self._draw()
         return self.review
 
-    def charts(self) -> list[alt.TopLevelMixin]:
-        """The review's charts: the win chances through the game, then each decision's loss."""
-        from workbench.reviews.charts import loss_chart, track_chart
-
-        review = self.review
-        return [
-            track_chart(review.track, title="Win chance through the game"),
-            loss_chart(review.decisions, title=f"What each decision of seat {review.seat} cost"),
-        ]
-
     def _draw(self) -> None:
         from workbench.charts import ChartView
+        from workbench.reviews.charts import loss_chart, track_chart
         from workbench.reviews.labels import LABELS, thresholds_text
         from workbench.reviews.summary import total_loss
 
         review = self.review
         counts = dict(review.decisions["label"].value_counts().iter_rows())
-        summary = ", ".join(
-            f"{counts[label]} {label or 'unrated'}" for label in (*LABELS, None) if label in counts
-        ) or "no decisions"
+        labelled = [label for label in (*LABELS, None) if label in counts]
+        parts = [f"{counts[label]} {label or 'unrated'}" for label in labelled]
+        summary = ", ".join(parts) or "no decisions"
         lost, low, high = total_loss(review.decisions)
         self.status.value = (
             f"<b>Review</b> of seat {review.seat}: {review.decisions.height} decisions "
@@ -164,7 +162,11 @@ class ReviewView(widgets.VBox):
             "interval allows either. Judged by the search's model: hidden cards uniform over "
             "what you saw, every seat then playing the fitted policy."
         )
-        self.chart_box.children = [ChartView(chart.to_dict()) for chart in self.charts()]
+        charts = [
+            track_chart(review.track, title="Win chance through the game"),
+            loss_chart(review.decisions, title=f"What each decision of seat {review.seat} cost"),
+        ]
+        self.chart_box.children = [ChartView(chart.to_dict()) for chart in charts]
         self.table_view.value = decisions_html(review.decisions)
 
 
@@ -235,12 +237,6 @@ def hint_html(frame: pl.DataFrame, seconds: float | None = None) -> str:
         f"on these playouts{took}</div><table class='wb-hint-table' "
         f"style='border-collapse:collapse;font-size:90%'>{head}{rows}</table>"
     )
-
-
-def _default_budget(session: Any) -> int:
-    from workbench.reviews.core import default_budget
-
-    return default_budget(session.game)
 
 
 __all__ = ["HintView", "ReviewView", "decisions_html", "hint_html"]

@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from workbench import games
+from workbench.checks import checked_seat, is_whole_number
 from workbench.errors import IllegalAction
 from workbench.kit.game import Game
 from workbench.kit.lineup import agent_label
 from workbench.kit.seeding import generator, seed_sequence
 from workbench.kit.selfplay import agent_for_game
-from workbench.play.actions import is_whole, match
+from workbench.play.actions import match
 from workbench.play.record import (
     FORMAT,
     VERSION,
@@ -92,19 +93,11 @@ class Session:
         seed: int,
     ) -> None:
         game = game_record(game)
-        if rules is None:
-            rules = game.Rules()
-        elif not isinstance(rules, game.Rules):
-            raise TypeError(f"rules must be a {game.id} Rules, got {type(rules).__name__}")
+        rules = game.checked_rules(rules)
         seed_sequence(seed)  # validates: a non-negative whole number
-        players = rules.players
-        if not is_whole(seat):
-            raise TypeError(f"seat must be a whole number 0–{players - 1}, got {seat!r}")
-        if not 0 <= seat < players:
-            raise ValueError(f"seat must be 0–{players - 1} for these rules, got {seat}")
         self.game = game
         self.rules = rules
-        self.seat = int(seat)
+        self.seat = checked_seat(seat, rules.players)
         self.seed = int(seed)
         self.seated, self.agent_names = self._lineup(opponents)
         # what plays: a fitted seat's policy; a mixed one's component drawn for this game
@@ -125,8 +118,7 @@ class Session:
             name, agent = default_opponent(self.game, self.rules)
             return dict.fromkeys(others, agent), dict.fromkeys(others, name)
         if isinstance(opponents, Mapping):
-            unknown = sorted(set(opponents) - set(others))
-            if unknown or set(opponents) != set(others):
+            if set(opponents) != set(others):
                 raise ValueError(
                     f"opponents must map each other seat {others} to an agent, got seats "
                     f"{sorted(opponents)}"
@@ -248,7 +240,7 @@ class Session:
         elif not callable(agent) or isinstance(agent, type):
             raise TypeError(f"agent must be an agent name or an agent, got {agent!r}")
         agent = agent_for_game(agent, self.rules, self.seed, self.seat)
-        if decisions is not None and (not is_whole(decisions) or decisions < 0):
+        if decisions is not None and (not is_whole_number(decisions) or decisions < 0):
             raise ValueError(f"decisions must be a whole number >= 0 or None, got {decisions!r}")
         done = 0
         while not self.is_over and (decisions is None or done < decisions):
@@ -344,11 +336,9 @@ class Session:
         game = game_record(game if game is not None else record["game"])
         rules = decode_rules(game.Rules, record["rules"])
         opponents = record["opponents"]
-        if not isinstance(opponents, Mapping):
-            raise ValueError(f"saved opponents must map seats to agent names, got {opponents!r}")
         try:
             lineup = {int(seat): name for seat, name in opponents.items()}
-        except ValueError:
+        except (AttributeError, TypeError, ValueError):
             raise ValueError(
                 f"saved opponents must map seats to agent names, got {opponents!r}"
             ) from None
@@ -420,7 +410,7 @@ def load(path: str | os.PathLike[str]) -> Session:
 
 
 def _jsonable(value: Any) -> Any:
-    if is_whole(value):
+    if is_whole_number(value):
         return int(value)
     if isinstance(value, float):
         return value

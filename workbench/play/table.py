@@ -125,9 +125,8 @@ class Table(SavedCopy, widgets.HBox):
         views = [self.header, self.status, self.result_view, self.observation_view, self.log_view]
         body = "".join(f"<div>{view.value}</div>" for view in views if view.value)
         text = f"{self.session.game} table, seat {self.session.seat}, seed {self.session.seed}"
-        return f"<p style='margin:2px 0'><i style='color:#666'>{note}</i></p>{body}", (
-            f"{text}\n{note}"
-        )
+        html = f"<p style='margin:2px 0'><i style='color:#666'>{note}</i></p>{body}"
+        return html, f"{text}\n{note}"
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -182,10 +181,20 @@ class Table(SavedCopy, widgets.HBox):
         seen_lines = state.log_for(session.seat)
         new_lines = seen_lines[self._log_seen :]
         self._log_seen = len(seen_lines)
+        self.since.value = log_html(new_lines, title="Since your last move", height="9em")
+        observation = session.observation()
+        summary = self.panel.describe(observation) if self.panel is not None else None
+        self.observation_view.value = (summary or "") + observation_html(observation)
+        self._build_form()
         if session.is_over:
             self.status.value = (
                 f"<b>Game over</b> after {session.step} actions: the result and the full record "
                 "are below."
+            )
+            labels = [session.label(s) for s in range(session.rules.players)]
+            self.result_view.value = result_html(state.result(), session.rules.players, labels)
+            self.log_view.value = log_html(
+                state.log_for(None), title="The full record (hidden information included)"
             )
         else:
             self.status.value = (
@@ -193,18 +202,6 @@ class Table(SavedCopy, widgets.HBox):
                 if session.my_turn
                 else f"Seat {state.to_play} is to play."
             )
-        self.since.value = log_html(new_lines, title="Since your last move", height="9em")
-        observation = session.observation()
-        summary = self.panel.describe(observation) if self.panel is not None else None
-        self.observation_view.value = (summary or "") + observation_html(observation)
-        self._build_form()
-        if session.is_over:
-            labels = [session.label(s) for s in range(session.rules.players)]
-            self.result_view.value = result_html(state.result(), session.rules.players, labels)
-            self.log_view.value = log_html(
-                state.log_for(None), title="The full record (hidden information included)"
-            )
-        else:
             self.result_view.value = ""
             self.log_view.value = log_html(seen_lines, title="What you have seen")
         if self.panel is not None:
@@ -263,14 +260,11 @@ def table(
 ) -> Table:
     """A play-along table: you play ``seat`` of ``game`` (a registry id) against agents.
 
-    ``opponents``: None (the strongest agent the rules allow in every other seat), an agent
-    name or agent for all, one per other seat, or a mapping seat -> agent. ``seed`` fixes the
-    deal and the agents' choices: the same seed and the same choices replay the same game.
-    ``panel_options`` go to the game's panel (e.g. ``model="heuristic"`` for Rubbish).
-    ``hint``: show the search's evaluation of each action at every decision (about a second
-    each; it can be switched on and off at the table). Once the game is over the table offers
-    a review of the seat's decisions (``Table.review``; ``review_budget``: its playouts per
-    action, None: the game's default).
+    ``opponents`` as ``Session`` takes them (None: the strongest agent the rules allow).
+    ``seed`` fixes the deal and the agents' choices: the same seed and the same choices replay
+    the same game. ``panel_options`` go to the game's panel (e.g. ``model="heuristic"`` for
+    Rubbish). ``hint``: show the search's evaluation of each action at every decision (about a
+    second each; it can be switched at the table). ``review_budget``: as ``Table`` takes it.
     """
     session = Session(game, rules, seat=seat, opponents=opponents, seed=seed)
     return Table(session, panel=panel, hint=hint, review_budget=review_budget, **panel_options)

@@ -1,10 +1,7 @@
-"""The game review: every decision of one seat scored by what it cost in win chance.
-
-``review(game, rules, agents, seed=..., seat=...)`` plays the seeded game (the same game as
-``game.play_game(rules, agents, seed=seed)``) and reviews one seat's decisions;
-``review(path)`` reviews a game saved from the play-along table (the seat at the table by
-default). Only the game contract is used: the record, the State / Observation API, and the
-search agent's ``Searching`` (sampler, playouts, candidates) through ``workbench.kit.evaluation``.
+"""The game review: every decision of one seat scored by what it cost in win chance
+(``docs/review.md``: how, why, the columns and the labels). Only the game contract is used:
+the record, the State / Observation API, and the search agent's ``Searching`` (sampler,
+playouts, candidates) through ``workbench.kit.evaluation``.
 
 Each decision (a position where the seat had two or more legal actions) is reviewed in two
 stages, from what the seat could see:
@@ -14,13 +11,13 @@ stages, from what the seat could see:
    ``budget`` fillings of the hidden information with the same playout seeds. The best action
    is the one with the highest mean win share (the action taken when it ties for it).
 2. *Measure*: the action taken and that best action are played again on ``budget`` fresh
-   fillings, shared by the two. The loss is the mean paired difference, with its Student t
-   interval; the win chances are these playouts' means with Wilson intervals. Measuring on
-   playouts that did not pick the best keeps the noise that picked it out of the loss.
+   fillings, shared by the two. The loss is the mean paired difference, with its interval; the
+   win chances are these playouts' means with Wilson intervals. Measuring on playouts that did
+   not pick the best keeps the noise that picked it out of the loss.
 
-Decision ``step`` (the number of actions before it in the game) draws both stages from the
-stream ``(seed, REVIEW_STREAM, step)``: the same seed gives the same review, and a decision's
-review does not depend on which other decisions are reviewed.
+Decision ``step`` (the number of actions before it) draws both stages from the stream
+``(seed, REVIEW_STREAM, step)``: the same seed gives the same review, and a decision's review
+does not depend on which other decisions are reviewed.
 """
 
 from __future__ import annotations
@@ -34,7 +31,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.checks import whole_number
+from workbench.checks import checked_seat, whole_number
 from workbench.kit.evaluation import (
     Evaluator,
     evaluate_actions,
@@ -88,13 +85,13 @@ DECISION_SCHEMA = {
 #: The columns a decision the playouts cannot rate leaves null.
 _RATED = ("win_chance", "win_low", "win_high", "best_win_chance", "loss", "low", "high", "label",
           "label_high")  # fmt: skip
+#: A win chance with its Wilson interval (``chance_columns``), in every frame of estimates.
+CHANCE_SCHEMA = {"win_chance": pl.Float64, "low": pl.Float64, "high": pl.Float64}
 #: Every evaluated action of every decision (the screen).
 ACTION_SCHEMA = {
     "decision": pl.Int64,
     "action": pl.String,
-    "win_chance": pl.Float64,
-    "low": pl.Float64,
-    "high": pl.Float64,
+    **CHANCE_SCHEMA,
     "n": pl.Int64,
     "taken": pl.Boolean,
     "best": pl.Boolean,
@@ -104,9 +101,7 @@ TRACK_SCHEMA = {
     "decision": pl.Int64,
     "seat": pl.Int64,
     "player": pl.String,
-    "win_chance": pl.Float64,
-    "low": pl.Float64,
-    "high": pl.Float64,
+    **CHANCE_SCHEMA,
     "n": pl.Int64,
 }
 
@@ -175,7 +170,9 @@ def review_details(
     after each decision (a table's status line)."""
     session = _session_of(game)
     played = played_game(game if session is None else session, rules, agents, seed=seed)
-    seat = _seat(played, seat, session)
+    if seat is None:  # the seat at a saved table, else 0
+        seat = session.seat if session is not None else 0
+    seat = checked_seat(seat, played.rules.players)
     budget = checked_budget(played.game, budget)
     return review_played(played, seat=seat, seed=seed, budget=budget, progress=progress)
 
@@ -226,10 +223,7 @@ def review_played(
 ) -> Review:
     """Review ``seat``'s decisions in a played game (``review``'s work)."""
     game, rules = played.game, played.rules
-    search = game.make_agent("search", rules) if "search" in game.agents else None
-    if search is None:
-        raise ValueError(f"{game.id} has no search agent: a review plays out with its Searching")
-    evaluator = Evaluator.from_search(search, rules)
+    evaluator = evaluator_for(game, rules)
     knowledge = Knowledge(game, seat)
     steps = [
         step for step, player in enumerate(played.players)
@@ -320,21 +314,30 @@ def review_decision(
             best_win_chance=best_chance.value, loss=values[0], low=values[1], high=values[2],
             label=label, label_high=label_high,
         )  # fmt: skip
-        for s in range(measured.shape[-1]):
-            estimate = win_chance(measured[0, :, s])
-            track.append({"win_chance": estimate.value, "low": estimate.low,
-                          "high": estimate.high, "n": estimate.n})  # fmt: skip
-    screened = []
-    for index, action in enumerate(actions):
-        if not valid[index]:
-            continue
-        estimate = win_chance(screen[index, :, seat])
-        screened.append({
-            "action": action_text(action), "win_chance": estimate.value, "low": estimate.low,
-            "high": estimate.high, "n": estimate.n, "taken": index == taken_index,
+        track = [chance_columns(measured[0, :, s]) for s in range(measured.shape[-1])]
+    screened = [
+        {
+            "action": action_text(action),
+            **chance_columns(screen[index, :, seat]),
+            "taken": index == taken_index,
             "best": index == best_index,
-        })  # fmt: skip
+        }
+        for index, action in enumerate(actions)
+        if valid[index]
+    ]
     return Reviewed(row, screened, track)
+
+
+def chance_columns(shares: np.ndarray) -> dict[str, Any]:
+    """The win chance of one action's playout shares (``win_chance``) as a frame row's
+    ``win_chance``, ``low``, ``high`` and ``n``."""
+    estimate = win_chance(shares)
+    return {
+        "win_chance": estimate.value,
+        "low": estimate.low,
+        "high": estimate.high,
+        "n": estimate.n,
+    }
 
 
 def action_text(action: Any) -> str:
@@ -365,6 +368,19 @@ def evaluated_actions(
     return actions
 
 
+_EVALUATORS: dict[tuple[str, Any], Evaluator] = {}
+
+
+def evaluator_for(game: Game, rules: Any) -> Evaluator:
+    """The evaluator of ``game``'s search agent for ``rules`` (made once per rule set)."""
+    key = (game.id, rules)
+    if key not in _EVALUATORS:
+        if "search" not in game.agents:
+            raise ValueError(f"{game.id} has no search agent: reviews and hints play it out")
+        _EVALUATORS[key] = Evaluator.from_search(game.make_agent("search", rules), rules)
+    return _EVALUATORS[key]
+
+
 def default_budget(game: Game) -> int:
     """Playouts per action and stage for ``game`` when none is given."""
     return DEFAULT_BUDGETS.get(game.id, FALLBACK_BUDGET)
@@ -375,18 +391,6 @@ def checked_budget(game: Game, budget: int | None) -> int:
     if budget is None:
         return default_budget(game)
     return whole_number("budget", budget, low=2, high=100_000)
-
-
-def _seat(played: Played, seat: int | None, session: Any) -> int:
-    """The seat to review: ``seat``, else the table's seat (a saved table), else 0."""
-    players = played.rules.players
-    if seat is None:
-        return session.seat if session is not None else 0
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
-        raise TypeError(f"seat must be a whole number 0–{players - 1} or None, got {seat!r}")
-    if not 0 <= seat < players:
-        raise ValueError(f"seat must be 0–{players - 1} for these rules, got {seat}")
-    return int(seat)
 
 
 def _session_of(game: Any) -> Any:
@@ -423,6 +427,6 @@ def _whole(value: Any) -> int | None:
 
 __all__ = [
     "ALL_LEGAL", "DEFAULT_BUDGETS", "REVIEW_STREAM", "Review", "action_text", "checked_budget",
-    "default_budget", "evaluated_actions", "played_game", "review", "review_decision",
-    "review_details", "review_played",
+    "default_budget", "evaluated_actions", "evaluator_for", "played_game", "review",
+    "review_decision", "review_details", "review_played",
 ]  # fmt: skip

@@ -15,9 +15,16 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.kit.evaluation import Evaluator, evaluate_actions, paired_loss, win_chance
+from workbench.kit.evaluation import evaluate_actions, paired_loss
 from workbench.kit.seeding import generator
-from workbench.reviews.core import action_text, checked_budget, evaluated_actions
+from workbench.reviews.core import (
+    CHANCE_SCHEMA,
+    action_text,
+    chance_columns,
+    checked_budget,
+    evaluated_actions,
+    evaluator_for,
+)
 
 #: Seeding label of a hint's draws: the decision after ``step`` actions of a game seeded
 #: ``seed`` uses ``(seed, 101, step)`` (the review's is 100).
@@ -26,27 +33,13 @@ HINT_STREAM = 101
 #: The hint frame's columns and types.
 HINT_SCHEMA = {
     "action": pl.String,
-    "win_chance": pl.Float64,
-    "low": pl.Float64,
-    "high": pl.Float64,
+    **CHANCE_SCHEMA,
     "loss": pl.Float64,
     "loss_low": pl.Float64,
     "loss_high": pl.Float64,
     "best": pl.Boolean,
     "n": pl.Int64,
 }
-
-_EVALUATORS: dict[tuple[str, Any], Evaluator] = {}
-
-
-def evaluator_for(game: Any, rules: Any) -> Evaluator:
-    """The evaluator of ``game``'s search agent for ``rules`` (made once per rule set)."""
-    key = (game.id, rules)
-    if key not in _EVALUATORS:
-        if "search" not in game.agents:
-            raise ValueError(f"{game.id} has no search agent: a hint plays out with its Searching")
-        _EVALUATORS[key] = Evaluator.from_search(game.make_agent("search", rules), rules)
-    return _EVALUATORS[key]
 
 
 def hint(
@@ -56,6 +49,7 @@ def hint(
     against the best evaluated (``loss_low``, ``loss_high``), best first; ``n`` playouts
     each. Draws from ``(seed, HINT_STREAM, step)``: the same arguments give the same hint."""
     from workbench import games
+
     record = games.get(game)
     seat = state.to_play
     if seat is None:
@@ -70,12 +64,10 @@ def hint(
     best = int(np.argmax(shares.mean(axis=1)))
     rows = []
     for index, action in enumerate(actions):
-        chance = win_chance(shares[index])
         loss = paired_loss(shares[best], shares[index])
         rows.append({
-            "action": action_text(action), "win_chance": chance.value, "low": chance.low,
-            "high": chance.high, "loss": loss.value, "loss_low": loss.low,
-            "loss_high": loss.high, "best": index == best, "n": budget,
+            "action": action_text(action), **chance_columns(shares[index]), "loss": loss.value,
+            "loss_low": loss.low, "loss_high": loss.high, "best": index == best,
         })  # fmt: skip
     return pl.DataFrame(rows, schema=HINT_SCHEMA).sort("win_chance", descending=True)
 

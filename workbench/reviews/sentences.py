@@ -92,9 +92,7 @@ def agent_difference(
     for group in reviews.select(*keys).unique().sort(keys).iter_rows(named=True):
         per_game = []
         for agent in (first, second):
-            mine = lost.filter(pl.col("agent") == agent)
-            for key, value in group.items():
-                mine = mine.filter(pl.col(key) == value)
+            mine = lost.filter(agent=agent, **group)
             per_game.append(games.join(mine.select("game", "loss"), on="game", how="left")
                             .fill_null(0.0).sort("game")["loss"].to_numpy())  # fmt: skip
         mean, low, high = mean_interval(per_game[0] - per_game[1])
