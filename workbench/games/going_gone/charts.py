@@ -187,9 +187,7 @@ def price_chart(
         ),
     ).properties(width=(WIDTH - 60) // 2, height=200)
     if "lineup" in frame.columns:
-        return layers.facet(column=alt.Column("lineup:N", title=None)).properties(
-            title=_titled(title), padding=PADDING
-        )
+        layers = layers.facet(column=alt.Column("lineup:N", title=None))
     return layers.properties(title=_titled(title), padding=PADDING)
 
 

@@ -174,13 +174,9 @@ def _by_times_cheapskate(
 
 
 def _sized(chart: _Chart, title: str, subtitle: str | list[str]) -> _Chart:
-    """``chart`` at the usual width and height, titled with what each mark is."""
-    return chart.properties(width=WIDTH, height=HEIGHT, title=_title(title, subtitle))
-
-
-def _title(text: str, subtitle: str | list[str]) -> alt.Title | str:
-    """A chart title with a subtitle that says what each mark is (the chart's own key)."""
-    return alt.Title(text, subtitle=subtitle) if subtitle else text
+    """``chart`` at the usual width and height, its subtitle saying what each mark is."""
+    titled = alt.Title(title, subtitle=subtitle) if subtitle else title
+    return chart.properties(width=WIDTH, height=HEIGHT, title=titled)
 
 
 __all__ = [
