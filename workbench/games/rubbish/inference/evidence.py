@@ -8,14 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from workbench.games.rubbish.cards import Bid
-from workbench.games.rubbish.engine import (
-    Auction,
-    Observation,
-    Peek,
-    State,
-    check_observation,
-    new_game,
-)
+from workbench.games.rubbish.engine import Auction, Observation, Peek, check_observation, new_game
 from workbench.games.rubbish.inference.arguments import _text
 from workbench.games.rubbish.inference.peeks import likelihood, peek_chances, peek_source
 
@@ -68,13 +61,23 @@ def _gather(observation: Observation, history: bool) -> _Evidence:
     state = new_game(rules, seed=0, starting_auctioneer=start)
     decisions: list[_Decision] = []
     for record in records:
-        auction = Auction(record.item, record.first_bidder)
-        decisions.append(_decision(state, record.round, record.auctioneer, auction))
-        state = state.apply(auction)
+        decisions.append(
+            _Decision(
+                record.round, record.auctioneer, state.observation(record.auctioneer),
+                state.legal_actions(), Auction(record.item, record.first_bidder),
+                [(None, Fraction(1))],
+            )
+        )
+        state = state.apply(Auction(record.item, record.first_bidder))
         previous: tuple[int, tuple[int, ...], Bid] | None = None
         for seat in record.order:
             bid = record.bids[seat]
-            decisions.append(_decision(state, record.round, seat, bid, previous))
+            peeks = [(None, Fraction(1))] if previous is None else peek_chances(*previous)
+            decisions.append(
+                _Decision(
+                    record.round, seat, state.observation(seat), state.legal_actions(), bid, peeks,
+                )
+            )
             previous = (seat, state.available(seat), bid)
             state = state.apply(bid)
     public = ("history", "fame", "locked", "items_won", "remaining", "cheapskate_counts")
@@ -86,9 +89,14 @@ def _gather(observation: Observation, history: bool) -> _Evidence:
         )
     steps: list[_Step] = []
     if observation.phase == "bid":
-        auction = Auction(observation.item, observation.first_bidder)
-        decisions.append(_decision(state, observation.round, observation.auctioneer, auction))
-        state = state.apply(auction)
+        auctioneer = observation.auctioneer
+        decisions.append(
+            _Decision(
+                observation.round, auctioneer, state.observation(auctioneer), state.legal_actions(),
+                Auction(observation.item, observation.first_bidder), [(None, Fraction(1))],
+            )
+        )
+        state = state.apply(Auction(observation.item, observation.first_bidder))
         for position, seat in enumerate(observation.order):
             count = observation.held_out[seat]
             if count is None:
@@ -114,14 +122,6 @@ def _gather(observation: Observation, history: bool) -> _Evidence:
     candidate_geeks = [g for g in range(len(rules.geeks)) if g != observation.geek]
     _check_own_peek(observation, steps)
     return _Evidence(observation, decisions, steps, opponents, candidate_geeks)
-
-
-def _decision(
-    state: State, round_: int, seat: int, action: Any, previous: tuple | None = None
-) -> _Decision:
-    """``seat``'s choice of ``action`` at ``state``, after a peek at ``previous`` if given."""
-    peeks = [(None, Fraction(1))] if previous is None else peek_chances(*previous)
-    return _Decision(round_, seat, state.observation(seat), state.legal_actions(), action, peeks)
 
 
 def _check_own_peek(observation: Observation, steps: list[_Step]) -> None:
