@@ -231,6 +231,7 @@ def _solve_free(
         # The DP state is the other side's counts: take the side with the smaller state.
         type_state = np.prod([1 + sum(free_rows[t] >> c & 1 for c in countries) for t in types])
         country_state = np.prod([1 + sum(free_rows[t] >> c & 1 for t in types) for c in countries])
+
         def held(t: int, c: int) -> bool:
             return bool(free_rows[t] >> c & 1)
 

@@ -219,7 +219,9 @@ def win_rate_chart(
         base.mark_point(filled=True, size=60).encode(
             x="win_rate:Q",
             tooltip=[
-                f"{category}:N", "n:Q", *interval_tooltip("win_rate", number_format=".3f"),
+                f"{category}:N",
+                "n:Q",
+                *interval_tooltip("win_rate", number_format=".3f"),
                 *(["lineup:N"] if by_lineup else []),
             ],
         ),

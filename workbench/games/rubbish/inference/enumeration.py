@@ -11,7 +11,12 @@ import polars as pl
 
 from workbench.games.rubbish.cards import physical_ways, sub_multisets
 from workbench.games.rubbish.engine import Observation, check_observation
-from workbench.games.rubbish.inference.arguments import _cards, _count, _rules, _text
+from workbench.games.rubbish.inference.arguments import (
+    _cards,
+    _count,
+    _rules,
+    _text,
+)
 from workbench.games.rubbish.inference.peeks import _none_first, likelihood, peek_source
 from workbench.games.rubbish.rules import Rules
 

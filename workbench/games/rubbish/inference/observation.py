@@ -39,6 +39,8 @@ def _policies(
     prior: object, evidence: _Evidence, *, epsilon: float, samples: int, seed: int
 ) -> dict[int, _Policy]:
     """One model per opponent: a single prior for all, or a mapping seat -> prior."""
+    epsilon = _check_epsilon(epsilon)
+    samples = _check_positive("samples", samples)
     if isinstance(prior, Mapping):
         seats = [*evidence.opponents, evidence.observation.player]
         unknown = sorted(set(prior) - set(seats), key=str)
@@ -65,14 +67,13 @@ def _analyse(
     observation: Observation, prior: object, *, epsilon: float, history: bool, samples: int,
     seed: int, bootstrap: int,
 ) -> tuple[_Evidence, dict[int, _Policy], _Posterior, list[_Posterior]]:  # fmt: skip
-    """Evidence, models, posterior and bootstrap replicates (the caller checked the arguments)."""
     evidence = _gather(observation, history)
     policies = _policies(prior, evidence, epsilon=epsilon, samples=samples, seed=seed)
     posterior = _evaluate(evidence, policies)
     replicates: list[_Posterior] = []
     if any(p.kind == "sampled" for p in policies.values()):
         rng = generator(seed, 1_000_003)
-        for _ in range(bootstrap):
+        for _ in range(_check_positive("bootstrap", bootstrap)):
             cache: dict[int, _Policy] = {}
             for policy in policies.values():
                 if id(policy) not in cache:
