@@ -38,6 +38,11 @@ SAMPLE_SEED = 20240611
 _CELL = "padding:1px 6px;text-align:right"
 _LEFT = "padding:1px 6px;text-align:left"
 
+
+def _section(title: str, body: str) -> str:
+    return f"<div style='margin-top:6px'><b>{escape(title)}</b><div>{body}</div></div>"
+
+
 #: ``lot_gains``' columns and types.
 GAIN_SCHEMA = {
     "lot": pl.Int64,
@@ -214,10 +219,6 @@ class GoingGonePanel(Panel):
         if observation.phase == "over":
             return None
         return f"<div style='margin-bottom:4px'>{escape(knowledge(observation))}</div>"
-
-
-def _section(title: str, body: str) -> str:
-    return f"<div style='margin-top:6px'><b>{escape(title)}</b><div>{body}</div></div>"
 
 
 def make_panel(session: Any, samples: int = OPPONENT_SAMPLES) -> GoingGonePanel:

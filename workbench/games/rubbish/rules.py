@@ -166,6 +166,10 @@ class Rules:
         """One auction per item."""
         return len(self.items)
 
+    def destined_to(self, geek: int) -> tuple[int, ...]:
+        """Items destined to geek number ``geek``."""
+        return self.geeks[geek].destined
+
     @property
     def money_total(self) -> int:
         return sum(self.money_cards)
@@ -178,10 +182,6 @@ class Rules:
     def min_cards_at(self, position: int) -> int:
         """Fewest cards the bidder at ``position`` (0 = First Bidder) may hold out."""
         return self.bid_minimums[0 if position == 0 else 1]
-
-    def destined_to(self, geek: int) -> tuple[int, ...]:
-        """Items destined to geek number ``geek``."""
-        return self.geeks[geek].destined
 
 
 def _money_cards(cards: object) -> tuple[int, ...]:
