@@ -1,9 +1,6 @@
 """Reference agents for Going, Going, GONE!, weakest to strongest, each a compiled policy
-(``compiled_policy()``: a kind of ``policies`` and its parameters): the compiled loop runs it
-for every deciding seat, the step call on the observing seat with the same uniforms, so both
-engines play one policy. A policy plans its whole sale at once; the step call returns the plan's
-next collection (the plan's facts do not change while the sale is sealed). Both read the seat's
-``SeatView``; the step engine's loop hands it ``State.view`` through ``act_on_view``.
+(``CompiledAgent``). A policy plans its whole sale at once; the step call returns the plan's
+next collection (the plan's facts do not change while the sale is sealed).
 """
 
 from __future__ import annotations
@@ -34,8 +31,8 @@ from workbench.kit.responses import Parameter
 
 class CompiledAgent(DecidesOnView):
     """An agent playing a compiled policy: ``kind`` (of ``policies``) with the parameters
-    ``_vector``. The compiled loop plays it over many games, this step call on one seat; the
-    step engine's loop hands it ``State.view`` through ``act_on_view`` (the same decision)."""
+    ``_vector``. The compiled loop plays it over many games, this step call on one seat with the
+    same uniforms; the step engine's loop hands it ``State.view`` through ``act_on_view``."""
 
     name = "agent"
     kind: int = RANDOM
@@ -114,8 +111,7 @@ class ValuationAgent(CompiledAgent):
     """
 
     name = "valuation"
-    #: The constructor's parameters with their defaults and ranges (what a best response
-    #: re-fits).
+    #: The constructor's parameters with their defaults and ranges (what a best response re-fits).
     SPACE = (Parameter("bid_share", 0.6, 0.01, 1.0), Parameter("last_share", 0.85, 0.01, 1.0),
              Parameter("reserve", 8, 0, 40))  # fmt: skip
 
@@ -203,5 +199,3 @@ def _whole(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
         raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
     return int(value)
-
-

@@ -26,14 +26,9 @@ def simulate_lineups(
         raise ValueError("lineups must name at least one line-up, e.g. {'valuation': 'valuation'}")
     games_parts, lots_parts = [], []
     for index, (name, agents) in enumerate(lineups.items()):
+        stream = derive_seed(seed, index)
         games_frame, _, lots_frame = simulate(
-            rules,
-            agents,
-            games=games,
-            seed=derive_seed(seed, index),
-            progress=False,
-            rounds=False,
-            lots=True,
+            rules, agents, games=games, seed=stream, progress=False, rounds=False, lots=True
         )
         label = pl.lit(str(name)).alias("lineup")
         games_parts.append(games_frame.with_columns(label))

@@ -120,12 +120,9 @@ def _solve_component(
     lines: Sequence[Sequence[int]], line_fixed: Sequence[int], cross_fixed: Sequence[int],
     best: np.ndarray, *, want_choice: bool,
 ) -> tuple[int, list[int] | None]:  # fmt: skip
-    """Best value of one component, processing ``lines`` (each a list of cross-line indices,
-    one per free item) with the cross lines as the DP state.
-
-    Returns (value, choice): ``choice[i]`` is a bitmask over line ``i``'s items of those sent to
-    their cross line (None unless ``want_choice``).
-    """
+    """(value, choice) of one component: the DP over ``lines`` (each a list of cross-line
+    indices, one per free item), the cross lines' counts its state; ``choice[i]`` is a bitmask
+    over line ``i``'s items of those sent to their cross line (None unless ``want_choice``)."""
     crosses = len(cross_fixed)
     caps = [0] * crosses
     for items in lines:
@@ -234,6 +231,7 @@ def _solve_free(
         # The DP state is the other side's counts: take the side with the smaller state.
         type_state = np.prod([1 + sum(free_rows[t] >> c & 1 for c in countries) for t in types])
         country_state = np.prod([1 + sum(free_rows[t] >> c & 1 for t in types) for c in countries])
+
         def held(t: int, c: int) -> bool:
             return bool(free_rows[t] >> c & 1)
 

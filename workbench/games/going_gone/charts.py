@@ -68,27 +68,21 @@ def arrangement_chart(
         x=alt.X("country:N", sort=list(rules.countries), title=None, axis=alt.Axis(labelAngle=-30)),
         y=alt.Y("type:N", sort=list(rules.types), title=None),
     )
+    scale = alt.Scale(domain=[*held, "not held"], range=[*_palette(len(held)), "#eeeeee"])
+    legend = alt.Legend(labelLimit=0, titleLimit=0)
+    colour = alt.Color(
+        "collection:N", scale=scale, title="collection (line, size: value)", legend=legend
+    )
     rects = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        color=alt.Color(
-            "collection:N",
-            scale=alt.Scale(domain=[*held, "not held"], range=[*_palette(len(held)), "#eeeeee"]),
-            title="collection (line, size: value)",
-            legend=alt.Legend(labelLimit=0, titleLimit=0),
-        ),
-        tooltip=["type:N", "country:N", "collection:N"],
+        color=colour, tooltip=["type:N", "country:N", "collection:N"]
     )
     layers = [rects, base.mark_text(fontSize=11).encode(text="size:N")]
     if lot:
-        layers.append(
-            base.transform_filter(alt.datum.in_lot)
-            .transform_calculate(marked="'the lot'")
-            .mark_rect(fill=None, strokeWidth=3)
-            .encode(
-                stroke=alt.Stroke(
-                    "marked:N", scale=alt.Scale(domain=["the lot"], range=["black"]), title=None
-                )
-            )
+        stroke = alt.Stroke(
+            "marked:N", scale=alt.Scale(domain=["the lot"], range=["black"]), title=None
         )
+        outline = base.transform_filter(alt.datum.in_lot).transform_calculate(marked="'the lot'")
+        layers.append(outline.mark_rect(fill=None, strokeWidth=3).encode(stroke=stroke))
     shown = title if title is not None else f"Best arrangement: worth {arrangement.value}"
     return alt.layer(*layers).properties(
         width=WIDTH - 120, height=WIDTH - 160, title=_titled(shown), padding=PADDING
@@ -145,15 +139,10 @@ def arrival_chart(
         pl.col("step").replace_strict(labels, return_dtype=pl.String).alias("step (value)"),
         (pl.col("kind") + ": " + pl.col("line")).alias("collected in"),
     )
-    base = alt.Chart(frame).encode(
-        x=alt.X(
-            "step (value):N",
-            sort=[labels[s] for s in sorted(labels)],
-            title="step: value of the holding",
-            axis=alt.Axis(labelAngle=0),
-        ),
-        y=alt.Y("name:N", sort=order, title=None),
-    )
+    ticks = [labels[s] for s in sorted(labels)]
+    axis = alt.Axis(labelAngle=0)
+    x = alt.X("step (value):N", sort=ticks, title="step: value of the holding", axis=axis)
+    base = alt.Chart(frame).encode(x=x, y=alt.Y("name:N", sort=order, title=None))
     cells = base.mark_square(size=260).encode(
         color=alt.Color("collected in:N", title="collected in"),
         tooltip=["step:Q", "name:N", "collected in:N", "size:Q", "value:Q", "marginal:Q"],
@@ -177,19 +166,13 @@ def price_chart(
         x=alt.X("round:O", title="round", axis=alt.Axis(labelAngle=0)),
         color=alt.Color("lot:N", title="lot size"),
     )
-    layers = alt.layer(
-        base.mark_line(point=True).encode(
-            y=alt.Y("mean:Q", title="mean price (Bucks), 95% interval"),
-            tooltip=["round:Q", "lot:N", "n:Q", *interval_tooltip("mean", number_format=".2f")],
-        ),
-        base.mark_errorbar().encode(
-            y=alt.Y("low:Q", title="mean price (Bucks), 95% interval"), y2="high:Q"
-        ),
-    ).properties(width=(WIDTH - 60) // 2, height=200)
+    axis_title = "mean price (Bucks), 95% interval"
+    tooltip = ["round:Q", "lot:N", "n:Q", *interval_tooltip("mean", number_format=".2f")]
+    line = base.mark_line(point=True).encode(y=alt.Y("mean:Q", title=axis_title), tooltip=tooltip)
+    errors = base.mark_errorbar().encode(y=alt.Y("low:Q", title=axis_title), y2="high:Q")
+    layers = alt.layer(line, errors).properties(width=(WIDTH - 60) // 2, height=200)
     if "lineup" in frame.columns:
-        return layers.facet(column=alt.Column("lineup:N", title=None)).properties(
-            title=_titled(title), padding=PADDING
-        )
+        layers = layers.facet(column=alt.Column("lineup:N", title=None))
     return layers.properties(title=_titled(title), padding=PADDING)
 
 
@@ -211,39 +194,21 @@ def win_rate_chart(
             else alt.value("#4c78a8")
         ),
     )
+    x = alt.X("low:Q", title="win rate (95% interval)", axis=alt.Axis(format=".2f", tickCount=6))
+    tooltip = [f"{category}:N", "n:Q", *interval_tooltip("win_rate", number_format=".3f")]
     layers = [
-        base.mark_rule(strokeWidth=2).encode(
-            x=alt.X(
-                "low:Q", title="win rate (95% interval)", axis=alt.Axis(format=".2f", tickCount=6)
-            ),
-            x2="high:Q",
-        ),
+        base.mark_rule(strokeWidth=2).encode(x=x, x2="high:Q"),
         base.mark_point(filled=True, size=60).encode(
-            x="win_rate:Q",
-            tooltip=[
-                f"{category}:N", "n:Q", *interval_tooltip("win_rate", number_format=".3f"),
-                *(["lineup:N"] if by_lineup else []),
-            ],
+            x="win_rate:Q", tooltip=tooltip + (["lineup:N"] if by_lineup else [])
         ),
     ]
     if fair_share is not None:
-        layers.append(
-            alt.Chart(
-                pl.DataFrame(
-                    {"share": [fair_share], "reference": [f"fair share ({fair_share:.2f})"]}
-                )
-            )
-            .mark_rule(strokeDash=[4, 3], color="gray")
-            .encode(
-                x="share:Q",
-                strokeDash=alt.StrokeDash(
-                    "reference:N", title=None, scale=alt.Scale(range=[[4, 3]])
-                ),
-            )
-        )
+        label = f"fair share ({fair_share:.2f})"
+        dash = alt.StrokeDash("reference:N", title=None, scale=alt.Scale(range=[[4, 3]]))
+        share = pl.DataFrame({"share": [fair_share], "reference": [label]})
+        rule = alt.Chart(share).mark_rule(strokeDash=[4, 3], color="gray")
+        layers.append(rule.encode(x="share:Q", strokeDash=dash))
+    height = 40 * frame[category].n_unique() + 40
     return alt.layer(*layers).properties(
-        width=WIDTH - 60,
-        height=40 * frame[category].n_unique() + 40,
-        title=_titled(title),
-        padding=PADDING,
+        width=WIDTH - 60, height=height, title=_titled(title), padding=PADDING
     )

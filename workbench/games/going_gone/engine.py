@@ -157,22 +157,16 @@ class State(Evolving):
 
     def __init__(self, rules: Rules, deal: Deal) -> None:
         players = rules.players
-        self.rules = rules
-        self.deal = deal
-        self.rounds_done = 0
+        self.rules, self.deal = rules, deal
+        self.rounds_done = self.box = 0
         self.auctioneer = deal.first_auctioneer
         self.phase = "bid"
         self.lots = _lots(rules, deal.deck, 0)
         self.bucks = (rules.starting_bucks,) * players
-        self.holdings = ((),) * players
-        self.box = 0
+        self.holdings = self.pending = self.sold = ((),) * players
         self.bids = (None,) * players
-        self.sellers = ()
-        self.pending = ((),) * players
         self.done = (False,) * players
-        self.discarded = ()
-        self.sold = ((),) * players
-        self.history = ()
+        self.sellers = self.discarded = self.history = ()
         self._cup_results = None
 
     @property
@@ -187,8 +181,7 @@ class State(Evolving):
     @property
     def turn_order(self) -> tuple[int, ...]:
         """Seats clockwise from the Auctioneer (who submits first; who wins ties first)."""
-        n = self.rules.players
-        return tuple((self.auctioneer + k) % n for k in range(n))
+        return _order(self.rules, self.auctioneer)
 
     @property
     def to_play(self) -> int | None:
@@ -228,10 +221,7 @@ class State(Evolving):
         player = self._seat(player, name="player")
         open_ = self.rules.open_collections
         return Observation(
-            **fields_of(
-                self,
-                "rules", "round", "phase", "to_play", "auctioneer", "lots", "bucks",
-            ),
+            **fields_of(self, "rules", "round", "phase", "to_play", "auctioneer", "lots", "bucks"),
             player=player,
             item_counts=tuple(len(h) for h in self.holdings),
             holding=self.holdings[player],
@@ -483,7 +473,7 @@ def _log_lines(state: State, player: int | None) -> Iterator[str]:
     full = player is None
     sees_all = full or rules.open_collections
     for record in state.history:
-        yield from _round_lines(rules, record.round, record.auctioneer, record.lots)
+        yield _round_line(rules, record.round, record.auctioneer, record.lots)
         for seat in _order(rules, record.auctioneer):
             if full or seat == player:
                 yield f"seat {seat} bids {list(record.bids[seat].bids)}"
@@ -508,7 +498,7 @@ def _log_lines(state: State, player: int | None) -> Iterator[str]:
         counts = [len(h) for h in record.holdings_after]
         yield (f"after round {record.round}: Bucks {list(record.bucks_after)}, items held {counts}")
     if state.phase != "over":
-        yield from _round_lines(rules, state.round, state.auctioneer, state.lots)
+        yield _round_line(rules, state.round, state.auctioneer, state.lots)
         for seat in _order(rules, state.auctioneer):
             if state.bids[seat] is not None and (full or seat == player):
                 yield f"seat {seat} bids {list(state.bids[seat].bids)} (sealed)"
@@ -531,12 +521,10 @@ def _log_lines(state: State, player: int | None) -> Iterator[str]:
     yield f"winner: {names}{shared}; scores {list(result.scores)}"
 
 
-def _order(rules: Rules, auctioneer: int) -> list[int]:
-    return [(auctioneer + k) % rules.players for k in range(rules.players)]
+def _order(rules: Rules, auctioneer: int) -> tuple[int, ...]:
+    return tuple((auctioneer + k) % rules.players for k in range(rules.players))
 
 
-def _round_lines(
-    rules: Rules, number: int, auctioneer: int, lots: tuple[tuple[int, ...], ...]
-) -> Iterator[str]:
+def _round_line(rules: Rules, number: int, auctioneer: int, lots: tuple) -> str:
     shown = "; ".join(f"cup {cup}: {_names(rules, lot)}" for cup, lot in enumerate(lots, start=1))
-    yield f"round {number}: seat {auctioneer} is the Auctioneer and deals {shown}"
+    return f"round {number}: seat {auctioneer} is the Auctioneer and deals {shown}"

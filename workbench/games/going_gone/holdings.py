@@ -177,7 +177,6 @@ _M33 = np.uint64(0x3333333333333333)
 _M0F = np.uint64(0x0F0F0F0F0F0F0F0F)
 _M7E = np.uint64(0x7E7E7E7E7E7E7E7E)
 _M80 = np.uint64(0x8080808080808080)
-_UFF = np.uint64(0xFF)
 #: A one in every byte: a country's line (one bit per type), shifted to the country.
 BYTE_ONES = np.uint64(0x0101010101010101)
 
@@ -200,7 +199,7 @@ def popcount(x: np.uint64) -> int:
 def _crowded_bytes(x: np.uint64) -> np.uint64:
     """0xFF in every byte of ``x`` holding two or more set bits, 0 elsewhere."""
     flags = (byte_counts(x) + _M7E) & _M80  # a count of 2-8 (plus 126) reaches bit 7
-    return (flags >> np.uint64(7)) * _UFF
+    return (flags >> np.uint64(7)) * U255
 
 
 @njit(cache=True, inline="always")

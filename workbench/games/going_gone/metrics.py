@@ -37,14 +37,12 @@ def game_metrics(games: pl.DataFrame, rounds: pl.DataFrame) -> pl.DataFrame:
         missing = [c for c in columns if c not in frame.columns]
         if missing:
             raise ValueError(f"the {name} frame lacks columns {missing}; pass simulate()'s frames")
+    spent = pl.col("spent").cast(pl.Int64)
     per_game = games.group_by("game").agg(
         pl.col("items_held").cast(pl.Int64).sum().alias("unsold_items"),
         pl.col("sales").cast(pl.Int64).sum().alias("sales"),
         # Bucks end = start - spent + sale income, so start + income = Bucks end + spent
-        (
-            pl.col("spent").cast(pl.Int64).sum()
-            / (pl.col("bucks").cast(pl.Int64) + pl.col("spent").cast(pl.Int64)).sum()
-        ).alias("bucks_spent_share"),
+        (spent.sum() / (pl.col("bucks").cast(pl.Int64) + spent).sum()).alias("bucks_spent_share"),
         (pl.col("won").sum() > 1).alias("shared_win"),
     )
     discarded = (

@@ -26,7 +26,7 @@ from workbench.games.going_gone.collection_values import best_collections, lot_v
 from workbench.games.going_gone.engine import Observation
 from workbench.games.going_gone.holdings import exact_values, mask_of
 from workbench.games.going_gone.sampling import Sampler
-from workbench.kit.seeding import generator
+from workbench.kit.seeding import generator, seed_sequence
 from workbench.panels import Panel, escape
 from workbench.stats import mean_interval
 
@@ -37,6 +37,11 @@ SAMPLE_SEED = 20240611
 
 _CELL = "padding:1px 6px;text-align:right"
 _LEFT = "padding:1px 6px;text-align:left"
+
+
+def _section(title: str, body: str) -> str:
+    return f"<div style='margin-top:6px'><b>{escape(title)}</b><div>{body}</div></div>"
+
 
 #: ``lot_gains``' columns and types.
 GAIN_SCHEMA = {
@@ -107,12 +112,11 @@ def knowledge(observation: Observation) -> str:
     rules = observation.rules
     arrangement = best_collections(observation.holding, rules=rules)
     items = ", ".join(rules.item_name(i) for i in observation.holding) or "none"
-    bids = ", ".join(
-        f"seat {s} {budget_of(rules, b)}" for s, b in enumerate(observation.bucks)
-    )
+    bids = ", ".join(f"seat {s} {budget_of(rules, b)}" for s, b in enumerate(observation.bucks))
     parts = [
         f"round {min(observation.round, rules.rounds)}, {observation.phase}",
-        f"your items {items} (worth {arrangement.value})", f"most each can bid: {bids}",
+        f"your items {items} (worth {arrangement.value})",
+        f"most each can bid: {bids}",
     ]
     if observation.phase == "bid":
         lots = "; ".join(" + ".join(rules.item_name(i) for i in lot) for lot in observation.lots)
@@ -147,9 +151,8 @@ class GoingGonePanel(Panel):
         self.arrangement = best_collections(observation.holding, rules=rules)
         self.bucks = bucks_frame(observation)
         if session.step not in self._cache:
-            seed = (SAMPLE_SEED, session.seed, session.step)
-            self._cache[session.step] = lot_gains(observation, samples=self.samples,
-                                                  seed=_seed(seed))  # fmt: skip
+            seed = seed_sequence(SAMPLE_SEED, session.seed, session.step)
+            self._cache[session.step] = lot_gains(observation, samples=self.samples, seed=seed)
         self.gains = self._cache[session.step]
         self.view.value = self._draw(observation)
 
@@ -216,16 +219,6 @@ class GoingGonePanel(Panel):
         if observation.phase == "over":
             return None
         return f"<div style='margin-bottom:4px'>{escape(knowledge(observation))}</div>"
-
-
-def _seed(parts: tuple[int, ...]) -> Any:
-    from workbench.kit.seeding import seed_sequence
-
-    return seed_sequence(parts[0], *parts[1:])
-
-
-def _section(title: str, body: str) -> str:
-    return f"<div style='margin-top:6px'><b>{escape(title)}</b><div>{body}</div></div>"
 
 
 def make_panel(session: Any, samples: int = OPPONENT_SAMPLES) -> GoingGonePanel:

@@ -57,33 +57,27 @@ def choose_bids(
     lot_lines = space[4]
     best = tb.best
     greedy(holding, counts, lines)
-    if kind == VALUATION:
+    if kind == COLLECTOR and params[5] != 0:  # exact values
+        base = cached_value(holding, tb, work)
+        for cup in range(cups):
+            marginal[cup] = cached_value(holding | lots[cup], tb, work) - base
+    else:
         for cup in range(cups):
             marginal[cup] = _insertion(counts, lots[cup], best, lot_lines)
+    projection = params[3]
+    if kind == VALUATION:
         share = params[1] if rounds_left == 0 else params[0]
+    elif rounds_left > 0 and projection > 0:
+        _project(counts, lots, holding | seen_extra, rounds_left, params[4], tb, space)
+        for cup in range(cups):
+            marginal[cup] = (1 - projection) * marginal[cup] + projection * projected[cup]
+        share = params[0]
     else:
-        if params[5] != 0:  # exact values
-            base = cached_value(holding, tb, work)
-            for cup in range(cups):
-                marginal[cup] = cached_value(holding | lots[cup], tb, work) - base
-        else:
-            for cup in range(cups):
-                marginal[cup] = _insertion(counts, lots[cup], best, lot_lines)
-        projection = params[3]
-        if rounds_left > 0 and projection > 0:
-            _project(counts, lots, holding | seen_extra, rounds_left, params[4], tb, space)
-            for cup in range(cups):
-                marginal[cup] = (1 - projection) * marginal[cup] + projection * projected[cup]
-            share = params[0]
-        else:
-            share = params[1]
+        share = params[1]
     total = 0
     for cup in range(cups):
         wanted = np.floor(share * marginal[cup] + u[cup])
-        if marginal[cup] > 0:
-            out[cup] = max(np.int64(wanted), 1)
-        else:
-            out[cup] = 0
+        out[cup] = max(np.int64(wanted), 1) if marginal[cup] > 0 else 0
         total += out[cup]
     if total > budget:
         for cup in range(cups):
@@ -139,7 +133,6 @@ def _insertion(counts: np.ndarray, lot: np.uint64, best: np.ndarray, lot_lines: 
     """The most a lot adds to the line ``counts`` when its items join their type or country
     lines, nothing else moving."""
     k = _lot_items(lot, lot_lines)
-    top = len(best) - 1
     if k == 1:  # the better of its two lines (or nothing)
         return max(0, _gain(counts[lot_lines[0]], 1, best), _gain(counts[lot_lines[1]], 1, best))
     if k == 2:  # the four ways two items can go
@@ -166,8 +159,7 @@ def _insertion(counts: np.ndarray, lot: np.uint64, best: np.ndarray, lot_lines: 
                     if j < i:
                         first = False
             if first:
-                before = counts[line]
-                gain += best[min(before + joining, top)] - best[min(before, top)]
+                gain += _gain(counts[line], joining, best)
         if gain > found:
             found = gain
     return found

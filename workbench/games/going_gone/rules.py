@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from workbench.checks import is_whole_number
+from workbench.checks import is_whole_number, seat_or_random
 from workbench.data import read_table
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -81,15 +81,8 @@ class Rules:
             raise ValueError(
                 f"open_collections must be True or False, got {self.open_collections!r}"
             )
-        start = self.first_auctioneer
-        if start == "random":
-            pass
-        elif is_whole_number(start) and 0 <= start < self.players:
-            object.__setattr__(self, "first_auctioneer", int(start))
-        else:
-            raise ValueError(
-                f"first_auctioneer must be a seat 0–{self.players - 1} or 'random', got {start!r}"
-            )
+        start = seat_or_random("first_auctioneer", self.first_auctioneer, self.players)
+        object.__setattr__(self, "first_auctioneer", start)
 
     def _set_whole(
         self, name: str, *, low: int, high: int | None = None, note: str = "", none_note: str = ""

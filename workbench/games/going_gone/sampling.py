@@ -465,12 +465,9 @@ class Sampler:
         frame, rules = self.frame, self.observation.rules
         pick = int(draws.picks[row])
         winners = tuple(None if w < 0 else w for w in self.winners[pick].tolist())
-        past = dict(zip(self.others, self.past[pick].tolist(), strict=True))
         shuffled = draws.shuffled[row].tolist()
-        past_items, start = {}, 0
-        for seat, size in past.items():
-            past_items[seat] = shuffled[start : start + size]
-            start += size
+        slices = zip(self.others, self.starts[pick].tolist(), self.ends[pick].tolist(), strict=True)
+        past_items = {seat: shuffled[start:end] for seat, start, end in slices}
         future = tuple(draws.future[row].tolist())
         holdings = _holdings(frame, winners, past_items)
         pending = {

@@ -58,9 +58,5 @@ def collection_explorer(
         chart = arrangement_chart(arrangement, lot=lot_items, title=title)
         return sale_options(combined, rules=rules), chart
 
-    return Explorer(
-        controls,
-        compute,
-        title="Going, Going, GONE!: a holding, a lot, what to sell",
-        pick=("line",),
-    )
+    heading = "Going, Going, GONE!: a holding, a lot, what to sell"
+    return Explorer(controls, compute, title=heading, pick=("line",))

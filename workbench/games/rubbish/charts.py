@@ -46,12 +46,8 @@ def bid_posterior_chart(
     )
     chart = bars + labels
     if ranged.height:
-        errors = (
-            alt.Chart(ranged)
-            .mark_rule(color="black", strokeWidth=2)
-            .encode(**{**encodings, "y": alt.Y("low:Q"), "y2": alt.Y2("high:Q")})
-        )
-        chart = chart + errors
+        interval = {**encodings, "y": alt.Y("low:Q"), "y2": alt.Y2("high:Q")}
+        chart = chart + alt.Chart(ranged).mark_rule(color="black", strokeWidth=2).encode(**interval)
     subtitle = "black lines: 95% interval (an estimate)" if ranged.height else ""
     return _sized(chart, title, subtitle)
 
@@ -63,11 +59,8 @@ def geek_posterior_chart(geeks: pl.DataFrame, *, title: str = "") -> alt.LayerCh
         x=alt.X("name:N", title="geek", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("seat:O", title="seat"),
     )
-    cells = base.mark_rect().encode(
-        color=alt.Color(
-            "probability:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"), title="P(geek)"
-        )
-    )
+    scale = alt.Scale(domain=[0, 1], scheme="blues")
+    cells = base.mark_rect().encode(color=alt.Color("probability:Q", scale=scale, title="P(geek)"))
     labels = base.mark_text(fontSize=10).encode(
         text=alt.Text("probability:Q", format=".2f"),
         color=alt.condition(alt.datum.probability > 0.5, alt.value("white"), alt.value("black")),
@@ -82,9 +75,8 @@ def game_inference_chart(
     (``game_inference(...).scores``): ``measure`` "p_true_total" (the opponent's real bid
     total) or "p_true_geek" (its real geek). One line per prior and opponent seat."""
     _check(scores, ["round", "prior", "seat", measure], "game_inference_chart")
-    label = {"p_true_total": "P(true bid total)", "p_true_geek": "P(true geek)"}.get(
-        measure, measure
-    )
+    labels = {"p_true_total": "P(true bid total)", "p_true_geek": "P(true geek)"}
+    label = labels.get(measure, measure)
     base = alt.Chart(scores).encode(
         x=alt.X("round:O", title="round", axis=alt.Axis(labelAngle=0)),
         y=alt.Y(f"{measure}:Q", title=label, scale=alt.Scale(domain=[0, 1])),
@@ -174,13 +166,9 @@ def _by_times_cheapskate(
 
 
 def _sized(chart: _Chart, title: str, subtitle: str | list[str]) -> _Chart:
-    """``chart`` at the usual width and height, titled with what each mark is."""
-    return chart.properties(width=WIDTH, height=HEIGHT, title=_title(title, subtitle))
-
-
-def _title(text: str, subtitle: str | list[str]) -> alt.Title | str:
-    """A chart title with a subtitle that says what each mark is (the chart's own key)."""
-    return alt.Title(text, subtitle=subtitle) if subtitle else text
+    """``chart`` at the usual width and height, its subtitle saying what each mark is."""
+    titled = alt.Title(title, subtitle=subtitle) if subtitle else title
+    return chart.properties(width=WIDTH, height=HEIGHT, title=titled)
 
 
 __all__ = [

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from workbench.checks import is_whole_number, whole_entries, whole_number
+from workbench.checks import instance_or_default, is_whole_number, whole_entries, whole_number
 from workbench.errors import IllegalAction
 from workbench.games.rubbish.cards import Bid, BidTable, bid_table, peek_source, without
 from workbench.games.rubbish.rules import Rules
@@ -460,9 +460,7 @@ def new_game(
     """A new game. Same rules and seed -> same game; ``geeks`` (a geek index per seat) and
     ``starting_auctioneer`` (a seat, or "random": drawn from the seed) override the seeded
     deal and the rules' start, e.g. to set up a situation to study."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a rubbish Rules or None, got {type(rules).__name__}")
+    rules = instance_or_default("rules", rules, Rules, Rules, "a rubbish Rules or None")
     rng = generator(seed)
     dealt = tuple(int(g) for g in rng.permutation(len(rules.geeks))[: rules.players])
     random_start = int(rng.integers(rules.players))

@@ -268,11 +268,9 @@ def _outcomes(cache: BidOutcomes, observation: Observation) -> pl.DataFrame:
     else:
         win, cheap = _enumerate(cache, observation, auction_state, earlier, mine, later)
     if model.fractions:  # empty sums and products are the ints 0 and 1
-        win = {bid: Fraction(p) for bid, p in win.items()}
-        cheap = {bid: Fraction(p) for bid, p in cheap.items()}
+        win, cheap = ({bid: Fraction(p) for bid, p in d.items()} for d in (win, cheap))
     else:  # floating-point sums can stray past 0 or 1 by an ulp
-        win = {bid: min(max(p, 0.0), 1.0) for bid, p in win.items()}
-        cheap = {bid: min(max(p, 0.0), 1.0) for bid, p in cheap.items()}
+        win, cheap = ({bid: min(max(p, 0.0), 1.0) for bid, p in d.items()} for d in (win, cheap))
     rows = [
         (str(bid), bid.count, bid.total, float(win[bid]), float(cheap[bid]), _exact_text(win[bid]),
          _exact_text(cheap[bid]), bid.total > observation.fame[me], model.describe())

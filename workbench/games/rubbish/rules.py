@@ -6,7 +6,6 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import NamedTuple
 
 from workbench.checks import choice, is_whole_number, seat_or_random, whole_number
@@ -167,10 +166,9 @@ class Rules:
         """One auction per item."""
         return len(self.items)
 
-    @cached_property
-    def card_values(self) -> tuple[int, ...]:
-        """The distinct money values, high to low."""
-        return tuple(sorted(set(self.money_cards), reverse=True))
+    def destined_to(self, geek: int) -> tuple[int, ...]:
+        """Items destined to geek number ``geek``."""
+        return self.geeks[geek].destined
 
     @property
     def money_total(self) -> int:
@@ -183,12 +181,7 @@ class Rules:
 
     def min_cards_at(self, position: int) -> int:
         """Fewest cards the bidder at ``position`` (0 = First Bidder) may hold out."""
-        first, later = BID_MINIMUMS[self.bid_minimum]
-        return first if position == 0 else later
-
-    def destined_to(self, geek: int) -> tuple[int, ...]:
-        """Items destined to geek number ``geek``."""
-        return self.geeks[geek].destined
+        return self.bid_minimums[0 if position == 0 else 1]
 
 
 def _money_cards(cards: object) -> tuple[int, ...]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from workbench.checks import instance_or_default, is_whole_number, whole_number
+from workbench.checks import instance_or_default, whole_entries, whole_number
 from workbench.games.rubbish.cards import card_values
 from workbench.games.rubbish.rules import Rules
 
@@ -114,11 +114,7 @@ def _geek_numbers(geeks: object, rules: Rules) -> tuple[int, ...]:
     """``geeks`` checked: distinct geek numbers of the rules, at least one."""
     count = len(rules.geeks)
     allowed = f"one or more distinct geek numbers 0–{count - 1}"
-    if isinstance(geeks, str | bytes) or not isinstance(geeks, Iterable):
-        raise TypeError(f"geeks must be {allowed}, got {geeks!r}")
-    candidates = tuple(geeks)
-    if not all(is_whole_number(g) for g in candidates):
-        raise TypeError(f"geeks must be {allowed}, got {geeks!r}")
+    candidates = whole_entries(geeks, lambda *_: f"geeks must be {allowed}, got {geeks!r}")
     if (
         not candidates
         or len(set(candidates)) != len(candidates)
