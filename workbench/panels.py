@@ -15,10 +15,19 @@ from typing import Any
 
 import ipywidgets as widgets
 
+#: Styles of a panel table's cells: numbers right-aligned, labels left-aligned.
+CELL = "padding:1px 6px;text-align:right"
+LEFT = "padding:1px 6px;text-align:left"
+
 
 def escape(text: object) -> str:
     """Text made safe for HTML."""
     return html.escape(str(text), quote=True)
+
+
+def section(title: str, body: str) -> str:
+    """A titled part of a panel (``body`` is HTML, ``title`` plain text)."""
+    return f"<div style='margin-top:6px'><b>{escape(title)}</b><div>{body}</div></div>"
 
 
 class Panel(widgets.VBox):
@@ -44,4 +53,4 @@ class Panel(widgets.VBox):
         return None
 
 
-__all__ = ["Panel", "escape"]
+__all__ = ["CELL", "LEFT", "Panel", "escape", "section"]

@@ -30,15 +30,12 @@ from workbench.games.auction_house.hidden import Holding, expected_holdings
 from workbench.games.auction_house.kitty import auction_value, trump_odds
 from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.rules import PLAYERS, Rules
-from workbench.panels import Panel, escape
+from workbench.panels import CELL, LEFT, Panel, escape, section
 
 #: Deals played (each twice: with and without the auction) for "what the auction is worth".
 AUCTION_DEALS = 13_000
 #: Its seed (fixed: the panel shows the same figures every time for a rule set).
 AUCTION_SEED = 20240611
-
-_CELL = "padding:1px 6px;text-align:right"
-_LEFT = "padding:1px 6px;text-align:left"
 
 
 def holdings_frame(holdings: Sequence[Holding]) -> pl.DataFrame:
@@ -152,32 +149,32 @@ class AuctionHousePanel(Panel):
         elif "holdings" in self.errors:
             parts.append(f"<span style='color:#b00'>{escape(self.errors['holdings'])}</span>")
         if observation.deal <= observation.rules.deals:
-            parts.append(_section("Trump odds", "<br>".join(trump_lines(observation))))
-            parts.append(_section("The kitty so far", self._draw_kitty(observation)))
-        parts.append(_section("What the auction is worth", self._draw_auction(observation)))
+            parts.append(section("Trump odds", "<br>".join(trump_lines(observation))))
+            parts.append(section("The kitty so far", self._draw_kitty(observation)))
+        parts.append(section("What the auction is worth", self._draw_auction(observation)))
         return "".join(parts)
 
     def _draw_holdings(self) -> str:
         frame = self.holdings
-        head = "".join(f"<th style='{_CELL}'>{SUIT_NAMES[s]}</th>" for s in SUITS)
+        head = "".join(f"<th style='{CELL}'>{SUIT_NAMES[s]}</th>" for s in SUITS)
         rows = ""
         for (seat,), part in frame.group_by("seat", maintain_order=True):
-            cells = "".join(f"<td style='{_CELL}'>{value:.2f}</td>" for value in part["expected"])
+            cells = "".join(f"<td style='{CELL}'>{value:.2f}</td>" for value in part["expected"])
             seen = part["seen"][0]
             rows += (
-                f"<tr><th style='{_LEFT}'>seat {seat} ({escape(self.session.label(seat))})</th>"
-                f"{cells}<td style='{_CELL}'>{part['cards'][0]}</td>"
-                f"<td style='{_LEFT}'>{escape(seen) or '–'}</td></tr>"
+                f"<tr><th style='{LEFT}'>seat {seat} ({escape(self.session.label(seat))})</th>"
+                f"{cells}<td style='{CELL}'>{part['cards'][0]}</td>"
+                f"<td style='{LEFT}'>{escape(seen) or '–'}</td></tr>"
             )
         table = (
             f"<table class='wb-panel-holdings' style='border-collapse:collapse'><tr><th></th>"
-            f"{head}<th style='{_CELL}'>cards</th><th style='{_LEFT}'>seen with it</th></tr>"
+            f"{head}<th style='{CELL}'>cards</th><th style='{LEFT}'>seen with it</th></tr>"
             f"{rows}</table>"
         )
         note = ("<div style='color:#666'>expected cards of each suit in hand: exact, every deal "
                 "of the unseen cards that fits what you saw (voids shown, cards seen kept) "
                 "counted once</div>")  # fmt: skip
-        return _section("Opponents' hands by suit (as the uniform sampler sees them)", table + note)
+        return section("Opponents' hands by suit (as the uniform sampler sees them)", table + note)
 
     def _draw_kitty(self, observation: Observation) -> str:
         me = observation.player
@@ -213,15 +210,15 @@ class AuctionHousePanel(Panel):
         for r in frame.iter_rows(named=True):
             mark = " style='background:#fff3bf'" if r["role"] == role else ""
             rows += (
-                f"<tr{mark}><td style='{_LEFT}'>{r['role']}</td>"
+                f"<tr{mark}><td style='{LEFT}'>{r['role']}</td>"
                 + "".join(
-                    f"<td style='{_CELL}'>{r[c]:+.3f} <span style='color:#666'>"
+                    f"<td style='{CELL}'>{r[c]:+.3f} <span style='color:#666'>"
                     f"[{r[c + '_low']:+.3f}, {r[c + '_high']:+.3f}]</span></td>"
                     for c in ("win_change", "tricks_change", "points_change")
                 )
                 + "</tr>"
             )
-        head = "".join(f"<th style='{_CELL}'>{h}</th>" for h in
+        head = "".join(f"<th style='{CELL}'>{h}</th>" for h in
                        ("role", "kitty won", "tricks", "kitty points"))  # fmt: skip
         deals = int(frame["deals"][0])
         note = (f"<div style='color:#666'>the change an auction makes, per deal, for each role "
@@ -234,10 +231,6 @@ class AuctionHousePanel(Panel):
         if observation.phase == "over":
             return None
         return f"<div style='margin-bottom:4px'>{escape(knowledge(observation))}</div>"
-
-
-def _section(title: str, body: str) -> str:
-    return f"<div style='margin-top:6px'><b>{escape(title)}</b><div>{body}</div></div>"
 
 
 def make_panel(session: Any) -> AuctionHousePanel:

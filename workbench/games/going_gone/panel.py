@@ -27,20 +27,13 @@ from workbench.games.going_gone.engine import Observation
 from workbench.games.going_gone.holdings import exact_values, mask_of
 from workbench.games.going_gone.sampling import Sampler
 from workbench.kit.seeding import generator, seed_sequence
-from workbench.panels import Panel, escape
+from workbench.panels import CELL, LEFT, Panel, escape, section
 from workbench.stats import mean_interval
 
 #: Holdings drawn per position to value the lots for an opponent whose items are secret.
 OPPONENT_SAMPLES = 1000
 #: Seed of those draws (with the step: the same position shows the same figures).
 SAMPLE_SEED = 20240611
-
-_CELL = "padding:1px 6px;text-align:right"
-_LEFT = "padding:1px 6px;text-align:left"
-
-
-def _section(title: str, body: str) -> str:
-    return f"<div style='margin-top:6px'><b>{escape(title)}</b><div>{body}</div></div>"
 
 
 #: ``lot_gains``' columns and types.
@@ -160,29 +153,29 @@ class GoingGonePanel(Panel):
         rules = observation.rules
         arrangement = self.arrangement
         collections = "".join(
-            f"<tr><td style='{_LEFT}'>{escape(c.line)} ({c.kind})</td>"
-            f"<td style='{_LEFT}'>{escape(', '.join(rules.item_name(i) for i in c.items))}</td>"
-            f"<td style='{_CELL}'>{c.value}</td></tr>"
+            f"<tr><td style='{LEFT}'>{escape(c.line)} ({c.kind})</td>"
+            f"<td style='{LEFT}'>{escape(', '.join(rules.item_name(i) for i in c.items))}</td>"
+            f"<td style='{CELL}'>{c.value}</td></tr>"
             for c in arrangement.collections
         )
-        parts = [_section(
+        parts = [section(
             f"Your holding: best arrangement worth {arrangement.value} (exact)",
             f"<table class='wb-panel-arrangement' style='border-collapse:collapse'>"
             f"{collections}</table>" if collections else "<i>no items yet</i>",
         )]  # fmt: skip
         if self.gains is not None and not self.gains.is_empty():
             parts.append(self._draw_gains(observation))
-        head = "".join(f"<th style='{_CELL}'>{h}</th>" for h in
+        head = "".join(f"<th style='{CELL}'>{h}</th>" for h in
                        ("seat", "Bucks", "items", "most it can bid"))  # fmt: skip
         rows = "".join(
-            f"<tr><td style='{_LEFT}'>seat {r['seat']} ({escape(self.session.label(r['seat']))})"
-            f"</td><td style='{_CELL}'>{r['bucks']}</td><td style='{_CELL}'>{r['items']}</td>"
-            f"<td style='{_CELL}'>{r['most_bid']}</td></tr>"
+            f"<tr><td style='{LEFT}'>seat {r['seat']} ({escape(self.session.label(r['seat']))})"
+            f"</td><td style='{CELL}'>{r['bucks']}</td><td style='{CELL}'>{r['items']}</td>"
+            f"<td style='{CELL}'>{r['most_bid']}</td></tr>"
             for r in self.bucks.iter_rows(named=True)
         )
         limit = ("no cube limit" if rules.cube_limit is None
                  else f"cube limit {rules.cube_limit}")  # fmt: skip
-        parts.append(_section(f"Bucks (the most a seat can bid: its Bucks, {limit})",
+        parts.append(section(f"Bucks (the most a seat can bid: its Bucks, {limit})",
                               f"<table class='wb-panel-bucks' style='border-collapse:collapse'>"
                               f"<tr>{head}</tr>{rows}</table>"))  # fmt: skip
         return "".join(parts)
@@ -191,7 +184,7 @@ class GoingGonePanel(Panel):
         me = observation.player
         seats = sorted(set(self.gains["seat"].to_list()))
         head = "".join(
-            f"<th style='{_CELL}'>{'you' if s == me else f'seat {s}'}</th>" for s in seats
+            f"<th style='{CELL}'>{'you' if s == me else f'seat {s}'}</th>" for s in seats
         )
         rows = ""
         for (lot,), part in self.gains.group_by("lot", maintain_order=True):
@@ -200,15 +193,15 @@ class GoingGonePanel(Panel):
                 text = f"{r['gain']:.0f}" if r["exact"] else (
                     f"{r['gain']:.1f} <span style='color:#666'>[{r['low']:.1f}, "
                     f"{r['high']:.1f}]</span>")  # fmt: skip
-                cells += f"<td style='{_CELL}'>{text}</td>"
-            rows += (f"<tr><td style='{_LEFT}'>lot {lot}: {escape(part['items'][0])}</td>"
+                cells += f"<td style='{CELL}'>{text}</td>"
+            rows += (f"<tr><td style='{LEFT}'>lot {lot}: {escape(part['items'][0])}</td>"
                      f"{cells}</tr>")  # fmt: skip
         sampled = self.gains.filter(~pl.col("exact"))
         note = "exact: collections are open" if sampled.is_empty() else (
             f"yours exact; an opponent's items are secret: the mean over "
             f"{sampled['n'][0]:,} holdings drawn uniformly from what you can see, with 95% "
             "intervals")  # fmt: skip
-        return _section(
+        return section(
             "What each lot adds to a collection's value (were the game to end now)",
             f"<table class='wb-panel-gains' style='border-collapse:collapse'><tr><th></th>"
             f"{head}</tr>{rows}</table><div style='color:#666'>{note}</div>",

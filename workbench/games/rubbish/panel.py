@@ -15,15 +15,12 @@ from workbench.charts import WIDTH
 from workbench.games.rubbish.engine import Auction, Observation
 from workbench.games.rubbish.inference import infer, max_bid_table, observations_before_last_bid
 from workbench.games.rubbish.outcomes import UNIFORM, BidOutcomes, model_names
-from workbench.panels import Panel, escape
+from workbench.panels import CELL, LEFT, Panel, escape, section
 
 #: Share of uniform play mixed into a policy model when asking what the agents could infer
 #: about you: your own play need not be an agent's, and a model that gives it probability 0
 #: would explain nothing.
 ABOUT_YOU_EPSILON = 0.05
-
-_CELL = "padding:1px 6px;text-align:right"
-_LEFT = "padding:1px 6px;text-align:left"
 
 
 def _bar(p: float, width: int = 80) -> str:
@@ -44,19 +41,15 @@ def _p(p: float | None, exact: str | None = None) -> str:
     return text
 
 
-def _section(title: str, body: str) -> str:
-    return f"<div style='margin-top:6px'><b>{escape(title)}</b><div>{body}</div></div>"
-
-
 def _error(message: str) -> str:
     return f"<span style='color:#b00'>{escape(message)}</span>"
 
 
 def _grid(columns: list[str], rows: Any, cell: Any) -> str:
     """A table of ``rows`` (value tuples) under the ``columns``' names, ``cell(value)`` each."""
-    head = "".join(f"<th style='{_CELL}'>{escape(c.replace('_', ' '))}</th>" for c in columns)
+    head = "".join(f"<th style='{CELL}'>{escape(c.replace('_', ' '))}</th>" for c in columns)
     body = "".join(
-        "<tr>" + "".join(f"<td style='{_CELL}'>{cell(v)}</td>" for v in row) + "</tr>"
+        "<tr>" + "".join(f"<td style='{CELL}'>{cell(v)}</td>" for v in row) + "</tr>"
         for row in rows
     )
     return f"<table style='border-collapse:collapse'><tr>{head}</tr>{body}</table>"
@@ -208,23 +201,23 @@ class RubbishPanel(Panel):
     def _draw_outcomes(self, session: Any) -> str:
         title = "Your bids now: chance to win the item / to be the cheapskate"
         if "outcomes" in self.errors:
-            return _section(title, _error(self.errors["outcomes"]))
+            return section(title, _error(self.errors["outcomes"]))
         if self.outcomes is None:
-            return _section(title, "<i>when it is your turn to bid</i>")
+            return section(title, "<i>when it is your turn to bid</i>")
         rows = "".join(
-            f"<tr><td style='{_LEFT}'>{escape(r['bid'])}</td>"
-            f"<td style='{_CELL}'>{_p(r['p_win'], r['exact_win'])}</td>"
-            f"<td style='{_LEFT}'>{_bar(r['p_win'])}</td>"
-            f"<td style='{_CELL}'>{_p(r['p_cheapskate'], r['exact_cheapskate'])}</td>"
-            f"<td style='{_LEFT}'>{_bar(r['p_cheapskate'])}</td>"
-            f"<td style='{_LEFT}'>{'over your fame' if r['overspend'] else ''}</td></tr>"
+            f"<tr><td style='{LEFT}'>{escape(r['bid'])}</td>"
+            f"<td style='{CELL}'>{_p(r['p_win'], r['exact_win'])}</td>"
+            f"<td style='{LEFT}'>{_bar(r['p_win'])}</td>"
+            f"<td style='{CELL}'>{_p(r['p_cheapskate'], r['exact_cheapskate'])}</td>"
+            f"<td style='{LEFT}'>{_bar(r['p_cheapskate'])}</td>"
+            f"<td style='{LEFT}'>{'over your fame' if r['overspend'] else ''}</td></tr>"
             for r in self.outcomes.iter_rows(named=True)
         )
         head = (
-            f"<tr><th style='{_LEFT}'>bid</th><th style='{_CELL}'>P(win)</th><th></th>"
-            f"<th style='{_CELL}'>P(cheapskate)</th><th></th><th></th></tr>"
+            f"<tr><th style='{LEFT}'>bid</th><th style='{CELL}'>P(win)</th><th></th>"
+            f"<th style='{CELL}'>P(cheapskate)</th><th></th><th></th></tr>"
         )
-        return _section(
+        return section(
             title,
             f"<table class='wb-panel-outcomes' style='border-collapse:collapse'>{head}{rows}"
             "</table>",
@@ -234,23 +227,23 @@ class RubbishPanel(Panel):
         title = "Opponents' bids this round (posterior over the total held out)"
         if "inference" in self.errors:
             advice = " In this panel: choose the uniform model, which explains any play."
-            return _section(title, _error(self.errors["inference"] + advice))
+            return section(title, _error(self.errors["inference"] + advice))
         if self.bids is None or self.bids.is_empty():
-            return _section(title, "<i>nobody else has held out cards yet this round</i>")
+            return section(title, "<i>nobody else has held out cards yet this round</i>")
         blocks = []
         for (seat,), frame in self.bids.group_by("seat", maintain_order=True):
             rows = "".join(
-                f"<tr><td style='{_CELL}'>{r['total']}</td>"
-                f"<td style='{_CELL}'>{_p(r['probability'], r['exact'])}</td>"
-                f"<td style='{_LEFT}'>{_bar(r['probability'])}</td>"
-                f"<td style='{_LEFT}'>{escape(r['combinations'])}</td></tr>"
+                f"<tr><td style='{CELL}'>{r['total']}</td>"
+                f"<td style='{CELL}'>{_p(r['probability'], r['exact'])}</td>"
+                f"<td style='{LEFT}'>{_bar(r['probability'])}</td>"
+                f"<td style='{LEFT}'>{escape(r['combinations'])}</td></tr>"
                 for r in frame.iter_rows(named=True)
             )
             blocks.append(
                 f"<div>seat {seat} ({escape(self.session.label(seat))})"
                 f"<table style='border-collapse:collapse'>{rows}</table></div>"
             )
-        return _section(title, "".join(blocks))
+        return section(title, "".join(blocks))
 
     def _draw_max(self) -> str:
         frame = self.max_bids
@@ -264,14 +257,14 @@ class RubbishPanel(Panel):
             "<div style='color:#666'>to beat: the smallest total that surely beats that seat "
             "from your place (ties go to whoever bids earlier)</div>"
         )
-        return _section(title, table + note)
+        return section(title, table + note)
 
     def _draw_geeks(self) -> str:
         title = "Opponents' geeks (posterior)"
         if self.geeks is None:
             return ""
         names = self.geeks.unique("name", maintain_order=True)["name"].to_list()
-        head = "".join(f"<th style='{_CELL}'>{escape(n)}</th>" for n in names)
+        head = "".join(f"<th style='{CELL}'>{escape(n)}</th>" for n in names)
         rows = ""
         for (seat,), frame in self.geeks.group_by("seat", maintain_order=True):
             by_name = dict(zip(frame["name"], frame["probability"], strict=True))
@@ -280,15 +273,15 @@ class RubbishPanel(Panel):
                 p = by_name.get(name, 0.0)
                 shade = f"rgba(76,120,168,{p:.2f})"
                 color = "white" if p > 0.5 else "black"
-                cells += f"<td style='{_CELL};background:{shade};color:{color}'>{p:.2f}</td>"
-            rows += f"<tr><th style='{_LEFT}'>seat {seat}</th>{cells}</tr>"
+                cells += f"<td style='{CELL};background:{shade};color:{color}'>{p:.2f}</td>"
+            rows += f"<tr><th style='{LEFT}'>seat {seat}</th>{cells}</tr>"
         table = f"<table style='border-collapse:collapse'><tr><th></th>{head}</tr>{rows}</table>"
         if self.model.value == UNIFORM:
             table += (
                 "<div style='color:#666'>The uniform model ignores geeks: they stay equally "
                 "likely. Choose the heuristic to read them from the play.</div>"
             )
-        return _section(title, table)
+        return section(title, table)
 
     def _draw_after(self, session: Any) -> str:
         title = "What the agents could have inferred about you"
@@ -312,9 +305,9 @@ class RubbishPanel(Panel):
             parts.append(_error(self.errors["final_geeks"]))
         elif self.final_geeks is not None:
             rows = "".join(
-                f"<tr><td style='{_CELL}'>seat {r['observer']}</td>"
-                f"<td style='{_CELL}'>{r['p_true_geek']:.3f}</td>"
-                f"<td style='{_LEFT}'>{escape(r['most_likely'])}</td></tr>"
+                f"<tr><td style='{CELL}'>seat {r['observer']}</td>"
+                f"<td style='{CELL}'>{r['p_true_geek']:.3f}</td>"
+                f"<td style='{LEFT}'>{escape(r['most_likely'])}</td></tr>"
                 for r in self.final_geeks.iter_rows(named=True)
             )
             parts.append(
@@ -336,7 +329,7 @@ class RubbishPanel(Panel):
                 f"{ABOUT_YOU_EPSILON:g} uniform play here, so that your own choices, which need "
                 "not be an agent's, keep a chance.</div>"
             )
-        return _section(title, "".join(parts))
+        return section(title, "".join(parts))
 
     def label(self, group: str | None, field: str | None, value: Any) -> str | None:
         """Item names for items, 'seat n (you)' for seats, the game's own text for bids."""

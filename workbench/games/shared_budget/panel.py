@@ -19,9 +19,8 @@ from workbench.games.shared_budget.fitted import exact_equilibrium, exactly_solv
 from workbench.games.shared_budget.rules import Rules
 from workbench.games.shared_budget.solver import Solution, StageGame, solve
 from workbench.games.shared_budget.three_teams import ThreeTeamSolution
-from workbench.panels import Panel, escape
+from workbench.panels import CELL, Panel, escape
 
-_CELL = "padding:1px 6px;text-align:right"
 _HEAD = "padding:1px 6px;text-align:right;white-space:nowrap"
 #: The cost table's columns and their headings.
 _COST_HEADERS = {
@@ -217,7 +216,7 @@ class SharedBudgetPanel(Panel):
             rows = ""
             for r in self.costs.iter_rows(named=True):
                 cells = "".join(
-                    f"<td style='{_CELL}'>"
+                    f"<td style='{CELL}'>"
                     f"{f'{r[c]:.3f}' if isinstance(r[c], float) else escape(r[c])}</td>"
                     for c in columns
                 )
