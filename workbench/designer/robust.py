@@ -39,6 +39,7 @@ from workbench.designer.balance import GameValues, metric_catalogue
 from workbench.designer.cells import (
     CellTask,
     InvalidCells,
+    baseline_and_variant,
     cell_values,
     check_run,
     lineup_label,
@@ -46,7 +47,7 @@ from workbench.designer.cells import (
     resolve_agents,
     rules_label,
 )
-from workbench.designer.comparison import paired_summary, resolve_rules
+from workbench.designer.comparison import paired_summary
 from workbench.designer.executors import run_tasks
 from workbench.findings import VERDICT_KINDS, interval, number, verdict_kind
 from workbench.kit.game import Game
@@ -148,12 +149,8 @@ def robust_compare(
     levels = [1 - (1 - confidence) / len(planned) for planned in looks]
     if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
         raise ValueError(f"seconds must be a positive number of seconds or None, got {seconds!r}")
-    rulebook = game.Rules()
-    base, problems = resolve_rules(game, baseline, rulebook, "baseline")
-    changed, more = resolve_rules(game, variant, base if base is not None else rulebook,
-                                  "variant")  # fmt: skip
-    problems += more
-    known = [info.name for info in metric_catalogue((base or rulebook).players, game)]
+    base, changed, problems = baseline_and_variant(game, baseline, variant)
+    known = [info.name for info in metric_catalogue((base or game.Rules()).players, game)]
     problems += [f"decide: unknown metric {m!r}; metrics: {', '.join(known)}"
                  for m in (decide or ()) if m not in known]  # fmt: skip
     margins = _margins(margin, known, problems)

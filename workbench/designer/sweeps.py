@@ -27,13 +27,13 @@ from workbench.designer.cells import (
     InvalidCells,
     build_rules,
     cell_seed,
-    check_base_rules,
     check_fields,
     check_run,
     designer_lineup,
     lineup_label,
     plain,
     resolve_agents,
+    resolve_rules,
     rule_fields,
     rules_label,
     summarise_cell,
@@ -89,13 +89,9 @@ def plan_sweep(
     game, games, seed = check_run(game, games, seed)
     if not (isinstance(grid, Mapping) and AGENTS_AXIS in grid):
         agents = designer_lineup(game, agents)
-    if isinstance(base_rules, Mapping):
-        unknown = check_fields(game, list(base_rules))
-        base, problem = (None, "") if unknown else build_rules(game, game.Rules(), base_rules)
-        if unknown or problem:
-            raise InvalidCells([f"base_rules: {p}" for p in unknown or [problem]])
-    else:
-        base = check_base_rules(game, base_rules)
+    base, problems = resolve_rules(game, base_rules, game.Rules(), "base_rules")
+    if problems:
+        raise InvalidCells(problems)
     axes, problems = _check_grid(game, grid, agents)
     cells = []
     for combination in itertools.product(*(axes[axis] for axis in axes)):

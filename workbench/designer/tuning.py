@@ -42,11 +42,11 @@ from workbench.designer.cells import (
     lineup_label,
     positive_count,
     resolve_agents,
+    resolve_rules,
     rules_label,
     summarise_cell,
     value_label,
 )
-from workbench.designer.comparison import resolve_rules
 from workbench.kit.game import Game
 from workbench.kit.progress import progress_bar
 from workbench.kit.store import RunStore, StorePath
