@@ -163,6 +163,15 @@ class GameValues:
         """Count, mean and M2 of every metric over these games."""
         return {name: Moments.of(array) for name, array in self.values.items()}
 
+    @classmethod
+    def concat(cls, parts: Sequence[GameValues]) -> GameValues:
+        """Several parts of one table's games (batches, or looks at it) as one run."""
+        return cls(
+            np.concatenate([part.games for part in parts]),
+            parts[0].players,
+            {name: np.concatenate([p.values[name] for p in parts]) for name in parts[0].values},
+        )
+
 
 def game_values(
     games: pl.DataFrame, rounds: pl.DataFrame | None, game: str | Game | None = None

@@ -293,11 +293,7 @@ def cell_values(task: CellTask, report: Any = None) -> tuple[GameValues, tuple[s
         parts.append(game_values(games_frame, rounds_frame, game))
         lineup = lineup or _lineup(games_frame)
         report_progress(report, parts[-1].games.size)
-    values = {
-        name: np.concatenate([part.values[name] for part in parts]) for name in parts[0].values
-    }
-    ids = np.concatenate([part.games for part in parts])
-    return GameValues(ids, parts[0].players, values), lineup
+    return GameValues.concat(parts), lineup
 
 
 __all__ = [

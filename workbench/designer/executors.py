@@ -72,6 +72,7 @@ def run_tasks(
     progress: bool = True,
     description: str = "cells",
     store: RunStore | None = None,
+    first_unit: int = 0,
 ) -> list[Result]:
     """``[function(task, report) for task in tasks]``, run on ``executor``; results in task
     order.
@@ -83,9 +84,9 @@ def run_tasks(
     (a Dask cluster) it is None and the bar moves as each task finishes. On an error or
     Ctrl-C the tasks not yet started are cancelled, our workers stopped, and the error raised.
 
-    ``store``: each finished task's result is kept there as it completes, and tasks already
-    kept (by an earlier, interrupted run) are read back instead of run again; the progress bar
-    counts them as done from the start.
+    ``store``: each finished task's result is kept there as it completes (task i as unit
+    ``first_unit`` + i), and tasks already kept (by an earlier, interrupted run) are read back
+    instead of run again; the progress bar counts them as done from the start.
     """
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(
@@ -98,13 +99,14 @@ def run_tasks(
     if store is not None:
         to_run = []
         for index in range(len(tasks)):
-            found, results[index] = store.load(index)
+            found, results[index] = store.load(first_unit + index)
             if not found:
                 to_run.append(index)
         kept = len(tasks) - len(to_run)
         description += f" ({kept} of {len(tasks)} units from the store)" if kept else ""
-        if store.recomputed:
-            description += f" ({len(store.recomputed)} damaged units run again)"
+        damaged = sum(unit >= first_unit for unit in store.recomputed)
+        if damaged:
+            description += f" ({damaged} damaged units run again)"
     owned = None
     if executor is None:
         if len(to_run) <= 1:
@@ -141,7 +143,7 @@ def run_tasks(
                 "'__main__':`; or run in this process with executor=SerialExecutor()"
             ) from exc
         if store is not None:
-            store.save(index, results[index])
+            store.save(first_unit + index, results[index])
         if report is None:
             bar.update(weights[index])
         units_done[0] += 1

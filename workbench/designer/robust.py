@@ -99,40 +99,32 @@ def robust_compare(
 ) -> pl.DataFrame:
     """Variant minus baseline for every metric under each strength of play, with a verdict.
 
-    ``baseline``/``variant`` as for ``compare``. ``strengths``: line-ups, each one agent name
-    for every seat or one per seat (default: the game's default hand-written agent, "fitted"
-    and "search", those the game has). ``games`` per strength, except where
-    ``games_by_strength`` says otherwise (search by default starts with 2.5%, at least 50).
+    ``baseline``/``variant`` as for ``compare``. ``strengths``: line-ups (default: the game's
+    default agent, "fitted" and "search", those it has). ``games`` per strength, except where
+    ``games_by_strength`` says otherwise (search starts with 2.5%, at least 50).
 
     **Playing until decided.** A strength whose budget (``budget_by_strength``, in games;
-    default: search, 4 times its first games, at most ``games``) exceeds its first games is
-    played sequentially: while a metric of ``decide`` (default: every metric) is "unclear
-    under" it, it plays as many games again (doubling its total, the last step cut to the
-    budget), on seeds of its own, until the verdict is decided or the budget is spent. The
-    default stop is in games, so a run is reproducible; ``seconds`` adds an opt-in wall-clock
-    budget for the extra games (a step once started finishes; runs then differ by machine).
-    Looking again after each step would inflate the chance of a false "decided"; to correct
-    for it, a sequential strength's intervals are Bonferroni intervals over its planned looks
-    (confidence 1 - (1 - ``confidence``) / looks, in column ``confidence``), so the chance
-    of any false exclusion of 0 over all its looks stays within 1 - ``confidence``.
+    default: search, 4 times its first games, at most ``games``) exceeds its first games
+    doubles its games, on seeds of its own, while a metric of ``decide`` (default: all) is
+    "unclear under" it, until the verdict is decided or the budget spent. ``seconds`` adds an
+    opt-in wall-clock budget for the extra games (runs then differ by machine). To keep the
+    chance of any false exclusion of 0 over all its looks within 1 - ``confidence``, such a
+    strength's intervals are Bonferroni intervals over its planned looks (column
+    ``confidence``).
 
-    ``margin``: an equivalence margin δ (one number, or metric -> δ): a metric with no
-    interval excluding 0 and every interval within ±δ gets "no effect beyond ±δ".
+    ``margin``: an equivalence margin δ (one number, or metric -> δ) for "no effect beyond ±δ".
 
     One row per metric x strength: ``n`` (paired games), each side's value, ``diff`` with its
-    paired ``low``-``high`` interval at ``confidence`` (see above), the metric's ``verdict``
-    (module docstring), ``games_to_decide`` for a strength that leaves a verdict unclear (the
-    games its interval would likely need to exclude 0, with probability POWER, if its effect
-    were the smallest measured under the other strengths: an estimate from its standard error,
-    normal approximation), and ``effects_differ``: the pairs of strengths whose effects differ
-    measurably, each with an interval on the difference of effects. Those intervals pair the
-    strengths' games by game index and seed: every strength plays game g from the same seed,
-    so the covariance of two strengths' per-game effects over the games both played enters the
-    standard error (paired where the engines deal game g alike, close to independent where
-    they do not); t intervals with min(n) - 1 degrees of freedom, Bonferroni-adjusted over the
-    pairs (and the looks of a sequential strength). Not computed for derived metrics (the
-    seat-rate spread), which have no per-game values. ``store``/``resume``/``overwrite`` keep
-    finished runs as for ``sweep`` (the extra games of a sequential strength included).
+    paired ``low``-``high`` interval, the metric's ``verdict`` (module docstring),
+    ``games_to_decide`` for a strength that leaves a verdict unclear (the games its interval
+    would need to exclude 0 with probability POWER, were its effect the smallest measured under
+    the other strengths: a normal approximation from its standard error), and
+    ``effects_differ``: the pairs of strengths whose effects differ measurably, with an
+    interval on the difference. Every strength plays game g from the same seed, so those
+    intervals count the covariance of the two strengths' per-game effects; t intervals with
+    min(n) - 1 degrees of freedom, Bonferroni-adjusted over the pairs (and looks). Not for
+    derived metrics, which have no per-game values. ``store``/``resume``/``overwrite`` as for
+    ``sweep``.
     """
     game, games, seed = check_run(game, games, seed)
     if variant is None:
@@ -175,13 +167,29 @@ def robust_compare(
             "decide": sorted(decide) if decide is not None else None,
         }  # fmt: skip
         kept = RunStore.open(store, identity, resume=resume, overwrite=overwrite)
-    runner = _Runner(executor, progress, f"robust compare {game.id}", kept)
-    first = runner.run(tasks)
+    units = 0  # the store's units, numbered on from one round of tasks to the next
+
+    def run(round_tasks: list[CellTask]) -> list[Any]:
+        nonlocal units
+        results = run_tasks(
+            cell_values,
+            round_tasks,
+            executor=executor,
+            weights=[t.games for t in round_tasks],
+            progress=progress,
+            description=f"robust compare {game.id}",
+            store=kept,
+            first_unit=units,
+        )
+        units += len(round_tasks)
+        return results
+
+    first = run(tasks)
     sides = [[[first[2 * i][0]], [first[2 * i + 1][0]]] for i in range(len(strengths))]
     totals, look, started = list(counts), 0, time.monotonic()
     while True:
-        values = [(_joined(base_parts), _joined(variant_parts))
-                  for base_parts, variant_parts in sides]  # fmt: skip
+        # A strength's looks as one run (their game ids never collide: see ``_shifted``).
+        values = [tuple(map(GameValues.concat, parts)) for parts in sides]
         rows = _rows(values, labels, levels, game)
         judged = verdicts(rows, margins)
         extend = _to_extend(rows, judged, labels, totals, budgets, decide)
@@ -195,7 +203,7 @@ def robust_compare(
             for side in (0, 1):
                 task = tasks[2 * index + side]
                 more_tasks.append(task._replace(games=size, seed=derive_seed(seed, look)))
-        extra = runner.run(more_tasks)
+        extra = run(more_tasks)
         for position, index in enumerate(extend):
             for side in (0, 1):
                 sides[index][side].append(_shifted(extra[2 * position + side][0], look))
@@ -261,55 +269,6 @@ def _defined(value: Any) -> bool:
 
 def _join(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-class _Runner:
-    """Runs rounds of tasks, numbering their units on from the last round's in the store."""
-
-    def __init__(self, executor, progress, description, store) -> None:
-        self.executor, self.progress, self.description = executor, progress, description
-        self.store, self.next_unit = store, 0
-
-    def run(self, tasks: list[CellTask]) -> list[Any]:
-        store = _Offset(self.store, self.next_unit) if self.store is not None else None
-        results = run_tasks(
-            cell_values, tasks, executor=self.executor, weights=[t.games for t in tasks],
-            progress=self.progress, description=self.description, store=store,
-        )  # fmt: skip
-        self.next_unit += len(tasks)
-        return results
-
-
-class _Offset:
-    """A run store seen from unit ``offset`` on (a later round's units follow the earlier)."""
-
-    def __init__(self, store: RunStore, offset: int) -> None:
-        self.store, self.offset = store, offset
-        self.folder = store.folder
-
-    @property
-    def recomputed(self) -> list[int]:
-        return [i - self.offset for i in self.store.recomputed if i >= self.offset]
-
-    def load(self, index: int) -> tuple[bool, Any]:
-        return self.store.load(self.offset + index)
-
-    def save(self, index: int, result: Any) -> None:
-        self.store.save(self.offset + index, result)
-
-    def finished(self) -> int:
-        return self.store.finished()
-
-
-def _joined(parts: list[GameValues]) -> GameValues:
-    """One strength's looks as one run (their game ids never collide: see ``_shifted``)."""
-    if len(parts) == 1:
-        return parts[0]
-    return GameValues(
-        np.concatenate([p.games for p in parts]),
-        parts[0].players,
-        {name: np.concatenate([p.values[name] for p in parts]) for name in parts[0].values},
-    )
 
 
 def _shifted(values: GameValues, look: int) -> GameValues:
