@@ -161,13 +161,15 @@ def command_ladder(args: argparse.Namespace) -> int:
     return _write(args, outputs)
 
 
-def _game_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The game's record and its rules with --set applied; --games and --seed checked."""
+def _game_and_rules(args: argparse.Namespace, count: str | None = "games") -> tuple[Any, Any]:
+    """The game's record and its rules with --set applied; the ``count`` option (--games,
+    --budget; None: none) and --seed checked."""
     from workbench.designer.cells import check_seed, positive_count
 
     game = registry.get(args.game)
     rules = build_rules(game, parse_settings(args.set, "--set"))
-    positive_count("--games", args.games)
+    if count is not None:
+        positive_count(f"--{count}", getattr(args, count))
     check_seed(args.seed)
     return game, rules
 
@@ -251,13 +253,9 @@ def parse_space(items: Sequence[str]) -> dict[str, Any]:
 
 def command_tune(args: argparse.Namespace) -> int:
     """Rule settings ranked by distance to the target bands: write the ranking."""
-    from workbench.designer.cells import check_seed, positive_count
     from workbench.designer.tuning import tune
 
-    game = registry.get(args.game)
-    base = build_rules(game, parse_settings(args.set, "--set"))
-    positive_count("--budget", args.budget)
-    check_seed(args.seed)
+    game, base = _game_and_rules(args, "budget")
     space = parse_space(args.space)
     targets: dict[str, Any] = {}
     for item in args.target:
@@ -308,11 +306,7 @@ def command_exploitability(args: argparse.Namespace) -> int:
 def command_fit(args: argparse.Namespace) -> int:
     """Fit the game's ``fitted`` agent to the rules (or read the fit from the cache): print its
     parameters and, with --out, write them as a table."""
-    from workbench.designer.cells import check_seed
-
-    game = registry.get(args.game)
-    rules = build_rules(game, parse_settings(args.set, "--set"))
-    check_seed(args.seed)
+    game, rules = _game_and_rules(args, None)
     if "fitted" not in game.agents:
         agents = ", ".join(game.agents)
         raise CommandError(f"{args.game} has no fitted agent; its agents: {agents}")

@@ -77,12 +77,11 @@ def run_tasks(
     """``[function(task, report) for task in tasks]``, run on ``executor``; results in task
     order.
 
-    ``executor`` None: one task runs inline, more run in local processes (all cores, at most
-    one per task). ``weights`` (e.g. games per task) size the progress bar, shown on stderr.
-    ``report`` is how a task tells the bar about work done as it goes (``report_progress``):
-    inline or in our own local processes it moves the bar batch by batch; on another executor
-    (a Dask cluster) it is None and the bar moves as each task finishes. On an error or
-    Ctrl-C the tasks not yet started are cancelled, our workers stopped, and the error raised.
+    ``executor`` None: one task runs inline, more in local processes (at most one per task).
+    ``weights`` (e.g. games per task) size the progress bar. A task moves the bar batch by
+    batch through ``report`` (``report_progress``), inline or in our own processes; on another
+    executor ``report`` is None and the bar moves as each task finishes. On an error or Ctrl-C
+    the tasks not yet started are cancelled, our workers stopped, and the error raised.
 
     ``store``: each finished task's result is kept there as it completes (task i as unit
     ``first_unit`` + i), and tasks already kept (by an earlier, interrupted run) are read back
@@ -189,8 +188,8 @@ def run_tasks(
 
 
 def report_progress(report: Any, amount: int) -> None:
-    """Tell ``run_tasks``' progress bar that ``amount`` more games are done (from inside a
-    task; ``report`` is what the task was given, possibly None)."""
+    """Tell ``run_tasks``' progress bar, from inside a task, that ``amount`` more games are
+    done."""
     if report is None:
         return
     if callable(report):
