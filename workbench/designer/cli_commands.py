@@ -180,9 +180,8 @@ def _describe(args: argparse.Namespace, what: str) -> None:
 
 
 def _run(args: argparse.Namespace, run: Callable[..., Result]) -> Result:
-    """``run(executor=..., progress=...)`` on the executor that --workers / --scheduler choose,
-    released afterwards; a command that takes --resume also keeps its finished units in
-    ``units_folder(--out)`` (``store=``, ``resume=``, ``overwrite=``)."""
+    """``run(executor=..., progress=...)`` on the executor --workers / --scheduler choose; a
+    command that takes --resume also keeps its finished units in ``units_folder(--out)``."""
     executor, finish = make_executor(args)
     kept: dict[str, Any] = {}
     if _resumable(args):
@@ -199,8 +198,8 @@ def _resumable(args: argparse.Namespace) -> bool:
 
 
 def _write(args: argparse.Namespace, outputs: Sequence[tuple[pl.DataFrame, Path | None]]) -> int:
-    """Write the frames that have an output path (all or none) and say so; then the run's
-    store of finished units, if it kept one, is removed: its work is done. Exit status 0."""
+    """Write the frames that have an output path (all or none) and say so, then remove the
+    run's store of finished units, if it kept one. Exit status 0."""
     written = [(frame, path) for frame, path in outputs if path is not None]
     write_frames(written)
     for _, path in written:
@@ -304,8 +303,8 @@ def command_exploitability(args: argparse.Namespace) -> int:
 
 
 def command_fit(args: argparse.Namespace) -> int:
-    """Fit the game's ``fitted`` agent to the rules (or read the fit from the cache): print its
-    parameters and, with --out, write them as a table."""
+    """The ``fitted`` agent's fit to the rules: print its parameters, and write them with
+    --out."""
     game, rules = _game_and_rules(args, None)
     if "fitted" not in game.agents:
         agents = ", ".join(game.agents)

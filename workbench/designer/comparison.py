@@ -74,10 +74,11 @@ def compare(
     ``{"destined_bonus": 40}``). ``agents``: one line-up for both (None: ``designer_lineup``).
     One row per metric: n (paired games), each side's value and interval, the difference with
     its paired t interval (a conservative Bonferroni range for the derived spread), the
-    correlation of the paired per-game values; then the game, both rule sets' labels, the
-    line-up, games, seed and what the engine shares between the two runs
-    (``common_randomness``). Pairing keeps every game's metric values until both runs are
-    done: about 8 bytes per metric per game per side (140 MB for a million Rubbish games).
+    correlation of the paired per-game values; then the game, both rule sets' labels
+    (``variant_name`` names what changed), the line-up, games, seed and what the engine shares
+    between the two runs (``common_randomness``). Both runs go to ``executor`` (default: two
+    local processes), and pairing keeps every game's metric values until both are done: about
+    8 bytes per metric per game per side (140 MB for a million Rubbish games).
     """
     game, games, seed = check_run(game, games, seed)
     agents = designer_lineup(game, agents)

@@ -167,24 +167,8 @@ def robust_compare(
             "decide": sorted(decide) if decide is not None else None,
         }  # fmt: skip
         kept = RunStore.open(store, identity, resume=resume, overwrite=overwrite)
-    units = 0  # the store's units, numbered on from one round of tasks to the next
-
-    def run(round_tasks: list[CellTask]) -> list[Any]:
-        nonlocal units
-        results = run_tasks(
-            cell_values,
-            round_tasks,
-            executor=executor,
-            weights=[t.games for t in round_tasks],
-            progress=progress,
-            description=f"robust compare {game.id}",
-            store=kept,
-            first_unit=units,
-        )
-        units += len(round_tasks)
-        return results
-
-    first = run(tasks)
+    runner = _Runner(executor, progress, f"robust compare {game.id}", kept)
+    first = runner.run(tasks)
     sides = [[[first[2 * i][0]], [first[2 * i + 1][0]]] for i in range(len(strengths))]
     totals, look, started = list(counts), 0, time.monotonic()
     while True:
@@ -203,7 +187,7 @@ def robust_compare(
             for side in (0, 1):
                 task = tasks[2 * index + side]
                 more_tasks.append(task._replace(games=size, seed=derive_seed(seed, look)))
-        extra = run(more_tasks)
+        extra = runner.run(more_tasks)
         for position, index in enumerate(extend):
             for side in (0, 1):
                 sides[index][side].append(_shifted(extra[2 * position + side][0], look))
@@ -269,6 +253,23 @@ def _defined(value: Any) -> bool:
 
 def _join(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+class _Runner:
+    """Runs rounds of tasks, numbering their units on from the last round's in the store."""
+
+    def __init__(self, executor, progress, description, store) -> None:
+        self.executor, self.progress, self.description = executor, progress, description
+        self.store, self.next_unit = store, 0
+
+    def run(self, tasks: list[CellTask]) -> list[Any]:
+        results = run_tasks(
+            cell_values, tasks, executor=self.executor, weights=[t.games for t in tasks],
+            progress=self.progress, description=self.description, store=self.store,
+            first_unit=self.next_unit,
+        )  # fmt: skip
+        self.next_unit += len(tasks)
+        return results
 
 
 def _shifted(values: GameValues, look: int) -> GameValues:

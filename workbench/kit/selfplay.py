@@ -20,8 +20,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.checks import flag, instance_or_default, whole_number
-from workbench.kit.batching import use_fast_engine
+from workbench.checks import choice, flag, instance_or_default, whole_number
 from workbench.kit.frames import shares as win_shares_of
 from workbench.kit.lineup import agent_label, seated_agents
 from workbench.kit.policies import (
@@ -39,6 +38,9 @@ from workbench.kit.seeding import SeedLike, generator, seed_sequence
 Frames = tuple[pl.DataFrame | None, ...]
 #: Which frames a run wants: {"rounds": bool, <extra frame>: bool, ...}.
 Wanted = Mapping[str, bool]
+#: How ``simulate`` may play: the batch engine when every agent can ("auto"), always ("fast"),
+#: or the step engine, one ``State.apply`` at a time ("step").
+ENGINES = ("auto", "fast", "step")
 
 
 def standard_streams(
@@ -374,6 +376,19 @@ class SelfPlay:
             for name in self.extra_frames
         ]
         return inspect.Signature(common + extras)
+
+
+def use_fast_engine(
+    engine: str, agents: Sequence[Any], supports_fast: Callable[[Sequence[Any]], bool]
+) -> bool:
+    """Whether ``simulate`` runs the fast engine for ``engine`` and these agents; asking
+    for "fast" with agents that only play step by step is an error naming them."""
+    choice("engine", engine, ENGINES)
+    fast = supports_fast(agents)
+    if engine == "fast" and not fast:
+        slow = sorted({agent_label(a) for a in agents if not supports_fast([a])})
+        raise ValueError(f"engine='fast' needs batch agents; these are step-only: {slow}")
+    return fast and engine != "step"
 
 
 def playing_agent(agent: Any, rules: Any) -> Any:
