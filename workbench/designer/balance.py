@@ -123,9 +123,7 @@ def game_metric_list(game: Game | None) -> tuple[GameMetric, ...]:
                 f"with kind in {METRIC_KINDS}; got {metric!r}"
             )
         if metric.name in common or metric.name.startswith("win_rate_seat_"):
-            raise ValueError(
-                f"{game.id} metrics names {metric.name!r}, a common metric's name"
-            )
+            raise ValueError(f"{game.id} metrics names {metric.name!r}, a common metric's name")
     return listed
 
 
