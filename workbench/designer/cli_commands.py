@@ -35,9 +35,7 @@ def command_games(args: argparse.Namespace) -> int:
     """List the games, or one game's rule fields (with the rulebook's values) and agents."""
     if args.game is None:
         for game in registry.available():
-            game = registry.get(game)
-            summary = (game.__doc__ or "").strip().splitlines()[0]
-            print(f"{game}: {summary}")
+            print(f"{game}: {registry.get(game).summary}")
         return 0
     game = registry.get(args.game)
     rules = game.Rules()
