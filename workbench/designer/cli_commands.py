@@ -4,7 +4,6 @@ check everything, describe the run, run it on the chosen executor, write its tab
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -33,6 +32,8 @@ Result = TypeVar("Result")
 
 def command_games(args: argparse.Namespace) -> int:
     """List the games, or one game's rule fields (with the rulebook's values) and agents."""
+    from workbench.designer.cells import rule_fields
+
     if args.game is None:
         for game in registry.available():
             print(f"{game}: {registry.get(game).summary}")
@@ -40,17 +41,12 @@ def command_games(args: argparse.Namespace) -> int:
     game = registry.get(args.game)
     rules = game.Rules()
     print(f"{args.game} rule fields (the rulebook's value):")
-    for field in dataclasses.fields(rules):
-        if field.init:
-            value = getattr(rules, field.name)
-            shown = repr(value)
-            if len(shown) > 70:
-                shown = shown[:67] + "..."
-            print(f"  {field.name} = {shown}")
+    for name in rule_fields(game):
+        shown = repr(getattr(rules, name))
+        print(f"  {name} = {shown if len(shown) <= 70 else shown[:67] + '...'}")
     print(f"agents: {', '.join(game.agents)}")
-    metrics = game.metrics
-    if metrics:
-        print("its own metrics: " + ", ".join(metric.name for metric in metrics))
+    if game.metrics:
+        print("its own metrics: " + ", ".join(metric.name for metric in game.metrics))
     return 0
 
 
