@@ -188,9 +188,9 @@ def seating_tasks(
         made, problem = resolve_agents(game, rules, lineup)
         if problem:
             problems.append(f"seating {lineup_label(lineup)}: {problem}")
-        agents, label = tuple(made or ()), lineup_label(lineup)
         own_seed = cell_seed(seed, game, rules, lineup)
-        tasks.append(SeatingTask(game, rules, agents, seating, games, own_seed, label))
+        label = lineup_label(lineup)
+        tasks.append(SeatingTask(game, rules, tuple(made or ()), seating, games, own_seed, label))
     if problems:
         raise InvalidCells(problems)
     return tasks
