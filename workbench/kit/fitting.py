@@ -173,13 +173,13 @@ def fit_policy(
             tables = [*opponents, fitting.make_policy(rules, current())]
             units = strategy.ask()
             exploiter_games = fitting.exploiter_games if generation >= generations // 2 else 0
-            shares = np.array([
+            scored = [
                 _objective(selfplay, fitting, rules, fitting.make_policy(rules, to_params(u)),
                            opponents, tables, seed_sequence(seed, generation), exploiter_games)
                 for u in units
-            ])  # fmt: skip
-            played += len(units) * _games_per_objective(fitting, rules, opponents, tables,
-                                                        exploiter_games)  # fmt: skip
+            ]  # fmt: skip
+            shares = np.array([score for score, _ in scored])
+            played += sum(games for _, games in scored)
             strategy.tell(units, list(-shares))  # pycma minimises
             history.append(float(shares.mean()))
             means.append(current())
@@ -355,10 +355,11 @@ def _objective(
     tables: list[Any],
     seed: Any,
     exploiter_games: int = 0,
-) -> float:
+) -> tuple[float, int]:
     """A candidate's mean win share alone against each table, less the exploitation penalty
-    (module docstring; the exploiter plays when ``exploiter_games`` > 0)."""
+    (module docstring; the exploiter plays when ``exploiter_games`` > 0); and the games played."""
     score = share_against(selfplay, rules, candidate, tables, fitting.games, seed)
+    played = rules.players * len(tables) * fitting.games
     if fitting.penalty > 0:
         fair = 1.0 / rules.players
         lones = [(lone, fitting.games) for lone in opponents]
@@ -368,7 +369,8 @@ def _objective(
             share = share_against(selfplay, rules, lone, [candidate], games,
                                    seed_sequence(seed, LONE_STREAM, index))  # fmt: skip
             score -= fitting.penalty * max(0.0, share - fair + fitting.slack)
-    return score
+            played += rules.players * games
+    return score, played
 
 
 def _final_choice(
@@ -386,30 +388,19 @@ def _final_choice(
     finalists = sorted({int(g) for g in np.linspace(generations // 2, generations - 1, count)})
     exploiter_games = fitting.exploiter_games * FINAL_GAMES
     stream = seed_sequence(seed, LONE_STREAM, FINAL_STREAM)
-    objectives = [
+    scored = [
         _objective(selfplay, fitting, rules, fitting.make_policy(rules, means[generation]),
                    opponents, opponents, stream, exploiter_games)
         for generation in finalists
     ]  # fmt: skip
+    objectives = [score for score, _ in scored]
     best = int(np.argmax(objectives))
-    per_finalist = _games_per_objective(fitting, rules, opponents, opponents, exploiter_games)
     details = {
-        "games": len(finalists) * per_finalist,
+        "games": sum(games for _, games in scored),
         "chosen_generation": finalists[best],
         "finalists": {str(g): round(o, 4) for g, o in zip(finalists, objectives, strict=True)},
     }
     return finalists[best], details
-
-
-def _games_per_objective(
-    fitting: Fitting, rules: Any, opponents: list[Any], tables: list[Any], exploiter_games: int
-) -> int:
-    """The games one ``_objective`` call plays."""
-    lone = 0
-    if fitting.penalty > 0:
-        lone = len(opponents) * fitting.games
-        lone += exploiter_games if fitting.exploiter is not None else 0
-    return rules.players * (len(tables) * fitting.games + lone)
 
 
 __all__ = [
