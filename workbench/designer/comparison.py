@@ -41,15 +41,11 @@ COMPARE_SCHEMA = {
     "metric": pl.String,
     "kind": pl.String,
     "n": pl.Int64,
-    "baseline": pl.Float64,
-    "baseline_low": pl.Float64,
-    "baseline_high": pl.Float64,
-    "variant": pl.Float64,
-    "variant_low": pl.Float64,
-    "variant_high": pl.Float64,
-    "difference": pl.Float64,
-    "difference_low": pl.Float64,
-    "difference_high": pl.Float64,
+    **{
+        f"{estimate}{end}": pl.Float64
+        for estimate in ("baseline", "variant", "difference")
+        for end in ("", "_low", "_high")
+    },
     "interval": pl.String,
     "correlation": pl.Float64,
     "source": pl.String,
