@@ -74,7 +74,7 @@ def compare(
     (``variant_name`` names what changed), the line-up, games, seed and what the engine shares
     between the two runs (``common_randomness``). Both runs go to ``executor`` (default: two
     local processes), and pairing keeps every game's metric values until both are done: about
-    8 bytes per metric per game per side (140 MB for a million Rubbish games).
+    8 bytes per metric per game per side (140 MB a side for a million Rubbish games).
     """
     game, games, seed = check_run(game, games, seed)
     agents = designer_lineup(game, agents)
