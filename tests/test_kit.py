@@ -11,7 +11,7 @@ import pytest
 
 from workbench import games as registry
 from workbench.games import going_gone, rubbish
-from workbench.kit.frames import common_game_columns, seat_rows, shares, typed_frame
+from workbench.kit.frames import common_game_columns, shares, typed_frame
 from workbench.kit.game import Game
 from workbench.kit.lineup import DecidesOnView, agent_repr, make_named_agent
 from workbench.kit.seeding import generator, seed_sequence
@@ -79,14 +79,6 @@ def test_frames_built_by_the_kit():
     )  # fmt: skip
     frame = typed_frame(columns, {"game": pl.Int64, "agent": pl.String, "win_share": pl.Float64})
     assert frame.rows() == [(10, "x", 1.0), (10, "y", 0.0), (11, "x", 0.5), (11, "y", 0.5)]
-    rows = seat_rows(
-        ["first", "second"], ["p", "q"], 4, {"game": pl.Int64, "seat": pl.Int8,
-        "agent": pl.String, "name": pl.String}, lambda state: [(state + "0",), (state + "1",)],
-    )  # fmt: skip
-    assert rows.rows() == [
-        (4, 0, "p", "first0"), (4, 1, "q", "first1"), (5, 0, "p", "second0"),
-        (5, 1, "q", "second1"),
-    ]  # fmt: skip
 
 
 def test_agents_are_made_by_name_and_show_their_settings():

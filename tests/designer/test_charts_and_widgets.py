@@ -8,7 +8,7 @@ import pytest
 
 from workbench import SerialExecutor, compare, sweep
 from workbench.designer import designer_dashboard
-from workbench.designer.charts import compare_chart, difference_chart, sweep_chart
+from workbench.designer.charts import compare_chart, sweep_chart
 from workbench.designer.widgets import scalar_fields, suggested_values
 
 
@@ -44,10 +44,6 @@ def test_compare_charts_name_the_variant_and_label_the_intervals(paired):
     assert chart["title"] == "rubbish: destined_bonus=60 vs rulebook"
     layer = chart["spec"]["layer"]
     assert layer[1]["encoding"]["x"]["title"] == "estimate (bar: 95% interval)"
-    difference = difference_chart(paired).to_dict()
-    assert difference["title"] == "rubbish: what destined_bonus=60 changes (vs rulebook)"
-    zero = difference["spec"]["layer"][0]["encoding"]["strokeDash"]
-    assert zero["field"] == "reference"  # the zero line has a legend entry
     with pytest.raises(ValueError, match="unknown metrics"):
         compare_chart(paired, ["nope"])
 

@@ -106,14 +106,12 @@ class MetricInfo:
 
 
 def game_record(game: str | Game | None) -> Game | None:
-    """The game's record from an id or the record itself (None: no game, common metrics
-    only)."""
+    """The game's record (None: no game, common metrics only)."""
     return None if game is None else registry.get(game)
 
 
 def game_metric_list(game: Game | None) -> tuple[GameMetric, ...]:
-    """The game's own metrics (its record's ``metrics``), checked; () for a game that has none
-    yet."""
+    """The game's own metrics, checked; () for none."""
     if game is None:
         return ()
     listed = tuple(game.metrics)
@@ -121,20 +119,18 @@ def game_metric_list(game: Game | None) -> tuple[GameMetric, ...]:
     for metric in listed:
         if not isinstance(metric, GameMetric) or metric.kind not in METRIC_KINDS:
             raise ValueError(
-                f"{_game_id(game)} metrics must hold GameMetric(name, kind, description) "
+                f"{game.id} metrics must hold GameMetric(name, kind, description) "
                 f"with kind in {METRIC_KINDS}; got {metric!r}"
             )
         if metric.name in common or metric.name.startswith("win_rate_seat_"):
-            raise ValueError(
-                f"{_game_id(game)} metrics names {metric.name!r}, a common metric's name"
-            )
+            raise ValueError(f"{game.id} metrics names {metric.name!r}, a common metric's name")
     return listed
 
 
 def metric_catalogue(players: int, game: str | Game | None = None) -> list[MetricInfo]:
     """Every metric the bench reports for a table of ``players`` seats, in report order."""
     game = game_record(game)
-    source = _game_id(game) if game is not None else "common"
+    source = "common" if game is None else game.id
     rows = [MetricInfo(*seat_metric(seat), "common") for seat in range(players)]
     rows.append(MetricInfo(*SPREAD, "common"))
     rows += [MetricInfo(*metric, "common") for metric in COMMON_METRICS]
@@ -148,8 +144,8 @@ def metric_catalogue(players: int, game: str | Game | None = None) -> list[Metri
 @unit_type
 @dataclass(frozen=True)
 class GameValues:
-    """Per-game metric values of one run: ``values[name]`` is a float array over ``games``
-    (sorted game ids), NaN where the metric is undefined for that game."""
+    """Per-game metric values of one run: ``values[name]`` over ``games`` (sorted game ids),
+    NaN where the metric is undefined for that game."""
 
     games: np.ndarray
     players: int
@@ -163,13 +159,21 @@ class GameValues:
         """Count, mean and M2 of every metric over these games."""
         return {name: Moments.of(array) for name, array in self.values.items()}
 
+    @classmethod
+    def concat(cls, parts: Sequence[GameValues]) -> GameValues:
+        """Several parts of one table's games (batches, or looks at it) as one run."""
+        return cls(
+            np.concatenate([part.games for part in parts]),
+            parts[0].players,
+            {name: np.concatenate([p.values[name] for p in parts]) for name in parts[0].values},
+        )
+
 
 def game_values(
     games: pl.DataFrame, rounds: pl.DataFrame | None, game: str | Game | None = None
 ) -> GameValues:
     """Every metric's value for every game of one run (``simulate`` frames of one rule set and
-    line-up); ``game`` adds that game's own metrics. ``rounds`` None: the lead metrics are
-    left out (NaN)."""
+    line-up), ``game``'s own included; without ``rounds`` the lead metrics are NaN."""
     game = game_record(game)
     ids, scores, ranks, shares = seat_table(games)
     count, players = scores.shape
@@ -379,7 +383,7 @@ def _own_values(
 ) -> dict[str, np.ndarray]:
     """The game's own metrics per game, aligned with ``ids``."""
     listed = game_metric_list(game)
-    name = _game_id(game)
+    name = game.id
     frame = game.game_metrics(games, rounds)
     missing = [m.name for m in listed if m.name not in frame.columns]
     if "game" not in frame.columns or missing:
@@ -394,10 +398,6 @@ def _own_values(
         m.name: frame[m.name].cast(pl.Float64).fill_null(np.nan).to_numpy().astype(float)
         for m in listed
     }
-
-
-def _game_id(game: Game | None) -> str:
-    return "common" if game is None else game.id
 
 
 # -- summaries ------------------------------------------------------------------------------
@@ -479,11 +479,8 @@ def balance_metrics(
     game: str | Game | None = None,
     confidence: float = 0.95,
 ) -> pl.DataFrame:
-    """Every balance metric of one run with n and a 95% interval: one row per metric
-    (metric, kind, n, value, low, high, interval, source, description).
-
-    ``games``/``rounds``: a ``simulate`` run's frames; ``game``: its id, for its own metrics.
-    """
+    """Every balance metric of one run (a ``simulate`` run's frames; ``game`` for its own
+    metrics) with n and a 95% interval: one row per metric (``SUMMARY_SCHEMA``)."""
     values = game_values(games, rounds, game)
     catalogue = metric_catalogue(values.players, game)
     return pl.DataFrame(summary_rows(values.moments(), catalogue, confidence), SUMMARY_SCHEMA)

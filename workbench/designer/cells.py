@@ -38,19 +38,10 @@ AGENTS_AXIS = "agents"
 
 
 def designer_lineup(game: Game, agents: Any) -> Any:
-    """``agents``, or when None the designer's default: the game's reference agent (``fitted``:
-    fitted to each rule set, or read from the fit cache, so a finding is judged under play
-    adapted to the rules, not one hand-written agent's habits) in every seat, else None (the
-    game's own default agent)."""
-    if agents is None:
-        return game.reference_agent
-    return agents
-
-
-def get_game(game: Any) -> Game:
-    """The game's record, from its id or the record itself; a clear error naming the known
-    games otherwise. Where a game enters the bench, it is resolved here once."""
-    return registry.get(game)
+    """``agents``, or when None the designer's default: the game's reference agent in every
+    seat (``fitted`` to each rule set, so a finding is judged under play adapted to the rules,
+    not one hand-written agent's habits), else None (the game's own default agent)."""
+    return game.reference_agent if agents is None else agents
 
 
 @lru_cache(maxsize=16)
@@ -65,8 +56,7 @@ def rule_fields(game: Game) -> tuple[str, ...]:
 
 
 def positive_count(name: str, value: Any) -> int:
-    """``value`` as an int >= 1 (games, workers): the shared whole-number policy of
-    ``workbench.checks`` (numpy integers accepted; bools, floats and strings refused)."""
+    """``value`` as an int >= 1 (numpy integers accepted; bools, floats and strings refused)."""
     return whole_number(name, value, low=1)
 
 
@@ -79,9 +69,9 @@ def check_seed(seed: Any) -> int:
 
 
 def check_run(game: Any, games: Any, seed: Any) -> tuple[Game, int, int]:
-    """What every run of the bench checks first: (the game's record, ``games`` as a count
-    >= 1, ``seed`` as a non-negative int)."""
-    return get_game(game), positive_count("games", games), check_seed(seed)
+    """What every run of the bench checks first: (the game's record, ``games`` >= 1, ``seed``).
+    Where a game enters the bench, it is resolved here once."""
+    return registry.get(game), positive_count("games", games), check_seed(seed)
 
 
 def plain(value: Any) -> Any:
@@ -116,8 +106,7 @@ def check_fields(game: Game, names: Sequence[str], what: str = "rule field") -> 
 
 
 def build_rules(game: Game, base: Any, changes: Mapping[str, Any]) -> tuple[Any, str]:
-    """(rules, problem): ``base`` with ``changes`` applied by ``dataclasses.replace``, or None
-    and the ``Rules``' own error message."""
+    """(``base`` with ``changes`` applied, '') or (None, the ``Rules``' own error message)."""
     try:
         return dataclasses.replace(base, **{k: plain(v) for k, v in changes.items()}), ""
     except (ValueError, TypeError) as exc:
@@ -136,6 +125,29 @@ def check_base_rules(game: Game, rules: Any, name: str = "base_rules") -> Any:
     return rules
 
 
+def resolve_rules(game: Game, rules: Any, base: Any, name: str) -> tuple[Any, list[str]]:
+    """(rules, problems) for rules given as Rules, None (``base``) or a mapping of changes to
+    ``base``."""
+    if rules is None:
+        return base, []
+    if isinstance(rules, Mapping):
+        unknown = check_fields(game, list(rules))
+        if unknown:
+            return None, [f"{name}: {problem}" for problem in unknown]
+        built, problem = build_rules(game, base, rules)
+        return built, [f"{name}: {problem}"] if problem else []
+    return check_base_rules(game, rules, name), []
+
+
+def baseline_and_variant(game: Game, baseline: Any, variant: Any) -> tuple[Any, Any, list[str]]:
+    """(baseline, variant, problems): the baseline as ``resolve_rules`` reads it against the
+    rulebook's, the variant against the baseline (the rulebook's where the baseline is bad)."""
+    rulebook = game.Rules()
+    base, problems = resolve_rules(game, baseline, rulebook, "baseline")
+    changed, more = resolve_rules(game, variant, rulebook if base is None else base, "variant")
+    return base, changed, problems + more
+
+
 def lineup_label(agents: Any) -> str:
     """The line-up as given, as short text for tables and titles ('default' for None)."""
     if agents is None:
@@ -146,8 +158,7 @@ def lineup_label(agents: Any) -> str:
 
 
 def lineup_key(agents: Any, players: int) -> str:
-    """The line-up seat by seat ('default' for None), so that 'heuristic' and four times
-    'heuristic' name the same cell."""
+    """The line-up seat by seat, so that 'heuristic' and four times 'heuristic' are one cell."""
     if agents is not None and (isinstance(agents, str) or not isinstance(agents, Sequence)):
         agents = [agents] * players
     return lineup_label(agents)
@@ -162,10 +173,9 @@ def resolve_agents(
 ) -> tuple[list[Any] | None, str]:
     """(one agent per seat, '') for a valid line-up, made once here so that workers need not
     make them again (an equilibrium agent solves the game when made, a fitted agent fits to
-    ``rules``, with a progress bar when ``progress``, or reads its fit from the cache);
-    (None, problem) for a wrong length, an unknown name, or an agent its ``make_agent``
-    rejects for these rules. ``agents`` None stays None: the game's default agent, made where
-    the cell runs (the designer's functions turn None into ``designer_lineup`` first)."""
+    ``rules`` or reads its fit from the cache); (None, problem) for a wrong length, an unknown
+    name, or an agent these rules refuse. None stays None: the game's default agent, made
+    where the cell runs."""
     if agents is None:
         return None, ""
     try:
@@ -179,8 +189,8 @@ def resolve_agents(
         )
     except (ValueError, TypeError) as exc:
         return None, str(exc)
-    for agent in made:  # a fitted agent fits to (or loads its fit for) these rules here, once,
-        if hasattr(agent, "policy_for"):  # and the fit travels with the agent to the workers
+    for agent in made:  # the fit travels with the agent to the workers
+        if hasattr(agent, "policy_for"):
             agent.policy_for(rules, progress=progress)
     return made, ""
 
@@ -227,8 +237,8 @@ class InvalidCells(ValueError):
 
 
 class CellTask(NamedTuple):
-    """What a worker needs to run one cell: the rules, the agents (one per seat, already made;
-    None for the game's default), games and the cell's seed."""
+    """What a worker needs to run one cell (``agents``: made, one per seat; None for the
+    game's default)."""
 
     game: Game
     rules: Any
@@ -239,8 +249,8 @@ class CellTask(NamedTuple):
 
 @unit_type
 class CellSummary(NamedTuple):
-    """A cell's metrics, combined over its batches: moments per metric, the table size and
-    the line-up's labels as the game's frames name them."""
+    """A cell's moments per metric, its table size and the line-up's labels as its frames
+    name them."""
 
     moments: dict[str, Moments]
     players: int
@@ -260,8 +270,7 @@ def _lineup(games_frame: Any) -> tuple[str, ...]:
 
 
 def summarise_cell(task: CellTask, report: Any = None) -> CellSummary:
-    """Run one cell batch by batch, keeping only each metric's moments (bounded memory);
-    ``report`` hears of each batch (``executors.report_progress``)."""
+    """Run one cell batch by batch, keeping only each metric's moments (bounded memory)."""
     game, batches = _batches(task)
     totals: dict[str, Moments] = {}
     players, lineup = 0, ()
@@ -284,11 +293,7 @@ def cell_values(task: CellTask, report: Any = None) -> tuple[GameValues, tuple[s
         parts.append(game_values(games_frame, rounds_frame, game))
         lineup = lineup or _lineup(games_frame)
         report_progress(report, parts[-1].games.size)
-    values = {
-        name: np.concatenate([part.values[name] for part in parts]) for name in parts[0].values
-    }
-    ids = np.concatenate([part.games for part in parts])
-    return GameValues(ids, parts[0].players, values), lineup
+    return GameValues.concat(parts), lineup
 
 
 __all__ = [
@@ -296,6 +301,7 @@ __all__ = [
     "CellSummary",
     "CellTask",
     "InvalidCells",
+    "baseline_and_variant",
     "build_rules",
     "cell_seed",
     "cell_values",
@@ -306,12 +312,12 @@ __all__ = [
     "check_run",
     "check_seed",
     "designer_lineup",
-    "get_game",
     "lineup_key",
     "lineup_label",
     "plain",
     "positive_count",
     "resolve_agents",
+    "resolve_rules",
     "rule_fields",
     "rules_label",
     "summarise_cell",

@@ -6,7 +6,6 @@ a bar and named in the axis title or subtitle; the variant is named in every tit
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import altair as alt
 import polars as pl
@@ -20,15 +19,6 @@ SIDE_COLOURS = {"baseline": "#7f7f7f", "variant": "#1f77b4"}
 def _json_safe(frame: pl.DataFrame) -> pl.DataFrame:
     """NaN (an undefined estimate) as null, which JSON and so Vega-Lite can hold."""
     return frame.with_columns(pl.col(pl.Float64, pl.Float32).fill_nan(None))
-
-
-def _compare_frame(
-    frame: pl.DataFrame, columns: list[str], metrics: Sequence[str] | None, what: str
-) -> tuple[list[str], dict[str, Any]]:
-    """Check a ``compare`` frame for ``what``: (the metrics to draw, the first row, which names
-    the game and both rule sets)."""
-    check_frame(frame, ["metric", *columns, "baseline_name", "variant_name", "game"], what)
-    return _pick_metrics(frame, metrics, what), frame.row(0, named=True)
 
 
 def _pick_metrics(frame: pl.DataFrame, metrics: Sequence[str] | None, what: str) -> list[str]:
@@ -63,8 +53,10 @@ def compare_chart(
     """Baseline and variant side by side, one panel per metric (each on its own scale): the
     estimate as a point, its 95% interval as a bar (a ``compare`` frame)."""
     columns = [f"{side}{end}" for side in ("baseline", "variant") for end in ("", "_low", "_high")]
-    chosen, first = _compare_frame(frame, columns, metrics, "compare_chart")
-    names = {"baseline": first["baseline_name"], "variant": first["variant_name"]}
+    needed = ["metric", *columns, "baseline_name", "variant_name", "game"]
+    check_frame(frame, needed, "compare_chart")
+    chosen, first = _pick_metrics(frame, metrics, "compare_chart"), frame.row(0, named=True)
+    names = {side: first[f"{side}_name"] for side in ("baseline", "variant")}
     long = _json_safe(
         pl.concat(
             [
@@ -101,45 +93,6 @@ def compare_chart(
     bars = base.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q")
     heading = title or f"{first['game']}: {names['variant']} vs {names['baseline']}"
     layers = alt.layer(bars, points, data=long).properties(width=WIDTH - 120, height=34)
-    return _by_metric(layers, chosen, heading)
-
-
-def difference_chart(
-    frame: pl.DataFrame, metrics: Sequence[str] | None = None, *, title: str | None = None
-) -> alt.FacetChart:
-    """Variant minus baseline per metric with its 95% interval, beside a labelled zero line
-    (a ``compare`` frame); each metric on its own scale."""
-    columns = ["difference", "difference_low", "difference_high"]
-    chosen, first = _compare_frame(frame, columns, metrics, "difference_chart")
-    data = _json_safe(frame.filter(pl.col("metric").is_in(chosen))).with_columns(
-        reference=pl.lit("no difference (0)"), zero=pl.lit(0.0)
-    )
-    base = alt.Chart()
-    zero = base.mark_rule(color="gray").encode(
-        x="zero:Q",
-        strokeDash=alt.StrokeDash(
-            "reference:N", title=None, legend=alt.Legend(orient="bottom", symbolDash=[4, 3])
-        ),
-    )
-    points = base.mark_point(filled=True, size=70, color=SIDE_COLOURS["variant"]).encode(
-        x=alt.X(
-            "difference:Q",
-            title="variant − baseline (bar: 95% interval)",
-            axis=alt.Axis(tickCount=5),
-        ),
-        tooltip=[
-            "metric:N",
-            *interval_tooltip("difference", "difference_low", "difference_high"),
-            "interval:N",
-        ],
-    )
-    bars = base.mark_rule(strokeWidth=2, color=SIDE_COLOURS["variant"]).encode(
-        x="difference_low:Q", x2="difference_high:Q"
-    )
-    heading = title or (
-        f"{first['game']}: what {first['variant_name']} changes (vs {first['baseline_name']})"
-    )
-    layers = alt.layer(zero, bars, points, data=data).properties(width=WIDTH - 120, height=24)
     return _by_metric(layers, chosen, heading)
 
 
@@ -400,7 +353,6 @@ def _band_text(low: float | None, high: float | None) -> str:
 
 __all__ = [
     "compare_chart",
-    "difference_chart",
     "ladder_chart",
     "robust_chart",
     "sweep_chart",

@@ -44,24 +44,10 @@ rule values, tune rules toward target bands, fit the fitted agent to a rule set,
 far a table of agents can be exploited, or run a tournament or a strength ladder between
 agents.
 Every command writes a table (parquet or CSV, by the output's extension), shows progress on
-stderr and checks all of its input before it starts.
+stderr and checks all of its input before it starts. Run `python -m workbench COMMAND --help`
+for each command's options.
 
-examples:
-  python -m workbench games                     # the games, their rule fields and agents
-  python -m workbench games rubbish
-  python -m workbench simulate rubbish --agents heuristic,random,random,random \\
-      --games 100000 --seed 1 --out games.parquet --rounds-out rounds.parquet
-  python -m workbench compare rubbish --variant destined_bonus=40 --agents heuristic \\
-      --games 100000 --seed 1 --out bonus40.csv
-  python -m workbench sweep rubbish --grid destined_bonus=10,20,30,40 \\
-      --lineup heuristic --lineup heuristic,random,random,random \\
-      --games 100000 --seed 1 --out bonus.parquet
-  python -m workbench tune rubbish --space destined_bonus=10:60 --space starting_fame=20,30,40 \\
-      --target winner_cheapskate_rate=0.02:0.08 --budget 200000 --out tuned.csv
-  python -m workbench tournament shared_budget --entrants coverage,random,equilibrium \\
-      --games 2000 --seed 1 --out standings.csv --pairwise-out pairwise.csv
-
-Run `python -m workbench COMMAND --help` for each command's options.
+examples (one per command):
 """
 
 
@@ -152,6 +138,12 @@ RESUME = option(
     "it completes, and only the rest are run (the same command, game, rules, line-ups, games "
     "and seed are required); without it an existing OUT.units/ is refused unless --overwrite",
 )
+VARIANT = repeated(
+    "--variant",
+    "FIELD=VALUE",
+    "what the variant changes from the baseline; repeat for several fields",
+    required=True,
+)
 #: What every run takes after its game, rules and line-up; and where it runs.
 RUN = (GAMES, SEED, OVERWRITE, QUIET)
 EXECUTOR = (WORKERS, SCHEDULER)
@@ -202,12 +194,7 @@ COMMANDS = (
             rules_option("a rule field of the baseline (default: the rulebook)"),
             AGENTS,
             *RUN,
-            repeated(
-                "--variant",
-                "FIELD=VALUE",
-                "what the variant changes from the baseline; repeat for several fields",
-                required=True,
-            ),
+            VARIANT,
             *EXECUTOR,
             out_option("--out", "the comparison (.parquet/.csv)", required=True),
         ),
@@ -227,12 +214,7 @@ COMMANDS = (
             rules_option("a rule field of the baseline (default: the rulebook)"),
             *RUN,
             RESUME,
-            repeated(
-                "--variant",
-                "FIELD=VALUE",
-                "what the variant changes from the baseline; repeat for several fields",
-                required=True,
-            ),
+            VARIANT,
             repeated(
                 "--strength",
                 "LINEUP",
@@ -404,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The parser of every command in ``COMMANDS``; each parse names the command's ``run``."""
     parser = argparse.ArgumentParser(
         prog="python -m workbench",
-        description=MAIN_HELP,
+        description=MAIN_HELP + "".join(f"  {command.example}\n" for command in COMMANDS),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -4,7 +4,6 @@ check everything, describe the run, run it on the chosen executor, write its tab
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -33,26 +32,21 @@ Result = TypeVar("Result")
 
 def command_games(args: argparse.Namespace) -> int:
     """List the games, or one game's rule fields (with the rulebook's values) and agents."""
+    from workbench.designer.cells import rule_fields
+
     if args.game is None:
         for game in registry.available():
-            game = registry.get(game)
-            summary = (game.__doc__ or "").strip().splitlines()[0]
-            print(f"{game}: {summary}")
+            print(f"{game}: {registry.get(game).summary}")
         return 0
     game = registry.get(args.game)
     rules = game.Rules()
     print(f"{args.game} rule fields (the rulebook's value):")
-    for field in dataclasses.fields(rules):
-        if field.init:
-            value = getattr(rules, field.name)
-            shown = repr(value)
-            if len(shown) > 70:
-                shown = shown[:67] + "..."
-            print(f"  {field.name} = {shown}")
+    for name in rule_fields(game):
+        shown = repr(getattr(rules, name))
+        print(f"  {name} = {shown if len(shown) <= 70 else shown[:67] + '...'}")
     print(f"agents: {', '.join(game.agents)}")
-    metrics = game.metrics
-    if metrics:
-        print("its own metrics: " + ", ".join(metric.name for metric in metrics))
+    if game.metrics:
+        print("its own metrics: " + ", ".join(metric.name for metric in game.metrics))
     return 0
 
 
@@ -161,13 +155,15 @@ def command_ladder(args: argparse.Namespace) -> int:
     return _write(args, outputs)
 
 
-def _game_and_rules(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The game's record and its rules with --set applied; --games and --seed checked."""
+def _game_and_rules(args: argparse.Namespace, count: str | None = "games") -> tuple[Any, Any]:
+    """The game's record and its rules with --set applied; the ``count`` option (--games,
+    --budget; None: none) and --seed checked."""
     from workbench.designer.cells import check_seed, positive_count
 
     game = registry.get(args.game)
     rules = build_rules(game, parse_settings(args.set, "--set"))
-    positive_count("--games", args.games)
+    if count is not None:
+        positive_count(f"--{count}", getattr(args, count))
     check_seed(args.seed)
     return game, rules
 
@@ -178,9 +174,8 @@ def _describe(args: argparse.Namespace, what: str) -> None:
 
 
 def _run(args: argparse.Namespace, run: Callable[..., Result]) -> Result:
-    """``run(executor=..., progress=...)`` on the executor that --workers / --scheduler choose,
-    released afterwards; a command that takes --resume also keeps its finished units in
-    ``units_folder(--out)`` (``store=``, ``resume=``, ``overwrite=``)."""
+    """``run(executor=..., progress=...)`` on the executor --workers / --scheduler choose; a
+    command that takes --resume also keeps its finished units in ``units_folder(--out)``."""
     executor, finish = make_executor(args)
     kept: dict[str, Any] = {}
     if _resumable(args):
@@ -197,8 +192,8 @@ def _resumable(args: argparse.Namespace) -> bool:
 
 
 def _write(args: argparse.Namespace, outputs: Sequence[tuple[pl.DataFrame, Path | None]]) -> int:
-    """Write the frames that have an output path (all or none) and say so; then the run's
-    store of finished units, if it kept one, is removed: its work is done. Exit status 0."""
+    """Write the frames that have an output path (all or none) and say so, then remove the
+    run's store of finished units, if it kept one. Exit status 0."""
     written = [(frame, path) for frame, path in outputs if path is not None]
     write_frames(written)
     for _, path in written:
@@ -251,13 +246,9 @@ def parse_space(items: Sequence[str]) -> dict[str, Any]:
 
 def command_tune(args: argparse.Namespace) -> int:
     """Rule settings ranked by distance to the target bands: write the ranking."""
-    from workbench.designer.cells import check_seed, positive_count
     from workbench.designer.tuning import tune
 
-    game = registry.get(args.game)
-    base = build_rules(game, parse_settings(args.set, "--set"))
-    positive_count("--budget", args.budget)
-    check_seed(args.seed)
+    game, base = _game_and_rules(args, "budget")
     space = parse_space(args.space)
     targets: dict[str, Any] = {}
     for item in args.target:
@@ -306,13 +297,9 @@ def command_exploitability(args: argparse.Namespace) -> int:
 
 
 def command_fit(args: argparse.Namespace) -> int:
-    """Fit the game's ``fitted`` agent to the rules (or read the fit from the cache): print its
-    parameters and, with --out, write them as a table."""
-    from workbench.designer.cells import check_seed
-
-    game = registry.get(args.game)
-    rules = build_rules(game, parse_settings(args.set, "--set"))
-    check_seed(args.seed)
+    """The ``fitted`` agent's fit to the rules: print its parameters, and write them with
+    --out."""
+    game, rules = _game_and_rules(args, None)
     if "fitted" not in game.agents:
         agents = ", ".join(game.agents)
         raise CommandError(f"{args.game} has no fitted agent; its agents: {agents}")

@@ -138,8 +138,8 @@ def check_outputs(paths: Sequence[Path | None], overwrite: bool) -> list[Path]:
 
 
 def csv_ready(frame: pl.DataFrame) -> pl.DataFrame:
-    """``frame`` with every nested column (a list, such as a whole collection value chart) as
-    the Python literal a command line takes back: ``(2, 6, 12)``. CSV holds no nested data."""
+    """``frame`` with every nested column (a list) as the Python literal a command line takes
+    back, ``(2, 6, 12)``: CSV holds no nested data."""
     nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
     return frame.with_columns(
         pl.Series(name, [_literal(value) for value in frame[name].to_list()], dtype=pl.String)
@@ -155,7 +155,7 @@ def _literal(value: Any) -> str | None:
 
 def write_frames(outputs: Sequence[tuple[pl.DataFrame, Path]]) -> None:
     """Write every frame to a temporary file beside its output, then rename them all into
-    place; on any failure (or Ctrl-C) the temporary files are removed and nothing is left."""
+    place; on any failure (or Ctrl-C) nothing is left."""
     temporary: list[Path] = []
     try:
         for frame, path in outputs:

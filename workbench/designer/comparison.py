@@ -12,7 +12,6 @@ on the per-game differences is valid either way; shared randomness only makes it
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from concurrent.futures import Executor
 from typing import Any
 
@@ -23,10 +22,8 @@ from workbench.designer.balance import metric_catalogue, spread_summary, summary
 from workbench.designer.cells import (
     CellTask,
     InvalidCells,
-    build_rules,
+    baseline_and_variant,
     cell_values,
-    check_base_rules,
-    check_fields,
     check_run,
     designer_lineup,
     lineup_label,
@@ -44,34 +41,16 @@ COMPARE_SCHEMA = {
     "metric": pl.String,
     "kind": pl.String,
     "n": pl.Int64,
-    "baseline": pl.Float64,
-    "baseline_low": pl.Float64,
-    "baseline_high": pl.Float64,
-    "variant": pl.Float64,
-    "variant_low": pl.Float64,
-    "variant_high": pl.Float64,
-    "difference": pl.Float64,
-    "difference_low": pl.Float64,
-    "difference_high": pl.Float64,
+    **{
+        f"{estimate}{end}": pl.Float64
+        for estimate in ("baseline", "variant", "difference")
+        for end in ("", "_low", "_high")
+    },
     "interval": pl.String,
     "correlation": pl.Float64,
     "source": pl.String,
     "description": pl.String,
 }
-
-
-def resolve_rules(game: Any, rules: Any, base: Any, name: str) -> tuple[Any, list[str]]:
-    """(rules, problems) for rules given as Rules, None (``base``) or a mapping of changes to
-    ``base``."""
-    if rules is None:
-        return base, []
-    if isinstance(rules, Mapping):
-        unknown = check_fields(game, list(rules))
-        if unknown:
-            return None, [f"{name}: {problem}" for problem in unknown]
-        built, problem = build_rules(game, base, rules)
-        return built, [f"{name}: {problem}"] if problem else []
-    return check_base_rules(game, rules, name), []
 
 
 def compare(
@@ -88,15 +67,14 @@ def compare(
 
     ``baseline``: the game's Rules, a mapping of changes to the rulebook's, or None (the
     rulebook's). ``variant``: Rules, or a mapping of changes to the baseline (e.g.
-    ``{"destined_bonus": 40}``). ``agents``: one line-up for both (None: ``fitted``
-    in every seat, fitted to each side's rules, where the game has it; else the game's default).
+    ``{"destined_bonus": 40}``). ``agents``: one line-up for both (None: ``designer_lineup``).
     One row per metric: n (paired games), each side's value and interval, the difference with
     its paired t interval (a conservative Bonferroni range for the derived spread), the
     correlation of the paired per-game values; then the game, both rule sets' labels
     (``variant_name`` names what changed), the line-up, games, seed and what the engine shares
     between the two runs (``common_randomness``). Both runs go to ``executor`` (default: two
-    local processes). Pairing keeps every game's metric values until both runs are done: about
-    8 bytes per metric per game per side (140 MB per side for a million Rubbish games).
+    local processes), and pairing keeps every game's metric values until both are done: about
+    8 bytes per metric per game per side (140 MB a side for a million Rubbish games).
     """
     game, games, seed = check_run(game, games, seed)
     agents = designer_lineup(game, agents)
@@ -105,11 +83,7 @@ def compare(
             "variant is missing: give the variant's Rules or its changes, e.g. "
             "{'destined_bonus': 40}"
         )
-    rulebook = game.Rules()
-    base, problems = resolve_rules(game, baseline, rulebook, "baseline")
-    reference = base if base is not None else rulebook
-    changed, more = resolve_rules(game, variant, reference, "variant")
-    problems += more
+    base, changed, problems = baseline_and_variant(game, baseline, variant)
     tasks = []
     for name, rules in (("baseline", base), ("variant", changed)):
         made, problem = (

@@ -72,20 +72,20 @@ def run_tasks(
     progress: bool = True,
     description: str = "cells",
     store: RunStore | None = None,
+    first_unit: int = 0,
 ) -> list[Result]:
     """``[function(task, report) for task in tasks]``, run on ``executor``; results in task
     order.
 
-    ``executor`` None: one task runs inline, more run in local processes (all cores, at most
-    one per task). ``weights`` (e.g. games per task) size the progress bar, shown on stderr.
-    ``report`` is how a task tells the bar about work done as it goes (``report_progress``):
-    inline or in our own local processes it moves the bar batch by batch; on another executor
-    (a Dask cluster) it is None and the bar moves as each task finishes. On an error or
-    Ctrl-C the tasks not yet started are cancelled, our workers stopped, and the error raised.
+    ``executor`` None: one task runs inline, more in local processes (at most one per task).
+    ``weights`` (e.g. games per task) size the progress bar. A task moves the bar batch by
+    batch through ``report`` (``report_progress``), inline or in our own processes; on another
+    executor ``report`` is None and the bar moves as each task finishes. On an error or Ctrl-C
+    the tasks not yet started are cancelled, our workers stopped, and the error raised.
 
-    ``store``: each finished task's result is kept there as it completes, and tasks already
-    kept (by an earlier, interrupted run) are read back instead of run again; the progress bar
-    counts them as done from the start.
+    ``store``: each finished task's result is kept there as it completes (task i as unit
+    ``first_unit`` + i), and tasks already kept (by an earlier, interrupted run) are read back
+    instead of run again; the progress bar counts them as done from the start.
     """
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(
@@ -98,13 +98,14 @@ def run_tasks(
     if store is not None:
         to_run = []
         for index in range(len(tasks)):
-            found, results[index] = store.load(index)
+            found, results[index] = store.load(first_unit + index)
             if not found:
                 to_run.append(index)
         kept = len(tasks) - len(to_run)
         description += f" ({kept} of {len(tasks)} units from the store)" if kept else ""
-        if store.recomputed:
-            description += f" ({len(store.recomputed)} damaged units run again)"
+        damaged = sum(unit >= first_unit for unit in store.recomputed)
+        if damaged:
+            description += f" ({damaged} damaged units run again)"
     owned = None
     if executor is None:
         if len(to_run) <= 1:
@@ -141,7 +142,7 @@ def run_tasks(
                 "'__main__':`; or run in this process with executor=SerialExecutor()"
             ) from exc
         if store is not None:
-            store.save(index, results[index])
+            store.save(first_unit + index, results[index])
         if report is None:
             bar.update(weights[index])
         units_done[0] += 1
@@ -187,8 +188,8 @@ def run_tasks(
 
 
 def report_progress(report: Any, amount: int) -> None:
-    """Tell ``run_tasks``' progress bar that ``amount`` more games are done (from inside a
-    task; ``report`` is what the task was given, possibly None)."""
+    """Tell ``run_tasks``' progress bar, from inside a task, that ``amount`` more games are
+    done."""
     if report is None:
         return
     if callable(report):

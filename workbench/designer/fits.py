@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.designer.cells import check_base_rules, check_seed, get_game
+from workbench import games as registry
+from workbench.designer.cells import check_base_rules, check_seed
 from workbench.kit.fits import Fit
 from workbench.kit.game import Game
 
 
 def fit(game: str | Game, rules: Any = None, *, seed: int = 0, progress: bool = True) -> Fit:
-    """The game's ``fitted`` policy fitted to ``rules`` (None: the rulebook's) by self-play:
-    read from the fit cache (the rulebook's fit ships with the workbench) or fitted now, with
-    a progress bar, and cached. The result's ``params`` are the policy's parameters by name."""
-    game = get_game(game)
+    """The game's ``fitted`` policy fitted to ``rules`` (None: the rulebook's) by self-play,
+    read from the fit cache or fitted now and cached; ``params``: its parameters by name."""
+    game = registry.get(game)
     rules = check_base_rules(game, rules, "rules")
     return game.fit(rules, seed=check_seed(seed), progress=progress)
 

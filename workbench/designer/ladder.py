@@ -44,8 +44,8 @@ RIDGE = 1e-3
 
 
 class Ladder(NamedTuple):
-    """The ladder's tables (module docstring): ``ratings`` (one row per agent, best first),
-    ``matches`` (challenger × table) and ``best_response`` (one row per table agent)."""
+    """The ladder's tables (module docstring): ``ratings`` (best first), ``matches``
+    (challenger × table) and ``best_response`` (one row per table agent)."""
 
     ratings: pl.DataFrame
     matches: pl.DataFrame
@@ -63,13 +63,11 @@ def ladder(
     store: StorePath = None, resume: bool = False, overwrite: bool = False,
     exploitability: bool | Sequence[str] = False,
 ) -> Ladder:
-    """Every agent of ``agents`` (names or agents; None: all of the game's ``AGENTS``, slow
-    ones included) alone against a table of every other, ``games`` games in each seat; see the
-    module docstring. ``store``/``resume``/``overwrite`` keep finished seatings as ``sweep``
-    does. ``exploitability``: the ratings gain each agent's exploitability, the largest gain of
-    any family of challengers (True: every family; or the families named) alone against its
-    table (``workbench.designer.exploitability`` at its default budget, seed ``seed``; as slow
-    as the agent's table and the families play)."""
+    """Every agent of ``agents`` (names or agents; None: all of the game's, slow ones included)
+    alone against a table of every other, ``games`` games in each seat (module docstring).
+    ``store``/``resume``/``overwrite`` as for ``sweep``. ``exploitability``: the ratings gain
+    each agent's exploitability (True: against every family of challengers; or the families
+    named), measured by ``workbench.designer.exploitability`` at its default budget."""
     game, games, seed = check_run(game, games, seed)
     rules = check_base_rules(game, rules, "rules")
     everyone = list(game.agents) if agents is None else agents
@@ -175,8 +173,8 @@ def fit_ratings(
     matches: dict[tuple[int, int], Moments],
     confidence: float = 0.95,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(ratings, low, high) of the Luce model fitted to the matches' win rates (module
-    docstring): centred maximum-likelihood ratings with Wald intervals."""
+    """(ratings, low, high) of the Luce model (module docstring): centred maximum-likelihood
+    ratings with Wald intervals."""
     offset = math.log(players - 1)
     pairs = list(matches)
     a = np.array([p[0] for p in pairs])

@@ -39,6 +39,7 @@ from workbench.designer.balance import GameValues, metric_catalogue
 from workbench.designer.cells import (
     CellTask,
     InvalidCells,
+    baseline_and_variant,
     cell_values,
     check_run,
     lineup_label,
@@ -46,7 +47,7 @@ from workbench.designer.cells import (
     resolve_agents,
     rules_label,
 )
-from workbench.designer.comparison import paired_summary, resolve_rules
+from workbench.designer.comparison import paired_summary
 from workbench.designer.executors import run_tasks
 from workbench.findings import VERDICT_KINDS, interval, number, verdict_kind
 from workbench.kit.game import Game
@@ -98,40 +99,32 @@ def robust_compare(
 ) -> pl.DataFrame:
     """Variant minus baseline for every metric under each strength of play, with a verdict.
 
-    ``baseline``/``variant`` as for ``compare``. ``strengths``: line-ups, each one agent name
-    for every seat or one per seat (default: the game's default hand-written agent, "fitted"
-    and "search", those the game has). ``games`` per strength, except where
-    ``games_by_strength`` says otherwise (search by default starts with 2.5%, at least 50).
+    ``baseline``/``variant`` as for ``compare``. ``strengths``: line-ups (default: the game's
+    default agent, "fitted" and "search", those it has). ``games`` per strength, except where
+    ``games_by_strength`` says otherwise (search starts with 2.5%, at least 50).
 
     **Playing until decided.** A strength whose budget (``budget_by_strength``, in games;
-    default: search, 4 times its first games, at most ``games``) exceeds its first games is
-    played sequentially: while a metric of ``decide`` (default: every metric) is "unclear
-    under" it, it plays as many games again (doubling its total, the last step cut to the
-    budget), on seeds of its own, until the verdict is decided or the budget is spent. The
-    default stop is in games, so a run is reproducible; ``seconds`` adds an opt-in wall-clock
-    budget for the extra games (a step once started finishes; runs then differ by machine).
-    Looking again after each step would inflate the chance of a false "decided"; to correct
-    for it, a sequential strength's intervals are Bonferroni intervals over its planned looks
-    (confidence 1 - (1 - ``confidence``) / looks, in column ``confidence``), so the chance
-    of any false exclusion of 0 over all its looks stays within 1 - ``confidence``.
+    default: search, 4 times its first games, at most ``games``) exceeds its first games
+    doubles its games, on seeds of its own, while a metric of ``decide`` (default: all) is
+    "unclear under" it, until the verdict is decided or the budget spent. ``seconds`` adds an
+    opt-in wall-clock budget for the extra games (runs then differ by machine). To keep the
+    chance of any false exclusion of 0 over all its looks within 1 - ``confidence``, such a
+    strength's intervals are Bonferroni intervals over its planned looks (column
+    ``confidence``).
 
-    ``margin``: an equivalence margin δ (one number, or metric -> δ): a metric with no
-    interval excluding 0 and every interval within ±δ gets "no effect beyond ±δ".
+    ``margin``: an equivalence margin δ (one number, or metric -> δ) for "no effect beyond ±δ".
 
     One row per metric x strength: ``n`` (paired games), each side's value, ``diff`` with its
-    paired ``low``-``high`` interval at ``confidence`` (see above), the metric's ``verdict``
-    (module docstring), ``games_to_decide`` for a strength that leaves a verdict unclear (the
-    games its interval would likely need to exclude 0, with probability POWER, if its effect
-    were the smallest measured under the other strengths: an estimate from its standard error,
-    normal approximation), and ``effects_differ``: the pairs of strengths whose effects differ
-    measurably, each with an interval on the difference of effects. Those intervals pair the
-    strengths' games by game index and seed: every strength plays game g from the same seed,
-    so the covariance of two strengths' per-game effects over the games both played enters the
-    standard error (paired where the engines deal game g alike, close to independent where
-    they do not); t intervals with min(n) - 1 degrees of freedom, Bonferroni-adjusted over the
-    pairs (and the looks of a sequential strength). Not computed for derived metrics (the
-    seat-rate spread), which have no per-game values. ``store``/``resume``/``overwrite`` keep
-    finished runs as for ``sweep`` (the extra games of a sequential strength included).
+    paired ``low``-``high`` interval, the metric's ``verdict`` (module docstring),
+    ``games_to_decide`` for a strength that leaves a verdict unclear (the games its interval
+    would need to exclude 0 with probability POWER, were its effect the smallest measured under
+    the other strengths: a normal approximation from its standard error), and
+    ``effects_differ``: the pairs of strengths whose effects differ measurably, with an
+    interval on the difference. Every strength plays game g from the same seed, so those
+    intervals count the covariance of the two strengths' per-game effects; t intervals with
+    min(n) - 1 degrees of freedom, Bonferroni-adjusted over the pairs (and looks). Not for
+    derived metrics, which have no per-game values. ``store``/``resume``/``overwrite`` as for
+    ``sweep``.
     """
     game, games, seed = check_run(game, games, seed)
     if variant is None:
@@ -148,12 +141,8 @@ def robust_compare(
     levels = [1 - (1 - confidence) / len(planned) for planned in looks]
     if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
         raise ValueError(f"seconds must be a positive number of seconds or None, got {seconds!r}")
-    rulebook = game.Rules()
-    base, problems = resolve_rules(game, baseline, rulebook, "baseline")
-    changed, more = resolve_rules(game, variant, base if base is not None else rulebook,
-                                  "variant")  # fmt: skip
-    problems += more
-    known = [info.name for info in metric_catalogue((base or rulebook).players, game)]
+    base, changed, problems = baseline_and_variant(game, baseline, variant)
+    known = [info.name for info in metric_catalogue((base or game.Rules()).players, game)]
     problems += [f"decide: unknown metric {m!r}; metrics: {', '.join(known)}"
                  for m in (decide or ()) if m not in known]  # fmt: skip
     margins = _margins(margin, known, problems)
@@ -183,8 +172,8 @@ def robust_compare(
     sides = [[[first[2 * i][0]], [first[2 * i + 1][0]]] for i in range(len(strengths))]
     totals, look, started = list(counts), 0, time.monotonic()
     while True:
-        values = [(_joined(base_parts), _joined(variant_parts))
-                  for base_parts, variant_parts in sides]  # fmt: skip
+        # A strength's looks as one run (their game ids never collide: see ``_shifted``).
+        values = [tuple(map(GameValues.concat, parts)) for parts in sides]
         rows = _rows(values, labels, levels, game)
         judged = verdicts(rows, margins)
         extend = _to_extend(rows, judged, labels, totals, budgets, decide)
@@ -274,45 +263,13 @@ class _Runner:
         self.store, self.next_unit = store, 0
 
     def run(self, tasks: list[CellTask]) -> list[Any]:
-        store = _Offset(self.store, self.next_unit) if self.store is not None else None
         results = run_tasks(
             cell_values, tasks, executor=self.executor, weights=[t.games for t in tasks],
-            progress=self.progress, description=self.description, store=store,
+            progress=self.progress, description=self.description, store=self.store,
+            first_unit=self.next_unit,
         )  # fmt: skip
         self.next_unit += len(tasks)
         return results
-
-
-class _Offset:
-    """A run store seen from unit ``offset`` on (a later round's units follow the earlier)."""
-
-    def __init__(self, store: RunStore, offset: int) -> None:
-        self.store, self.offset = store, offset
-        self.folder = store.folder
-
-    @property
-    def recomputed(self) -> list[int]:
-        return [i - self.offset for i in self.store.recomputed if i >= self.offset]
-
-    def load(self, index: int) -> tuple[bool, Any]:
-        return self.store.load(self.offset + index)
-
-    def save(self, index: int, result: Any) -> None:
-        self.store.save(self.offset + index, result)
-
-    def finished(self) -> int:
-        return self.store.finished()
-
-
-def _joined(parts: list[GameValues]) -> GameValues:
-    """One strength's looks as one run (their game ids never collide: see ``_shifted``)."""
-    if len(parts) == 1:
-        return parts[0]
-    return GameValues(
-        np.concatenate([p.games for p in parts]),
-        parts[0].players,
-        {name: np.concatenate([p.values[name] for p in parts]) for name in parts[0].values},
-    )
 
 
 def _shifted(values: GameValues, look: int) -> GameValues:

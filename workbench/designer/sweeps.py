@@ -27,13 +27,13 @@ from workbench.designer.cells import (
     InvalidCells,
     build_rules,
     cell_seed,
-    check_base_rules,
     check_fields,
     check_run,
     designer_lineup,
     lineup_label,
     plain,
     resolve_agents,
+    resolve_rules,
     rule_fields,
     rules_label,
     summarise_cell,
@@ -84,18 +84,13 @@ def plan_sweep(
     progress: bool = True,
 ) -> SweepPlan:
     """Check everything and list the cells, running nothing but the fits a ``fitted`` line-up
-    needs (progress bars when ``progress``). Every problem (unknown fields, values ``Rules``
-    rejects, bad line-ups), per cell, is raised together as ``InvalidCells``."""
+    needs. Every problem of every cell is raised together as ``InvalidCells``."""
     game, games, seed = check_run(game, games, seed)
     if not (isinstance(grid, Mapping) and AGENTS_AXIS in grid):
         agents = designer_lineup(game, agents)
-    if isinstance(base_rules, Mapping):
-        unknown = check_fields(game, list(base_rules))
-        base, problem = (None, "") if unknown else build_rules(game, game.Rules(), base_rules)
-        if unknown or problem:
-            raise InvalidCells([f"base_rules: {p}" for p in unknown or [problem]])
-    else:
-        base = check_base_rules(game, base_rules)
+    base, problems = resolve_rules(game, base_rules, game.Rules(), "base_rules")
+    if problems:
+        raise InvalidCells(problems)
     axes, problems = _check_grid(game, grid, agents)
     cells = []
     for combination in itertools.product(*(axes[axis] for axis in axes)):
@@ -174,23 +169,20 @@ def sweep(
     """Every combination of ``grid`` played ``games`` times: one row per cell × metric.
 
     ``grid`` maps rule fields of ``game`` to the values to try, applied to ``base_rules`` (the
-    game's Rules, or a mapping of changes to the rulebook's; default: the rulebook's) with
-    ``dataclasses.replace``; the key "agents" makes the
-    line-up an axis too (a list of line-ups), so a conclusion can be checked against more
-    than one. ``agents`` is the line-up otherwise (None: ``fitted`` in every seat, fitted to
-    each cell's rules, where the game has it; else the game's default agent). Columns:
-    game, one per axis, agents, cell (label), seed (the cell's own), games, seats, then the
-    metric's name, kind, n, value, low, high, interval, source, description. Write it with
-    ``.write_parquet(path)`` or ``.write_csv(path)``.
+    game's Rules, or a mapping of changes to the rulebook's; default: the rulebook's); the key
+    "agents" makes the line-up an axis too (a list of line-ups). ``agents`` is the line-up
+    otherwise (None: ``designer_lineup``). Columns: game, one per axis, agents, cell (label),
+    seed (the cell's own), games, seats, then the metric's name, kind, n, value, low, high,
+    interval, source, description.
 
     ``executor``: None runs the cells in local processes on all cores; any
-    ``concurrent.futures.Executor`` (e.g. a Dask client's ``get_executor()``, or
-    ``SerialExecutor()``) runs them there, with identical results.
+    ``concurrent.futures.Executor`` (a Dask client's ``get_executor()``, ``SerialExecutor()``)
+    runs them there, with identical results.
 
     ``store``: a folder where each finished cell is kept as it completes
-    (``workbench.kit.store``); if the run is stopped, the same call with ``resume=True``
-    finishes it, running only the cells not yet kept, and gives the same table. An existing
-    store is refused unless ``resume`` (same sweep) or ``overwrite`` (start again).
+    (``workbench.kit.store``); the same call with ``resume=True`` finishes a stopped run,
+    running only the cells not yet kept. An existing store is refused unless ``resume`` (same
+    sweep) or ``overwrite`` (start again).
     """
     plan = plan_sweep(game, base_rules, grid, agents, games=games, seed=seed, progress=progress)
     return run_sweep(
@@ -200,8 +192,8 @@ def sweep(
 
 
 def sweep_identity(plan: SweepPlan) -> dict[str, Any]:
-    """What makes a sweep the same run (for resuming from a store): game, games and each
-    cell's rules, line-up and seed (which carries the base seed)."""
+    """What makes a sweep the same run (for resuming from a store); a cell's seed carries the
+    base seed."""
     return {
         "command": "sweep",
         "game": plan.game.id,

@@ -142,12 +142,9 @@ def tournament(
     store: StorePath = None, resume: bool = False, overwrite: bool = False,
 ) -> Tournament:
     """Play ``agents`` (two or more names or agents) against each other with seats rotated,
-    ``games`` games per seating: standings, pairwise results and win rate by seat, each with
-    n and a 95% interval (see the module docstring), then the game, the rules and the base
-    seed; ``seatings`` lists each seating's line-up, own seed and games.
-
-    ``store``: a folder where each finished seating is kept as it completes; the same call
-    with ``resume=True`` finishes a stopped tournament with the same tables (see ``sweep``)."""
+    ``games`` games per seating: the module docstring's tables, each with n and a 95% interval,
+    then the game, the rules and the base seed; ``seatings`` lists each seating's line-up, own
+    seed and games. ``store``/``resume``/``overwrite`` keep finished seatings as for ``sweep``."""
     game, games, seed = check_run(game, games, seed)
     rules = check_base_rules(game, rules, "rules")
     entrants, names = check_entrants(game, agents, "entrants")
@@ -184,19 +181,16 @@ def seating_tasks(
     seed: int,
 ) -> list[SeatingTask]:
     """A task per seating of ``plan`` (entrant index per seat), its agents made and its own
-    seed; every seating whose agents cannot be made is reported at once (``InvalidCells``)."""
+    seed; every seating whose agents cannot be made is reported at once."""
     problems, tasks = [], []
     for seating in plan:
         lineup = [entrants[e] for e in seating]
         made, problem = resolve_agents(game, rules, lineup)
         if problem:
             problems.append(f"seating {lineup_label(lineup)}: {problem}")
-        seating_seed = cell_seed(seed, game, rules, lineup)
-        agents = tuple(made or ())
+        own_seed = cell_seed(seed, game, rules, lineup)
         label = lineup_label(lineup)
-        tasks.append(
-            SeatingTask(game, rules, agents, seating, games, seating_seed, label)
-        )
+        tasks.append(SeatingTask(game, rules, tuple(made or ()), seating, games, own_seed, label))
     if problems:
         raise InvalidCells(problems)
     return tasks
@@ -214,8 +208,7 @@ def play_seatings(
     progress: bool,
     store: StorePath, resume: bool, overwrite: bool,
 ) -> list[SeatingResult]:
-    """Play every seating on ``executor``; with a ``store``, each finished seating is kept as
-    it completes and a resumed run plays only the rest (``workbench.kit.store``)."""
+    """Play every seating on ``executor``, keeping each in ``store`` as ``sweep`` keeps cells."""
     kept = None
     if store is not None:
         identity = {

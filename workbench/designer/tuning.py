@@ -5,9 +5,7 @@ high) range) with optuna (every point of a small grid once, else TPE sampling), 
 its budget of games where they matter by successive halving: a candidate plays a few games,
 then more only while its distance to the targets stays among the best at that stage (optuna's
 successive-halving pruner). Every candidate plays the same seed, so game g is the same deal
-for each (common random numbers) and differences come from the rules. Without a line-up it
-seats the game's reference agent (``fitted``, fitted to each candidate's rules or read from the
-fit cache), else its default agent. A run always ends: when ``INVALID_LIMIT`` candidates in a
+for each (common random numbers). A run always ends: when ``INVALID_LIMIT`` candidates in a
 row cannot be played (their rules or line-up refused) it stops, and when no candidate could be
 played it says why instead of returning an empty table.
 
@@ -42,11 +40,11 @@ from workbench.designer.cells import (
     lineup_label,
     positive_count,
     resolve_agents,
+    resolve_rules,
     rules_label,
     summarise_cell,
     value_label,
 )
-from workbench.designer.comparison import resolve_rules
 from workbench.kit.game import Game
 from workbench.kit.progress import progress_bar
 from workbench.kit.store import RunStore, StorePath
@@ -119,25 +117,26 @@ def tune(
 
     ``space``: rule field -> list of values (any values the field takes, tuples included), or
     (low, high) for a numeric field (ints give whole numbers). ``targets``: metric -> (low,
-    high), None for an open end. ``agents``: the line-up every candidate is played with
-    (default: the game's reference agent, ``fitted`` to each candidate's rules, where it has
-    one; else its default agent).
-    ``base_rules``: the rules the space changes (Rules, a mapping of changes, or None).
-    ``budget``: games to spend in all. ``first_games``: games each candidate plays first
-    (default: budget / 40, at least 50); survivors play REDUCTION times more, STAGES times.
+    high), None for an open end. ``agents``: every candidate's line-up (None:
+    ``designer_lineup``). ``base_rules``: the rules the space changes (Rules, a mapping of
+    changes, or None). ``budget``: games to spend in all. ``first_games``: games each candidate
+    plays first (default: budget / 40, at least 50); survivors play REDUCTION times more,
+    STAGES times.
 
     One row per candidate tried, best first: its rule values, ``distance``, ``meets``,
     ``verdict`` (module docstring), each target metric's value and interval (``<metric>``,
-    ``<metric>_low``, ``<metric>_high``),
-    ``games`` it played and ``seed`` (``simulate(rules, agents, games=games, seed=seed)``
-    reproduces its numbers), ``stage`` reached, ``rules`` as a label and ``agents``.
+    ``<metric>_low``, ``<metric>_high``), ``games`` it played and ``seed``
+    (``simulate(rules, agents, games=games, seed=seed)`` reproduces its numbers), ``stage``
+    reached, ``rules`` as a label and ``agents``.
     """
     game, budget, seed = check_run(game, budget, seed)
     agents = designer_lineup(game, agents)
     base, problems = resolve_rules(game, base_rules, game.Rules(), "base_rules")
     if problems:
         raise InvalidCells(problems)
-    first = _first_games(first_games, budget)
+    first = max(50, budget // 40)
+    if first_games is not None:
+        first = positive_count("first_games", first_games)
     dimensions, bands = _check(game, base, space, targets)
     choices = _choices(dimensions)
     study = _study(dimensions, seed, first)
@@ -266,12 +265,6 @@ def _check(game, base, space, targets) -> tuple[dict[str, Any], list[Band]]:
     if problems:
         raise InvalidCells(problems)
     return dimensions, bands
-
-
-def _first_games(first_games: int | None, budget: int) -> int:
-    if first_games is None:
-        return max(50, budget // 40)
-    return positive_count("first_games", first_games)
 
 
 def _distributions(dimensions: Mapping[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,9 @@ which every table and chart shows with its n.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from concurrent.futures import Executor
+from contextlib import contextmanager
 from typing import Any
 
 import altair as alt
@@ -152,29 +154,13 @@ def designer_dashboard(
         from the rulebook's, kept per setting: choosing another metric re-runs nothing."""
         key = (game, field, tried, agents, games)
         if key not in runs:
-            table = sweep(
-                game,
-                grid={field: list(tried)},
-                agents=agents,
-                games=games,
-                seed=seed,
-                executor=executor,
-                progress=False,
-            )
+            run = {"games": games, "seed": seed, "executor": executor, "progress": False}
+            table = sweep(game, grid={field: list(tried)}, agents=agents, **run)
             default = getattr(registry.get(game).Rules(), field)
             variant = next((value for value in tried if value != default), None)
             paired = None
             if variant is not None:
-                paired = compare(
-                    game,
-                    None,
-                    {field: variant},
-                    agents,
-                    games=games,
-                    seed=seed,
-                    executor=executor,
-                    progress=False,
-                )
+                paired = compare(game, None, {field: variant}, agents, **run)
             runs[key] = (table, paired)
         return runs[key]
 
@@ -193,50 +179,51 @@ def designer_dashboard(
 
     switching = {"game": False}
 
-    def follow_game(change: dict) -> None:
-        """A new game brings its own fields, line-ups and metrics (set without recomputing;
-        the explorer recomputes once, on the game's change)."""
-        chosen = change["new"]
-        dependants = ("field", "values", "agents", "metric", "games")
-        for name in dependants:
+    @contextmanager
+    def quietly(*names: str) -> Iterator[None]:
+        """Set these controls without the explorer recomputing on each change."""
+        for name in names:
             controls[name].unobserve(dashboard._on_change, names="value")
+        try:
+            yield
+        finally:
+            for name in names:
+                controls[name].observe(dashboard._on_change, names="value")
+
+    def follow_game(change: dict) -> None:
+        """A new game brings its own fields, line-ups and metrics (set quietly: the explorer
+        recomputes once, on the game's change)."""
+        chosen = change["new"]
         switching["game"] = True
         try:
-            new_fields = scalar_fields(chosen)
-            controls["field"].options = new_fields
-            controls["field"].value = new_fields[0]
-            controls["values"].value = suggested_values(chosen, new_fields[0])
-            controls["agents"].options = _lineups(chosen)
-            controls["agents"].value = DEFAULT_LINEUP
-            controls["metric"].options = _metrics(chosen)
-            controls["metric"].value = "win_rate_spread"
-            if chosen_games:
-                controls["games"].value = games_for_a_quick_answer(chosen)
+            with quietly("field", "values", "agents", "metric", "games"):
+                new_fields = scalar_fields(chosen)
+                controls["field"].options = new_fields
+                controls["field"].value = new_fields[0]
+                controls["values"].value = suggested_values(chosen, new_fields[0])
+                controls["agents"].options = _lineups(chosen)
+                controls["agents"].value = DEFAULT_LINEUP
+                controls["metric"].options = _metrics(chosen)
+                controls["metric"].value = "win_rate_spread"
+                if chosen_games:
+                    controls["games"].value = games_for_a_quick_answer(chosen)
         finally:
             switching["game"] = False
-            for name in dependants:
-                controls[name].observe(dashboard._on_change, names="value")
 
     def follow_field(change: dict) -> None:
         """A new field starts from values around the rulebook's."""
         if switching["game"]:
             return
-        controls["values"].unobserve(dashboard._on_change, names="value")
-        try:
+        with quietly("values"):
             controls["values"].value = suggested_values(controls["game"].value, change["new"])
-        finally:
-            controls["values"].observe(dashboard._on_change, names="value")
 
     def follow_agents(change: dict) -> None:
         """Another line-up plays at another speed: choose the games again (unless given)."""
         if switching["game"] or not chosen_games:
             return
         agents = _chosen_lineup(controls["game"].value, change["new"])
-        controls["games"].unobserve(dashboard._on_change, names="value")
-        try:
+        with quietly("games"):
             controls["games"].value = games_for_a_quick_answer(controls["game"].value, agents)
-        finally:
-            controls["games"].observe(dashboard._on_change, names="value")
 
     # Registered before the explorer's own observers, so they run first.
     controls["game"].observe(follow_game, names="value")

@@ -83,9 +83,8 @@ def meta_game(
     seed: Any,
 ) -> MetaGame:
     """The meta-game over ``population`` (agents): ``games`` games of every multiset of
-    ``players`` members, each game in a random seating. ``play(population, assignment, seed)``
-    plays one game per row of ``assignment`` ((games, players): a member per seat) and returns
-    each game's win shares (games, players)."""
+    ``players`` members, each in a random seating. ``play(population, assignment, seed)``
+    returns the win shares (games, players) of one game per row of ``assignment``."""
     profiles = profiles_of(len(population), players)
     rng = generator(seed_sequence(seed, 0x3E7A))
     rows = np.repeat(np.array(profiles, np.int64), games, axis=0)

@@ -1,14 +1,11 @@
 """Every action of one decision evaluated on the same fillings and playout seeds, for a review.
 
-The search (``workbench.kit.search``) spends its playouts to choose well: sequential halving
-drops candidates early and reports no interval. A review needs more: how much win chance an
-action gave up against the best one, with an interval. So here every action is played on the
-SAME fillings of what the seat cannot see and with the SAME playout seed per filling (common
-random numbers), from the kit's contract alone: the game's ``Searching.sample_states`` (hidden
-information filled in uniformly over what the seat has seen), ``Searching.play_from`` (the
-compiled playouts) and the search's rollout agents (its model of every seat). Playout ``i``
-of every action starts from filling ``i`` and draws from stream ``i`` of one seed, so two
-actions' win shares differ only through the actions: a paired difference.
+The search (``workbench.kit.search``) drops candidates early and reports no interval; a review
+needs how much win chance an action gave up against the best one, with an interval. So every
+action is played on the SAME fillings of what the seat cannot see and with the SAME playout
+seed per filling (common random numbers), through the game's ``Searching`` (its sampler and
+playouts) and the search's model of every seat: two actions' win shares differ only through
+the actions, a paired difference.
 
 ``evaluate_actions`` returns the win shares (actions x fillings x seats); ``paired_loss`` turns
 two rows of it into a loss with its interval, ``win_chance`` a row into an estimate with its
@@ -34,8 +31,8 @@ CONFIDENCE = 0.95
 
 @dataclass(frozen=True)
 class Evaluator:
-    """What a review plays with: the game's ``Searching`` (sampler, playouts, candidates, win
-    rule) and the playouts' agents for one rule set (the search's model of every seat)."""
+    """What a review plays with: the game's ``Searching`` and the playouts' agents for one rule
+    set (the search's model of every seat)."""
 
     searching: Searching
     rollout_agents: tuple[Any, ...]
@@ -73,9 +70,8 @@ def evaluate_actions(
     fillings: int,
     rng: np.random.Generator,
 ) -> np.ndarray:
-    """Every action of ``actions`` played from the same ``fillings`` sampled States and with the
-    same playout seed: each seat's win share, shape (actions, fillings, seats). Draws the
-    fillings then one seed from ``rng`` (so the same ``rng`` state gives the same values).
+    """Every action played from the same ``fillings`` sampled States with the same playout
+    seed (both drawn from ``rng``): each seat's win share, (actions, fillings, seats).
 
     An action after which the game's playouts cannot go on (they refuse the position with a
     ValueError: Going, Going, GONE!'s continue a seat's sale only along its policy's plan)
@@ -109,8 +105,8 @@ class Estimate:
 
 
 def win_chance(shares: np.ndarray) -> Estimate:
-    """The mean win share of one action's playouts (a row of ``evaluate_actions`` for one
-    seat) with its Wilson interval (ties count as fractions of a win)."""
+    """The mean of one action's win shares (a row of ``evaluate_actions`` for one seat) with
+    its Wilson interval (ties count as fractions of a win)."""
     shares = np.asarray(shares, dtype=np.float64)
     n = int(shares.size)
     total = float(min(max(shares.sum(), 0.0), n))

@@ -3,25 +3,21 @@
 A game supplies a ``Fitting``: its policy's parameters (names, the hand-written values to start
 from, bounds), how to build the agent from a parameter vector, and the hand-written agents the
 fit must beat. ``fit_policy`` searches the parameters with CMA-ES (pycma). Each candidate sits
-alone against n - 1 copies of an opponent, in every seat in turn, against every opponent table:
-each hand-written agent and the current fit itself (the distribution's mean, so the fit also
-learns to beat its own kind: an iterated best response). All candidates of a generation play
-the same deals (common random numbers), so their differences are not drowned by the deal's
-luck. The objective is the candidate's mean win share over those games, less an optional
-exploitation penalty: each hand-written agent also sits alone against a table of the candidate,
-and whatever it wins above fair share counts against the candidate (a fit that only beats
-tables of others can leave its own table open to a lone hand-written agent).
+alone against n - 1 copies of each opponent table, in every seat in turn: each hand-written
+agent and the current fit itself (the distribution's mean: an iterated best response). All
+candidates of a generation play the same deals (common random numbers). The objective is the
+candidate's mean win share, less an optional exploitation penalty: whatever a hand-written
+agent alone against a table of the candidate wins above fair share counts against it (a fit
+that only beats tables of others can leave its own table open).
 
-A game may also name an ``exploiter``: an agent that best-responds to a given policy (its
-search, modelling every other seat as that policy), because the hand-written agents rarely
-find what a best response finds. From the second half of the generations on, the exploiter
-too sits alone against every candidate's table, penalised as the hand-written agents are
-(the first half, without it, is cheap and finds competent play first); the fit
-is then the best, on fresh deals, of a few of that half's means, not simply the last.
+A game may also name an ``exploiter`` (its search, modelling every other seat as the
+candidate), since the hand-written agents rarely find what a best response finds. In the
+second half of the generations it too sits alone against every candidate's table, penalised
+alike; the fit is then the best, on fresh deals, of a few of that half's means.
 
-A game may add a second stage, ``refine``: given the CMA-ES fit, it fits further parameters
-(``refined``) by other means (Auction House: card-play weights imitating its search, by
-maximum likelihood, ``workbench.kit.imitation``). CMA-ES plays them at their start values.
+A second stage, ``refine``, may fit further parameters (``refined``) from the CMA-ES fit by
+other means (Auction House: card-play weights imitating its search, ``workbench.kit.imitation``);
+CMA-ES plays them at their start values.
 """
 
 from __future__ import annotations
@@ -142,18 +138,11 @@ class Fitting:
 
 
 def fit_policy(
-    selfplay: Any,
-    fitting: Fitting,
-    rules: Any,
-    *,
-    seed: int = 0,
-    progress: bool = True,
-    generations: int | None = None,
+    selfplay: Any, fitting: Fitting, rules: Any, *, seed: int = 0, progress: bool = True
 ) -> tuple[dict[str, float], dict[str, Any]]:
-    """Fit ``fitting``'s policy to ``rules`` (a game's ``SelfPlay`` plays the games); returns
-    the parameters by name (``policy_names``) and the fit's details (games played, seconds,
-    objective by generation, the second stage's). Same arguments -> same parameters."""
-    generations = fitting.generations if generations is None else generations
+    """Fit ``fitting``'s policy to ``rules``: the parameters by name (``policy_names``), the
+    fit's details, and with an equilibrium stage its mixture. Same arguments, same fit."""
+    generations = fitting.generations
     names = fitting.names
     low = np.array([p.low for p in fitting.parameters], dtype=float)
     high = np.array([p.high for p in fitting.parameters], dtype=float)
@@ -184,13 +173,13 @@ def fit_policy(
             tables = [*opponents, fitting.make_policy(rules, current())]
             units = strategy.ask()
             exploiter_games = fitting.exploiter_games if generation >= generations // 2 else 0
-            shares = np.array([
+            scored = [
                 _objective(selfplay, fitting, rules, fitting.make_policy(rules, to_params(u)),
                            opponents, tables, seed_sequence(seed, generation), exploiter_games)
                 for u in units
-            ])  # fmt: skip
-            played += len(units) * _games_per_objective(fitting, rules, opponents, tables,
-                                                        exploiter_games)  # fmt: skip
+            ]  # fmt: skip
+            shares = np.array([score for score, _ in scored])
+            played += sum(games for _, games in scored)
             strategy.tell(units, list(-shares))  # pycma minimises
             history.append(float(shares.mean()))
             means.append(current())
@@ -235,8 +224,8 @@ def _equilibrium(
     selfplay: Any, fitting: Fitting, rules: Any, params: dict[str, float], *, seed: int,
     progress: bool,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:  # fmt: skip
-    """The equilibrium stage: PSRO over the CMA-ES parameters from the CMA-ES fit (the second
-    stage's parameters kept), as the Fit's ``mixture`` entries and the stage's details."""
+    """PSRO from the CMA-ES fit (the second stage's parameters kept): the Fit's ``mixture``
+    entries and the stage's details."""
     settings = fitting.equilibrium
     rest = [params[p.name] for p in fitting.refined]
     oracles = [Oracle(lambda vector: fitting.policy(rules, [*vector, *rest]),
@@ -272,8 +261,8 @@ def fitted_parameters(
     progress: bool = True,
     folders: Sequence[Any] | None = None,
 ) -> Fit:
-    """The fit of ``fitting``'s policy to ``rules``: from the fit cache (shipped fits first),
-    or fitted now (with a progress bar) and cached. See ``workbench.kit.fits``."""
+    """The fit of ``fitting``'s policy to ``rules``: from the fit cache (``workbench.kit.fits``),
+    or fitted now and cached."""
     seed = whole_number("seed", seed, low=0)
     return cached_fit(
         selfplay.game, rules, version=fitting.cache_version, seed=seed, folders=folders,
@@ -282,12 +271,9 @@ def fitted_parameters(
 
 
 class FittedAgent:
-    """Base of every game's ``fitted`` agent: the game's parametrised policy with parameters
-    fitted to the rules being played, so one line-up entry adapts to any rule set. The fit is
-    read from the cache (the rulebook's ships with the workbench) or made on first use.
-
-    A game subclasses it and sets ``selfplay`` (its SelfPlay) and ``fitting`` (its Fitting).
-    """
+    """Base of every game's ``fitted`` agent: the game's policy with parameters fitted to the
+    rules being played (cached, or fitted on first use). A game sets ``selfplay`` and
+    ``fitting``."""
 
     name = "fitted"
     selfplay: Any = None
@@ -307,9 +293,8 @@ class FittedAgent:
                                  progress=progress)  # fmt: skip
 
     def policy_for(self, rules: Any, *, progress: bool = True) -> Any:
-        """What plays a seat under ``rules``: the parametrised agent with the parameters fitted
-        to them, or the equilibrium mixture of such agents where the fit found one (made
-        once; a progress bar when ``progress`` and it has to fit)."""
+        """What plays a seat under ``rules``: the fitted policy, or the fit's equilibrium
+        mixture where it found one (made once per rule set)."""
         if rules not in self._policies:
             fit = self.fit(rules, progress=progress)
             members = [self._member(rules, fit, member) for member in fit.mixture]
@@ -325,7 +310,7 @@ class FittedAgent:
 
     def _member(self, rules: Any, fit: Fit, member: dict[str, Any]) -> Any:
         """One member of a fit's mixture: the fitted policy at its parameters (the rest the
-        fit's), or a hand-written rival (``family``: its class name among the opponents)."""
+        fit's), or a hand-written rival named by ``family``."""
         family = member.get("family")
         if family is None:
             params = {**fit.params, **member["params"]}
@@ -349,8 +334,7 @@ class FittedAgent:
 
 
 def fit_function(agent_class: type[FittedAgent]) -> Callable[..., Fit]:
-    """A game's public ``fit(rules=None, *, seed=0, progress=True)``: its fitted agent's fit to
-    ``rules``, read from the shipped fits or the cache, else fitted now and cached."""
+    """A game's public ``fit``, for its fitted agent class."""
 
     def fit(rules: Any = None, *, seed: int = 0, progress: bool = True) -> Fit:
         """The ``fitted`` agent's fit to ``rules`` (None: the rulebook's): read from the
@@ -371,11 +355,11 @@ def _objective(
     tables: list[Any],
     seed: Any,
     exploiter_games: int = 0,
-) -> float:
-    """A candidate's score: its mean win share alone against each table, less the exploitation
-    penalty (each opponent, and the exploiter when it plays ``exploiter_games`` > 0 games per
-    seat, alone against the candidate's table, above fair share - slack)."""
+) -> tuple[float, int]:
+    """A candidate's mean win share alone against each table, less the exploitation penalty
+    (module docstring; the exploiter plays when ``exploiter_games`` > 0); and the games played."""
     score = share_against(selfplay, rules, candidate, tables, fitting.games, seed)
+    played = rules.players * len(tables) * fitting.games
     if fitting.penalty > 0:
         fair = 1.0 / rules.players
         lones = [(lone, fitting.games) for lone in opponents]
@@ -385,7 +369,8 @@ def _objective(
             share = share_against(selfplay, rules, lone, [candidate], games,
                                    seed_sequence(seed, LONE_STREAM, index))  # fmt: skip
             score -= fitting.penalty * max(0.0, share - fair + fitting.slack)
-    return score
+            played += rules.players * games
+    return score, played
 
 
 def _final_choice(
@@ -396,37 +381,26 @@ def _final_choice(
     opponents: list[Any],
     seed: int,
 ) -> tuple[int, dict[str, Any]]:
-    """The generation whose mean the fit keeps (module docstring): the best objective on
-    fresh deals, the exploiter playing ``FINAL_GAMES`` times its games; and what it saw."""
+    """The generation whose mean the fit keeps (module docstring), the exploiter playing
+    ``FINAL_GAMES`` times its games; and what it saw."""
     generations = len(means)
     count = max(1, min(fitting.finalists, generations - generations // 2))
     finalists = sorted({int(g) for g in np.linspace(generations // 2, generations - 1, count)})
     exploiter_games = fitting.exploiter_games * FINAL_GAMES
     stream = seed_sequence(seed, LONE_STREAM, FINAL_STREAM)
-    objectives = [
+    scored = [
         _objective(selfplay, fitting, rules, fitting.make_policy(rules, means[generation]),
                    opponents, opponents, stream, exploiter_games)
         for generation in finalists
     ]  # fmt: skip
+    objectives = [score for score, _ in scored]
     best = int(np.argmax(objectives))
-    per_finalist = _games_per_objective(fitting, rules, opponents, opponents, exploiter_games)
     details = {
-        "games": len(finalists) * per_finalist,
+        "games": sum(games for _, games in scored),
         "chosen_generation": finalists[best],
         "finalists": {str(g): round(o, 4) for g, o in zip(finalists, objectives, strict=True)},
     }
     return finalists[best], details
-
-
-def _games_per_objective(
-    fitting: Fitting, rules: Any, opponents: list[Any], tables: list[Any], exploiter_games: int
-) -> int:
-    """The games one ``_objective`` call plays."""
-    lone = 0
-    if fitting.penalty > 0:
-        lone = len(opponents) * fitting.games
-        lone += exploiter_games if fitting.exploiter is not None else 0
-    return rules.players * (len(tables) * fitting.games + lone)
 
 
 __all__ = [

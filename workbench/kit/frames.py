@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -78,22 +78,6 @@ def typed_frame(columns: Mapping[str, Any], schema: Mapping[str, Any]) -> pl.Dat
 
 def _series(name: str, values: Any) -> pl.Series:
     return values.alias(name) if isinstance(values, pl.Series) else pl.Series(name, values)
-
-
-def seat_rows(
-    states: Sequence[Any],
-    labels: Sequence[str],
-    first_game: int,
-    schema: Mapping[str, Any],
-    per_seat: Callable[[Any], Sequence[Sequence[Any]]],
-) -> pl.DataFrame:
-    """A frame of finished States, one row per game × seat: game, seat, agent, then the
-    columns ``per_seat(state)`` gives for each seat, in ``schema``'s order."""
-    rows = FrameRows(schema)
-    for game, state in enumerate(states, start=first_game):
-        for seat, values in enumerate(per_seat(state)):
-            rows.add(game, seat, labels[seat], *values)
-    return rows.frame()
 
 
 def shares(ranks: Sequence[int]) -> list[float]:

@@ -87,9 +87,8 @@ class Game:
         return self.reference_agent or self.default_agent
 
     def make_agent(self, name: str, rules: Any = None, **options: Any) -> Any:
-        """The agent ``name`` with its ``options`` (checked when made). An agent that takes a
-        ``model`` of the other seats' play (a search) is given the reference agent unless told
-        otherwise."""
+        """The agent ``name`` with its ``options``; a search (an agent taking a ``model`` of the
+        other seats' play) models the reference agent unless told otherwise."""
         if isinstance(name, str) and name in self.makers:
             if rules is not None and not isinstance(rules, self.Rules):
                 raise TypeError(f"rules must be a {self.id} Rules or None, got {rules!r}")
@@ -100,8 +99,7 @@ class Game:
                                 rules_type=self.Rules)  # fmt: skip
 
     def resolve_agents(self, rules: Any, agents: Sequence[Any] | Any | None) -> list[Any]:
-        """One agent per seat: names (made once each) or agents, or None (the default agent
-        everywhere); see ``workbench.kit.lineup``."""
+        """One agent per seat (``workbench.kit.lineup``)."""
         return resolve_lineup(agents, players=rules.players, make_agent=self.make_agent,
                               known=tuple(self.agents), default=self.default_agent,
                               rules=rules)  # fmt: skip
@@ -116,8 +114,7 @@ class Game:
 
     @property
     def simulate(self) -> Callable[..., Any]:
-        """``simulate(rules=None, agents=None, *, games, seed, ...)``: seeded self-play as
-        result frames (the game's ``simulate`` docstring says which)."""
+        """``simulate(rules=None, agents=None, *, games, seed, ...)``: seeded self-play frames."""
         return self._functions[0]
 
     @property
@@ -132,8 +129,8 @@ class Game:
 
     def entry_points(self) -> tuple[dict[str, Any], Callable[..., Any], Callable[..., Any],
                                     Callable[..., Any], Callable[..., Any]]:  # fmt: skip
-        """(agents, make_agent, simulate, simulate_batches, play_game): what a game's package
-        exports under the names ``AGENTS``, ``make_agent``, ... (one line in its ``game.py``)."""
+        """What a game's package exports as ``AGENTS``, ``make_agent``, ``simulate``,
+        ``simulate_batches`` and ``play_game``."""
         return self.agents, self.make_agent, self.simulate, self.simulate_batches, self.play_game
 
     def checked_rules(self, rules: Any) -> Any:
@@ -148,8 +145,8 @@ class Game:
         return "fitted" in self.agents and hasattr(self.agents["fitted"], "fit")
 
     def fit(self, rules: Any = None, *, seed: int = 0, progress: bool = True) -> Any:
-        """The ``fitted`` agent's fit to ``rules`` (None: the rulebook's), from the shipped
-        fits or the cache, else fitted now and cached; a ValueError for a game without one."""
+        """The ``fitted`` agent's fit to ``rules`` (None: the rulebook's), cached; a ValueError
+        for a game without one."""
         if not self.fitted:
             raise ValueError(f"{self.id} has no fitted agent; its agents: {list(self.agents)}")
         return self.agents["fitted"](seed=seed).fit(rules, progress=progress)

@@ -23,9 +23,8 @@ from workbench.checks import whole_number
 
 @dataclass(frozen=True)
 class Labels:
-    """Decisions stacked for the likelihood: every candidate's features one after the other
-    (``stacked``), which decision each row belongs to (``group``) and each decision's chosen
-    row (``chosen``)."""
+    """Decisions stacked for the likelihood: every candidate's feature row (``stacked``), the
+    decision of each row (``group``) and each decision's chosen row (``chosen``)."""
 
     stacked: np.ndarray
     group: np.ndarray
@@ -55,7 +54,7 @@ class Labels:
 def negative_log_likelihood(
     weights: np.ndarray, labels: Labels, penalty: float
 ) -> tuple[float, np.ndarray]:
-    """The conditional logit's negative log-likelihood plus ``penalty`` / 2 x |weights|^2, and
+    """The conditional logit's negative log-likelihood plus ``penalty`` / 2 x |weights|^2, with
     its gradient."""
     groups = len(labels)
     scores = labels.stacked @ weights

@@ -22,10 +22,8 @@ def resolve_lineup(
     default: str,
     rules: Any = None,
 ) -> list[Any]:
-    """One agent per seat from ``agents`` (see the module docstring); a clear error otherwise.
-
-    ``make_agent(name, rules)`` builds a named agent; ``known`` lists the names it accepts.
-    """
+    """One agent per seat from ``agents`` (module docstring), or an error saying what is
+    allowed; ``make_agent(name, rules)`` makes the ``known`` names."""
     if agents is None:
         agents = default
     if isinstance(agents, str) or not isinstance(agents, Sequence):
@@ -61,8 +59,8 @@ def resolve_lineup(
 
 
 def seated_agents(agents: Sequence[Any] | Any, players: int) -> list[Any]:
-    """One agent object per seat from one agent for every seat or one per seat (names are a
-    game record's to resolve: ``workbench.kit.game.Game.resolve_agents``)."""
+    """One agent object per seat, from one for every seat or one per seat (names are a game
+    record's to resolve)."""
     listed = [agents] if isinstance(agents, str) or not isinstance(agents, Sequence) else agents
     named = [agent for agent in listed if isinstance(agent, str) or agent is None]
     if named:
@@ -95,7 +93,7 @@ def make_named_agent(
     rules_type: type | None = None,
 ) -> Any:
     """``agents[name](**options)``, refusing an unknown name, rules of another game, or an
-    option the agent does not take, each with a message saying what is allowed."""
+    option the agent does not take, saying what is allowed."""
     if not isinstance(name, str) or name not in agents:
         raise ValueError(f"unknown agent {name!r}; agents: {', '.join(agents)}")
     if rules is not None and rules_type is not None and not isinstance(rules, rules_type):
@@ -111,8 +109,8 @@ def make_named_agent(
 
 
 def agent_repr(agent: Any) -> str:
-    """``Class(setting=value, ...)``: an agent's settings, its ``__init__`` parameters, each
-    kept as an attribute of the same name (so the repr rebuilds the agent)."""
+    """``Class(setting=value, ...)`` from the agent's ``__init__`` parameters, each kept as an
+    attribute of the same name (so the repr rebuilds the agent)."""
     parameters = inspect.signature(type(agent).__init__).parameters.values()
     named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     settings = [p.name for p in parameters if p.kind in named and p.name != "self"]

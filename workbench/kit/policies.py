@@ -9,9 +9,8 @@ plays (``assignment[g, s]``), so one loop serves fixed line-ups and seats whose 
 per game alike.
 
 A ``Mixture`` is a mixed strategy: a seat playing it plays one of its components, drawn afresh
-for each game with the mixture's weights (the fitted agents' equilibrium play is one). The
-step engine draws a game's component when the game starts (``SelfPlay.play_resolved``); a
-compiled loop reads the draws from ``PolicyTable.assignment(games, rng)``.
+for each game (the fitted agents' equilibrium play is one), by the step engine when the game
+starts and by a compiled loop from ``PolicyTable.assignment``: the same draw either way.
 """
 
 from __future__ import annotations
@@ -33,15 +32,14 @@ MIXTURE_STREAM = 0x313
 
 class CompiledPolicy(NamedTuple):
     """A policy as a compiled loop plays it: the game's policy ``kind`` and its parameters (a
-    large table, such as a solved equilibrium's, may give them as a read-only float64 array,
-    which a policy table then copies once instead of converting a million floats)."""
+    large table, such as a solved equilibrium's, may give them as a float64 array, copied
+    once instead of converted float by float)."""
 
     kind: int
     parameters: tuple[float, ...] | np.ndarray = ()
 
     def same_as(self, other: CompiledPolicy) -> bool:
-        """The same kind and parameters (arrays compared by value, one array with itself at
-        once)."""
+        """The same kind and parameters (arrays compared by value)."""
         mine, theirs = self.parameters, other.parameters
         if self.kind != other.kind or len(mine) != len(theirs):
             return False
@@ -51,8 +49,7 @@ class CompiledPolicy(NamedTuple):
 
 
 def plays_compiled(agent: Any) -> bool:
-    """Can ``agent`` play inside a compiled loop (has it ``compiled_policy()``, or is it a
-    mixture of agents that have)?"""
+    """Has ``agent`` a ``compiled_policy()`` (every component, for a mixture)?"""
     if isinstance(agent, Mixture):
         return all(plays_compiled(component) for component in agent.components)
     return callable(getattr(agent, "compiled_policy", None)) and not isinstance(agent, type)
@@ -67,10 +64,9 @@ def likeliest(agent: Any) -> Any:
 
 
 class Mixture:
-    """A mixed strategy: each game, a seat playing it plays ``components[k]`` with probability
-    ``weights[k]`` (normalised). Components are agents (compiled ones to play in a compiled
-    loop). It does not decide by itself: self-play draws its component for each game, and
-    ``for_game(rng)`` draws one for a game played elsewhere (the play-along table)."""
+    """A mixed strategy: each game, a seat playing it plays ``components[k]`` (agents) with
+    probability ``weights[k]`` (normalised). It does not decide by itself: self-play draws its
+    component for each game, ``for_game(rng)`` for a game played elsewhere."""
 
     def __init__(self, components: Sequence[Any], weights: Sequence[float],
                  name: str = "mixture") -> None:  # fmt: skip
@@ -115,8 +111,8 @@ class Mixture:
 
 
 def split_seed(game_seed: np.random.SeedSequence) -> tuple[np.random.SeedSequence, int]:
-    """A game's seed as (the run's seed, the game's index): ``seed_sequence(seed, g)`` ->
-    (``seed``, g); a seed without a game key is game 0 of itself."""
+    """``seed_sequence(seed, g)`` as (``seed``, g); a seed without a game key is game 0 of
+    itself."""
     keys = game_seed.spawn_key
     if not keys:
         return game_seed, 0
@@ -124,10 +120,9 @@ def split_seed(game_seed: np.random.SeedSequence) -> tuple[np.random.SeedSequenc
 
 
 def mixture_uniforms(run_seed: np.random.SeedSequence, games: Any, seats: int) -> np.ndarray:
-    """The uniform each seat of each game (index ``games``) of a run seeded ``run_seed`` draws
-    its mixture's component with: (games, seats). Counter-based (``keyed_uniforms`` of a key
-    from the run's seed, counter game x 1024 + seat), so a game draws the same whether the step
-    engine plays it alone or a compiled loop plays it in a batch."""
+    """The uniform each seat of each game (indices ``games``) of the run ``run_seed`` draws its
+    mixture's component with, (games, seats): counter-based (counter game x 1024 + seat), so a
+    game draws the same played alone by the step engine or in a compiled loop's batch."""
     key = np.random.SeedSequence(run_seed.entropy, spawn_key=(*run_seed.spawn_key,
                                                               MIXTURE_STREAM))  # fmt: skip
     counters = np.asarray(games, np.uint64).reshape(-1, 1) * np.uint64(1024)
@@ -146,17 +141,15 @@ def seat_component(agent: Any, game_seed: np.random.SeedSequence, seat: int) -> 
 
 
 def resolve_mixtures(agents: Sequence[Any], game_seed: np.random.SeedSequence) -> list[Any]:
-    """``agents`` with each mixture replaced by the component it plays in the game seeded
-    ``game_seed`` (``seat_component``)."""
+    """``agents``, each mixture replaced by its ``seat_component``."""
     return [seat_component(agent, game_seed, seat) for seat, agent in enumerate(agents)]
 
 
 @dataclass(frozen=True)
 class PolicyTable:
     """The policies of a line-up as a compiled loop reads them: ``kinds`` (K,) int64,
-    ``parameters`` (K, W) float64 (padded with zeros), and per seat the rows it may play with
-    their probabilities (``choices``: one (rows, weights) pair per seat; a fixed seat has one
-    row)."""
+    ``parameters`` (K, W) float64 (zero-padded), and per seat the rows it may play with their
+    weights (``choices``)."""
 
     kinds: np.ndarray
     parameters: np.ndarray
@@ -178,9 +171,8 @@ class PolicyTable:
     def assignment(
         self, games: int, run_seed: np.random.SeedSequence | None = None, first: int = 0
     ) -> np.ndarray:
-        """The row each seat plays in games ``first`` .. ``first + games - 1`` of a run seeded
-        ``run_seed``: (games, n) int64. A mixed seat's row is drawn with ``mixture_uniforms``
-        (as the step engine draws that game's component), so no other stream moves."""
+        """The row each seat plays in games ``first`` .. ``first + games - 1`` of the run
+        ``run_seed``, (games, n); a mixed seat's drawn with ``mixture_uniforms``."""
         assignment = np.ascontiguousarray(np.tile(self.seats, (games, 1)))
         if not self.mixed:
             return assignment
@@ -203,9 +195,9 @@ class PolicyTable:
 
 
 def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:
-    """The table of ``agents`` (one per seat; an agent or component seated twice is one row;
-    a ``Mixture`` seat gets a row per component); a TypeError naming every agent that has no
-    compiled policy. ``width``: at least this many parameters."""
+    """The table of ``agents``, one per seat (a policy seated twice is one row, a mixture gets
+    a row per component); a TypeError naming every agent that has no compiled policy.
+    ``width``: at least this many parameters."""
     seated = [agent.components if isinstance(agent, Mixture) else (agent,) for agent in agents]
     step_only = sorted({agent_label(a) for group in seated for a in group if not plays_compiled(a)})
     if step_only:

@@ -66,14 +66,13 @@ def best_response(
     progress: bool = False,
     description: str = "best response",
 ) -> tuple[dict[str, float], dict[str, Any]]:
-    """The parameters of a policy family (``make(vector)`` -> agent, ``space`` its parameters)
-    that win most alone against n - 1 copies of ``table``, seats rotated. A best response's
-    landscape has narrow ridges that a search from one start misses, so: the start and
-    ``probes`` points (a power of 2) of a scrambled Sobol sequence over the whole space, then
-    CMA-ES from the best probe, every candidate of a round on the same deals (common random
-    numbers); the answer is the best, on fresh deals, of the best probes and the last means.
-    Returns the parameters by name and the search's details (games played, the answer's share
-    on those fresh deals, seconds)."""
+    """The parameters of a policy family (``make(vector)`` -> agent over ``space``) that win
+    most alone against n - 1 copies of ``table``, seats rotated. A best response's landscape
+    has narrow ridges that a search from one start misses, so: the start and ``probes`` points
+    (a power of 2) of a scrambled Sobol sequence, then CMA-ES from the best probe, every
+    candidate of a round on the same deals; the answer is the best, on fresh deals, of the best
+    probes and the last means. Returns the parameters by name and the search's details (games,
+    the answer's share on those fresh deals, seconds)."""
     from scipy.stats import qmc
 
     started = time.perf_counter()
@@ -134,8 +133,8 @@ def share_against(
 
 
 def cma_strategy(start: np.ndarray, *, population: int, seed: int, step: float = 0.25) -> Any:
-    """A pycma CMA-ES over the unit cube (each parameter scaled to [0, 1]) drawing from its own
-    seeded generator (pycma would otherwise use numpy's global one)."""
+    """A pycma CMA-ES over the unit cube drawing from its own seeded generator (pycma would
+    otherwise use numpy's global one)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pycma warns when matplotlib is missing
         import cma

@@ -39,11 +39,6 @@ def generators(seed: SeedLike, count: int, *keys: int) -> list[np.random.Generat
     return [generator(seed, *keys, i) for i in range(count)]
 
 
-def game_seat_generators(seed: SeedLike, games: int, seats: int) -> list[list[np.random.Generator]]:
-    """Generators indexed ``[game][seat]``, each its own stream ``(game, seat)``."""
-    return [generators(seed, seats, game) for game in range(games)]
-
-
 def derive_seed(seed: SeedLike, *keys: int) -> int:
     """A plain 63-bit integer seed for the labelled stream (for APIs that want an int)."""
     return int(seed_sequence(seed, *keys).generate_state(1, np.uint64)[0] >> np.uint64(1))

@@ -20,8 +20,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.checks import flag, instance_or_default, whole_number
-from workbench.kit.batching import use_fast_engine
+from workbench.checks import choice, flag, instance_or_default, whole_number
 from workbench.kit.frames import shares as win_shares_of
 from workbench.kit.lineup import agent_label, seated_agents
 from workbench.kit.policies import (
@@ -39,6 +38,9 @@ from workbench.kit.seeding import SeedLike, generator, seed_sequence
 Frames = tuple[pl.DataFrame | None, ...]
 #: Which frames a run wants: {"rounds": bool, <extra frame>: bool, ...}.
 Wanted = Mapping[str, bool]
+#: How ``simulate`` may play: the batch engine when every agent can ("auto"), always ("fast"),
+#: or the step engine, one ``State.apply`` at a time ("step").
+ENGINES = ("auto", "fast", "step")
 
 
 def standard_streams(
@@ -50,10 +52,9 @@ def standard_streams(
 
 @dataclass(frozen=True)
 class Frame:
-    """One result frame: its name ("games", "rounds", or an extra frame's flag) and how to build
-    it from a recording of played games, ``from_batch(played, labels, first_game)``: the fast
-    engine's played batch, or finished States turned into one by ``SelfPlay.recorded`` (the
-    States themselves where a game has no ``recorded``)."""
+    """One result frame: its name ("games", "rounds", or an extra frame's flag) and
+    ``from_batch(played, labels, first_game)``, which builds it from a recording of played
+    games (the fast engine's, or ``SelfPlay.record``'s of finished States)."""
 
     name: str
     from_batch: Callable[..., pl.DataFrame]
@@ -65,11 +66,8 @@ class FastEngine:
 
     ``play(rules, table, assignment, size, rng, first_game, wanted)`` plays ``size`` new games
     and returns the played batch the frames are built from: seat s of game g plays row
-    ``assignment[g, s]`` of ``table`` (a ``workbench.kit.policies.PolicyTable``); the game's
-    chance and its policies' draws come from ``rng``; ``wanted`` says which frames will be built,
-    so it records only what they need. It plays agents with a compiled policy
-    (``workbench.kit.policies.plays_compiled``); ``width`` is the least parameter-vector width
-    the loop reads.
+    ``assignment[g, s]`` of ``table`` (a ``PolicyTable``), drawing from ``rng``, recording only
+    what the ``wanted`` frames need. ``width``: the least parameter-vector width the loop reads.
     """
 
     batch_size: int
@@ -83,9 +81,8 @@ class FastEngine:
         self, rules: Any, agents: Sequence[Any], size: int, rng: np.random.Generator,
         first_game: int, wanted: dict[str, bool],
     ) -> Any:  # fmt: skip
-        """``size`` new games with one agent (or mixture) per seat, as self-play plays a batch
-        (games ``first_game`` on of the run whose batch stream ``rng`` is): their policy table,
-        a mixed seat's row drawn per game as the step engine draws that game's component."""
+        """``size`` new games (``first_game`` on) with one agent or mixture per seat, as
+        self-play plays a batch from its stream ``rng``."""
         table = policy_table(agents, width=self.width)
         run_seed, _ = split_seed(rng.bit_generator.seed_seq)  # the batch's stream is (seed, b)
         return self.play(rules, table, table.assignment(size, run_seed, first_game), size, rng,
@@ -140,8 +137,7 @@ class SelfPlay:
         return instance_or_default("rules", rules, self.rules_type, self.rules_type, allowed)
 
     def resolve_agents(self, rules: Any, agents: Sequence[Any] | Any) -> list[Any]:
-        """One agent per seat from agent objects (one for every seat, or one per seat); a
-        game's record (``workbench.kit.game.Game``) also resolves names."""
+        """One agent per seat from agent objects (a game's record also resolves names)."""
         return seated_agents(agents, rules.players)
 
     def record(self, rules: Any, states: list[Any]) -> Any:
@@ -154,11 +150,9 @@ class SelfPlay:
 
     def play_resolved(self, rules: Any, agents: Sequence[Any], game_seed: SeedLike) -> Any:
         """One game through the step engine with checked rules and resolved agents. An agent
-        with ``act_on_view(player, view, rng)``, in a game whose State has ``view(player)`` (a
-        compact form of what the seat knows), decides from that view instead of an Observation
-        and the legal actions: the same decision, drawing the same random numbers, cheaper. A
-        mixed seat (``workbench.kit.policies.Mixture``) plays the component drawn for it by
-        ``mixture_uniforms`` (as the compiled loop draws it for the same game)."""
+        with ``act_on_view(player, view, rng)``, in a game whose State has ``view(player)``,
+        decides from that view instead of an Observation: the same decision and draws, cheaper.
+        A mixed seat plays its ``seat_component`` (what the compiled loop draws)."""
         deal_seed, rngs = self.streams(seed_sequence(game_seed), rules.players)
         agents = resolve_mixtures(agents, seed_sequence(game_seed))
         state = self.new_game(rules, seed=deal_seed)
@@ -241,8 +235,7 @@ class SelfPlay:
         self, rules: Any, agents: Sequence[Any], *, games: int, seed: SeedLike
     ) -> np.ndarray:
         """Each game's win share per seat, (games, seats), for the games ``simulate`` plays
-        with these arguments: straight off the fast engine's batches where it can say
-        (``FastEngine.win_shares``), else from the games frame. What the fitter reads."""
+        with these arguments, without building the other frames: what the fitter reads."""
         wanted = self.wanted(rounds=False)
         return np.concatenate([
             self._win_shares(rules, played, first) for _, first, played in
@@ -277,8 +270,8 @@ class SelfPlay:
         return shares
 
     def _win_shares(self, rules: Any, played: Any, first: int) -> np.ndarray:
-        """A played batch's win shares per game and seat (the fast engine's own reading where
-        it has one, else the games frame's)."""
+        """A played batch's win shares per game and seat (``FastEngine.win_shares``, else the
+        games frame's)."""
         if self.fast is not None and not isinstance(played, list) and self.fast.win_shares:
             return np.asarray(self.fast.win_shares(played), dtype=float)
         labels = [""] * rules.players
@@ -323,8 +316,7 @@ class SelfPlay:
         self, resolve: Callable[[Any, Any], list[Any]], default_agent: str, names: Sequence[str]
     ) -> tuple[Callable[..., Any], ...]:
         """The game's ``simulate``, ``simulate_batches`` and ``play_game``, documented and
-        signed for this game (its extra frames appear as keyword flags); ``resolve(rules,
-        agents)`` makes a line-up from names or agents (the Game record's)."""
+        signed for this game; ``resolve(rules, agents)`` makes a line-up (the Game record's)."""
         spec = self
         signature = self._signature()
 
@@ -386,16 +378,28 @@ class SelfPlay:
         return inspect.Signature(common + extras)
 
 
+def use_fast_engine(
+    engine: str, agents: Sequence[Any], supports_fast: Callable[[Sequence[Any]], bool]
+) -> bool:
+    """Whether ``simulate`` runs the fast engine for ``engine`` and these agents; asking
+    for "fast" with agents that only play step by step is an error naming them."""
+    choice("engine", engine, ENGINES)
+    fast = supports_fast(agents)
+    if engine == "fast" and not fast:
+        slow = sorted({agent_label(a) for a in agents if not supports_fast([a])})
+        raise ValueError(f"engine='fast' needs batch agents; these are step-only: {slow}")
+    return fast and engine != "step"
+
+
 def playing_agent(agent: Any, rules: Any) -> Any:
-    """What plays a seat under ``rules``: a fitted agent's policy with the parameters fitted to
-    them (so it plays in the fast engine like any compiled policy), any other agent itself."""
+    """What plays a seat under ``rules``: a fitted agent's policy for them (so it plays in the
+    fast engine like any compiled policy), any other agent itself."""
     return agent.policy_for(rules) if hasattr(agent, "policy_for") else agent
 
 
 def agent_for_game(agent: Any, rules: Any, game_seed: SeedLike, seat: int) -> Any:
     """What plays ``seat`` through one game seeded ``game_seed`` outside self-play (a review,
-    the play-along table): ``playing_agent``, a mixture's component drawn as self-play draws
-    it (``play_resolved``)."""
+    the play-along table): ``playing_agent``, a mixture's component drawn as self-play does."""
     return seat_component(playing_agent(agent, rules), seed_sequence(game_seed), seat)
 
 

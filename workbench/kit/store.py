@@ -42,8 +42,8 @@ Kept = TypeVar("Kept", bound=type)
 
 
 def unit_type(cls: Kept) -> Kept:
-    """Register a result class (a dataclass or a NamedTuple of plain data) that long runs keep
-    in a results store; used as a class decorator."""
+    """Class decorator registering a result class (a dataclass or NamedTuple of plain data) that
+    long runs may keep in a results store."""
     if not (dataclasses.is_dataclass(cls) or hasattr(cls, "_fields")):
         raise TypeError(f"{cls.__name__} must be a dataclass or a NamedTuple to be kept")
     _UNIT_TYPES[cls.__qualname__] = cls
@@ -73,8 +73,8 @@ class RunStore:
         overwrite: bool = False,
     ) -> RunStore:
         """The store for a run described by ``identity`` (JSON values). An existing store is
-        continued with ``resume`` (after checking it was made by the same run), emptied with
-        ``overwrite``, and otherwise refused, so no finished work is lost by accident."""
+        continued with ``resume`` (if the same run made it), emptied with ``overwrite``, and
+        otherwise refused, so no finished work is lost by accident."""
         folder = Path(folder)
         identity = json.loads(json.dumps(identity))  # as it reads back: lists, not tuples
         if folder.exists() and not folder.is_dir():
@@ -95,8 +95,8 @@ class RunStore:
         return self.folder / f"unit-{index:05d}.json"
 
     def load(self, index: int) -> tuple[bool, Any]:
-        """(True, result) for a finished unit; (False, None) for one not finished, or whose
-        file is damaged (removed, to be run again)."""
+        """(True, result) for a finished unit; (False, None) for one not finished, or damaged
+        (its file removed, to be run again)."""
         path = self._unit_path(index)
         try:
             data = path.read_bytes()
@@ -118,8 +118,8 @@ class RunStore:
             return False, None
 
     def save(self, index: int, result: Any) -> None:
-        """Keep a finished unit's result (atomically); the first one makes the folder, so a
-        run stopped before any unit finished leaves nothing behind."""
+        """Keep a finished unit's result; the first one makes the folder, so a run stopped
+        before any unit finished leaves nothing behind."""
         if not (self.folder / "run.json").exists():
             self.folder.mkdir(parents=True, exist_ok=True)
             identity = json.dumps(self.identity, indent=1).encode()
