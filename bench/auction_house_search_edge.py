@@ -18,9 +18,16 @@ a lone search gains as much against a fitted table as against a heuristic one).
 4. What the voids are worth to the search: part 1's "everywhere" again, the search's sampler
    now blind to the suits each seat has shown void in (it may place a card of such a suit in
    that hand), on the same deals. The difference is what reading the voids wins the search.
+5. Lookahead at the table: part 1's lone search (searching everywhere) against three seats
+   that play the fitted policy but search where a restriction says (their late tricks, the
+   last deal's play, all their card play), on the same deals. What a table with that much
+   lookahead would take back from the lone search. The lone search still models the table as
+   the fitted policy, so it plays against seats stronger than its model: its gain here is an
+   optimistic reading for the table (a table that searched would be modelled as it plays).
 
     python bench/auction_house_search_edge.py             # 1,000 games per restriction
     python bench/auction_house_search_edge.py --games 200 --agreement-games 20 --deal-games 200
+    python bench/auction_house_search_edge.py --parts 5 --games 1000   # part 5 alone
 
 Local processes on every core (restrictions, agreement games and deals spread over them).
 """
@@ -114,6 +121,28 @@ def void_blind_shares(first: int, count: int, seed: int) -> list[float]:
         return restricted_shares("everywhere", first, count, seed)
 
 
+#: Part 5's tables: where the three table seats search (else they play the fitted policy).
+TABLE_RESTRICTIONS = (f"play, tricks {EARLY_TRICKS + 1}-9 only", "deal 13, play only", "play only")
+
+
+def table_lookahead_shares(restriction: str, first: int, count: int, seed: int) -> list[float]:
+    """The lone search's win share when the table's seats search where ``restriction`` says."""
+    fitted, search, shares = _fitted(), make_agent("search"), []
+    table_searches = RESTRICTIONS[restriction]
+    for game in range(first, first + count):
+        me, rng = game % PLAYERS, np.random.default_rng([seed, game])
+        state = new_game(Rules(), seed=seed + game)
+        while not state.is_over:
+            seat = state.to_play
+            observation, legal = state.observation(seat), state.legal_actions()
+            searching = seat == me or table_searches(observation)
+            state = state.apply((search if searching else fitted)(observation, legal, rng))
+        scores = np.array(state.scores)
+        top = scores == scores.max()
+        shares.append(float(top[me] / top.sum()))
+    return shares
+
+
 def agreement(first: int, count: int, seed: int) -> tuple[int, int, int]:
     """(play decisions compared, a second search agreeing, the fitted policy agreeing)."""
     fitted, search = _fitted(), make_agent("search")
@@ -190,6 +219,8 @@ def main() -> None:
     parser.add_argument("--agreement-games", type=int, default=40)
     parser.add_argument("--deal-games", type=int, default=2000, help="games per deal, part 3")
     parser.add_argument("--deals", type=int, nargs="+", default=[6, 12, 13])
+    parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 3, 4, 5],
+                        choices=range(1, 6), help="which parts to run (default: all five)")
     parser.add_argument("--seed", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     arguments = parser.parse_args()
@@ -198,39 +229,45 @@ def main() -> None:
                      "at least 1")  # fmt: skip
     if not all(1 <= deal <= Rules().deals for deal in arguments.deals):
         parser.error(f"--deals must be deals of the game, 1 to {Rules().deals}")
+    parts, seed = set(arguments.parts), arguments.seed
     started = time.perf_counter()
     with local_processes(arguments.workers) as pool:
-        jobs = {
-            name: [pool.submit(restricted_shares, name, first, count, arguments.seed)
-                   for first, count in _blocks(arguments.games, arguments.workers)]
-            for name in RESTRICTIONS
-        }  # fmt: skip
-        blind = [pool.submit(void_blind_shares, first, count, arguments.seed)
-                 for first, count in _blocks(arguments.games, arguments.workers)]  # fmt: skip
-        agreements = [
-            pool.submit(agreement, first, count, arguments.seed + 1_000_000)
-            for first, count in _blocks(arguments.agreement_games, arguments.workers)
-        ]
-        deals = {
-            deal: [pool.submit(one_deal, deal, first, count, arguments.seed)
-                   for first, count in _blocks(arguments.deal_games, arguments.workers)]
-            for deal in arguments.deals
-        }  # fmt: skip
-        print("Search (default budget) alone against 3 fitted, searching only where named:")
+
+        def spread(function: Callable[..., Any], *head: Any, games: int = arguments.games,
+                   at: int = seed) -> list[Any]:  # fmt: skip
+            return [pool.submit(function, *head, first, count, at)
+                    for first, count in _blocks(games, arguments.workers)]  # fmt: skip
+
+        jobs = {name: spread(restricted_shares, name) for name in RESTRICTIONS if 1 in parts}
+        if 4 in parts:
+            jobs["everywhere, blind to voids"] = spread(void_blind_shares)
+        tables = {name: spread(table_lookahead_shares, name)
+                  for name in TABLE_RESTRICTIONS if 5 in parts}  # fmt: skip
+        agreements = spread(agreement, games=arguments.agreement_games, at=seed + 1_000_000
+                            ) if 2 in parts else []  # fmt: skip
+        deals = {deal: spread(one_deal, deal, games=arguments.deal_games)
+                 for deal in arguments.deals if 3 in parts}  # fmt: skip
+        if jobs:
+            print("Search (default budget) alone against 3 fitted, searching only where named:")
         for name, futures in jobs.items():
             shares = [share for future in futures for share in future.result()]
             print(_line(name, sum(shares), len(shares)))
-        shares = [share for future in blind for share in future.result()]
-        print(_line("everywhere, blind to voids", sum(shares), len(shares)))
-        compared, again, same = np.sum([f.result() for f in agreements], axis=0)
+        if tables:
+            print("Search (everywhere) alone against 3 fitted seats that search where named:")
+        for name, futures in tables.items():
+            shares = [share for future in futures for share in future.result()]
+            print(_line(f"table: {name}", sum(shares), len(shares)))
+        if agreements:
+            compared, again, same = np.sum([f.result() for f in agreements], axis=0)
+            print(f"Play decisions with two or more cards worth searching "
+                  f"({arguments.agreement_games} games): the first search's card chosen again by")
+            print(_line("a second search", int(again), int(compared)))
+            print(_line("the fitted policy", int(same), int(compared)))
         taken = {deal: np.sum([f.result() for f in futures], axis=0)
                  for deal, futures in deals.items()}  # fmt: skip
-    print(f"Play decisions with two or more cards worth searching ({arguments.agreement_games} "
-          "games): the first search's card chosen again by")  # fmt: skip
-    print(_line("a second search", int(again), int(compared)))
-    print(_line("the fitted policy", int(same), int(compared)))
     games = arguments.deal_games
-    print(f"One deal from the same position ({games:,} games), the lone seat's cards played by:")
+    if taken:
+        print(f"One deal from the same position ({games:,} games), the lone seat's cards by:")
     for deal, counts in taken.items():
         for way, name in enumerate(("fitted", "search")):
             print(_line(f"deal {deal}, {name}: kitty taken", counts[way, 0], games))
