@@ -16,7 +16,7 @@ from workbench.kit.game import Game
 from workbench.kit.lineup import DecidesOnView, agent_repr, make_named_agent
 from workbench.kit.seeding import generator, seed_sequence
 from workbench.kit.selfplay import SelfPlay, standard_streams
-from workbench.kit.state import fields_of, standings
+from workbench.kit.state import checked_positions, fields_of, standings
 
 
 @pytest.mark.parametrize("game_id", registry.available())
@@ -135,3 +135,31 @@ def test_a_log_says_who_saw_each_line_and_marks_what_no_seat_saw():
     assert lines_for(log, 0) == ["deal", "seat 0 sees A"]
     assert lines_for(log, 1) == ["deal", "seat 1 sees B"]
     assert lines_for(log, None) == ["deal", "seat 0 sees A", UNSEEN + "unused: K", "seat 1 sees B"]
+
+
+class _Position:
+    """A stand-in State: only its rules matter to ``checked_positions``."""
+
+    def __init__(self, rules: object) -> None:
+        self.rules = rules
+
+
+@pytest.mark.parametrize(
+    ("states", "playouts", "error", "message"),
+    [
+        ([], 1, TypeError, "states must be a toy State or a non-empty sequence of them"),
+        (["not a state"], 1, TypeError, "states must be a toy State"),
+        ([_Position(1), _Position(2)], 1, ValueError, "every state must be played under the same"),
+        (_Position(1), 0, ValueError, "playouts must be a positive whole number, got 0"),
+        (_Position(1), 1.5, TypeError, "playouts must be a positive whole number"),
+    ],
+)
+def test_play_from_arguments_are_checked_once_for_every_game(states, playouts, error, message):
+    with pytest.raises(error, match=message):
+        checked_positions(states, _Position, "toy", playouts)
+
+
+def test_checked_positions_lists_one_state_and_keeps_a_sequence():
+    one, two = _Position(1), _Position(1)
+    assert checked_positions(one, _Position, "toy", np.int64(3)) == ([one], 3)
+    assert checked_positions((one, two), _Position, "toy", 2) == ([one, two], 2)

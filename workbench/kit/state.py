@@ -8,11 +8,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Self
 
+from workbench.checks import whole_number
+
 #: Who saw a log line during play: every seat, or no seat (a fact kept for the full record:
 #: the unused cards, a draw no one looked at); else the one seat that saw it (an int).
 EVERYONE, NOBODY = "everyone", "nobody"
 #: How the full record marks a line that no seat saw during play.
 UNSEEN = "[seen by no seat] "
+
+
+def checked_positions(
+    states: Any, state_type: type, game: str, playouts: Any
+) -> tuple[list[Any], int]:
+    """``play_from``'s arguments as every game checks them: ``states`` (a State or a non-empty
+    sequence of them, all under the same rules) as a list, and ``playouts`` (a whole number
+    >= 1)."""
+    listed = [states] if isinstance(states, state_type) else list(states)
+    if not listed or not all(isinstance(state, state_type) for state in listed):
+        raise TypeError(f"states must be a {game} State or a non-empty sequence of them")
+    if any(state.rules != listed[0].rules for state in listed):
+        raise ValueError("every state must be played under the same rules")
+    return listed, whole_number("playouts", playouts, low=1, allowed="a positive whole number")
 
 
 class Evolving:

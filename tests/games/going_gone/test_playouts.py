@@ -121,7 +121,7 @@ def test_a_finished_game_plays_out_to_its_own_result():
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"playouts": 0}, "playouts must be a whole number"),
+        ({"playouts": 0}, "playouts must be a positive whole number"),
         ({"agents": [RandomAgent()]}, "one agent per seat"),
         ({"agents": [object()] * 4}, "play step by step only"),
     ],

@@ -22,6 +22,7 @@ from workbench.games.auction_house.policies import KIND_NAMES, lineup_table
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, Rules
 from workbench.kit.policies import PolicyTable, plays_compiled, split_seed
 from workbench.kit.seeding import SeedLike, generator
+from workbench.kit.state import checked_positions
 from workbench.kit.streams import shuffle_rows
 
 #: How a playout treats the chance still to come: "draw" deals the later deals and orders the
@@ -220,14 +221,8 @@ def playout_details(
 ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], Recording]:  # fmt: skip
     """``play_from``'s scores, plus each playout's chance (trump cards, shuffles) and its
     recording (what a test replays through the step engine)."""
-    states = [states] if isinstance(states, State) else list(states)
-    if not states or not all(isinstance(s, State) for s in states):
-        raise TypeError("states must be an auction_house State or a non-empty sequence of them")
+    states, playouts = checked_positions(states, State, "auction_house", playouts)
     rules = states[0].rules
-    if any(s.rules != rules for s in states):
-        raise ValueError("every state must be under the same rules")
-    if isinstance(playouts, bool) or not isinstance(playouts, int | np.integer) or playouts < 1:
-        raise ValueError(f"playouts must be a positive whole number, got {playouts!r}")
     if future not in FUTURES:
         raise ValueError(f"future must be one of {FUTURES}, got {future!r}")
     agents = list(agents)

@@ -24,6 +24,7 @@ from workbench.games.going_gone.policies import KINDS, PARAMETERS
 from workbench.games.going_gone.rules import Rules
 from workbench.kit.policies import PolicyTable, policy_table
 from workbench.kit.seeding import SeedLike, seed_sequence
+from workbench.kit.state import checked_positions
 
 PHASES = {"bid": BID, "sell": SELL, "over": OVER}
 
@@ -69,19 +70,8 @@ def play_from(
     ``agents`` (one compiled agent per seat): float64 (len(states), playouts, players).
     Continuation p of position i plays from key ``i * playouts + p`` of ``stream_keys(seed,
     ...)`` (its draws depend on that key alone)."""
-    if isinstance(states, State):
-        states = [states]
-    states = list(states)
-    if isinstance(playouts, bool) or not isinstance(playouts, int | np.integer) or playouts < 1:
-        raise ValueError(f"playouts must be a whole number >= 1, got {playouts!r}")
-    if not states:
-        raise ValueError("states must hold at least one going_gone State")
-    for state in states:
-        if not isinstance(state, State):
-            raise TypeError(f"states must be going_gone States, got {type(state).__name__}")
-        if state.rules != states[0].rules:
-            raise ValueError("every state must be played under the same rules")
-    rules, playouts = states[0].rules, int(playouts)
+    states, playouts = checked_positions(states, State, "going_gone", playouts)
+    rules = states[0].rules
     table = policy_table_of(agents, rules.players)
     # row p * len(states) + i is continuation p of position i; its key is i * playouts + p
     positions = repeat_positions(positions_of_states(states), playouts)

@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from workbench.checks import whole_number
 from workbench.games.rubbish import compiled
 from workbench.games.rubbish.cards import bid_table
 from workbench.games.rubbish.compiled import Positions, Recording, Tables
@@ -20,6 +19,7 @@ from workbench.games.rubbish.policies import preferred_bids
 from workbench.games.rubbish.rules import Rules
 from workbench.kit.policies import PolicyTable, policy_table, split_seed
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
+from workbench.kit.state import checked_positions
 
 
 @lru_cache(maxsize=64)
@@ -242,12 +242,7 @@ def play_from(
     """Final scores of ``playouts`` continuations of each State (every hidden card filled in)
     played to the end by ``agents`` (one compiled agent per seat): (positions, playouts,
     players), float64. The same arguments give the same scores."""
-    if isinstance(states, State):
-        states = [states]
-    states = list(states)
-    if not states or not all(isinstance(state, State) for state in states):
-        raise TypeError("states must be a rubbish State or a non-empty sequence of States")
-    playouts = whole_number("playouts", playouts, low=1, allowed="a positive whole number")
+    states, playouts = checked_positions(states, State, "rubbish", playouts)
     rules = states[0].rules
     if len(agents) != rules.players:
         raise ValueError(

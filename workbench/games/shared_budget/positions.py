@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 
-from workbench.checks import whole_number
 from workbench.games.shared_budget.compiled import (
     PlayedBatch,
     Positions,
@@ -25,6 +24,7 @@ from workbench.kit.lineup import seated_agents
 from workbench.kit.policies import CompiledPolicy, PolicyTable, policy_table
 from workbench.kit.seeding import SeedLike, seed_sequence
 from workbench.kit.selfplay import playing_agent
+from workbench.kit.state import checked_positions
 from workbench.kit.streams import STREAM_WORDS, absorb_key, seed_words, start_pool, state_of, store
 
 
@@ -132,15 +132,10 @@ def play_from(
     """Functions each seat covers (and with ``budgets`` its budget left) at the end of
     ``playouts`` continuations of each position by compiled agents, float64 (positions,
     playouts, seats); position i's playouts draw in turn from ``generator(seed, i)``."""
-    positions = [states] if isinstance(states, State) else list(states)
-    if not positions or not all(isinstance(s, State) for s in positions):
-        raise TypeError(
-            f"states must be a shared_budget State or a non-empty sequence of them, got {states!r}"
-        )
+    positions, playouts = checked_positions(states, State, "shared_budget", playouts)
     rules = positions[0].rules
-    if any(s.rules != rules or s.rules.projects != rules.projects for s in positions):
-        raise ValueError("play_from's states must all be played under the same rules")
-    playouts = whole_number("playouts", playouts, low=1, allowed="a positive whole number")
+    if any(s.rules.projects != rules.projects for s in positions):  # not part of Rules' ==
+        raise ValueError("every state must be played under the same rules")
     streams = keyed_streams(seed_words(seed_sequence(seed)), len(positions))
     table = policy_table([playing_agent(a, rules) for a in seated_agents(agents, rules.players)])
     rows, players = len(positions) * playouts, rules.players
