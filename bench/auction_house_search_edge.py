@@ -24,6 +24,7 @@ a lone search gains as much against a fitted table as against a heuristic one).
    lookahead would take back from the lone search. The lone search still models the table as
    the fitted policy, so it plays against seats stronger than its model: its gain here is an
    optimistic reading for the table (a table that searched would be modelled as it plays).
+   ``--table-budget`` sets the table seats' playouts a decision: how much lookahead it takes.
 
     python bench/auction_house_search_edge.py             # 1,000 games per restriction
     python bench/auction_house_search_edge.py --games 200 --agreement-games 20 --deal-games 200
@@ -125,9 +126,12 @@ def void_blind_shares(first: int, count: int, seed: int) -> list[float]:
 TABLE_RESTRICTIONS = (f"play, tricks {EARLY_TRICKS + 1}-9 only", "deal 13, play only", "play only")
 
 
-def table_lookahead_shares(restriction: str, first: int, count: int, seed: int) -> list[float]:
-    """The lone search's win share when the table's seats search where ``restriction`` says."""
+def table_lookahead_shares(restriction: str, budget: int, first: int, count: int, seed: int
+                          ) -> list[float]:  # fmt: skip
+    """The lone search's win share when the table's seats search where ``restriction`` says,
+    with ``budget`` playouts a decision."""
     fitted, search, shares = _fitted(), make_agent("search"), []
+    table_search = make_agent("search", budget=budget)
     table_searches = RESTRICTIONS[restriction]
     for game in range(first, first + count):
         me, rng = game % PLAYERS, np.random.default_rng([seed, game])
@@ -135,8 +139,11 @@ def table_lookahead_shares(restriction: str, first: int, count: int, seed: int) 
         while not state.is_over:
             seat = state.to_play
             observation, legal = state.observation(seat), state.legal_actions()
-            searching = seat == me or table_searches(observation)
-            state = state.apply((search if searching else fitted)(observation, legal, rng))
+            if seat == me:
+                agent = search
+            else:
+                agent = table_search if table_searches(observation) else fitted
+            state = state.apply(agent(observation, legal, rng))
         scores = np.array(state.scores)
         top = scores == scores.max()
         shares.append(float(top[me] / top.sum()))
@@ -221,6 +228,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, nargs="+", default=[6, 12, 13])
     parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 3, 4, 5],
                         choices=range(1, 6), help="which parts to run (default: all five)")
+    parser.add_argument("--table-budget", type=int, default=search.BUDGET,
+                        help="playouts a decision of part 5's searching table seats")
     parser.add_argument("--seed", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     arguments = parser.parse_args()
@@ -241,7 +250,7 @@ def main() -> None:
         jobs = {name: spread(restricted_shares, name) for name in RESTRICTIONS if 1 in parts}
         if 4 in parts:
             jobs["everywhere, blind to voids"] = spread(void_blind_shares)
-        tables = {name: spread(table_lookahead_shares, name)
+        tables = {name: spread(table_lookahead_shares, name, arguments.table_budget)
                   for name in TABLE_RESTRICTIONS if 5 in parts}  # fmt: skip
         agreements = spread(agreement, games=arguments.agreement_games, at=seed + 1_000_000
                             ) if 2 in parts else []  # fmt: skip
@@ -253,7 +262,8 @@ def main() -> None:
             shares = [share for future in futures for share in future.result()]
             print(_line(name, sum(shares), len(shares)))
         if tables:
-            print("Search (everywhere) alone against 3 fitted seats that search where named:")
+            print("Search (everywhere) alone against 3 fitted seats that search where named "
+                  f"({arguments.table_budget} playouts a decision):")
         for name, futures in tables.items():
             shares = [share for future in futures for share in future.result()]
             print(_line(f"table: {name}", sum(shares), len(shares)))
