@@ -25,10 +25,15 @@ a lone search gains as much against a fitted table as against a heuristic one).
    the fitted policy, so it plays against seats stronger than its model: its gain here is an
    optimistic reading for the table (a table that searched would be modelled as it plays).
    ``--table-budget`` sets the table seats' playouts a decision: how much lookahead it takes.
+6. What such lookahead costs: at every late-trick decision with a choice (tricks 6 to 9, any
+   seat) of fitted games, ``--worlds`` rows filled by the search's sampler and every candidate
+   card played on each to the deal's end by the compiled playouts (``play_round``); seconds a
+   decision and a deal (medians of 5), with the sampler and for the playouts alone.
 
     python bench/auction_house_search_edge.py             # 1,000 games per restriction
     python bench/auction_house_search_edge.py --games 200 --agreement-games 20 --deal-games 200
     python bench/auction_house_search_edge.py --parts 5 --games 1000   # part 5 alone
+    python bench/auction_house_search_edge.py --parts 6 --cost-games 30 --worlds 8
 
 Local processes on every core (restrictions, agreement games and deals spread over them).
 """
@@ -50,6 +55,7 @@ from workbench.games.auction_house.engine import new_game
 from workbench.games.auction_house.game import make_agent
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
 from workbench.games.auction_house.search import candidates
+from workbench.kit.streams import state_of
 from workbench.stats import proportion_interval
 
 #: Tricks of a deal counted as early (the first five); the rest are late.
@@ -150,6 +156,47 @@ def table_lookahead_shares(restriction: str, budget: int, first: int, count: int
     return shares
 
 
+def lookahead_cost(games: int, worlds: int, seed: int) -> tuple[int, int, float, float]:
+    """(late-trick decisions with a choice, deals, median seconds for all of them with the
+    sampler, and for the playouts alone): part 6, in this process."""
+    rules, fitted, searcher = Rules(), _fitted(), make_agent("search")
+    kinds, params, assignment, draw_uniforms = searcher.compiled_rollouts(rules)
+    rng, decisions = np.random.default_rng(seed), []
+    for game in range(games):
+        state = new_game(rules, seed=seed + game)
+        while not state.is_over:
+            observation, legal = state.observation(state.to_play), state.legal_actions()
+            if observation.phase == "play" and len(observation.tricks) >= EARLY_TRICKS:
+                choices = candidates(observation, legal, fitted)
+                if len(choices) > 1:
+                    decisions.append((observation.player, *search._encoded(observation, choices)))
+            state = state.apply(fitted(observation, legal, rng))
+
+    def filled(stream: np.ndarray) -> list[np.ndarray]:
+        return [sampling.fill(position, worlds, stream, rng)[0] for _, position, *_ in decisions]
+
+    def playouts(stream: np.ndarray, rows: list[np.ndarray]) -> None:
+        for (me, position, starts, cards, suits), world in zip(decisions, rows, strict=True):
+            search.play_round(stream, world, position.trump_order, position.turned, me, starts,
+                              cards, suits, kinds, params, assignment[:worlds], rules.deals,
+                              False, draw_uniforms)  # fmt: skip
+
+    def median_seconds(work: Callable[[], Any]) -> float:
+        times = []
+        for _ in range(5):
+            started = time.perf_counter()
+            work()
+            times.append(time.perf_counter() - started)
+        return float(np.median(times))
+
+    stream = state_of(np.random.default_rng(seed))
+    rows = filled(stream)
+    playouts(stream, rows)  # compiled (and warmed) before timing
+    with_sampler = median_seconds(lambda: playouts(stream, filled(stream)))
+    alone = median_seconds(lambda: playouts(stream, rows))
+    return len(decisions), games * rules.deals, with_sampler, alone
+
+
 def agreement(first: int, count: int, seed: int) -> tuple[int, int, int]:
     """(play decisions compared, a second search agreeing, the fitted policy agreeing)."""
     fitted, search = _fitted(), make_agent("search")
@@ -226,10 +273,12 @@ def main() -> None:
     parser.add_argument("--agreement-games", type=int, default=40)
     parser.add_argument("--deal-games", type=int, default=2000, help="games per deal, part 3")
     parser.add_argument("--deals", type=int, nargs="+", default=[6, 12, 13])
-    parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 3, 4, 5],
-                        choices=range(1, 6), help="which parts to run (default: all five)")
+    parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6],
+                        choices=range(1, 7), help="which parts to run (default: all six)")
     parser.add_argument("--table-budget", type=int, default=search.BUDGET,
                         help="playouts a decision of part 5's searching table seats")
+    parser.add_argument("--cost-games", type=int, default=30, help="fitted games, part 6")
+    parser.add_argument("--worlds", type=int, default=8, help="rows a decision, part 6")
     parser.add_argument("--seed", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     arguments = parser.parse_args()
@@ -283,6 +332,16 @@ def main() -> None:
             print(_line(f"deal {deal}, {name}: kitty taken", counts[way, 0], games))
             tricks = " ".join(f"{share:.2f}" for share in counts[way, 1:] / games)
             print(f"    tricks taken by trick number: {tricks}")
+    if 6 in parts:
+        decisions, deals, with_sampler, alone = lookahead_cost(
+            arguments.cost_games, arguments.worlds, seed
+        )
+        print(f"Lookahead at late-trick decisions ({decisions:,} with a choice in {deals:,} "
+              f"deals, {decisions / deals:.1f} a deal; {arguments.worlds} rows a decision, "
+              "every candidate card on each):")  # fmt: skip
+        for label, seconds in (("sampler and playouts", with_sampler), ("playouts alone", alone)):
+            print(f"  {label:<22} {seconds / decisions * 1e6:6.0f} µs a decision, "
+                  f"{seconds / deals * 1e3:.2f} ms a deal (median of 5)")
     print(f"({time.perf_counter() - started:.0f} s, {arguments.workers} processes)")
 
 
