@@ -19,16 +19,17 @@ a lone search gains as much against a fitted table as against a heuristic one).
    now blind to the suits each seat has shown void in (it may place a card of such a suit in
    that hand), on the same deals. The difference is what reading the voids wins the search.
 5. Lookahead at the table: part 1's lone search (searching everywhere) against three seats
-   that play the fitted policy but search where a restriction says (their late tricks, the
-   last deal's play, all their card play), on the same deals. What a table with that much
-   lookahead would take back from the lone search. The lone search still models the table as
-   the fitted policy, so it plays against seats stronger than its model: its gain here is an
-   optimistic reading for the table (a table that searched would be modelled as it plays).
-   ``--table-budget`` sets the table seats' playouts a decision: how much lookahead it takes.
-6. What such lookahead costs: at every late-trick decision with a choice (tricks 6 to 9, any
-   seat) of fitted games, ``--worlds`` rows filled by the search's sampler and every candidate
-   card played on each to the deal's end by the compiled playouts (``play_round``); seconds a
-   decision and a deal (medians of 5), with the sampler and for the playouts alone.
+   that play the fitted policy but search where a restriction says (their last two or four
+   tricks, the last deal's play, all their card play; ``--tables``), on the same deals: what
+   a table with that much lookahead would take back from the lone search. The lone search
+   still models the table as the fitted policy, so it plays against seats stronger than its
+   model: its gain here is an optimistic reading for the table (a table that searched would
+   be modelled as it plays). ``--table-budget`` sets the table seats' playouts a decision.
+6. What such lookahead costs: at every decision with a choice from trick ``--from-trick`` on
+   (default 6; any seat) of fitted games, ``--worlds`` rows filled by the search's sampler
+   and every candidate card played on each to the deal's end by the compiled playouts
+   (``play_round``); seconds a decision and a deal (medians of 5), with the sampler and for
+   the playouts alone.
 
     python bench/auction_house_search_edge.py             # 1,000 games per restriction
     python bench/auction_house_search_edge.py --games 200 --agreement-games 20 --deal-games 200
@@ -129,7 +130,13 @@ def void_blind_shares(first: int, count: int, seed: int) -> list[float]:
 
 
 #: Part 5's tables: where the three table seats search (else they play the fitted policy).
-TABLE_RESTRICTIONS = (f"play, tricks {EARLY_TRICKS + 1}-9 only", "deal 13, play only", "play only")
+TABLE_RESTRICTIONS: dict[str, Callable[[Any], bool]] = {
+    "play, tricks 8-9 only": lambda observation: (
+        observation.phase == "play" and len(observation.tricks) >= TRICKS - 2
+    ),
+    **{name: RESTRICTIONS[name]
+       for name in (f"play, tricks {EARLY_TRICKS + 1}-9 only", "deal 13, play only", "play only")},
+}  # fmt: skip
 
 
 def table_lookahead_shares(restriction: str, budget: int, first: int, count: int, seed: int
@@ -138,7 +145,7 @@ def table_lookahead_shares(restriction: str, budget: int, first: int, count: int
     with ``budget`` playouts a decision."""
     fitted, search, shares = _fitted(), make_agent("search"), []
     table_search = make_agent("search", budget=budget)
-    table_searches = RESTRICTIONS[restriction]
+    table_searches = TABLE_RESTRICTIONS[restriction]
     for game in range(first, first + count):
         me, rng = game % PLAYERS, np.random.default_rng([seed, game])
         state = new_game(Rules(), seed=seed + game)
@@ -156,9 +163,10 @@ def table_lookahead_shares(restriction: str, budget: int, first: int, count: int
     return shares
 
 
-def lookahead_cost(games: int, worlds: int, seed: int) -> tuple[int, int, float, float]:
-    """(late-trick decisions with a choice, deals, median seconds for all of them with the
-    sampler, and for the playouts alone): part 6, in this process."""
+def lookahead_cost(games: int, worlds: int, first_trick: int, seed: int
+                   ) -> tuple[int, int, float, float]:  # fmt: skip
+    """(decisions with a choice from trick ``first_trick`` on, deals, median seconds for all of
+    them with the sampler, and for the playouts alone): part 6, in this process."""
     rules, fitted, searcher = Rules(), _fitted(), make_agent("search")
     kinds, params, assignment, draw_uniforms = searcher.compiled_rollouts(rules)
     rng, decisions = np.random.default_rng(seed), []
@@ -166,7 +174,7 @@ def lookahead_cost(games: int, worlds: int, seed: int) -> tuple[int, int, float,
         state = new_game(rules, seed=seed + game)
         while not state.is_over:
             observation, legal = state.observation(state.to_play), state.legal_actions()
-            if observation.phase == "play" and len(observation.tricks) >= EARLY_TRICKS:
+            if observation.phase == "play" and len(observation.tricks) >= first_trick - 1:
                 choices = candidates(observation, legal, fitted)
                 if len(choices) > 1:
                     decisions.append((observation.player, *search._encoded(observation, choices)))
@@ -275,10 +283,15 @@ def main() -> None:
     parser.add_argument("--deals", type=int, nargs="+", default=[6, 12, 13])
     parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6],
                         choices=range(1, 7), help="which parts to run (default: all six)")
+    parser.add_argument("--tables", nargs="+", default=list(TABLE_RESTRICTIONS),
+                        choices=list(TABLE_RESTRICTIONS), metavar="TABLE",
+                        help=f"part 5's tables (default: all of {list(TABLE_RESTRICTIONS)})")
     parser.add_argument("--table-budget", type=int, default=search.BUDGET,
                         help="playouts a decision of part 5's searching table seats")
     parser.add_argument("--cost-games", type=int, default=30, help="fitted games, part 6")
     parser.add_argument("--worlds", type=int, default=8, help="rows a decision, part 6")
+    parser.add_argument("--from-trick", type=int, default=EARLY_TRICKS + 1, choices=range(1, 10),
+                        help="part 6 looks ahead from this trick of a deal on")
     parser.add_argument("--seed", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     arguments = parser.parse_args()
@@ -300,7 +313,7 @@ def main() -> None:
         if 4 in parts:
             jobs["everywhere, blind to voids"] = spread(void_blind_shares)
         tables = {name: spread(table_lookahead_shares, name, arguments.table_budget)
-                  for name in TABLE_RESTRICTIONS if 5 in parts}  # fmt: skip
+                  for name in arguments.tables if 5 in parts}  # fmt: skip
         agreements = spread(agreement, games=arguments.agreement_games, at=seed + 1_000_000
                             ) if 2 in parts else []  # fmt: skip
         deals = {deal: spread(one_deal, deal, games=arguments.deal_games)
@@ -334,11 +347,11 @@ def main() -> None:
             print(f"    tricks taken by trick number: {tricks}")
     if 6 in parts:
         decisions, deals, with_sampler, alone = lookahead_cost(
-            arguments.cost_games, arguments.worlds, seed
+            arguments.cost_games, arguments.worlds, arguments.from_trick, seed
         )
-        print(f"Lookahead at late-trick decisions ({decisions:,} with a choice in {deals:,} "
-              f"deals, {decisions / deals:.1f} a deal; {arguments.worlds} rows a decision, "
-              "every candidate card on each):")  # fmt: skip
+        print(f"Lookahead from trick {arguments.from_trick} ({decisions:,} decisions with a "
+              f"choice in {deals:,} deals, {decisions / deals:.1f} a deal; {arguments.worlds} "
+              "rows a decision, every candidate card on each):")  # fmt: skip
         for label, seconds in (("sampler and playouts", with_sampler), ("playouts alone", alone)):
             print(f"  {label:<22} {seconds / decisions * 1e6:6.0f} µs a decision, "
                   f"{seconds / deals * 1e3:.2f} ms a deal (median of 5)")
