@@ -93,17 +93,24 @@ def _fitted() -> Any:
     return make_agent("fitted").policy_for(Rules())
 
 
-def restricted_shares(restriction: str, first: int, count: int, seed: int) -> list[float]:
-    """The searching seat's win share in games ``first`` .. ``first + count - 1``."""
-    searches = RESTRICTIONS[restriction]
-    fitted, search, shares = _fitted(), make_agent("search"), []
+def _lone_shares(player: Any, plays: Callable[[Any], bool], others: Any, first: int,
+                 count: int, seed: int) -> list[float]:  # fmt: skip
+    """The lone seat's win share (ties split) in games ``first`` .. ``first + count - 1``:
+    ``player`` where ``plays(observation)``, ``others`` for every other decision."""
+    shares = []
     for game in range(first, first + count):
         me, rng = game % PLAYERS, np.random.default_rng([seed, game])
-        state = _play(new_game(Rules(), seed=seed + game), me, search, searches, fitted, rng)
+        state = _play(new_game(Rules(), seed=seed + game), me, player, plays, others, rng)
         scores = np.array(state.scores)
         top = scores == scores.max()
         shares.append(float(top[me] / top.sum()))
     return shares
+
+
+def restricted_shares(restriction: str, first: int, count: int, seed: int) -> list[float]:
+    """The searching seat's win share, searching where ``restriction`` says (part 1)."""
+    return _lone_shares(make_agent("search"), RESTRICTIONS[restriction], _fitted(), first, count,
+                        seed)  # fmt: skip
 
 
 @contextmanager
@@ -142,25 +149,15 @@ TABLE_RESTRICTIONS: dict[str, Callable[[Any], bool]] = {
 def table_lookahead_shares(restriction: str, budget: int, first: int, count: int, seed: int
                           ) -> list[float]:  # fmt: skip
     """The lone search's win share when the table's seats search where ``restriction`` says,
-    with ``budget`` playouts a decision."""
-    fitted, search, shares = _fitted(), make_agent("search"), []
-    table_search = make_agent("search", budget=budget)
-    table_searches = TABLE_RESTRICTIONS[restriction]
-    for game in range(first, first + count):
-        me, rng = game % PLAYERS, np.random.default_rng([seed, game])
-        state = new_game(Rules(), seed=seed + game)
-        while not state.is_over:
-            seat = state.to_play
-            observation, legal = state.observation(seat), state.legal_actions()
-            if seat == me:
-                agent = search
-            else:
-                agent = table_search if table_searches(observation) else fitted
-            state = state.apply(agent(observation, legal, rng))
-        scores = np.array(state.scores)
-        top = scores == scores.max()
-        shares.append(float(top[me] / top.sum()))
-    return shares
+    with ``budget`` playouts a decision (part 5)."""
+    fitted, table_search = _fitted(), make_agent("search", budget=budget)
+    searches = TABLE_RESTRICTIONS[restriction]
+
+    def table(observation: Any, legal: Any, rng: np.random.Generator) -> Any:
+        return (table_search if searches(observation) else fitted)(observation, legal, rng)
+
+    return _lone_shares(make_agent("search"), RESTRICTIONS["everywhere"], table, first, count,
+                        seed)  # fmt: skip
 
 
 def lookahead_cost(games: int, worlds: int, first_trick: int, seed: int
@@ -346,15 +343,15 @@ def main() -> None:
             tricks = " ".join(f"{share:.2f}" for share in counts[way, 1:] / games)
             print(f"    tricks taken by trick number: {tricks}")
     if 6 in parts:
-        decisions, deals, with_sampler, alone = lookahead_cost(
+        decisions, timed_deals, with_sampler, alone = lookahead_cost(
             arguments.cost_games, arguments.worlds, arguments.from_trick, seed
         )
         print(f"Lookahead from trick {arguments.from_trick} ({decisions:,} decisions with a "
-              f"choice in {deals:,} deals, {decisions / deals:.1f} a deal; {arguments.worlds} "
-              "rows a decision, every candidate card on each):")  # fmt: skip
+              f"choice in {timed_deals:,} deals, {decisions / timed_deals:.1f} a deal; "
+              f"{arguments.worlds} rows a decision, every candidate card on each):")  # fmt: skip
         for label, seconds in (("sampler and playouts", with_sampler), ("playouts alone", alone)):
             print(f"  {label:<22} {seconds / decisions * 1e6:6.0f} µs a decision, "
-                  f"{seconds / deals * 1e3:.2f} ms a deal (median of 5)")
+                  f"{seconds / timed_deals * 1e3:.2f} ms a deal (median of 5)")
     print(f"({time.perf_counter() - started:.0f} s, {arguments.workers} processes)")
 
 
