@@ -30,11 +30,20 @@ a lone search gains as much against a fitted table as against a heuristic one).
    and every candidate card played on each to the deal's end by the compiled playouts
    (``play_round``); seconds a decision and a deal (medians of 5), with the sampler and for
    the playouts alone.
+7. Mixed card play: the fitted policy's cards drawn at each of ``--temperatures`` (the
+   shipped fit's weights; 0 plays the highest weighted sum always): part 1's lone search
+   against three such players, modelling them as they play, on the same deals; with
+   ``--argmax-model`` also, at each temperature above 0, a lone search that models them as if
+   they always played their favourite card (a best response that ignores the mixing); and the
+   fitted policy at each temperature alone against three heuristic players
+   (``--strength-games``, seats rotated, compiled): what mixing costs the table. The fitted
+   agent plays at ``CARD_TEMPERATURE`` (0).
 
     python bench/auction_house_search_edge.py             # 1,000 games per restriction
     python bench/auction_house_search_edge.py --games 200 --agreement-games 20 --deal-games 200
     python bench/auction_house_search_edge.py --parts 5 --games 1000   # part 5 alone
     python bench/auction_house_search_edge.py --parts 6 --cost-games 30 --worlds 8
+    python bench/auction_house_search_edge.py --parts 7 --games 4000 --seed 700 --argmax-model
 
 Local processes on every core (restrictions, agreement games and deals spread over them).
 """
@@ -51,11 +60,13 @@ from typing import Any
 import numpy as np
 
 from workbench.designer.executors import local_processes
+from workbench.designer.exploitability import lone_shares
 from workbench.games.auction_house import agents, hidden, sampling, search
 from workbench.games.auction_house.engine import new_game
-from workbench.games.auction_house.game import make_agent
+from workbench.games.auction_house.game import GAME, make_agent
 from workbench.games.auction_house.rules import PLAYERS, TRICKS, Rules
 from workbench.games.auction_house.search import candidates
+from workbench.kit.seeding import seed_sequence
 from workbench.kit.streams import state_of
 from workbench.stats import proportion_interval
 
@@ -158,6 +169,27 @@ def table_lookahead_shares(restriction: str, budget: int, first: int, count: int
 
     return _lone_shares(make_agent("search"), RESTRICTIONS["everywhere"], table, first, count,
                         seed)  # fmt: skip
+
+
+def _tempered(temperature: float) -> Any:
+    """The shipped fit's policy with its cards drawn at ``temperature``."""
+    return agents.FittedPolicy(_fitted().params, temperature=temperature)
+
+
+def mixed_table_shares(temperature: float, model_temperature: float, first: int, count: int,
+                       seed: int) -> list[float]:  # fmt: skip
+    """The lone search's win share against three players drawing their cards at
+    ``temperature``, modelling them as drawing at ``model_temperature`` (part 7)."""
+    player = make_agent("search", model=_tempered(model_temperature))
+    return _lone_shares(player, RESTRICTIONS["everywhere"], _tempered(temperature), first,
+                        count, seed)  # fmt: skip
+
+
+def mixed_strength(temperature: float, games: int, seed: int) -> list[float]:
+    """The policy at ``temperature`` alone against three heuristic players, seats rotated,
+    compiled: its win share in each game (part 7)."""
+    return list(lone_shares(GAME, Rules(), _tempered(temperature), agents.HeuristicAgent(),
+                            games, seed_sequence(seed)))  # fmt: skip
 
 
 def lookahead_cost(games: int, worlds: int, first_trick: int, seed: int
@@ -278,8 +310,8 @@ def main() -> None:
     parser.add_argument("--agreement-games", type=int, default=40)
     parser.add_argument("--deal-games", type=int, default=2000, help="games per deal, part 3")
     parser.add_argument("--deals", type=int, nargs="+", default=[6, 12, 13])
-    parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6],
-                        choices=range(1, 7), help="which parts to run (default: all six)")
+    parser.add_argument("--parts", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6, 7],
+                        choices=range(1, 8), help="which parts to run (default: all seven)")
     parser.add_argument("--tables", nargs="+", default=list(TABLE_RESTRICTIONS),
                         choices=list(TABLE_RESTRICTIONS), metavar="TABLE",
                         help=f"part 5's tables (default: all of {list(TABLE_RESTRICTIONS)})")
@@ -289,12 +321,21 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=8, help="rows a decision, part 6")
     parser.add_argument("--from-trick", type=int, default=EARLY_TRICKS + 1, choices=range(1, 10),
                         help="part 6 looks ahead from this trick of a deal on")
+    parser.add_argument("--temperatures", type=float, nargs="+",
+                        default=[0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3],
+                        help="part 7's card temperatures (default: 0 to 0.3)")
+    parser.add_argument("--argmax-model", action="store_true",
+                        help="part 7: also searches modelling each mixed table at 0")
+    parser.add_argument("--strength-games", type=int, default=20_000,
+                        help="part 7: games of each temperature alone against 3 heuristic")
     parser.add_argument("--seed", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     arguments = parser.parse_args()
     if arguments.games < PLAYERS or arguments.agreement_games < 1 or arguments.deal_games < 1:
         parser.error(f"--games must be at least {PLAYERS}, --agreement-games and --deal-games "
                      "at least 1")  # fmt: skip
+    if not all(t >= 0 for t in arguments.temperatures) or arguments.strength_games < PLAYERS:
+        parser.error(f"--temperatures must be >= 0 and --strength-games at least {PLAYERS}")
     if not all(1 <= deal <= Rules().deals for deal in arguments.deals):
         parser.error(f"--deals must be deals of the game, 1 to {Rules().deals}")
     parts, seed = set(arguments.parts), arguments.seed
@@ -311,6 +352,16 @@ def main() -> None:
             jobs["everywhere, blind to voids"] = spread(void_blind_shares)
         tables = {name: spread(table_lookahead_shares, name, arguments.table_budget)
                   for name in arguments.tables if 5 in parts}  # fmt: skip
+        mixed = {}
+        for temperature in arguments.temperatures if 7 in parts else []:
+            mixed[f"cards at {temperature:g}, modelled so"] = spread(
+                mixed_table_shares, temperature, temperature)
+            if arguments.argmax_model and temperature > 0:
+                mixed[f"cards at {temperature:g}, modelled at 0"] = spread(
+                    mixed_table_shares, temperature, 0.0)
+        strengths = {temperature: pool.submit(mixed_strength, temperature,
+                                              arguments.strength_games, seed)
+                     for temperature in (arguments.temperatures if 7 in parts else [])}  # fmt: skip
         agreements = spread(agreement, games=arguments.agreement_games, at=seed + 1_000_000
                             ) if 2 in parts else []  # fmt: skip
         deals = {deal: spread(one_deal, deal, games=arguments.deal_games)
@@ -326,6 +377,17 @@ def main() -> None:
         for name, futures in tables.items():
             shares = [share for future in futures for share in future.result()]
             print(_line(f"table: {name}", sum(shares), len(shares)))
+        if mixed:
+            print("Search (everywhere) alone against 3 fitted players drawing their cards at a "
+                  "temperature:")
+        for name, futures in mixed.items():
+            shares = [share for future in futures for share in future.result()]
+            print(_line(f"table: {name}", sum(shares), len(shares)))
+        if strengths:
+            print("The fitted policy at a temperature alone against 3 heuristic players:")
+        for temperature, future in strengths.items():
+            shares = future.result()
+            print(_line(f"cards at {temperature:g}", sum(shares), len(shares)))
         if agreements:
             compared, again, same = np.sum([f.result() for f in agreements], axis=0)
             print(f"Play decisions with two or more cards worth searching "

@@ -1,7 +1,8 @@
 """The card scorer's features (``card_features``) against a plain Python reading of the same
 definitions from the Observation (not the compiled row), on every card play of mixed games;
-``scored_card`` picks the highest weighted sum, the lowest card on a tie; and the fitted agent
-plays that card with its shipped weights."""
+``scored_card`` picks the highest weighted sum at temperature 0, the lowest card on a tie, and
+above 0 draws each card with its softmax chance; and the fitted agent plays the favoured card
+with its shipped weights."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from workbench.games.auction_house.card_features import (
 from workbench.games.auction_house.cards import DECK, SUIT_SIZE
 from workbench.games.auction_house.compiled import legal_of
 from workbench.games.auction_house.layout import HANDS, PLAYED, TRUMP
-from workbench.games.auction_house.policies import FIRST_WEIGHT
+from workbench.games.auction_house.policies import CARD_TEMPERATURE, FIRST_WEIGHT
 from workbench.games.auction_house.positions import observation_row
 from workbench.kit.seeding import generator
 
@@ -129,14 +130,48 @@ def test_scored_card_is_the_highest_weighted_sum_lowest_card_on_ties(weights):
         assert scored_card(np.zeros((1, FEATURES)), 0, 0, *trick) == cards[0]  # all equal
 
 
+def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
+    """Each card's chance: proportional to exp(score / temperature)."""
+    weights = np.exp((scores - scores.max()) / temperature)
+    return weights / weights.sum()
+
+
+@pytest.mark.parametrize("temperature", [0.2, 1.0])
+def test_scored_card_draws_each_card_with_its_softmax_chance(temperature):
+    """Above temperature 0 the card is a function of the uniform ``u``: over an even grid of
+    ``u`` each legal card takes its softmax share of the plain weighted sums (the single-pass
+    draw splits [0, 1) into at most 2**8 pieces a card, so the grid's error is below 0.013)."""
+    rng = generator(5)
+    grid = (np.arange(20_000) + 0.5) / 20_000
+    checked = 0
+    for observation, row, _ in list(card_plays(Rules(), 2, 13))[::7]:
+        me = observation.player
+        mask = legal_of(row, me)
+        cards, table = feature_table(row, me, mask)
+        if len(cards) < 2:
+            continue
+        vector = rng.normal(scale=0.5, size=FEATURES)
+        hand, trump, played = row[HANDS + me], row[TRUMP], row[PLAYED]
+        position = len(observation.trick)
+        _, led, best_key, _, _, block = trick_context(row, me, position, hand, trump, played)
+        trick = (row, me, position, hand, mask, trump, played, led, best_key, block)
+        drawn = np.array([scored_card(vector[None, :], 0, 0, *trick, temperature, u)
+                          for u in grid])  # fmt: skip
+        shares = np.array([(drawn == card).mean() for card in cards])
+        assert set(drawn) <= set(cards)
+        np.testing.assert_allclose(shares, softmax(table @ vector, temperature), atol=0.013)
+        checked += 1
+    assert checked >= 10
+
+
 @pytest.mark.parametrize("rules", [Rules(), Rules(trump_reveal="before_auction")])
 def test_the_fitted_agent_plays_the_card_its_weighted_features_favour(rules):
     """What the fit learns is what is played: at every card play of fitted games (the shipped
-    fits, through the agent's own decision path), the card is the argmax of the features the
-    labels are made of, weighted by the fit's card weights."""
+    fits, through the agent's own decision path; its temperature is 0), the card is the argmax
+    of the features the labels are made of, weighted by the fit's card weights."""
     agent = make_agent("fitted")
     weights = np.array(agent.policy_for(rules).params[FIRST_WEIGHT:])
-    assert weights.any()
+    assert weights.any() and CARD_TEMPERATURE == 0
     checked = 0
     for game in range(3):
         state, rng = new_game(rules, seed=70 + game), generator(70, game)

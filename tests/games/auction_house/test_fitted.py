@@ -19,20 +19,34 @@ from workbench.games.auction_house import (
     RandomAgent,
     Rules,
     fit,
+    layout,
     make_agent,
     new_game,
     simulate,
 )
 from workbench.games.auction_house import fitted as fitted_module
+from workbench.games.auction_house.cards import DECK, TRUMP_DECK
 from workbench.games.auction_house.imitation import imitate
 from workbench.games.auction_house.policies import (
+    CARD_TEMPERATURE,
     CARD_WEIGHTS,
     CONSTANT_DEFAULTS,
     CONSTANTS,
     FITTED_DEFAULTS,
     FITTED_PARAMETERS,
+    NO_AUCTION,
+    PARAMETERS,
+    TEMPERATURE,
+    lineup_table,
+    passing,
 )
-from workbench.games.auction_house.positions import final_scores, play_new_games
+from workbench.games.auction_house.positions import (
+    PlayedBatch,
+    final_scores,
+    play_new_games,
+    play_positions,
+)
+from workbench.games.auction_house.rules import MAX_DEALS
 from workbench.games.auction_house.simulate import (
     SELF_PLAY,
     batch_deal,
@@ -44,6 +58,7 @@ from workbench.games.auction_house.simulate import (
 from workbench.kit import fitting as fitting_module
 from workbench.kit.fitting import fit_policy
 from workbench.kit.seeding import generator
+from workbench.kit.streams import shuffle_rows
 
 
 def _fitted_policy():
@@ -94,20 +109,43 @@ def test_fast_fitted_games_replay_identically_through_the_step_engine(rules):
     assert games_frame(batch, recording, labels, 0).equals(replayed)
 
 
-def test_the_step_call_chooses_legal_actions_and_what_the_compiled_engine_played():
-    """Replaying fast fitted games, the step-by-step call picks every recorded action (each
-    among the legal ones)."""
+#: Each phase's first uniform slot of a deal (``layout``: 4 start-or-pass, 3 offers, 1 take,
+#: 4 kitty cards, 36 plays), read off the rulebook's description rather than the engine.
+SLOT_OF_PHASE = {"auction": 0, "offer": 4, "take": 7, "kitty": 8, "play": 12}
+
+
+@pytest.mark.parametrize("temperature", [0.0, 0.2])
+def test_the_step_call_chooses_legal_actions_and_what_the_compiled_engine_played(temperature):
+    """Replaying fast fitted games, the step-by-step call given the uniform of each decision's
+    slot picks every recorded action (each among the legal ones); at a temperature above 0 the
+    card play is drawn, so some other uniforms choose other cards (at 0 none does)."""
     rules = Rules(deals=3)
-    fitted, policy = make_agent("fitted"), _fitted_policy()
-    batch, recording = play_new_games(rules, [policy] * 4, 6, generator(8))
-    for game in range(batch.games):
+    policy, games = FittedPolicy(_fitted_policy().params, temperature=temperature), 6
+    rng = generator(8)
+    trump_cards = np.empty((games, len(TRUMP_DECK)), np.int8)
+    shuffles = np.empty((games, MAX_DEALS, len(DECK)), np.int8)
+    shuffle_rows(rng, trump_cards)
+    shuffle_rows(rng, shuffles.reshape(-1, len(DECK)))
+    uniforms = rng.random((rules.deals, games, layout.SLOTS))
+    table = lineup_table([policy] * 4)
+    recording = play_positions(rules, table, np.zeros((games, 4), np.int64),
+                               np.zeros((games, layout.ROW), np.int64), trump_cards, shuffles,
+                               uniforms, 1)  # fmt: skip
+    batch = PlayedBatch(np.zeros(games, np.int64), trump_cards, shuffles, np.zeros((games, 4)))
+    other_cards = 0
+    for game in range(games):
         state = new_game(rules, seed=0, deal=batch_deal(batch, game))
         for action in recorded_actions(rules, recording, game):
-            legal = state.legal_actions()
-            chosen = fitted.policy_for(Rules())(state.observation(state.to_play), legal,
-                                                generator(0))  # fmt: skip
+            seat, legal, view = state.to_play, state.legal_actions(), state.view(state.to_play)
+            step = int(view[layout.STEP])
+            slot = SLOT_OF_PHASE[state.phase] + (step if state.phase != "take" else 0)
+            chosen = policy.decide_for(seat, view, float(uniforms[state.deal - 1, game, slot]))
             assert chosen == action and chosen in legal
+            if state.phase == "play":
+                other_cards += any(policy.decide_for(seat, view, u) != action
+                                   for u in (0.0, 0.5, 0.999))  # fmt: skip
             state = state.apply(action)
+    assert (other_cards > 0) == (temperature > 0)
 
 
 def test_seeded_fitted_games_reproduce():
@@ -156,3 +194,20 @@ def test_bad_parameters_get_a_clear_error():
         FittedPolicy((1.0, 2.0))
     with pytest.raises(ValueError, match="finite"):
         FittedPolicy((*FITTED_DEFAULTS[:-1], float("nan")))
+    for temperature in (-0.1, float("inf"), "warm", True):
+        with pytest.raises(ValueError, match="temperature must be a"):
+            FittedPolicy(FITTED_DEFAULTS, temperature=temperature)
+
+
+def test_the_temperature_rides_in_the_compiled_row_and_survives_passing():
+    """The fitted agent's card temperature is ``CARD_TEMPERATURE`` (0), kept in the row's
+    ``TEMPERATURE`` column after ``NO_AUCTION``; another is set per policy; ``passing`` keeps
+    it."""
+    fitted = _fitted_policy()
+    assert fitted.temperature == CARD_TEMPERATURE == 0
+    policy = FittedPolicy(fitted.params, temperature=0.2)
+    row = policy.compiled_policy().parameters
+    assert row[:PARAMETERS] == fitted.params and row[TEMPERATURE] == 0.2
+    assert row[NO_AUCTION] == 0.0
+    passed = passing(policy.compiled_policy()).parameters
+    assert passed[NO_AUCTION] == 1.0 and passed[TEMPERATURE] == 0.2

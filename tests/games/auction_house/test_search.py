@@ -282,19 +282,21 @@ def test_a_lead_is_worth_less_the_more_deals_are_left():
     assert chances[0] > 0.125 and chances[-1] == 1.0
 
 
-def _deal_end(state, agents, rng):
-    """The State after the step engine plays ``state``'s deal out with ``agents``."""
+def _deal_end(state, agents):
+    """The State after the step engine plays ``state``'s deal out with ``agents``, every
+    decision's uniform 0 (what a round that draws none gives its playouts)."""
     deal = state.deal
     while not state.is_over and state.deal == deal:
         seat = state.to_play
-        state = state.apply(agents[seat](state.observation(seat), state.legal_actions(), rng))
+        state = state.apply(agents[seat].decide_for(seat, state.view(seat), 0.0))
     return state
 
 
 @pytest.mark.parametrize("deal", [5, 13])
 def test_a_round_values_each_play_by_the_win_chance_at_the_deal_end(deal):
-    # In play no chance is left in the deal (trump is turned) and the playouts' policy draws no
-    # uniforms, so from the true position each candidate's one playout is the step engine's.
+    # In play no chance is left in the deal (trump is turned) and a round that draws no
+    # uniforms gives every decision 0, so from the true position each candidate's one playout
+    # is the step engine's with the same uniforms.
     rules, rng = Rules(), generator(3)
     agents = make_agent("search").rollout_agents(rules)
 
@@ -313,7 +315,7 @@ def test_a_round_values_each_play_by_the_win_chance_at_the_deal_end(deal):
     )  # fmt: skip
     assert error[0] == -1
     for play, share, lead in zip(plays, shares, leads, strict=True):
-        end = _deal_end(state.apply(play), agents, rng)
+        end = _deal_end(state.apply(play), agents)
         scores = end.scores
         others = [s for seat, s in enumerate(scores) if seat != me]
         if deal == rules.deals:

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from workbench.checks import real_number
 from workbench.games.auction_house import compiled, layout
 from workbench.games.auction_house.actions import Action, Kitty, Offer, Pass, Play, Start, Take
 from workbench.games.auction_house.cards import DECK, SUITS, TRUMP_DECK, card_index
@@ -19,6 +20,7 @@ from workbench.games.auction_house.hidden import read_hidden
 from workbench.games.auction_house.layout import AUCTION, KITTY, OFFER, PLAY, TAKE
 from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.policies import (
+    CARD_TEMPERATURE,
     FITTED,
     FITTED_PARAMETERS,
     HEURISTIC,
@@ -141,19 +143,23 @@ class HeuristicAgent(CompiledAgent):
 
 class FittedPolicy(CompiledAgent):
     """The heuristic's policy extended with named features (``policies.FITTED_PARAMETERS``),
-    at the given parameter vector: what the ``fitted`` agent plays, compiled."""
+    at the given parameter vector, its card play drawn at ``temperature`` (0: the highest
+    weighted sum always): what the ``fitted`` agent plays, compiled."""
 
     name = "fitted policy"
     kind = FITTED
 
-    def __init__(self, params: Sequence[float]) -> None:
+    def __init__(self, params: Sequence[float], temperature: float = CARD_TEMPERATURE) -> None:
         values = tuple(float(v) for v in params)
         if len(values) != len(FITTED_PARAMETERS) or not all(np.isfinite(values)):
             raise ValueError(
                 f"params must be {len(FITTED_PARAMETERS)} finite numbers "
                 f"({', '.join(FITTED_PARAMETERS)}), got {params!r}"
             )
-        self.params = self.parameters = values
+        self.params = values
+        self.temperature = real_number("temperature", temperature, low=0.0, high=100.0,
+                                       type_error=ValueError)  # fmt: skip
+        self.parameters = (*values, 0.0, self.temperature)  # NO_AUCTION off, then TEMPERATURE
 
 
 class DeterminizationAgent:

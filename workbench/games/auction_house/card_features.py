@@ -1,6 +1,7 @@
-"""The fitted policy's card scorer: 30 features of each legal card, compiled, and the card
-whose weighted sum is highest. One implementation serves the policy (``scored_card``, inside
-the compiled loops) and the fit's labels (``feature_table``), so what is learnt is what is played.
+"""The fitted policy's card scorer: 30 features of each legal card, compiled, and a card drawn
+by its weighted sum (the highest at temperature 0; ``scored_card``). One implementation serves
+the policy (inside the compiled loops) and the fit's labels (``feature_table``), so what is
+learnt is what is played.
 
 A card's features (``FEATURE_NAMES``): whether it ``wins`` the trick so far and is ``sure`` to
 (the last seat, or a master; leading, a master, a side suit's counting ``RUFFABLE_MASTER``
@@ -114,12 +115,15 @@ def card_features(card: int, position: int, hand: int, trump: int, out: int, led
 @numba.njit(cache=True, inline="always")
 def scored_card(params: np.ndarray, seat: int, first: int, row: np.ndarray, me: int,
                 position: int, hand: int, legal: int, trump: int, played: int, led: int,
-                best_key: int, block: int) -> int:  # fmt: skip
-    """The legal card with the highest weighted feature sum (weights from ``params[seat,
-    first]`` on), the lowest on a tie; the trick so far comes as its suit ``led``, its best
-    ``trick_key`` and the ``block``, as the compiled loop keeps them. The plain sum regrouped
-    for speed: each feature is a card's quantity times the decision's (lead, trick, race, ...),
-    so those fold into one coefficient per card quantity first (a test checks the sums agree)."""
+                best_key: int, block: int, temperature: float = 0.0, u: float = 0.0
+                ) -> int:  # fmt: skip
+    """A legal card by its weighted feature sum (weights from ``params[seat, first]`` on): at
+    ``temperature`` 0 the highest, the lowest card on a tie; above 0 drawn with chance
+    proportional to exp(sum / temperature) by the uniform ``u`` (``_draw``). The trick so far
+    comes as its suit ``led``, its best ``trick_key`` and the ``block``, as the compiled loop
+    keeps them. The plain sum regrouped for speed: each feature is a card's quantity times the
+    decision's (lead, trick, race, ...), so those fold into one coefficient per card quantity
+    first (a test checks the sums agree)."""
     out, trick, race = _unseen_trick_race(row, me, hand, played)
     w, f = params, first  # indexed in place: a slice would cost a reference count
     lead = 1.0 if position == 0 else 0.0
@@ -141,6 +145,7 @@ def scored_card(params: np.ndarray, seat: int, first: int, row: np.ndarray, me: 
     on_length = w[seat, f + 5] + w[seat, f + 8] * lead
     on_suit_out = w[seat, f + 23] * lead / 10.0
     best, best_score = -1, -np.inf
+    total, draw = 0.0, u  # the draw's weights so far (relative to best_score) and uniform
     for suit in range(4):
         field = (legal >> (SUIT_SIZE * suit)) & _FIELD
         if field == 0:
@@ -176,9 +181,30 @@ def scored_card(params: np.ndarray, seat: int, first: int, row: np.ndarray, me: 
             else:
                 ruffable = 1.0 if is_trump or trump < 0 else RUFFABLE_MASTER
                 score += on_sure * master * ruffable
-            if score > best_score:
+            if temperature > 0.0:
+                best, best_score, total, draw = _draw(card, score, temperature, best, best_score,
+                                                      total, draw)  # fmt: skip
+            elif score > best_score:
                 best, best_score = card, score
     return best
+
+
+@numba.njit(cache=True, inline="always")
+def _draw(card: int, score: float, temperature: float, chosen: int, top: float, total: float,
+          u: float) -> tuple[int, float, float, float]:  # fmt: skip
+    """One step of drawing a card with chance proportional to exp(score / temperature) in a
+    single pass from one uniform: ``card`` replaces ``chosen`` with chance its weight over the
+    total so far, and ``u`` is rescaled to stay uniform given that outcome. Weights are kept
+    relative to the highest score so far (``top``), so none overflows."""
+    if score > top:
+        total = total * np.exp((top - score) / temperature) if total > 0.0 else 0.0
+        top = score
+    weight = np.exp((score - top) / temperature)
+    total += weight
+    keep = weight / total
+    if u < keep or keep >= 1.0:
+        return card, top, total, u / keep
+    return chosen, top, total, (u - keep) / (1.0 - keep)
 
 
 @numba.njit(cache=True)

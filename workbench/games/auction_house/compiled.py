@@ -17,7 +17,7 @@ import numpy as np
 from workbench.games.auction_house import layout
 from workbench.games.auction_house.cards import POINTS, SUIT_SIZE
 from workbench.games.auction_house.layout import PLAYERS, TRICKS
-from workbench.games.auction_house.policies import FITTED, RANDOM, choose, choose_play, standing
+from workbench.games.auction_house.policies import FITTED, choose, choose_play, standing
 from workbench.games.auction_house.tricks import SUIT_OF, trick_best, trick_key
 
 #: Error codes of a refused choice (``play_rows`` returns the first, else all -1).
@@ -246,7 +246,7 @@ def _play_tricks(row: np.ndarray, r: int, kinds: np.ndarray, params: np.ndarray,
                 legal = follow
         policy = assignment[r, actor]
         kind = kinds[policy]
-        uniform = u[u_deal, r, layout.SLOT_PLAY + step] if kind == RANDOM else 0.0
+        uniform = u[u_deal, r, layout.SLOT_PLAY + step]
         best_seat = (leader + best_position) % PLAYERS
         race = ((won >> (4 * best_seat)) & 15) - ((won >> (4 * actor)) & 15)
         winner = 0.0  # the trick winner's standing: only the fitted policy reads it

@@ -2,7 +2,7 @@
 ``FITTED``) and a float64 parameter vector, one row of the kit's ``PolicyTable``. ``choose``
 takes one decision, ``choose_play`` a card play (the trick loop's entry); both engines call
 them, so both play one policy. They read only what the acting seat may know (trump is -1 while
-face down), and a uniform ``u`` that only the random policy uses.
+face down), and a uniform ``u`` that the random policy and the fitted card scorer use.
 
 Parameters (``CONSTANTS``; the heuristic has the first three, the fitted policy all, at
 defaults that play the heuristic):
@@ -23,9 +23,10 @@ defaults that play the heuristic):
 - ``kitty_standing`` (0): ``kitty_rank`` grows by this x how far the seat is ``behind``.
 - ``block_standing`` (0): the block test adds this x the trick winner's ``standing``.
 
-``CARD_WEIGHTS`` (0 by default) weigh ``card_features``: with any set, the fitted policy plays
-the card whose weighted features sum highest (learnt from the search) instead of the lead,
-follow and ruff rules. A vector's ``NO_AUCTION`` column, when set, passes every auction.
+``CARD_WEIGHTS`` (0 by default) weigh ``card_features``: with any set, the fitted policy draws
+its card by the weighted sum (learnt from the search) instead of the lead, follow and ruff
+rules, at the row's ``TEMPERATURE`` (the fitted agent's ``CARD_TEMPERATURE``, 0: the highest
+sum). A row's ``NO_AUCTION`` column, when set, passes every auction.
 """
 
 from __future__ import annotations
@@ -76,6 +77,12 @@ CARD_WEIGHTS = tuple(f"card:{name}" for name in FEATURE_NAMES)
 FIRST_WEIGHT = len(CONSTANTS)
 FITTED_PARAMETERS = (*CONSTANTS, *CARD_WEIGHTS)
 FITTED_DEFAULTS = (*CONSTANT_DEFAULTS, *(0.0,) * FEATURES)
+#: The fitted agent's card temperature. Above 0 a legal card is drawn with chance proportional
+#: to exp(weighted sum / temperature) (the weights are a conditional logit's: temperature 1
+#: plays its chances of the search's card); at 0 the highest sum is played always. Mixed card
+#: play was measured and not adopted: a search that ignores the mixing exploits it as much
+#: (``bench/auction_house_search_edge.py --parts 7``; docs/reference/competent-play.md).
+CARD_TEMPERATURE = 0.0
 #: The features that read the game's scores (the search's playouts turn them off).
 SCORE_FEATURES = ("kitty_standing", "block_standing")
 #: Points the standing features count as one unit (about one kitty's worth: four cards of
@@ -84,10 +91,11 @@ STANDING_POINTS = 30.0
 #: The lowest rank (0-based) ``high_cards`` counts: the 8 (then the 9 and the 10).
 HIGH_RANK = 7
 #: The longest kind's parameters (the fitted policy's); then ``NO_AUCTION``: 1 passes every
-#: auction (an analysis's counterfactual), 0 plays the policy. A table row is ``WIDTH`` wide.
+#: auction (an analysis's counterfactual), 0 plays the policy; then the card scorer's
+#: ``TEMPERATURE``. A table row is ``WIDTH`` wide.
 PARAMETERS = len(FITTED_PARAMETERS)
-NO_AUCTION = PARAMETERS
-WIDTH = PARAMETERS + 1
+NO_AUCTION, TEMPERATURE = PARAMETERS, PARAMETERS + 1
+WIDTH = PARAMETERS + 2
 BIG = 10**6
 FIELD = (1 << SUIT_SIZE) - 1
 
@@ -318,7 +326,7 @@ def choose_play(kind: int, params: np.ndarray, policy: int, position: int, hand:
     if kind == FITTED and scores_cards(params, policy):
         best_key = trick_key(best, trump, led) if position > 0 else -2
         return scored_card(params, policy, FIRST_WEIGHT, row, me, position, hand, legal, trump,
-                           played, led, best_key, race)  # fmt: skip
+                           played, led, best_key, race, params[policy, TEMPERATURE], u)  # fmt: skip
     (_, _, _, length, trump_bonus, _, draw_trumps, lead_long, cover_from, ruff_from, block_weight,
      _, lead_trumps, _, block_standing) = features(kind, params, policy)  # fmt: skip
     if position == 0:

@@ -31,8 +31,10 @@ from workbench.games.auction_house.observation import Observation
 from workbench.games.auction_house.policies import (
     FITTED,
     FITTED_PARAMETERS,
+    PARAMETERS,
     RANDOM,
     SCORE_FEATURES,
+    TEMPERATURE,
     lineup_table,
 )
 from workbench.games.auction_house.positions import observation_row, play_from, raise_refused
@@ -79,10 +81,10 @@ def score_blind(agent: Any) -> Any:
     policy = agent.compiled_policy()
     if policy.kind != FITTED:
         return agent
-    values = list(policy.parameters)
+    values = list(policy.parameters[:PARAMETERS])
     for name in SCORE_FEATURES:
         values[FITTED_PARAMETERS.index(name)] = 0.0
-    return FittedPolicy(values)
+    return FittedPolicy(values, temperature=policy.parameters[TEMPERATURE])
 
 
 def candidates(
@@ -189,9 +191,10 @@ class AuctionHouseSearchAgent(SearchAgent):
 
     def compile_rollouts(self, rules: Any, agents: Sequence[Any]) -> tuple:
         """The playouts' policy table (kinds, parameters, a row of seats per filling) and whether
-        they read uniforms (only the random policy does)."""
+        they read uniforms (the random policy does, and a fitted one drawing its cards)."""
         table = lineup_table(agents)
-        draw_uniforms = bool((table.kinds == RANDOM).any())
+        mixed = (table.kinds == FITTED) & (table.parameters[:, TEMPERATURE] > 0)
+        draw_uniforms = bool(((table.kinds == RANDOM) | mixed).any())
         return table.kinds, table.parameters, table.assignment(self.budget), draw_uniforms
 
     def evaluate(
@@ -302,12 +305,13 @@ def play_round(state: np.ndarray, filled: np.ndarray, trump_order: np.ndarray, t
     """Play candidate ``w`` (``start[w], card[w], suit[w]`` by seat ``me``) on every filled row
     to the deal's end, filling ``f`` with seats ``assignment[f]`` and one draw of the unturned
     trump cards for every candidate. Each candidate's summed ``win_chance`` and lead over the
-    best other seat, and the first refused choice; uniforms drawn only if ``draw_uniforms``."""
+    best other seat, and the first refused choice; uniforms drawn only if ``draw_uniforms``
+    (else every decision reads 0)."""
     fillings, width = filled.shape[0], start.shape[0]
     deal = filled[0, layout.DEAL]
     trump_cards = np.empty((fillings * width, trump_order.shape[0]), np.int8)
     shuffles = np.zeros((1, 1, DECK_SIZE), np.int8)  # no deal begins before the playouts end
-    u = np.empty((1, fillings * width, layout.SLOTS))
+    u = np.zeros((1, fillings * width, layout.SLOTS))  # 0 wherever none is drawn
     for f in range(fillings):
         trump_cards[f] = trump_order
         _shuffle(state, trump_cards[f, turned:])
