@@ -91,8 +91,11 @@ def test_agents_are_made_by_name_and_show_their_settings():
         make_named_agent(going_gone.AGENTS, "valuation", {"cap": 3}, game="going_gone")
     with pytest.raises(ValueError, match="unknown agent 'best'; agents: random, valuation"):
         make_named_agent(going_gone.AGENTS, "best", {}, game="going_gone")
-    with pytest.raises(TypeError, match="rules must be a going_gone Rules or None, got Rules"):
+    with pytest.raises(TypeError, match="rules must be a going_gone Rules or None, got Rules "
+                                        r"from workbench\.games\.rubbish\.rules"):
         going_gone.make_agent("random", rubbish.Rules())
+    with pytest.raises(TypeError, match=r"rules must be a going_gone Rules or None, got int$"):
+        going_gone.make_agent("random", 4)
 
 
 def test_fields_of_copies_named_fields():

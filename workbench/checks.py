@@ -40,11 +40,16 @@ def instance_or_default(
     name: str, value: object, kind: type[T], default: Callable[[], T], allowed: str
 ) -> T:
     """``value`` if it is a ``kind``, ``default()`` if it is None; else a TypeError saying
-    ``name`` must be ``allowed`` and naming the type given."""
+    ``name`` must be ``allowed`` and naming the type given (with its module when it has the
+    same name as ``kind``: another game's ``Rules``)."""
     if value is None:
         return default()
     if not isinstance(value, kind):
-        raise TypeError(f"{name} must be {allowed}, got {type(value).__name__}")
+        given = type(value)
+        shown = given.__name__
+        if shown == kind.__name__:
+            shown = f"{shown} from {given.__module__}"
+        raise TypeError(f"{name} must be {allowed}, got {shown}")
     return value
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from workbench.checks import instance_or_default
 from workbench.kit.lineup import make_named_agent, resolve_lineup
 from workbench.kit.selfplay import SelfPlay
 
@@ -90,8 +91,9 @@ class Game:
         """The agent ``name`` with its ``options``; a search (an agent taking a ``model`` of the
         other seats' play) models the reference agent unless told otherwise."""
         if isinstance(name, str) and name in self.makers:
-            if rules is not None and not isinstance(rules, self.Rules):
-                raise TypeError(f"rules must be a {self.id} Rules or None, got {rules!r}")
+            if rules is not None:
+                instance_or_default("rules", rules, self.Rules, self.Rules,
+                                    f"a {self.id} Rules or None")  # fmt: skip
             return self.makers[name](rules, **options)
         if self.models(name) and "model" not in options and name != self.reference:
             options = {**options, "model": self.make_agent(self.reference, rules)}

@@ -12,6 +12,8 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from workbench.checks import instance_or_default
+
 
 def resolve_lineup(
     agents: Sequence[Any] | Any | None,
@@ -96,8 +98,8 @@ def make_named_agent(
     option the agent does not take, saying what is allowed."""
     if not isinstance(name, str) or name not in agents:
         raise ValueError(f"unknown agent {name!r}; agents: {', '.join(agents)}")
-    if rules is not None and rules_type is not None and not isinstance(rules, rules_type):
-        raise TypeError(f"rules must be a {game} Rules or None, got {type(rules).__name__}")
+    if rules is not None and rules_type is not None:
+        instance_or_default("rules", rules, rules_type, rules_type, f"a {game} Rules or None")
     accepted = [p for p in inspect.signature(agents[name]).parameters if p != "self"]
     unknown = sorted(set(options) - set(accepted))
     if unknown:
