@@ -109,8 +109,8 @@ def test_fast_fitted_games_replay_identically_through_the_step_engine(rules):
     assert games_frame(batch, recording, labels, 0).equals(replayed)
 
 
-#: Each phase's first uniform slot of a deal (``layout``: 4 start-or-pass, 3 offers, 1 take,
-#: 4 kitty cards, 36 plays), read off the rulebook's description rather than the engine.
+#: Each phase's first uniform slot of a deal, as ``layout``'s docstring describes them (4
+#: start-or-pass, 3 offers, 1 take, 4 kitty cards, 36 plays), not read from its constants.
 SLOT_OF_PHASE = {"auction": 0, "offer": 4, "take": 7, "kitty": 8, "play": 12}
 
 
