@@ -322,8 +322,8 @@ def main() -> None:
     parser.add_argument("--from-trick", type=int, default=EARLY_TRICKS + 1, choices=range(1, 10),
                         help="part 6 looks ahead from this trick of a deal on")
     parser.add_argument("--temperatures", type=float, nargs="+",
-                        default=[0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3],
-                        help="part 7's card temperatures (default: 0 to 0.3)")
+                        default=[0.0, 0.05, 0.2],
+                        help="part 7's card temperatures (default: 0, 0.05 and 0.2)")
     parser.add_argument("--argmax-model", action="store_true",
                         help="part 7: also searches modelling each mixed table at 0")
     parser.add_argument("--strength-games", type=int, default=20_000,
