@@ -144,7 +144,9 @@ class HeuristicAgent(CompiledAgent):
 class FittedPolicy(CompiledAgent):
     """The heuristic's policy extended with named features (``policies.FITTED_PARAMETERS``),
     at the given parameter vector, its card play drawn at ``temperature`` (0: the highest
-    weighted sum always): what the ``fitted`` agent plays, compiled."""
+    weighted sum always): what the ``fitted`` agent plays, compiled. A search modelling a
+    mixed table exactly (``exploitability``'s search family) exploits it less than one
+    modelling it at temperature 0 (docs/reference/competent-play.md): measure both."""
 
     name = "fitted policy"
     kind = FITTED
