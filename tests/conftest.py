@@ -1,6 +1,7 @@
 """Test-wide settings: hypothesis runs derandomized (seeded) and keeps no example database, so
 every run of the suite draws the same examples. The ``example`` fixture registers the example
-game (tests/example_game) as the registry game 'example'."""
+game (tests/example_game) as the registry game 'example'; ``toy`` is a game the registry does
+not know (tests/toy_cups.py), for the table and its sessions."""
 
 import pytest
 from hypothesis import settings
@@ -20,6 +21,15 @@ def example():
     registry.register(example_game.GAME)
     yield example_game
     registry.unregister("example")
+
+
+@pytest.fixture
+def toy():
+    """The toy game of tests/toy_cups.py as a package would offer it (``GAME``, ``Rules``,
+    ``Split``), unregistered."""
+    import toy_cups
+
+    return toy_cups.toy_package()
 
 
 @pytest.fixture(autouse=True, scope="session")

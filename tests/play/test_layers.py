@@ -18,7 +18,8 @@ from workbench.play.table import find_panel, table
 
 PACKAGE = Path(workbench.__file__).parent
 GAMES = PACKAGE / "games"
-ABOVE_THE_GAMES = ("workbench.play", "workbench.designer", "workbench.reviews")
+ABOVE_THE_GAMES = ("workbench.play", "workbench.designer", "workbench.reviews",
+                   "workbench.sessions")
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -87,13 +88,31 @@ def test_importing_every_game_module_loads_no_table():
         "names = [m.name for m in pkgutil.walk_packages(g.__path__, 'workbench.games.')]\n"
         "for name in names: importlib.import_module(name)\n"
         "assert 'workbench.games.rubbish.panel' in names\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('workbench.play', "
-        "'workbench.designer', 'workbench.reviews'))))\n"
+        f"print(sorted(m for m in sys.modules if m.startswith({ABOVE_THE_GAMES!r})))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+#: Above the games, each package imports only those after it: the table draws sessions and
+#: reviews them, reviews read sessions, sessions need none of the others.
+LAYERS = ("workbench.play", "workbench.reviews", "workbench.sessions")
+
+
+@pytest.mark.parametrize("lower", LAYERS[1:])
+def test_the_layers_above_the_games_import_downward_only(lower):
+    higher = LAYERS[: LAYERS.index(lower)]
+    sources = sorted((PACKAGE / lower.split(".")[1]).rglob("*.py"))
+    offending = {
+        str(path.relative_to(PACKAGE.parent)): sorted(
+            n for n in _imported(path) if any(n == h or n.startswith(f"{h}.") for h in higher)
+        )
+        for path in sources
+    }
+    assert len(sources) >= 3
+    assert {path: names for path, names in offending.items() if names} == {}
 
 
 @pytest.mark.parametrize("game_id", games.available())

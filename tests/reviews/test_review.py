@@ -8,10 +8,10 @@ import pytest
 
 import workbench
 from workbench import games
-from workbench.play.session import Session
 from workbench.reviews import LABELS, THRESHOLDS, label_of, played_game, review_details
 from workbench.reviews.core import DECISION_SCHEMA, action_text
 from workbench.reviews.labels import labels
+from workbench.sessions.session import Session
 
 
 @pytest.mark.parametrize(

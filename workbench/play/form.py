@@ -1,4 +1,4 @@
-"""The controls for one decision, built from the legal actions (see ``workbench.play.actions``).
+"""The controls for one decision, built from the legal actions (see ``workbench.sessions.actions``).
 
 A form belongs to one decision (the session's step when it was built). Clicking plays the
 composed action through ``submit(decision, action)`` only when it is legal; the table ignores
@@ -14,7 +14,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from workbench.panels import escape
-from workbench.play.actions import FieldSpec, GroupSpec, Labeller, analyse, match, value_text
+from workbench.sessions.actions import FieldSpec, GroupSpec, Labeller, analyse, match, value_text
 
 Submit = Callable[[int, Any], None]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from workbench.checks import is_whole_number
 from workbench.panels import escape
-from workbench.play.actions import is_record
+from workbench.sessions.actions import is_record
 
 #: Sequences longer than this (or records lists) fold into a <details> element.
 FOLD_AFTER = 8

@@ -22,11 +22,11 @@ import ipywidgets as widgets
 from workbench.errors import IllegalAction
 from workbench.kit.game import Game
 from workbench.panels import Panel, escape
-from workbench.play.actions import match
 from workbench.play.form import ActionForm
 from workbench.play.render import log_html, observation_html, result_html
 from workbench.play.review import HintView, ReviewView
-from workbench.play.session import Session, load
+from workbench.sessions.actions import match
+from workbench.sessions.session import Session, load
 from workbench.widgets import SavedCopy
 
 

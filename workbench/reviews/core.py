@@ -44,6 +44,8 @@ from workbench.kit.seeding import SeedLike, generator, seed_sequence
 from workbench.kit.selfplay import agent_for_game
 from workbench.reviews.knowledge import Knowledge
 from workbench.reviews.labels import labels
+from workbench.sessions.actions import is_record, value_text
+from workbench.sessions.session import Session, load
 
 #: Seeding label of the review's own draws: decision ``step`` uses ``(seed, 100, step)``, apart
 #: from the deal and the agents' streams (the kit's ``(seed, 0)`` and ``(seed, 1 + seat)``, the
@@ -343,8 +345,6 @@ def chance_columns(shares: np.ndarray) -> dict[str, Any]:
 def action_text(action: Any) -> str:
     """An action as a review shows it: the game's own wording when it has one (a bid's
     '10+5 = 15'), else its type and fields ('Play(card 9S)', 'Pass'), else plain text."""
-    from workbench.play.actions import is_record, value_text
-
     text = value_text(action)
     if is_record(action) and type(action).__str__ is tuple.__str__:
         return f"{type(action).__name__}({text})" if text else type(action).__name__
@@ -396,8 +396,6 @@ def checked_budget(game: Game, budget: int | None) -> int:
 def _session_of(game: Any) -> Any:
     """The table session ``game`` stands for (a saved file's path, replayed; a Session or a
     Table), or None for a game id or record."""
-    from workbench.play.session import Session, load
-
     if isinstance(game, Session):
         return game
     if isinstance(getattr(game, "session", None), Session):

@@ -141,7 +141,7 @@ def brute_force(state: rubbish.State, me: int) -> tuple[dict, dict]:
 
 def decisions(players: int, seed: int, opponents: str = "heuristic"):
     """Every bidding decision of seat 0 in a seeded game (it plays the heuristic too)."""
-    from workbench.play.session import Session
+    from workbench.sessions.session import Session
 
     session = Session("rubbish", rubbish.Rules(players=players), seed=seed, opponents=opponents)
     while not session.is_over:

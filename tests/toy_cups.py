@@ -2,7 +2,7 @@
 each round every player either passes or splits up to ``tokens`` tokens over the cups
 (a lazy, positional ``Split`` action space beside a plain "pass"); the most tokens in a cup
 scores a point. It is a game the registry does not know: the table must work from its record
-alone, with no per-game code and no panel."""
+alone, with no per-game code and no panel. The ``toy`` fixture (tests/conftest.py) offers it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import polars as pl
-import pytest
 
 from workbench.errors import IllegalAction
 from workbench.kit.game import Game
@@ -147,8 +146,7 @@ def _no_frame(states: Sequence[State], labels: Sequence[str], first: int) -> pl.
     raise NotImplementedError("the toy game is played at the table, never simulated")
 
 
-@pytest.fixture
-def toy() -> types.ModuleType:
+def toy_package() -> types.SimpleNamespace:
     """The toy game as a package would offer it: its record (``GAME``) and its action type."""
     frames = (Frame("games", _no_frame), Frame("rounds", _no_frame))
     record = Game(

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from workbench.checks import is_whole_number
-from workbench.play.actions import is_record
+from workbench.sessions.actions import is_record
 
 #: The ``format`` field of a saved game.
 FORMAT = "workbench-table"

@@ -26,8 +26,8 @@ from workbench.kit.game import Game
 from workbench.kit.lineup import agent_label
 from workbench.kit.seeding import generator, seed_sequence
 from workbench.kit.selfplay import agent_for_game
-from workbench.play.actions import match
-from workbench.play.record import (
+from workbench.sessions.actions import match
+from workbench.sessions.saved_game import (
     FORMAT,
     VERSION,
     decode_action,

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from workbench.games import rubbish, shared_budget
-from workbench.play import actions
-from workbench.play.actions import analyse, match
+from workbench.sessions import actions
+from workbench.sessions.actions import analyse, match
 
 
 def test_rubbish_auction_is_a_form_of_two_pickers():

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from workbench.errors import IllegalAction
 from workbench.games import rubbish, shared_budget
 from workbench.kit.seeding import generator
-from workbench.play.record import decode_action, decode_rules, encode_action, encode_rules
-from workbench.play.session import AGENT_STREAM, Session, load
+from workbench.sessions.saved_game import decode_action, decode_rules, encode_action, encode_rules
+from workbench.sessions.session import AGENT_STREAM, Session, load
 
 # -- rules and actions as JSON ---------------------------------------------------------------
 
@@ -236,7 +236,7 @@ def test_agent_objects_cannot_be_saved(tmp_path):
 def test_a_failed_save_leaves_no_file(tmp_path, monkeypatch):
     session = Session("shared_budget", seed=1, opponents="coverage")
     monkeypatch.setattr(
-        "workbench.play.session.os.replace",
+        "workbench.sessions.session.os.replace",
         lambda *_: (_ for _ in ()).throw(OSError("disk full")),
     )
     with pytest.raises(OSError, match="disk full"):
