@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -33,6 +39,40 @@ def test_every_game_declares_one_record_and_its_self_play_comes_from_the_kit(gam
     ]  # fmt: skip
     assert [p for p in parameters if p not in game.selfplay.extra_frames][7:] == []
     assert registry.get(game) is game  # a record passes through as it is
+
+
+@pytest.mark.parametrize("game_id", registry.available())
+def test_a_record_pickles_as_the_module_name_that_holds_it(game_id):
+    game = registry.get(game_id)
+    assert game.module == f"workbench.games.{game_id}.game"
+    assert pickle.loads(pickle.dumps(game)) is game
+
+
+def test_a_game_added_with_register_reaches_a_process_that_never_registered_it(example):
+    # What a worker process receives: the record rebuilt by importing its module, no registry.
+    probe = (
+        "import pickle, sys\n"
+        "from workbench import games\n"
+        "record = pickle.loads(sys.stdin.buffer.read())\n"
+        "print(record.id, *record.agents, 'example' in games.available())\n"
+    )
+    arrived = subprocess.run(
+        [sys.executable, "-c", probe], input=pickle.dumps(example.GAME), capture_output=True,
+        check=True, env={**os.environ, "PYTHONPATH": str(Path(example.__file__).parents[1])},
+    )  # fmt: skip
+    assert arrived.stdout.decode().split() == ["example", *example.GAME.agents, "False"]
+
+
+def test_a_record_no_module_holds_is_refused_before_it_travels(toy):
+    with pytest.raises(pickle.PicklingError, match="'toy_cups' cannot be sent to another process"):
+        pickle.dumps(toy.GAME)
+    made_elsewhere = Game(**{**_init_fields(toy.GAME), "module": "tests_nowhere"})
+    with pytest.raises(pickle.PicklingError, match="no name in its module 'tests_nowhere'"):
+        pickle.dumps(made_elsewhere)
+
+
+def _init_fields(game: Game) -> dict:
+    return {f.name: getattr(game, f.name) for f in dataclasses.fields(game) if f.init}
 
 
 def test_extra_frames_are_keyword_flags_and_unknown_ones_are_refused():

@@ -196,3 +196,12 @@ def test_local_processes_give_the_serial_numbers():
     grid = {"destined_bonus": [0, 50]}
     parallel = sweep("rubbish", grid=grid, agents=MIXED, games=300, seed=9, progress=False)
     assert parallel.equals(run(grid, MIXED, games=300, seed=9))
+
+
+def test_a_game_added_with_register_runs_in_local_processes_too(example):
+    # Worker processes never registered it: its record reaches them by its module.
+    grid = {"items": [4, 6]}
+    parallel = sweep(example.GAME, grid=grid, agents="random", games=200, seed=3, progress=False)
+    serial = sweep(example.GAME, grid=grid, agents="random", games=200, seed=3, progress=False,
+                   executor=SerialExecutor())  # fmt: skip
+    assert parallel.equals(serial) and set(parallel["items"]) == {4, 6}

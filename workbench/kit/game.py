@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import pickle
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -58,9 +60,14 @@ class Game:
     #: Agents made from the rules instead of by their class: name -> ``make(rules,
     #: **options)`` (an exact equilibrium solves the rules it will play).
     makers: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    #: The module that declares the record as its ``GAME`` (default: the module that made it,
+    #: as ``namedtuple`` finds its own): a worker process imports it to get the record back.
+    module: str = ""
     _functions: tuple[Callable[..., Any], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not self.module:  # frame 0: here; 1: the dataclass's __init__; 2: who made it
+            object.__setattr__(self, "module", sys._getframe(2).f_globals.get("__name__", ""))
         object.__setattr__(self, "agents", MappingProxyType(dict(self.agents)))  # read-only
         unknown = [name for name in (self.default_agent, self.reference_agent)
                    if name is not None and name not in self.agents]  # fmt: skip
@@ -76,9 +83,18 @@ class Game:
     def __str__(self) -> str:
         return self.id
 
-    def __reduce__(self) -> tuple[Callable[[str], Game], tuple[str]]:
-        # A record travels to worker processes by its id; the registry there returns it.
-        return _registered_game, (self.id,)
+    def __reduce__(self) -> tuple[Callable[[str, str, str], Game], tuple[str, str, str]]:
+        # A record travels to worker processes as pickle sends a class: by the module and the
+        # name that hold it, so a game added with register() runs there too.
+        held = vars(sys.modules[self.module]) if self.module in sys.modules else {}
+        names = [name for name, value in held.items() if value is self]
+        if not names:
+            raise pickle.PicklingError(
+                f"the game {self.id!r} cannot be sent to another process: no name in its module "
+                f"{self.module!r} holds it (declare the record at the top of a module, or give "
+                "Game(module=...) the module that does)"
+            )
+        return _declared_game, (self.module, min(names), self.id)
 
     # -- agents ------------------------------------------------------------------------------
 
@@ -163,9 +179,12 @@ class Game:
         return getattr(importlib.import_module(module), function)(session, **options)
 
 
-def _registered_game(game_id: str) -> Game:
-    """The registry's record of ``game_id`` (the registry sits above the kit: found by name)."""
-    return importlib.import_module("workbench.games").get(game_id)
+def _declared_game(module: str, name: str, game_id: str) -> Game:
+    """The record ``name`` of ``module``, game ``game_id``: a record unpickled."""
+    record = getattr(importlib.import_module(module), name, None)
+    if not isinstance(record, Game) or record.id != game_id:
+        raise ValueError(f"{module}.{name} is not the game {game_id!r} in this process")
+    return record
 
 
 __all__ = ["Game"]
