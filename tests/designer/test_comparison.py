@@ -3,11 +3,14 @@ independent computation from two simulate runs."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import polars as pl
 import pytest
 
 from workbench import SerialExecutor, compare
+from workbench import games as registry
 from workbench.designer import per_game_metrics
 from workbench.designer.balance import game_values
 from workbench.designer.comparison import UNSTATED, paired_summary
@@ -113,6 +116,14 @@ def test_a_game_that_does_not_say_what_it_shares_is_labelled():
 def test_bad_input_is_reported_before_running(baseline, variant, agents, error, message):
     with pytest.raises(error, match=message):
         run("rubbish", baseline, variant, agents)
+
+
+@pytest.mark.parametrize("game_id", registry.available())
+def test_a_missing_variant_is_told_the_fields_of_its_own_game(game_id):
+    fields = [spec.name for spec in dataclasses.fields(registry.get(game_id).Rules) if spec.init]
+    with pytest.raises(ValueError, match=f"variant's {game_id} Rules") as raised:
+        compare(game_id, games=10, seed=1)
+    assert str(raised.value).endswith(f"(the fields: {', '.join(fields)})")
 
 
 def test_without_a_lineup_the_designer_seats_the_fitted_agent():

@@ -139,6 +139,16 @@ def resolve_rules(game: Game, rules: Any, base: Any, name: str) -> tuple[Any, li
     return check_base_rules(game, rules, name), []
 
 
+def require_variant(game: Game, variant: Any) -> None:
+    """A ValueError for a comparison given no variant, naming the fields of the game's rules."""
+    if variant is None:
+        fields = ", ".join(spec.name for spec in dataclasses.fields(game.Rules) if spec.init)
+        raise ValueError(
+            f"variant is missing: give the variant's {game.id} Rules, or its changes to the "
+            f"baseline as a mapping of fields to values (the fields: {fields})"
+        )
+
+
 def baseline_and_variant(game: Game, baseline: Any, variant: Any) -> tuple[Any, Any, list[str]]:
     """(baseline, variant, problems): the baseline as ``resolve_rules`` reads it against the
     rulebook's, the variant against the baseline (the rulebook's where the baseline is bad)."""

@@ -27,6 +27,7 @@ from workbench.designer.cells import (
     check_run,
     designer_lineup,
     lineup_label,
+    require_variant,
     resolve_agents,
     rules_label,
 )
@@ -78,11 +79,7 @@ def compare(
     """
     game, games, seed = check_run(game, games, seed)
     agents = designer_lineup(game, agents)
-    if variant is None:
-        raise ValueError(
-            "variant is missing: give the variant's Rules or its changes, e.g. "
-            "{'destined_bonus': 40}"
-        )
+    require_variant(game, variant)
     base, changed, problems = baseline_and_variant(game, baseline, variant)
     tasks = []
     for name, rules in (("baseline", base), ("variant", changed)):

@@ -44,6 +44,7 @@ from workbench.designer.cells import (
     check_run,
     lineup_label,
     positive_count,
+    require_variant,
     resolve_agents,
     rules_label,
 )
@@ -127,8 +128,7 @@ def robust_compare(
     ``sweep``.
     """
     game, games, seed = check_run(game, games, seed)
-    if variant is None:
-        raise ValueError("variant is missing: give the variant's Rules or its changes")
+    require_variant(game, variant)
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
     strengths = _default_strengths(game) if strengths is None else list(strengths)
