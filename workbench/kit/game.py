@@ -60,8 +60,9 @@ class Game:
     #: Agents made from the rules instead of by their class: name -> ``make(rules,
     #: **options)`` (an exact equilibrium solves the rules it will play).
     makers: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
-    #: The module that declares the record as its ``GAME`` (default: the module that made it,
-    #: as ``namedtuple`` finds its own): a worker process imports it to get the record back.
+    #: The module that holds the record (``GAME`` in a game's ``game.py``; default: the module
+    #: that made it, as ``namedtuple`` finds its own): a worker process imports it to get the
+    #: record back.
     module: str = ""
     _functions: tuple[Callable[..., Any], ...] = field(init=False, repr=False)
 
