@@ -99,6 +99,12 @@ def test_tune_refuses_bad_input_before_playing(example):
         tune("example", {}, {"mean_price": (1, 2)}, budget=100, seed=0)
     with pytest.raises(ValueError, match="targets is empty"):
         tune("example", {"budget": [1]}, {}, budget=100, seed=0)
+    with pytest.raises(ValueError, match=r"budget is 3 games in all, fewer than one candidate's "
+                                         r"first games \(50\): give a budget of at least 50"):
+        tune("example", {"budget": [1, 2]}, {"mean_price": (1, 2)}, budget=3, seed=0)
+    with pytest.raises(ValueError, match=r"fewer than one candidate's first games \(80\)"):
+        tune("example", {"budget": [1, 2]}, {"mean_price": (1, 2)}, budget=79, seed=0,
+             first_games=80)  # fmt: skip
     with pytest.raises(InvalidCells) as raised:
         tune("example", {"budjet": [1], "items": (5, 2)},
              {"mean_prize": (1, 2), "tie_rate": (0.5, 0.1)}, budget=100, seed=0)  # fmt: skip

@@ -137,6 +137,11 @@ def tune(
     first = max(50, budget // 40)
     if first_games is not None:
         first = positive_count("first_games", first_games)
+    if budget < first:
+        raise ValueError(
+            f"budget is {budget} games in all, fewer than one candidate's first games ({first}):"
+            f" give a budget of at least {first}, or fewer first_games"
+        )
     dimensions, bands = _check(game, base, space, targets)
     choices = _choices(dimensions)
     study = _study(dimensions, seed, first)
