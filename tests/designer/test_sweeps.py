@@ -141,7 +141,7 @@ def test_every_bad_cell_is_listed_and_nothing_runs():
 @pytest.mark.parametrize(
     ("grid", "agents", "message"),
     [
-        ({}, None, "grid is empty"),
+        ({}, None, "grid is empty: .*rubbish's fields: players, money_cards, starting_fame,"),
         (None, None, "grid is empty"),
         ({"destined_bonus": []}, None, r"grid\['destined_bonus'\] is empty"),
         ({"destined_bonus": 30}, None, r"must be a list of values, got 30 \(did you mean \[30\]"),

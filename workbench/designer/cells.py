@@ -142,10 +142,10 @@ def resolve_rules(game: Game, rules: Any, base: Any, name: str) -> tuple[Any, li
 def require_variant(game: Game, variant: Any) -> None:
     """A ValueError for a comparison given no variant, naming the fields of the game's rules."""
     if variant is None:
-        fields = ", ".join(spec.name for spec in dataclasses.fields(game.Rules) if spec.init)
         raise ValueError(
             f"variant is missing: give the variant's {game.id} Rules, or its changes to the "
-            f"baseline as a mapping of fields to values (the fields: {fields})"
+            "baseline as a mapping of fields to values (the fields: "
+            f"{', '.join(rule_fields(game))})"
         )
 
 

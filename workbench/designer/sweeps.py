@@ -118,8 +118,8 @@ def _check_grid(
     """The grid's axes that can be tried, and the problems with the rest."""
     if grid is None or (isinstance(grid, Mapping) and not grid):
         raise ValueError(
-            "grid is empty: give each rule field to vary and its values, e.g. "
-            "grid={'destined_bonus': [20, 30, 40]} (or {'agents': [...line-ups]})"
+            "grid is empty: give each rule field to vary and its values, {field: [values]} "
+            f"({game.id}'s fields: {', '.join(rule_fields(game))}), or {{'agents': [line-ups]}}"
         )
     if not isinstance(grid, Mapping):
         raise TypeError(f"grid must map rule fields to lists of values, got {type(grid).__name__}")
