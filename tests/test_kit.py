@@ -63,12 +63,28 @@ def test_a_game_added_with_register_reaches_a_process_that_never_registered_it(e
     assert arrived.stdout.decode().split() == ["example", *example.GAME.agents, "False"]
 
 
-def test_a_record_no_module_holds_is_refused_before_it_travels(toy):
+def test_a_record_no_module_file_holds_is_refused_before_it_travels(toy, example):
     with pytest.raises(pickle.PicklingError, match="'toy_cups' cannot be sent to another process"):
         pickle.dumps(toy.GAME)
     made_elsewhere = Game(**{**_init_fields(toy.GAME), "module": "tests_nowhere"})
     with pytest.raises(pickle.PicklingError, match="no name in its module 'tests_nowhere'"):
         pickle.dumps(made_elsewhere)
+    # A record made in a notebook (here: python -c) would reach no worker: said before it runs.
+    script = (
+        "import pickle, example_game\n"
+        "from workbench.kit.game import Game\n"
+        "from dataclasses import fields\n"
+        "g = example_game.GAME\n"
+        "MINE = Game(**{f.name: getattr(g, f.name) for f in fields(g) if f.init and "
+        "f.name != 'module'})\n"
+        "try:\n    pickle.dumps(MINE)\nexcept pickle.PicklingError as e:\n    print(e)\n"
+    )
+    said = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True,
+        env={**os.environ, "PYTHONPATH": str(Path(example.__file__).parents[1])},
+    ).stdout  # fmt: skip
+    assert "its module '__main__' is a notebook's or a session's, not a file" in said
+    assert "executor=SerialExecutor()" in said
 
 
 def _init_fields(game: Game) -> dict:

@@ -87,15 +87,19 @@ class Game:
     def __reduce__(self) -> tuple[Callable[[str, str, str], Game], tuple[str, str, str]]:
         # A record travels to worker processes as pickle sends a class: by the module and the
         # name that hold it, so a game added with register() runs there too.
-        held = vars(sys.modules[self.module]) if self.module in sys.modules else {}
-        names = [name for name, value in held.items() if value is self]
+        module = sys.modules.get(self.module)
+        names = [name for name, value in vars(module).items() if value is self] if module else []
         if not names:
-            raise pickle.PicklingError(
-                f"the game {self.id!r} cannot be sent to another process: no name in its module "
-                f"{self.module!r} holds it (declare the record at the top of a module, or give "
-                "Game(module=...) the module that does)"
-            )
-        return _declared_game, (self.module, min(names), self.id)
+            problem = f"no name in its module {self.module!r} holds it"
+        elif not hasattr(module, "__file__"):
+            problem = f"its module {self.module!r} is a notebook's or a session's, not a file"
+        else:
+            return _declared_game, (self.module, min(names), self.id)
+        raise pickle.PicklingError(
+            f"the game {self.id!r} cannot be sent to another process: {problem} (declare the "
+            "record at the top of a module file, give Game(module=...) the module that does, "
+            "or run with executor=SerialExecutor())"
+        )
 
     # -- agents ------------------------------------------------------------------------------
 
