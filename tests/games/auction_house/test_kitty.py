@@ -166,6 +166,10 @@ def test_summaries_refuse_other_frames():
         carry_over_rate(pl.DataFrame({"x": [1]}))
     with pytest.raises(TypeError, match="takes a kitty_outcomes frame"):
         kitty_summary("outcomes")
+    frame = kitty_outcomes(Rules(), "random", deals=13, seed=1)
+    for summary in (carry_over_rate, kitty_summary, win_by_tricks, carry_chains):
+        with pytest.raises(ValueError, match=r"groups by columns of its frame; \['trumps'\] are "):
+            summary(frame, by="trumps")
 
 
 # -- simulated outcomes -------------------------------------------------------------------------
@@ -191,6 +195,21 @@ def test_who_wins_the_kitty_by_tricks_pins_the_counting_facts():
     p = dict(zip(table["tricks"], table["p_win"], strict=True))
     assert all(p[t] == 1.0 for t in p if t >= 5) and all(p[t] == 0.0 for t in p if t <= 2)
     assert 0 < p[3] < p[4] < 1
+
+
+def test_groups_keep_their_column_type():
+    """Grouped by an Enum column (the trump reveal, the trump suit), the rows keep its type, so
+    they sort in its order and join: win_by_tricks by trump_reveal used to fail on its join."""
+    outcomes = pl.concat([kitty_outcomes(Rules(trump_reveal=reveal), "random", deals=13 * 4,
+                                         seed=1) for reveal in ("before_auction", "after_kitty")])
+    by_reveal = win_by_tricks(outcomes, by="trump_reveal")
+    assert by_reveal.schema["trump_reveal"] == outcomes.schema["trump_reveal"]
+    assert by_reveal["trump_reveal"].unique(maintain_order=True).to_list() == [
+        "after_kitty", "before_auction"]  # the Enum's order  # fmt: skip
+    assert by_reveal["seat_deals"].sum() == 4 * 13 * 4 * 2
+    by_trump = carry_over_rate(outcomes, by="trump")
+    assert by_trump.schema["trump"] == outcomes.schema["trump"]
+    assert by_trump["deals"].sum() == 13 * 4 * 2
 
 
 def test_the_paired_arms_share_deals_and_random_numbers():

@@ -84,7 +84,7 @@ def _ratio_rows(
         rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True)),
                      "n": int(group["den"].sum()), "games": group.height, "estimate": estimate,
                      "low": low, "high": high})  # fmt: skip
-    out = pl.DataFrame(rows)
+    out = pl.DataFrame(rows, schema_overrides={column: frame.schema[column] for column in by})
     return out.sort(by) if by else out
 
 
@@ -125,7 +125,9 @@ def lineup_label(labels: Sequence[str]) -> str:
     return ", ".join(labels)
 
 
-def _check_outcomes(outcomes: pl.DataFrame, columns: Iterable[str], what: str) -> None:
+def _check_outcomes(outcomes: pl.DataFrame, columns: Iterable[str], what: str,
+                    by: Sequence[str] = ()) -> None:  # fmt: skip
+    """A frame of ``columns``, not empty, that has the ``by`` columns to group by."""
     if not isinstance(outcomes, pl.DataFrame):
         raise TypeError(f"{what} takes a kitty_outcomes frame, got {type(outcomes).__name__}")
     missing = [c for c in columns if c not in outcomes.columns]
@@ -134,6 +136,10 @@ def _check_outcomes(outcomes: pl.DataFrame, columns: Iterable[str], what: str) -
             f"{what} needs a kitty_outcomes frame; columns {missing} are missing "
             f"(it has {outcomes.columns})"
         )
+    unknown = [c for c in by if c not in outcomes.columns]
+    if unknown:
+        raise ValueError(f"{what} groups by columns of its frame; {unknown} are not among them "
+                         f"(it has {outcomes.columns})")  # fmt: skip
     if outcomes.is_empty():
         raise ValueError(f"{what} needs at least one deal; the frame is empty")
 
@@ -147,7 +153,7 @@ def kitty_summary(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.Da
     carry-over rate, kitty points, points at stake, auction rate, the starter's kitty win
     rate, points lost in the last deal per game."""
     by = [by] if isinstance(by, str) else list(by)
-    _check_outcomes(outcomes, ["game", "kitty_winner", "kitty_points", "at_stake", *by], "summary")
+    _check_outcomes(outcomes, ["game", "kitty_winner", "kitty_points", "at_stake"], "summary", by)
     one = None
     last_deal = (pl.col("deal") == pl.col("deal").max()).cast(pl.Int64)
     specs = [
@@ -173,7 +179,7 @@ def carry_over_rate(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.
     """Share of deals whose kitty was tied for (carried over, or lost in the last deal), per
     group of ``by`` (e.g. "deal"), with 95% intervals clustered by game."""
     by = [by] if isinstance(by, str) else list(by)
-    _check_outcomes(outcomes, ["game", "kitty_winner", *by], "carry_over_rate")
+    _check_outcomes(outcomes, ["game", "kitty_winner"], "carry_over_rate", by)
     rows = _ratio_rows(outcomes, _tied().cast(pl.Int64), by, proportion=True)
     return rows.rename({"n": "deals", "estimate": "rate"})
 
@@ -192,7 +198,7 @@ def carry_chains(outcomes: pl.DataFrame, by: str | None = None) -> pl.DataFrame:
     runs (95% interval), how many ended lost in the last deal, and the mean pot at the end;
     per value of the column ``by`` when given."""
     columns = ["game", "deal", "kitty_winner", "at_stake", "lost"]
-    _check_outcomes(outcomes, columns + ([by] if by else []), "carry_chains")
+    _check_outcomes(outcomes, columns, "carry_chains", [by] if by else [])
     if by is not None:
         return pl.concat(
             carry_chains(group).select(pl.lit(key[0]).alias(by), pl.all())
@@ -250,6 +256,7 @@ def win_by_tricks(outcomes: pl.DataFrame, by: str | Sequence[str] = ()) -> pl.Da
     95% intervals clustered by game; also how often that count tied for most."""
     by = [by] if isinstance(by, str) else list(by)
     long = seat_deals(outcomes)
+    _check_outcomes(long, [], "win_by_tricks", by)
     rows = _ratio_rows(long, pl.col("won").cast(pl.Int64), [*by, "tricks"], proportion=True)
     ties = long.group_by([*by, "tricks"]).agg(
         tied_for_most=((pl.col("tricks") == pl.col("most_tricks")) & (pl.col("tied") > 1)).mean()
