@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import importlib
 import struct
 import warnings
 import zlib
@@ -14,6 +15,7 @@ import pytest
 import vl_convert
 
 import workbench.charts as charts
+from workbench import games as registry
 from workbench.charts import (
     EMBED_OPTIONS,
     METADATA_KEY,
@@ -337,3 +339,23 @@ def test_each_copy_of_the_live_chart_script_names_its_svg_clips_and_gradients_ap
     # Another Vega than the locked one: the script is left as it is, with a warning.
     with pytest.warns(RuntimeWarning, match="found 0 of Vega's 2 SVG id counters"):
         assert charts._unique_svg_ids("export default {}") == "export default {}"
+
+
+
+def _game_charts() -> list[tuple[str, str]]:
+    """Every chart a game exports (``*_chart`` and ``*_heatmap``), as (game id, name)."""
+    found = []
+    for game_id in registry.available():
+        package = importlib.import_module(f"workbench.games.{game_id}")
+        found += [(game_id, name) for name in package.__all__
+                  if name.endswith(("_chart", "_heatmap"))]  # fmt: skip
+    return found
+
+
+@pytest.mark.parametrize(("game_id", "name"), _game_charts())
+def test_every_game_chart_refuses_a_frame_it_cannot_draw_and_names_itself(game_id, name):
+    chart = getattr(importlib.import_module(f"workbench.games.{game_id}"), name)
+    with pytest.raises((TypeError, ValueError), match=name):
+        chart(pl.DataFrame({"x": [1]}))
+    with pytest.raises(TypeError, match=name):
+        chart([1, 2])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from workbench.charts import WIDTH, interval_tooltip
+from workbench.charts import WIDTH, check_frame, interval_tooltip
 from workbench.games.going_gone.collection_values import Arrangement
 
 #: Room to the right of every chart: a browser's fonts can run wider than the ones the SVG was
@@ -24,6 +24,7 @@ def value_chart(
 ) -> alt.LayerChart:
     """The value chart (``value_table``): bars of a collection's value by size, and the
     marginal value of the item that made it that size, as a line with points."""
+    check_frame(table, ["size", "value", "marginal"], "value_chart")
     long = table.select("size", "value", "marginal").unpivot(
         index="size", variable_name="measure", value_name="bucks"
     )
@@ -50,6 +51,9 @@ def arrangement_chart(
 ) -> alt.LayerChart:
     """The grid of types (rows) and countries (columns): each held item coloured by the
     collection it is in, labelled with that collection's size; items of ``lot`` outlined."""
+    if not isinstance(arrangement, Arrangement):
+        raise TypeError("arrangement_chart takes an Arrangement (best_collections' answer), got "
+                        f"{type(arrangement).__name__}")  # fmt: skip
     rules = arrangement.rules
     cells = []
     placed = arrangement.frame()
@@ -100,6 +104,8 @@ def _palette(count: int) -> list[str]:
 def holding_values_chart(values: pl.DataFrame, *, title: str | None = None) -> alt.LayerChart:
     """What random holdings are worth (``random_holding_values``): the mean exact value by
     size with its 95% interval, and the least and most seen."""
+    check_frame(values, ["size", "n", "mean", "low", "high", "least", "most"],
+                "holding_values_chart")  # fmt: skip
     n = int(values["n"][0])
     measures = {"mean": "mean (95% interval)", "least": "least seen", "most": "most seen"}
     long = pl.concat(
@@ -132,6 +138,8 @@ def arrival_chart(
 ) -> alt.LayerChart:
     """``arrival_path``: one column per step, one row per item (in arrival order), coloured by
     the line it is collected in at that step; a ring marks an item that changed line."""
+    check_frame(path, ["step", "item", "name", "value", "kind", "line", "size", "marginal",
+                       "moved"], "arrival_chart")  # fmt: skip
     order = path.sort("step").unique("item", keep="first", maintain_order=True)["name"].to_list()
     steps = path.select("step", "value").unique().sort("step")
     labels = {row["step"]: f"{row['step']}: {row['value']}" for row in steps.iter_rows(named=True)}
@@ -161,6 +169,7 @@ def price_chart(
 ) -> alt.FacetChart | alt.LayerChart:
     """``analysis.prices`` (with a ``lineup`` column to compare line-ups): the mean price by
     round for each lot size with its 95% interval; one panel per line-up."""
+    check_frame(prices, ["round", "lot_size", "n", "mean", "low", "high"], "price_chart")
     frame = prices.with_columns(pl.format("{} item(s)", pl.col("lot_size")).alias("lot"))
     base = alt.Chart(frame).encode(
         x=alt.X("round:O", title="round", axis=alt.Axis(labelAngle=0)),
@@ -183,6 +192,7 @@ def win_rate_chart(
     """Win rates with 95% intervals (``analysis.seat_win_rates`` or
     ``auctioneer_turn_win_rates``): a point and interval per ``category``, one colour per
     line-up, and a dashed line at the fair share (labelled in the legend)."""
+    check_frame(rates, [category, "n", "win_rate", "low", "high"], "win_rate_chart")
     frame = rates.with_columns(pl.col(category).cast(pl.String))
     by_lineup = "lineup" in frame.columns
     base = alt.Chart(frame).encode(

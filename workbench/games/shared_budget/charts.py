@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from workbench.charts import WIDTH, interval_tooltip
+from workbench.charts import WIDTH, check_frame, interval_tooltip
 
 #: One colour per team, the same in every chart.
 TEAM_COLOURS = {"A": "#1f77b4", "B": "#d62728", "C": "#2ca02c", "D": "#9467bd"}
@@ -30,6 +30,8 @@ def bid_distribution_chart(
 ) -> alt.FacetChart:
     """Equilibrium bid distribution of each team on each card (``analysis.bid_distributions``),
     one panel per card in offer order, bids 0..max_bid (default the largest)."""
+    check_frame(distributions, ["card", "round", "team", "bid", "probability"],
+                "bid_distribution_chart")  # fmt: skip
     top = int(distributions["bid"].max()) if max_bid is None else max_bid
     every_bid = list(range(top + 1))
     base = alt.Chart(distributions).encode(
@@ -62,6 +64,8 @@ def bid_heatmap(
 ) -> alt.FacetChart:
     """``value`` ("bid", or "optimal_low": the least safe bid) for every budget pair on one card
     (``analysis.equilibrium_bids``), one panel per ``column`` value."""
+    check_frame(bids, ["card", "budget_a", "budget_b", "team", "value", value, column],
+                "bid_heatmap")  # fmt: skip
     card = bids["card"][0]
     heading = f"Equilibrium bid on {card}, by team" if heading is None else heading
     legend = value_title or {"bid": "bid", "optimal_low": "least safe bid"}.get(value, value)
@@ -84,6 +88,7 @@ def bid_heatmap(
 def value_heatmap(values: pl.DataFrame) -> alt.Chart:
     """A's value (1 win, 1/2 shared, 0 loss) for every pair of starting budgets
     (``analysis.start_values``)."""
+    check_frame(values, ["budget_a", "budget_b", "value"], "value_heatmap")
     return (
         alt.Chart(values)
         .mark_rect()
@@ -102,6 +107,7 @@ def value_heatmap(values: pl.DataFrame) -> alt.Chart:
 def value_by_budget_chart(values: pl.DataFrame) -> alt.Chart:
     """A's value at equal budgets with A or B first in the tie priority
     (``analysis.value_by_budget``)."""
+    check_frame(values, ["budget", "value_a_first", "value_b_first"], "value_by_budget_chart")
     long = values.unpivot(index="budget", on=["value_a_first", "value_b_first"],
                           variable_name="priority", value_name="value").with_columns(
         pl.col("priority").replace({"value_a_first": "A first", "value_b_first": "B first"})
@@ -122,6 +128,7 @@ def value_by_budget_chart(values: pl.DataFrame) -> alt.Chart:
 
 def variant_chart(variants: pl.DataFrame, *, title: str) -> alt.LayerChart:
     """A's value under each rule variant (``analysis.variant_values``)."""
+    check_frame(variants, ["variant", "value", "functions"], "variant_chart")
     base = alt.Chart(variants).encode(
         y=alt.Y("variant:N", sort=None, title=None),
         x=alt.X("value:Q", scale=alt.Scale(domain=[0, 1]), title="A's value"),
@@ -148,6 +155,8 @@ def _interval_chart(
 def seat_results_chart(results: pl.DataFrame, *, title: str) -> alt.LayerChart:
     """Win share by seat with 95% intervals and the even share as a dashed line
     (``analysis.seat_results``)."""
+    check_frame(results, ["team", "agent", "games", "win_share", "low", "high"],
+                "seat_results_chart")  # fmt: skip
     labelled = results.with_columns(
         (pl.col("team") + " (" + pl.col("agent") + ")").alias("seat_label")
     )
@@ -165,6 +174,8 @@ def seat_results_chart(results: pl.DataFrame, *, title: str) -> alt.LayerChart:
 def versus_equilibrium_chart(versus: pl.DataFrame) -> alt.LayerChart:
     """Each agent's win share against the equilibrium agent, by seat, with the seat's
     equilibrium value as a tick (``analysis.versus_equilibrium``)."""
+    check_frame(versus, ["team", "agent", "games", "win_share", "low", "high", "seat_value"],
+                "versus_equilibrium_chart")  # fmt: skip
     labelled = versus.with_columns((pl.col("agent") + " as " + pl.col("team")).alias("matchup"))
     intervals = _interval_chart(
         labelled, "matchup", "Against the equilibrium agent",
@@ -186,6 +197,9 @@ def purchase_effects_chart(
 ) -> alt.FacetChart:
     """How buying an early card shifts a team's later bids (``analysis.purchase_effects``):
     mean shift per later card, with 95% intervals, one panel per early card."""
+    needed = ["early_card", "early_round", "later_card", "later_round", "shift", "low", "high",
+              "bought_n", "other_n"]  # fmt: skip
+    check_frame(effects, needed, "purchase_effects_chart")
     base = alt.Chart(effects).encode(
         y=alt.Y("later_card:N", sort=_card_order(effects, "later_card", "later_round"),
                 title="later card"),
@@ -214,6 +228,7 @@ def stage_chart(
 ) -> alt.Chart:
     """Both teams' equilibrium bid distributions at one position
     (``analysis.stage_table``); the title says the value for A unless given."""
+    check_frame(stage_frame, ["team", "bid", "probability", "value"], "stage_chart")
     value = stage_frame["value"][0]
     heading = f"Equilibrium bids; value for A = {value:.3f}" if title is None else title
     return (
