@@ -116,6 +116,8 @@ def test_summaries_refuse_the_wrong_frame(lineups):
         prices(lots.drop("price"))
     with pytest.raises(ValueError, match=r"the games frame lacks columns \['seat'\]"):
         seat_win_rates(games.drop("seat"))
+    with pytest.raises(TypeError, match=r"the lots frame must be a polars DataFrame .* got list"):
+        prices(lots.to_dicts())
 
 
 def test_charts_build_with_titles_legends_and_references(lineups):

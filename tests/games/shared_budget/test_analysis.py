@@ -214,6 +214,10 @@ def test_purchase_effect_summary_picks_the_biggest_shift():
     assert summary["biggest_shift"].to_list() == [-2.0, -0.5]
     with pytest.raises(ValueError, match="no early card"):
         purchase_effect_summary(effects.with_columns(pl.lit(float("nan")).alias("shift")))
+    with pytest.raises(ValueError, match=r"\['shift'\] \(a purchase_effects frame has them\)"):
+        purchase_effect_summary(effects.drop("shift"))
+    with pytest.raises(TypeError, match=r"stage must be a StageGame .*, got DataFrame$"):
+        stage_table(effects)
 
 
 def test_classroom_plans():

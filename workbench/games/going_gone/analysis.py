@@ -37,6 +37,9 @@ def simulate_lineups(
 
 
 def _require(frame: pl.DataFrame, columns: tuple[str, ...], what: str) -> None:
+    if not isinstance(frame, pl.DataFrame):
+        raise TypeError(f"the {what} frame must be a polars DataFrame (simulate()'s {what}), got "
+                        f"{type(frame).__name__}")  # fmt: skip
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"the {what} frame lacks columns {missing}; pass simulate()'s {what}")

@@ -35,13 +35,14 @@ def _solution(solution: object) -> Solution:
     return solution
 
 
-def _frame(name: str, frame: object, columns: Sequence[str]) -> pl.DataFrame:
-    """``frame`` if it is a polars DataFrame with ``columns`` (e.g. a simulate frame)."""
+def _frame(name: str, frame: object, columns: Sequence[str], source: str = "simulate"
+           ) -> pl.DataFrame:  # fmt: skip
+    """``frame`` if it is a polars DataFrame with ``columns`` (``source``'s frame has them)."""
     if not isinstance(frame, pl.DataFrame):
         raise TypeError(f"{name} must be a polars DataFrame, got {type(frame).__name__}")
     missing = [column for column in columns if column not in frame.columns]
     if missing:
-        raise ValueError(f"{name} lacks the columns {missing} (a simulate frame has them)")
+        raise ValueError(f"{name} lacks the columns {missing} (a {source} frame has them)")
     return frame
 
 
@@ -99,7 +100,8 @@ def three_team_line(solution: ThreeTeamSolution) -> pl.DataFrame:
     """Three teams' subgame-perfect play from the opening (pure, so one line): per round the
     card, who has priority, the budgets and coverage before, each team's bid and the winner."""
     if not isinstance(solution, ThreeTeamSolution):
-        raise TypeError(f"three_team_line needs a solution from solve_three(), got {solution!r}")
+        raise TypeError("three_team_line needs a solution from solve_three(), got "
+                        f"{type(solution).__name__}")
     rules = solution.rules
     budgets, coverage = (rules.budget,) * 3, (0, 0, 0)
     rows = []
@@ -187,7 +189,8 @@ def stage_table(stage: StageGame) -> pl.DataFrame:
     """One position's equilibrium: a row per team and bid it plays (team, bid, probability),
     with ``optimal`` (the bid alone guarantees the team the value) and the value for A."""
     if not isinstance(stage, StageGame):
-        raise TypeError(f"stage must be a StageGame (solution.stage(...)), got {stage!r}")
+        raise TypeError("stage must be a StageGame (solution.stage(...)), got "
+                        f"{type(stage).__name__}")
     rows = []
     for team, strategy, optimal in zip(
         ("A", "B"), stage.strategies, stage.optimal_bids, strict=True
@@ -532,6 +535,7 @@ def purchase_effect_summary(effects: pl.DataFrame) -> pl.DataFrame:
         "effects",
         effects,
         ("early_round", "early_card", "later_card", "shift", "low", "high", "bought_n", "other_n"),
+        "purchase_effects",
     )
     known = effects.filter(pl.col("shift").is_not_nan())
     if known.is_empty():
