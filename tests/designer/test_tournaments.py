@@ -8,8 +8,7 @@ from collections import Counter
 import polars as pl
 import pytest
 
-from workbench import SerialExecutor, tournament
-from workbench.designer import InvalidCells
+from workbench import SerialExecutor, ladder, tournament
 from workbench.designer.cells import cell_seed
 from workbench.designer.tournaments import seatings
 from workbench.games import rubbish
@@ -122,7 +121,8 @@ def test_bad_entrants(agents, message):
         tournament("rubbish", None, agents, games=10, seed=1)
 
 
-def test_unknown_agents_are_listed_per_seating():
-    with pytest.raises(InvalidCells, match="unknown agent 'genius'") as caught:
+def test_an_unknown_agent_is_named_once_not_once_per_seating():
+    with pytest.raises(ValueError, match=r"^unknown entrants \['genius'\]; rubbish agents: random"):
         tournament("rubbish", None, ["genius", "random"], games=10, seed=1)
-    assert len(caught.value.problems) == 2
+    with pytest.raises(ValueError, match=r"^unknown agents \['genius', 'oracle'\]; rubbish agents"):
+        ladder("rubbish", None, ["random", "genius", "oracle"], games=10, seed=1)

@@ -165,6 +165,9 @@ def check_entrants(game: Any, agents: Any, what: str) -> tuple[list[Any], list[s
             f"{game.id} agents: {', '.join(game.agents)}"
         )
     entrants = list(agents)
+    unknown = [agent for agent in entrants if isinstance(agent, str) and agent not in game.agents]
+    if unknown:  # said once, not once for every seating it would sit in
+        raise ValueError(f"unknown {what} {unknown}; {game.id} agents: {', '.join(game.agents)}")
     names = [lineup_label(agent) for agent in entrants]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
