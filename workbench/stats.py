@@ -10,16 +10,20 @@ import numpy as np
 from scipy import stats as _scipy_stats
 
 
-def _check_confidence(confidence: float) -> None:
+def check_confidence(confidence: float) -> float:
+    """``confidence`` if it is a number strictly between 0 and 1 (an interval's level)."""
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float | np.floating):
+        raise TypeError(f"confidence must be a number between 0 and 1, got {confidence!r}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
+    return float(confidence)
 
 
 def proportion_interval(
     successes: float, trials: int, confidence: float = 0.95
 ) -> tuple[float, float]:
     """Wilson score interval for a proportion; ``successes`` may be fractional (shared wins)."""
-    _check_confidence(confidence)
+    check_confidence(confidence)
     if trials <= 0:
         raise ValueError(f"trials must be positive, got {trials}")
     if not 0 <= successes <= trials:
@@ -39,7 +43,7 @@ def mean_interval(
     values: Sequence[float] | np.ndarray, confidence: float = 0.95
 ) -> tuple[float, float, float]:
     """(mean, low, high): Student t interval for the mean of independent samples."""
-    _check_confidence(confidence)
+    check_confidence(confidence)
     array = np.asarray(values, dtype=float)
     if array.size == 0:
         raise ValueError("mean_interval needs at least one value")
@@ -58,7 +62,7 @@ def difference_interval(
 ) -> tuple[float, float, float]:
     """(mean of first - mean of second, low, high): Welch's t interval for two independent
     samples with unequal variances; NaNs when a group has fewer than two values."""
-    _check_confidence(confidence)
+    check_confidence(confidence)
     first, second = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
     if first.size < 2 or second.size < 2:
         return math.nan, math.nan, math.nan

@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from workbench import SerialExecutor, sweep
+from workbench import SerialExecutor, compare, sweep, tournament
 from workbench.designer import InvalidCells, balance_metrics, plan_sweep
 from workbench.games import rubbish, shared_budget
 
@@ -113,6 +113,21 @@ class RefusingExecutor(Executor):
 
     def submit(self, fn, /, *args, **kwargs):
         raise AssertionError("a cell was submitted although the sweep had problems")
+
+
+@pytest.mark.parametrize(
+    ("confidence", "error"),
+    [(0, ValueError), (1.5, ValueError), (True, TypeError), ("95%", TypeError)],
+)
+def test_a_bad_confidence_is_refused_before_any_game_is_played(confidence, error):
+    # It used to be found only when the intervals were drawn, after every game was played.
+    refusing = {"executor": RefusingExecutor(), "confidence": confidence, "progress": False}
+    with pytest.raises(error, match="confidence must be"):
+        sweep("rubbish", grid={"destined_bonus": [30]}, games=10, seed=1, **refusing)
+    with pytest.raises(error, match="confidence must be"):
+        compare("rubbish", None, {"destined_bonus": 40}, games=10, seed=1, **refusing)
+    with pytest.raises(error, match="confidence must be"):
+        tournament("rubbish", None, ["random", "heuristic"], games=10, seed=1, **refusing)
 
 
 def test_every_bad_cell_is_listed_and_nothing_runs():

@@ -105,6 +105,10 @@ def test_tune_refuses_bad_input_before_playing(example):
     with pytest.raises(ValueError, match=r"fewer than one candidate's first games \(80\)"):
         tune("example", {"budget": [1, 2]}, {"mean_price": (1, 2)}, budget=79, seed=0,
              first_games=80)  # fmt: skip
+    with pytest.raises(InvalidCells, match=r"tie_break is 'rotating'; give its values as a list"):
+        tune("example", {"tie_break": (1, 3)}, {"mean_price": (1, 2)}, budget=100, seed=0)
+    with pytest.raises(InvalidCells, match=r"items is a whole number; .* got \(1\.5, 3\)"):
+        tune("example", {"items": (1.5, 3)}, {"mean_price": (1, 2)}, budget=100, seed=0)
     with pytest.raises(InvalidCells) as raised:
         tune("example", {"budjet": [1], "items": (5, 2)},
              {"mean_prize": (1, 2), "tie_rate": (0.5, 0.1)}, budget=100, seed=0)  # fmt: skip

@@ -32,6 +32,7 @@ from workbench.kit.game import Game
 from workbench.kit.lineup import agent_label, resolve_lineup
 from workbench.kit.seeding import derive_seed, seed_sequence
 from workbench.kit.store import unit_type
+from workbench.stats import check_confidence
 
 #: The grid key that varies the agent line-up instead of a rule field.
 AGENTS_AXIS = "agents"
@@ -68,9 +69,11 @@ def check_seed(seed: Any) -> int:
     return int(seed)
 
 
-def check_run(game: Any, games: Any, seed: Any) -> tuple[Game, int, int]:
-    """What every run of the bench checks first: (the game's record, ``games`` >= 1, ``seed``).
-    Where a game enters the bench, it is resolved here once."""
+def check_run(game: Any, games: Any, seed: Any, confidence: Any = 0.95) -> tuple[Game, int, int]:
+    """What every run of the bench checks first: (the game's record, ``games`` >= 1, ``seed``),
+    and the intervals' ``confidence``, before any game is played. Where a game enters the
+    bench, it is resolved here once."""
+    check_confidence(confidence)
     return registry.get(game), positive_count("games", games), check_seed(seed)
 
 

@@ -77,7 +77,7 @@ def compare(
     local processes), and pairing keeps every game's metric values until both are done: about
     8 bytes per metric per game per side (140 MB a side for a million Rubbish games).
     """
-    game, games, seed = check_run(game, games, seed)
+    game, games, seed = check_run(game, games, seed, confidence)
     agents = designer_lineup(game, agents)
     require_variant(game, variant)
     base, changed, problems = baseline_and_variant(game, baseline, variant)

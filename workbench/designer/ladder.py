@@ -68,7 +68,7 @@ def ladder(
     ``store``/``resume``/``overwrite`` as for ``sweep``. ``exploitability``: the ratings gain
     each agent's exploitability (True: against every family of challengers; or the families
     named), measured by ``workbench.designer.exploitability`` at its default budget."""
-    game, games, seed = check_run(game, games, seed)
+    game, games, seed = check_run(game, games, seed, confidence)
     rules = check_base_rules(game, rules, "rules")
     everyone = list(game.agents) if agents is None else agents
     entrants, names = check_entrants(game, everyone, "agents")

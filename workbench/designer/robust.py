@@ -127,10 +127,8 @@ def robust_compare(
     derived metrics, which have no per-game values. ``store``/``resume``/``overwrite`` as for
     ``sweep``.
     """
-    game, games, seed = check_run(game, games, seed)
+    game, games, seed = check_run(game, games, seed, confidence)
     require_variant(game, variant)
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
     strengths = _default_strengths(game) if strengths is None else list(strengths)
     if not strengths:
         raise ValueError("strengths is empty: name at least one line-up, e.g. ('fitted',)")

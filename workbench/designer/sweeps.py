@@ -42,6 +42,7 @@ from workbench.designer.cells import (
 from workbench.designer.executors import run_tasks
 from workbench.kit.game import Game
 from workbench.kit.store import RunStore, StorePath
+from workbench.stats import check_confidence
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,7 @@ def sweep(
     running only the cells not yet kept. An existing store is refused unless ``resume`` (same
     sweep) or ``overwrite`` (start again).
     """
+    check_confidence(confidence)
     plan = plan_sweep(game, base_rules, grid, agents, games=games, seed=seed, progress=progress)
     return run_sweep(
         plan, executor=executor, progress=progress, confidence=confidence,
@@ -212,6 +214,7 @@ def run_sweep(
     store: StorePath = None, resume: bool = False, overwrite: bool = False,
 ) -> pl.DataFrame:
     """Run a checked ``plan_sweep`` plan (see ``sweep``)."""
+    check_confidence(confidence)
     kept = None
     if store is not None:
         kept = RunStore.open(store, sweep_identity(plan), resume=resume, overwrite=overwrite)

@@ -145,7 +145,7 @@ def tournament(
     ``games`` games per seating: the module docstring's tables, each with n and a 95% interval,
     then the game, the rules and the base seed; ``seatings`` lists each seating's line-up, own
     seed and games. ``store``/``resume``/``overwrite`` keep finished seatings as for ``sweep``."""
-    game, games, seed = check_run(game, games, seed)
+    game, games, seed = check_run(game, games, seed, confidence)
     rules = check_base_rules(game, rules, "rules")
     entrants, names = check_entrants(game, agents, "entrants")
     plan = seatings(len(entrants), rules.players)

@@ -129,7 +129,7 @@ def tune(
     (``simulate(rules, agents, games=games, seed=seed)`` reproduces its numbers), ``stage``
     reached, ``rules`` as a label and ``agents``.
     """
-    game, budget, seed = check_run(game, budget, seed)
+    game, budget, seed = check_run(game, budget, seed, confidence)
     agents = designer_lineup(game, agents)
     base, problems = resolve_rules(game, base_rules, game.Rules(), "base_rules")
     if problems:
@@ -247,6 +247,7 @@ def _check(game, base, space, targets) -> tuple[dict[str, Any], list[Band]]:
         ):
             if not values[0] < values[1]:
                 problems.append(f"space[{name!r}]: range {values} needs low < high")
+            problems += _range_fits_field(name, values, getattr(base, name, None))
             dimensions[name] = values
         elif isinstance(values, list | tuple | range | np.ndarray) and len(values) > 0:
             dimensions[name] = list(values)
@@ -270,6 +271,20 @@ def _check(game, base, space, targets) -> tuple[dict[str, Any], list[Band]]:
     if problems:
         raise InvalidCells(problems)
     return dimensions, bands
+
+
+def _range_fits_field(name: str, bounds: tuple, current: Any) -> list[str]:
+    """A range draws numbers: the field must hold one (as the base rules' value does), and a
+    whole number's range must have whole ends."""
+    if current is None:
+        return []  # an unknown field: check_fields said so
+    if isinstance(current, bool) or not isinstance(current, int | float | np.number):
+        return [f"space[{name!r}]: a range draws numbers, but {name} is {current!r}; give its "
+                "values as a list"]  # fmt: skip
+    if isinstance(current, int | np.integer) and not all(isinstance(v, int) for v in bounds):
+        return [f"space[{name!r}]: {name} is a whole number; give the range's ends as whole "
+                f"numbers, got {bounds}"]  # fmt: skip
+    return []
 
 
 def _distributions(dimensions: Mapping[str, Any]) -> dict[str, Any]:
