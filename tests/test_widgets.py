@@ -294,3 +294,41 @@ def test_pick_fields_are_checked():
         explorer.pick({"score": 5})
     with pytest.raises(ValueError, match="no pick fields"):
         _scores(pick=()).pick({"player": "ann"})
+
+
+def _explorers_given_bad_settings() -> list[tuple[str, object, type, str]]:
+    """(label, a call building an explorer or a table from bad settings, error, message)."""
+    import workbench
+    from workbench.designer import designer_dashboard
+    from workbench.games import auction_house, going_gone, rubbish, shared_budget
+    from workbench.reviews import hint
+
+    return [
+        ("cheapskate games", lambda: rubbish.cheapskate_explorer(games=0), ValueError,
+         "games must be a whole number >= 1, got 0"),
+        ("cheapskate seed", lambda: rubbish.cheapskate_explorer(seed=-1), ValueError,
+         "seed must be a whole number >= 0, got -1"),
+        ("bid inference rules", lambda: rubbish.bid_inference_explorer(shared_budget.Rules()),
+         TypeError, "rules must be a rubbish Rules or None, got Rules from workbench.games"),
+        ("collection rules", lambda: going_gone.collection_explorer(rubbish.Rules()), TypeError,
+         "rules must be a going_gone Rules or None"),
+        ("kitty games", lambda: auction_house.kitty_explorer(games=0), ValueError,
+         "games must be a whole number >= 1"),
+        ("state explorer", lambda: shared_budget.state_explorer("solution"), TypeError,
+         "state_explorer takes a Solution from solve\\(rules\\), got str"),
+        ("dashboard field", lambda: designer_dashboard("rubbish", field="colour"), ValueError,
+         "field 'colour' is not one the dashboard varies for rubbish; its fields: players"),
+        ("dashboard games", lambda: designer_dashboard("rubbish", games=0), ValueError,
+         "games must be a whole number >= 1"),
+        ("table review budget", lambda: workbench.table("rubbish", seed=1, review_budget=1),
+         ValueError, "budget must be a whole number from 2"),
+        ("hint state", lambda: hint("rubbish", "state"), TypeError,
+         "state must be a rubbish State \\(from new_game, then apply\\), got str"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("label", "build", "error", "message"), _explorers_given_bad_settings())
+def test_explorers_refuse_bad_settings_before_drawing_anything(label, build, error, message):
+    # Each used to build its widgets and fail later, at the first change, or raise from inside.
+    with pytest.raises(error, match=message):
+        build()

@@ -23,7 +23,13 @@ import polars as pl
 
 from workbench import games as registry
 from workbench.designer.balance import metric_catalogue
-from workbench.designer.cells import build_rules, rule_fields, value_label
+from workbench.designer.cells import (
+    build_rules,
+    check_seed,
+    positive_count,
+    rule_fields,
+    value_label,
+)
 from workbench.designer.charts import compare_chart, sweep_chart
 from workbench.designer.cli_input import parse_value, split_values
 from workbench.designer.comparison import compare
@@ -115,11 +121,14 @@ def designer_dashboard(
     quick answer, again for each game picked); ``executor`` runs the cells (default: in this
     process, which suits the small runs of an interactive view)."""
     executor = SerialExecutor() if executor is None else executor
+    game, seed = registry.get(game).id, check_seed(seed)  # a record or an id; the menu shows ids
     chosen_games = games is None
-    if games is None:
-        games = games_for_a_quick_answer(game)
+    games = games_for_a_quick_answer(game) if games is None else positive_count("games", games)
     fields = scalar_fields(game)
     field = field if field is not None else fields[0]
+    if field not in fields:
+        raise ValueError(f"field {field!r} is not one the dashboard varies for {game}; its "
+                         f"fields: {', '.join(fields)}")  # fmt: skip
     controls = {
         "game": widgets.Dropdown(options=registry.available(), value=game, description="game"),
         "field": widgets.Dropdown(options=fields, value=field, description="rule field"),

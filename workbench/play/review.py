@@ -82,8 +82,10 @@ class ReviewView(widgets.VBox):
     ``workbench.reviews.Review`` once run; ``seconds`` how long it took."""
 
     def __init__(self, session: Any, *, budget: int | None = None) -> None:
+        from workbench.reviews.core import checked_budget
+
         self.session = session
-        self.budget = budget
+        self.budget = None if budget is None else checked_budget(session.game, budget)
         self.review: Any = None
         self.seconds: float | None = None
         self.error: str | None = None

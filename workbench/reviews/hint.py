@@ -51,6 +51,9 @@ def hint(
     from workbench import games
 
     record = games.get(game)
+    if not (isinstance(getattr(state, "rules", None), record.Rules) and hasattr(state, "to_play")):
+        raise TypeError(f"state must be a {record.id} State (from new_game, then apply), got "
+                        f"{type(state).__name__}")  # fmt: skip
     seat = state.to_play
     if seat is None:
         raise ValueError("the game is over: there is no decision to hint at")

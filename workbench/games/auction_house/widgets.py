@@ -7,6 +7,7 @@ import altair as alt
 import ipywidgets as widgets
 import polars as pl
 
+from workbench.checks import instance_or_default, whole_number
 from workbench.games.auction_house.charts import kitty_value_chart, win_by_tricks_chart
 from workbench.games.auction_house.kitty import (
     kitty_outcomes,
@@ -31,7 +32,8 @@ def kitty_explorer(rules: Rules | None = None, *, games: int = 500, seed: int = 
     """Choose the line-up, when trump is revealed, deals per game and games: the kitty
     outcomes are re-simulated (about a second for 500 games) and shown as the distribution of
     points at stake, P(winning the kitty | tricks) with 95% intervals, and the summary table."""
-    rules = Rules() if rules is None else rules
+    rules = instance_or_default("rules", rules, Rules, Rules, "an auction_house Rules or None")
+    games, seed = whole_number("games", games, low=1), whole_number("seed", seed, low=0)
     controls = {
         "lineup": widgets.Dropdown(options=list(LINEUPS), value="heuristic", description="seats"),
         "trump_reveal": widgets.Dropdown(

@@ -8,6 +8,7 @@ import altair as alt
 import ipywidgets as widgets
 import polars as pl
 
+from workbench.checks import instance_or_default
 from workbench.games.going_gone.charts import arrangement_chart
 from workbench.games.going_gone.collection_values import (
     best_collections,
@@ -26,7 +27,7 @@ def collection_explorer(
     items) -> the best arrangement of both on the grid (the lot outlined), the value with and
     without the lot, and every collection one could then sell (best net first); clicking a
     collection in the grid lists the sale options along its line."""
-    rules = Rules() if rules is None else rules
+    rules = instance_or_default("rules", rules, Rules, Rules, "a going_gone Rules or None")
     options = [(rules.item_name(item), item) for item in range(len(rules.items))]
     rows = min(12, len(options))
     controls = {

@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from workbench.charts import WIDTH
+from workbench.checks import instance_or_default, whole_number
 from workbench.games.rubbish.agents import HeuristicAgent, RandomAgent, SamplingAgent
 from workbench.games.rubbish.cards import without
 from workbench.games.rubbish.charts import (
@@ -104,7 +105,8 @@ def bid_inference_explorer(rules: Rules | None = None, *, seed: int = 0) -> Expl
     """Pick the bidder's locked card, its card count, your peek and a prior: the posterior
     over its bid total (chart) and every card combination (table); a policy prior plays
     ``bidding_situation``. Starts at the rulebook's example: the 10 locked, 3 cards, no peek."""
-    rules = Rules() if rules is None else rules
+    rules = instance_or_default("rules", rules, Rules, Rules, "a rubbish Rules or None")
+    seed = whole_number("seed", seed, low=0)
     values = sorted(set(rules.money_cards), reverse=True)
     bidders = [("the First Bidder", 0), ("a later bidder", 1)]
     controls = {
@@ -197,7 +199,8 @@ def cheapskate_explorer(
     as auctioneer), the seat line-up, the number of games and the seed, and re-run the seeded
     games: each seat's mean times cheapskate with 95% intervals beside the fair share, and its
     win rate beside the even share; the table adds the final-round rate and streaks."""
-    rules = Rules() if rules is None else rules
+    rules = instance_or_default("rules", rules, Rules, Rules, "a rubbish Rules or None")
+    games, seed = whole_number("games", games, low=1), whole_number("seed", seed, low=0)
     counts = tuple(dict.fromkeys((games, *GAME_COUNTS)))
     controls = {
         "players": widgets.IntSlider(value=rules.players, min=MIN_PLAYERS, max=MAX_PLAYERS,

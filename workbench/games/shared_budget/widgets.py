@@ -67,6 +67,9 @@ class _Reachable:
 def state_explorer(solution: Solution) -> Explorer:
     """Pick a position (card, both budgets, both coverages) -> both teams' equilibrium bids and
     the value for A; only positions some play reaches are offered."""
+    if not isinstance(solution, Solution):
+        raise TypeError(f"state_explorer takes a Solution from solve(rules), got "
+                        f"{type(solution).__name__}")  # fmt: skip
     rules = solution.rules
     reachable = _Reachable(solution)
     cards = [(f"{k + 1}. {p.label}", k + 1) for k, p in enumerate(rules.projects)]
