@@ -15,7 +15,7 @@ import numpy as np
 from scipy import stats as _scipy_stats
 
 from workbench.kit.store import unit_type
-from workbench.stats import proportion_interval
+from workbench.stats import check_confidence, proportion_interval
 
 
 @unit_type
@@ -60,8 +60,7 @@ class Moments:
         """Student t interval for the mean; NaNs below two values."""
         if self.count < 2:
             return math.nan, math.nan
-        if not 0 < confidence < 1:
-            raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
+        check_confidence(confidence)
         if self.m2 <= 0:
             return self.mean, self.mean
         quantile = float(_scipy_stats.t.ppf(0.5 + confidence / 2, self.count - 1))
