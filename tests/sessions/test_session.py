@@ -224,6 +224,65 @@ def test_files_that_are_not_saved_games(tmp_path):
     (tmp_path / "broken.json").write_text("{")
     with pytest.raises(ValueError, match="not JSON"):
         load(tmp_path / "broken.json")
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")  # not even text
+    with pytest.raises(ValueError, match=r"binary\.json is not a saved game"):
+        load(tmp_path / "binary.json")
+
+
+def _damage_first_action(record, **changes):
+    record["actions"][0]["action"].update(changes)
+
+
+DAMAGED_RECORDS = {
+    "an action type that is not a name": (
+        lambda r: _damage_first_action(r, type=["Auction"]),
+        r"diverges at action 0: a saved action's type must be a name, got \['Auction'\]",
+    ),
+    "an action field the game refuses": (
+        lambda r: r["actions"][0]["action"]["fields"].update(item="ab"),
+        "diverges at action 0: the saved Auction .* is not valid: Auction item must be a whole",
+    ),
+    "a seat as text": (
+        lambda r: r["actions"][0].update(seat="0"),
+        "diverges at action 0: the file says seat '0' played",
+    ),
+    "version true": (lambda r: r.update(version=True), "saved game version True; .* reads 1"),
+    "finished, actions missing": (
+        lambda r: r.update(actions=r["actions"][:-5]),
+        "marked finished, but its .* actions replay to a game in progress",
+    ),
+    "another result": (
+        lambda r: r["result"]["scores"].__setitem__(0, r["result"]["scores"][0] + 1),
+        "the saved game's result .* is not the replay's",
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGED_RECORDS.values(), ids=DAMAGED_RECORDS.keys())
+def test_a_damaged_saved_game_says_what_is_wrong(damage):
+    change, message = damage
+    session = Session("rubbish", seed=5, opponents="heuristic")
+    scripted(session)
+    record = json.loads(json.dumps(session.record()))
+    assert session.moves[0].by_table and record["actions"][0]["seat"] == 0
+    change(record)
+    with pytest.raises(ValueError, match=message):
+        Session.from_record(record)
+
+
+def test_a_saved_game_read_as_another_game_is_refused():
+    session = Session("rubbish", seed=5, opponents="heuristic")
+    record = json.loads(json.dumps(session.record()))
+    with pytest.raises(ValueError, match="a saved game of 'rubbish', not of shared_budget"):
+        Session.from_record(record, game="shared_budget")
+    assert Session.from_record(record, game="rubbish").step == session.step
+
+
+def test_saving_to_a_folder_names_the_folder(tmp_path):
+    session = Session("rubbish", seed=5, opponents="heuristic")
+    with pytest.raises(IsADirectoryError, match="it is a folder; give a file path"):
+        session.save(tmp_path)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_agent_objects_cannot_be_saved(tmp_path):

@@ -113,6 +113,8 @@ def decode_action(encoded: Any, legal: Sequence[Any]) -> Any:
         raise ValueError(
             f"a saved action must be a number, a string or a type/fields object, got {encoded!r}"
         )
+    if not isinstance(encoded["type"], str):
+        raise ValueError(f"a saved action's type must be a name, got {encoded['type']!r}")
     types = {type(legal[i]).__name__: type(legal[i]) for i in {0, len(legal) - 1}} if legal else {}
     cls = types.get(encoded["type"])
     if cls is None or not is_record(legal[0] if types else None):
@@ -123,4 +125,7 @@ def decode_action(encoded: Any, legal: Sequence[Any]) -> Any:
         raise ValueError(
             f"a saved {cls.__name__} needs the fields {list(cls._fields)}, got {fields!r}"
         )
-    return cls(**{name: _tuples(value) for name, value in fields.items()})
+    try:  # a game's action may check its fields when made
+        return cls(**{name: _tuples(value) for name, value in fields.items()})
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the saved {cls.__name__} {dict(fields)!r} is not valid: {exc}") from None

@@ -294,16 +294,25 @@ class Session:
             "finished": self.is_over,
         }
         if self.is_over:
-            result = self.state.result()
-            record["result"] = {
-                "scores": [_jsonable(s) for s in result.scores],
-                "winners": [int(s) for s in result.winners],
-            }
+            record["result"] = self._result()
         return record
+
+    def _result(self) -> dict[str, list[Any]]:
+        """The finished game's result as saved: scores and winners."""
+        result = self.state.result()
+        return {
+            "scores": [_jsonable(s) for s in result.scores],
+            "winners": [int(s) for s in result.winners],
+        }
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the record as JSON to ``path`` (whole or not at all); returns the path."""
         target = Path(path)
+        if target.is_dir():
+            raise IsADirectoryError(
+                f"cannot save to {str(target)!r}: it is a folder; give a file path, e.g. "
+                f"{str(target / 'game.json')!r}"
+            )
         text = json.dumps(self.record(), indent=1)
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
@@ -319,10 +328,12 @@ class Session:
     @classmethod
     def from_record(cls, record: Mapping[str, Any], *, game: Game | None = None) -> Session:
         """Replay a saved game: same seed, same rules, the seat's actions as saved; every
-        agent's action must come out as saved, else ValueError saying where it diverged."""
+        agent's action must come out as saved, else ValueError saying where it diverged (or
+        when a finished game's result comes out otherwise). ``game``: the game's record, for a
+        game outside the registry; it must be the game the file names."""
         if not isinstance(record, Mapping) or record.get("format") != FORMAT:
             raise ValueError(f"not a saved table game (no 'format': {FORMAT!r} field)")
-        if record.get("version") != VERSION:
+        if not is_whole_number(record.get("version")) or record.get("version") != VERSION:
             raise ValueError(
                 f"saved game version {record.get('version')!r}; this workbench reads {VERSION}"
             )
@@ -334,6 +345,8 @@ class Session:
         if missing:
             raise ValueError(f"the saved game lacks {missing}")
         game = game_record(game if game is not None else record["game"])
+        if record["game"] != game.id:
+            raise ValueError(f"the file is a saved game of {record['game']!r}, not of {game.id}")
         rules = decode_rules(game.Rules, record["rules"])
         opponents = record["opponents"]
         try:
@@ -344,6 +357,17 @@ class Session:
             ) from None
         session = cls(game, rules, seat=record["seat"], opponents=lineup, seed=record["seed"])
         session._replay(record["actions"])
+        if record.get("finished") is True and not session.is_over:
+            raise ValueError(
+                f"the saved game is marked finished, but its {len(record['actions'])} actions "
+                f"replay to a game in progress (seat {session.state.to_play} to play): actions "
+                "are missing from the file"
+            )
+        if session.is_over and "result" in record and record["result"] != session._result():
+            raise ValueError(
+                f"the saved game's result {record['result']!r} is not the replay's "
+                f"{session._result()!r} (other rules or workbench version?)"
+            )
         return session
 
     def _replay(self, actions: Any) -> None:
@@ -367,7 +391,7 @@ class Session:
             if saved["seat"] != seat:
                 raise ValueError(
                     f"the saved game diverges at action {step}: the file says seat "
-                    f"{saved['seat']} played, the replay has seat {seat} to play"
+                    f"{saved['seat']!r} played, the replay has seat {seat} to play"
                 )
             legal = state.legal_actions()
             try:
@@ -404,7 +428,7 @@ def load(path: str | os.PathLike[str]) -> Session:
     """Replay the game saved at ``path`` (see ``Session.from_record``)."""
     try:
         record = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:  # not text, or not JSON
         raise ValueError(f"{path} is not a saved game (not JSON: {exc})") from None
     return Session.from_record(record)
 
