@@ -160,6 +160,45 @@ def test_the_hint_evaluates_each_action_from_the_seat_view_only(example):
     with pytest.raises(ValueError, match="over"):
         final = example.play_game(rules, "shading", seed=0)
         hint("example", final)
+    with pytest.raises(ValueError, match="step must be a whole number >= 0, got -1"):
+        hint("example", state, budget=4, step=-1)
+
+
+@pytest.mark.parametrize(("refused", "kept"), [({1}, ["0", "2", "3"]), ({0, 1, 2, 3}, None)])
+def test_the_hint_leaves_out_actions_the_playouts_cannot_go_on_after(
+    example, monkeypatch, refused, kept
+):
+    from dataclasses import replace
+
+    from workbench.kit.evaluation import Evaluator
+    from workbench.reviews import core
+
+    made = Evaluator.from_search
+
+    def refusing(search, rules):
+        evaluator = made(search, rules)
+        play_from = evaluator.searching.play_from
+
+        def play(states, agents, *, playouts, seed):
+            if any(state.sealed[0] in refused for state in states):
+                raise ValueError("cannot go on")
+            return play_from(states, agents, playouts=playouts, seed=seed)
+
+        return replace(evaluator, searching=replace(evaluator.searching, play_from=play))
+
+    monkeypatch.setattr(core.Evaluator, "from_search", staticmethod(refusing))
+    monkeypatch.setattr(core, "_EVALUATORS", {})
+    rules = example.Rules(players=2, items=3, budget=3, max_value=2)
+    state = example.new_game(rules, seed=6)
+    assert list(state.legal_actions()) == [0, 1, 2, 3]
+    if kept is None:
+        with pytest.raises(ValueError, match="cannot go on after any of the 4 actions"):
+            hint("example", state, budget=8)
+        return
+    frame = hint("example", state, budget=8)
+    assert sorted(frame["action"]) == kept
+    assert not frame["win_chance"].is_nan().any() and not frame["loss"].is_nan().any()
+    assert frame.filter("best")["win_chance"].item() == frame["win_chance"].max()
 
 
 def test_the_charts_draw_the_review(example):

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from workbench.checks import whole_number
 from workbench.kit.evaluation import evaluate_actions, paired_loss
 from workbench.kit.seeding import generator
 from workbench.reviews.core import (
@@ -47,7 +48,8 @@ def hint(
 ) -> pl.DataFrame:
     """Each action of the seat to play at ``state``: ``win_chance`` (low, high) and ``loss``
     against the best evaluated (``loss_low``, ``loss_high``), best first; ``n`` playouts
-    each. Draws from ``(seed, HINT_STREAM, step)``: the same arguments give the same hint."""
+    each. Draws from ``(seed, HINT_STREAM, step)``: the same arguments give the same hint. An
+    action the playouts cannot continue after (``evaluate_actions``) is left out."""
     from workbench import games
 
     record = games.get(game)
@@ -58,12 +60,21 @@ def hint(
     if seat is None:
         raise ValueError("the game is over: there is no decision to hint at")
     budget = checked_budget(record, budget)
+    step = whole_number("step", step, low=0)
     evaluator = evaluator_for(record, state.rules)
     observation = state.observation(seat)
     legal = state.legal_actions()
     rng = generator(seed, HINT_STREAM, step)
     actions = evaluated_actions(evaluator, observation, legal, None, rng)
     shares = evaluate_actions(evaluator, observation, actions, fillings=budget, rng=rng)[..., seat]
+    valued = ~np.isnan(shares).any(axis=1)
+    if not valued.any():
+        raise ValueError(
+            f"the playouts cannot go on after any of the {len(actions)} actions evaluated here: "
+            "there is no hint at this decision"
+        )
+    actions = [action for action, kept in zip(actions, valued, strict=True) if kept]
+    shares = shares[valued]
     best = int(np.argmax(shares.mean(axis=1)))
     rows = []
     for index, action in enumerate(actions):
