@@ -97,6 +97,34 @@ def test_a_damaged_entry_is_fitted_again_never_trusted(tmp_path, damage):
     assert read_fit(path) == fit  # the entry written again is whole
 
 
+def test_an_entry_that_is_not_text_is_fitted_again(tmp_path):
+    log = tmp_path / "log"
+    fit = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(log), folders=[tmp_path])
+    path = tmp_path / (fit_key("g", _Rules(), version="1", seed=0) + ".json")
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    with pytest.warns(UserWarning, match="damaged fit"):
+        again = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(log),
+                           folders=[tmp_path])  # fmt: skip
+    assert again == fit and read_fit(path) == fit
+    assert log.read_text() == "fitted\n" * 2
+
+
+def test_an_entry_holding_the_fit_of_other_rules_is_never_trusted(tmp_path):
+    # A valid entry copied (or renamed) to the name of another key: its checksum still holds.
+    log = tmp_path / "log"
+    three = cached_fit("g", _Rules(), version="1", seed=0, fit=_fit_once(log, {"a": 3.0}),
+                       folders=[tmp_path])  # fmt: skip
+    source = tmp_path / (fit_key("g", _Rules(), version="1", seed=0) + ".json")
+    four_name = fit_key("g", _Rules(players=4), version="1", seed=0) + ".json"
+    (tmp_path / four_name).write_bytes(source.read_bytes())
+    with pytest.warns(UserWarning, match="holds the fit of another game, version, seed or rules"):
+        four = cached_fit("g", _Rules(players=4), version="1", seed=0,
+                          fit=_fit_once(log, {"a": 4.0}), folders=[tmp_path])  # fmt: skip
+    assert four.rules == {"players": 4, "bonus": [1, 2]} and four.params == {"a": 4.0}
+    assert read_fit(tmp_path / four_name) == four  # written again, for its own key
+    assert read_fit(source) == three  # the entry copied is left as it was
+
+
 def test_a_damaged_shipped_entry_is_passed_over_but_never_removed(tmp_path):
     shipped, cache = tmp_path / "shipped", tmp_path / "cache"
     log = tmp_path / "log"

@@ -132,18 +132,25 @@ def cached_fit(
 def read_fit(path: Path, *, remove_damaged: bool = True) -> Fit | None:
     """The entry at ``path``; None when there is none, or when it is damaged (a warning says
     so, and with ``remove_damaged`` the file is removed so that it is fitted again: the
-    cache's, never the fits shipped with the workbench). An entry written before a field with
-    a default existed reads with that default."""
+    cache's, never the fits shipped with the workbench). An entry that holds another key's fit
+    (a file copied or renamed) counts as damaged. An entry written before a field with a
+    default existed reads with that default."""
     try:
-        text = path.read_text()
+        text = path.read_bytes()
     except FileNotFoundError:
         return None
     try:
-        stored = json.loads(text)
+        stored = json.loads(text)  # a UnicodeDecodeError (a ValueError) when not UTF-8 text
         checksum = stored.pop("checksum")
         if checksum != hashlib.sha256(_canonical(stored)).hexdigest():
             raise ValueError("checksum mismatch")
-        return Fit(**stored)  # a TypeError for a missing or unknown field
+        fit = Fit(**stored)  # a TypeError for a missing or unknown field
+        if fit_key(fit.game, fit.rules, version=fit.version, seed=fit.seed) != path.stem:
+            raise ValueError(
+                "it holds the fit of another game, version, seed or rules than its name says "
+                f"(game {fit.game!r}, version {fit.version!r}, seed {fit.seed})"
+            )
+        return fit
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         warnings.warn(f"damaged fit {path.name} ({exc}): fitting again", stacklevel=3)
         if remove_damaged:
