@@ -42,6 +42,16 @@ def test_item_table_is_every_type_country_pair_once():
     assert rules.rounds * rules.items_per_round == len(rules.items)
 
 
+def test_an_item_table_without_a_column_names_the_column(tmp_path):
+    path = tmp_path / "items.csv"
+    path.write_text("id,type\n0,cars\n")
+    with pytest.raises(ValueError, match=r"items.csv lacks the column\(s\) \['country'\]"):
+        load_items(str(path))
+    path.write_text("id,type,country\n1,cars,Japan\nzero,toys,Italy\n")
+    with pytest.raises(ValueError, match="id must be a whole number, got 'zero'"):
+        load_items(str(path))
+
+
 def test_best_line_values_equal_the_table_when_splitting_never_pays():
     rules = Rules()
     assert rules.best_line_values == (0, 2, 6, 12, 20, 30, 38, 44)

@@ -40,6 +40,58 @@ def test_tables_load_from_data():
     assert load_geeks()[3].destined == (3, 4)
 
 
+BAD_TABLES = {
+    "an id that is not a number": (
+        load_items,
+        "id,name\n0,teapot\nx,skate\n",
+        "id must be a whole number, got 'x'",
+    ),
+    "no name column": (load_items, "id,title\n0,teapot\n", r"lacks the column\(s\) \['name'\]"),
+    "another game's table": (load_items, "id,type,country\n0,cars,Japan\n", "lacks the column"),
+    "a row with a value too many": (
+        load_items,
+        "# items\nid,name\n0,teapot\n1,skate,spare\n",
+        r"line 4: 3 values for the 2 columns \['id', 'name'\]",
+    ),
+    "ids from 1": (
+        load_items,
+        "id,name\n1,teapot\n2,skate\n",
+        r"ids must number the 2 cards 0 to 1.*\[1, 2\]",
+    ),
+    "a repeated id": (load_items, "id,name\n0,teapot\n0,skate\n", "each once"),
+    "a geek's item that is not a number": (
+        load_geeks,
+        "id,name,item_a,item_b\n0,Ada,zero,1\n",
+        "item_a must be a whole number",
+    ),
+    "not UTF-8 text": (load_items, "id,name\n0,caf\xe9\n".encode("latin-1"), "not UTF-8 text"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_TABLES.values(), ids=BAD_TABLES.keys())
+def test_a_bad_card_table_names_itself_and_the_problem(tmp_path, case):
+    load, content, message = case
+    path = tmp_path / "cards.csv"
+    if isinstance(content, str):
+        path.write_text(content)
+    else:
+        path.write_bytes(content)
+    with pytest.raises(ValueError, match=message) as raised:
+        load(str(path))
+    assert str(path) in str(raised.value)
+
+
+def test_a_table_a_spreadsheet_saved_with_a_byte_order_mark_loads(tmp_path):
+    path = tmp_path / "items.csv"
+    path.write_text("\ufeffid,name\n1,skate\n0,teapot\n", encoding="utf-8")
+    assert load_items(str(path)) == ("teapot", "skate")
+
+
+def test_a_missing_csv_file_is_named_as_missing(tmp_path):
+    with pytest.raises(ValueError, match=r"no card table at .*: there is no such file"):
+        load_items(str(tmp_path / "missing.csv"))
+
+
 def test_variants_by_replace_are_validated_again():
     rules = Rules()
     assert dataclasses.replace(rules, players=2).players == 2

@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from workbench.checks import is_whole_number, seat_or_random
-from workbench.data import read_table
+from workbench.data import card_rows
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 #: The grid a holding lives on: at most 8 types x 8 countries (one byte per type in a bitmask).
@@ -27,8 +27,7 @@ class Item(NamedTuple):
 def load_items(table: str = "going_gone_items") -> tuple[Item, ...]:
     """Item cards from a card table (shipped name or a CSV path with columns id, type, country),
     in id order."""
-    rows = sorted(read_table(table), key=lambda row: int(row["id"]))
-    return tuple(Item(row["type"], row["country"]) for row in rows)
+    return tuple(Item(row["type"], row["country"]) for row in card_rows(table, ("type", "country")))
 
 
 @dataclass(frozen=True)

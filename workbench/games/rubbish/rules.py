@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from workbench.checks import choice, is_whole_number, seat_or_random, whole_number
-from workbench.data import read_table
+from workbench.data import card_rows, table_path, whole_cell
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 #: Bids are enumerated (2 ** cards multisets at most), so a hand holds at most this many cards.
@@ -33,19 +33,21 @@ class Geek(NamedTuple):
 
 
 def load_items(table: str = "rubbish_items") -> tuple[str, ...]:
-    """Item names from a card table (shipped name or a CSV path with columns id, name)."""
-    rows = sorted(read_table(table), key=lambda row: int(row["id"]))
-    return tuple(row["name"] for row in rows)
+    """Item names from a card table (shipped name or a CSV path with columns id, name; the ids,
+    which the geeks refer to, number the items 0, 1, 2, ...)."""
+    return tuple(row["name"] for row in card_rows(table, ("name",), numbers=True))
 
 
 def load_geeks(table: str = "rubbish_geeks") -> tuple[Geek, ...]:
     """Geeks from a card table with columns id, name, item_a, item_b (item ids)."""
-    rows = sorted(read_table(table), key=lambda row: int(row["id"]))
+    rows = card_rows(table, ("name",))
     destined_columns = [key for key in rows[0] if key.startswith("item")] if rows else []
-    return tuple(
-        Geek(row["name"], tuple(int(row[key]) for key in destined_columns if row[key] != ""))
-        for row in rows
-    )
+    source = f"card table {table_path(table)}"
+
+    def destined(row: dict[str, str]) -> tuple[int, ...]:
+        return tuple(whole_cell(row, key, source) for key in destined_columns if row[key] != "")
+
+    return tuple(Geek(row["name"], destined(row)) for row in rows)
 
 
 @dataclass(frozen=True)
