@@ -11,7 +11,7 @@ import pytest
 
 from workbench.reviews import decisions_by, hint, loss_by, review_games, total_loss
 from workbench.reviews.charts import loss_chart, track_chart, where_lost_chart
-from workbench.reviews.core import review_details
+from workbench.reviews.core import DECISION_SCHEMA, review_details
 from workbench.reviews.sentences import (
     agent_difference,
     difference_sentence,
@@ -82,6 +82,22 @@ def test_decisions_by_groups_one_review():
     assert grouped["lost"].to_list() == pytest.approx([0.3, 0.1])
     bid = frame.filter(pl.col("phase") == "bid")
     assert grouped.row(0, named=True)["low"] == pytest.approx(total_loss(bid)[1])
+
+
+def test_decisions_by_a_review_without_decisions_or_columns():
+    empty = pl.DataFrame(schema=DECISION_SCHEMA)  # a seat whose every action was forced
+    grouped = decisions_by(empty, ["phase", "kind"])
+    assert grouped.is_empty()
+    assert grouped.columns == ["phase", "kind", "decisions", "best", "lost", "low", "high"]
+    with pytest.raises(ValueError, match=r"decisions_by needs columns \['stage'\]"):
+        decisions_by(empty, "stage")
+
+
+def test_review_games_refuses_one_agent_name_for_a_lineup(example):
+    # 'shade' has five letters, as the five seats: it was read as agents 's', 'h', 'a', ...
+    rules = example.Rules(players=5, items=2)
+    with pytest.raises(ValueError, match=r"one agent per seat \(5\), got 'shade'"):
+        review_games("example", rules, "shade", games=1, seed=0, budget=4)
 
 
 def _losses(rows):

@@ -26,6 +26,8 @@ Z95 = 1.959963984540054
 #: Labels counted as a lost decision in ``loss_by``'s ``flagged`` share (the label the interval
 #: supports: "inaccuracy" or worse).
 FLAGGED = LABELS[2:]
+#: The win chance lost, with its interval (``total_loss``), in ``decisions_by``'s frame.
+TOTAL_SCHEMA = {"lost": pl.Float64, "low": pl.Float64, "high": pl.Float64}
 
 
 def review_games(
@@ -48,7 +50,11 @@ def review_games(
     games = whole_number("games", games, low=1, high=100_000)
     seed_sequence(seed)
     lineup = list(agents) if agents is not None else [record.reference] * rules.players
-    if len(lineup) != rules.players or not all(isinstance(a, str) for a in lineup):
+    if (
+        isinstance(agents, str)  # one name is not a line-up, even when its letters count right
+        or len(lineup) != rules.players
+        or not all(isinstance(a, str) for a in lineup)
+    ):
         raise ValueError(
             f"agents must name one agent per seat ({rules.players}), got {agents!r}"
         )
@@ -91,15 +97,22 @@ def total_loss(decisions: pl.DataFrame) -> tuple[float, float, float]:
 
 def decisions_by(decisions: pl.DataFrame, by: str | Sequence[str] = "phase") -> pl.DataFrame:
     """One review's decisions grouped by ``by``: how many, how many the review found best,
-    and the win chance lost with its approximate interval (``total_loss``), most lost first."""
+    and the win chance lost with its approximate interval (``total_loss``), most lost first
+    (no rows for a review without decisions)."""
     keys = [by] if isinstance(by, str) else list(by)
+    missing = [c for c in [*keys, "loss", "low", "high", "label"] if c not in decisions.columns]
+    if missing:
+        raise ValueError(f"decisions_by needs columns {missing} (a review's frame); got "
+                         f"{decisions.columns}")  # fmt: skip
     rows = []
     for group, part in decisions.group_by(keys, maintain_order=True):
         lost, low, high = total_loss(part)
         rows.append({**dict(zip(keys, group, strict=True)), "decisions": part.height,
                      "best": int((part["label"] == "best").sum()), "lost": lost, "low": low,
                      "high": high})  # fmt: skip
-    return pl.DataFrame(rows).sort("lost", descending=True)
+    counts = {"decisions": pl.Int64, "best": pl.Int64}
+    schema = {**{key: decisions.schema[key] for key in keys}, **counts, **TOTAL_SCHEMA}
+    return pl.DataFrame(rows, schema=schema).sort("lost", descending=True)
 
 
 def loss_by(reviews: pl.DataFrame, by: str | Sequence[str] = "phase") -> pl.DataFrame:
