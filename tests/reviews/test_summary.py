@@ -141,6 +141,9 @@ def test_agent_difference_is_paired_by_game():
     assert sentence.startswith("Heuristic players lose win chance per game not measurably "
                                "differently from fitted players in bid 0.267 (95% interval")
     assert "paired by game over 3 games" in sentence
+    # an agent no seat played (a typo) was read as losing nothing in every game
+    with pytest.raises(ValueError, match=r"played by \['fited'\]; their agents are"):
+        agent_difference(pl.DataFrame(rows), "heuristic", "fited", "phase")
     clear = frame.with_columns(low=pl.lit(0.1), high=pl.lit(0.4))
     assert difference_sentence(clear, "heuristic", "fitted", "phase").startswith(
         "Heuristic players lose more win chance per game than fitted players in bid 0.267 "
@@ -157,6 +160,11 @@ def test_game_sentence_names_the_costliest_decision(example):
     assert f"made {frame.height} decisions" in sentence
     assert f"its costliest was decision {worst['decision']}, {worst['action']}" in sentence
     assert f"losing {worst['loss']:.3f}" in sentence
+    # decisions the playouts could not rate (an action they cannot go on after) are said so
+    unrated = frame.with_columns(pl.lit(None, pl.String).alias("label"))
+    assert game_sentence(unrated, "random").startswith(
+        f"The random seat made {frame.height} decisions, none of which the playouts could rate"
+    )
 
 
 def test_the_hint_evaluates_each_action_from_the_seat_view_only(example):

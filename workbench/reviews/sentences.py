@@ -43,6 +43,11 @@ def game_sentence(decisions: pl.DataFrame, player: str) -> str:
     if decisions.is_empty():
         return f"The {player} seat had no decision with more than one legal action."
     rated = decisions.filter(pl.col("label").is_not_null())
+    if rated.is_empty():
+        return (
+            f"The {player} seat made {decisions.height} decisions, none of which the playouts "
+            f"could rate ({MODEL})."
+        )
     counts = rated["label"].value_counts(sort=True)
     labelled = ", ".join(f"{n} {label}" for label, n in counts.iter_rows())
     worst = rated.sort("loss", descending=True).row(0, named=True)
@@ -81,6 +86,15 @@ def agent_difference(
     """Per group of ``by``: ``first``'s win chance lost per game minus ``second``'s, paired by
     game (both sit at every game of ``review_games``), with a 95% t interval over games."""
     keys = [by] if isinstance(by, str) else list(by)
+    missing = [c for c in ["game", "agent", "seat", "loss", *keys] if c not in reviews.columns]
+    if missing:
+        raise ValueError(f"agent_difference needs columns {missing} (review_games' frame); got "
+                         f"{reviews.columns}")  # fmt: skip
+    agents = sorted(set(reviews["agent"]))
+    unknown = [agent for agent in (first, second) if agent not in agents]
+    if unknown:
+        raise ValueError(f"agent_difference: no seat of the reviews was played by {unknown}; "
+                         f"their agents are {agents}")  # fmt: skip
     seats = reviews.group_by("game", "agent").agg(pl.col("seat").n_unique().alias("seats"))
     lost = (
         reviews.group_by("game", "agent", *keys).agg(pl.col("loss").sum())
