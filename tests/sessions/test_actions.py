@@ -78,6 +78,15 @@ def test_fixed_length_tuples_are_positional_numbers():
     assert group.compose({"cups": [1, 2, 0]}) == Split((1, 2, 0))
 
 
+def test_a_value_of_the_wrong_shape_is_named_by_its_field():
+    bid = analyse(rubbish.new_game(seed=1).apply(rubbish.Auction(0, 0)).legal_actions())[0]
+    with pytest.raises(ValueError, match="Bid cards takes a sequence of whole numbers, got 5"):
+        bid.compose({"cards": 5})  # a TypeError from sorted() before
+    auction = analyse(rubbish.new_game(seed=1).legal_actions())[0]
+    with pytest.raises(ValueError, match=r"Auction item takes one value, got \[3\]"):
+        auction.compose({"item": [3], "first_bidder": 0})  # 'unhashable type' before
+
+
 def test_many_int_values_become_a_bounded_number():
     class Offer(NamedTuple):
         amount: int

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,12 +76,22 @@ class GroupSpec:
 
     def compose(self, values: dict[str, Any]) -> Any:
         """The action these field values make (a form group); multiset fields are matched to a
-        listed legal action regardless of order. May be illegal: check ``in legal``."""
+        listed legal action regardless of order. May be illegal: check ``in legal``. A value of
+        a shape the field cannot hold (one number for a tuple field, a list for one value) is a
+        ValueError naming the field."""
         if self.type is None:
             raise ValueError(f"the {self.label!r} group has no fields to compose")
         missing = [f.name for f in self.fields if f.name not in values]
         if missing:
             raise ValueError(f"missing value(s) for {missing} of {self.label}")
+        for spec in self.fields:
+            value = values[spec.name]
+            if spec.kind in ("multiset", "vector"):
+                if isinstance(value, str) or not isinstance(value, Iterable):
+                    raise ValueError(f"{self.label} {spec.name} takes a sequence of whole numbers, "
+                                     f"got {value!r}")  # fmt: skip
+            elif not isinstance(value, Hashable):
+                raise ValueError(f"{self.label} {spec.name} takes one value, got {value!r}")
         key = _key(self.fields, values)
         return self._lookup[key] if key in self._lookup else self.type(*key)
 
