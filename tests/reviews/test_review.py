@@ -126,6 +126,8 @@ def test_bad_arguments_are_refused(example, tmp_path):
         workbench.review("no_such_game")
     with pytest.raises(ValueError, match="no saved table"):
         workbench.review(str(tmp_path / "missing.json"))
+    with pytest.raises(TypeError, match=r"progress must be a function progress\(done, total\)"):
+        review_details("example", rules, "shading", progress=5)
 
 
 # -- saved tables ---------------------------------------------------------------------------

@@ -246,6 +246,10 @@ DAMAGED_RECORDS = {
         lambda r: r["actions"][0].update(seat="0"),
         "diverges at action 0: the file says seat '0' played",
     ),
+    "by_table as text": (
+        lambda r: r["actions"][0].update(by_table="no"),
+        "action 0 has by_table 'no'; it must be true or false",
+    ),
     "version true": (lambda r: r.update(version=True), "saved game version True; .* reads 1"),
     "finished, actions missing": (
         lambda r: r.update(actions=r["actions"][:-5]),

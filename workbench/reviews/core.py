@@ -170,6 +170,9 @@ def review_details(
 ) -> Review:
     """``review`` with everything it found (``Review``); ``progress(done, total)`` is called
     after each decision (a table's status line)."""
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a function progress(done, total) or None, got "
+                        f"{progress!r}")  # fmt: skip
     session = _session_of(game)
     played = played_game(game if session is None else session, rules, agents, seed=seed)
     if seat is None:  # the seat at a saved table, else 0

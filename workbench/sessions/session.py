@@ -404,7 +404,13 @@ class Session:
                         f"the saved game diverges at action {step}: the seat's saved action "
                         f"{saved['action']!r} is not legal in the replayed game"
                     )
-                self._apply(recorded, by_table=bool(saved.get("by_table", True)))
+                by_table = saved.get("by_table", True)
+                if not isinstance(by_table, bool):
+                    raise ValueError(
+                        f"the saved game's action {step} has by_table {by_table!r}; it must be "
+                        "true or false"
+                    )
+                self._apply(recorded, by_table=by_table)
                 continue
             replayed = self._agent_action(seat)
             if recorded != replayed:
