@@ -4,6 +4,7 @@ actions, observations and the log; every bad action refused with the state uncha
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -320,6 +321,18 @@ def test_bad_seats_and_games():
         new_game(Rules(), seed=0, first_auctioneer=5)
     with pytest.raises(TypeError, match="rules must be a going_gone Rules"):
         new_game("default", seed=0)
+
+
+@pytest.mark.parametrize(
+    ("deck", "shown"),
+    [(5, "5 (int)"), ("abc", "'abc' (str)"), ([float(i) for i in range(49)], "0.0 (float)")],
+)
+def test_a_deck_of_other_than_item_ids_is_named(deck, shown):
+    # was: "'int' object is not iterable", or "got 49 entries" for 49 floats
+    with pytest.raises(TypeError, match=rf"deck must order every item id 0–48 exactly once; got "
+                       rf"{re.escape(shown)}"):  # fmt: skip
+        new_game(Rules(), seed=0, deck=deck)
+    assert new_game(Rules(), seed=0, deck=np.arange(49)).deal.deck == tuple(range(49))
 
 
 def test_same_seed_same_game_and_a_random_first_auctioneer():
