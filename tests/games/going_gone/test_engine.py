@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from workbench.games.going_gone import (
     Rules,
     Sell,
     State,
+    allocation_count,
     new_game,
 )
 
@@ -163,6 +165,30 @@ def test_lazy_allocations_list_every_allocation_in_order():
     assert small[np.int64(4)] == Allocation((1, 0))
     with pytest.raises(IndexError):
         small[10]
+
+
+@pytest.mark.parametrize(
+    ("budget", "cups", "error", "message"),
+    [
+        # was: a TypeError from adding a str and an int; 6 for True; 0 for -1
+        ("5", 5, TypeError, "budget must be a whole number of Bucks >= 0, got '5'"),
+        (True, 5, TypeError, "budget must be a whole number of Bucks >= 0, got True"),
+        (None, 5, TypeError, "budget must be a whole number of Bucks >= 0, got None"),
+        (-1, 5, ValueError, "budget must be a whole number of Bucks >= 0, got -1"),
+        (5, 2.0, TypeError, "cups must be a whole number of cups >= 0, got 2.0"),
+    ],
+)
+def test_allocation_counts_name_a_bad_budget_or_cups(budget, cups, error, message):
+    allocation_count(5, 5), allocation_count(1, 5)  # cached: the checks still run
+    for call in (allocation_count, Allocations):
+        with pytest.raises(error, match=re.escape(message)):
+            call(budget, cups)
+
+
+def test_allocations_too_many_for_len_are_refused_when_made():
+    assert allocation_count(10**6, 8) > sys.maxsize
+    with pytest.raises(ValueError, match="of at most 1000000 Bucks over 8 cups are too many"):
+        Allocations(10**6, 8)  # was: made, then len() an OverflowError
 
 
 def test_legal_actions_follow_the_phase_and_the_cube_limit():
