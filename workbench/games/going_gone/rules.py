@@ -90,13 +90,12 @@ class Rules:
 
     def _check_reach(self) -> None:
         """Refuse rules under which a seat could hold or bid more Bucks than the engines count:
-        its Bucks are at most its starting Bucks plus the best sale of every item dealt."""
+        its Bucks are at most its starting Bucks plus what selling every item dealt can pay, at
+        most the best value per item of a collection for each."""
         dealt = self.rounds * sum(self.lot_sizes)
-        best = [0] * (dealt + 1)  # best[m]: the most m items sold in collections can pay
-        for m in range(1, dealt + 1):
-            sizes = range(1, min(m, self.largest_collection) + 1)
-            best[m] = max(self.collection_values[k - 1] + best[m - k] for k in sizes)
-        sales, reach = best[dealt], self.starting_bucks + best[dealt]
+        values = enumerate(self.collection_values[: self.largest_collection], start=1)
+        sales = max(dealt * value // size for size, value in values)
+        reach = self.starting_bucks + sales
         if reach > MAX_SCORE or sales > MAX_BID:
             raise ValueError(
                 f"these rules can pay {sales:,} Bucks for sales and reach a score of {reach:,} "
