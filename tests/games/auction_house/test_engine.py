@@ -274,9 +274,11 @@ def test_a_deal_given_by_hand_is_checked_before_play(changes, error, message):
 
 def test_a_deal_of_numpy_integers_plays_as_plain_ints():
     dealt = _dealt()
-    given = dealt._replace(shuffles=np.array(dealt.shuffles), first_dealer=np.int64(dealt[0]))
+    given = dealt._replace(shuffles=np.array(dealt.shuffles), first_dealer=np.int64(dealt[0]),
+                           trump_cards=np.array(dealt.trump_cards))  # fmt: skip
     state = new_game(seed=1, deal=given)  # was: an AttributeError ('bit_length') when dealing
     assert state.chance == dealt and type(state.chance.shuffles[0][0]) is int
+    assert type(state.chance.trump_cards[0]) is str
     assert state.hand(0) == new_game(seed=5).hand(0)
 
 

@@ -59,7 +59,7 @@ def check_deal(rules: Rules, deal: Deal) -> Deal:
     wrong = next((d for d, s in enumerate(plain[: rules.deals], 1) if sorted(s) != _ORDER), None)
     if wrong is not None:
         raise ValueError(f"{wanted}; deal {wrong}'s is not one: {plain[wrong - 1]!r}")
-    return Deal(first, listed, plain)
+    return Deal(first, tuple(map(str, listed)), plain)
 
 
 _ORDER = list(range(len(DECK)))
