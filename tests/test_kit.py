@@ -218,6 +218,34 @@ def test_play_from_arguments_are_checked_once_for_every_game(states, playouts, e
         checked_positions(states, _Position, "toy", playouts)
 
 
+class _OtherPosition:
+    """Another game's State: the same class name in another module."""
+
+    def __init__(self, rules: object) -> None:
+        self.rules = rules
+
+
+_OtherPosition.__name__ = _OtherPosition.__qualname__ = "_Position"
+
+
+@pytest.mark.parametrize(
+    ("states", "given"),
+    [
+        (_OtherPosition(1), f"got _Position from {__name__}"),  # was: not iterable
+        ([_Position(1), _OtherPosition(1)], f"got _Position from {__name__}"),
+        (5, "got int"),  # was: 'int' object is not iterable
+        ("a state", "got str"),
+        (None, "got NoneType"),
+    ],
+)
+def test_checked_positions_names_what_it_was_given_instead_of_a_state(states, given):
+    with pytest.raises(TypeError) as raised:
+        checked_positions(states, _Position, "toy", 1)
+    message = str(raised.value)
+    assert message.startswith("states must be a toy State or a non-empty sequence of them")
+    assert message.endswith(given)
+
+
 def test_checked_positions_lists_one_state_and_keeps_a_sequence():
     one, two = _Position(1), _Position(1)
     assert checked_positions(one, _Position, "toy", np.int64(3)) == ([one], 3)

@@ -5,7 +5,7 @@ says who saw it (``lines_for``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Self
 
 from workbench.checks import whole_number
@@ -23,12 +23,26 @@ def checked_positions(
     """``play_from``'s arguments as every game checks them: ``states`` (a State or a non-empty
     sequence of them, all under the same rules) as a list, and ``playouts`` (a whole number
     >= 1)."""
-    listed = [states] if isinstance(states, state_type) else list(states)
-    if not listed or not all(isinstance(state, state_type) for state in listed):
-        raise TypeError(f"states must be a {game} State or a non-empty sequence of them")
+    if isinstance(states, state_type):
+        listed = [states]
+    elif isinstance(states, Iterable) and not isinstance(states, str | bytes):
+        listed = list(states)
+    else:  # not a sequence: another game's State, a number, a name...
+        listed = [states]
+    strays = [state for state in listed if not isinstance(state, state_type)]
+    if not listed or strays:
+        given = f", got {_kind_of(strays[0], state_type)}" if strays else ""
+        raise TypeError(f"states must be a {game} State or a non-empty sequence of them{given}")
     if any(state.rules != listed[0].rules for state in listed):
         raise ValueError("every state must be played under the same rules")
     return listed, whole_number("playouts", playouts, low=1, allowed="a positive whole number")
+
+
+def _kind_of(value: object, state_type: type) -> str:
+    """What ``value`` is, named so that another game's State is told from this one's."""
+    kind = type(value)
+    same = kind.__name__ == state_type.__name__
+    return f"{kind.__name__} from {kind.__module__}" if same else kind.__name__
 
 
 class Evolving:

@@ -240,6 +240,48 @@ def test_result_before_the_end_and_a_finished_game(mixed):
         new_game("default", seed=1)
 
 
+def test_new_game_names_another_games_rules():
+    from workbench.games import rubbish
+
+    with pytest.raises(TypeError, match=r"rules must be an auction_house Rules or None, got Rules "
+                       r"from workbench\.games\.rubbish\.rules"):  # fmt: skip
+        new_game(rubbish.Rules(), seed=1)  # was: "got Rules", which Rules not said
+
+
+def _dealt(**changes):
+    """The seeded deal of seed 5 with ``changes``, for ``new_game(deal=...)``."""
+    return new_game(seed=5).chance._replace(**changes)
+
+
+@pytest.mark.parametrize(
+    ("changes", "error", "message"),
+    [
+        ({"first_dealer": True}, TypeError, r"deal.first_dealer must be a seat 0–3, got True"),
+        ({"first_dealer": 1.0}, TypeError, r"deal.first_dealer must be a seat 0–3, got 1.0"),
+        ({"trump_cards": None}, ValueError, r"deal.trump_cards must be the 12 trump cards"),
+        ({"trump_cards": tuple(range(12))}, ValueError, r"deal.trump_cards must be the 12"),
+        ({"shuffles": None}, ValueError, r"must hold 13 orderings .*, got None"),
+        ({"shuffles": (1,) * 13}, TypeError, r"must hold 13 orderings .*, got 1 \(int\)"),
+        ({"shuffles": ((0.0,) * 40,) * 13}, TypeError, r"13 orderings .*, got 0.0 \(float\)"),
+        ({"shuffles": ((1, 2),) * 13}, ValueError, r"deal 1's is not one: \(1, 2\)"),
+    ],
+)
+def test_a_deal_given_by_hand_is_checked_before_play(changes, error, message):
+    # was: accepted, then a TypeError or AttributeError from inside the engine, or a bare one
+    with pytest.raises(error, match=message):
+        new_game(seed=1, deal=_dealt(**changes))
+
+
+def test_a_deal_of_numpy_integers_plays_as_plain_ints():
+    dealt = _dealt()
+    given = dealt._replace(shuffles=np.array(dealt.shuffles), first_dealer=np.int64(dealt[0]),
+                           trump_cards=np.array(dealt.trump_cards))  # fmt: skip
+    state = new_game(seed=1, deal=given)  # was: an AttributeError ('bit_length') when dealing
+    assert state.chance == dealt and type(state.chance.shuffles[0][0]) is int
+    assert type(state.chance.trump_cards[0]) is str
+    assert state.hand(0) == new_game(seed=5).hand(0)
+
+
 def test_same_seed_same_game():
     a, b = new_game(seed=5), new_game(seed=5)
     assert a.hand(2) == b.hand(2) and a.chance == b.chance

@@ -132,6 +132,14 @@ def test_play_from_bad_arguments(kwargs, message):
         play_from([], [RandomAgent()] * 4, playouts=1, seed=1)
 
 
+def test_play_from_seats_one_agent_everywhere_and_refuses_none():
+    state = new_game(Rules(deals=2), seed=1)
+    one = play_from(state, RandomAgent(), playouts=3, seed=1)  # was: not iterable
+    assert np.array_equal(one, play_from(state, [RandomAgent()] * 4, playouts=3, seed=1))
+    with pytest.raises(TypeError, match="agents must be agent objects here, got None"):
+        play_from(state, None, playouts=3, seed=1)
+
+
 def test_compiled_shuffles_draw_what_numpy_permuted_draws():
     """Rows of every width the engine uses, then the generator's next numbers: identical."""
     for seed in range(3):

@@ -4,6 +4,8 @@ actions, observations and the log; every bad action refused with the state uncha
 from __future__ import annotations
 
 import math
+import re
+import sys
 
 import numpy as np
 import pytest
@@ -16,6 +18,7 @@ from workbench.games.going_gone import (
     Rules,
     Sell,
     State,
+    allocation_count,
     new_game,
 )
 
@@ -162,6 +165,30 @@ def test_lazy_allocations_list_every_allocation_in_order():
     assert small[np.int64(4)] == Allocation((1, 0))
     with pytest.raises(IndexError):
         small[10]
+
+
+@pytest.mark.parametrize(
+    ("budget", "cups", "error", "message"),
+    [
+        # was: a TypeError from adding a str and an int; 6 for True; 0 for -1
+        ("5", 5, TypeError, "budget must be a whole number of Bucks >= 0, got '5'"),
+        (True, 5, TypeError, "budget must be a whole number of Bucks >= 0, got True"),
+        (None, 5, TypeError, "budget must be a whole number of Bucks >= 0, got None"),
+        (-1, 5, ValueError, "budget must be a whole number of Bucks >= 0, got -1"),
+        (5, 2.0, TypeError, "cups must be a whole number of cups >= 0, got 2.0"),
+    ],
+)
+def test_allocation_counts_name_a_bad_budget_or_cups(budget, cups, error, message):
+    allocation_count(5, 5), allocation_count(1, 5)  # cached: the checks still run
+    for call in (allocation_count, Allocations):
+        with pytest.raises(error, match=re.escape(message)):
+            call(budget, cups)
+
+
+def test_allocations_too_many_for_len_are_refused_when_made():
+    assert allocation_count(10**6, 8) > sys.maxsize
+    with pytest.raises(ValueError, match="of at most 1000000 Bucks over 8 cups are too many"):
+        Allocations(10**6, 8)  # was: made, then len() an OverflowError
 
 
 def test_legal_actions_follow_the_phase_and_the_cube_limit():
@@ -320,6 +347,18 @@ def test_bad_seats_and_games():
         new_game(Rules(), seed=0, first_auctioneer=5)
     with pytest.raises(TypeError, match="rules must be a going_gone Rules"):
         new_game("default", seed=0)
+
+
+@pytest.mark.parametrize(
+    ("deck", "shown"),
+    [(5, "5 (int)"), ("abc", "'abc' (str)"), ([float(i) for i in range(49)], "0.0 (float)")],
+)
+def test_a_deck_of_other_than_item_ids_is_named(deck, shown):
+    # was: "'int' object is not iterable", or "got 49 entries" for 49 floats
+    with pytest.raises(TypeError, match=rf"deck must order every item id 0–48 exactly once; got "
+                       rf"{re.escape(shown)}"):  # fmt: skip
+        new_game(Rules(), seed=0, deck=deck)
+    assert new_game(Rules(), seed=0, deck=np.arange(49)).deal.deck == tuple(range(49))
 
 
 def test_same_seed_same_game_and_a_random_first_auctioneer():

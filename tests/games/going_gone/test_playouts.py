@@ -118,6 +118,14 @@ def test_a_finished_game_plays_out_to_its_own_result():
     assert scores.tolist() == [[list(map(float, state.result().scores))] * 3]
 
 
+def test_play_from_seats_one_agent_everywhere_and_refuses_none():
+    state = new_game(Rules(), seed=0)
+    one = play_from(state, RandomAgent(), playouts=3, seed=1)  # was: not iterable
+    assert np.array_equal(one, play_from(state, [RandomAgent()] * 4, playouts=3, seed=1))
+    with pytest.raises(TypeError, match="agents must be agent objects here, got None"):
+        play_from(state, None, playouts=3, seed=1)
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

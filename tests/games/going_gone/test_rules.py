@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
 
-from workbench.games.going_gone import Item, Rules, load_items
+from workbench.games.going_gone import Item, Rules, load_items, new_game
 
 TYPES = ("cars", "comics", "cards", "phonographs", "toys", "art", "games")
 COUNTRIES = ("Germany", "Canada", "China", "Great Britain", "Japan", "United States", "Italy")
@@ -109,6 +110,32 @@ def test_variants_are_validated_again_and_numpy_integers_are_stored_as_int():
 def test_bad_rules_say_what_is_allowed(changes, message):
     with pytest.raises(ValueError, match=message):
         Rules(**changes)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        # was: len(legal_actions()) an OverflowError; the compiled loop's bids wrapped in 16 bits
+        ({"starting_bucks": 40_000, "cube_limit": None}, "a seat can bid up to 40,310 Bucks"),
+        # was: the compiled random agent's allocation count wrapped in 64 bits: it bid nothing
+        ({"starting_bucks": 700, "cube_limit": None, "rounds": 6, "lot_sizes": (1,) * 8},
+         "at most 676 Bucks over 8 cups"),
+        # was: a round's sale Bucks wrapped in the compiled loop's 16 bits
+        ({"collection_values": (20_000,) * 7}, "can pay 980,000 Bucks for sales"),
+        ({"starting_bucks": 3_000_000_000}, "reach a score of 3,000,000,310"),
+    ],
+)  # fmt: skip
+def test_rules_whose_bids_or_scores_the_engines_cannot_count_are_refused(changes, message):
+    with pytest.raises(ValueError, match=message):
+        Rules(**changes)
+
+
+def test_big_budgets_within_what_the_engines_count_are_kept():
+    rich = Rules(starting_bucks=11_000, cube_limit=None)  # 11,310 Bucks at most: 5 cups count it
+    state = new_game(rich, seed=0)
+    assert len(state.legal_actions()) == math.comb(11_000 + 5, 5)
+    assert Rules(starting_bucks=1_000_000).cube_limit == 40  # the 40 cubes bound every bid
+    assert Rules(cube_limit=None, lot_sizes=(1,) * 8, rounds=6).cube_limit is None
 
 
 def test_a_designer_table_of_other_types_and_countries():

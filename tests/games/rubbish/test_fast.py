@@ -346,6 +346,15 @@ def test_play_from_rejects_bad_input(arguments, error, message):
         play_from(**{**call, **arguments})
 
 
+def test_play_from_seats_one_agent_everywhere_and_refuses_none():
+    state = new_game(Rules(), seed=0)
+    agents = [RandomAgent()] * 4
+    one = play_from(state, RandomAgent(), playouts=3, seed=1)  # was: has no len()
+    assert np.array_equal(one, play_from(state, agents, playouts=3, seed=1))
+    with pytest.raises(TypeError, match="agents must be agent objects here, got None"):
+        play_from(state, None, playouts=3, seed=1)
+
+
 def test_heuristic_picks_its_wanted_item_and_names_itself():
     """A hand-checked decision: geek 0 wants items 0 and 1 (the shipped table); as auctioneer
     in a new game, the heuristic puts up item 0 and names itself First Bidder."""

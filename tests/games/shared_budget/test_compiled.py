@@ -199,6 +199,16 @@ def test_play_from_one_state_and_names():
     assert not np.array_equal(scores, play_from(state, "random", playouts=500, seed=2))
 
 
+def test_play_from_reads_states_given_as_an_iterator_once():
+    states = [new_game(seed=seed).apply(5) for seed in range(3)]
+    scores = play_from(states, "random", playouts=2, seed=1)
+    assert scores.shape == (3, 2, 2)
+    # was: the first state was read to resolve the agents' names, then lost (2 rows)
+    np.testing.assert_array_equal(play_from(iter(states), "random", playouts=2, seed=1), scores)
+    with pytest.raises(TypeError, match=r"states must be a shared_budget State .*, got int"):
+        play_from(5, "random", playouts=2, seed=1)  # was: 'int' object is not iterable
+
+
 def test_play_from_a_finished_game_gives_its_scores():
     state = new_game(seed=0)
     for bid in [6, 6, 1, 1, 3, 3, 11, 11, 2, 3, 6, 5]:

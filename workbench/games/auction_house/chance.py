@@ -3,8 +3,10 @@ shuffle), drawn from a seed or checked when given by hand, and the hands a shuff
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
+from workbench.checks import whole_entries, whole_number
 from workbench.games.auction_house.cards import DECK, TRUMP_DECK
 from workbench.games.auction_house.rules import PLAYERS, Rules
 from workbench.kit.seeding import SeedLike, generator
@@ -32,21 +34,40 @@ def draw_deal(rules: Rules, seed: SeedLike) -> Deal:
 
 
 def check_deal(rules: Rules, deal: Deal) -> Deal:
-    """``deal`` as plain tuples, once it holds a first dealer, the whole trump deck and a full
-    shuffle for every deal of ``rules``; TypeError or ValueError saying what is wrong."""
+    """``deal`` as plain tuples of ints, once it holds a first dealer, the whole trump deck and a
+    full shuffle for every deal of ``rules``; TypeError or ValueError saying what is wrong."""
     if not isinstance(deal, Deal):
         raise TypeError(f"deal must be an auction_house Deal, got {type(deal).__name__}")
-    if deal.first_dealer not in range(PLAYERS):
-        raise ValueError(f"deal.first_dealer must be a seat 0–3, got {deal.first_dealer!r}")
-    if sorted(deal.trump_cards) != sorted(TRUMP_DECK):
+    first = whole_number("deal.first_dealer", deal.first_dealer, low=0, high=PLAYERS - 1,
+                         allowed=f"a seat 0–{PLAYERS - 1}")  # fmt: skip
+    trump_cards = deal.trump_cards
+    listed = () if isinstance(trump_cards, str) else tuple(_or_empty(trump_cards))
+    if not all(isinstance(card, str) for card in listed) or sorted(listed) != sorted(TRUMP_DECK):
         raise ValueError(
-            f"deal.trump_cards must be the 12 trump cards in some order, got {deal.trump_cards!r}"
+            f"deal.trump_cards must be the 12 trump cards in some order, got {trump_cards!r}"
         )
-    if len(deal.shuffles) < rules.deals or any(
-        sorted(s) != list(range(len(DECK))) for s in deal.shuffles[: rules.deals]
-    ):
-        raise ValueError(f"deal.shuffles must hold {rules.deals} orderings of the 40 card indices")
-    return Deal(int(deal.first_dealer), tuple(deal.trump_cards), tuple(map(tuple, deal.shuffles)))
+    wanted = f"deal.shuffles must hold {rules.deals} orderings of the 40 card indices (0–39)"
+    shuffles = () if isinstance(deal.shuffles, str) else tuple(_or_empty(deal.shuffles))
+    if len(shuffles) < rules.deals:
+        raise ValueError(f"{wanted}, got {len(shuffles) if shuffles else repr(deal.shuffles)}")
+
+    def error(given: object, bad: list[object] | None) -> str:
+        shown = given if bad is None else bad[0]
+        return f"{wanted}, got {shown!r} ({type(shown).__name__})"
+
+    plain = tuple(tuple(int(c) for c in whole_entries(s, error)) for s in shuffles)
+    wrong = next((d for d, s in enumerate(plain[: rules.deals], 1) if sorted(s) != _ORDER), None)
+    if wrong is not None:
+        raise ValueError(f"{wanted}; deal {wrong}'s is not one: {plain[wrong - 1]!r}")
+    return Deal(first, tuple(map(str, listed)), plain)
+
+
+_ORDER = list(range(len(DECK)))
+
+
+def _or_empty(value: object) -> Iterable[object]:
+    """``value`` if it can be iterated over, else nothing (then a check says what is wanted)."""
+    return value if isinstance(value, Iterable) else ()
 
 
 def dealt_hands(shuffle: tuple[int, ...], dealer: int) -> tuple[int, ...]:

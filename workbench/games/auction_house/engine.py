@@ -10,6 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from workbench.checks import instance_or_default
 from workbench.errors import IllegalAction
 from workbench.games.auction_house.actions import (
     ACTION_OF_PHASE,
@@ -518,9 +519,7 @@ class State(Evolving):
 def new_game(rules: Rules | None = None, *, seed: SeedLike, deal: Deal | None = None) -> State:
     """A new game. Same rules and seed -> same game; ``deal`` gives the chance explicitly (to
     replay a fast-engine game, or to set up a situation to study)."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be an auction_house Rules, got {type(rules).__name__}")
+    rules = instance_or_default("rules", rules, Rules, Rules, "an auction_house Rules or None")
     chance = draw_deal(rules, seed) if deal is None else check_deal(rules, deal)
     return State(rules, chance)
 

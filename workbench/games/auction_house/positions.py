@@ -20,6 +20,7 @@ from workbench.games.auction_house.engine import PHASES, State
 from workbench.games.auction_house.observation import PHASE_CODE, Observation, step_of
 from workbench.games.auction_house.policies import KIND_NAMES, lineup_table
 from workbench.games.auction_house.rules import MAX_DEALS, PLAYERS, Rules
+from workbench.kit.lineup import seated_agents
 from workbench.kit.policies import PolicyTable, plays_compiled, split_seed
 from workbench.kit.seeding import SeedLike, generator
 from workbench.kit.state import checked_positions
@@ -225,6 +226,8 @@ def playout_details(
     rules = states[0].rules
     if future not in FUTURES:
         raise ValueError(f"future must be one of {FUTURES}, got {future!r}")
+    if isinstance(agents, str) or not isinstance(agents, Sequence):  # one for every seat
+        agents = seated_agents(agents, PLAYERS)
     agents = list(agents)
     if len(agents) != PLAYERS or not all(plays_compiled(c) for a in agents
                                          for c in getattr(a, "components", (a,))):  # fmt: skip

@@ -7,10 +7,12 @@ uniform random play picks ``legal[floor(u * len(legal))]``, as the compiled poli
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import NamedTuple, overload
 
+from workbench.checks import whole_number
 from workbench.games.going_gone.rules import Rules, is_whole_number
 
 
@@ -37,10 +39,17 @@ class DoneSelling(NamedTuple):
 Action = Allocation | Sell | DoneSelling
 
 
-@cache
 def allocation_count(budget: int, cups: int) -> int:
     """How many allocations of at most ``budget`` whole Bucks over ``cups`` cups: C(budget +
     cups, cups)."""
+    budget = whole_number("budget", budget, low=0, allowed="a whole number of Bucks >= 0")
+    cups = whole_number("cups", cups, low=0, allowed="a whole number of cups >= 0")
+    return _count(budget, cups)
+
+
+@cache
+def _count(budget: int, cups: int) -> int:
+    """``allocation_count`` of arguments known to be good (ranking's inner loops)."""
     return math.comb(budget + cups, cups)
 
 
@@ -48,11 +57,17 @@ class Allocations(Sequence[Allocation]):
     """Every allocation of at most ``budget`` Bucks over ``cups`` cups, lexicographic order."""
 
     def __init__(self, budget: int, cups: int) -> None:
-        self.budget = budget
-        self.cups = cups
+        size = allocation_count(budget, cups)
+        if size > sys.maxsize:  # a len() Python can give: what uniform random play needs
+            raise ValueError(
+                f"{size:,} allocations of at most {budget} Bucks over {cups} cups are too many "
+                f"to list (at most {sys.maxsize:,}): fewer Bucks or fewer cups"
+            )
+        self.budget = int(budget)
+        self.cups = int(cups)
 
     def __len__(self) -> int:
-        return allocation_count(self.budget, self.cups)
+        return _count(self.budget, self.cups)
 
     @overload
     def __getitem__(self, index: int) -> Allocation: ...
@@ -103,7 +118,7 @@ def rank_allocation(bids: Sequence[int], budget: int) -> int:
     for j, bid in enumerate(bids):
         later = cups - j - 1
         for x in range(int(bid)):
-            rank += allocation_count(remaining - x, later)
+            rank += _count(remaining - x, later)
         remaining -= int(bid)
     return rank
 
@@ -115,7 +130,7 @@ def unrank_allocation(rank: int, budget: int, cups: int) -> Allocation:
     for j in range(cups):
         later = cups - j - 1
         x = 0
-        while rank >= (count := allocation_count(remaining - x, later)):
+        while rank >= (count := _count(remaining - x, later)):
             rank -= count
             x += 1
         bids.append(x)

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from workbench.checks import instance_or_default
+from workbench.checks import instance_or_default, whole_entries
 from workbench.errors import IllegalAction
 from workbench.games.going_gone.actions import (
     Action,
@@ -439,20 +439,7 @@ def new_game(
     rng = generator(seed)
     shuffled = tuple(int(i) for i in rng.permutation(len(rules.items)))
     random_start = int(rng.integers(rules.players))
-    if deck is None:
-        deck = shuffled
-    else:
-        given = tuple(deck)
-        if (
-            len(given) != len(rules.items)
-            or not all(is_whole_number(i) for i in given)
-            or sorted(int(i) for i in given) != list(range(len(rules.items)))
-        ):
-            raise ValueError(
-                f"deck must order every item id 0–{len(rules.items) - 1} exactly once; "
-                f"got {len(given)} entries"
-            )
-        deck = tuple(int(i) for i in given)
+    deck = shuffled if deck is None else _dealt_deck(deck, len(rules.items))
     if first_auctioneer is None:
         start = random_start if rules.first_auctioneer == "random" else rules.first_auctioneer
     elif is_whole_number(first_auctioneer) and 0 <= first_auctioneer < rules.players:
@@ -462,6 +449,21 @@ def new_game(
             f"first_auctioneer must be a seat 0–{rules.players - 1}, got {first_auctioneer!r}"
         )
     return State(rules, Deal(deck, start))
+
+
+def _dealt_deck(deck: object, items: int) -> tuple[int, ...]:
+    """``deck`` as plain ints if it orders every item id once; a TypeError or ValueError saying
+    what is wrong otherwise."""
+    allowed = f"deck must order every item id 0–{items - 1} exactly once"
+
+    def error(given: object, bad: list[object] | None) -> str:
+        shown = given if bad is None else bad[0]
+        return f"{allowed}; got {shown!r} ({type(shown).__name__})"
+
+    given = tuple(int(i) for i in whole_entries(deck, error))
+    if sorted(given) != list(range(items)):
+        raise ValueError(f"{allowed}; got {len(given)} entries")
+    return given
 
 
 def _names(rules: Rules, items: Sequence[int]) -> str:

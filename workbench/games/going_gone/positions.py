@@ -22,6 +22,7 @@ from workbench.games.going_gone.engine import Observation, State
 from workbench.games.going_gone.holdings import mask_of, tables_of
 from workbench.games.going_gone.policies import KINDS, PARAMETERS
 from workbench.games.going_gone.rules import Rules
+from workbench.kit.lineup import seated_agents
 from workbench.kit.policies import PolicyTable, policy_table
 from workbench.kit.seeding import SeedLike, seed_sequence
 from workbench.kit.state import checked_positions
@@ -72,6 +73,8 @@ def play_from(
     ...)`` (its draws depend on that key alone)."""
     states, playouts = checked_positions(states, State, "going_gone", playouts)
     rules = states[0].rules
+    if isinstance(agents, str) or not isinstance(agents, Sequence):  # one for every seat
+        agents = seated_agents(agents, rules.players)
     table = policy_table_of(agents, rules.players)
     # row p * len(states) + i is continuation p of position i; its key is i * playouts + p
     positions = repeat_positions(positions_of_states(states), playouts)

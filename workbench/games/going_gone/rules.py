@@ -15,6 +15,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 #: The grid a holding lives on: at most 8 types x 8 countries (one byte per type in a bitmask).
 MAX_TYPES = MAX_COUNTRIES = 8
 MAX_CUPS = 8
+#: The compiled loop records bids, prices and a round's sale Bucks in 16 bits, Bucks and scores
+#: in 32, and counts a seat's allocations (``actions.allocation_count``) in 64.
+MAX_BID, MAX_SCORE, MAX_COUNT = 2**15 - 1, 2**31 - 1, 2**63 - 1
 
 
 class Item(NamedTuple):
@@ -76,12 +79,39 @@ class Rules:
                 f"item table), got {len(values)}: {values!r}"
             )
         object.__setattr__(self, "collection_values", values)
+        self._check_reach()
         if not isinstance(self.open_collections, bool):
             raise ValueError(
                 f"open_collections must be True or False, got {self.open_collections!r}"
             )
         start = seat_or_random("first_auctioneer", self.first_auctioneer, self.players)
         object.__setattr__(self, "first_auctioneer", start)
+
+    def _check_reach(self) -> None:
+        """Refuse rules under which a seat could hold or bid more Bucks than the engines count:
+        its Bucks are at most its starting Bucks plus what selling every item dealt can pay, at
+        most the best value per item of a collection for each."""
+        dealt = self.rounds * sum(self.lot_sizes)
+        values = enumerate(self.collection_values[: self.largest_collection], start=1)
+        sales = max(dealt * value // size for size, value in values)
+        reach = self.starting_bucks + sales
+        if reach > MAX_SCORE or sales > MAX_BID:
+            raise ValueError(
+                f"these rules can pay {sales:,} Bucks for sales and reach a score of {reach:,} "
+                f"(starting_bucks + selling all {dealt} items dealt at collection_values), beyond "
+                f"the {MAX_BID:,} Bucks of sales and {MAX_SCORE:,} of score the engines record: "
+                "lower collection_values or starting_bucks"
+            )
+        biddable = reach if self.cube_limit is None else min(reach, self.cube_limit)
+        if not _countable(biddable, self.cups):
+            most = max(b for b in range(MAX_BID + 1) if _countable(b, self.cups))
+            raise ValueError(
+                f"under these rules a seat can bid up to {biddable:,} Bucks (cube_limit "
+                f"{self.cube_limit}; starting_bucks + the most its sales can pay: {reach:,}), "
+                f"but the engines play bids of at most {most:,} Bucks over {self.cups} cups "
+                "(they record bids in 16 bits and count allocations in 64): lower cube_limit "
+                "or, without one, starting_bucks or collection_values"
+            )
 
     def _set_whole(
         self, name: str, *, low: int, high: int | None = None, note: str = "", none_note: str = ""
@@ -213,3 +243,17 @@ class Rules:
                     splits.append(tuple(sorted((k, *splits[m - k]), reverse=True)))
                     break
         return tuple(splits)
+
+
+def _countable(budget: int, cups: int) -> bool:
+    """Whether a seat bidding at most ``budget`` Bucks over ``cups`` cups can be played: each bid
+    fits 16 bits and C(budget + cups, cups), the allocations to choose from, is counted without
+    passing 64 bits on the way (the compiled count multiplies before it divides)."""
+    if budget > MAX_BID:
+        return False
+    count = 1
+    for i in range(cups):
+        if count * (budget + cups - i) > MAX_COUNT:
+            return False
+        count = count * (budget + cups - i) // (i + 1)
+    return True

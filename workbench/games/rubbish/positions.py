@@ -17,6 +17,7 @@ from workbench.games.rubbish.compiled import Positions, Recording, Tables
 from workbench.games.rubbish.engine import Action, Observation, State
 from workbench.games.rubbish.policies import preferred_bids
 from workbench.games.rubbish.rules import Rules
+from workbench.kit.lineup import seated_agents
 from workbench.kit.policies import PolicyTable, policy_table, split_seed
 from workbench.kit.seeding import SeedLike, generator, seed_sequence
 from workbench.kit.state import checked_positions
@@ -244,6 +245,8 @@ def play_from(
     players), float64. The same arguments give the same scores."""
     states, playouts = checked_positions(states, State, "rubbish", playouts)
     rules = states[0].rules
+    if isinstance(agents, str) or not isinstance(agents, Sequence):  # one for every seat
+        agents = seated_agents(agents, rules.players)
     if len(agents) != rules.players:
         raise ValueError(
             f"agents must give one agent per seat ({rules.players}), got {len(agents)}"

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -63,7 +63,9 @@ def play_from(
     budgets: bool = False,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """``positions.play_from`` with the agents given as ``simulate`` takes them (names too)."""
-    first = states if isinstance(states, State) else next(iter(states), None)
+    if not isinstance(states, State) and isinstance(states, Iterable):
+        states = list(states)  # read once: an iterator's first state is not lost to the look below
+    first = states[0] if isinstance(states, list) and states else states
     if isinstance(first, State):
         agents = GAME.resolve_agents(first.rules, agents)
     return positions.play_from(states, agents, playouts=playouts, seed=seed, budgets=budgets)
