@@ -131,8 +131,9 @@ def choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     return value
 
 
-def flag(name: str, value: object) -> bool:
-    """``value`` if it is True or False (numpy bools too); TypeError otherwise."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+def flag(name: str, value: object, *, type_error: type[Exception] = TypeError) -> bool:
+    """``value`` as a Python bool if it is True or False (numpy's too); else ``type_error``."""
+    kind = type(value)
+    if kind is bool or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):
         return bool(value)
-    raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+    raise type_error(f"{name} must be True or False, got {value!r} ({kind.__name__})")

@@ -145,3 +145,10 @@ def test_a_designer_table_of_other_types_and_countries():
     assert rules.largest_collection == 3  # a country line holds three items
     with pytest.raises(ValueError, match="at most 8 types"):
         Rules(items=tuple(Item(f"t{i}", "x") for i in range(9)), rounds=1, lot_sizes=(1,))
+
+
+def test_numpy_bools_are_taken_as_plain_bools():
+    """A flag read from an array (numpy's bool) is the same rule as the Python bool."""
+    rules = Rules(open_collections=np.bool_(not Rules().open_collections))
+    assert rules.open_collections is (not Rules().open_collections)
+    assert rules == Rules(open_collections=not Rules().open_collections)

@@ -226,3 +226,9 @@ STANDINGS_CASES = [
 )
 def test_standings(scores, budgets, tiebreak, ranks, winners, shares):
     assert standings(scores, budgets, tiebreak) == (ranks, winners, shares)
+
+
+def test_numpy_bools_are_taken_as_plain_bools():
+    """A flag read from an array (numpy's bool) is the same rule as the Python bool."""
+    assert Rules(strict_bids=np.True_).strict_bids is True
+    assert Rules(strict_bids=np.False_) == Rules(strict_bids=False)

@@ -10,6 +10,7 @@ from functools import cache
 
 import numpy as np
 
+from workbench.checks import flag
 from workbench.games.going_gone.actions import Action, Allocation, DoneSelling, Sell
 from workbench.games.going_gone.engine import Observation, SeatView
 from workbench.games.going_gone.holdings import items_of, tables_of
@@ -156,9 +157,7 @@ class CollectorAgent(CompiledAgent):
         self.reserve = _whole("reserve", reserve)
         self.projection = _fraction("projection", projection, zero=True)
         self.capture = _fraction("capture", capture, zero=True)
-        if not isinstance(exact_values, bool):
-            raise ValueError(f"exact_values must be True or False, got {exact_values!r}")
-        self.exact_values = exact_values
+        self.exact_values = flag("exact_values", exact_values, type_error=ValueError)
         self.kind = COLLECTOR
         self._vector = np.array([
             self.bid_share, self.last_share, self.reserve, self.projection, self.capture,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from workbench.checks import is_whole_number, seat_or_random
+from workbench.checks import flag, is_whole_number, seat_or_random
 from workbench.data import card_rows
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -80,10 +80,8 @@ class Rules:
             )
         object.__setattr__(self, "collection_values", values)
         self._check_reach()
-        if not isinstance(self.open_collections, bool):
-            raise ValueError(
-                f"open_collections must be True or False, got {self.open_collections!r}"
-            )
+        shown = flag("open_collections", self.open_collections, type_error=ValueError)
+        object.__setattr__(self, "open_collections", shown)
         start = seat_or_random("first_auctioneer", self.first_auctioneer, self.players)
         object.__setattr__(self, "first_auctioneer", start)
 

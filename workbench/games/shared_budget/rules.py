@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from workbench.checks import choice, whole_entries, whole_number
+from workbench.checks import choice, flag, whole_entries, whole_number
 from workbench.data import read_table, table_path
 from workbench.kit.frames import shares
 from workbench.kit.state import standings as standings_of
@@ -88,8 +88,8 @@ class Rules:
         object.__setattr__(self, "first_priority", first)
         choice("Rules.final_tiebreak", self.final_tiebreak, FINAL_TIEBREAKS)
         choice("Rules.variant", self.variant, VARIANTS)
-        if not isinstance(self.strict_bids, bool):
-            raise ValueError(f"Rules.strict_bids must be True or False, got {self.strict_bids!r}")
+        strict = flag("Rules.strict_bids", self.strict_bids, type_error=ValueError)
+        object.__setattr__(self, "strict_bids", strict)
         if self.variant == "classroom":
             _check_classroom_fields(self)
         if not isinstance(self.card_table, str) or not self.card_table:
