@@ -140,6 +140,19 @@ def test_play_from_seats_one_agent_everywhere_and_refuses_none():
         play_from(state, None, playouts=3, seed=1)
 
 
+def test_a_finished_game_plays_out_to_its_final_scores():
+    """As in every game: a finished state's playouts are its final scores, beside live ones."""
+    rules = Rules(deals=2)
+    finished = continue_in_step_engine(new_game(rules, seed=2), [RandomAgent()] * 4,
+                                       generator(2))  # fmt: skip
+    live = new_game(rules, seed=3)
+    both = play_from([finished, live], RandomAgent(), playouts=3, seed=1)
+    assert (both[0] == np.array(finished.scores, float)).all()
+    assert np.array_equal(both[1:], play_from(live, RandomAgent(), playouts=3, seed=1))
+    with pytest.raises(ValueError, match="one compiled-policy agent"):
+        play_from(finished, [RandomAgent()] * 3, playouts=1, seed=1)
+
+
 def test_compiled_shuffles_draw_what_numpy_permuted_draws():
     """Rows of every width the engine uses, then the generator's next numbers: identical."""
     for seed in range(3):

@@ -210,10 +210,36 @@ def play_from(
     future: str = "draw",
 ) -> np.ndarray:  # fmt: skip
     """Final scores of ``playouts`` continuations of each state to its game's end, one compiled
-    agent per seat: float64 (states, playouts, 4). Hidden cards are the state's; ``future``
-    (``FUTURES``) draws the chance still to come afresh or keeps the state's. Seeded."""
-    scores, _, _ = playout_details(states, agents, playouts=playouts, seed=seed, future=future)
+    agent per seat: float64 (states, playouts, 4); a finished game's are its final scores, as
+    in every game. Hidden cards are the state's; ``future`` (``FUTURES``) draws the chance
+    still to come afresh or keeps the state's. Seeded."""
+    listed, playouts = checked_positions(states, State, "auction_house", playouts)
+    _checked_agents(agents)
+    scores = np.empty((len(listed), playouts, PLAYERS))
+    live = [index for index, state in enumerate(listed) if not state.is_over]
+    for index, state in enumerate(listed):
+        if state.is_over:
+            scores[index] = state.scores
+    if live:
+        played, _, _ = playout_details(
+            [listed[index] for index in live], agents, playouts=playouts, seed=seed, future=future
+        )
+        scores[live] = played
     return scores
+
+
+def _checked_agents(agents: Any) -> list[Any]:
+    """One compiled-policy agent per seat (one agent given alone sits in every seat)."""
+    if isinstance(agents, str) or not isinstance(agents, Sequence):
+        agents = seated_agents(agents, PLAYERS)
+    agents = list(agents)
+    if len(agents) != PLAYERS or not all(plays_compiled(c) for a in agents
+                                         for c in getattr(a, "components", (a,))):  # fmt: skip
+        raise ValueError(
+            "agents must be one compiled-policy agent (random, heuristic, a fitted policy) per "
+            f"seat: {PLAYERS}, got {agents!r}"
+        )
+    return agents
 
 
 def playout_details(
@@ -226,15 +252,7 @@ def playout_details(
     rules = states[0].rules
     if future not in FUTURES:
         raise ValueError(f"future must be one of {FUTURES}, got {future!r}")
-    if isinstance(agents, str) or not isinstance(agents, Sequence):  # one for every seat
-        agents = seated_agents(agents, PLAYERS)
-    agents = list(agents)
-    if len(agents) != PLAYERS or not all(plays_compiled(c) for a in agents
-                                         for c in getattr(a, "components", (a,))):  # fmt: skip
-        raise ValueError(
-            "agents must be one compiled-policy agent (random, heuristic, a fitted policy) per "
-            f"seat: {PLAYERS}, got {agents!r}"
-        )
+    agents = _checked_agents(agents)
     rng = generator(seed)
     rows = np.repeat(np.stack([state_row(s) for s in states]), playouts, axis=0)
     chances = [state_chance(s) for s in states]
