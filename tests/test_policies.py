@@ -28,6 +28,8 @@ def test_a_table_has_one_row_per_distinct_policy_and_a_fixed_seat_plays_its_own(
     assert table.assignment(3).tolist() == [[0, 1, 0, 0]] * 3  # no rng needed, none drawn
     with pytest.raises(TypeError, match="step by step only"):
         policy_table([a, object()])
+    with pytest.raises(TypeError, match=r"plays agent objects, got the names \['random'\]"):
+        policy_table([a, "random"])
 
 
 def test_a_large_table_given_as_an_array_is_one_row_however_often_seated():

@@ -198,6 +198,12 @@ def policy_table(agents: Sequence[Any], *, width: int = 1) -> PolicyTable:
     """The table of ``agents``, one per seat (a policy seated twice is one row, a mixture gets
     a row per component); a TypeError naming every agent that has no compiled policy.
     ``width``: at least this many parameters."""
+    names = [agent for agent in agents if isinstance(agent, str)]
+    if names:
+        raise TypeError(
+            f"a compiled loop plays agent objects, got the names {names}: make them with the "
+            "game's make_agent"
+        )
     seated = [agent.components if isinstance(agent, Mixture) else (agent,) for agent in agents]
     step_only = sorted({agent_label(a) for group in seated for a in group if not plays_compiled(a)})
     if step_only:
