@@ -194,6 +194,22 @@ def test_output_names_are_checked(name, message, tmp_path, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_an_output_folder_that_takes_no_files_is_refused_before_the_run(command, capsys):
+    """/proc takes no new file, even from root: the run used to play every game (a sweep, its
+    first cell) and then fail with a FileNotFoundError traceback. Now the error is all there is
+    on stderr: not even the run's description line, which comes before any game."""
+    arguments = {"simulate": ["--set", "players=3"], "sweep": ["--grid", "players=3,4"]}
+    code = run(command, "rubbish", *arguments[command], "--agents", "heuristic", "--games", 10,
+               "--out", "/proc/out.csv")  # fmt: skip
+    assert code == 2
+    assert capsys.readouterr().err == (
+        "error: output '/proc/out.csv': no file can be written in the folder '/proc' (No such "
+        "file or directory); choose another folder\n"
+    )
+
+
 def test_an_interrupted_run_leaves_no_file(tmp_path, monkeypatch, capsys):
     from workbench.designer import sweeps
 

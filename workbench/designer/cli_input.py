@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
@@ -112,8 +113,8 @@ def build_rules(game: Any, settings: dict[str, Any], option: str = "--set") -> A
 
 
 def check_outputs(paths: Sequence[Path | None], overwrite: bool) -> list[Path]:
-    """The output paths, checked before any run: a known format, an existing folder, distinct,
-    and not already there (unless ``overwrite``)."""
+    """The output paths, checked before any run: a known format, an existing folder that takes
+    new files, distinct, and not already there (unless ``overwrite``)."""
     chosen = [path for path in paths if path is not None]
     for path in chosen:
         if path.suffix.lower() not in FORMATS:
@@ -124,6 +125,13 @@ def check_outputs(paths: Sequence[Path | None], overwrite: bool) -> list[Path]:
             raise CommandError(
                 f"output {str(path)!r}: the folder {str(path.parent)!r} does not exist"
             )
+        try:  # as write_frames will: a new file beside the output
+            tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.").close()
+        except OSError as exc:
+            raise CommandError(
+                f"output {str(path)!r}: no file can be written in the folder "
+                f"{str(path.parent)!r} ({exc.strerror or exc}); choose another folder"
+            ) from None
         if path.is_dir():
             raise CommandError(f"output {str(path)!r} is a folder; give a file name")
         if path.exists() and not overwrite:
