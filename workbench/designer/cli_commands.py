@@ -4,7 +4,6 @@ check everything, describe the run, run it on the chosen executor, write its tab
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -26,6 +25,7 @@ from workbench.designer.cli_input import (
     split_values,
     write_frames,
 )
+from workbench.kit.store import remove_store
 
 Result = TypeVar("Result")
 
@@ -199,7 +199,7 @@ def _write(args: argparse.Namespace, outputs: Sequence[tuple[pl.DataFrame, Path 
     for _, path in written:
         _say(args, f"wrote {path}")
     if _resumable(args):
-        shutil.rmtree(units_folder(args.out), ignore_errors=True)
+        remove_store(units_folder(args.out))
     return 0
 
 
