@@ -210,6 +210,32 @@ def test_an_output_folder_that_takes_no_files_is_refused_before_the_run(command,
     )
 
 
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("", "error: --scheduler needs the scheduler's address, e.g. tcp://host:8786"),
+        ("foo", "error: --scheduler 'foo': no Dask scheduler reached (missing port number"),
+        ("tcp://127.0.0.1:1", "error: --scheduler 'tcp://127.0.0.1:1': no Dask scheduler "
+                              "reached (Timed out"),
+    ],
+)  # fmt: skip
+def test_a_scheduler_not_reached_is_an_error(address, message, tmp_path, capsys):
+    """An empty address used to run on local processes as if --scheduler were not given; one
+    with no scheduler behind it ended in an OSError traceback."""
+    pytest.importorskip("distributed")
+    import dask
+
+    out = tmp_path / "c.csv"
+    arguments = ["compare", "rubbish", "--variant", "destined_bonus=40", "--agents", "heuristic",
+                 "--games", 10, "--quiet", "--scheduler", address, "--out", out]  # fmt: skip
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code = run(*arguments)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and "e.g. tcp://host:8786" in err
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
 def test_an_interrupted_run_leaves_no_file(tmp_path, monkeypatch, capsys):
     from workbench.designer import sweeps
 

@@ -188,16 +188,24 @@ def make_executor(args: argparse.Namespace) -> tuple[Executor | None, Callable[[
     disconnected at the end: the cluster is the user's and keeps running."""
     from workbench.designer.executors import SerialExecutor, local_processes
 
-    if args.scheduler and args.workers is not None:
+    if args.scheduler is not None and args.workers is not None:
         raise CommandError("give --workers (local processes) or --scheduler (Dask), not both")
-    if args.scheduler:
+    if args.scheduler is not None:
+        if not args.scheduler.strip():
+            raise CommandError("--scheduler needs the scheduler's address, e.g. tcp://host:8786")
         try:
             from distributed import Client
         except ImportError:
             raise CommandError(
                 "--scheduler needs Dask: install the extra with pip install 'workbench[dask]'"
             ) from None
-        client = Client(args.scheduler)
+        try:
+            client = Client(args.scheduler)
+        except (OSError, ValueError) as exc:  # no answer, or not an address
+            raise CommandError(
+                f"--scheduler {args.scheduler!r}: no Dask scheduler reached ({exc}); give the "
+                "address of a running scheduler, e.g. tcp://host:8786"
+            ) from None
         return client.get_executor(), client.close
     if args.workers is None:
         return None, _nothing
