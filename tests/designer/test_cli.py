@@ -149,6 +149,8 @@ def test_an_existing_output_is_refused_unless_overwrite(tmp_path, capsys):
         (["compare", "rubbish", "--variant", "players=9"], "variant: players must be 2–5"),
         (["simulate", "rubbish", "--agents", "random,random"], "--agents: agents must give one"),
         (["tournament", "rubbish", "--entrants", "random"], "two or more agents"),
+        # An empty line-up used to mean every agent of the game, search included.
+        (["ladder", "rubbish", "--agents", ""], "a line-up is agent names separated by commas"),
     ],
 )
 def test_bad_input_is_reported_before_anything_runs(arguments, message, tmp_path, capsys):
@@ -492,6 +494,18 @@ def test_tune_refuses_bad_spaces_and_targets(arguments, message, tmp_path, capsy
     out = tmp_path / "tuned.csv"
     assert run("tune", "rubbish", *flat, "--budget", 100, "--out", out) == 2
     assert message in capsys.readouterr().err and not out.exists()
+
+
+def test_tune_refuses_a_metric_given_two_bands(tmp_path, capsys):
+    """The second band used to replace the first without a word."""
+    out = tmp_path / "tuned.csv"
+    code = run("tune", "rubbish", "--space", "destined_bonus=10,40", "--target",
+               "winner_cheapskate_rate=:0.2", "--target", "winner_cheapskate_rate=0.3:0.5",
+               "--budget", 100, "--out", out)  # fmt: skip
+    assert code == 2 and not out.exists()
+    assert capsys.readouterr().err == (
+        "error: --target gives 'winner_cheapskate_rate' twice; give each metric one band\n"
+    )
 
 
 def test_fit_prints_and_writes_the_fitted_parameters(example, tmp_path, capsys):

@@ -137,7 +137,7 @@ def command_ladder(args: argparse.Namespace) -> int:
     from workbench.designer.ladder import ladder
 
     game, rules = _game_and_rules(args)
-    agents = parse_lineup(args.agents) if args.agents else None
+    agents = parse_lineup(args.agents) if args.agents is not None else None
     if isinstance(agents, str):
         raise CommandError(f"--agents needs two or more agents separated by commas, got {agents!r}")
     check_outputs([args.out, args.matches_out, args.best_response_out], args.overwrite)
@@ -253,6 +253,8 @@ def command_tune(args: argparse.Namespace) -> int:
     targets: dict[str, Any] = {}
     for item in args.target:
         metric, text = parse_assignment(item, "--target")
+        if metric in targets:
+            raise CommandError(f"--target gives {metric!r} twice; give each metric one band")
         targets[metric] = parse_band(text, "--target")
     check_outputs([args.out], args.overwrite)
     _describe(args, f"{len(space)} rule field(s), {args.budget:,} games in all")
