@@ -160,6 +160,30 @@ def test_bad_input_is_reported_before_anything_runs(arguments, message, tmp_path
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("twice", "message"),
+    [
+        (["--games", 10, "--games", 20], "argument --games: given twice (10 and 20); give it once"),
+        (["--seed", 1, "--seed", 2], "argument --seed: given twice (1 and 2)"),
+        (["--agents", "heuristic", "--agents", "random"], "--agents: given twice (heuristic and"),
+        (["--rounds-out", "r.csv", "--rounds-out", "s.csv"], "argument --rounds-out: given twice"),
+    ],
+)
+def test_an_option_given_twice_with_two_values_is_refused(twice, message, tmp_path, capsys,
+                                                          monkeypatch):  # fmt: skip
+    """argparse kept the last value without a word (two --rounds-out: one frame lost)."""
+    monkeypatch.chdir(tmp_path)
+    defaults = {"--games": 10, "--agents": "heuristic", "--seed": 1}
+    rest = [item for flag, value in defaults.items() if flag not in twice for item in (flag, value)]
+    with pytest.raises(SystemExit) as done:
+        run("simulate", "rubbish", *rest, *twice, "--out", "g.csv")
+    assert done.value.code == 2 and message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    # The same value twice is no contradiction.
+    assert run("simulate", "rubbish", *rest, *twice[:2], *twice[:2], "--quiet", "--out",
+               "g.csv") == 0  # fmt: skip
+
+
 def test_every_bad_cell_is_listed(tmp_path, capsys):
     code = run(
         "sweep",

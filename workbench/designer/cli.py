@@ -62,6 +62,26 @@ def _whole_number(text: str) -> int:
     return value
 
 
+class _Once(argparse.Action):
+    """Keep an option's value as argparse does, but refuse the option given again with another
+    value (argparse would keep the last one without a word: two --out, two --games)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in given and given[self.dest] != values:
+            raise argparse.ArgumentError(
+                self, f"given twice ({given[self.dest]} and {values}); give it once"
+            )
+        given[self.dest] = values
+        setattr(namespace, self.dest, values)
+
+
 @dataclass(frozen=True)
 class Option:
     """One command-line argument: its flags and the keywords of ``add_argument``."""
@@ -71,7 +91,10 @@ class Option:
 
 
 def option(*flags: str, **settings: Any) -> Option:
-    """An argument, declared as ``parser.add_argument`` would take it."""
+    """An argument, declared as ``parser.add_argument`` would take it; an option that takes
+    one value is refused when given twice with different values."""
+    if flags[0].startswith("-") and "action" not in settings:
+        settings["action"] = _Once
     return Option(flags, settings)
 
 
