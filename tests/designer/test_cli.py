@@ -149,6 +149,11 @@ def test_an_existing_output_is_refused_unless_overwrite(tmp_path, capsys):
         (["compare", "rubbish", "--variant", "players=9"], "variant: players must be 2–5"),
         (["simulate", "rubbish", "--agents", "random,random"], "--agents: agents must give one"),
         (["tournament", "rubbish", "--entrants", "random"], "two or more agents"),
+        # The grid's values used to replace the --set value without a word.
+        (
+            ["sweep", "rubbish", "--grid", "destined_bonus=10,40", "--set", "destined_bonus=20"],
+            "--set and --grid both give 'destined_bonus': --grid varies it",
+        ),
         # An empty line-up used to mean every agent of the game, search included.
         (["ladder", "rubbish", "--agents", ""], "a line-up is agent names separated by commas"),
     ],
@@ -509,6 +514,7 @@ def test_tune_takes_whole_value_charts_and_writes_them_back_as_literals(tmp_path
         (["--target", "winner_cheapskate_rate=:"], "give LOW, HIGH or both"),
         (["--target", "winner_cheapskate_rate=a:b"], "LOW and HIGH are numbers"),
         (["--target", "no_such_metric=0:1"], "unknown metric 'no_such_metric'"),
+        (["--set", "destined_bonus=20"], "--set and --space both give 'destined_bonus'"),
     ],
 )
 def test_tune_refuses_bad_spaces_and_targets(arguments, message, tmp_path, capsys):

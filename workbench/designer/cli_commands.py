@@ -94,6 +94,7 @@ def command_sweep(args: argparse.Namespace) -> int:
         if field in grid:
             raise CommandError(f"--grid gives {field!r} twice; list all its values in one --grid")
         grid[field] = [parse_value(value) for value in split_values(values)]
+    _not_set_too(args, grid, "--grid")
     agents = parse_lineup(args.agents)
     if args.lineup:
         if agents is not None:
@@ -166,6 +167,17 @@ def _game_and_rules(args: argparse.Namespace, count: str | None = "games") -> tu
         positive_count(f"--{count}", getattr(args, count))
     check_seed(args.seed)
     return game, rules
+
+
+def _not_set_too(args: argparse.Namespace, varied: dict[str, Any], option: str) -> None:
+    """No field is both --set and varied by ``option`` (the --set value would be ignored)."""
+    fixed = parse_settings(args.set, "--set")
+    both = [field for field in varied if field in fixed]
+    if both:
+        raise CommandError(
+            f"--set and {option} both give {', '.join(map(repr, both))}: {option} varies it, "
+            "so the --set value would be ignored; give it in one of them"
+        )
 
 
 def _describe(args: argparse.Namespace, what: str) -> None:
@@ -250,6 +262,7 @@ def command_tune(args: argparse.Namespace) -> int:
 
     game, base = _game_and_rules(args, "budget")
     space = parse_space(args.space)
+    _not_set_too(args, space, "--space")
     targets: dict[str, Any] = {}
     for item in args.target:
         metric, text = parse_assignment(item, "--target")
