@@ -290,6 +290,28 @@ def test_an_interrupted_run_leaves_no_file(tmp_path, monkeypatch, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_an_interrupted_run_on_workers_stops_them_at_once(tmp_path, monkeypatch, capsys):
+    """--workers N: Ctrl-C used to wait for every running cell to finish (the pool was shut
+    down politely), however long the cells were; their results were not kept either."""
+    import time
+
+    from workbench.designer import sweeps
+
+    def interrupted(plan, *, executor, **kwargs):
+        running = executor.submit(time.sleep, 60)  # a long cell
+        while not running.running():
+            time.sleep(0.05)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweeps, "run_sweep", interrupted)
+    started = time.monotonic()
+    code = run("sweep", "rubbish", "--grid", "players=3,4", "--agents", "random", "--games", 5,
+               "--workers", 2, "--out", tmp_path / "s.parquet")  # fmt: skip
+    assert code == 130 and time.monotonic() - started < 30
+    assert "no output was written" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_failed_write_leaves_neither_part_nor_whole(tmp_path):
     good = pl.DataFrame({"x": [1]})
     unwritable = pl.DataFrame({"x": [object()]}, schema={"x": pl.Object})  # nor can CSV

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -25,6 +26,7 @@ from workbench.designer.cli_input import (
     split_values,
     write_frames,
 )
+from workbench.designer.executors import stop_processes
 from workbench.kit.store import remove_store
 
 Result = TypeVar("Result")
@@ -194,6 +196,10 @@ def _run(args: argparse.Namespace, run: Callable[..., Result]) -> Result:
         kept = {"store": units_folder(args.out), "resume": args.resume, "overwrite": args.overwrite}
     try:
         return run(executor=executor, progress=not args.quiet, **kept)
+    except BaseException:
+        if isinstance(executor, ProcessPoolExecutor):  # --workers N: end the running cells too
+            stop_processes(executor)
+        raise
     finally:
         finish()
 

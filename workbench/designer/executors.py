@@ -169,7 +169,7 @@ def run_tasks(
         for future in futures:
             future.cancel()
         if owned is not None:
-            _stop_now(owned)
+            stop_processes(owned)
             owned = None
         if store is not None:
             print(
@@ -209,9 +209,9 @@ def _drain(queue: Any, bar: Any) -> None:
             return
 
 
-def _stop_now(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool of ours at once: cancel what has not started and end the workers (they
-    ignore Ctrl-C and would otherwise finish their cells before the program could exit)."""
+def stop_processes(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool of local processes at once: cancel what has not started and end the workers
+    (they ignore Ctrl-C and would otherwise finish their cells before the program could exit)."""
     workers = list(getattr(pool, "_processes", {}).values())  # no public handle before 3.14
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
@@ -239,4 +239,5 @@ __all__ = [
     "local_processes",
     "report_progress",
     "run_tasks",
+    "stop_processes",
 ]
