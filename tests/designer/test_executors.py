@@ -129,6 +129,30 @@ class RecordingBar:
         pass
 
 
+def interrupt_on_three(x: int, report=None) -> int:
+    if x == 3:
+        raise KeyboardInterrupt
+    return x
+
+
+@pytest.mark.parametrize(
+    ("tasks", "message"),
+    [
+        ([1, 2, 3], "stopped: 2 of 3 units are kept in {folder}; run the same command again"),
+        # No folder is made before a unit finishes: it used to say "0 of 2 units are kept in" it.
+        ([3, 1], "stopped: none of the 2 units had finished; nothing was kept"),
+    ],
+)
+def test_a_stopped_run_says_what_it_kept(tasks, message, tmp_path, capsys):
+    from workbench.kit.store import RunStore
+
+    store = RunStore.open(tmp_path / "units", {"run": 1})
+    with pytest.raises(KeyboardInterrupt):
+        run_tasks(interrupt_on_three, tasks, executor=SerialExecutor(), store=store)
+    lines = capsys.readouterr().err.replace("\r", "\n").splitlines()
+    assert lines[-1].startswith(message.format(folder=store.folder))  # on a line of its own
+
+
 @pytest.mark.parametrize("inline", [True, False], ids=["in this process", "local processes"])
 def test_the_progress_bar_moves_batch_by_batch(inline, monkeypatch):
     from workbench.designer import executors
