@@ -77,6 +77,17 @@ def test_a_run_json_that_holds_no_identity_is_a_mismatch(tmp_path, stored):
     assert sorted(p.name for p in folder.iterdir()) == ["run.json", "unit-00000.json"]
 
 
+def test_resume_and_overwrite_together_keep_another_runs_store(tmp_path):
+    """Resume wins: a store of another run is refused, not emptied, and the message no longer
+    tells to pass overwrite=True (--overwrite), which was given."""
+    store = RunStore.open(tmp_path / "units", {"run": 1})
+    store.save(0, (1, 2))
+    with pytest.raises(StoreMismatch, match=r"overwrite=True, resume=False \(--overwrite "
+                                            r"without --resume\)$"):  # fmt: skip
+        RunStore.open(store.folder, {"run": 2}, resume=True, overwrite=True)
+    assert RunStore.open(store.folder, {"run": 1}, resume=True).load(0) == (True, (1, 2))
+
+
 @pytest.mark.parametrize(
     ("foreign", "shown"),
     [("notes.txt", "notes.txt"), ("unit-00001.json.bak", "unit-00001.json.bak"),

@@ -219,19 +219,22 @@ def _decode(value: Any) -> Any:
     raise ValueError(f"{tag!r} is not a tag of a stored result")
 
 
+#: What a resume refused for a store it cannot continue suggests (resume wins over overwrite).
+_START_AGAIN = "start again with overwrite=True, resume=False (--overwrite without --resume)"
+
+
 def _check_identity(folder: Path, identity: dict[str, Any]) -> None:
     try:
         stored = json.loads((folder / "run.json").read_text())
     except (OSError, ValueError) as exc:
         raise StoreMismatch(
             f"{folder} is not a results store of this workbench (no readable run.json: {exc}); "
-            "start again with overwrite=True (--overwrite)"
+            + _START_AGAIN
         ) from None
     if not isinstance(stored, dict):
         raise StoreMismatch(
             f"{folder} is not a results store of this workbench (its run.json holds "
-            f"{_short(stored, 40)}, not a run's identity); start again with overwrite=True "
-            "(--overwrite)"
+            f"{_short(stored, 40)}, not a run's identity); {_START_AGAIN}"
         )
     if stored == identity:
         return
@@ -244,7 +247,7 @@ def _check_identity(folder: Path, identity: dict[str, Any]) -> None:
     )
     raise StoreMismatch(
         f"{folder} was made by another run ({shown}); resume only the same command, game, "
-        "rules, line-ups, games and seed, or start again with overwrite=True (--overwrite)"
+        f"rules, line-ups, games and seed, or {_START_AGAIN}"
     )
 
 
