@@ -469,7 +469,7 @@ def test_each_command_is_parsed_from_its_one_declaration():
         assert args.run is command.run and args.seed == 0
 
 
-def test_exploitability_writes_the_table_the_function_gives(tmp_path):
+def test_exploitability_writes_the_table_the_function_gives(tmp_path, capsys):
     from workbench.designer.exploitability import exploitability
 
     out = tmp_path / "gains.csv"
@@ -483,6 +483,9 @@ def test_exploitability_writes_the_table_the_function_gives(tmp_path):
     assert run("exploitability", "rubbish", "--challenger", "oracle", "--games", 10,
                "--out", tmp_path / "x.csv") == 2  # refused, nothing written
     assert not (tmp_path / "x.csv").exists()
+    capsys.readouterr()
+    assert run("exploitability", "rubbish", "--search-games", 0, "--out", tmp_path / "x.csv") == 2
+    assert capsys.readouterr().err == "error: --search-games must be a whole number >= 1, got 0\n"
 
 
 def test_robust_compare_takes_an_equivalence_margin(tmp_path):
@@ -537,6 +540,7 @@ def test_tune_takes_whole_value_charts_and_writes_them_back_as_literals(tmp_path
         (["--target", "winner_cheapskate_rate=a:b"], "LOW and HIGH are numbers"),
         (["--target", "no_such_metric=0:1"], "unknown metric 'no_such_metric'"),
         (["--set", "destined_bonus=20"], "--set and --space both give 'destined_bonus'"),
+        (["--first-games", "0"], "--first-games must be a whole number >= 1, got 0"),
     ],
 )
 def test_tune_refuses_bad_spaces_and_targets(arguments, message, tmp_path, capsys):

@@ -167,6 +167,9 @@ def _game_and_rules(args: argparse.Namespace, count: str | None = "games") -> tu
     rules = build_rules(game, parse_settings(args.set, "--set"))
     if count is not None:
         positive_count(f"--{count}", getattr(args, count))
+    for other in ("first_games", "search_games"):  # tune's, exploitability's other counts
+        if getattr(args, other, None) is not None:
+            positive_count("--" + other.replace("_", "-"), getattr(args, other))
     check_seed(args.seed)
     return game, rules
 
