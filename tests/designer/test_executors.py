@@ -129,6 +129,23 @@ class RecordingBar:
         pass
 
 
+@pytest.mark.parametrize(("weights", "unit"), [(None, "unit"), ([5, 5], "game")])
+def test_the_bar_counts_games_only_when_weighted_by_them(weights, unit, monkeypatch):
+    """exploitability runs its families unweighted: its bar said 'game/s' of families."""
+    from workbench.designer import executors
+
+    made = []
+
+    def bar(total, **options):
+        made.append((total, options))
+        return RecordingBar()
+
+    monkeypatch.setattr(executors, "progress_bar", bar)
+    run_tasks(square, [1, 2], executor=SerialExecutor(), weights=weights)
+    options = {"enabled": True, "description": "cells", "unit": unit}
+    assert made == [(2 if weights is None else 10, options)]
+
+
 def interrupt_on_three(x: int, report=None) -> int:
     if x == 3:
         raise KeyboardInterrupt
@@ -158,7 +175,7 @@ def test_the_progress_bar_moves_batch_by_batch(inline, monkeypatch):
     from workbench.designer import executors
 
     bar = RecordingBar()
-    monkeypatch.setattr(executors, "progress_bar", lambda total, enabled, description: bar)
+    monkeypatch.setattr(executors, "progress_bar", lambda total, enabled, description, unit: bar)
     sweep(
         "rubbish",
         grid={"destined_bonus": [10, 20]},

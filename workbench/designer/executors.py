@@ -92,6 +92,7 @@ def run_tasks(
             f"executor must be a concurrent.futures.Executor (or None for local processes), "
             f"got {type(executor).__name__}"
         )
+    unit = "game" if weights is not None else "unit"  # without weights the bar counts tasks
     weights = list(weights) if weights is not None else [1] * len(tasks)
     results: list[Any] = [None] * len(tasks)
     to_run = list(range(len(tasks)))
@@ -113,7 +114,7 @@ def run_tasks(
         else:
             _check_picklable(function, tasks)
             executor = owned = local_processes(min(len(to_run), default_workers()))
-    bar = progress_bar(sum(weights), enabled=progress, description=description)
+    bar = progress_bar(sum(weights), enabled=progress, description=description, unit=unit)
     if len(to_run) < len(tasks):  # the units read back from the store
         bar.update(sum(weights) - sum(weights[index] for index in to_run))
     units_done = [len(tasks) - len(to_run)]
