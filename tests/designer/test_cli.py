@@ -146,6 +146,11 @@ def test_an_existing_output_is_refused_unless_overwrite(tmp_path, capsys):
             ["sweep", "rubbish", "--grid", "players=3", "--agents", "random", "--lineup", "random"],
             "not both",
         ),
+        # --lineup used to replace the --grid axis without a word.
+        (
+            ["sweep", "rubbish", "--grid", "agents=random", "--lineup", "heuristic"],
+            "give the line-up axis as --lineup or --grid agents=..., not both",
+        ),
         (["compare", "rubbish", "--variant", "players=9"], "variant: players must be 2–5"),
         (["simulate", "rubbish", "--agents", "random,random"], "--agents: agents must give one"),
         (["tournament", "rubbish", "--entrants", "random"], "two or more agents"),

@@ -101,6 +101,8 @@ def command_sweep(args: argparse.Namespace) -> int:
     if args.lineup:
         if agents is not None:
             raise CommandError("give --agents (one line-up) or --lineup (a line-up axis), not both")
+        if "agents" in grid:
+            raise CommandError("give the line-up axis as --lineup or --grid agents=..., not both")
         grid["agents"] = [parse_lineup(lineup) for lineup in args.lineup]
     plan = plan_sweep(
         game, base, grid, agents, games=args.games, seed=args.seed, progress=not args.quiet
