@@ -317,6 +317,25 @@ def test_an_interrupted_run_on_workers_stops_them_at_once(tmp_path, monkeypatch,
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_dead_worker_is_an_error_line_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """A worker killed mid-run (the OOM killer) used to end in a RuntimeError traceback whose
+    advice (the `if __name__ == '__main__':` guard) does not apply to the command line."""
+    from workbench.designer import sweeps
+    from workbench.designer.executors import WorkerDied
+
+    def died(*args, **kwargs):
+        raise WorkerDied("a worker process died")
+
+    monkeypatch.setattr(sweeps, "run_sweep", died)
+    code = run("sweep", "rubbish", "--grid", "players=3", "--games", 5, "--quiet", "--out",
+               tmp_path / "s.parquet")  # fmt: skip
+    assert code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: a worker process died before finishing its cell (killed")
+    assert "--resume" in err and "--workers 1" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_failed_write_leaves_neither_part_nor_whole(tmp_path):
     good = pl.DataFrame({"x": [1]})
     unwritable = pl.DataFrame({"x": [object()]}, schema={"x": pl.Object})  # nor can CSV

@@ -4,6 +4,8 @@ serial numbers."""
 from __future__ import annotations
 
 import pickle
+from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
 
 import polars as pl
 import pytest
@@ -12,7 +14,7 @@ import workbench.kit.fitting as fitting
 from workbench import SerialExecutor, sweep
 from workbench.designer import cli
 from workbench.designer.cells import resolve_agents
-from workbench.designer.executors import run_tasks
+from workbench.designer.executors import WorkerDied, run_tasks
 from workbench.games import rubbish
 
 
@@ -144,6 +146,20 @@ def test_the_bar_counts_games_only_when_weighted_by_them(weights, unit, monkeypa
     run_tasks(square, [1, 2], executor=SerialExecutor(), weights=weights)
     options = {"enabled": True, "description": "cells", "unit": unit}
     assert made == [(2 if weights is None else 10, options)]
+
+
+class DeadWorkers(Executor):
+    """A pool whose worker died: every task ends in BrokenProcessPool."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = Future()
+        future.set_exception(BrokenProcessPool("a process terminated abruptly"))
+        return future
+
+
+def test_a_dead_worker_is_named_with_its_likely_causes():
+    with pytest.raises(WorkerDied, match=r"killed \(out of memory, or by a signal\)"):
+        run_tasks(square, [1, 2], executor=DeadWorkers(), progress=False)
 
 
 def interrupt_on_three(x: int, report=None) -> int:

@@ -36,6 +36,7 @@ from workbench.designer.cli_input import (
     split_values,
     write_frames,
 )
+from workbench.designer.executors import WorkerDied
 
 MAIN_HELP = """\
 Batch runs of the workbench's games from the command line: simulate self-play, compare a rule
@@ -428,7 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; 0 on success, 2 on bad input, 130 when interrupted."""
+    """Run one command; 0 on success, 2 on bad input, 1 when a worker process died, 130 when
+    interrupted."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -436,6 +438,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CommandError, ValueError, TypeError, FileExistsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except WorkerDied:
+        print(
+            "error: a worker process died before finishing its cell (killed: out of memory, or "
+            "by a signal); no output was written. Run the command again (with --resume where it "
+            "takes it, to keep the finished units), on fewer --workers, or with --workers 1 to "
+            "run in this process",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         print("interrupted: no output was written", file=sys.stderr)
         return 130

@@ -23,6 +23,10 @@ from workbench.kit.store import RunStore
 Result = TypeVar("Result")
 
 
+class WorkerDied(RuntimeError):
+    """A local worker process ended before it finished its task."""
+
+
 class SerialExecutor(Executor):
     """Runs each task at once, in this process (no pickling, easiest to debug)."""
 
@@ -137,10 +141,11 @@ def run_tasks(
         try:
             results[index] = future.result()
         except BrokenProcessPool as exc:
-            raise RuntimeError(
-                "a worker process died before finishing its cell. Worker processes start by "
-                "importing the main script: in a script, call the bench under `if __name__ == "
-                "'__main__':`; or run in this process with executor=SerialExecutor()"
+            raise WorkerDied(
+                "a worker process died before finishing its cell: it was killed (out of memory, "
+                "or by a signal), or it could not start. Worker processes start by importing the "
+                "main script: in a script, call the bench under `if __name__ == '__main__':`; or "
+                "run in this process with executor=SerialExecutor()"
             ) from exc
         if store is not None:
             store.save(first_unit + index, results[index])
@@ -240,6 +245,7 @@ def _check_picklable(function: Callable[..., Any], tasks: Sequence[Any]) -> None
 
 __all__ = [
     "SerialExecutor",
+    "WorkerDied",
     "default_workers",
     "local_processes",
     "report_progress",
