@@ -13,7 +13,7 @@ from workbench.designer.balance import GameValues
 from workbench.designer.cells import CellSummary
 from workbench.designer.moments import Moments
 from workbench.designer.tournaments import SeatingResult
-from workbench.kit.store import LAYOUT, RunStore
+from workbench.kit.store import LAYOUT, RunStore, StoreMismatch
 
 RESULTS = [
     CellSummary({"first_seat_advantage": Moments(3, 0.25, 1.5)}, 4, ("fitted",) * 4),
@@ -63,6 +63,67 @@ def test_a_run_stopped_before_any_unit_finished_leaves_no_folder(tmp_path):
     assert not store.folder.exists() and store.finished() == 0
     store.save(3, (1, 2))
     assert store.finished() == 1 and (store.folder / "run.json").exists()
+
+
+@pytest.mark.parametrize("stored", ["[1, 2]", '"run"', "null", "3"])
+def test_a_run_json_that_holds_no_identity_is_a_mismatch(tmp_path, stored):
+    """Valid JSON that is not an object used to end in an AttributeError from inside."""
+    folder = tmp_path / "units"
+    folder.mkdir()
+    (folder / "run.json").write_text(stored)
+    (folder / "unit-00000.json").write_bytes(b"kept")
+    with pytest.raises(StoreMismatch, match=r"not a results store .* not a run's identity"):
+        RunStore.open(folder, {"run": 1}, resume=True)
+    assert sorted(p.name for p in folder.iterdir()) == ["run.json", "unit-00000.json"]
+
+
+def test_resume_and_overwrite_together_keep_another_runs_store(tmp_path):
+    """Resume wins: a store of another run is refused, not emptied, and the message no longer
+    tells to pass overwrite=True (--overwrite), which was given."""
+    store = RunStore.open(tmp_path / "units", {"run": 1})
+    store.save(0, (1, 2))
+    with pytest.raises(StoreMismatch, match=r"overwrite=True, resume=False \(--overwrite "
+                                            r"without --resume\)$"):  # fmt: skip
+        RunStore.open(store.folder, {"run": 2}, resume=True, overwrite=True)
+    assert RunStore.open(store.folder, {"run": 1}, resume=True).load(0) == (True, (1, 2))
+
+
+@pytest.mark.parametrize(
+    ("foreign", "shown"),
+    [("notes.txt", "notes.txt"), ("unit-00001.json.bak", "unit-00001.json.bak"),
+     ("sub/unit-00000.json", "sub")],
+)  # fmt: skip
+def test_overwrite_empties_only_a_store(tmp_path, foreign, shown):
+    """A folder given as store= that holds anything else is refused, its files untouched
+    (overwrite=True used to delete the whole folder); the store's own files, temporary ones
+    left by a killed run included, are still emptied."""
+    folder = tmp_path / "units"
+    store = RunStore.open(folder, {"run": 1})
+    store.save(0, (1, 2))
+    (folder / ".unit-00001.json.x1y2.part").write_bytes(b"half")  # a write cut short
+    (folder / foreign).parent.mkdir(exist_ok=True)
+    (folder / foreign).write_text("mine")
+    before = sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+    with pytest.raises(FileExistsError, match=rf"not a results store's \({shown}\)"):
+        RunStore.open(folder, {"run": 2}, overwrite=True)
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) == before
+    (folder / foreign).unlink()
+    if (folder / foreign).parent != folder:
+        (folder / foreign).parent.rmdir()
+    assert RunStore.open(folder, {"run": 2}, overwrite=True).finished() == 0
+    assert not folder.exists()
+
+
+def test_removing_a_store_leaves_what_it_did_not_write(tmp_path):
+    store = RunStore.open(tmp_path / "units", {"run": 1})
+    store.save(0, (1, 2))
+    (store.folder / "notes.txt").write_text("mine")
+    store.remove()
+    assert sorted(p.name for p in store.folder.iterdir()) == ["notes.txt"]
+    (store.folder / "notes.txt").unlink()
+    store.save(0, (1, 2))
+    store.remove()
+    assert not store.folder.exists()
 
 
 def _plain(value):

@@ -146,9 +146,21 @@ def test_an_existing_output_is_refused_unless_overwrite(tmp_path, capsys):
             ["sweep", "rubbish", "--grid", "players=3", "--agents", "random", "--lineup", "random"],
             "not both",
         ),
+        # --lineup used to replace the --grid axis without a word.
+        (
+            ["sweep", "rubbish", "--grid", "agents=random", "--lineup", "heuristic"],
+            "give the line-up axis as --lineup or --grid agents=..., not both",
+        ),
         (["compare", "rubbish", "--variant", "players=9"], "variant: players must be 2–5"),
         (["simulate", "rubbish", "--agents", "random,random"], "--agents: agents must give one"),
         (["tournament", "rubbish", "--entrants", "random"], "two or more agents"),
+        # The grid's values used to replace the --set value without a word.
+        (
+            ["sweep", "rubbish", "--grid", "destined_bonus=10,40", "--set", "destined_bonus=20"],
+            "--set and --grid both give 'destined_bonus': --grid varies it",
+        ),
+        # An empty line-up used to mean every agent of the game, search included.
+        (["ladder", "rubbish", "--agents", ""], "a line-up is agent names separated by commas"),
     ],
 )
 def test_bad_input_is_reported_before_anything_runs(arguments, message, tmp_path, capsys):
@@ -156,6 +168,30 @@ def test_bad_input_is_reported_before_anything_runs(arguments, message, tmp_path
     assert run(*arguments, "--games", 10, "--seed", 1, "--out", out) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("twice", "message"),
+    [
+        (["--games", 10, "--games", 20], "argument --games: given twice (10 and 20); give it once"),
+        (["--seed", 1, "--seed", 2], "argument --seed: given twice (1 and 2)"),
+        (["--agents", "heuristic", "--agents", "random"], "--agents: given twice (heuristic and"),
+        (["--rounds-out", "r.csv", "--rounds-out", "s.csv"], "argument --rounds-out: given twice"),
+    ],
+)
+def test_an_option_given_twice_with_two_values_is_refused(twice, message, tmp_path, capsys,
+                                                          monkeypatch):  # fmt: skip
+    """argparse kept the last value without a word (two --rounds-out: one frame lost)."""
+    monkeypatch.chdir(tmp_path)
+    defaults = {"--games": 10, "--agents": "heuristic", "--seed": 1}
+    rest = [item for flag, value in defaults.items() if flag not in twice for item in (flag, value)]
+    with pytest.raises(SystemExit) as done:
+        run("simulate", "rubbish", *rest, *twice, "--out", "g.csv")
+    assert done.value.code == 2 and message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    # The same value twice is no contradiction.
+    assert run("simulate", "rubbish", *rest, *twice[:2], *twice[:2], "--quiet", "--out",
+               "g.csv") == 0  # fmt: skip
 
 
 def test_every_bad_cell_is_listed(tmp_path, capsys):
@@ -194,6 +230,48 @@ def test_output_names_are_checked(name, message, tmp_path, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_an_output_folder_that_takes_no_files_is_refused_before_the_run(command, capsys):
+    """/proc takes no new file, even from root: the run used to play every game (a sweep, its
+    first cell) and then fail with a FileNotFoundError traceback. Now the error is all there is
+    on stderr: not even the run's description line, which comes before any game."""
+    arguments = {"simulate": ["--set", "players=3"], "sweep": ["--grid", "players=3,4"]}
+    code = run(command, "rubbish", *arguments[command], "--agents", "heuristic", "--games", 10,
+               "--out", "/proc/out.csv")  # fmt: skip
+    assert code == 2
+    assert capsys.readouterr().err == (
+        "error: output '/proc/out.csv': no file can be written in the folder '/proc' (No such "
+        "file or directory); choose another folder\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("", "error: --scheduler needs the scheduler's address, e.g. tcp://host:8786"),
+        ("foo", "error: --scheduler 'foo': no Dask scheduler reached (missing port number"),
+        ("tcp://127.0.0.1:1", "error: --scheduler 'tcp://127.0.0.1:1': no Dask scheduler "
+                              "reached (Timed out"),
+    ],
+)  # fmt: skip
+def test_a_scheduler_not_reached_is_an_error(address, message, tmp_path, capsys):
+    """An empty address used to run on local processes as if --scheduler were not given; one
+    with no scheduler behind it ended in an OSError traceback."""
+    pytest.importorskip("distributed")
+    import dask
+
+    out = tmp_path / "c.csv"
+    arguments = ["compare", "rubbish", "--variant", "destined_bonus=40", "--agents", "heuristic",
+                 "--games", 10, "--quiet", "--scheduler", address, "--out", out]  # fmt: skip
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code = run(*arguments)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and "e.g. tcp://host:8786" in err
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
 def test_an_interrupted_run_leaves_no_file(tmp_path, monkeypatch, capsys):
     from workbench.designer import sweeps
 
@@ -214,6 +292,47 @@ def test_an_interrupted_run_leaves_no_file(tmp_path, monkeypatch, capsys):
         tmp_path / "s.parquet",
     )
     assert code == 130 and "no output was written" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_interrupted_run_on_workers_stops_them_at_once(tmp_path, monkeypatch, capsys):
+    """--workers N: Ctrl-C used to wait for every running cell to finish (the pool was shut
+    down politely), however long the cells were; their results were not kept either."""
+    import time
+
+    from workbench.designer import sweeps
+
+    def interrupted(plan, *, executor, **kwargs):
+        running = executor.submit(time.sleep, 60)  # a long cell
+        while not running.running():
+            time.sleep(0.05)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweeps, "run_sweep", interrupted)
+    started = time.monotonic()
+    code = run("sweep", "rubbish", "--grid", "players=3,4", "--agents", "random", "--games", 5,
+               "--workers", 2, "--out", tmp_path / "s.parquet")  # fmt: skip
+    assert code == 130 and time.monotonic() - started < 30
+    assert "no output was written" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_dead_worker_is_an_error_line_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """A worker killed mid-run (the OOM killer) used to end in a RuntimeError traceback whose
+    advice (the `if __name__ == '__main__':` guard) does not apply to the command line."""
+    from workbench.designer import sweeps
+    from workbench.designer.executors import WorkerDied
+
+    def died(*args, **kwargs):
+        raise WorkerDied("a worker process died")
+
+    monkeypatch.setattr(sweeps, "run_sweep", died)
+    code = run("sweep", "rubbish", "--grid", "players=3", "--games", 5, "--quiet", "--out",
+               tmp_path / "s.parquet")  # fmt: skip
+    assert code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: a worker process died before finishing its cell (killed")
+    assert "--resume" in err and "--workers 1" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -374,7 +493,7 @@ def test_each_command_is_parsed_from_its_one_declaration():
         assert args.run is command.run and args.seed == 0
 
 
-def test_exploitability_writes_the_table_the_function_gives(tmp_path):
+def test_exploitability_writes_the_table_the_function_gives(tmp_path, capsys):
     from workbench.designer.exploitability import exploitability
 
     out = tmp_path / "gains.csv"
@@ -388,6 +507,9 @@ def test_exploitability_writes_the_table_the_function_gives(tmp_path):
     assert run("exploitability", "rubbish", "--challenger", "oracle", "--games", 10,
                "--out", tmp_path / "x.csv") == 2  # refused, nothing written
     assert not (tmp_path / "x.csv").exists()
+    capsys.readouterr()
+    assert run("exploitability", "rubbish", "--search-games", 0, "--out", tmp_path / "x.csv") == 2
+    assert capsys.readouterr().err == "error: --search-games must be a whole number >= 1, got 0\n"
 
 
 def test_robust_compare_takes_an_equivalence_margin(tmp_path):
@@ -441,6 +563,8 @@ def test_tune_takes_whole_value_charts_and_writes_them_back_as_literals(tmp_path
         (["--target", "winner_cheapskate_rate=:"], "give LOW, HIGH or both"),
         (["--target", "winner_cheapskate_rate=a:b"], "LOW and HIGH are numbers"),
         (["--target", "no_such_metric=0:1"], "unknown metric 'no_such_metric'"),
+        (["--set", "destined_bonus=20"], "--set and --space both give 'destined_bonus'"),
+        (["--first-games", "0"], "--first-games must be a whole number >= 1, got 0"),
     ],
 )
 def test_tune_refuses_bad_spaces_and_targets(arguments, message, tmp_path, capsys):
@@ -450,6 +574,18 @@ def test_tune_refuses_bad_spaces_and_targets(arguments, message, tmp_path, capsy
     out = tmp_path / "tuned.csv"
     assert run("tune", "rubbish", *flat, "--budget", 100, "--out", out) == 2
     assert message in capsys.readouterr().err and not out.exists()
+
+
+def test_tune_refuses_a_metric_given_two_bands(tmp_path, capsys):
+    """The second band used to replace the first without a word."""
+    out = tmp_path / "tuned.csv"
+    code = run("tune", "rubbish", "--space", "destined_bonus=10,40", "--target",
+               "winner_cheapskate_rate=:0.2", "--target", "winner_cheapskate_rate=0.3:0.5",
+               "--budget", 100, "--out", out)  # fmt: skip
+    assert code == 2 and not out.exists()
+    assert capsys.readouterr().err == (
+        "error: --target gives 'winner_cheapskate_rate' twice; give each metric one band\n"
+    )
 
 
 def test_fit_prints_and_writes_the_fitted_parameters(example, tmp_path, capsys):

@@ -4,6 +4,8 @@ serial numbers."""
 from __future__ import annotations
 
 import pickle
+from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
 
 import polars as pl
 import pytest
@@ -12,7 +14,7 @@ import workbench.kit.fitting as fitting
 from workbench import SerialExecutor, sweep
 from workbench.designer import cli
 from workbench.designer.cells import resolve_agents
-from workbench.designer.executors import run_tasks
+from workbench.designer.executors import WorkerDied, run_tasks
 from workbench.games import rubbish
 
 
@@ -129,12 +131,67 @@ class RecordingBar:
         pass
 
 
+@pytest.mark.parametrize(("weights", "unit"), [(None, "unit"), ([5, 5], "game")])
+def test_the_bar_counts_games_only_when_weighted_by_them(weights, unit, monkeypatch):
+    """exploitability runs its families unweighted: its bar said 'game/s' of families."""
+    from workbench.designer import executors
+
+    made = []
+
+    def bar(total, **options):
+        made.append((total, options))
+        return RecordingBar()
+
+    monkeypatch.setattr(executors, "progress_bar", bar)
+    run_tasks(square, [1, 2], executor=SerialExecutor(), weights=weights)
+    options = {"enabled": True, "description": "cells", "unit": unit}
+    assert made == [(2 if weights is None else 10, options)]
+
+
+class DeadWorkers(Executor):
+    """A pool whose worker died: every task ends in BrokenProcessPool."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = Future()
+        future.set_exception(BrokenProcessPool("a process terminated abruptly"))
+        return future
+
+
+def test_a_dead_worker_is_named_with_its_likely_causes():
+    with pytest.raises(WorkerDied, match=r"killed \(out of memory, or by a signal\)"):
+        run_tasks(square, [1, 2], executor=DeadWorkers(), progress=False)
+
+
+def interrupt_on_three(x: int, report=None) -> int:
+    if x == 3:
+        raise KeyboardInterrupt
+    return x
+
+
+@pytest.mark.parametrize(
+    ("tasks", "message"),
+    [
+        ([1, 2, 3], "stopped: 2 of 3 units are kept in {folder}; run the same command again"),
+        # No folder is made before a unit finishes: it used to say "0 of 2 units are kept in" it.
+        ([3, 1], "stopped: none of the 2 units had finished; nothing was kept"),
+    ],
+)
+def test_a_stopped_run_says_what_it_kept(tasks, message, tmp_path, capsys):
+    from workbench.kit.store import RunStore
+
+    store = RunStore.open(tmp_path / "units", {"run": 1})
+    with pytest.raises(KeyboardInterrupt):
+        run_tasks(interrupt_on_three, tasks, executor=SerialExecutor(), store=store)
+    lines = capsys.readouterr().err.replace("\r", "\n").splitlines()
+    assert lines[-1].startswith(message.format(folder=store.folder))  # on a line of its own
+
+
 @pytest.mark.parametrize("inline", [True, False], ids=["in this process", "local processes"])
 def test_the_progress_bar_moves_batch_by_batch(inline, monkeypatch):
     from workbench.designer import executors
 
     bar = RecordingBar()
-    monkeypatch.setattr(executors, "progress_bar", lambda total, enabled, description: bar)
+    monkeypatch.setattr(executors, "progress_bar", lambda total, enabled, description, unit: bar)
     sweep(
         "rubbish",
         grid={"destined_bonus": [10, 20]},

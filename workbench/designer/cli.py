@@ -36,6 +36,7 @@ from workbench.designer.cli_input import (
     split_values,
     write_frames,
 )
+from workbench.designer.executors import WorkerDied
 
 MAIN_HELP = """\
 Batch runs of the workbench's games from the command line: simulate self-play, compare a rule
@@ -62,6 +63,26 @@ def _whole_number(text: str) -> int:
     return value
 
 
+class _Once(argparse.Action):
+    """Keep an option's value as argparse does, but refuse the option given again with another
+    value (argparse would keep the last one without a word: two --out, two --games)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in given and given[self.dest] != values:
+            raise argparse.ArgumentError(
+                self, f"given twice ({given[self.dest]} and {values}); give it once"
+            )
+        given[self.dest] = values
+        setattr(namespace, self.dest, values)
+
+
 @dataclass(frozen=True)
 class Option:
     """One command-line argument: its flags and the keywords of ``add_argument``."""
@@ -71,7 +92,10 @@ class Option:
 
 
 def option(*flags: str, **settings: Any) -> Option:
-    """An argument, declared as ``parser.add_argument`` would take it."""
+    """An argument, declared as ``parser.add_argument`` would take it; an option that takes
+    one value is refused when given twice with different values."""
+    if flags[0].startswith("-") and "action" not in settings:
+        settings["action"] = _Once
     return Option(flags, settings)
 
 
@@ -405,7 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; 0 on success, 2 on bad input, 130 when interrupted."""
+    """Run one command; 0 on success, 2 on bad input, 1 when a worker process died, 130 when
+    interrupted."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -413,6 +438,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CommandError, ValueError, TypeError, FileExistsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except WorkerDied:
+        print(
+            "error: a worker process died before finishing its cell (killed: out of memory, or "
+            "by a signal); no output was written. Run the command again (with --resume where it "
+            "takes it, to keep the finished units), on fewer --workers, or with --workers 1 to "
+            "run in this process",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         print("interrupted: no output was written", file=sys.stderr)
         return 130

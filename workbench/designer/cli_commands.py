@@ -4,9 +4,9 @@ check everything, describe the run, run it on the chosen executor, write its tab
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,6 +26,8 @@ from workbench.designer.cli_input import (
     split_values,
     write_frames,
 )
+from workbench.designer.executors import stop_processes
+from workbench.kit.store import remove_store
 
 Result = TypeVar("Result")
 
@@ -94,10 +96,13 @@ def command_sweep(args: argparse.Namespace) -> int:
         if field in grid:
             raise CommandError(f"--grid gives {field!r} twice; list all its values in one --grid")
         grid[field] = [parse_value(value) for value in split_values(values)]
+    _not_set_too(args, grid, "--grid")
     agents = parse_lineup(args.agents)
     if args.lineup:
         if agents is not None:
             raise CommandError("give --agents (one line-up) or --lineup (a line-up axis), not both")
+        if "agents" in grid:
+            raise CommandError("give the line-up axis as --lineup or --grid agents=..., not both")
         grid["agents"] = [parse_lineup(lineup) for lineup in args.lineup]
     plan = plan_sweep(
         game, base, grid, agents, games=args.games, seed=args.seed, progress=not args.quiet
@@ -137,7 +142,7 @@ def command_ladder(args: argparse.Namespace) -> int:
     from workbench.designer.ladder import ladder
 
     game, rules = _game_and_rules(args)
-    agents = parse_lineup(args.agents) if args.agents else None
+    agents = parse_lineup(args.agents) if args.agents is not None else None
     if isinstance(agents, str):
         raise CommandError(f"--agents needs two or more agents separated by commas, got {agents!r}")
     check_outputs([args.out, args.matches_out, args.best_response_out], args.overwrite)
@@ -164,8 +169,22 @@ def _game_and_rules(args: argparse.Namespace, count: str | None = "games") -> tu
     rules = build_rules(game, parse_settings(args.set, "--set"))
     if count is not None:
         positive_count(f"--{count}", getattr(args, count))
+    for other in ("first_games", "search_games"):  # tune's, exploitability's other counts
+        if getattr(args, other, None) is not None:
+            positive_count("--" + other.replace("_", "-"), getattr(args, other))
     check_seed(args.seed)
     return game, rules
+
+
+def _not_set_too(args: argparse.Namespace, varied: dict[str, Any], option: str) -> None:
+    """No field is both --set and varied by ``option`` (the --set value would be ignored)."""
+    fixed = parse_settings(args.set, "--set")
+    both = [field for field in varied if field in fixed]
+    if both:
+        raise CommandError(
+            f"--set and {option} both give {', '.join(map(repr, both))}: {option} varies it, "
+            "so the --set value would be ignored; give it in one of them"
+        )
 
 
 def _describe(args: argparse.Namespace, what: str) -> None:
@@ -182,6 +201,10 @@ def _run(args: argparse.Namespace, run: Callable[..., Result]) -> Result:
         kept = {"store": units_folder(args.out), "resume": args.resume, "overwrite": args.overwrite}
     try:
         return run(executor=executor, progress=not args.quiet, **kept)
+    except BaseException:
+        if isinstance(executor, ProcessPoolExecutor):  # --workers N: end the running cells too
+            stop_processes(executor)
+        raise
     finally:
         finish()
 
@@ -199,7 +222,7 @@ def _write(args: argparse.Namespace, outputs: Sequence[tuple[pl.DataFrame, Path 
     for _, path in written:
         _say(args, f"wrote {path}")
     if _resumable(args):
-        shutil.rmtree(units_folder(args.out), ignore_errors=True)
+        remove_store(units_folder(args.out))
     return 0
 
 
@@ -250,9 +273,12 @@ def command_tune(args: argparse.Namespace) -> int:
 
     game, base = _game_and_rules(args, "budget")
     space = parse_space(args.space)
+    _not_set_too(args, space, "--space")
     targets: dict[str, Any] = {}
     for item in args.target:
         metric, text = parse_assignment(item, "--target")
+        if metric in targets:
+            raise CommandError(f"--target gives {metric!r} twice; give each metric one band")
         targets[metric] = parse_band(text, "--target")
     check_outputs([args.out], args.overwrite)
     _describe(args, f"{len(space)} rule field(s), {args.budget:,} games in all")

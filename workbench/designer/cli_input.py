@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
@@ -112,8 +113,8 @@ def build_rules(game: Any, settings: dict[str, Any], option: str = "--set") -> A
 
 
 def check_outputs(paths: Sequence[Path | None], overwrite: bool) -> list[Path]:
-    """The output paths, checked before any run: a known format, an existing folder, distinct,
-    and not already there (unless ``overwrite``)."""
+    """The output paths, checked before any run: a known format, an existing folder that takes
+    new files, distinct, and not already there (unless ``overwrite``)."""
     chosen = [path for path in paths if path is not None]
     for path in chosen:
         if path.suffix.lower() not in FORMATS:
@@ -124,6 +125,13 @@ def check_outputs(paths: Sequence[Path | None], overwrite: bool) -> list[Path]:
             raise CommandError(
                 f"output {str(path)!r}: the folder {str(path.parent)!r} does not exist"
             )
+        try:  # as write_frames will: a new file beside the output
+            tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.").close()
+        except OSError as exc:
+            raise CommandError(
+                f"output {str(path)!r}: no file can be written in the folder "
+                f"{str(path.parent)!r} ({exc.strerror or exc}); choose another folder"
+            ) from None
         if path.is_dir():
             raise CommandError(f"output {str(path)!r} is a folder; give a file name")
         if path.exists() and not overwrite:
@@ -180,16 +188,24 @@ def make_executor(args: argparse.Namespace) -> tuple[Executor | None, Callable[[
     disconnected at the end: the cluster is the user's and keeps running."""
     from workbench.designer.executors import SerialExecutor, local_processes
 
-    if args.scheduler and args.workers is not None:
+    if args.scheduler is not None and args.workers is not None:
         raise CommandError("give --workers (local processes) or --scheduler (Dask), not both")
-    if args.scheduler:
+    if args.scheduler is not None:
+        if not args.scheduler.strip():
+            raise CommandError("--scheduler needs the scheduler's address, e.g. tcp://host:8786")
         try:
             from distributed import Client
         except ImportError:
             raise CommandError(
                 "--scheduler needs Dask: install the extra with pip install 'workbench[dask]'"
             ) from None
-        client = Client(args.scheduler)
+        try:
+            client = Client(args.scheduler)
+        except (OSError, ValueError) as exc:  # no answer, or not an address
+            raise CommandError(
+                f"--scheduler {args.scheduler!r}: no Dask scheduler reached ({exc}); give the "
+                "address of a running scheduler, e.g. tcp://host:8786"
+            ) from None
         return client.get_executor(), client.close
     if args.workers is None:
         return None, _nothing

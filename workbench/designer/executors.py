@@ -23,6 +23,10 @@ from workbench.kit.store import RunStore
 Result = TypeVar("Result")
 
 
+class WorkerDied(RuntimeError):
+    """A local worker process ended before it finished its task."""
+
+
 class SerialExecutor(Executor):
     """Runs each task at once, in this process (no pickling, easiest to debug)."""
 
@@ -92,6 +96,7 @@ def run_tasks(
             f"executor must be a concurrent.futures.Executor (or None for local processes), "
             f"got {type(executor).__name__}"
         )
+    unit = "game" if weights is not None else "unit"  # without weights the bar counts tasks
     weights = list(weights) if weights is not None else [1] * len(tasks)
     results: list[Any] = [None] * len(tasks)
     to_run = list(range(len(tasks)))
@@ -113,7 +118,7 @@ def run_tasks(
         else:
             _check_picklable(function, tasks)
             executor = owned = local_processes(min(len(to_run), default_workers()))
-    bar = progress_bar(sum(weights), enabled=progress, description=description)
+    bar = progress_bar(sum(weights), enabled=progress, description=description, unit=unit)
     if len(to_run) < len(tasks):  # the units read back from the store
         bar.update(sum(weights) - sum(weights[index] for index in to_run))
     units_done = [len(tasks) - len(to_run)]
@@ -136,10 +141,11 @@ def run_tasks(
         try:
             results[index] = future.result()
         except BrokenProcessPool as exc:
-            raise RuntimeError(
-                "a worker process died before finishing its cell. Worker processes start by "
-                "importing the main script: in a script, call the bench under `if __name__ == "
-                "'__main__':`; or run in this process with executor=SerialExecutor()"
+            raise WorkerDied(
+                "a worker process died before finishing its cell: it was killed (out of memory, "
+                "or by a signal), or it could not start. Worker processes start by importing the "
+                "main script: in a script, call the bench under `if __name__ == '__main__':`; or "
+                "run in this process with executor=SerialExecutor()"
             ) from exc
         if store is not None:
             store.save(first_unit + index, results[index])
@@ -169,12 +175,16 @@ def run_tasks(
         for future in futures:
             future.cancel()
         if owned is not None:
-            _stop_now(owned)
+            stop_processes(owned)
             owned = None
         if store is not None:
+            bar.close()  # the message on a line of its own, not after the bar
+            kept = store.finished()
             print(
-                f"stopped: {store.finished()} of {len(tasks)} units are kept in {store.folder}; "
-                "run the same command again with resume=True (--resume) to finish the rest",
+                f"stopped: {kept} of {len(tasks)} units are kept in {store.folder}; run the same "
+                "command again with resume=True (--resume) to finish the rest"
+                if kept
+                else f"stopped: none of the {len(tasks)} units had finished; nothing was kept",
                 file=sys.stderr,
             )
         raise
@@ -209,9 +219,9 @@ def _drain(queue: Any, bar: Any) -> None:
             return
 
 
-def _stop_now(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool of ours at once: cancel what has not started and end the workers (they
-    ignore Ctrl-C and would otherwise finish their cells before the program could exit)."""
+def stop_processes(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool of local processes at once: cancel what has not started and end the workers
+    (they ignore Ctrl-C and would otherwise finish their cells before the program could exit)."""
     workers = list(getattr(pool, "_processes", {}).values())  # no public handle before 3.14
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
@@ -235,8 +245,10 @@ def _check_picklable(function: Callable[..., Any], tasks: Sequence[Any]) -> None
 
 __all__ = [
     "SerialExecutor",
+    "WorkerDied",
     "default_workers",
     "local_processes",
     "report_progress",
     "run_tasks",
+    "stop_processes",
 ]

@@ -220,6 +220,7 @@ def _tell(study, trial, row, *, replay: bool) -> None:
 
     for games, distance in row.get("reports", []) if replay else []:
         trial.report(_finite(distance), games)
+        trial.should_prune()  # the pruner keeps the rung each report reached, as it did then
     if row["status"] == "complete":
         study.tell(trial, _finite(row["distance"]))
     elif row["status"] == "pruned":

@@ -18,10 +18,12 @@ type is treated as damaged.
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -36,6 +38,8 @@ StorePath = str | os.PathLike[str] | None
 #: Changes when the file layout does: a store of another layout is refused, never misread.
 LAYOUT = "workbench-units 2"
 _HEADER = (LAYOUT + "\n").encode()
+#: The files a store writes: run.json, the units, and their temporary files (``write_atomically``).
+_STORE_FILE = re.compile(r"(run|unit-\d+)\.json|\.(run|unit-\d+)\.json\..+\.part")
 #: The result classes a store may hold, by name (``unit_type``).
 _UNIT_TYPES: dict[str, type] = {}
 Kept = TypeVar("Kept", bound=type)
@@ -74,7 +78,8 @@ class RunStore:
     ) -> RunStore:
         """The store for a run described by ``identity`` (JSON values). An existing store is
         continued with ``resume`` (if the same run made it), emptied with ``overwrite``, and
-        otherwise refused, so no finished work is lost by accident."""
+        otherwise refused, so no finished work is lost by accident; a folder holding anything
+        but a store's files is never emptied."""
         folder = Path(folder)
         identity = json.loads(json.dumps(identity))  # as it reads back: lists, not tuples
         if folder.exists() and not folder.is_dir():
@@ -88,6 +93,7 @@ class RunStore:
                     f"{folder} holds the finished units of an earlier run: continue it with "
                     "resume=True (--resume), or start again with overwrite=True (--overwrite)"
                 )
+            _refuse_foreign(folder)
             shutil.rmtree(folder)
         return cls(folder, identity)  # the folder is made when the first unit finishes
 
@@ -133,8 +139,33 @@ class RunStore:
         return sum(1 for _ in self.folder.glob("unit-*.json"))
 
     def remove(self) -> None:
-        """Delete the store (once the run's output is written)."""
-        shutil.rmtree(self.folder, ignore_errors=True)
+        """Delete the store (once the run's output is written): its own files, and the folder
+        if nothing else is left in it."""
+        remove_store(self.folder)
+
+
+def remove_store(folder: str | os.PathLike[str]) -> None:
+    """Delete a store's files in ``folder``, then the folder if that empties it."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return
+    for path in folder.iterdir():
+        if _STORE_FILE.fullmatch(path.name) and path.is_file():
+            path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # something else is kept there: leave it
+        folder.rmdir()
+
+
+def _refuse_foreign(folder: Path) -> None:
+    """A FileExistsError when ``folder`` holds anything a store does not write."""
+    foreign = sorted(p.name for p in folder.iterdir()
+                     if not (_STORE_FILE.fullmatch(p.name) and p.is_file()))  # fmt: skip
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise FileExistsError(
+            f"{folder} holds files that are not a results store's ({shown}); overwrite empties "
+            "only a store: choose another store folder (another --out), or move them away"
+        )
 
 
 def _encode(value: Any) -> Any:
@@ -188,14 +219,23 @@ def _decode(value: Any) -> Any:
     raise ValueError(f"{tag!r} is not a tag of a stored result")
 
 
+#: What a resume refused for a store it cannot continue suggests (resume wins over overwrite).
+_START_AGAIN = "start again with overwrite=True, resume=False (--overwrite without --resume)"
+
+
 def _check_identity(folder: Path, identity: dict[str, Any]) -> None:
     try:
         stored = json.loads((folder / "run.json").read_text())
     except (OSError, ValueError) as exc:
         raise StoreMismatch(
             f"{folder} is not a results store of this workbench (no readable run.json: {exc}); "
-            "start again with overwrite=True (--overwrite)"
+            + _START_AGAIN
         ) from None
+    if not isinstance(stored, dict):
+        raise StoreMismatch(
+            f"{folder} is not a results store of this workbench (its run.json holds "
+            f"{_short(stored, 40)}, not a run's identity); {_START_AGAIN}"
+        )
     if stored == identity:
         return
     differ = sorted(
@@ -207,7 +247,7 @@ def _check_identity(folder: Path, identity: dict[str, Any]) -> None:
     )
     raise StoreMismatch(
         f"{folder} was made by another run ({shown}); resume only the same command, game, "
-        "rules, line-ups, games and seed, or start again with overwrite=True (--overwrite)"
+        f"rules, line-ups, games and seed, or {_START_AGAIN}"
     )
 
 
@@ -230,4 +270,7 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-__all__ = ["LAYOUT", "RunStore", "StoreMismatch", "StorePath", "unit_type", "write_atomically"]
+__all__ = [
+    "LAYOUT", "RunStore", "StoreMismatch", "StorePath", "remove_store", "unit_type",
+    "write_atomically",
+]  # fmt: skip
