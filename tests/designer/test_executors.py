@@ -4,6 +4,8 @@ serial numbers."""
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 
@@ -160,6 +162,24 @@ class DeadWorkers(Executor):
 def test_a_dead_worker_is_named_with_its_likely_causes():
     with pytest.raises(WorkerDied, match=r"killed \(out of memory, or by a signal\)"):
         run_tasks(square, [1, 2], executor=DeadWorkers(), progress=False)
+
+
+def test_a_script_that_runs_the_bench_when_imported_is_told_to_guard_it(tmp_path):
+    """The README's example pasted into a script without the main guard: each local process
+    imports the script and would start the bench again. It fails with the advice, not EOFError."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from workbench.designer.executors import run_tasks\n"
+        "def square(x, report=None):\n"
+        "    return x * x\n"
+        "print(run_tasks(square, [1, 2], progress=True))\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("workbench.designer.executors.WorkerDied: a helper process could not")
+    assert "if __name__ == '__main__':" in last and "EOFError" not in last
 
 
 def interrupt_on_three(x: int, report=None) -> int:

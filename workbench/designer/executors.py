@@ -23,6 +23,14 @@ from workbench.kit.store import RunStore
 Result = TypeVar("Result")
 
 
+#: Why a local process may fail to start, and what to do.
+_MAIN_GUARD = (
+    "Local processes start by importing the main script, so a script that runs the bench when "
+    "imported starts it again in each of them: in a script, call the bench under `if __name__ "
+    "== '__main__':`; or run in this process with executor=SerialExecutor()"
+)
+
+
 class WorkerDied(RuntimeError):
     """A local worker process ended before it finished its task."""
 
@@ -132,7 +140,11 @@ def run_tasks(
     if progress and isinstance(executor, SerialExecutor):
         report = bar.update
     elif progress and owned is not None:
-        manager = _local_context().Manager()
+        try:
+            manager = _local_context().Manager()
+        except EOFError as exc:  # the manager's process died while it started
+            owned.shutdown(wait=False, cancel_futures=True)
+            raise WorkerDied(f"a helper process could not start. {_MAIN_GUARD}") from exc
         report = queue = manager.Queue()
     futures: dict[Future, int] = {}
 
@@ -143,9 +155,7 @@ def run_tasks(
         except BrokenProcessPool as exc:
             raise WorkerDied(
                 "a worker process died before finishing its cell: it was killed (out of memory, "
-                "or by a signal), or it could not start. Worker processes start by importing the "
-                "main script: in a script, call the bench under `if __name__ == '__main__':`; or "
-                "run in this process with executor=SerialExecutor()"
+                f"or by a signal), or it could not start. {_MAIN_GUARD}"
             ) from exc
         if store is not None:
             store.save(first_unit + index, results[index])
