@@ -477,6 +477,8 @@ def test_a_bad_seed_is_refused_before_anything_runs(command, tmp_path, capsys):
     out = tmp_path / "out.csv"
     assert run(*RUNS[command], "--seed", -1, "--out", out) == 2
     assert capsys.readouterr().err == "error: seed must be a non-negative int, got -1\n"
+    assert run(*RUNS[command], "--seed", 2**63, "--out", out) == 2  # was: played, then overflowed
+    assert "seed must be at most 2**63 - 1" in capsys.readouterr().err
     with pytest.raises(SystemExit) as done:
         run(*RUNS[command], "--seed", "one", "--out", out)
     assert done.value.code == 2

@@ -180,6 +180,7 @@ def test_bad_grids(grid, agents, message):
         ({"games": True}, TypeError, "games must be a whole number"),
         ({"seed": -1}, ValueError, "seed must be a non-negative int"),
         ({"seed": 1.5}, TypeError, "seed must be a non-negative int"),
+        ({"seed": 2**63}, ValueError, r"seed must be at most 2\*\*63 - 1 .* 9223372036854775808"),
     ],
 )
 def test_bad_games_and_seeds(options, error, message):

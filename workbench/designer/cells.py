@@ -61,11 +61,21 @@ def positive_count(name: str, value: Any) -> int:
     return whole_number(name, value, low=1)
 
 
+#: The largest seed a run takes: its results keep the seed in a 64-bit column.
+MAX_SEED = 2**63 - 1
+
+
 def check_seed(seed: Any) -> int:
-    """A non-negative int seed (numpy integers accepted); the error names ``seed``."""
+    """A non-negative int seed below 2**63 (numpy integers accepted: the results' ``seed``
+    column holds 64-bit integers); the error names ``seed``."""
     if isinstance(seed, np.random.SeedSequence):
         raise TypeError("seed must be a non-negative int here (cells derive their own seeds)")
     seed_sequence(seed)
+    if seed > MAX_SEED:
+        raise ValueError(
+            f"seed must be at most 2**63 - 1 = {MAX_SEED} (the results' seed column holds 64-bit "
+            f"integers), got {seed}"
+        )
     return int(seed)
 
 
