@@ -198,6 +198,9 @@ def test_robust_compare_reports_problems_before_running(example):
         robust_compare("example", None, {"budget": 12}, strengths=["nobody"], games=10, seed=0)
     with pytest.raises(ValueError, match="strengths is empty"):
         robust_compare("example", None, {"budget": 12}, strengths=[], games=10, seed=0)
+    with pytest.raises(ValueError, match=r"strengths names \['shading'\] more than once"):
+        robust_compare("example", None, {"budget": 12}, strengths=["shading", "shading"],
+                       games=10, seed=0)  # fmt: skip
     with pytest.raises(ValueError, match="games_by_strength names"):
         robust_compare("example", None, {"budget": 12}, strengths=["truthful"], games=10,
                        seed=0, games_by_strength={"search": 5})  # fmt: skip

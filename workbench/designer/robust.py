@@ -133,6 +133,9 @@ def robust_compare(
     if not strengths:
         raise ValueError("strengths is empty: name at least one line-up, e.g. ('fitted',)")
     labels = [lineup_label(s) for s in strengths]
+    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    if repeated:
+        raise ValueError(f"strengths names {repeated} more than once; name each line-up once")
     counts = _games_per_strength(strengths, games, games_by_strength)
     budgets = _budgets(labels, counts, games, budget_by_strength)
     looks = [_looks(first, budget) for first, budget in zip(counts, budgets, strict=True)]
