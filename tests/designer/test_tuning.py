@@ -149,6 +149,8 @@ def test_an_interrupted_tune_resumes_to_the_same_table(example, tmp_path, monkey
     monkeypatch.setattr(tuning, "summarise_cell", real)
     with pytest.raises(ValueError, match="another run"):
         tune(**{**arguments, "seed": 4}, store=store, resume=True)
+    with pytest.raises(ValueError, match="another run.*confidence"):  # other intervals
+        tune(**{**arguments, "confidence": 0.9}, store=store, resume=True)
     resumed = tune(**arguments, store=store, resume=True)
     columns = ["trial", "budget", "games", "stage", "status"]
     assert resumed.select(columns).equals(whole.select(columns))

@@ -151,7 +151,7 @@ def tune(
             "command": "tune", "game": game.id, "seed": seed, "budget": budget,
             "first_games": first, "agents": lineup_label(agents),
             "base": rules_label(game, base), "space": {k: repr(v) for k, v in space.items()},
-            "targets": {k: list(v) for k, v in targets.items()},
+            "targets": {k: list(v) for k, v in targets.items()}, "confidence": confidence,
         }  # fmt: skip
         kept = RunStore.open(store, identity, resume=resume, overwrite=overwrite)
     rows, spent, index, invalid_in_a_row = [], 0, 0, 0
