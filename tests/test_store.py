@@ -3,8 +3,8 @@ back equal, and nothing in a store folder from elsewhere can make it run code.""
 
 from __future__ import annotations
 
-import hashlib
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -32,6 +32,20 @@ def test_every_result_class_comes_back_equal(tmp_path, result):
     assert _plain(loaded) == _plain(result)
 
 
+def test_a_unit_copied_from_another_run_or_renamed_is_run_again(tmp_path):
+    """A unit's checksum binds it to its run and index: a copied or renamed file, intact as a
+    file, would otherwise be read as another unit's result."""
+    other = RunStore.open(tmp_path / "other", {"run": 2})
+    other.save(0, {"share": 0.9})
+    store = RunStore.open(tmp_path / "units", {"run": 1})
+    store.save(0, {"share": 0.1})
+    shutil.copy(other._unit_path(0), store._unit_path(1))  # from another run
+    shutil.copy(store._unit_path(0), store._unit_path(2))  # this run's unit 0 as unit 2
+    assert store.load(0) == (True, {"share": 0.1})
+    assert store.load(1) == (False, None) and store.load(2) == (False, None)
+    assert store.recomputed == [1, 2] and store.finished() == 1
+
+
 def test_what_is_not_plain_data_is_refused_when_saved(tmp_path):
     store = RunStore.open(tmp_path / "units", {"run": 1})
     with pytest.raises(TypeError, match="plain data"):
@@ -51,7 +65,7 @@ def test_a_unit_naming_an_unknown_class_is_run_again_not_built(tmp_path):
         {"lambda": 1},
     ]):  # fmt: skip
         payload = json.dumps(content).encode()
-        digest = hashlib.sha256(payload).hexdigest().encode()
+        digest = store._digest(index, payload)  # intact: refused for what it names
         path = store.folder / f"unit-{index:05d}.json"
         path.write_bytes(LAYOUT.encode() + b"\n" + digest + b"\n" + payload)
         assert store.load(index) == (False, None) and not path.exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -76,7 +77,7 @@ def test_a_damaged_unit_is_run_again_never_read(tmp_path):
     data[-1] ^= 0xFF
     flipped.write_bytes(bytes(data))
     (store / "unit-00003.json").write_bytes(b"not a unit")
-    loaded = RunStore(store, {})
+    loaded = RunStore(store, json.loads((store / "run.json").read_text()))
     assert [loaded.load(i)[0] for i in range(4)] == [True, False, False, False]
     assert loaded.recomputed == [1, 2, 3] and not truncated.exists()
     sweep("rubbish", **RUN, store=store, overwrite=True)  # put them back, then damage again

@@ -3,10 +3,11 @@ seating) is kept as it completes, so a run that is stopped part-way resumes wher
 
 The store is a folder: ``run.json`` describes the run that made it (its identity: command,
 game, rules, line-ups, games, seed, one entry per unit), and each finished unit is one file,
-``unit-<index>.json``: a header line, the SHA-256 of the payload, then the result as JSON.
-Every file is written to a temporary name in the folder and moved into place, so a crash leaves
-either the whole file or none; a unit file that fails its checksum (truncated, corrupted) is
-removed and its unit run again, never read as data. Readers need no lock: a unit file, once in
+``unit-<index>.json``: a header line, the SHA-256 of the payload with the run's identity and
+the unit's index, then the result as JSON. Every file is written to a temporary name in the
+folder and moved into place, so a crash leaves either the whole file or none; a unit file that
+fails its checksum (truncated, corrupted, copied from another run or renamed) is removed and
+its unit run again, never read as data. Readers need no lock: a unit file, once in
 place, never changes.
 
 No code runs from a store: a result is plain data (numbers, strings, lists, tuples, dicts,
@@ -36,7 +37,7 @@ import numpy as np
 StorePath = str | os.PathLike[str] | None
 
 #: Changes when the file layout does: a store of another layout is refused, never misread.
-LAYOUT = "workbench-units 2"
+LAYOUT = "workbench-units 3"
 _HEADER = (LAYOUT + "\n").encode()
 #: The files a store writes: run.json, the units, and their temporary files (``write_atomically``).
 _STORE_FILE = re.compile(r"(run|unit-\d+)\.json|\.(run|unit-\d+)\.json\..+\.part")
@@ -110,10 +111,7 @@ class RunStore:
             return False, None
         header, _, rest = data.partition(b"\n")
         digest, _, payload = rest.partition(b"\n")
-        intact = (
-            header + b"\n" == _HEADER
-            and digest == hashlib.sha256(payload).hexdigest().encode()
-        )
+        intact = header + b"\n" == _HEADER and digest == self._digest(index, payload)
         try:
             if not intact:
                 raise ValueError("damaged")
@@ -131,8 +129,14 @@ class RunStore:
             identity = json.dumps(self.identity, indent=1).encode()
             write_atomically(self.folder / "run.json", identity)
         payload = json.dumps(_encode(result), separators=(",", ":")).encode()
-        digest = hashlib.sha256(payload).hexdigest().encode()
+        digest = self._digest(index, payload)
         write_atomically(self._unit_path(index), _HEADER + digest + b"\n" + payload)
+
+    def _digest(self, index: int, payload: bytes) -> bytes:
+        """The SHA-256 of a unit's payload with the run's identity and the unit's number, so
+        that a unit file copied from another run, or renamed, reads as damaged."""
+        identity = json.dumps(self.identity, sort_keys=True, separators=(",", ":")).encode()
+        return hashlib.sha256(b"%s\n%d\n%s" % (identity, index, payload)).hexdigest().encode()
 
     def finished(self) -> int:
         """How many unit files the store holds."""
