@@ -119,7 +119,9 @@ def test_tune_refuses_bad_input_before_playing(example):
 
 
 @pytest.mark.parametrize("stop", [4, 6, 8, 10])
-def test_an_interrupted_tune_resumes_to_the_same_table(example, tmp_path, monkeypatch, stop):
+def test_an_interrupted_tune_resumes_to_the_same_table(
+    example, tmp_path, monkeypatch, capsys, stop
+):
     """Wherever it stops: the candidates read back give the pruner the rungs they reached when
     they ran (without them a candidate pruned at its first stage in the whole run played on
     after a resume at 4, 8 or 10, and the table had other games, stages and rows)."""
@@ -144,12 +146,14 @@ def test_an_interrupted_tune_resumes_to_the_same_table(example, tmp_path, monkey
     with pytest.raises(KeyboardInterrupt):
         tune(**arguments, store=store)
     assert len(list(store.glob("unit-*.json"))) >= 1  # finished candidates were kept
+    told = capsys.readouterr().err  # and the user is told how to go on
+    assert f"kept in {store}; run the same command again with resume=True" in told
     with pytest.raises(FileExistsError, match="resume"):
         tune(**arguments, store=store)
     monkeypatch.setattr(tuning, "summarise_cell", real)
     with pytest.raises(ValueError, match="another run"):
         tune(**{**arguments, "seed": 4}, store=store, resume=True)
-    with pytest.raises(ValueError, match="another run.*confidence"):  # other intervals
+    with pytest.raises(ValueError, match=r"another run.*confidence"):  # other intervals
         tune(**{**arguments, "confidence": 0.9}, store=store, resume=True)
     resumed = tune(**arguments, store=store, resume=True)
     columns = ["trial", "budget", "games", "stage", "status"]

@@ -189,14 +189,7 @@ def run_tasks(
             owned = None
         if store is not None:
             bar.close()  # the message on a line of its own, not after the bar
-            kept = store.finished()
-            print(
-                f"stopped: {kept} of {len(tasks)} units are kept in {store.folder}; run the same "
-                "command again with resume=True (--resume) to finish the rest"
-                if kept
-                else f"stopped: none of the {len(tasks)} units had finished; nothing was kept",
-                file=sys.stderr,
-            )
+            print(store.stopped(len(tasks)), file=sys.stderr)
         raise
     finally:
         bar.close()

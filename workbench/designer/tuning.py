@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -172,6 +173,11 @@ def tune(
             spent += row["games"]
             bar.update(min(row["games"], max(0, budget - spent + row["games"])))
             index += 1
+    except BaseException:
+        bar.close()
+        if kept is not None:  # candidates are drawn one by one: how many in all is not known
+            print(kept.stopped(), file=sys.stderr)
+        raise
     finally:
         bar.close()
     if kept is not None:

@@ -142,6 +142,21 @@ class RunStore:
         """How many unit files the store holds."""
         return sum(1 for _ in self.folder.glob("unit-*.json"))
 
+    def stopped(self, units: int | None = None) -> str:
+        """What a run stopped part-way tells its user: what is kept and how to finish it."""
+        kept = self.finished()
+        if not kept:
+            of = f" {units}" if units is not None else ""
+            return f"stopped: none of the{of} units had finished; nothing was kept"
+        if units is not None:
+            counted = f"{kept} of {units} units are"
+        else:
+            counted = f"{kept} unit is" if kept == 1 else f"{kept} units are"
+        return (
+            f"stopped: {counted} kept in {self.folder}; run the same command again with "
+            "resume=True (--resume) to finish the rest"
+        )
+
     def remove(self) -> None:
         """Delete the store (once the run's output is written): its own files, and the folder
         if nothing else is left in it."""
