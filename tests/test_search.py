@@ -110,6 +110,11 @@ def test_random_playouts_are_reproducible_and_vary_by_seed(example):
     first = step_play_from(start, agents, playouts=8, seed=1)
     assert (first == step_play_from(start, agents, playouts=8, seed=1)).all()
     assert not (first == step_play_from(start, agents, playouts=8, seed=2)).all()
+    # States given as a generator are every state, not one (a generator has no to_play)
+    assert (step_play_from((s for s in [start]), agents, playouts=8, seed=1) == first).all()
+    for bad in ([], 5, "state"):
+        with pytest.raises(TypeError, match="states must be a State or a non-empty sequence"):
+            step_play_from(bad, agents, playouts=1, seed=1)
 
 
 def consistent_fillings(observation):

@@ -250,6 +250,11 @@ def sequential_halving(
     return alive[0], np.array(total) / np.maximum(count, 1)
 
 
+def _iterable(value: Any) -> Iterable[Any]:
+    """``value`` if it can be iterated over (not text), else nothing (a check then says so)."""
+    return value if isinstance(value, Iterable) and not isinstance(value, str) else ()
+
+
 def step_play_from(
     states: Any,
     agents: Sequence[Any],
@@ -262,7 +267,10 @@ def step_play_from(
     ``scores`` with shape (states, playouts, seats). Playout p of state i draws seat s's
     randomness from sub-stream (i, p, s) of ``seed``; a mixed seat plays the component of game
     p of the run (``seed``, i), as ``PolicyTable.playout_assignment`` draws it."""
-    states = list(states) if isinstance(states, list | tuple) else [states]
+    given = states
+    states = [states] if hasattr(states, "legal_actions") else list(_iterable(states))
+    if not states or not all(hasattr(state, "legal_actions") for state in states):
+        raise TypeError(f"states must be a State or a non-empty sequence of them, got {given!r}")
     playouts = whole_number("playouts", playouts, low=1)
     out = None
     for i, start in enumerate(states):
