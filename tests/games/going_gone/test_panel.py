@@ -17,13 +17,17 @@ from workbench.games.going_gone.sampling import Sampler
 from workbench.kit.seeding import generator
 from workbench.play.table import table
 
+#: Tests under rules the workbench ships no fit for seat collectors: fitted players would be fitted
+#: first (half a minute), and these tests need only some state of the game.
+NO_SHIPPED_FIT = "collector"
 
-def _bidding_state(rules: Rules, seed: int, rounds: int):
-    """A state at the start of round ``rounds + 1``'s bidding after fitted play."""
+
+def _bidding_state(rules: Rules, seed: int, rounds: int, agent: str = "fitted"):
+    """A state at the start of round ``rounds + 1``'s bidding after ``agent``'s play."""
     from workbench import games
 
     record = games.get("going_gone")
-    agents = record.resolve_agents(rules, "fitted")
+    agents = record.resolve_agents(rules, agent)
     state = new_game(rules, seed=seed)
     rng = generator(seed)
     while state.to_play is not None and not (state.rounds_done == rounds and state.phase == "bid"
@@ -35,7 +39,7 @@ def _bidding_state(rules: Rules, seed: int, rounds: int):
 
 def test_with_open_collections_every_seat_is_exact():
     rules = dataclasses.replace(Rules(), open_collections=True)
-    state = _bidding_state(rules, seed=2, rounds=3)
+    state = _bidding_state(rules, seed=2, rounds=3, agent=NO_SHIPPED_FIT)
     observation = state.observation(state.to_play)
     gains = lot_gains(observation)
     assert gains["exact"].all() and (gains["n"] == 0).all()
@@ -70,7 +74,7 @@ def test_with_secret_collections_opponents_are_sampled_and_recomputed():
 
 def test_bucks_and_the_most_a_seat_can_bid():
     rules = dataclasses.replace(Rules(), cube_limit=20)
-    observation = _bidding_state(rules, seed=1, rounds=2).observation(0)
+    observation = _bidding_state(rules, seed=1, rounds=2, agent=NO_SHIPPED_FIT).observation(0)
     frame = bucks_frame(observation)
     assert frame["bucks"].to_list() == list(observation.bucks)
     assert frame["most_bid"].to_list() == [min(b, 20) for b in observation.bucks]
