@@ -60,6 +60,16 @@ def test_the_leader_cannot_be_told_apart_from_an_overlapping_second():
     assert found._repr_markdown_() == found.text == str(found)
 
 
+def test_no_leader_is_named_among_undefined_values():
+    """A NaN sorts anywhere: ranked, it could be named the leader ('seat 0 has the highest win
+    rate: undefined')."""
+    undefined = SEATS.with_columns(win_rate=pl.when(pl.col("seat") == 0).then(float("nan"))
+                                   .otherwise(pl.col("win_rate")))  # fmt: skip
+    with pytest.raises(ValueError, match=r"cannot rank 'win_rate': it is undefined .* for seat 0"):
+        leader(undefined, "seat", "win_rate", low="win_low", high="win_high",
+               under="four heuristic players", name=seat)  # fmt: skip
+
+
 def test_a_clear_leader_and_the_lowest():
     clear = SEATS.filter(pl.col("seat") != 0)
     found = leader(clear, "seat", "win_rate", low="win_low", high="win_high",

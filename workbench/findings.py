@@ -393,6 +393,11 @@ def leader(
     """
     under = _checked_under(under)
     found = estimates(frame, by, value, low=low, high=high, n=n, **where)
+    undefined = [name(key) for key, e in found.items() if _missing(e.value)]
+    if undefined:
+        raise ValueError(
+            f"leader cannot rank {value!r}: it is undefined (null or NaN) for {_join(undefined)}"
+        )
     ranked = sorted(found.items(), key=lambda item: item[1].value, reverse=highest)
     (top_key, top), rest = ranked[0], ranked[1:]
     word = "highest" if highest else "lowest"
