@@ -60,14 +60,18 @@ def test_the_leader_cannot_be_told_apart_from_an_overlapping_second():
     assert found._repr_markdown_() == found.text == str(found)
 
 
-def test_no_leader_is_named_among_undefined_values():
+def test_no_leader_or_change_is_read_from_undefined_values():
     """A NaN sorts anywhere: ranked, it could be named the leader ('seat 0 has the highest win
-    rate: undefined')."""
+    rate: undefined'); compared, it reads as 'no change is measurable'."""
     undefined = SEATS.with_columns(win_rate=pl.when(pl.col("seat") == 0).then(float("nan"))
                                    .otherwise(pl.col("win_rate")))  # fmt: skip
-    with pytest.raises(ValueError, match=r"cannot rank 'win_rate': it is undefined .* for seat 0"):
+    message = r"cannot compare 'win_rate': it is undefined .* for seat 0"
+    with pytest.raises(ValueError, match=f"leader {message}"):
         leader(undefined, "seat", "win_rate", low="win_low", high="win_high",
                under="four heuristic players", name=seat)  # fmt: skip
+    with pytest.raises(ValueError, match=r"change cannot compare 'win_rate': .* for seat 0"):
+        change(undefined, "seat", "win_rate", low="win_low", high="win_high",
+               under="four heuristic players")  # fmt: skip
 
 
 def test_a_clear_leader_and_the_lowest():

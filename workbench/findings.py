@@ -370,6 +370,19 @@ def _checked_under(under: str) -> str:
     return under.strip()
 
 
+def _all_defined(
+    finding: str, found: Mapping[Any, Estimate], value: str, name: Callable[[Any], str]
+) -> None:
+    """A ValueError naming the groups whose ``value`` is undefined (null or NaN): a finding
+    that ranks or compares them would say something its numbers do not."""
+    undefined = [name(key) for key, e in found.items() if _missing(e.value)]
+    if undefined:
+        raise ValueError(
+            f"{finding} cannot compare {value!r}: it is undefined (null or NaN) for "
+            f"{_join(undefined)}"
+        )
+
+
 def leader(
     frame: pl.DataFrame,
     by: str,
@@ -393,11 +406,7 @@ def leader(
     """
     under = _checked_under(under)
     found = estimates(frame, by, value, low=low, high=high, n=n, **where)
-    undefined = [name(key) for key, e in found.items() if _missing(e.value)]
-    if undefined:
-        raise ValueError(
-            f"leader cannot rank {value!r}: it is undefined (null or NaN) for {_join(undefined)}"
-        )
+    _all_defined("leader", found, value, name)
     ranked = sorted(found.items(), key=lambda item: item[1].value, reverse=highest)
     (top_key, top), rest = ranked[0], ranked[1:]
     word = "highest" if highest else "lowest"
@@ -442,6 +451,7 @@ def change(
     three or more points, whether it moves the same way at every step, and where not."""
     under = _checked_under(under)
     found = estimates(frame, x, value, low=low, high=high, n=n, **where)
+    _all_defined("change", found, value, lambda key: f"{x_name or x} {key}")
     points = sorted(found.items(), key=lambda item: item[0])
     if len(points) < 2:
         raise ValueError(f"change needs two or more values of {x!r}; found {len(points)}")
