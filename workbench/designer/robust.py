@@ -201,8 +201,6 @@ def robust_compare(
     result = result.with_columns(
         effects_differ=pl.col("metric").replace_strict(differ, default="", return_dtype=pl.String)
     )
-    if kept is not None:
-        kept.remove()
     return result.select(*ROBUST_SCHEMA).cast(ROBUST_SCHEMA).with_columns(
         game=pl.lit(game.id),
         baseline_name=pl.lit(rules_label(game, base)),

@@ -183,7 +183,9 @@ def sweep(
     ``store``: a folder where each finished cell is kept as it completes
     (``workbench.kit.store``); the same call with ``resume=True`` finishes a stopped run,
     running only the cells not yet kept. An existing store is refused unless ``resume`` (same
-    sweep) or ``overwrite`` (start again).
+    sweep) or ``overwrite`` (start again). The store stays when the run ends: the same call
+    with ``resume=True`` then reads every cell back; the command line removes it once its
+    output is written.
     """
     check_confidence(confidence)
     plan = plan_sweep(game, base_rules, grid, agents, games=games, seed=seed, progress=progress)

@@ -180,10 +180,10 @@ def tune(
         raise
     finally:
         bar.close()
-    if kept is not None:
-        kept.remove()
     if not any(row["games"] for row in rows):
         problems = sorted({row["status"].removeprefix("invalid: ") for row in rows})
+        if kept is not None:  # it holds only refusals: nothing worth resuming
+            kept.remove()
         raise InvalidCells([f"no candidate could be played: {problem}" for problem in problems])
     return _ranked(rows, list(space), bands, agents, seed, game, choices)
 
